@@ -1,0 +1,80 @@
+// Command tfgov-sandbox runs the local emulator of the HCP Terraform API
+// that tfgov's acceptance tests and quickstart use.
+package main
+
+import (
+	"context"
+	"flag"
+	"fmt"
+	"io"
+	"log"
+	"net"
+	"os"
+	"os/signal"
+	"strings"
+	"syscall"
+
+	"github.com/tfgov/terraform-provider-tfgov/internal/sandbox"
+)
+
+func main() {
+	if err := run(os.Args[1:], os.Stdout, os.Stderr); err != nil {
+		fmt.Fprintln(os.Stderr, "tfgov-sandbox:", err)
+		os.Exit(1)
+	}
+}
+
+func run(args []string, stdout, stderr io.Writer) error {
+	fs := flag.NewFlagSet("tfgov-sandbox", flag.ContinueOnError)
+	fs.SetOutput(stderr)
+	listen := fs.String("listen", "127.0.0.1:8787", "address of the API listener")
+	uploadListen := fs.String("upload-listen", "127.0.0.1:0", "address of the one-time upload listener")
+	token := fs.String("token", "", "admin token (generated and printed when empty)")
+	data := fs.String("data", "", "persist the state in this file (atomically rewritten after every change)")
+	seed := fs.String("seed", "", `create a ready-made organization ("demo")`)
+	envFile := fs.String("env-file", "", "also write the export lines to this file")
+	quiet := fs.Bool("quiet", false, "do not log requests")
+	if err := fs.Parse(args); err != nil {
+		return err
+	}
+	var logger *log.Logger
+	if !*quiet {
+		logger = log.New(stderr, "", log.LstdFlags)
+	}
+	srv, err := sandbox.New(sandbox.Options{Token: *token, DataFile: *data, UploadListen: *uploadListen, Logger: logger})
+	if err != nil {
+		return err
+	}
+	defer srv.Close() //nolint:errcheck // shutting down
+	ln, err := net.Listen("tcp", *listen)
+	if err != nil {
+		return fmt.Errorf("listening on %s: %w", *listen, err)
+	}
+	address := "http://" + ln.Addr().String()
+
+	var out strings.Builder
+	fmt.Fprintf(&out, "# tfgov sandbox on %s\n", address)
+	fmt.Fprintf(&out, "export TFE_ADDRESS=%s\n", address)
+	if *seed == "" {
+		fmt.Fprintf(&out, "# admin token (site admin, for bootstrapping organizations)\nexport TFE_TOKEN=%s\n", srv.AdminToken())
+	} else {
+		vars, err := srv.Seed(*seed)
+		if err != nil {
+			return err
+		}
+		fmt.Fprintf(&out, "# admin token: %s\n", srv.AdminToken())
+		for _, v := range vars {
+			fmt.Fprintf(&out, "# %s\nexport %s=%s\n", v.About, v.Env, v.Value)
+		}
+	}
+	fmt.Fprint(stdout, out.String())
+	if *envFile != "" {
+		if err := os.WriteFile(*envFile, []byte(out.String()), 0o600); err != nil {
+			return err
+		}
+	}
+
+	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
+	defer stop()
+	return srv.ListenAndServe(ctx, ln)
+}

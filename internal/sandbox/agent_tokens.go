@@ -1,0 +1,127 @@
+package sandbox
+
+import "net/http"
+
+// The "Agent tokens" section of the reference.
+//
+// Authorization: the reference says only that agent tokens are secrets that
+// belong to an agent pool. As on the real service, reading, creating and
+// destroying them needs the organization's "manage agent pools" permission:
+// owners, the organization token, and teams (members or team tokens) with
+// manage-agent-pools. Everyone else gets 404, as for a missing pool.
+
+func (s *Server) registerAgentTokens() {
+	s.route("GET /api/v2/agent-pools/{id}/authentication-tokens", s.listAgentTokens)
+	s.route("POST /api/v2/agent-pools/{id}/authentication-tokens", s.createAgentToken)
+	s.route("GET /api/v2/authentication-tokens/{id}", s.readAuthenticationToken)
+	s.route("DELETE /api/v2/authentication-tokens/{id}", s.deleteAuthenticationToken)
+}
+
+// agentPoolFor returns the pool when p may manage its tokens.
+func (st *state) agentPoolFor(p principal, poolID string) *agentPool {
+	ap := st.AgentPools[poolID]
+	if ap == nil || !st.memberOf(p, ap.Org) || !st.hasOrgAccess(p, ap.Org, canManageAgentPools) {
+		return nil
+	}
+	return ap
+}
+
+// listAgentTokens lists a pool's tokens, oldest first, 20 a page by default,
+// with `links` and `meta.pagination` as the reference shows; `token` is
+// always null.
+func (s *Server) listAgentTokens(w http.ResponseWriter, r *http.Request, p principal) *apiError {
+	ap := s.st.agentPoolFor(p, r.PathValue("id"))
+	if ap == nil {
+		return errNotFound()
+	}
+	pg, e := parsePage(r, 20)
+	if e != nil {
+		return e
+	}
+	all := sorted(s.st.Tokens, func(t *token) bool { return t.Kind == tokenAgent && t.PoolID == ap.ID })
+	var data []resource
+	for _, t := range paginate(all, pg) {
+		data = append(data, tokenResource(t, ""))
+	}
+	writeDoc(w, http.StatusOK, pageDocument(r, pg, len(all), orEmpty(data)))
+	return nil
+}
+
+// createAgentToken creates a token and answers 201 with the secret, the
+// only time it is ever returned. go-tfe sends `data.type` `agent-tokens`
+// where the reference says `authentication-tokens`: both are accepted, and
+// the answer is always `authentication-tokens`. `description` is required
+// and must be a non-blank string (422 naming it otherwise). `created-by`
+// relates to the user who made it, or is null for team and organization
+// tokens, which act as no user (go-tfe decodes it as a user).
+func (s *Server) createAgentToken(w http.ResponseWriter, r *http.Request, p principal) *apiError {
+	ap := s.st.agentPoolFor(p, r.PathValue("id"))
+	if ap == nil {
+		return errNotFound()
+	}
+	b, e := decodeBody(r, "authentication-tokens", "agent-tokens")
+	if e != nil {
+		return e
+	}
+	desc := b.reqString("description")
+	if b.err != nil {
+		return b.err
+	}
+	t := &token{record: s.st.newRecord("at-"), Kind: tokenAgent, PoolID: ap.ID, Description: desc, CreatedBy: p.userID()}
+	secret := s.st.issueToken(t)
+	writeDoc(w, http.StatusCreated, document{Data: tokenResource(t, secret)})
+	return nil
+}
+
+// tokenFor returns the token at id when p may see it. The path is shared by
+// every kind of token (go-tfe reads user and team tokens by id here too), so
+// the rule depends on the kind: agent tokens need manage-agent-pools on
+// their pool; user tokens are visible to their user; team tokens to whoever
+// may manage the team's tokens; the organization token to owners.
+func (st *state) tokenFor(p principal, id string) *token {
+	t := st.Tokens[id]
+	if t == nil {
+		return nil
+	}
+	switch t.Kind {
+	case tokenAgent:
+		if st.agentPoolFor(p, t.PoolID) != nil {
+			return t
+		}
+	case tokenUser:
+		if p.admin || p.userID() == t.UserID {
+			return t
+		}
+	case tokenTeam:
+		if tm := st.Teams[t.TeamID]; tm != nil && st.canSeeTeam(p, tm) && st.canManageTeamToken(p, tm) {
+			return t
+		}
+	case tokenOrganization:
+		if st.isOwner(p, t.Org) {
+			return t
+		}
+	}
+	return nil
+}
+
+// readAuthenticationToken shows a token with `token` null.
+func (s *Server) readAuthenticationToken(w http.ResponseWriter, r *http.Request, p principal) *apiError {
+	t := s.st.tokenFor(p, r.PathValue("id"))
+	if t == nil {
+		return errNotFound()
+	}
+	writeDoc(w, http.StatusOK, document{Data: tokenResource(t, "")})
+	return nil
+}
+
+// deleteAuthenticationToken revokes a token: 204, and the secret stops
+// working at once.
+func (s *Server) deleteAuthenticationToken(w http.ResponseWriter, r *http.Request, p principal) *apiError {
+	t := s.st.tokenFor(p, r.PathValue("id"))
+	if t == nil {
+		return errNotFound()
+	}
+	s.st.deleteToken(t.ID)
+	writeNoContent(w)
+	return nil
+}

@@ -1,0 +1,31 @@
+package sandbox
+
+import (
+	"net/http/httptest"
+	"testing"
+)
+
+// Instance is a sandbox running in-process for a test.
+type Instance struct {
+	// URL is the API's address, for go-tfe's Config.Address or the
+	// provider's `address`.
+	URL string
+	// Token is the admin token.
+	Token  string
+	Server *Server
+}
+
+// Start runs a sandbox on a loopback port for the life of tb.
+func Start(tb testing.TB) *Instance {
+	tb.Helper()
+	s, err := New(Options{})
+	if err != nil {
+		tb.Fatalf("starting the sandbox: %v", err)
+	}
+	ts := httptest.NewServer(s)
+	tb.Cleanup(func() {
+		ts.Close()
+		_ = s.Close()
+	})
+	return &Instance{URL: ts.URL, Token: s.AdminToken(), Server: s}
+}

@@ -1,0 +1,153 @@
+package sandbox
+
+import (
+	"cmp"
+	"crypto/rand"
+	"crypto/sha256"
+	"encoding/hex"
+	"encoding/json"
+	"fmt"
+	"os"
+	"path/filepath"
+	"slices"
+	"time"
+)
+
+// state is everything the sandbox knows. It is guarded by Server.mu and is
+// serialized whole into the --data snapshot, so every field is exported and
+// holds plain data. Records refer to each other by id.
+type state struct {
+	Seq int64 `json:"seq"`
+	// AdminUserID is the user record the admin token acts as.
+	AdminUserID string `json:"admin_user_id"`
+
+	Organizations map[string]*organization `json:"organizations"` // by name
+	Users         map[string]*user         `json:"users"`
+	Memberships   map[string]*membership   `json:"memberships"`
+	Teams         map[string]*team         `json:"teams"`
+	// Tokens holds every API and agent token by id; TokenIndex maps the
+	// SHA-256 of a secret to its token id. Secrets themselves are never kept.
+	Tokens          map[string]*token          `json:"tokens"`
+	TokenIndex      map[string]string          `json:"token_index"`
+	Workspaces      map[string]*workspace      `json:"workspaces"`
+	AgentPools      map[string]*agentPool      `json:"agent_pools"`
+	RegistryModules map[string]*registryModule `json:"registry_modules"`
+	PolicySets      map[string]*policySet      `json:"policy_sets"`
+}
+
+func newState() *state {
+	return &state{
+		Organizations:   map[string]*organization{},
+		Users:           map[string]*user{},
+		Memberships:     map[string]*membership{},
+		Teams:           map[string]*team{},
+		Tokens:          map[string]*token{},
+		TokenIndex:      map[string]string{},
+		Workspaces:      map[string]*workspace{},
+		AgentPools:      map[string]*agentPool{},
+		RegistryModules: map[string]*registryModule{},
+		PolicySets:      map[string]*policySet{},
+	}
+}
+
+// record is embedded by every stored record: Seq orders lists by creation.
+type record struct {
+	ID        string    `json:"id"`
+	Seq       int64     `json:"seq"`
+	CreatedAt time.Time `json:"created_at"`
+}
+
+// newRecord makes a record with a fresh id of the given prefix.
+func (st *state) newRecord(prefix string) record {
+	st.Seq++
+	return record{ID: newID(prefix), Seq: st.Seq, CreatedAt: now()}
+}
+
+func (r record) seq() int64 { return r.Seq }
+
+// sorted returns the values of m that keep reports true, oldest first.
+func sorted[T interface{ seq() int64 }](m map[string]T, keep func(T) bool) []T {
+	out := make([]T, 0, len(m))
+	for _, v := range m {
+		if keep == nil || keep(v) {
+			out = append(out, v)
+		}
+	}
+	slices.SortFunc(out, func(a, b T) int { return cmp.Compare(a.seq(), b.seq()) })
+	return out
+}
+
+// now is the current time truncated to the millisecond precision that the
+// API's timestamps carry, so a value read back equals the value stored.
+func now() time.Time { return time.Now().UTC().Truncate(time.Millisecond) }
+
+const idAlphabet = "0123456789abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ"
+
+// newID returns prefix followed by 16 random base-62 characters, the shape
+// of the real service's identifiers (`at-5Bv2zGWWz8HkR2vJ`).
+func newID(prefix string) string {
+	return prefix + randomString(16)
+}
+
+func randomString(n int) string {
+	buf := make([]byte, n)
+	if _, err := rand.Read(buf); err != nil {
+		panic(err) // crypto/rand never fails on supported platforms
+	}
+	for i, b := range buf {
+		buf[i] = idAlphabet[int(b)%len(idAlphabet)]
+	}
+	return string(buf)
+}
+
+func hashSecret(secret string) string {
+	sum := sha256.Sum256([]byte(secret))
+	return hex.EncodeToString(sum[:])
+}
+
+// loadSnapshot reads a snapshot written by saveSnapshot. A missing file is
+// an empty state.
+func loadSnapshot(path string) (*state, error) {
+	raw, err := os.ReadFile(path)
+	if os.IsNotExist(err) {
+		return newState(), nil
+	}
+	if err != nil {
+		return nil, err
+	}
+	// Decoding into fresh maps keeps a section that an older snapshot lacks
+	// as an empty map rather than nil.
+	st := newState()
+	if err := json.Unmarshal(raw, st); err != nil {
+		return nil, fmt.Errorf("reading sandbox snapshot %s: %w", path, err)
+	}
+	return st, nil
+}
+
+// saveSnapshot writes st to path atomically: a temporary file in the same
+// directory, synced, then renamed over the old snapshot. A crash leaves
+// either the old or the new snapshot, never a torn one.
+func saveSnapshot(path string, raw []byte) error {
+	dir := filepath.Dir(path)
+	f, err := os.CreateTemp(dir, ".tfgov-sandbox-*.json")
+	if err != nil {
+		return err
+	}
+	tmp := f.Name()
+	defer os.Remove(tmp) //nolint:errcheck // gone after a successful rename
+	if _, err := f.Write(raw); err != nil {
+		f.Close() //nolint:errcheck,gosec // the write error is the one to report
+		return err
+	}
+	if err := f.Sync(); err != nil {
+		f.Close() //nolint:errcheck,gosec // the sync error is the one to report
+		return err
+	}
+	if err := f.Close(); err != nil {
+		return err
+	}
+	if err := os.Chmod(tmp, 0o600); err != nil {
+		return err
+	}
+	return os.Rename(tmp, path)
+}
