@@ -745,6 +745,7 @@ func (st *state) deleteTeam(id string) {
 			st.deleteToken(tok.ID)
 		}
 	}
+	st.deleteTeamAccessWhere(func(ta *teamAccess) bool { return ta.TeamID == id })
 	delete(st.Teams, id)
 }
 
@@ -1062,6 +1063,7 @@ func (s *Server) deleteWorkspaceRecord(w http.ResponseWriter, p principal, ws *w
 
 // deleteWorkspace removes a workspace and what hangs off it.
 func (st *state) deleteWorkspace(id string) {
+	st.deleteTeamAccessWhere(func(ta *teamAccess) bool { return ta.WorkspaceID == id })
 	delete(st.Workspaces, id)
 }
 

@@ -121,6 +121,7 @@ func (s *Server) routes() {
 	})
 	s.registerFixtures()
 	s.registerAgentTokens()
+	s.registerTeamAccess()
 }
 
 // route registers an authenticated API handler. The wrapper counts the
