@@ -100,9 +100,9 @@ func TestAccAgentTokenResource_basic(t *testing.T) {
 			},
 			// ... and by <agent_pool_id>/<token_id>, through an import block.
 			{
-				ResourceName:            agentTokenAddr,
-				ImportState:             true,
-				ImportStateKind:         resource.ImportBlockWithID,
+				ResourceName:    agentTokenAddr,
+				ImportState:     true,
+				ImportStateKind: resource.ImportBlockWithID,
 				ImportStateIdFunc: func(s *terraform.State) (string, error) {
 					return pool.ID + "/" + s.RootModule().Resources[agentTokenAddr].Primary.ID, nil
 				},
