@@ -46,7 +46,7 @@ func run(args []string, stdout, stderr io.Writer) error {
 		return err
 	}
 	defer srv.Close() //nolint:errcheck // shutting down
-	ln, err := net.Listen("tcp", *listen)
+	ln, err := (&net.ListenConfig{}).Listen(context.Background(), "tcp", *listen)
 	if err != nil {
 		return fmt.Errorf("listening on %s: %w", *listen, err)
 	}
