@@ -189,12 +189,15 @@ func (p *tfgovProvider) Configure(ctx context.Context, req provider.ConfigureReq
 func (p *tfgovProvider) Resources(_ context.Context) []func() resource.Resource {
 	return []func() resource.Resource{
 		NewAgentTokenResource,
+		NewTeamAccessResource,
 	}
 }
 
 func (p *tfgovProvider) DataSources(_ context.Context) []func() datasource.DataSource {
 	return []func() datasource.DataSource{
 		NewAgentTokensDataSource,
+		NewTeamAccessDataSource,
+		NewWorkspaceTeamAccessDataSource,
 	}
 }
 
