@@ -34,6 +34,7 @@ func run(args []string, stdout, stderr io.Writer) error {
 	seed := fs.String("seed", "", `create a ready-made organization ("demo")`)
 	envFile := fs.String("env-file", "", "also write the export lines to this file")
 	quiet := fs.Bool("quiet", false, "do not log requests")
+	rateLimit := fs.Int("rate-limit", 30, "X-RateLimit-Limit to advertise, as the real service does (0: none)")
 	if err := fs.Parse(args); err != nil {
 		return err
 	}
@@ -41,7 +42,7 @@ func run(args []string, stdout, stderr io.Writer) error {
 	if !*quiet {
 		logger = log.New(stderr, "", log.LstdFlags)
 	}
-	srv, err := sandbox.New(sandbox.Options{Token: *token, DataFile: *data, UploadListen: *uploadListen, Logger: logger})
+	srv, err := sandbox.New(sandbox.Options{Token: *token, DataFile: *data, UploadListen: *uploadListen, Logger: logger, RateLimit: *rateLimit})
 	if err != nil {
 		return err
 	}

@@ -8,10 +8,13 @@ import (
 	"errors"
 	"io"
 	"net/http"
+	"net/http/httptest"
 	"strings"
 	"testing"
 
 	tfe "github.com/hashicorp/go-tfe"
+
+	"github.com/tfgov/terraform-provider-tfgov/internal/sandbox"
 )
 
 func TestPing(t *testing.T) {
@@ -26,7 +29,7 @@ func TestPing(t *testing.T) {
 		t.Fatal(err)
 	}
 	resp.Body.Close()
-	if resp.Header.Get("TFP-API-Version") == "" || resp.Header.Get("X-RateLimit-Limit") != "30" {
+	if resp.Header.Get("TFP-API-Version") == "" || resp.Header.Get("TFP-AppName") == "" {
 		t.Errorf("ping headers = %v", resp.Header)
 	}
 	if w.owner.RemoteAPIVersion() == "" {
@@ -387,4 +390,30 @@ func tarGz(t *testing.T, files map[string]string) []byte {
 		t.Fatal(err)
 	}
 	return buf.Bytes()
+}
+
+func TestRateLimitHeader(t *testing.T) {
+	t.Parallel()
+	for _, tc := range []struct {
+		limit   int
+		want    string
+		wantErr bool
+	}{{30, "30", false}, {0, "", false}, {3, "", true}} {
+		s, err := sandbox.New(sandbox.Options{RateLimit: tc.limit})
+		if tc.wantErr {
+			if err == nil {
+				t.Errorf("rate limit %d accepted", tc.limit)
+			}
+			continue
+		}
+		if err != nil {
+			t.Fatal(err)
+		}
+		rec := httptest.NewRecorder()
+		s.ServeHTTP(rec, httptest.NewRequest(http.MethodGet, "/api/v2/ping", nil))
+		_ = s.Close()
+		if got := rec.Header().Get("X-RateLimit-Limit"); got != tc.want {
+			t.Errorf("limit %d: header %q, want %q", tc.limit, got, tc.want)
+		}
+	}
 }
