@@ -802,16 +802,16 @@ func TestTeamAccess_snapshot(t *testing.T) {
 	t.Parallel()
 	ctx := context.Background()
 	file := filepath.Join(t.TempDir(), "state.json")
-	start := func() (*sandbox.Server, *tfe.Client) {
+	start := func() *tfe.Client {
 		s, err := sandbox.New(sandbox.Options{DataFile: file, Token: "admin-token"})
 		if err != nil {
 			t.Fatal(err)
 		}
 		ts := httptest.NewServer(s)
 		t.Cleanup(func() { ts.Close(); _ = s.Close() })
-		return s, client(t, &sandbox.Instance{URL: ts.URL}, "admin-token")
+		return client(t, &sandbox.Instance{URL: ts.URL}, "admin-token")
 	}
-	_, c := start()
+	c := start()
 	if _, err := c.Organizations.Create(ctx, tfe.OrganizationCreateOptions{Name: tfe.String("acme"), Email: tfe.String("o@acme.test")}); err != nil {
 		t.Fatal(err)
 	}
@@ -827,7 +827,7 @@ func TestTeamAccess_snapshot(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	_, c = start()
+	c = start()
 	got, err := c.TeamAccess.Read(ctx, ta.ID)
 	if err != nil || got.Access != tfe.AccessCustom || permsOf(got) != permsOf(ta) || got.Team.ID != tm.ID {
 		t.Errorf("after restart: %+v, %v", got, err)
