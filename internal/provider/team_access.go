@@ -15,19 +15,19 @@ import (
 // levels, the permissions object and its conversions, and listing a
 // workspace's grants.
 
-// accessLevels are the values of `access`; fixedAccessLevels those whose
+// teamAccessLevels are the values of `access`; fixedTeamAccessLevels those whose
 // permissions are implied and read-only.
 var (
-	accessLevels      = []string{"read", "plan", "write", "admin", "custom"}
-	fixedAccessLevels = accessLevels[:4]
+	teamAccessLevels      = []string{"read", "plan", "write", "admin", "custom"}
+	fixedTeamAccessLevels = teamAccessLevels[:4]
 )
 
 // Allowed values of each permission, from go-tfe's constants.
 var (
-	runsValues          = []string{string(tfe.RunsPermissionRead), string(tfe.RunsPermissionPlan), string(tfe.RunsPermissionApply)}
-	variablesValues     = []string{string(tfe.VariablesPermissionNone), string(tfe.VariablesPermissionRead), string(tfe.VariablesPermissionWrite)}
-	stateVersionsValues = []string{string(tfe.StateVersionsPermissionNone), string(tfe.StateVersionsPermissionReadOutputs), string(tfe.StateVersionsPermissionRead), string(tfe.StateVersionsPermissionWrite)}
-	sentinelMocksValues = []string{string(tfe.SentinelMocksPermissionNone), string(tfe.SentinelMocksPermissionRead)}
+	teamAccessRunsValues          = []string{string(tfe.RunsPermissionRead), string(tfe.RunsPermissionPlan), string(tfe.RunsPermissionApply)}
+	teamAccessVariablesValues     = []string{string(tfe.VariablesPermissionNone), string(tfe.VariablesPermissionRead), string(tfe.VariablesPermissionWrite)}
+	teamAccessStateVersionsValues = []string{string(tfe.StateVersionsPermissionNone), string(tfe.StateVersionsPermissionReadOutputs), string(tfe.StateVersionsPermissionRead), string(tfe.StateVersionsPermissionWrite)}
+	teamAccessSentinelMocksValues = []string{string(tfe.SentinelMocksPermissionNone), string(tfe.SentinelMocksPermissionRead)}
 )
 
 // teamAccessPermissionsModel is the `permissions` object.
@@ -41,8 +41,8 @@ type teamAccessPermissionsModel struct {
 	PolicyOverrides  types.Bool   `tfsdk:"policy_overrides"`
 }
 
-// permissionsAttrTypes is the object type of `permissions`.
-var permissionsAttrTypes = map[string]attr.Type{
+// teamAccessPermissionsAttrTypes is the object type of `permissions`.
+var teamAccessPermissionsAttrTypes = map[string]attr.Type{
 	"runs":              types.StringType,
 	"variables":         types.StringType,
 	"state_versions":    types.StringType,
@@ -52,9 +52,9 @@ var permissionsAttrTypes = map[string]attr.Type{
 	"policy_overrides":  types.BoolType,
 }
 
-// permissionsDescriptions describe each permission for the schemas; the
+// teamAccessPermissionsDescriptions describe each permission for the schemas; the
 // resource adds its default.
-var permissionsDescriptions = map[string]string{
+var teamAccessPermissionsDescriptions = map[string]string{
 	"runs":              "Permission on runs: `read`, `plan` (queue plans) or `apply` (also approve and apply them).",
 	"variables":         "Permission on the workspace's variables: `none`, `read` or `write`.",
 	"state_versions":    "Permission on state versions: `none`, `read-outputs` (outputs only), `read` or `write`.",
@@ -64,10 +64,10 @@ var permissionsDescriptions = map[string]string{
 	"policy_overrides":  "Whether the team may override failed soft-mandatory policy checks on the workspace (a beta permission of the service).",
 }
 
-// permissionsObject converts the API's permissions into the `permissions`
+// teamAccessPermissionsObject converts the API's permissions into the `permissions`
 // object.
-func permissionsObject(ta *tfe.TeamAccess) basetypes.ObjectValue {
-	return types.ObjectValueMust(permissionsAttrTypes, map[string]attr.Value{
+func teamAccessPermissionsObject(ta *tfe.TeamAccess) basetypes.ObjectValue {
+	return types.ObjectValueMust(teamAccessPermissionsAttrTypes, map[string]attr.Value{
 		"runs":              types.StringValue(string(ta.Runs)),
 		"variables":         types.StringValue(string(ta.Variables)),
 		"state_versions":    types.StringValue(string(ta.StateVersions)),
@@ -78,9 +78,9 @@ func permissionsObject(ta *tfe.TeamAccess) basetypes.ObjectValue {
 	})
 }
 
-// permissionsFrom reads a known, non-null `permissions` object; ok is false
+// teamAccessPermissionsFrom reads a known, non-null `permissions` object; ok is false
 // when it is null or unknown.
-func permissionsFrom(ctx context.Context, obj types.Object, diags *diag.Diagnostics) (m teamAccessPermissionsModel, ok bool) {
+func teamAccessPermissionsFrom(ctx context.Context, obj types.Object, diags *diag.Diagnostics) (m teamAccessPermissionsModel, ok bool) {
 	if obj.IsNull() || obj.IsUnknown() {
 		return m, false
 	}

@@ -26,15 +26,15 @@ type teamAccessDataSourceModel struct {
 	Permissions types.Object `tfsdk:"permissions"`
 }
 
-// permissionsDataSourceAttribute is the computed `permissions` object of the
+// teamAccessPermissionsDataSourceAttribute is the computed `permissions` object of the
 // team-access data sources.
-func permissionsDataSourceAttribute() schema.SingleNestedAttribute {
+func teamAccessPermissionsDataSourceAttribute() schema.SingleNestedAttribute {
 	attrs := map[string]schema.Attribute{}
-	for name := range permissionsAttrTypes {
+	for name := range teamAccessPermissionsAttrTypes {
 		if name == "workspace_locking" || name == "run_tasks" || name == "policy_overrides" {
-			attrs[name] = schema.BoolAttribute{Computed: true, MarkdownDescription: permissionsDescriptions[name]}
+			attrs[name] = schema.BoolAttribute{Computed: true, MarkdownDescription: teamAccessPermissionsDescriptions[name]}
 		} else {
-			attrs[name] = schema.StringAttribute{Computed: true, MarkdownDescription: permissionsDescriptions[name]}
+			attrs[name] = schema.StringAttribute{Computed: true, MarkdownDescription: teamAccessPermissionsDescriptions[name]}
 		}
 	}
 	return schema.SingleNestedAttribute{
@@ -70,7 +70,7 @@ func (d *teamAccessDataSource) Schema(_ context.Context, _ datasource.SchemaRequ
 				Computed:            true,
 				MarkdownDescription: "Access level: `read`, `plan`, `write`, `admin` or `custom`.",
 			},
-			"permissions": permissionsDataSourceAttribute(),
+			"permissions": teamAccessPermissionsDataSourceAttribute(),
 		},
 	}
 }
@@ -97,7 +97,7 @@ func (d *teamAccessDataSource) Read(ctx context.Context, req datasource.ReadRequ
 		if g.Team != nil && g.Team.ID == teamID {
 			cfg.ID = types.StringValue(g.ID)
 			cfg.Access = types.StringValue(string(g.Access))
-			cfg.Permissions = permissionsObject(g)
+			cfg.Permissions = teamAccessPermissionsObject(g)
 			resp.Diagnostics.Append(resp.State.Set(ctx, &cfg)...)
 			return
 		}

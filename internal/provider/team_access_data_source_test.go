@@ -91,12 +91,12 @@ data "tfgov_workspace_team_access" "empty" {
 				statecheck.ExpectKnownValue("data.tfgov_team_access.deployers", tfjsonpath.New("permissions"), deployPerms.check()),
 				statecheck.CompareValuePairs("data.tfgov_team_access.managed", tfjsonpath.New("id"), "tfgov_team_access.managed", tfjsonpath.New("id"), compare.ValuesSame()),
 				statecheck.ExpectKnownValue("data.tfgov_team_access.managed", tfjsonpath.New("access"), knownvalue.StringExact("admin")),
-				statecheck.ExpectKnownValue("data.tfgov_team_access.managed", tfjsonpath.New("permissions"), permsAdmin.check()),
+				statecheck.ExpectKnownValue("data.tfgov_team_access.managed", tfjsonpath.New("permissions"), taAdmin.check()),
 				statecheck.ExpectKnownValue("data.tfgov_workspace_team_access.all", tfjsonpath.New("id"), knownvalue.StringExact(ws.ID)),
 				statecheck.ExpectKnownValue("data.tfgov_workspace_team_access.all", tfjsonpath.New("team_access"), knownvalue.ListPartial(map[int]knownvalue.Check{
-					0: entry(readGrant.ID, readers.ID, readers.Name, "read", permsRead),
+					0: entry(readGrant.ID, readers.ID, readers.Name, "read", taRead),
 					1: entry(deployGrant.ID, deployers.ID, deployers.Name, "custom", deployPerms),
-					2: entry(auditGrant.ID, auditors.ID, auditors.Name, "plan", permsPlan),
+					2: entry(auditGrant.ID, auditors.ID, auditors.Name, "plan", taPlan),
 				})),
 				statecheck.ExpectKnownValue("data.tfgov_workspace_team_access.all", tfjsonpath.New("team_access"), knownvalue.ListSizeExact(4)),
 				statecheck.ExpectKnownValue("data.tfgov_workspace_team_access.all", tfjsonpath.New("team_access").AtSliceIndex(3).AtMapKey("team_name"), knownvalue.StringExact(managed.Name)),
@@ -134,7 +134,7 @@ func TestAccTeamAccessDataSource_notFound(t *testing.T) {
 			resource.ParallelTest(t, resource.TestCase{
 				PreCheck:                 func() { testAccPreCheck(t) },
 				ProtoV6ProviderFactories: testAccProtoV6ProviderFactories,
-				Steps:                    []resource.TestStep{{Config: tc.config, ExpectError: looseRegexp(tc.want)}},
+				Steps:                    []resource.TestStep{{Config: tc.config, ExpectError: matchWrapped(tc.want)}},
 			})
 		})
 	}

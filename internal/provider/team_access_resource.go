@@ -40,10 +40,10 @@ type teamAccessResourceModel struct {
 	Permissions types.Object `tfsdk:"permissions"`
 }
 
-// customDefaults are the service's defaults for a custom grant's
+// customPermissionDefaults are the service's defaults for a custom grant's
 // permissions, which the plan shows for the permissions a configuration
 // leaves out.
-var customDefaults = map[string]attr.Value{
+var customPermissionDefaults = map[string]attr.Value{
 	"runs":              types.StringValue(string(tfe.RunsPermissionRead)),
 	"variables":         types.StringValue(string(tfe.VariablesPermissionNone)),
 	"state_versions":    types.StringValue(string(tfe.StateVersionsPermissionNone)),
@@ -59,7 +59,7 @@ func (r *teamAccessResource) Metadata(_ context.Context, req resource.MetadataRe
 
 func (r *teamAccessResource) Schema(_ context.Context, _ resource.SchemaRequest, resp *resource.SchemaResponse) {
 	permissionDescription := func(name, def string) string {
-		return permissionsDescriptions[name] + " Settable only with `access = \"custom\"`, where it defaults to `" + def + "`; with a fixed level it shows what the level implies."
+		return teamAccessPermissionsDescriptions[name] + " Settable only with `access = \"custom\"`, where it defaults to `" + def + "`; with a fixed level it shows what the level implies."
 	}
 	resp.Schema = schema.Schema{
 		MarkdownDescription: "A team's access to a workspace. A team holds at most one access per workspace.\n\n" +
@@ -86,9 +86,9 @@ func (r *teamAccessResource) Schema(_ context.Context, _ resource.SchemaRequest,
 			},
 			"access": schema.StringAttribute{
 				Required: true,
-				MarkdownDescription: "Access level: one of `" + strings.Join(accessLevels, "`, `") + "`. " +
+				MarkdownDescription: "Access level: one of `" + strings.Join(teamAccessLevels, "`, `") + "`. " +
 					"`read`, `plan`, `write` and `admin` are fixed sets of permissions; `custom` lets you set each permission in `permissions`.",
-				Validators: []validator.String{stringvalidator.OneOf(accessLevels...)},
+				Validators: []validator.String{stringvalidator.OneOf(teamAccessLevels...)},
 			},
 			"permissions": schema.SingleNestedAttribute{
 				Optional: true,
@@ -99,22 +99,22 @@ func (r *teamAccessResource) Schema(_ context.Context, _ resource.SchemaRequest,
 					"runs": schema.StringAttribute{
 						Optional: true, Computed: true,
 						MarkdownDescription: permissionDescription("runs", "read"),
-						Validators:          []validator.String{stringvalidator.OneOf(runsValues...)},
+						Validators:          []validator.String{stringvalidator.OneOf(teamAccessRunsValues...)},
 					},
 					"variables": schema.StringAttribute{
 						Optional: true, Computed: true,
 						MarkdownDescription: permissionDescription("variables", "none"),
-						Validators:          []validator.String{stringvalidator.OneOf(variablesValues...)},
+						Validators:          []validator.String{stringvalidator.OneOf(teamAccessVariablesValues...)},
 					},
 					"state_versions": schema.StringAttribute{
 						Optional: true, Computed: true,
 						MarkdownDescription: permissionDescription("state_versions", "none"),
-						Validators:          []validator.String{stringvalidator.OneOf(stateVersionsValues...)},
+						Validators:          []validator.String{stringvalidator.OneOf(teamAccessStateVersionsValues...)},
 					},
 					"sentinel_mocks": schema.StringAttribute{
 						Optional: true, Computed: true,
 						MarkdownDescription: permissionDescription("sentinel_mocks", "none"),
-						Validators:          []validator.String{stringvalidator.OneOf(sentinelMocksValues...)},
+						Validators:          []validator.String{stringvalidator.OneOf(teamAccessSentinelMocksValues...)},
 					},
 					"workspace_locking": schema.BoolAttribute{
 						Optional: true, Computed: true,
@@ -148,7 +148,7 @@ func (r *teamAccessResource) ValidateConfig(ctx context.Context, req resource.Va
 	if resp.Diagnostics.HasError() || access.IsNull() || access.IsUnknown() || perms.IsNull() || perms.IsUnknown() {
 		return
 	}
-	if level := access.ValueString(); slices.Contains(fixedAccessLevels, level) {
+	if level := access.ValueString(); slices.Contains(fixedTeamAccessLevels, level) {
 		resp.Diagnostics.AddAttributeError(path.Root("permissions"), "Permissions set with a fixed access level",
 			fmt.Sprintf("permissions can be set only when access is \"custom\". With access = %q the permissions are the ones that level implies, and they are read-only. "+
 				"Set access = \"custom\" to choose each permission, or remove the permissions attribute.", level))
@@ -172,22 +172,22 @@ func (r *teamAccessResource) ModifyPlan(ctx context.Context, req resource.Modify
 	if resp.Diagnostics.HasError() || access.ValueString() != string(tfe.AccessCustom) || cfg.IsNull() || cfg.IsUnknown() {
 		return
 	}
-	planned := make(map[string]attr.Value, len(permissionsAttrTypes))
+	planned := make(map[string]attr.Value, len(teamAccessPermissionsAttrTypes))
 	for name, v := range cfg.Attributes() {
 		if v.IsNull() {
-			v = customDefaults[name]
+			v = customPermissionDefaults[name]
 		}
 		planned[name] = v
 	}
-	obj, diags := types.ObjectValue(permissionsAttrTypes, planned)
+	obj, diags := types.ObjectValue(teamAccessPermissionsAttrTypes, planned)
 	resp.Diagnostics.Append(diags...)
 	resp.Diagnostics.Append(resp.Plan.SetAttribute(ctx, path.Root("permissions"), obj)...)
 }
 
-// permissionOptions are the permissions a create or update sends: all of
+// teamAccessPermissionOptions are the permissions a create or update sends: all of
 // them for a custom grant whose permissions are known, none otherwise
 // (then the service decides them).
-type permissionOptions struct {
+type teamAccessPermissionOptions struct {
 	runs             *tfe.RunsPermissionType
 	variables        *tfe.VariablesPermissionType
 	stateVersions    *tfe.StateVersionsPermissionType
@@ -197,12 +197,12 @@ type permissionOptions struct {
 	policyOverrides  *bool
 }
 
-func customPermissionOptions(ctx context.Context, plan teamAccessResourceModel, diags *diag.Diagnostics) permissionOptions {
-	p, ok := permissionsFrom(ctx, plan.Permissions, diags)
+func customTeamAccessPermissionOptions(ctx context.Context, plan teamAccessResourceModel, diags *diag.Diagnostics) teamAccessPermissionOptions {
+	p, ok := teamAccessPermissionsFrom(ctx, plan.Permissions, diags)
 	if !ok || plan.Access.ValueString() != string(tfe.AccessCustom) {
-		return permissionOptions{}
+		return teamAccessPermissionOptions{}
 	}
-	return permissionOptions{
+	return teamAccessPermissionOptions{
 		runs:             (*tfe.RunsPermissionType)(p.Runs.ValueStringPointer()),
 		variables:        (*tfe.VariablesPermissionType)(p.Variables.ValueStringPointer()),
 		stateVersions:    (*tfe.StateVersionsPermissionType)(p.StateVersions.ValueStringPointer()),
@@ -220,7 +220,7 @@ func (r *teamAccessResource) Create(ctx context.Context, req resource.CreateRequ
 		return
 	}
 	teamID, wsID := plan.TeamID.ValueString(), plan.WorkspaceID.ValueString()
-	po := customPermissionOptions(ctx, plan, &resp.Diagnostics)
+	po := customTeamAccessPermissionOptions(ctx, plan, &resp.Diagnostics)
 	if resp.Diagnostics.HasError() {
 		return
 	}
@@ -302,7 +302,7 @@ func (r *teamAccessResource) Update(ctx context.Context, req resource.UpdateRequ
 	if resp.Diagnostics.HasError() {
 		return
 	}
-	po := customPermissionOptions(ctx, plan, &resp.Diagnostics)
+	po := customTeamAccessPermissionOptions(ctx, plan, &resp.Diagnostics)
 	if resp.Diagnostics.HasError() {
 		return
 	}
@@ -412,7 +412,7 @@ func teamAccessModel(ta *tfe.TeamAccess, prior teamAccessResourceModel) *teamAcc
 		TeamID:      prior.TeamID,
 		WorkspaceID: prior.WorkspaceID,
 		Access:      types.StringValue(string(ta.Access)),
-		Permissions: permissionsObject(ta),
+		Permissions: teamAccessPermissionsObject(ta),
 	}
 	if ta.Team != nil && ta.Team.ID != "" {
 		m.TeamID = types.StringValue(ta.Team.ID)

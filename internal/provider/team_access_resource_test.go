@@ -38,11 +38,11 @@ type taPerms struct {
 
 // The permissions each fixed level implies, and a custom grant's defaults.
 var (
-	permsRead     = taPerms{"read", "read", "read", "none", false, false, false}
-	permsPlan     = taPerms{"plan", "read", "read", "none", false, false, false}
-	permsWrite    = taPerms{"apply", "write", "write", "read", true, false, false}
-	permsAdmin    = taPerms{"apply", "write", "write", "read", true, true, false}
-	permsDefaults = taPerms{"read", "none", "none", "none", false, false, false}
+	taRead     = taPerms{"read", "read", "read", "none", false, false, false}
+	taPlan     = taPerms{"plan", "read", "read", "none", false, false, false}
+	taWrite    = taPerms{"apply", "write", "write", "read", true, false, false}
+	taAdmin    = taPerms{"apply", "write", "write", "read", true, true, false}
+	taDefaults = taPerms{"read", "none", "none", "none", false, false, false}
 )
 
 func (p taPerms) check() knownvalue.Check {
@@ -70,7 +70,7 @@ func (p taPerms) hcl() string {
   }`, p.runs, p.variables, p.stateVersions, p.sentinelMocks, p.workspaceLocking, p.runTasks, p.policyOverrides)
 }
 
-func permsOfGrant(ta *tfe.TeamAccess) taPerms {
+func taPermsOfGrant(ta *tfe.TeamAccess) taPerms {
 	return taPerms{string(ta.Runs), string(ta.Variables), string(ta.StateVersions), string(ta.SentinelMocks), ta.WorkspaceLocking, ta.RunTasks, ta.PolicyOverrides}
 }
 
@@ -105,16 +105,16 @@ func testAccTeamAccessChecks(t *testing.T, access string, want taPerms) []statec
 			if err != nil {
 				return fmt.Errorf("reading %s: %w", id, err)
 			}
-			if string(ta.Access) != access || permsOfGrant(ta) != want {
-				return fmt.Errorf("on the server %s is %s %+v, want %s %+v", id, ta.Access, permsOfGrant(ta), access, want)
+			if string(ta.Access) != access || taPermsOfGrant(ta) != want {
+				return fmt.Errorf("on the server %s is %s %+v, want %s %+v", id, ta.Access, taPermsOfGrant(ta), access, want)
 			}
 			return nil
 		}),
 	}
 }
 
-// testAccGrantOf returns the team's grant on the workspace, or nil.
-func testAccGrantOf(t *testing.T, teamID, wsID string) (*tfe.TeamAccess, error) {
+// testAccTeamAccessOf returns the team's grant on the workspace, or nil.
+func testAccTeamAccessOf(t *testing.T, teamID, wsID string) (*tfe.TeamAccess, error) {
 	l, err := testAccClient(t).TeamAccess.List(context.Background(), &tfe.TeamAccessListOptions{WorkspaceID: wsID})
 	if err != nil {
 		return nil, err
@@ -129,7 +129,7 @@ func testAccGrantOf(t *testing.T, teamID, wsID string) (*tfe.TeamAccess, error) 
 
 func testAccCheckTeamAccessDestroyed(t *testing.T, teamID, wsID string) resource.TestCheckFunc {
 	return func(*terraform.State) error {
-		ta, err := testAccGrantOf(t, teamID, wsID)
+		ta, err := testAccTeamAccessOf(t, teamID, wsID)
 		if err != nil {
 			return err
 		}
@@ -140,7 +140,7 @@ func testAccCheckTeamAccessDestroyed(t *testing.T, teamID, wsID string) resource
 	}
 }
 
-func expectAction(action plancheck.ResourceActionType) resource.ConfigPlanChecks {
+func taExpectAction(action plancheck.ResourceActionType) resource.ConfigPlanChecks {
 	return resource.ConfigPlanChecks{PreApply: []plancheck.PlanCheck{plancheck.ExpectResourceAction(teamAccessAddr, action)}}
 }
 
@@ -160,7 +160,7 @@ func TestAccTeamAccessResource_basic(t *testing.T) {
 		Steps: []resource.TestStep{
 			{
 				Config: cfg("read", ""),
-				ConfigStateChecks: append(testAccTeamAccessChecks(t, "read", permsRead),
+				ConfigStateChecks: append(testAccTeamAccessChecks(t, "read", taRead),
 					statecheck.ExpectKnownValue(teamAccessAddr, tfjsonpath.New("id"), knownvalue.StringRegexp(regexp.MustCompile(`^tws-[A-Za-z0-9]+$`))),
 					statecheck.ExpectKnownValue(teamAccessAddr, tfjsonpath.New("team_id"), knownvalue.StringExact(team.ID)),
 					statecheck.ExpectKnownValue(teamAccessAddr, tfjsonpath.New("workspace_id"), knownvalue.StringExact(ws.ID)),
@@ -179,47 +179,47 @@ func TestAccTeamAccessResource_basic(t *testing.T) {
 					plancheck.ExpectResourceAction(teamAccessAddr, plancheck.ResourceActionNoop),
 				}},
 			},
-			{Config: cfg("plan", ""), ConfigPlanChecks: expectAction(plancheck.ResourceActionUpdate), ConfigStateChecks: testAccTeamAccessChecks(t, "plan", permsPlan)},
-			{Config: cfg("write", ""), ConfigPlanChecks: expectAction(plancheck.ResourceActionUpdate), ConfigStateChecks: testAccTeamAccessChecks(t, "write", permsWrite)},
-			{Config: cfg("admin", ""), ConfigPlanChecks: expectAction(plancheck.ResourceActionUpdate), ConfigStateChecks: testAccTeamAccessChecks(t, "admin", permsAdmin)},
+			{Config: cfg("plan", ""), ConfigPlanChecks: taExpectAction(plancheck.ResourceActionUpdate), ConfigStateChecks: testAccTeamAccessChecks(t, "plan", taPlan)},
+			{Config: cfg("write", ""), ConfigPlanChecks: taExpectAction(plancheck.ResourceActionUpdate), ConfigStateChecks: testAccTeamAccessChecks(t, "write", taWrite)},
+			{Config: cfg("admin", ""), ConfigPlanChecks: taExpectAction(plancheck.ResourceActionUpdate), ConfigStateChecks: testAccTeamAccessChecks(t, "admin", taAdmin)},
 			// admin -> custom with exactly admin's permissions: still an update.
 			{
-				Config:            cfg("custom", permsAdmin.hcl()),
-				ConfigPlanChecks:  expectAction(plancheck.ResourceActionUpdate),
-				ConfigStateChecks: append(testAccTeamAccessChecks(t, "custom", permsAdmin), sameID.AddStateValue(teamAccessAddr, tfjsonpath.New("id"))),
+				Config:            cfg("custom", taAdmin.hcl()),
+				ConfigPlanChecks:  taExpectAction(plancheck.ResourceActionUpdate),
+				ConfigStateChecks: append(testAccTeamAccessChecks(t, "custom", taAdmin), sameID.AddStateValue(teamAccessAddr, tfjsonpath.New("id"))),
 			},
 			// ... and back.
-			{Config: cfg("admin", ""), ConfigPlanChecks: expectAction(plancheck.ResourceActionUpdate), ConfigStateChecks: testAccTeamAccessChecks(t, "admin", permsAdmin)},
+			{Config: cfg("admin", ""), ConfigPlanChecks: taExpectAction(plancheck.ResourceActionUpdate), ConfigStateChecks: testAccTeamAccessChecks(t, "admin", taAdmin)},
 			// Custom with one permission: the others get the defaults.
 			{
 				Config:            cfg("custom", `{ runs = "apply" }`),
-				ConfigPlanChecks:  expectAction(plancheck.ResourceActionUpdate),
+				ConfigPlanChecks:  taExpectAction(plancheck.ResourceActionUpdate),
 				ConfigStateChecks: testAccTeamAccessChecks(t, "custom", taPerms{"apply", "none", "none", "none", false, false, false}),
 			},
 			// Drift: a permission changed outside Terraform is put back.
 			{
 				PreConfig: func() {
-					testAccChangeGrant(t, team.ID, ws.ID, tfe.TeamAccessUpdateOptions{Variables: tfe.VariablesPermission(tfe.VariablesPermissionWrite), RunTasks: tfe.Bool(true)})
+					testAccChangeTeamAccess(t, team.ID, ws.ID, tfe.TeamAccessUpdateOptions{Variables: tfe.VariablesPermission(tfe.VariablesPermissionWrite), RunTasks: tfe.Bool(true)})
 				},
 				Config:            cfg("custom", `{ runs = "apply" }`),
-				ConfigPlanChecks:  expectAction(plancheck.ResourceActionUpdate),
+				ConfigPlanChecks:  taExpectAction(plancheck.ResourceActionUpdate),
 				ConfigStateChecks: testAccTeamAccessChecks(t, "custom", taPerms{"apply", "none", "none", "none", false, false, false}),
 			},
 			// Drift: the level changed outside Terraform is put back.
 			{
 				PreConfig: func() {
-					testAccChangeGrant(t, team.ID, ws.ID, tfe.TeamAccessUpdateOptions{Access: tfe.Access(tfe.AccessAdmin)})
+					testAccChangeTeamAccess(t, team.ID, ws.ID, tfe.TeamAccessUpdateOptions{Access: tfe.Access(tfe.AccessAdmin)})
 				},
 				Config:            cfg("custom", `{ runs = "apply" }`),
-				ConfigPlanChecks:  expectAction(plancheck.ResourceActionUpdate),
+				ConfigPlanChecks:  taExpectAction(plancheck.ResourceActionUpdate),
 				ConfigStateChecks: testAccTeamAccessChecks(t, "custom", taPerms{"apply", "none", "none", "none", false, false, false}),
 			},
 			// custom -> plan.
-			{Config: cfg("plan", ""), ConfigPlanChecks: expectAction(plancheck.ResourceActionUpdate), ConfigStateChecks: testAccTeamAccessChecks(t, "plan", permsPlan)},
+			{Config: cfg("plan", ""), ConfigPlanChecks: taExpectAction(plancheck.ResourceActionUpdate), ConfigStateChecks: testAccTeamAccessChecks(t, "plan", taPlan)},
 			// Drift: removed outside Terraform, it is added again.
 			{
 				PreConfig: func() {
-					ta, err := testAccGrantOf(t, team.ID, ws.ID)
+					ta, err := testAccTeamAccessOf(t, team.ID, ws.ID)
 					if err != nil || ta == nil {
 						t.Fatalf("finding the grant: %v", err)
 					}
@@ -228,17 +228,17 @@ func TestAccTeamAccessResource_basic(t *testing.T) {
 					}
 				},
 				Config:            cfg("plan", ""),
-				ConfigPlanChecks:  expectAction(plancheck.ResourceActionCreate),
-				ConfigStateChecks: testAccTeamAccessChecks(t, "plan", permsPlan),
+				ConfigPlanChecks:  taExpectAction(plancheck.ResourceActionCreate),
+				ConfigStateChecks: testAccTeamAccessChecks(t, "plan", taPlan),
 			},
 		},
 	})
 }
 
-// testAccChangeGrant changes a grant outside Terraform.
-func testAccChangeGrant(t *testing.T, teamID, wsID string, opts tfe.TeamAccessUpdateOptions) {
+// testAccChangeTeamAccess changes a grant outside Terraform.
+func testAccChangeTeamAccess(t *testing.T, teamID, wsID string, opts tfe.TeamAccessUpdateOptions) {
 	t.Helper()
-	ta, err := testAccGrantOf(t, teamID, wsID)
+	ta, err := testAccTeamAccessOf(t, teamID, wsID)
 	if err != nil || ta == nil {
 		t.Fatalf("finding the grant of %s on %s: %v", teamID, wsID, err)
 	}
@@ -253,7 +253,7 @@ func TestAccTeamAccessResource_custom(t *testing.T) {
 	ws := testAccWorkspace(t)
 	team := testAccTeam(t, nil)
 	cfg := func(access, perms string) string { return testAccTeamAccessConfig(team.ID, ws.ID, access, perms) }
-	least := permsDefaults
+	least := taDefaults
 	most := taPerms{"apply", "write", "write", "read", true, true, true}
 	middle := taPerms{"plan", "read", "read-outputs", "read", true, false, true}
 	readState := taPerms{"read", "write", "read", "none", false, true, false}
@@ -264,18 +264,18 @@ func TestAccTeamAccessResource_custom(t *testing.T) {
 		CheckDestroy:             testAccCheckTeamAccessDestroyed(t, team.ID, ws.ID),
 		Steps: []resource.TestStep{
 			// custom without permissions: the service's defaults.
-			{Config: cfg("custom", ""), ConfigStateChecks: testAccTeamAccessChecks(t, "custom", permsDefaults)},
-			{Config: cfg("custom", most.hcl()), ConfigPlanChecks: expectAction(plancheck.ResourceActionUpdate), ConfigStateChecks: testAccTeamAccessChecks(t, "custom", most)},
-			{Config: cfg("custom", middle.hcl()), ConfigPlanChecks: expectAction(plancheck.ResourceActionUpdate), ConfigStateChecks: testAccTeamAccessChecks(t, "custom", middle)},
-			{Config: cfg("custom", least.hcl()), ConfigPlanChecks: expectAction(plancheck.ResourceActionUpdate), ConfigStateChecks: testAccTeamAccessChecks(t, "custom", least)},
-			{Config: cfg("custom", readState.hcl()), ConfigPlanChecks: expectAction(plancheck.ResourceActionUpdate), ConfigStateChecks: testAccTeamAccessChecks(t, "custom", readState)},
-			{Config: cfg("custom", `{ state_versions = "write" }`), ConfigPlanChecks: expectAction(plancheck.ResourceActionUpdate), ConfigStateChecks: testAccTeamAccessChecks(t, "custom", taPerms{"read", "none", "write", "none", false, false, false})},
+			{Config: cfg("custom", ""), ConfigStateChecks: testAccTeamAccessChecks(t, "custom", taDefaults)},
+			{Config: cfg("custom", most.hcl()), ConfigPlanChecks: taExpectAction(plancheck.ResourceActionUpdate), ConfigStateChecks: testAccTeamAccessChecks(t, "custom", most)},
+			{Config: cfg("custom", middle.hcl()), ConfigPlanChecks: taExpectAction(plancheck.ResourceActionUpdate), ConfigStateChecks: testAccTeamAccessChecks(t, "custom", middle)},
+			{Config: cfg("custom", least.hcl()), ConfigPlanChecks: taExpectAction(plancheck.ResourceActionUpdate), ConfigStateChecks: testAccTeamAccessChecks(t, "custom", least)},
+			{Config: cfg("custom", readState.hcl()), ConfigPlanChecks: taExpectAction(plancheck.ResourceActionUpdate), ConfigStateChecks: testAccTeamAccessChecks(t, "custom", readState)},
+			{Config: cfg("custom", `{ state_versions = "write" }`), ConfigPlanChecks: taExpectAction(plancheck.ResourceActionUpdate), ConfigStateChecks: testAccTeamAccessChecks(t, "custom", taPerms{"read", "none", "write", "none", false, false, false})},
 			// Removing permissions from a custom grant leaves them as they are.
-			{Config: cfg("custom", ""), ConfigPlanChecks: expectAction(plancheck.ResourceActionNoop), ConfigStateChecks: testAccTeamAccessChecks(t, "custom", taPerms{"read", "none", "write", "none", false, false, false})},
+			{Config: cfg("custom", ""), ConfigPlanChecks: taExpectAction(plancheck.ResourceActionNoop), ConfigStateChecks: testAccTeamAccessChecks(t, "custom", taPerms{"read", "none", "write", "none", false, false, false})},
 			// custom -> write -> custom with write's permissions -> read.
-			{Config: cfg("write", ""), ConfigPlanChecks: expectAction(plancheck.ResourceActionUpdate), ConfigStateChecks: testAccTeamAccessChecks(t, "write", permsWrite)},
-			{Config: cfg("custom", permsWrite.hcl()), ConfigPlanChecks: expectAction(plancheck.ResourceActionUpdate), ConfigStateChecks: testAccTeamAccessChecks(t, "custom", permsWrite)},
-			{Config: cfg("read", ""), ConfigPlanChecks: expectAction(plancheck.ResourceActionUpdate), ConfigStateChecks: testAccTeamAccessChecks(t, "read", permsRead)},
+			{Config: cfg("write", ""), ConfigPlanChecks: taExpectAction(plancheck.ResourceActionUpdate), ConfigStateChecks: testAccTeamAccessChecks(t, "write", taWrite)},
+			{Config: cfg("custom", taWrite.hcl()), ConfigPlanChecks: taExpectAction(plancheck.ResourceActionUpdate), ConfigStateChecks: testAccTeamAccessChecks(t, "custom", taWrite)},
+			{Config: cfg("read", ""), ConfigPlanChecks: taExpectAction(plancheck.ResourceActionUpdate), ConfigStateChecks: testAccTeamAccessChecks(t, "read", taRead)},
 		},
 	})
 }
@@ -294,11 +294,11 @@ func TestAccTeamAccessResource_conflict(t *testing.T) {
 		ProtoV6ProviderFactories: testAccProtoV6ProviderFactories,
 		Steps: []resource.TestStep{{
 			Config: testAccTeamAccessConfig(team.ID, ws.ID, "write", ""),
-			ExpectError: looseRegexp(`Team `+team.ID+` already has "read" access to workspace `+ws.ID+` (team access `+existing.ID+`)`,
+			ExpectError: matchWrapped(`Team `+team.ID+` already has "read" access to workspace `+ws.ID+` (team access `+existing.ID+`)`,
 				`id = "`+existing.ID+`"`, `terraform import <address> `+existing.ID),
 		}},
 	})
-	if ta, err := testAccGrantOf(t, team.ID, ws.ID); err != nil || ta == nil || ta.ID != existing.ID || ta.Access != tfe.AccessRead {
+	if ta, err := testAccTeamAccessOf(t, team.ID, ws.ID); err != nil || ta == nil || ta.ID != existing.ID || ta.Access != tfe.AccessRead {
 		t.Errorf("the existing grant changed: %+v, %v", ta, err)
 	}
 }
@@ -353,7 +353,7 @@ func TestAccTeamAccessResource_importErrors(t *testing.T) {
 					ResourceName:  teamAccessAddr,
 					ImportState:   true,
 					ImportStateId: tc.id,
-					ExpectError:   looseRegexp(tc.want),
+					ExpectError:   matchWrapped(tc.want),
 				}},
 			})
 		})
@@ -555,9 +555,9 @@ data "tfgov_workspace_team_access" "all" {
 		afterCreate.post-before.post, afterCreate.get, afterRefresh.get, afterRefresh.get-afterCreate.get, afterUpdate.get, afterUpdate.patch-afterRefresh.patch)
 }
 
-// looseRegexp matches the parts in order, each literally except that any
+// matchWrapped matches the parts in order, each literally except that any
 // space may be any run of white space: Terraform wraps long messages.
-func looseRegexp(parts ...string) *regexp.Regexp {
+func matchWrapped(parts ...string) *regexp.Regexp {
 	quoted := make([]string, len(parts))
 	for i, p := range parts {
 		quoted[i] = strings.ReplaceAll(regexp.QuoteMeta(p), " ", `\s+`)

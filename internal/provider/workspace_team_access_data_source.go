@@ -63,7 +63,7 @@ func (d *workspaceTeamAccessDataSource) Schema(_ context.Context, _ datasource.S
 						"team_id":     schema.StringAttribute{Computed: true, MarkdownDescription: "ID of the team (`team-<id>`)."},
 						"team_name":   schema.StringAttribute{Computed: true, MarkdownDescription: "Name of the team; null if the API token may not read the team."},
 						"access":      schema.StringAttribute{Computed: true, MarkdownDescription: "Access level: `read`, `plan`, `write`, `admin` or `custom`."},
-						"permissions": permissionsDataSourceAttribute(),
+						"permissions": teamAccessPermissionsDataSourceAttribute(),
 					},
 				},
 			},
@@ -129,7 +129,7 @@ func (d *workspaceTeamAccessDataSource) Read(ctx context.Context, req datasource
 			TeamID:      types.StringNull(),
 			TeamName:    types.StringNull(),
 			Access:      types.StringValue(string(g.Access)),
-			Permissions: permissionsObject(g),
+			Permissions: teamAccessPermissionsObject(g),
 		}
 		if g.Team != nil {
 			item.TeamID = types.StringValue(g.Team.ID)

@@ -71,24 +71,24 @@ type workspacePermissions struct {
 	PolicyOverrides  bool   `json:"policy-overrides"`
 }
 
-const accessCustom = "custom"
+const teamAccessCustom = "custom"
 
-// accessLevels are the permissions each fixed level implies (the table in
+// teamAccessLevels are the permissions each fixed level implies (the table in
 // the section comment).
-var accessLevels = map[string]workspacePermissions{
+var teamAccessLevels = map[string]workspacePermissions{
 	"read":  {Runs: "read", Variables: "read", StateVersions: "read", SentinelMocks: "none"},
 	"plan":  {Runs: "plan", Variables: "read", StateVersions: "read", SentinelMocks: "none"},
 	"write": {Runs: "apply", Variables: "write", StateVersions: "write", SentinelMocks: "read", WorkspaceLocking: true},
 	"admin": {Runs: "apply", Variables: "write", StateVersions: "write", SentinelMocks: "read", WorkspaceLocking: true, RunTasks: true},
 }
 
-// customDefaults are the reference's defaults for a new custom grant.
-var customDefaults = workspacePermissions{Runs: "read", Variables: "none", StateVersions: "none", SentinelMocks: "none"}
+// teamAccessCustomDefaults are the reference's defaults for a new custom grant.
+var teamAccessCustomDefaults = workspacePermissions{Runs: "read", Variables: "none", StateVersions: "none", SentinelMocks: "none"}
 
-// permissionAttrs describes each permission attribute: its name in the
+// teamAccessPermissionAttrs describes each permission attribute: its name in the
 // API, its name in the real service's messages, its allowed values (nil
 // for a boolean) and where it lives in workspacePermissions.
-var permissionAttrs = []struct {
+var teamAccessPermissionAttrs = []struct {
 	attr    string
 	label   string
 	allowed []string
@@ -128,16 +128,16 @@ func teamAccessResource(ta *teamAccess) resource {
 			"policy-overrides":  perms.PolicyOverrides,
 		},
 		Relationships: map[string]any{
-			"team":      relatedOne("teams", ta.TeamID, apiPath("teams", ta.TeamID)),
-			"workspace": relatedOne("workspaces", ta.WorkspaceID, apiPath("workspaces", ta.WorkspaceID)),
+			"team":      teamAccessRelationship("teams", ta.TeamID, apiPath("teams", ta.TeamID)),
+			"workspace": teamAccessRelationship("workspaces", ta.WorkspaceID, apiPath("workspaces", ta.WorkspaceID)),
 		},
 		Links: map[string]any{"self": apiPath("team-workspaces", ta.ID)},
 	}
 }
 
-// relatedOne is a to-one relationship with links.related, as the
+// teamAccessRelationship is a to-one relationship with links.related, as the
 // reference shows team-workspaces' team and workspace.
-func relatedOne(typ, id, related string) map[string]any {
+func teamAccessRelationship(typ, id, related string) map[string]any {
 	rel := relOne(typ, id)
 	rel["links"] = map[string]any{"related": related}
 	return rel
@@ -250,16 +250,16 @@ func (s *Server) showTeamAccess(w http.ResponseWriter, r *http.Request, p princi
 	return nil
 }
 
-// readPermissions applies the permission attributes present in b to perms,
+// readTeamAccessPermissions applies the permission attributes present in b to perms,
 // for the given access level. With a fixed level any permission present is
 // a 422 in the real service's words, naming the attribute and the level.
 // Null counts as absent. b.err holds the first problem.
-func readPermissions(b *body, access string, perms workspacePermissions) workspacePermissions {
-	for _, pa := range permissionAttrs {
+func readTeamAccessPermissions(b *body, access string, perms workspacePermissions) workspacePermissions {
+	for _, pa := range teamAccessPermissionAttrs {
 		if !b.present(pa.attr) {
 			continue
 		}
-		if access != accessCustom {
+		if access != teamAccessCustom {
 			b.fail(errInvalidAttribute(pa.attr, fmt.Sprintf("%s is read-only when access level is '%s'; use the 'custom' access level to set this attribute.", pa.label, access)))
 			return perms
 		}
@@ -278,7 +278,7 @@ func readPermissions(b *body, access string, perms workspacePermissions) workspa
 	return perms
 }
 
-var accessValues = []string{"read", "plan", "write", "admin", accessCustom}
+var teamAccessValues = []string{"read", "plan", "write", "admin", teamAccessCustom}
 
 // addTeamAccess grants a team access to a workspace and answers 200 (the
 // reference's status for this POST) with the grant. `access` is required;
@@ -293,17 +293,17 @@ func (s *Server) addTeamAccess(w http.ResponseWriter, r *http.Request, p princip
 		return e
 	}
 	access := b.reqString("access")
-	b.oneOf("access", &access, accessValues...)
+	b.oneOf("access", &access, teamAccessValues...)
 	wsID := b.reqRelID("workspace", "workspaces")
 	teamID := b.reqRelID("team", "teams")
 	if b.err != nil {
 		return b.err
 	}
-	perms := customDefaults
-	if access != accessCustom {
-		perms = accessLevels[access]
+	perms := teamAccessCustomDefaults
+	if access != teamAccessCustom {
+		perms = teamAccessLevels[access]
 	}
-	perms = readPermissions(b, access, perms)
+	perms = readTeamAccessPermissions(b, access, perms)
 	if b.err != nil {
 		return b.err
 	}
@@ -347,17 +347,17 @@ func (s *Server) updateTeamAccess(w http.ResponseWriter, r *http.Request, p prin
 	}
 	access := ta.Access
 	if v := b.optString("access"); v != nil {
-		b.oneOf("access", v, accessValues...)
+		b.oneOf("access", v, teamAccessValues...)
 		access = *v
 	}
 	if b.err != nil {
 		return b.err
 	}
 	perms := ta.Permissions
-	if access != accessCustom {
-		perms = accessLevels[access]
+	if access != teamAccessCustom {
+		perms = teamAccessLevels[access]
 	}
-	perms = readPermissions(b, access, perms)
+	perms = readTeamAccessPermissions(b, access, perms)
 	if b.err != nil {
 		return b.err
 	}

@@ -48,7 +48,7 @@ type taPermissions struct {
 	PolicyOverrides  bool
 }
 
-func permsOf(ta *tfe.TeamAccess) taPermissions {
+func taPermsOf(ta *tfe.TeamAccess) taPermissions {
 	return taPermissions{ta.Runs, ta.Variables, ta.StateVersions, ta.SentinelMocks, ta.WorkspaceLocking, ta.RunTasks, ta.PolicyOverrides}
 }
 
@@ -75,7 +75,7 @@ func rawTeamAccess(t *testing.T, w *world, method, path, token, body string) (in
 	return resp.StatusCode, doc
 }
 
-func errorDetail(doc map[string]any) (title, detail, pointer string) {
+func taErrorDetail(doc map[string]any) (title, detail, pointer string) {
 	errs, _ := doc["errors"].([]any)
 	if len(errs) != 1 {
 		return "", "", ""
@@ -108,7 +108,7 @@ func TestTeamAccess_lifecycle(t *testing.T) {
 	if err != nil {
 		t.Fatalf("show: %v", err)
 	}
-	if read.ID != added.ID || read.Access != tfe.AccessRead || permsOf(read) != permsOf(added) {
+	if read.ID != added.ID || read.Access != tfe.AccessRead || taPermsOf(read) != taPermsOf(added) {
 		t.Errorf("show returned %+v, add returned %+v", read, added)
 	}
 
@@ -120,8 +120,8 @@ func TestTeamAccess_lifecycle(t *testing.T) {
 		t.Fatalf("update to custom: %v", err)
 	}
 	want := taPermissions{Runs: "apply", Variables: "read", StateVersions: "read-outputs", SentinelMocks: "none"}
-	if upd.Access != tfe.AccessCustom || permsOf(upd) != want {
-		t.Errorf("update to custom: access %s, permissions %+v, want %+v", upd.Access, permsOf(upd), want)
+	if upd.Access != tfe.AccessCustom || taPermsOf(upd) != want {
+		t.Errorf("update to custom: access %s, permissions %+v, want %+v", upd.Access, taPermsOf(upd), want)
 	}
 
 	// A custom grant takes a permission alone.
@@ -130,8 +130,8 @@ func TestTeamAccess_lifecycle(t *testing.T) {
 		t.Fatalf("update variables: %v", err)
 	}
 	want.Variables = "write"
-	if upd.Access != tfe.AccessCustom || permsOf(upd) != want {
-		t.Errorf("update variables: access %s, permissions %+v, want %+v", upd.Access, permsOf(upd), want)
+	if upd.Access != tfe.AccessCustom || taPermsOf(upd) != want {
+		t.Errorf("update variables: access %s, permissions %+v, want %+v", upd.Access, taPermsOf(upd), want)
 	}
 
 	// custom -> admin: the implied permissions replace the custom ones.
@@ -140,8 +140,8 @@ func TestTeamAccess_lifecycle(t *testing.T) {
 		t.Fatalf("update to admin: %v", err)
 	}
 	wantAdmin := taPermissions{Runs: "apply", Variables: "write", StateVersions: "write", SentinelMocks: "read", WorkspaceLocking: true, RunTasks: true}
-	if upd.Access != tfe.AccessAdmin || permsOf(upd) != wantAdmin {
-		t.Errorf("update to admin: access %s, permissions %+v", upd.Access, permsOf(upd))
+	if upd.Access != tfe.AccessAdmin || taPermsOf(upd) != wantAdmin {
+		t.Errorf("update to admin: access %s, permissions %+v", upd.Access, taPermsOf(upd))
 	}
 
 	if err := w.owner.TeamAccess.Remove(ctx, added.ID); err != nil {
@@ -178,11 +178,11 @@ func TestTeamAccess_levels(t *testing.T) {
 			t.Parallel()
 			tm := w.team(t, "team-"+string(level), nil)
 			ta := taGrant(t, w, tm, ws, level)
-			if ta.Access != level || permsOf(ta) != want {
-				t.Errorf("add %s: access %s, permissions %+v, want %+v", level, ta.Access, permsOf(ta), want)
+			if ta.Access != level || taPermsOf(ta) != want {
+				t.Errorf("add %s: access %s, permissions %+v, want %+v", level, ta.Access, taPermsOf(ta), want)
 			}
 			read, err := w.owner.TeamAccess.Read(ctx, ta.ID)
-			if err != nil || permsOf(read) != want {
+			if err != nil || taPermsOf(read) != want {
 				t.Errorf("show %s: %+v, %v", level, read, err)
 			}
 		})
@@ -230,11 +230,11 @@ func TestTeamAccess_customPermissions(t *testing.T) {
 			if err != nil {
 				t.Fatalf("add: %v", err)
 			}
-			if ta.Access != tfe.AccessCustom || permsOf(ta) != tc.want {
-				t.Errorf("add: %+v, want %+v", permsOf(ta), tc.want)
+			if ta.Access != tfe.AccessCustom || taPermsOf(ta) != tc.want {
+				t.Errorf("add: %+v, want %+v", taPermsOf(ta), tc.want)
 			}
 			read, err := w.owner.TeamAccess.Read(ctx, ta.ID)
-			if err != nil || permsOf(read) != tc.want {
+			if err != nil || taPermsOf(read) != tc.want {
 				t.Errorf("show: %+v (%v), want %+v", read, err, tc.want)
 			}
 		})
@@ -317,7 +317,7 @@ func TestTeamAccess_readOnlyPermissions(t *testing.T) {
 			if _, err := w.owner.TeamAccess.Update(ctx, ta.ID, u); err == nil || !strings.Contains(err.Error(), tc.detail) {
 				t.Errorf("update: err = %v, want %q", err, tc.detail)
 			}
-			if read, err := w.owner.TeamAccess.Read(ctx, ta.ID); err != nil || permsOf(read) != permsOf(ta) || read.Access != tc.access {
+			if read, err := w.owner.TeamAccess.Read(ctx, ta.ID); err != nil || taPermsOf(read) != taPermsOf(ta) || read.Access != tc.access {
 				t.Errorf("a refused update changed the grant: %+v, %v", read, err)
 			}
 		})
@@ -327,7 +327,7 @@ func TestTeamAccess_readOnlyPermissions(t *testing.T) {
 	tm := w.team(t, "pointer", nil)
 	status, doc := rawTeamAccess(t, w, http.MethodPost, "/api/v2/team-workspaces", w.inst.Token, fmt.Sprintf(
 		`{"data":{"type":"team-workspaces","attributes":{"access":"read","state-versions":"write"},"relationships":{"workspace":{"data":{"type":"workspaces","id":%q}},"team":{"data":{"type":"teams","id":%q}}}}}`, ws.ID, tm.ID))
-	if title, _, pointer := errorDetail(doc); status != http.StatusUnprocessableEntity || title != "invalid attribute" || pointer != "/data/attributes/state-versions" {
+	if title, _, pointer := taErrorDetail(doc); status != http.StatusUnprocessableEntity || title != "invalid attribute" || pointer != "/data/attributes/state-versions" {
 		t.Errorf("status %d, errors %v", status, doc["errors"])
 	}
 	// Null is the same as absent.
@@ -362,7 +362,7 @@ func TestTeamAccess_duplicate(t *testing.T) {
 
 	status, doc := rawTeamAccess(t, w, http.MethodPost, "/api/v2/team-workspaces", w.inst.Token, fmt.Sprintf(
 		`{"data":{"type":"team-workspaces","attributes":{"access":"plan"},"relationships":{"workspace":{"data":{"type":"workspaces","id":%q}},"team":{"data":{"type":"teams","id":%q}}}}}`, ws.ID, tm.ID))
-	if _, detail, pointer := errorDetail(doc); status != http.StatusUnprocessableEntity || detail != "Team has already been taken" || pointer != "/data/relationships/team" {
+	if _, detail, pointer := taErrorDetail(doc); status != http.StatusUnprocessableEntity || detail != "Team has already been taken" || pointer != "/data/relationships/team" {
 		t.Errorf("raw duplicate: status %d, errors %v", status, doc["errors"])
 	}
 }
@@ -593,7 +593,7 @@ func TestTeamAccess_errors(t *testing.T) {
 			t.Run(name, func(t *testing.T) {
 				t.Parallel()
 				status, doc := rawTeamAccess(t, w, tc.method, tc.path, w.inst.Token, tc.body)
-				_, detail, _ := errorDetail(doc)
+				_, detail, _ := taErrorDetail(doc)
 				if status != tc.status || !strings.Contains(detail, tc.wantDetail) {
 					t.Errorf("status %d, errors %v; want %d naming %q", status, doc["errors"], tc.status, tc.wantDetail)
 				}
@@ -725,7 +725,7 @@ func TestTeamAccess_authorization(t *testing.T) {
 								t.Errorf("list lacks %s: %v", id, got)
 							}
 						}
-					} else if !slices.Equal(orNone(got), tc.sees) {
+					} else if !slices.Equal(taOrNone(got), tc.sees) {
 						t.Errorf("list = %v, want %v", got, tc.sees)
 					}
 				}
@@ -789,7 +789,7 @@ func TestTeamAccess_authorization(t *testing.T) {
 	}
 }
 
-func orNone(ids []string) []string {
+func taOrNone(ids []string) []string {
 	if ids == nil {
 		return []string{}
 	}
@@ -829,7 +829,7 @@ func TestTeamAccess_snapshot(t *testing.T) {
 	}
 	c = start()
 	got, err := c.TeamAccess.Read(ctx, ta.ID)
-	if err != nil || got.Access != tfe.AccessCustom || permsOf(got) != permsOf(ta) || got.Team.ID != tm.ID {
+	if err != nil || got.Access != tfe.AccessCustom || taPermsOf(got) != taPermsOf(ta) || got.Team.ID != tm.ID {
 		t.Errorf("after restart: %+v, %v", got, err)
 	}
 }
