@@ -54,8 +54,9 @@ type Server struct {
 	mux     *http.ServeMux
 	uploads *uploadServer
 
-	statsMu sync.Mutex
-	stats   map[string]int
+	statsMu   sync.Mutex
+	stats     map[string]int // by route pattern
+	pathStats map[string]int // by "METHOD /actual/path"
 
 	faultsMu sync.Mutex
 	faults   []*Fault
@@ -67,7 +68,7 @@ type handlerFunc func(w http.ResponseWriter, r *http.Request, p principal) *apiE
 
 // New builds a Server and starts its upload listener. Close releases it.
 func New(opts Options) (*Server, error) {
-	s := &Server{opts: opts, adminToken: opts.Token, logger: opts.Logger, stats: map[string]int{}}
+	s := &Server{opts: opts, adminToken: opts.Token, logger: opts.Logger, stats: map[string]int{}, pathStats: map[string]int{}}
 	if s.adminToken == "" {
 		s.adminToken = "sandbox." + randomString(32)
 	}
@@ -137,6 +138,7 @@ func (s *Server) routes() {
 func (s *Server) route(pattern string, h handlerFunc) {
 	s.mux.HandleFunc(pattern, func(w http.ResponseWriter, r *http.Request) {
 		s.count(pattern)
+		s.countPath(r)
 		write := r.Method != http.MethodGet && r.Method != http.MethodHead
 		if write {
 			s.mu.Lock()
@@ -199,6 +201,21 @@ func (s *Server) count(key string) {
 	s.statsMu.Unlock()
 }
 
+func (s *Server) countPath(r *http.Request) {
+	s.statsMu.Lock()
+	s.pathStats[r.Method+" "+r.URL.Path]++
+	s.statsMu.Unlock()
+}
+
+// RequestsTo counts the requests made to one concrete path (such as
+// "/api/v2/authentication-tokens/at-123") with method. Unlike Stats, it is
+// not mixed up by other tests sharing the sandbox.
+func (s *Server) RequestsTo(method, path string) int {
+	s.statsMu.Lock()
+	defer s.statsMu.Unlock()
+	return s.pathStats[method+" "+path]
+}
+
 // Stats returns a copy of the request counter: requests by route pattern
 // (such as "GET /api/v2/authentication-tokens/{id}").
 func (s *Server) Stats() map[string]int {
@@ -215,6 +232,7 @@ func (s *Server) Stats() map[string]int {
 func (s *Server) ResetStats() {
 	s.statsMu.Lock()
 	s.stats = map[string]int{}
+	s.pathStats = map[string]int{}
 	s.statsMu.Unlock()
 }
 

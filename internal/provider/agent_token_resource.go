@@ -1,0 +1,240 @@
+package provider
+
+import (
+	"context"
+	"fmt"
+	"strings"
+	"time"
+
+	tfe "github.com/hashicorp/go-tfe"
+	"github.com/hashicorp/terraform-plugin-framework/path"
+	"github.com/hashicorp/terraform-plugin-framework/resource"
+	"github.com/hashicorp/terraform-plugin-framework/resource/schema"
+	"github.com/hashicorp/terraform-plugin-framework/resource/schema/mapplanmodifier"
+	"github.com/hashicorp/terraform-plugin-framework/resource/schema/planmodifier"
+	"github.com/hashicorp/terraform-plugin-framework/resource/schema/stringplanmodifier"
+	"github.com/hashicorp/terraform-plugin-framework/schema/validator"
+	"github.com/hashicorp/terraform-plugin-framework/types"
+	"github.com/hashicorp/terraform-plugin-log/tflog"
+)
+
+var (
+	_ resource.ResourceWithConfigure   = (*agentTokenResource)(nil)
+	_ resource.ResourceWithImportState = (*agentTokenResource)(nil)
+)
+
+// NewAgentTokenResource is the tfgov_agent_token resource.
+func NewAgentTokenResource() resource.Resource { return &agentTokenResource{} }
+
+type agentTokenResource struct{ data *providerData }
+
+type agentTokenResourceModel struct {
+	ID               types.String `tfsdk:"id"`
+	AgentPoolID      types.String `tfsdk:"agent_pool_id"`
+	Description      types.String `tfsdk:"description"`
+	Token            types.String `tfsdk:"token"`
+	CreatedAt        types.String `tfsdk:"created_at"`
+	RotationTriggers types.Map    `tfsdk:"rotation_triggers"`
+}
+
+func (r *agentTokenResource) Metadata(_ context.Context, req resource.MetadataRequest, resp *resource.MetadataResponse) {
+	resp.TypeName = req.ProviderTypeName + "_agent_token"
+}
+
+func (r *agentTokenResource) Schema(_ context.Context, _ resource.SchemaRequest, resp *resource.SchemaResponse) {
+	resp.Schema = schema.Schema{
+		MarkdownDescription: "An authentication token of an agent pool, which HCP Terraform agents use to register with the pool.\n\n" +
+			"The API returns the secret only when the token is created, so the provider keeps it in state from then on. " +
+			"The API cannot change a token: any change of `description` or `rotation_triggers` creates a new token and revokes the old one " +
+			"(add `lifecycle { create_before_destroy = true }` to hand the new secret to your agents before the old one stops working).",
+		Attributes: map[string]schema.Attribute{
+			"id": schema.StringAttribute{
+				Computed:            true,
+				MarkdownDescription: "ID of the token (`at-<id>`).",
+				PlanModifiers:       []planmodifier.String{stringplanmodifier.UseStateForUnknown()},
+			},
+			"agent_pool_id": schema.StringAttribute{
+				Required:            true,
+				MarkdownDescription: "ID of the agent pool (`apool-<id>`). Changing it creates a new token.",
+				PlanModifiers:       []planmodifier.String{stringplanmodifier.RequiresReplace()},
+				Validators:          []validator.String{idValidator("apool-")},
+			},
+			"description": schema.StringAttribute{
+				Required:            true,
+				MarkdownDescription: "Description of the token, shown in the agent pool's token list. Changing it creates a new token (the API cannot update one).",
+				PlanModifiers:       []planmodifier.String{stringplanmodifier.RequiresReplace()},
+				Validators:          []validator.String{notBlank()},
+			},
+			"token": schema.StringAttribute{
+				Computed:            true,
+				Sensitive:           true,
+				MarkdownDescription: "The secret. Known only to the Terraform run that created the token; null after an import, since the API never returns it again.",
+				PlanModifiers:       []planmodifier.String{stringplanmodifier.UseStateForUnknown()},
+			},
+			"created_at": schema.StringAttribute{
+				Computed:            true,
+				MarkdownDescription: "When the token was created (RFC 3339).",
+				PlanModifiers:       []planmodifier.String{stringplanmodifier.UseStateForUnknown()},
+			},
+			"rotation_triggers": schema.MapAttribute{
+				ElementType: types.StringType,
+				Optional:    true,
+				MarkdownDescription: "Arbitrary values that, when changed, create a new token and revoke the old one. " +
+					"Feed it a `time_rotating` resource's `id` to rotate on a schedule.",
+				PlanModifiers: []planmodifier.Map{mapplanmodifier.RequiresReplace()},
+			},
+		},
+	}
+}
+
+func (r *agentTokenResource) Configure(_ context.Context, req resource.ConfigureRequest, resp *resource.ConfigureResponse) {
+	r.data = configureData(req.ProviderData, &resp.Diagnostics)
+}
+
+func (r *agentTokenResource) Create(ctx context.Context, req resource.CreateRequest, resp *resource.CreateResponse) {
+	var plan agentTokenResourceModel
+	resp.Diagnostics.Append(req.Plan.Get(ctx, &plan)...)
+	if resp.Diagnostics.HasError() {
+		return
+	}
+	poolID := plan.AgentPoolID.ValueString()
+	tflog.Debug(ctx, "Creating agent token", map[string]any{"agent_pool_id": poolID})
+	tok, err := r.data.client.AgentTokens.Create(ctx, poolID, tfe.AgentTokenCreateOptions{
+		Description: plan.Description.ValueStringPointer(),
+	})
+	if err != nil {
+		resp.Diagnostics.AddAttributeError(path.Root("agent_pool_id"), "Error creating agent token", agentPoolError(poolID, err))
+		return
+	}
+	plan.ID = types.StringValue(tok.ID)
+	plan.Token = types.StringValue(tok.Token)
+	plan.CreatedAt = types.StringValue(tok.CreatedAt.UTC().Format(time.RFC3339))
+	tflog.Info(ctx, "Created agent token", map[string]any{"id": tok.ID, "agent_pool_id": poolID})
+	resp.Diagnostics.Append(resp.State.Set(ctx, &plan)...)
+}
+
+// Read refreshes the token by ID: one request. The secret is never
+// returned, so the one in state is kept.
+func (r *agentTokenResource) Read(ctx context.Context, req resource.ReadRequest, resp *resource.ReadResponse) {
+	var state agentTokenResourceModel
+	resp.Diagnostics.Append(req.State.Get(ctx, &state)...)
+	if resp.Diagnostics.HasError() {
+		return
+	}
+	tok, err := r.data.client.AgentTokens.Read(ctx, state.ID.ValueString())
+	if isNotFound(err) {
+		tflog.Info(ctx, "Agent token no longer exists; removing it from state", map[string]any{"id": state.ID.ValueString()})
+		resp.State.RemoveResource(ctx)
+		return
+	}
+	if err != nil {
+		resp.Diagnostics.AddError("Error reading agent token", fmt.Sprintf("Reading agent token %s: %s", state.ID.ValueString(), err))
+		return
+	}
+	state.Description = types.StringValue(tok.Description)
+	state.CreatedAt = types.StringValue(tok.CreatedAt.UTC().Format(time.RFC3339))
+	resp.Diagnostics.Append(resp.State.Set(ctx, &state)...)
+}
+
+// Update is reached only when nothing but computed values would change:
+// every configurable attribute forces a new token.
+func (r *agentTokenResource) Update(ctx context.Context, req resource.UpdateRequest, resp *resource.UpdateResponse) {
+	var plan agentTokenResourceModel
+	resp.Diagnostics.Append(req.Plan.Get(ctx, &plan)...)
+	resp.Diagnostics.Append(resp.State.Set(ctx, &plan)...)
+}
+
+func (r *agentTokenResource) Delete(ctx context.Context, req resource.DeleteRequest, resp *resource.DeleteResponse) {
+	var state agentTokenResourceModel
+	resp.Diagnostics.Append(req.State.Get(ctx, &state)...)
+	if resp.Diagnostics.HasError() {
+		return
+	}
+	err := r.data.client.AgentTokens.Delete(ctx, state.ID.ValueString())
+	if err != nil && !isNotFound(err) {
+		resp.Diagnostics.AddError("Error deleting agent token", fmt.Sprintf("Deleting agent token %s: %s", state.ID.ValueString(), err))
+		return
+	}
+	tflog.Info(ctx, "Deleted agent token", map[string]any{"id": state.ID.ValueString()})
+}
+
+// ImportState takes `<agent_pool_id>/<token_id>`, or the bare `at-` token
+// ID, whose pool is then found among the provider organization's agent
+// pools (the token read does not name its pool).
+func (r *agentTokenResource) ImportState(ctx context.Context, req resource.ImportStateRequest, resp *resource.ImportStateResponse) {
+	const forms = "<agent_pool_id>/<token_id> or <token_id> (at-<id>)"
+	var poolID, tokenID string
+	if strings.HasPrefix(req.ID, "at-") {
+		tokenID = req.ID
+		var err error
+		if poolID, err = r.findPool(ctx, tokenID); err != nil {
+			resp.Diagnostics.AddError("Error importing agent token", err.Error())
+			return
+		}
+	} else {
+		parts, err := splitImportID(req.ID, 2, forms)
+		if err != nil {
+			resp.Diagnostics.AddError("Invalid import ID", err.Error())
+			return
+		}
+		poolID, tokenID = parts[0], parts[1]
+		if !strings.HasPrefix(poolID, "apool-") || !strings.HasPrefix(tokenID, "at-") {
+			resp.Diagnostics.AddError("Invalid import ID", fmt.Sprintf("invalid import ID %q: want %s", req.ID, forms))
+			return
+		}
+	}
+	resp.Diagnostics.Append(resp.State.SetAttribute(ctx, path.Root("id"), tokenID)...)
+	resp.Diagnostics.Append(resp.State.SetAttribute(ctx, path.Root("agent_pool_id"), poolID)...)
+	resp.Diagnostics.AddWarning("Agent token secret cannot be imported",
+		fmt.Sprintf("The API returns an agent token's secret only when it is created, so the imported token %s has a null token attribute. Replace the resource (terraform apply -replace) to get a token whose secret Terraform knows.", tokenID))
+}
+
+// findPool looks for tokenID in every agent pool of the provider's
+// organization. It runs only on import.
+func (r *agentTokenResource) findPool(ctx context.Context, tokenID string) (string, error) {
+	if r.data.organization == "" {
+		return "", fmt.Errorf("importing by token ID alone needs the provider's organization to search its agent pools; set it, or import with <agent_pool_id>/%s", tokenID)
+	}
+	pools := &tfe.AgentPoolListOptions{}
+	for {
+		pl, err := r.data.client.AgentPools.List(ctx, r.data.organization, pools)
+		if err != nil {
+			return "", fmt.Errorf("listing agent pools of %s: %w", r.data.organization, err)
+		}
+		for _, pool := range pl.Items {
+			tokens := &tfe.AgentTokenListOptions{}
+			for {
+				tl, err := r.data.client.AgentTokens.ListWithOptions(ctx, pool.ID, tokens)
+				if isNotFound(err) {
+					break // a pool whose tokens we may not see
+				}
+				if err != nil {
+					return "", fmt.Errorf("listing tokens of agent pool %s: %w", pool.ID, err)
+				}
+				for _, t := range tl.Items {
+					if t.ID == tokenID {
+						return pool.ID, nil
+					}
+				}
+				if tl.Pagination == nil || tl.NextPage == 0 {
+					break
+				}
+				tokens.PageNumber = tl.NextPage
+			}
+		}
+		if pl.Pagination == nil || pl.NextPage == 0 {
+			break
+		}
+		pools.PageNumber = pl.NextPage
+	}
+	return "", fmt.Errorf("agent token %s was not found in any agent pool of organization %s (or the token may not manage agent pools)", tokenID, r.data.organization)
+}
+
+// agentPoolError explains a failed call on an agent pool's tokens; the API's
+// 404 means a missing pool or a token without permission alike.
+func agentPoolError(poolID string, err error) string {
+	if isNotFound(err) {
+		return fmt.Sprintf("Agent pool %s was not found, or the API token may not manage agent pools (it needs the organization's \"Manage agent pools\" permission).", poolID)
+	}
+	return fmt.Sprintf("Agent pool %s: %s", poolID, err)
+}

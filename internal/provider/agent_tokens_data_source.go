@@ -1,0 +1,107 @@
+package provider
+
+import (
+	"context"
+	"time"
+
+	tfe "github.com/hashicorp/go-tfe"
+	"github.com/hashicorp/terraform-plugin-framework/datasource"
+	"github.com/hashicorp/terraform-plugin-framework/datasource/schema"
+	"github.com/hashicorp/terraform-plugin-framework/path"
+	"github.com/hashicorp/terraform-plugin-framework/schema/validator"
+	"github.com/hashicorp/terraform-plugin-framework/types"
+)
+
+var _ datasource.DataSourceWithConfigure = (*agentTokensDataSource)(nil)
+
+// NewAgentTokensDataSource is the tfgov_agent_tokens data source.
+func NewAgentTokensDataSource() datasource.DataSource { return &agentTokensDataSource{} }
+
+type agentTokensDataSource struct{ data *providerData }
+
+type agentTokensDataSourceModel struct {
+	ID          types.String          `tfsdk:"id"`
+	AgentPoolID types.String          `tfsdk:"agent_pool_id"`
+	Tokens      []agentTokenListEntry `tfsdk:"tokens"`
+}
+
+type agentTokenListEntry struct {
+	ID          types.String `tfsdk:"id"`
+	Description types.String `tfsdk:"description"`
+	CreatedAt   types.String `tfsdk:"created_at"`
+	LastUsedAt  types.String `tfsdk:"last_used_at"`
+}
+
+func (d *agentTokensDataSource) Metadata(_ context.Context, req datasource.MetadataRequest, resp *datasource.MetadataResponse) {
+	resp.TypeName = req.ProviderTypeName + "_agent_tokens"
+}
+
+func (d *agentTokensDataSource) Schema(_ context.Context, _ datasource.SchemaRequest, resp *datasource.SchemaResponse) {
+	resp.Schema = schema.Schema{
+		MarkdownDescription: "Every authentication token of an agent pool, oldest first, without their secrets (the API never returns a secret after creation).",
+		Attributes: map[string]schema.Attribute{
+			"id": schema.StringAttribute{
+				Computed:            true,
+				MarkdownDescription: "The agent pool's ID.",
+			},
+			"agent_pool_id": schema.StringAttribute{
+				Required:            true,
+				MarkdownDescription: "ID of the agent pool (`apool-<id>`).",
+				Validators:          []validator.String{idValidator("apool-")},
+			},
+			"tokens": schema.ListNestedAttribute{
+				Computed:            true,
+				MarkdownDescription: "The pool's tokens.",
+				NestedObject: schema.NestedAttributeObject{
+					Attributes: map[string]schema.Attribute{
+						"id":           schema.StringAttribute{Computed: true, MarkdownDescription: "ID of the token (`at-<id>`)."},
+						"description":  schema.StringAttribute{Computed: true, MarkdownDescription: "Description of the token."},
+						"created_at":   schema.StringAttribute{Computed: true, MarkdownDescription: "When the token was created (RFC 3339)."},
+						"last_used_at": schema.StringAttribute{Computed: true, MarkdownDescription: "When an agent last used the token (RFC 3339); null if never."},
+					},
+				},
+			},
+		},
+	}
+}
+
+func (d *agentTokensDataSource) Configure(_ context.Context, req datasource.ConfigureRequest, resp *datasource.ConfigureResponse) {
+	d.data = configureData(req.ProviderData, &resp.Diagnostics)
+}
+
+// Read lists every page, 100 tokens a request.
+func (d *agentTokensDataSource) Read(ctx context.Context, req datasource.ReadRequest, resp *datasource.ReadResponse) {
+	var cfg agentTokensDataSourceModel
+	resp.Diagnostics.Append(req.Config.Get(ctx, &cfg)...)
+	if resp.Diagnostics.HasError() {
+		return
+	}
+	poolID := cfg.AgentPoolID.ValueString()
+	opts := &tfe.AgentTokenListOptions{ListOptions: tfe.ListOptions{PageSize: 100}}
+	cfg.Tokens = []agentTokenListEntry{}
+	for {
+		l, err := d.data.client.AgentTokens.ListWithOptions(ctx, poolID, opts)
+		if err != nil {
+			resp.Diagnostics.AddAttributeError(path.Root("agent_pool_id"), "Error listing agent tokens", agentPoolError(poolID, err))
+			return
+		}
+		for _, t := range l.Items {
+			entry := agentTokenListEntry{
+				ID:          types.StringValue(t.ID),
+				Description: types.StringValue(t.Description),
+				CreatedAt:   types.StringValue(t.CreatedAt.UTC().Format(time.RFC3339)),
+				LastUsedAt:  types.StringNull(),
+			}
+			if !t.LastUsedAt.IsZero() {
+				entry.LastUsedAt = types.StringValue(t.LastUsedAt.UTC().Format(time.RFC3339))
+			}
+			cfg.Tokens = append(cfg.Tokens, entry)
+		}
+		if l.Pagination == nil || l.NextPage == 0 {
+			break
+		}
+		opts.PageNumber = l.NextPage
+	}
+	cfg.ID = cfg.AgentPoolID
+	resp.Diagnostics.Append(resp.State.Set(ctx, &cfg)...)
+}

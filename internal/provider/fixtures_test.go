@@ -1,0 +1,95 @@
+package provider
+
+import (
+	"context"
+	"crypto/rand"
+	"encoding/hex"
+	"testing"
+
+	tfe "github.com/hashicorp/go-tfe"
+)
+
+// Fixture makers for acceptance tests. Each makes its record through the
+// public API with go-tfe and deletes it when the test ends, so the tests run
+// unchanged against a live organization.
+
+func randomSuffix() string {
+	b := make([]byte, 5)
+	_, _ = rand.Read(b)
+	return hex.EncodeToString(b)
+}
+
+func testAccAgentPool(t *testing.T) *tfe.AgentPool {
+	t.Helper()
+	c := testAccClient(t)
+	pool, err := c.AgentPools.Create(context.Background(), testAccOrganization(), tfe.AgentPoolCreateOptions{Name: tfe.String(testAccName("pool"))})
+	if err != nil {
+		t.Fatalf("creating agent pool: %v", err)
+	}
+	t.Cleanup(func() {
+		if err := c.AgentPools.Delete(context.Background(), pool.ID); err != nil && !isNotFound(err) {
+			t.Errorf("deleting agent pool %s: %v", pool.ID, err)
+		}
+	})
+	return pool
+}
+
+func testAccWorkspace(t *testing.T) *tfe.Workspace {
+	t.Helper()
+	c := testAccClient(t)
+	ws, err := c.Workspaces.Create(context.Background(), testAccOrganization(), tfe.WorkspaceCreateOptions{Name: tfe.String(testAccName("ws"))})
+	if err != nil {
+		t.Fatalf("creating workspace: %v", err)
+	}
+	t.Cleanup(func() {
+		if err := c.Workspaces.DeleteByID(context.Background(), ws.ID); err != nil && !isNotFound(err) {
+			t.Errorf("deleting workspace %s: %v", ws.ID, err)
+		}
+	})
+	return ws
+}
+
+// testAccTeam makes a team with the given organization access (nil: none).
+func testAccTeam(t *testing.T, access *tfe.OrganizationAccessOptions) *tfe.Team {
+	t.Helper()
+	c := testAccClient(t)
+	tm, err := c.Teams.Create(context.Background(), testAccOrganization(), tfe.TeamCreateOptions{
+		Name: tfe.String(testAccName("team")), OrganizationAccess: access, Visibility: tfe.String("organization"),
+	})
+	if err != nil {
+		t.Fatalf("creating team: %v", err)
+	}
+	t.Cleanup(func() {
+		if err := c.Teams.Delete(context.Background(), tm.ID); err != nil && !isNotFound(err) {
+			t.Errorf("deleting team %s: %v", tm.ID, err)
+		}
+	})
+	return tm
+}
+
+// testAccRegistryModule makes a private module with provider "aws" and the
+// given versions (created, not uploaded: they stay pending).
+func testAccRegistryModule(t *testing.T, versions ...string) *tfe.RegistryModule {
+	t.Helper()
+	ctx := context.Background()
+	c := testAccClient(t)
+	org := testAccOrganization()
+	m, err := c.RegistryModules.Create(ctx, org, tfe.RegistryModuleCreateOptions{
+		Name: tfe.String(testAccName("mod")), Provider: tfe.String("aws"), RegistryName: tfe.PrivateRegistry, Namespace: org,
+	})
+	if err != nil {
+		t.Fatalf("creating registry module: %v", err)
+	}
+	id := tfe.RegistryModuleID{Organization: org, Name: m.Name, Provider: m.Provider, Namespace: org, RegistryName: tfe.PrivateRegistry}
+	t.Cleanup(func() {
+		if err := c.RegistryModules.DeleteProvider(context.Background(), id); err != nil && !isNotFound(err) {
+			t.Errorf("deleting registry module %s: %v", m.Name, err)
+		}
+	})
+	for _, v := range versions {
+		if _, err := c.RegistryModules.CreateVersion(ctx, id, tfe.RegistryModuleCreateVersionOptions{Version: tfe.String(v)}); err != nil {
+			t.Fatalf("creating version %s of %s: %v", v, m.Name, err)
+		}
+	}
+	return m
+}

@@ -1,0 +1,81 @@
+package provider
+
+import (
+	"context"
+	"regexp"
+
+	"github.com/hashicorp/terraform-plugin-framework-validators/stringvalidator"
+	"github.com/hashicorp/terraform-plugin-framework/diag"
+	"github.com/hashicorp/terraform-plugin-framework/path"
+	"github.com/hashicorp/terraform-plugin-framework/resource"
+	"github.com/hashicorp/terraform-plugin-framework/resource/schema"
+	"github.com/hashicorp/terraform-plugin-framework/resource/schema/planmodifier"
+	"github.com/hashicorp/terraform-plugin-framework/resource/schema/stringplanmodifier"
+	"github.com/hashicorp/terraform-plugin-framework/schema/validator"
+	"github.com/hashicorp/terraform-plugin-framework/types"
+)
+
+// nameRE is the service's rule for organization names (and many others):
+// letters, numbers, `-` and `_`.
+var nameRE = regexp.MustCompile(`^[A-Za-z0-9_-]+$`)
+
+// organizationAttribute is the `organization` attribute of a resource that
+// belongs to one. When it is not set, the resource's ModifyPlan calls
+// planOrganization to fill in the provider's default.
+func organizationAttribute() schema.StringAttribute {
+	return schema.StringAttribute{
+		Optional:            true,
+		Computed:            true,
+		MarkdownDescription: "Name of the organization. Defaults to the provider's `organization` (or `TFE_ORGANIZATION`). Changing it replaces the resource.",
+		PlanModifiers: []planmodifier.String{
+			stringplanmodifier.UseStateForUnknown(),
+			stringplanmodifier.RequiresReplace(),
+		},
+		Validators: []validator.String{
+			stringvalidator.RegexMatches(nameRE, "must contain only letters, numbers, - and _"),
+		},
+	}
+}
+
+// planOrganization fills a null `organization` with the provider's default
+// and replaces the resource when that default has moved away from the
+// organization in state. Resources with organizationAttribute call it from
+// ModifyPlan.
+func (d *providerData) planOrganization(ctx context.Context, req resource.ModifyPlanRequest, resp *resource.ModifyPlanResponse) {
+	if req.Plan.Raw.IsNull() || d == nil {
+		return // destroy, or the provider is not configured yet
+	}
+	var cfg types.String
+	resp.Diagnostics.Append(req.Config.GetAttribute(ctx, path.Root("organization"), &cfg)...)
+	if resp.Diagnostics.HasError() || !cfg.IsNull() {
+		return
+	}
+	if d.organization == "" {
+		resp.Diagnostics.AddAttributeError(path.Root("organization"), "Missing organization",
+			"Set organization on this resource, or organization on the provider (or the TFE_ORGANIZATION environment variable).")
+		return
+	}
+	resp.Diagnostics.Append(resp.Plan.SetAttribute(ctx, path.Root("organization"), d.organization)...)
+	if req.State.Raw.IsNull() {
+		return
+	}
+	var state types.String
+	resp.Diagnostics.Append(req.State.GetAttribute(ctx, path.Root("organization"), &state)...)
+	if !state.IsNull() && state.ValueString() != d.organization {
+		resp.RequiresReplace = append(resp.RequiresReplace, path.Root("organization"))
+	}
+}
+
+// organizationOr returns v, or the provider's default organization when v
+// is null, adding an error naming the attribute when neither is set. Data
+// sources use it.
+func (d *providerData) organizationOr(v types.String, diags *diag.Diagnostics) string {
+	if !v.IsNull() && v.ValueString() != "" {
+		return v.ValueString()
+	}
+	if d.organization == "" {
+		diags.AddAttributeError(path.Root("organization"), "Missing organization",
+			"Set organization here, or organization on the provider (or the TFE_ORGANIZATION environment variable).")
+	}
+	return d.organization
+}

@@ -1,0 +1,208 @@
+// Package provider implements the tfgov Terraform provider.
+package provider
+
+import (
+	"context"
+	"crypto/tls"
+	"fmt"
+	"net/url"
+	"os"
+	"strconv"
+	"time"
+
+	"github.com/hashicorp/go-cleanhttp"
+	tfe "github.com/hashicorp/go-tfe"
+	"github.com/hashicorp/terraform-plugin-framework-validators/int64validator"
+	"github.com/hashicorp/terraform-plugin-framework/datasource"
+	"github.com/hashicorp/terraform-plugin-framework/path"
+	"github.com/hashicorp/terraform-plugin-framework/provider"
+	"github.com/hashicorp/terraform-plugin-framework/provider/schema"
+	"github.com/hashicorp/terraform-plugin-framework/resource"
+	"github.com/hashicorp/terraform-plugin-framework/schema/validator"
+	"github.com/hashicorp/terraform-plugin-framework/types"
+	"github.com/hashicorp/terraform-plugin-log/tflog"
+)
+
+const (
+	defaultHostname = "app.terraform.io"
+	defaultRetryMax = 5
+)
+
+var _ provider.Provider = (*tfgovProvider)(nil)
+
+// New returns the provider factory for the given version.
+func New(version string) func() provider.Provider {
+	return func() provider.Provider { return &tfgovProvider{version: version} }
+}
+
+type tfgovProvider struct {
+	version string
+}
+
+type providerModel struct {
+	Hostname      types.String `tfsdk:"hostname"`
+	Address       types.String `tfsdk:"address"`
+	Token         types.String `tfsdk:"token"`
+	Organization  types.String `tfsdk:"organization"`
+	SSLSkipVerify types.Bool   `tfsdk:"ssl_skip_verify"`
+	RetryMax      types.Int64  `tfsdk:"retry_max"`
+}
+
+// providerData is what Configure hands to every resource and data source.
+type providerData struct {
+	client *tfe.Client
+	// organization is the default for resources that take one; may be "".
+	organization string
+}
+
+func (p *tfgovProvider) Metadata(_ context.Context, _ provider.MetadataRequest, resp *provider.MetadataResponse) {
+	resp.TypeName = "tfgov"
+	resp.Version = p.version
+}
+
+func (p *tfgovProvider) Schema(_ context.Context, _ provider.SchemaRequest, resp *provider.SchemaResponse) {
+	resp.Schema = schema.Schema{
+		MarkdownDescription: "Manage the governance layer of HCP Terraform and Terraform Enterprise: policies, team access, agent tokens, private-module tests and module deprecation.",
+		Attributes: map[string]schema.Attribute{
+			"hostname": schema.StringAttribute{
+				Optional:            true,
+				MarkdownDescription: "Hostname of HCP Terraform or Terraform Enterprise. Defaults to the `TFE_HOSTNAME` environment variable, else `" + defaultHostname + "`. The API is reached at `https://<hostname>/api/v2`.",
+			},
+			"address": schema.StringAttribute{
+				Optional:            true,
+				MarkdownDescription: "Full URL of the service, such as `http://127.0.0.1:8787` for the tfgov sandbox; takes precedence over `hostname`. Defaults to the `TFE_ADDRESS` environment variable.",
+				Validators:          []validator.String{urlValidator{}},
+			},
+			"token": schema.StringAttribute{
+				Optional:            true,
+				Sensitive:           true,
+				MarkdownDescription: "API token. Defaults to the `TFE_TOKEN` environment variable, then to the Terraform CLI credentials for the hostname (`TF_TOKEN_<hostname>` or the file written by `terraform login`).",
+			},
+			"organization": schema.StringAttribute{
+				Optional:            true,
+				MarkdownDescription: "Default organization for resources and data sources that take an `organization`. Defaults to the `TFE_ORGANIZATION` environment variable.",
+			},
+			"ssl_skip_verify": schema.BoolAttribute{
+				Optional:            true,
+				MarkdownDescription: "Skip TLS certificate verification (for Terraform Enterprise with a private CA during testing only). Defaults to the `TFE_SSL_SKIP_VERIFY` environment variable, else `false`.",
+			},
+			"retry_max": schema.Int64Attribute{
+				Optional:            true,
+				MarkdownDescription: fmt.Sprintf("Maximum number of retries of a request answered with 429 or a 5xx status, or not answered at all, with exponential backoff. `0` disables retries. Defaults to `%d`.", defaultRetryMax),
+				Validators:          []validator.Int64{int64validator.Between(0, 30)},
+			},
+		},
+	}
+}
+
+func (p *tfgovProvider) Configure(ctx context.Context, req provider.ConfigureRequest, resp *provider.ConfigureResponse) {
+	var cfg providerModel
+	resp.Diagnostics.Append(req.Config.Get(ctx, &cfg)...)
+	if resp.Diagnostics.HasError() {
+		return
+	}
+	for name, v := range map[string]interface{ IsUnknown() bool }{
+		"hostname": cfg.Hostname, "address": cfg.Address, "token": cfg.Token,
+		"organization": cfg.Organization, "ssl_skip_verify": cfg.SSLSkipVerify, "retry_max": cfg.RetryMax,
+	} {
+		if v.IsUnknown() {
+			resp.Diagnostics.AddAttributeError(path.Root(name), "Unknown provider configuration",
+				fmt.Sprintf("The provider cannot be configured while %s is unknown. Set it to a known value, or use -target to apply what it depends on first.", name))
+		}
+	}
+	if resp.Diagnostics.HasError() {
+		return
+	}
+
+	hostname := firstNonEmpty(cfg.Hostname.ValueString(), os.Getenv("TFE_HOSTNAME"), defaultHostname)
+	address := firstNonEmpty(cfg.Address.ValueString(), os.Getenv("TFE_ADDRESS"), "https://"+hostname)
+	u, err := url.Parse(address)
+	if err != nil || (u.Scheme != "http" && u.Scheme != "https") || u.Host == "" {
+		resp.Diagnostics.AddAttributeError(path.Root("address"), "Invalid address",
+			fmt.Sprintf("address (or TFE_ADDRESS) must be an http:// or https:// URL, got %q.", address))
+		return
+	}
+
+	token := firstNonEmpty(cfg.Token.ValueString(), os.Getenv("TFE_TOKEN"))
+	if token == "" {
+		token, err = tokenFromEnvironment(u.Hostname())
+		if err != nil {
+			resp.Diagnostics.AddAttributeError(path.Root("token"), "Unable to read Terraform CLI credentials", err.Error())
+			return
+		}
+	}
+	if token == "" {
+		resp.Diagnostics.AddAttributeError(path.Root("token"), "Missing API token",
+			fmt.Sprintf("Set the provider's token attribute or the TFE_TOKEN environment variable, or run `terraform login %s`.", u.Hostname()))
+		return
+	}
+
+	skipVerify := cfg.SSLSkipVerify.ValueBool()
+	if cfg.SSLSkipVerify.IsNull() {
+		if v := os.Getenv("TFE_SSL_SKIP_VERIFY"); v != "" {
+			if skipVerify, err = strconv.ParseBool(v); err != nil {
+				resp.Diagnostics.AddAttributeError(path.Root("ssl_skip_verify"), "Invalid TFE_SSL_SKIP_VERIFY",
+					fmt.Sprintf("TFE_SSL_SKIP_VERIFY must be true or false, got %q.", v))
+				return
+			}
+		}
+	}
+	retryMax := int64(defaultRetryMax)
+	if !cfg.RetryMax.IsNull() {
+		retryMax = cfg.RetryMax.ValueInt64()
+	}
+
+	httpClient := cleanhttp.DefaultPooledClient()
+	transport := cleanhttp.DefaultPooledTransport()
+	if skipVerify {
+		transport.TLSClientConfig = &tls.Config{InsecureSkipVerify: true} //nolint:gosec // the user asked for it
+	}
+	httpClient.Transport = &retryTransport{next: transport, max: int(retryMax), minWait: 250 * time.Millisecond, maxWait: 5 * time.Second}
+
+	headers := make(map[string][]string)
+	headers["User-Agent"] = []string{fmt.Sprintf("terraform-provider-tfgov/%s (+https://registry.terraform.io/providers/tfgov/tfgov) go-tfe", p.version)}
+	client, err := tfe.NewClient(&tfe.Config{
+		Address:    address,
+		Token:      token,
+		Headers:    headers,
+		HTTPClient: httpClient,
+		// Server errors are retried by retryTransport, which retry_max
+		// bounds; go-tfe's own retries (fixed at 30) stay off.
+		RetryServerErrors: false,
+	})
+	if err != nil {
+		resp.Diagnostics.AddError("Unable to create the API client", fmt.Sprintf("Connecting to %s: %s", address, err))
+		return
+	}
+	tflog.Debug(ctx, "Configured tfgov provider", map[string]any{
+		"address": address, "organization": cfg.Organization.ValueString(), "retry_max": retryMax, "ssl_skip_verify": skipVerify,
+	})
+
+	data := &providerData{
+		client:       client,
+		organization: firstNonEmpty(cfg.Organization.ValueString(), os.Getenv("TFE_ORGANIZATION")),
+	}
+	resp.ResourceData = data
+	resp.DataSourceData = data
+}
+
+func (p *tfgovProvider) Resources(_ context.Context) []func() resource.Resource {
+	return []func() resource.Resource{
+		NewAgentTokenResource,
+	}
+}
+
+func (p *tfgovProvider) DataSources(_ context.Context) []func() datasource.DataSource {
+	return []func() datasource.DataSource{
+		NewAgentTokensDataSource,
+	}
+}
+
+func firstNonEmpty(vals ...string) string {
+	for _, v := range vals {
+		if v != "" {
+			return v
+		}
+	}
+	return ""
+}

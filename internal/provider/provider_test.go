@@ -1,0 +1,167 @@
+package provider
+
+import (
+	"context"
+	"fmt"
+	"net/http/httptest"
+	"os"
+	"os/exec"
+	"strings"
+	"sync"
+	"testing"
+
+	tfe "github.com/hashicorp/go-tfe"
+	"github.com/hashicorp/terraform-plugin-framework/providerserver"
+	"github.com/hashicorp/terraform-plugin-go/tfprotov6"
+
+	"github.com/tfgov/terraform-provider-tfgov/internal/sandbox"
+)
+
+// testAccProtoV6ProviderFactories runs the provider in-process.
+var testAccProtoV6ProviderFactories = map[string]func() (tfprotov6.ProviderServer, error){
+	"tfgov": providerserver.NewProtocol6WithError(New("test")()),
+}
+
+// accSandbox is the in-process sandbox, or nil against a live endpoint.
+var accSandbox *sandbox.Server
+
+// TestMain runs acceptance tests (TF_ACC set) against a live organization
+// when TFE_TOKEN is set (with TFE_ORGANIZATION, and TFE_HOSTNAME or
+// TFE_ADDRESS), and otherwise against an in-process sandbox with an
+// organization bootstrapped through the public API, exactly as a user
+// would make one. Either way the provider under test reads TFE_ADDRESS,
+// TFE_TOKEN and TFE_ORGANIZATION from the environment.
+func TestMain(m *testing.M) {
+	os.Exit(runTests(m))
+}
+
+func runTests(m *testing.M) int {
+	if os.Getenv("TF_ACC") == "" {
+		return m.Run()
+	}
+	if err := findTerraform(); err != nil {
+		fmt.Fprintln(os.Stderr, "acceptance tests:", err)
+		return 1
+	}
+	// Terraform must not call home during tests.
+	os.Setenv("CHECKPOINT_DISABLE", "1") //nolint:errcheck,gosec // cannot fail for a valid name
+	if os.Getenv("TFE_TOKEN") != "" {
+		if os.Getenv("TFE_ORGANIZATION") == "" {
+			fmt.Fprintln(os.Stderr, "acceptance tests: TFE_TOKEN is set, so the tests run against a live organization, which TFE_ORGANIZATION must name")
+			return 1
+		}
+		return m.Run()
+	}
+	stop, err := startSandbox()
+	if err != nil {
+		fmt.Fprintln(os.Stderr, "acceptance tests: starting the sandbox:", err)
+		return 1
+	}
+	defer stop()
+	return m.Run()
+}
+
+// findTerraform makes plugin-testing use the local Terraform CLI, never a
+// download: TF_ACC_TERRAFORM_PATH if set, else terraform on PATH.
+func findTerraform() error {
+	if p := os.Getenv("TF_ACC_TERRAFORM_PATH"); p != "" {
+		if _, err := os.Stat(p); err != nil {
+			return fmt.Errorf("TF_ACC_TERRAFORM_PATH=%s: %w", p, err)
+		}
+		return nil
+	}
+	p, err := exec.LookPath("terraform")
+	if err != nil {
+		return fmt.Errorf("terraform (1.11 or later) is not on PATH; install it or set TF_ACC_TERRAFORM_PATH")
+	}
+	return os.Setenv("TF_ACC_TERRAFORM_PATH", p)
+}
+
+// startSandbox starts an in-process sandbox, creates an organization with
+// the admin token, makes a token for its owner and points the provider's
+// environment variables at them.
+func startSandbox() (func(), error) {
+	srv, err := sandbox.New(sandbox.Options{})
+	if err != nil {
+		return nil, err
+	}
+	ts := httptest.NewServer(srv)
+	stop := func() {
+		ts.Close()
+		_ = srv.Close()
+	}
+	ctx := context.Background()
+	admin, err := tfe.NewClient(&tfe.Config{Address: ts.URL, Token: srv.AdminToken()})
+	if err != nil {
+		stop()
+		return nil, err
+	}
+	const org = "tfgov-acc"
+	if _, err := admin.Organizations.Create(ctx, tfe.OrganizationCreateOptions{Name: tfe.String(org), Email: tfe.String("acc-owner@tfgov.invalid")}); err != nil {
+		stop()
+		return nil, err
+	}
+	ms, err := admin.OrganizationMemberships.List(ctx, org, nil)
+	if err != nil || len(ms.Items) == 0 {
+		stop()
+		return nil, fmt.Errorf("finding the owner of %s: %v", org, err)
+	}
+	tok, err := admin.UserTokens.Create(ctx, ms.Items[0].User.ID, tfe.UserTokenCreateOptions{Description: "acceptance tests"})
+	if err != nil {
+		stop()
+		return nil, err
+	}
+	for k, v := range map[string]string{"TFE_ADDRESS": ts.URL, "TFE_TOKEN": tok.Token, "TFE_ORGANIZATION": org} {
+		if err := os.Setenv(k, v); err != nil {
+			stop()
+			return nil, err
+		}
+	}
+	accSandbox = srv
+	return stop, nil
+}
+
+func testAccPreCheck(t *testing.T) {
+	t.Helper()
+	for _, k := range []string{"TFE_TOKEN", "TFE_ORGANIZATION"} {
+		if os.Getenv(k) == "" {
+			t.Fatalf("%s must be set for acceptance tests (TestMain sets it when it starts the sandbox)", k)
+		}
+	}
+}
+
+// testAccOrganization is the organization the acceptance tests work in.
+func testAccOrganization() string { return os.Getenv("TFE_ORGANIZATION") }
+
+// testAccSandbox returns the in-process sandbox, or nil when the tests run
+// against a live endpoint. Only request counters and fault switches may use
+// it; fixtures are always made through the public API.
+func testAccSandbox() *sandbox.Server { return accSandbox }
+
+var (
+	accClientOnce sync.Once
+	accClient     *tfe.Client
+	errAccClient  error
+)
+
+// testAccClient is a go-tfe client with the provider's credentials, for
+// fixtures and for changes made outside Terraform.
+func testAccClient(t *testing.T) *tfe.Client {
+	t.Helper()
+	accClientOnce.Do(func() {
+		address := os.Getenv("TFE_ADDRESS")
+		if address == "" {
+			address = "https://" + firstNonEmpty(os.Getenv("TFE_HOSTNAME"), defaultHostname)
+		}
+		accClient, errAccClient = tfe.NewClient(&tfe.Config{Address: address, Token: os.Getenv("TFE_TOKEN"), RetryServerErrors: true})
+	})
+	if errAccClient != nil {
+		t.Fatalf("go-tfe client: %v", errAccClient)
+	}
+	return accClient
+}
+
+// testAccName returns a unique name for a fixture or resource.
+func testAccName(prefix string) string {
+	return strings.ToLower(prefix + "-" + randomSuffix())
+}
