@@ -75,7 +75,7 @@ func testAccRegistryModule(t *testing.T, versions ...string) *tfe.RegistryModule
 	c := testAccClient(t)
 	org := testAccOrganization()
 	m, err := c.RegistryModules.Create(ctx, org, tfe.RegistryModuleCreateOptions{
-		Name: tfe.String(testAccName("mod")), Provider: tfe.String("aws"), RegistryName: tfe.PrivateRegistry, Namespace: org,
+		Name: tfe.String(testAccName("mod")), Provider: tfe.String("aws"), RegistryName: tfe.PrivateRegistry,
 	})
 	if err != nil {
 		t.Fatalf("creating registry module: %v", err)

@@ -189,12 +189,14 @@ func (p *tfgovProvider) Configure(ctx context.Context, req provider.ConfigureReq
 func (p *tfgovProvider) Resources(_ context.Context) []func() resource.Resource {
 	return []func() resource.Resource{
 		NewAgentTokenResource,
+		NewModuleVersionDeprecationResource,
 	}
 }
 
 func (p *tfgovProvider) DataSources(_ context.Context) []func() datasource.DataSource {
 	return []func() datasource.DataSource{
 		NewAgentTokensDataSource,
+		NewModuleVersionDataSource,
 	}
 }
 
