@@ -18,13 +18,17 @@ import (
 )
 
 func main() {
-	if err := run(os.Args[1:], os.Stdout, os.Stderr); err != nil {
+	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
+	defer stop()
+	if err := run(ctx, os.Args[1:], os.Stdout, os.Stderr); err != nil {
 		fmt.Fprintln(os.Stderr, "tfgov-sandbox:", err)
+		stop()
 		os.Exit(1)
 	}
 }
 
-func run(args []string, stdout, stderr io.Writer) error {
+// run serves until ctx ends.
+func run(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 	fs := flag.NewFlagSet("tfgov-sandbox", flag.ContinueOnError)
 	fs.SetOutput(stderr)
 	listen := fs.String("listen", "127.0.0.1:8787", "address of the API listener")
@@ -34,6 +38,7 @@ func run(args []string, stdout, stderr io.Writer) error {
 	seed := fs.String("seed", "", `create a ready-made organization ("demo")`)
 	envFile := fs.String("env-file", "", "also write the export lines to this file")
 	quiet := fs.Bool("quiet", false, "do not log requests")
+	rateLimit := fs.Int("rate-limit", 30, "X-RateLimit-Limit to advertise, as the real service does (0: none)")
 	if err := fs.Parse(args); err != nil {
 		return err
 	}
@@ -41,12 +46,12 @@ func run(args []string, stdout, stderr io.Writer) error {
 	if !*quiet {
 		logger = log.New(stderr, "", log.LstdFlags)
 	}
-	srv, err := sandbox.New(sandbox.Options{Token: *token, DataFile: *data, UploadListen: *uploadListen, Logger: logger})
+	srv, err := sandbox.New(sandbox.Options{Token: *token, DataFile: *data, UploadListen: *uploadListen, Logger: logger, RateLimit: *rateLimit})
 	if err != nil {
 		return err
 	}
 	defer srv.Close() //nolint:errcheck // shutting down
-	ln, err := net.Listen("tcp", *listen)
+	ln, err := (&net.ListenConfig{}).Listen(context.Background(), "tcp", *listen)
 	if err != nil {
 		return fmt.Errorf("listening on %s: %w", *listen, err)
 	}
@@ -67,14 +72,13 @@ func run(args []string, stdout, stderr io.Writer) error {
 			fmt.Fprintf(&out, "# %s\nexport %s=%s\n", v.About, v.Env, v.Value)
 		}
 	}
-	fmt.Fprint(stdout, out.String())
+	// The env file is complete before anything is printed, so a script that
+	// waits for either can use it at once.
 	if *envFile != "" {
 		if err := os.WriteFile(*envFile, []byte(out.String()), 0o600); err != nil {
 			return err
 		}
 	}
-
-	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
-	defer stop()
+	fmt.Fprint(stdout, out.String())
 	return srv.ListenAndServe(ctx, ln)
 }

@@ -104,7 +104,7 @@ func startSandbox() (func(), error) {
 	ms, err := admin.OrganizationMemberships.List(ctx, org, nil)
 	if err != nil || len(ms.Items) == 0 {
 		stop()
-		return nil, fmt.Errorf("finding the owner of %s: %v", org, err)
+		return nil, fmt.Errorf("finding the owner of %s: %w (%d memberships)", org, err, len(ms.Items))
 	}
 	tok, err := admin.UserTokens.Create(ctx, ms.Items[0].User.ID, tfe.UserTokenCreateOptions{Description: "acceptance tests"})
 	if err != nil {

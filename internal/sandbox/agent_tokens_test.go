@@ -17,7 +17,7 @@ func TestAgentTokens_lifecycle(t *testing.T) {
 	t.Parallel()
 	ctx := context.Background()
 	w := newWorld(t)
-	pool := w.agentPool(t, "pool")
+	pool := w.agentPool(t)
 
 	created, err := w.owner.AgentTokens.Create(ctx, pool.ID, tfe.AgentTokenCreateOptions{Description: tfe.String("ci agents")})
 	if err != nil {
@@ -61,7 +61,7 @@ func TestAgentTokens_pagination(t *testing.T) {
 	t.Parallel()
 	ctx := context.Background()
 	w := newWorld(t)
-	pool := w.agentPool(t, "pool")
+	pool := w.agentPool(t)
 	for i := range 45 {
 		if _, err := w.owner.AgentTokens.Create(ctx, pool.ID, tfe.AgentTokenCreateOptions{Description: tfe.String(fmt.Sprintf("t%02d", i))}); err != nil {
 			t.Fatal(err)
@@ -108,7 +108,7 @@ func TestAgentTokens_wireFormat(t *testing.T) {
 	t.Parallel()
 	ctx := context.Background()
 	w := newWorld(t)
-	pool := w.agentPool(t, "pool")
+	pool := w.agentPool(t)
 	for range 3 {
 		if _, err := w.owner.AgentTokens.Create(ctx, pool.ID, tfe.AgentTokenCreateOptions{Description: tfe.String("x")}); err != nil {
 			t.Fatal(err)
@@ -169,7 +169,7 @@ func TestAgentTokens_authorization(t *testing.T) {
 	t.Parallel()
 	ctx := context.Background()
 	w := newWorld(t)
-	pool := w.agentPool(t, "pool")
+	pool := w.agentPool(t)
 	tok, err := w.owner.AgentTokens.Create(ctx, pool.ID, tfe.AgentTokenCreateOptions{Description: tfe.String("x")})
 	if err != nil {
 		t.Fatal(err)
@@ -225,7 +225,7 @@ func TestAgentTokens_errors(t *testing.T) {
 	t.Parallel()
 	ctx := context.Background()
 	w := newWorld(t)
-	pool := w.agentPool(t, "pool")
+	pool := w.agentPool(t)
 
 	if _, err := w.owner.AgentTokens.List(ctx, "apool-doesnotexist0001"); !errors.Is(err, tfe.ErrResourceNotFound) {
 		t.Errorf("list missing pool: %v", err)

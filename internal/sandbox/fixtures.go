@@ -1397,11 +1397,11 @@ func (s *Server) createModuleVersion(w http.ResponseWriter, r *http.Request, p p
 		}
 		target := mod.version(v)
 		target.UpdatedAt = now()
+		// A bad archive is the version's failure, not the upload's.
+		target.Status, target.Error = "ok", ""
 		if err := checkTarGz(body); err != nil {
 			target.Status, target.Error = "reg_ingress_failed", err.Error()
-			return nil
 		}
-		target.Status = "ok"
 		return nil
 	})
 	writeDoc(w, http.StatusCreated, document{Data: moduleVersionResource(m, mv, upload)})

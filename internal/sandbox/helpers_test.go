@@ -94,9 +94,9 @@ func (w *world) orgClient(t testing.TB) *tfe.Client {
 	return client(t, w.inst, tok.Token)
 }
 
-func (w *world) agentPool(t testing.TB, name string) *tfe.AgentPool {
+func (w *world) agentPool(t testing.TB) *tfe.AgentPool {
 	t.Helper()
-	ap, err := w.owner.AgentPools.Create(context.Background(), w.org, tfe.AgentPoolCreateOptions{Name: tfe.String(name)})
+	ap, err := w.owner.AgentPools.Create(context.Background(), w.org, tfe.AgentPoolCreateOptions{Name: tfe.String("pool-" + w.org)})
 	if err != nil {
 		t.Fatalf("create agent pool: %v", err)
 	}

@@ -423,7 +423,7 @@ type page struct {
 // parsePage reads page[number] and page[size]. A value that is not a
 // positive integer is a 400 naming the parameter (the reference does not say;
 // the real service rejects such values rather than guessing).
-func parsePage(r *http.Request, defaultSize int) (page, *apiError) {
+func parsePage(r *http.Request, defaultSize int) (page, *apiError) { //nolint:unparam // every paged list of the reference defaults to 20 today
 	q := r.URL.Query()
 	p := page{Number: 1, Size: defaultSize}
 	for _, param := range []struct {

@@ -19,6 +19,7 @@ import (
 	"log"
 	"net"
 	"net/http"
+	"strconv"
 	"sync"
 	"time"
 )
@@ -37,6 +38,11 @@ type Options struct {
 	UploadListen string
 	// Logger receives one line per request; nil discards them.
 	Logger *log.Logger
+	// RateLimit is the X-RateLimit-Limit the ping advertises. go-tfe paces
+	// itself to two thirds of it (the real service sends 30, so 20 requests
+	// a second). Zero sends no header, and go-tfe does not pace itself: what
+	// in-process tests use, since the sandbox enforces no limit.
+	RateLimit int
 }
 
 // Server is the sandbox: an http.Handler for the API plus the upload
@@ -68,6 +74,9 @@ type handlerFunc func(w http.ResponseWriter, r *http.Request, p principal) *apiE
 
 // New builds a Server and starts its upload listener. Close releases it.
 func New(opts Options) (*Server, error) {
+	if opts.RateLimit != 0 && opts.RateLimit <= 3 {
+		return nil, fmt.Errorf("rate limit %d would stop go-tfe clients: use 0 (none) or more than 3", opts.RateLimit)
+	}
 	s := &Server{opts: opts, adminToken: opts.Token, logger: opts.Logger, stats: map[string]int{}, pathStats: map[string]int{}}
 	if s.adminToken == "" {
 		s.adminToken = "sandbox." + randomString(32)
@@ -171,13 +180,16 @@ func (s *Server) route(pattern string, h handlerFunc) {
 }
 
 // ping is go-tfe's start-up request. It sends the headers go-tfe reads:
-// the API version, the application name, and a realistic rate limit (a
-// value of 3 or less would make every later go-tfe request fail).
+// the API version, the application name and, unless Options.RateLimit is
+// zero, the rate limit (a value of 3 or less would make every later go-tfe
+// request fail, so New refuses one).
 func (s *Server) ping(w http.ResponseWriter, _ *http.Request) {
 	s.count("GET /api/v2/ping")
 	w.Header().Set("TFP-API-Version", "2.6")
 	w.Header().Set("TFP-AppName", "HCP Terraform")
-	w.Header().Set("X-RateLimit-Limit", "30")
+	if s.opts.RateLimit > 0 {
+		w.Header().Set("X-RateLimit-Limit", strconv.Itoa(s.opts.RateLimit))
+	}
 	w.Header().Set("Content-Type", mediaType)
 	w.WriteHeader(http.StatusNoContent)
 }

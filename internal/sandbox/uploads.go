@@ -41,7 +41,7 @@ func newUploadServer(s *Server, addr string) (*uploadServer, error) {
 	if addr == "" {
 		addr = "127.0.0.1:0"
 	}
-	ln, err := net.Listen("tcp", addr)
+	ln, err := (&net.ListenConfig{}).Listen(context.Background(), "tcp", addr)
 	if err != nil {
 		return nil, fmt.Errorf("starting the upload listener on %s: %w", addr, err)
 	}

@@ -1,0 +1,176 @@
+package provider
+
+import (
+	"context"
+	"regexp"
+	"strings"
+	"testing"
+
+	"github.com/hashicorp/terraform-plugin-framework/datasource"
+	dsschema "github.com/hashicorp/terraform-plugin-framework/datasource/schema"
+	"github.com/hashicorp/terraform-plugin-framework/provider"
+	pschema "github.com/hashicorp/terraform-plugin-framework/provider/schema"
+	"github.com/hashicorp/terraform-plugin-framework/resource"
+	rschema "github.com/hashicorp/terraform-plugin-framework/resource/schema"
+	acctest "github.com/hashicorp/terraform-plugin-testing/helper/resource"
+)
+
+// describer is what every schema attribute offers.
+type describer interface{ GetMarkdownDescription() string }
+
+// checkDescriptions fails for any attribute, at any depth, without a
+// MarkdownDescription: tfplugindocs builds the docs from them.
+func checkDescriptions(t *testing.T, where string, attrs map[string]describer) {
+	t.Helper()
+	for name, a := range attrs {
+		if strings.TrimSpace(a.GetMarkdownDescription()) == "" {
+			t.Errorf("%s: attribute %q has no MarkdownDescription", where, name)
+		}
+	}
+}
+
+func resourceAttrs(prefix string, attrs map[string]rschema.Attribute) map[string]describer {
+	out := map[string]describer{}
+	for name, a := range attrs {
+		out[prefix+name] = a
+		if n, ok := a.(rschema.SingleNestedAttribute); ok {
+			for k, v := range resourceAttrs(prefix+name+".", n.Attributes) {
+				out[k] = v
+			}
+		}
+		if n, ok := a.(rschema.ListNestedAttribute); ok {
+			for k, v := range resourceAttrs(prefix+name+".", n.NestedObject.Attributes) {
+				out[k] = v
+			}
+		}
+		if n, ok := a.(rschema.SetNestedAttribute); ok {
+			for k, v := range resourceAttrs(prefix+name+".", n.NestedObject.Attributes) {
+				out[k] = v
+			}
+		}
+	}
+	return out
+}
+
+func dataSourceAttrs(prefix string, attrs map[string]dsschema.Attribute) map[string]describer {
+	out := map[string]describer{}
+	for name, a := range attrs {
+		out[prefix+name] = a
+		if n, ok := a.(dsschema.SingleNestedAttribute); ok {
+			for k, v := range dataSourceAttrs(prefix+name+".", n.Attributes) {
+				out[k] = v
+			}
+		}
+		if n, ok := a.(dsschema.ListNestedAttribute); ok {
+			for k, v := range dataSourceAttrs(prefix+name+".", n.NestedObject.Attributes) {
+				out[k] = v
+			}
+		}
+		if n, ok := a.(dsschema.SetNestedAttribute); ok {
+			for k, v := range dataSourceAttrs(prefix+name+".", n.NestedObject.Attributes) {
+				out[k] = v
+			}
+		}
+	}
+	return out
+}
+
+// TestSchemas validates every schema the provider serves and requires a
+// description on each resource, data source and attribute.
+func TestSchemas(t *testing.T) {
+	t.Parallel()
+	ctx := context.Background()
+	p := New("test")()
+
+	var ps provider.SchemaResponse
+	p.Schema(ctx, provider.SchemaRequest{}, &ps)
+	if ps.Diagnostics.HasError() {
+		t.Fatalf("provider schema: %v", ps.Diagnostics)
+	}
+	pattrs := map[string]describer{}
+	for name, a := range ps.Schema.Attributes {
+		pattrs[name] = a.(pschema.Attribute)
+	}
+	checkDescriptions(t, "provider", pattrs)
+
+	for _, f := range p.Resources(ctx) {
+		r := f()
+		var meta resource.MetadataResponse
+		r.Metadata(ctx, resource.MetadataRequest{ProviderTypeName: "tfgov"}, &meta)
+		var resp resource.SchemaResponse
+		r.Schema(ctx, resource.SchemaRequest{}, &resp)
+		if resp.Diagnostics.HasError() {
+			t.Fatalf("%s: %v", meta.TypeName, resp.Diagnostics)
+		}
+		if diags := resp.Schema.ValidateImplementation(ctx); diags.HasError() {
+			t.Errorf("%s: %v", meta.TypeName, diags)
+		}
+		if resp.Schema.MarkdownDescription == "" {
+			t.Errorf("%s has no MarkdownDescription", meta.TypeName)
+		}
+		if _, ok := r.(resource.ResourceWithImportState); !ok {
+			t.Errorf("%s is not importable", meta.TypeName)
+		}
+		checkDescriptions(t, meta.TypeName, resourceAttrs("", resp.Schema.Attributes))
+	}
+	for _, f := range p.DataSources(ctx) {
+		d := f()
+		var meta datasource.MetadataResponse
+		d.Metadata(ctx, datasource.MetadataRequest{ProviderTypeName: "tfgov"}, &meta)
+		var resp datasource.SchemaResponse
+		d.Schema(ctx, datasource.SchemaRequest{}, &resp)
+		if resp.Diagnostics.HasError() {
+			t.Fatalf("%s: %v", meta.TypeName, resp.Diagnostics)
+		}
+		if diags := resp.Schema.ValidateImplementation(ctx); diags.HasError() {
+			t.Errorf("%s: %v", meta.TypeName, diags)
+		}
+		if resp.Schema.MarkdownDescription == "" {
+			t.Errorf("%s has no MarkdownDescription", meta.TypeName)
+		}
+		checkDescriptions(t, meta.TypeName, dataSourceAttrs("", resp.Schema.Attributes))
+	}
+}
+
+// TestProviderConfigure_errors checks the diagnostics of a provider that
+// cannot be configured; none of them reaches the network.
+func TestProviderConfigure_errors(t *testing.T) {
+	home := t.TempDir()
+	t.Setenv("TF_CLI_CONFIG_DIR", home)
+	t.Setenv("TFE_TOKEN", "")
+	t.Setenv("TFE_ADDRESS", "")
+	t.Setenv("TFE_HOSTNAME", "")
+	t.Setenv("TF_TOKEN_tfe_example_com", "")
+	if _, ok := testAccProtoV6ProviderFactories["tfgov"]; !ok {
+		t.Fatal("no provider factory")
+	}
+	tests := map[string]struct {
+		config string
+		want   string
+	}{
+		"missing token": {
+			config: `provider "tfgov" { hostname = "tfe.example.com" }`,
+			want:   `(?s)Missing API token.*token attribute or the TFE_TOKEN environment variable.*terraform login tfe.example.com`,
+		},
+		"address without scheme": {
+			config: `provider "tfgov" { address = "tfe.example.com" }`,
+			want:   `(?s)address.*must be an absolute http:// or https:// URL`,
+		},
+		"retry_max out of range": {
+			config: `provider "tfgov" { retry_max = 99 }`,
+			want:   `(?s)retry_max.*between 0 and 30`,
+		},
+	}
+	for name, tc := range tests {
+		t.Run(name, func(t *testing.T) {
+			acctest.UnitTest(t, acctest.TestCase{
+				ProtoV6ProviderFactories: testAccProtoV6ProviderFactories,
+				Steps: []acctest.TestStep{{
+					Config: tc.config + `
+data "tfgov_agent_tokens" "test" { agent_pool_id = "apool-abc" }`,
+					ExpectError: regexp.MustCompile(tc.want),
+				}},
+			})
+		})
+	}
+}
