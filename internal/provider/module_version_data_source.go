@@ -38,7 +38,7 @@ func (d *moduleVersionDataSource) Metadata(_ context.Context, req datasource.Met
 func (d *moduleVersionDataSource) Schema(_ context.Context, _ datasource.SchemaRequest, resp *datasource.SchemaResponse) {
 	resp.Schema = schema.Schema{
 		MarkdownDescription: "One version of a private registry module and whether it is deprecated, with the reason and link, " +
-			"so a configuration can check a version before it pins it (for example in a `precondition`).\n\n" + moduleDeprecationBeta,
+			"so a configuration can check a version before it pins it (for example in a `check` block).\n\n" + moduleDeprecationBeta,
 		Attributes: map[string]schema.Attribute{
 			"id": schema.StringAttribute{
 				Computed:            true,

@@ -53,8 +53,9 @@ func (m *moduleVersionDeprecationResourceModel) ref() moduleVersionRef {
 
 // moduleDeprecationBeta is the beta notice every description of the
 // section carries.
-const moduleDeprecationBeta = "~> **Public beta:** module version deprecation is a public beta of HCP Terraform (Plus edition), and its API may change. " +
-	"The provider reads and writes it through one small adapter, so a change of the API needs a new provider release rather than a change of your configuration."
+const moduleDeprecationBeta = "~> **Public beta:** module version deprecation is a public beta of HCP Terraform (Plus edition): its API and workflows may change, " +
+	"and a change may need a newer release of this provider. Reading a version's deprecation relies on the module version read reporting it; " +
+	"if the service stops doing so, the provider reports an error rather than guessing."
 
 // moduleProviderRE is the service's rule for a module's provider name.
 var moduleProviderRE = regexp.MustCompile(`^[a-z0-9]+$`)

@@ -328,7 +328,7 @@ func TestModuleDeprecation_authorization(t *testing.T) {
 	t.Parallel()
 	ctx := context.Background()
 	w := newWorld(t)
-	mod := w.module(t, "network", "aws", "1.0.0")
+	mod := w.module(t, "storage", "gcp", "1.0.0")
 	modules := w.team(t, "module-admins", &tfe.OrganizationAccessOptions{ManageModules: tfe.Bool(true)})
 	plain := w.team(t, "plain", nil)
 
@@ -469,5 +469,34 @@ func TestModuleDeprecation_persisted(t *testing.T) {
 	}
 	if read.Deprecation == nil || read.Deprecation.Reason != "old" || read.Deprecation.Link != "https://example.com" {
 		t.Errorf("after restart: %+v", read.Deprecation)
+	}
+}
+
+// TestModuleDeprecation_seed deprecates the version the quickstart names
+// with the seed's own variables and token.
+func TestModuleDeprecation_seed(t *testing.T) {
+	t.Parallel()
+	ctx := context.Background()
+	inst := sandbox.Start(t)
+	vars, err := inst.Server.Seed("demo")
+	if err != nil {
+		t.Fatal(err)
+	}
+	env := map[string]string{}
+	for _, v := range vars {
+		env[v.Env] = v.Value
+	}
+	org := env["TFE_ORGANIZATION"]
+	mod := tfe.RegistryModuleID{Organization: org, Namespace: org, Name: env["TF_VAR_deprecation_module_name"], Provider: env["TF_VAR_deprecation_module_provider"]}
+	version := env["TF_VAR_deprecation_module_version"]
+	if mod.Name != "network" || mod.Provider != "aws" || version != "1.0.0" {
+		t.Fatalf("seed variables: %v", env)
+	}
+	c := client(t, inst, env["TFE_TOKEN"])
+	if _, err := setDeprecation(ctx, c, mod, version, deprecationBody{Status: "Deprecated", Reason: "demo"}); err != nil {
+		t.Fatalf("deprecating the seeded version: %v", err)
+	}
+	if read, err := readVersion(ctx, c, mod, version); err != nil || read.Deprecation == nil || read.Deprecation.Reason != "demo" {
+		t.Errorf("read: %+v, %v", read, err)
 	}
 }
