@@ -189,6 +189,7 @@ func (p *tfgovProvider) Configure(ctx context.Context, req provider.ConfigureReq
 func (p *tfgovProvider) Resources(_ context.Context) []func() resource.Resource {
 	return []func() resource.Resource{
 		NewAgentTokenResource,
+		NewModuleVersionDeprecationResource,
 		NewTeamAccessResource,
 	}
 }
@@ -196,6 +197,7 @@ func (p *tfgovProvider) Resources(_ context.Context) []func() resource.Resource 
 func (p *tfgovProvider) DataSources(_ context.Context) []func() datasource.DataSource {
 	return []func() datasource.DataSource{
 		NewAgentTokensDataSource,
+		NewModuleVersionDataSource,
 		NewTeamAccessDataSource,
 		NewWorkspaceTeamAccessDataSource,
 	}
