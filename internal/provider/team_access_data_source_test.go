@@ -23,8 +23,9 @@ func TestAccTeamAccessDataSources(t *testing.T) {
 	ws := testAccWorkspace(t)
 	empty := testAccWorkspace(t)
 	readers, deployers, managed := testAccTeam(t, nil), testAccTeam(t, nil), testAccTeam(t, nil)
-	// A secret team: the owner sees its grant and its name.
-	auditors := testAccTeam(t, nil)
+	// A secret team with organization-level access of its own: the owner
+	// sees its grant and its name.
+	auditors := testAccTeam(t, &tfe.OrganizationAccessOptions{ReadWorkspaces: tfe.Bool(true)})
 	if _, err := c.Teams.Update(ctx, auditors.ID, tfe.TeamUpdateOptions{Visibility: tfe.String("secret")}); err != nil {
 		t.Fatal(err)
 	}
