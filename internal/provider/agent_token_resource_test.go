@@ -38,7 +38,7 @@ resource "tfgov_agent_token" "test" {
 // the token in state and nothing else: a replaced token was revoked.
 func testAccCheckAgentTokens(t *testing.T, poolID string) stateCheckFunc {
 	return func(ctx context.Context, state *tfjson.State) error {
-		id, err := stateAttr(state, agentTokenAddr, "id")
+		id, err := stateID(state, agentTokenAddr)
 		if err != nil {
 			return err
 		}
@@ -260,7 +260,7 @@ func TestAccAgentTokenResource_requests(t *testing.T) {
 				Config: testAccAgentTokenConfig(pool.ID, "counted", ""),
 				ConfigStateChecks: []statecheck.StateCheck{stateCheckFunc(func(_ context.Context, s *tfjson.State) error {
 					var err error
-					tokenID, err = stateAttr(s, agentTokenAddr, "id")
+					tokenID, err = stateID(s, agentTokenAddr)
 					counts["create"] = sb.RequestsTo("POST", createPath)
 					return err
 				})},

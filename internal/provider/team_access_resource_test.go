@@ -97,7 +97,7 @@ func testAccTeamAccessChecks(t *testing.T, access string, want taPerms) []statec
 		statecheck.ExpectKnownValue(teamAccessAddr, tfjsonpath.New("access"), knownvalue.StringExact(access)),
 		statecheck.ExpectKnownValue(teamAccessAddr, tfjsonpath.New("permissions"), want.check()),
 		stateCheckFunc(func(ctx context.Context, s *tfjson.State) error {
-			id, err := stateAttr(s, teamAccessAddr, "id")
+			id, err := stateID(s, teamAccessAddr)
 			if err != nil {
 				return err
 			}
@@ -498,7 +498,7 @@ func TestAccTeamAccessResource_requests(t *testing.T) {
 	record := func(into *snapshot) []statecheck.StateCheck {
 		return []statecheck.StateCheck{stateCheckFunc(func(_ context.Context, s *tfjson.State) error {
 			var err error
-			id, err = stateAttr(s, teamAccessAddr, "id")
+			id, err = stateID(s, teamAccessAddr)
 			*into = snap()
 			return err
 		})}
