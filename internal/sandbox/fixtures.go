@@ -1323,6 +1323,7 @@ func (s *Server) deleteRegistryModule(w http.ResponseWriter, r *http.Request, p 
 
 // deleteRegistryModule removes a module and what hangs off it.
 func (st *state) deleteRegistryModule(id string) {
+	st.deleteModuleTests(id)
 	delete(st.RegistryModules, id)
 }
 

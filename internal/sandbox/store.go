@@ -34,6 +34,10 @@ type state struct {
 	RegistryModules map[string]*registryModule `json:"registry_modules"`
 	PolicySets      map[string]*policySet      `json:"policy_sets"`
 	TeamAccesses    map[string]*teamAccess     `json:"team_accesses"`
+	// ConfigurationVersions and TestRuns are the module test runs section
+	// (module_test_runs.go).
+	ConfigurationVersions map[string]*configurationVersion `json:"configuration_versions"`
+	TestRuns              map[string]*testRun              `json:"test_runs"`
 }
 
 func newState() *state {
@@ -49,6 +53,9 @@ func newState() *state {
 		RegistryModules: map[string]*registryModule{},
 		PolicySets:      map[string]*policySet{},
 		TeamAccesses:    map[string]*teamAccess{},
+
+		ConfigurationVersions: map[string]*configurationVersion{},
+		TestRuns:              map[string]*testRun{},
 	}
 }
 
