@@ -13,7 +13,6 @@ import (
 	"slices"
 	"strings"
 	"sync"
-	"syscall"
 	"time"
 
 	slug "github.com/hashicorp/go-slug"
@@ -518,7 +517,7 @@ func (p *runProc) interrupt() {
 	}
 	p.interrupted = true
 	if p.cmd != nil && p.cmd.Process != nil {
-		_ = p.cmd.Process.Signal(os.Interrupt)
+		_ = interruptProcess(p.cmd.Process)
 	}
 }
 
@@ -532,7 +531,7 @@ func (p *runProc) kill(reason string) {
 	if p.cmd != nil && p.cmd.Process != nil {
 		// The whole process group: Terraform, its plugins and whatever
 		// a provisioner started.
-		_ = syscall.Kill(-p.cmd.Process.Pid, syscall.SIGKILL)
+		_ = killProcessGroup(p.cmd.Process)
 	}
 }
 
@@ -567,7 +566,7 @@ func (p *runProc) ended(log *engineLog, err error) (outcome, bool) {
 func (p *runProc) exec(ctx context.Context, tf, dir string, env, args []string, log *engineLog, onLine func([]byte)) error {
 	cmd := exec.CommandContext(ctx, tf, args...)
 	cmd.Dir, cmd.Env = dir, env
-	cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true}
+	setProcessGroup(cmd)
 	cmd.Cancel = func() error {
 		p.kill(killTimeout)
 		return nil

@@ -9,7 +9,9 @@ import (
 	"net/http"
 	"net/url"
 	"os"
+	"path/filepath"
 	"regexp"
+	"strconv"
 	"strings"
 	"testing"
 	"time"
@@ -478,6 +480,27 @@ func TestTestRuns_authorization(t *testing.T) {
 	}
 }
 
+// startedMarker returns the run variable that makes the slow module create
+// a file once its wait has begun, and a function that waits for the file:
+// an interrupt that came earlier would stop Terraform before the wait.
+func startedMarker(t testing.TB) (*tfe.RunVariable, func()) {
+	t.Helper()
+	path := filepath.Join(t.TempDir(), "started")
+	return &tfe.RunVariable{Key: "started_marker", Value: strconv.Quote(path)}, func() {
+		t.Helper()
+		deadline := time.Now().Add(60 * time.Second)
+		for {
+			if _, err := os.Stat(path); err == nil {
+				return
+			}
+			if time.Now().After(deadline) {
+				t.Fatalf("the slow test did not start waiting (no %s)", path)
+			}
+			time.Sleep(20 * time.Millisecond)
+		}
+	}
+}
+
 // TestTestRuns_cancel cancels a test that waits: the interrupt lets the
 // apply in progress finish, so the run stays running until force-cancel
 // kills it. Every refused move is a 409.
@@ -490,12 +513,13 @@ func TestTestRuns_cancel(t *testing.T) {
 
 	t.Run("force-cancel after cancel", func(t *testing.T) {
 		t.Parallel()
-		run := createRun(t, w.owner, m, cv, tfe.TestRunCreateOptions{})
+		marker, started := startedMarker(t)
+		run := createRun(t, w.owner, m, cv, tfe.TestRunCreateOptions{Variables: []*tfe.RunVariable{marker}})
 		waitRun(t, w.owner, id, run.ID, tfe.TestRunRunning)
 		if err := w.owner.TestRuns.ForceCancel(ctx, id, run.ID); err == nil || !strings.Contains(err.Error(), "cancel it first") {
 			t.Fatalf("force-cancel before cancel: %v, want 409", err)
 		}
-		time.Sleep(time.Second) // let Terraform start the apply
+		started()
 		start := time.Now()
 		if err := w.owner.TestRuns.Cancel(ctx, id, run.ID); err != nil {
 			t.Fatalf("cancel: %v", err)
@@ -532,9 +556,9 @@ func TestTestRuns_cancel(t *testing.T) {
 
 	t.Run("cancel ends the run", func(t *testing.T) {
 		t.Parallel()
-		run := createRun(t, w.owner, m, cv, tfe.TestRunCreateOptions{Variables: []*tfe.RunVariable{{Key: "wait_seconds", Value: "2"}}})
-		waitRun(t, w.owner, id, run.ID, tfe.TestRunRunning)
-		time.Sleep(time.Second)
+		marker, started := startedMarker(t)
+		run := createRun(t, w.owner, m, cv, tfe.TestRunCreateOptions{Variables: []*tfe.RunVariable{{Key: "wait_seconds", Value: "2"}, marker}})
+		started()
 		if err := w.owner.TestRuns.Cancel(ctx, id, run.ID); err != nil {
 			t.Fatalf("cancel: %v", err)
 		}
@@ -545,6 +569,9 @@ func TestTestRuns_cancel(t *testing.T) {
 		raw := attrs(rawRun(t, w.owner, id, run.ID))
 		if raw["test-status"] != nil || raw["tests-passed"] != nil {
 			t.Errorf("a canceled run has an outcome: %v", raw)
+		}
+		if log := readLog(t, w.owner, id, run.ID); !strings.Contains(log, "Interrupt received") || !strings.Contains(log, "Test run canceled") {
+			t.Errorf("log lacks the interrupt:\n%s", log)
 		}
 	})
 
@@ -576,8 +603,9 @@ func TestTestRuns_queue(t *testing.T) {
 	other, otherID := w.testModule(t, "quick")
 	quickCV := uploadedVersion(t, w.owner, otherID, passModule)
 
-	slow := createRun(t, w.owner, m, cv, tfe.TestRunCreateOptions{})
-	waitRun(t, w.owner, id, slow.ID, tfe.TestRunRunning)
+	marker, started := startedMarker(t)
+	slow := createRun(t, w.owner, m, cv, tfe.TestRunCreateOptions{Variables: []*tfe.RunVariable{marker}})
+	started()
 	queued := createRun(t, w.owner, other, quickCV, tfe.TestRunCreateOptions{})
 	time.Sleep(300 * time.Millisecond)
 	if tr := waitRun(t, w.owner, otherID, queued.ID, tfe.TestRunQueued, tfe.TestRunRunning); tr.Status != tfe.TestRunQueued {
