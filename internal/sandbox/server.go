@@ -131,6 +131,7 @@ func (s *Server) routes() {
 	})
 	s.registerFixtures()
 	s.registerAgentTokens()
+	s.registerPolicies()
 }
 
 // route registers an authenticated API handler. The wrapper counts the

@@ -33,6 +33,7 @@ type state struct {
 	AgentPools      map[string]*agentPool      `json:"agent_pools"`
 	RegistryModules map[string]*registryModule `json:"registry_modules"`
 	PolicySets      map[string]*policySet      `json:"policy_sets"`
+	Policies        map[string]*policy         `json:"policies"`
 }
 
 func newState() *state {
@@ -47,6 +48,7 @@ func newState() *state {
 		AgentPools:      map[string]*agentPool{},
 		RegistryModules: map[string]*registryModule{},
 		PolicySets:      map[string]*policySet{},
+		Policies:        map[string]*policy{},
 	}
 }
 
