@@ -18,13 +18,17 @@ import (
 )
 
 func main() {
-	if err := run(os.Args[1:], os.Stdout, os.Stderr); err != nil {
+	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
+	defer stop()
+	if err := run(ctx, os.Args[1:], os.Stdout, os.Stderr); err != nil {
 		fmt.Fprintln(os.Stderr, "tfgov-sandbox:", err)
+		stop()
 		os.Exit(1)
 	}
 }
 
-func run(args []string, stdout, stderr io.Writer) error {
+// run serves until ctx ends.
+func run(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 	fs := flag.NewFlagSet("tfgov-sandbox", flag.ContinueOnError)
 	fs.SetOutput(stderr)
 	listen := fs.String("listen", "127.0.0.1:8787", "address of the API listener")
@@ -68,14 +72,13 @@ func run(args []string, stdout, stderr io.Writer) error {
 			fmt.Fprintf(&out, "# %s\nexport %s=%s\n", v.About, v.Env, v.Value)
 		}
 	}
-	fmt.Fprint(stdout, out.String())
+	// The env file is complete before anything is printed, so a script that
+	// waits for either can use it at once.
 	if *envFile != "" {
 		if err := os.WriteFile(*envFile, []byte(out.String()), 0o600); err != nil {
 			return err
 		}
 	}
-
-	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
-	defer stop()
+	fmt.Fprint(stdout, out.String())
 	return srv.ListenAndServe(ctx, ln)
 }

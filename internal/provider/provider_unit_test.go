@@ -9,7 +9,6 @@ import (
 	"github.com/hashicorp/terraform-plugin-framework/datasource"
 	dsschema "github.com/hashicorp/terraform-plugin-framework/datasource/schema"
 	"github.com/hashicorp/terraform-plugin-framework/provider"
-	pschema "github.com/hashicorp/terraform-plugin-framework/provider/schema"
 	"github.com/hashicorp/terraform-plugin-framework/resource"
 	rschema "github.com/hashicorp/terraform-plugin-framework/resource/schema"
 	acctest "github.com/hashicorp/terraform-plugin-testing/helper/resource"
@@ -89,7 +88,7 @@ func TestSchemas(t *testing.T) {
 	}
 	pattrs := map[string]describer{}
 	for name, a := range ps.Schema.Attributes {
-		pattrs[name] = a.(pschema.Attribute)
+		pattrs[name] = a
 	}
 	checkDescriptions(t, "provider", pattrs)
 

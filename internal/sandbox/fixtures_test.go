@@ -410,7 +410,7 @@ func TestRateLimitHeader(t *testing.T) {
 			t.Fatal(err)
 		}
 		rec := httptest.NewRecorder()
-		s.ServeHTTP(rec, httptest.NewRequest(http.MethodGet, "/api/v2/ping", nil))
+		s.ServeHTTP(rec, httptest.NewRequestWithContext(context.Background(), http.MethodGet, "/api/v2/ping", nil))
 		_ = s.Close()
 		if got := rec.Header().Get("X-RateLimit-Limit"); got != tc.want {
 			t.Errorf("limit %d: header %q, want %q", tc.limit, got, tc.want)

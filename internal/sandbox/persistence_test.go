@@ -22,16 +22,16 @@ func TestPersistence(t *testing.T) {
 	t.Parallel()
 	ctx := context.Background()
 	data := filepath.Join(t.TempDir(), "state.json")
-	start := func() (*sandbox.Server, string) {
+	start := func() string {
 		s, err := sandbox.New(sandbox.Options{Token: "admin-token", DataFile: data})
 		if err != nil {
 			t.Fatal(err)
 		}
 		ts := httptest.NewServer(s)
 		t.Cleanup(func() { ts.Close(); _ = s.Close() })
-		return s, ts.URL
+		return ts.URL
 	}
-	_, url1 := start()
+	url1 := start()
 	inst1 := &sandbox.Instance{URL: url1, Token: "admin-token"}
 	admin := client(t, inst1, "admin-token")
 	if _, err := admin.Organizations.Create(ctx, tfe.OrganizationCreateOptions{Name: tfe.String("kept"), Email: tfe.String("o@kept.test")}); err != nil {
@@ -68,7 +68,7 @@ func TestPersistence(t *testing.T) {
 		t.Error("the snapshot holds a secret in clear")
 	}
 
-	_, url2 := start()
+	url2 := start()
 	inst2 := &sandbox.Instance{URL: url2, Token: "admin-token"}
 	admin2 := client(t, inst2, "admin-token")
 	got, err := admin2.AgentTokens.Read(ctx, keep.ID)

@@ -1,0 +1,75 @@
+package main
+
+import (
+	"bufio"
+	"context"
+	"io"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+
+	tfe "github.com/hashicorp/go-tfe"
+)
+
+// TestRun starts the command with the demo seed on a free port, uses the
+// token it prints through go-tfe, and stops it as a signal would.
+func TestRun(t *testing.T) {
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	dir := t.TempDir()
+	envFile := filepath.Join(dir, "env")
+	pr, pw := io.Pipe()
+	done := make(chan error, 1)
+	go func() {
+		done <- run(ctx, []string{"--listen", "127.0.0.1:0", "--seed", "demo", "--quiet", "--data", filepath.Join(dir, "s.json"), "--env-file", envFile}, pw, io.Discard)
+		pw.Close()
+	}()
+	env := map[string]string{}
+	sc := bufio.NewScanner(pr)
+	for sc.Scan() {
+		if k, v, ok := strings.Cut(strings.TrimPrefix(sc.Text(), "export "), "="); ok && !strings.HasPrefix(sc.Text(), "#") {
+			env[k] = v
+		}
+		if _, ok := env["TF_VAR_module_provider"]; ok {
+			break
+		}
+	}
+	go func() { _, _ = io.Copy(io.Discard, pr) }()
+	for _, k := range []string{"TFE_ADDRESS", "TFE_TOKEN", "TFE_ORGANIZATION", "TF_VAR_agent_pool_id"} {
+		if env[k] == "" {
+			t.Fatalf("%s not printed; got %v", k, env)
+		}
+	}
+	if raw, err := os.ReadFile(envFile); err != nil || !strings.Contains(string(raw), "export TFE_TOKEN=") {
+		t.Fatalf("env file: %q, %v", raw, err)
+	}
+	c, err := tfe.NewClient(&tfe.Config{Address: env["TFE_ADDRESS"], Token: env["TFE_TOKEN"]})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := c.AgentPools.Read(context.Background(), env["TF_VAR_agent_pool_id"]); err != nil {
+		t.Fatalf("reading the seeded pool: %v", err)
+	}
+	cancel()
+	select {
+	case err := <-done:
+		if err != nil {
+			t.Fatalf("the sandbox stopped with %v", err)
+		}
+	case <-time.After(10 * time.Second):
+		t.Fatal("the sandbox did not stop")
+	}
+}
+
+func TestRun_badFlags(t *testing.T) {
+	t.Parallel()
+	ctx := context.Background()
+	if err := run(ctx, []string{"--seed", "nope", "--listen", "127.0.0.1:0"}, io.Discard, io.Discard); err == nil || !strings.Contains(err.Error(), "unknown seed") {
+		t.Errorf("unknown seed: %v", err)
+	}
+	if err := run(ctx, []string{"--no-such-flag"}, io.Discard, io.Discard); err == nil {
+		t.Error("unknown flag accepted")
+	}
+}

@@ -1,0 +1,46 @@
+package sandbox_test
+
+import (
+	"context"
+	"testing"
+
+	tfe "github.com/hashicorp/go-tfe"
+)
+
+// BenchmarkAgentTokenRead measures one token read through go-tfe: the
+// request a refresh of tfgov_agent_token costs.
+func BenchmarkAgentTokenRead(b *testing.B) {
+	ctx := context.Background()
+	w := newWorld(b)
+	pool := w.agentPool(b)
+	tok, err := w.owner.AgentTokens.Create(ctx, pool.ID, tfe.AgentTokenCreateOptions{Description: tfe.String("bench")})
+	if err != nil {
+		b.Fatal(err)
+	}
+	b.ReportAllocs()
+	for b.Loop() {
+		if _, err := w.owner.AgentTokens.Read(ctx, tok.ID); err != nil {
+			b.Fatal(err)
+		}
+	}
+}
+
+// BenchmarkAgentTokenList measures a full page of 100 tokens, the page size
+// the tfgov_agent_tokens data source asks for.
+func BenchmarkAgentTokenList(b *testing.B) {
+	ctx := context.Background()
+	w := newWorld(b)
+	pool := w.agentPool(b)
+	for range 100 {
+		if _, err := w.owner.AgentTokens.Create(ctx, pool.ID, tfe.AgentTokenCreateOptions{Description: tfe.String("bench")}); err != nil {
+			b.Fatal(err)
+		}
+	}
+	opts := &tfe.AgentTokenListOptions{ListOptions: tfe.ListOptions{PageSize: 100}}
+	b.ReportAllocs()
+	for b.Loop() {
+		if _, err := w.owner.AgentTokens.ListWithOptions(ctx, pool.ID, opts); err != nil {
+			b.Fatal(err)
+		}
+	}
+}
