@@ -189,12 +189,16 @@ func (p *tfgovProvider) Configure(ctx context.Context, req provider.ConfigureReq
 func (p *tfgovProvider) Resources(_ context.Context) []func() resource.Resource {
 	return []func() resource.Resource{
 		NewAgentTokenResource,
+		NewPolicyResource,
+		NewPolicyUploadResource,
 	}
 }
 
 func (p *tfgovProvider) DataSources(_ context.Context) []func() datasource.DataSource {
 	return []func() datasource.DataSource{
 		NewAgentTokensDataSource,
+		NewPolicyDataSource,
+		NewPoliciesDataSource,
 	}
 }
 
