@@ -14,6 +14,8 @@ import (
 	"github.com/hashicorp/terraform-plugin-testing/statecheck"
 	"github.com/hashicorp/terraform-plugin-testing/terraform"
 	"github.com/hashicorp/terraform-plugin-testing/tfjsonpath"
+
+	"github.com/tfgov/terraform-provider-tfgov/internal/sandbox"
 )
 
 const agentTokenAddr = "tfgov_agent_token.test"
@@ -36,7 +38,7 @@ resource "tfgov_agent_token" "test" {
 // the token in state and nothing else: a replaced token was revoked.
 func testAccCheckAgentTokens(t *testing.T, poolID string) stateCheckFunc {
 	return func(ctx context.Context, state *tfjson.State) error {
-		id, err := stateAttr(state, agentTokenAddr, "id")
+		id, err := stateID(state, agentTokenAddr)
 		if err != nil {
 			return err
 		}
@@ -258,7 +260,7 @@ func TestAccAgentTokenResource_requests(t *testing.T) {
 				Config: testAccAgentTokenConfig(pool.ID, "counted", ""),
 				ConfigStateChecks: []statecheck.StateCheck{stateCheckFunc(func(_ context.Context, s *tfjson.State) error {
 					var err error
-					tokenID, err = stateAttr(s, agentTokenAddr, "id")
+					tokenID, err = stateID(s, agentTokenAddr)
 					counts["create"] = sb.RequestsTo("POST", createPath)
 					return err
 				})},
@@ -277,4 +279,49 @@ func TestAccAgentTokenResource_requests(t *testing.T) {
 		t.Errorf("create made %d POST requests, want 1", counts["create"])
 	}
 	t.Logf("requests: create POST=%d, token reads over create+refresh steps=%d (each refresh is one GET)", counts["create"], counts["reads"])
+}
+
+// TestAccAgentTokenResource_serverError: the reference lists a 500 for a
+// failure while creating an agent token. It is retried, and one token
+// results; a failure that persists past retry_max names the pool.
+func TestAccAgentTokenResource_serverError(t *testing.T) {
+	sb := testAccSandbox()
+	if sb == nil {
+		t.Skip("fault injection needs the sandbox")
+	}
+	pool := testAccAgentPool(t)
+	createPath := "/api/v2/agent-pools/" + pool.ID + "/authentication-tokens"
+	config := func(retries int) string {
+		return fmt.Sprintf(`
+provider "tfgov" {
+  retry_max = %d
+}
+%s`, retries, testAccAgentTokenConfig(pool.ID, "flaky", ""))
+	}
+	resource.ParallelTest(t, resource.TestCase{
+		PreCheck:                 func() { testAccPreCheck(t) },
+		ProtoV6ProviderFactories: testAccProtoV6ProviderFactories,
+		CheckDestroy:             testAccCheckAgentTokensDestroyed(t, pool.ID),
+		Steps: []resource.TestStep{
+			{
+				PreConfig: func() {
+					if err := sb.InjectFault(sandbox.Fault{Method: "POST", Path: createPath, Status: 500, Count: 2}); err != nil {
+						t.Fatal(err)
+					}
+				},
+				Config:      config(1),
+				ExpectError: regexp.MustCompile(`(?s)Error creating agent token.*Agent pool ` + pool.ID),
+			},
+			{
+				PreConfig: func() {
+					// Step 1's two attempts (retry_max = 1) used up its fault.
+					if err := sb.InjectFault(sandbox.Fault{Method: "POST", Path: createPath, Status: 500, Count: 1}); err != nil {
+						t.Fatal(err)
+					}
+				},
+				Config:            config(2),
+				ConfigStateChecks: []statecheck.StateCheck{testAccCheckAgentTokens(t, pool.ID)},
+			},
+		},
+	})
 }

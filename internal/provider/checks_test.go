@@ -16,9 +16,9 @@ func (f stateCheckFunc) CheckState(ctx context.Context, req statecheck.CheckStat
 	resp.Error = f(ctx, req.State)
 }
 
-// stateAttr returns a top-level string attribute of the resource at address
-// in the root module.
-func stateAttr(state *tfjson.State, address, attr string) (string, error) {
+// stateID returns the id of the resource at address in the root module.
+func stateID(state *tfjson.State, address string) (string, error) {
+	const attr = "id"
 	if state == nil || state.Values == nil || state.Values.RootModule == nil {
 		return "", fmt.Errorf("no state")
 	}

@@ -106,7 +106,7 @@ func TestAccPolicyResource_sentinel(t *testing.T) {
 					sameID.AddStateValue(policyAddr, tfjsonpath.New("id")),
 					stateCheckFunc(func(_ context.Context, s *tfjson.State) error {
 						var err error
-						policyID, err = stateAttr(s, policyAddr, "id")
+						policyID, err = stateID(s, policyAddr)
 						return err
 					}),
 				},
@@ -434,7 +434,7 @@ func TestPolicyWrittenCheck(t *testing.T) {
 // testAccCheckPolicyOnServer reads the policy at addr through go-tfe.
 func testAccCheckPolicyOnServer(t *testing.T, addr string, check func(*tfe.Policy) error) statecheck.StateCheck {
 	return stateCheckFunc(func(ctx context.Context, s *tfjson.State) error {
-		id, err := stateAttr(s, addr, "id")
+		id, err := stateID(s, addr)
 		if err != nil {
 			return err
 		}

@@ -62,7 +62,7 @@ resource "tfgov_policy_upload" "test" {
 // testAccCheckCode checks through go-tfe that the policy holds code.
 func testAccCheckCode(t *testing.T, code string) statecheck.StateCheck {
 	return stateCheckFunc(func(ctx context.Context, s *tfjson.State) error {
-		id, err := stateAttr(s, uploadAddr, "policy_id")
+		id, err := stateID(s, uploadAddr) // the upload's id is its policy_id
 		if err != nil {
 			return err
 		}
@@ -96,7 +96,7 @@ func TestAccPolicyUploadResource_sentinel(t *testing.T) {
 					testAccCheckCode(t, sentinelCode),
 					stateCheckFunc(func(_ context.Context, s *tfjson.State) error {
 						var err error
-						policyID, err = stateAttr(s, policyAddr, "id")
+						policyID, err = stateID(s, policyAddr)
 						return err
 					}),
 				},
@@ -361,7 +361,7 @@ func TestAccPolicyUploadResource_opaInline(t *testing.T) {
 				Check: func(s *terraform.State) error {
 					id := testAccPolicyID(s, policyAddr)
 					if _, err := testAccClient(t).Policies.Download(context.Background(), id); !isNotFound(err) {
-						return fmt.Errorf("download after a refused upload: err = %v, want 404", err)
+						return fmt.Errorf("download after a refused upload: want 404, got %w", err)
 					}
 					return nil
 				},
@@ -462,7 +462,7 @@ func TestAccPolicyResource_requests(t *testing.T) {
 				Config: testAccPolicyWithUpload(name, "sentinel", sentinelCode),
 				ConfigStateChecks: []statecheck.StateCheck{stateCheckFunc(func(_ context.Context, s *tfjson.State) error {
 					var err error
-					policyID, err = stateAttr(s, policyAddr, "id")
+					policyID, err = stateID(s, policyAddr)
 					got, total := since(before)
 					want("create", got, total, map[string]int{
 						"POST /api/v2/organizations/{org}/policies": 1, // the policy

@@ -189,6 +189,8 @@ func (p *tfgovProvider) Configure(ctx context.Context, req provider.ConfigureReq
 func (p *tfgovProvider) Resources(_ context.Context) []func() resource.Resource {
 	return []func() resource.Resource{
 		NewAgentTokenResource,
+		NewModuleVersionDeprecationResource,
+		NewTeamAccessResource,
 		NewPolicyResource,
 		NewPolicyUploadResource,
 	}
@@ -197,6 +199,9 @@ func (p *tfgovProvider) Resources(_ context.Context) []func() resource.Resource 
 func (p *tfgovProvider) DataSources(_ context.Context) []func() datasource.DataSource {
 	return []func() datasource.DataSource{
 		NewAgentTokensDataSource,
+		NewModuleVersionDataSource,
+		NewTeamAccessDataSource,
+		NewWorkspaceTeamAccessDataSource,
 		NewPolicyDataSource,
 		NewPoliciesDataSource,
 	}

@@ -130,6 +130,9 @@ type moduleVersion struct {
 	Error     string    `json:"error,omitempty"`
 	CreatedAt time.Time `json:"created_at"`
 	UpdatedAt time.Time `json:"updated_at"`
+	// Deprecation is set while the version is deprecated
+	// (module_deprecation.go).
+	Deprecation *deprecation `json:"deprecation,omitempty"`
 }
 
 type policySet struct {
@@ -750,6 +753,7 @@ func (st *state) deleteTeam(id string) {
 			st.deleteToken(tok.ID)
 		}
 	}
+	st.deleteTeamAccessWhere(func(ta *teamAccess) bool { return ta.TeamID == id })
 	delete(st.Teams, id)
 }
 
@@ -1067,6 +1071,7 @@ func (s *Server) deleteWorkspaceRecord(w http.ResponseWriter, p principal, ws *w
 
 // deleteWorkspace removes a workspace and what hangs off it.
 func (st *state) deleteWorkspace(id string) {
+	st.deleteTeamAccessWhere(func(ta *teamAccess) bool { return ta.WorkspaceID == id })
 	delete(st.Workspaces, id)
 }
 
@@ -1233,8 +1238,11 @@ func moduleVersionResource(m *registryModule, mv *moduleVersion, upload string) 
 			"created-at": timestamp(mv.CreatedAt),
 			"updated-at": timestamp(mv.UpdatedAt),
 		},
-		Relationships: map[string]any{"registry-module": relOne("registry-modules", m.ID)},
-		Links:         map[string]any{},
+		Relationships: map[string]any{
+			"registry-module": relOne("registry-modules", m.ID),
+			"deprecation":     deprecationRelationship(mv),
+		},
+		Links: map[string]any{},
 	}
 	if upload != "" {
 		res.Links["upload"] = upload
@@ -1324,7 +1332,9 @@ func (st *state) deleteRegistryModule(id string) {
 }
 
 // readModuleVersion is go-tfe's ReadVersion:
-// `.../private/:ns/:name/:provider/version?module_version=V`.
+// `.../private/:ns/:name/:provider/version?module_version=V`; with
+// include=deprecation it also carries the version's deprecation
+// (module_deprecation.go).
 func (s *Server) readModuleVersion(w http.ResponseWriter, r *http.Request, p principal) *apiError {
 	m := s.st.moduleByPath(r.PathValue("org"), r.PathValue("ns"), r.PathValue("name"), r.PathValue("provider"))
 	if m == nil || !s.st.memberOf(p, m.Org) {
@@ -1334,7 +1344,7 @@ func (s *Server) readModuleVersion(w http.ResponseWriter, r *http.Request, p pri
 	if mv == nil {
 		return errNotFound()
 	}
-	writeDoc(w, http.StatusOK, document{Data: moduleVersionResource(m, mv, "")})
+	writeDoc(w, http.StatusOK, document{Data: moduleVersionResource(m, mv, ""), Included: includedDeprecation(r, mv)})
 	return nil
 }
 

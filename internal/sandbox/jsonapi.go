@@ -67,12 +67,6 @@ func nullableTime(t time.Time) any {
 	return timestamp(t)
 }
 
-// statusTimestamp renders t with second precision and a `+00:00` offset, the
-// form the reference gives for `status-timestamps` values.
-func statusTimestamp(t time.Time) string {
-	return t.UTC().Format("2006-01-02T15:04:05+00:00")
-}
-
 // nullableString renders an empty string as JSON null.
 func nullableString(s string) any {
 	if s == "" {
@@ -121,11 +115,6 @@ func errInvalidAttribute(attr, detail string) *apiError {
 // errBadRequest is a 400 for a malformed query parameter.
 func errBadRequest(param, detail string) *apiError {
 	return &apiError{Status: http.StatusBadRequest, Title: "bad request", Detail: fmt.Sprintf("%s: %s", param, detail)}
-}
-
-// errConflict is a 409 with a detail.
-func errConflict(detail string) *apiError {
-	return &apiError{Status: http.StatusConflict, Title: "conflict", Detail: detail}
 }
 
 func writeError(w http.ResponseWriter, e *apiError) {
@@ -239,7 +228,8 @@ func (b *body) fail(e *apiError) {
 	}
 }
 
-// has reports whether attr is present (null counts as present).
+// has reports whether attr is present (null counts as present): how an
+// update tells "clear this" (null) from "leave it" (absent).
 func (b *body) has(attr string) bool {
 	_, ok := b.res.Attributes[attr]
 	return ok
@@ -249,15 +239,6 @@ func (b *body) has(attr string) bool {
 func (b *body) present(attr string) bool {
 	raw, ok := b.res.Attributes[attr]
 	return ok && string(raw) != "null"
-}
-
-// attributeNames lists the attributes the client sent.
-func (b *body) attributeNames() []string {
-	names := make([]string, 0, len(b.res.Attributes))
-	for k := range b.res.Attributes {
-		names = append(names, k)
-	}
-	return names
 }
 
 // optString returns attr, or nil when absent or null.
@@ -296,35 +277,6 @@ func (b *body) optBool(attr string) *bool {
 		return nil
 	}
 	return &v
-}
-
-// optInt returns attr, or nil when absent or null.
-func (b *body) optInt(attr string) *int {
-	if !b.present(attr) {
-		return nil
-	}
-	var v int
-	if err := json.Unmarshal(b.res.Attributes[attr], &v); err != nil {
-		b.fail(errInvalidAttribute(attr, attr+" must be an integer"))
-		return nil
-	}
-	return &v
-}
-
-// optStrings returns attr as a list of strings, or nil when absent or null.
-func (b *body) optStrings(attr string) []string {
-	if !b.present(attr) {
-		return nil
-	}
-	var v []string
-	if err := json.Unmarshal(b.res.Attributes[attr], &v); err != nil {
-		b.fail(errInvalidAttribute(attr, attr+" must be an array of strings"))
-		return nil
-	}
-	if v == nil {
-		v = []string{}
-	}
-	return v
 }
 
 // optObject decodes attr into dst and reports whether it was present.

@@ -192,13 +192,13 @@ type enforceItem struct {
 func readLevel(b *body, kind, name string) string {
 	level := b.optString("enforcement-level")
 	var items []enforceItem
-	b.optObject("enforce", &items)
+	sentEnforce := b.optObject("enforce", &items) && len(items) > 0
 	if b.err != nil {
 		return ""
 	}
 	allowed := policyLevels[kind]
 	if level != nil {
-		if len(items) > 0 {
+		if sentEnforce {
 			b.fail(errInvalidAttribute("enforcement-level", "send enforcement-level or the deprecated enforce, not both"))
 			return ""
 		}
@@ -209,7 +209,7 @@ func readLevel(b *body, kind, name string) string {
 		return *level
 	}
 	switch {
-	case len(items) == 0:
+	case !sentEnforce:
 		return ""
 	case len(items) > 1:
 		b.fail(errInvalidAttribute("enforce", fmt.Sprintf("enforce holds one element, got %d", len(items))))

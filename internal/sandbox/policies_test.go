@@ -67,7 +67,7 @@ func (r *rawResponse) many(t *testing.T) []rawResource {
 
 // rawDo sends a raw request with the admin token. A string body is sent
 // as JSON:API.
-func rawDo(t *testing.T, w *world, method, path, body string) *rawResponse {
+func policyRaw(t *testing.T, w *world, method, path, body string) *rawResponse {
 	t.Helper()
 	var rd io.Reader
 	if body != "" {
@@ -114,6 +114,26 @@ func opaPolicy(name string, level tfe.EnforcementLevel) tfe.PolicyCreateOptions 
 	return tfe.PolicyCreateOptions{Name: tfe.String(name), Kind: tfe.OPA, Query: tfe.String("data.terraform.deny"), EnforcementLevel: tfe.EnforcementMode(level)}
 }
 
+// The deprecated `enforce` is part of the contract: go-tfe still sends and
+// decodes it. These helpers keep the deprecated fields in one place.
+
+func enforceOf(p *tfe.Policy) []*tfe.Enforcement {
+	return p.Enforce //nolint:staticcheck // the deprecated field under test
+}
+
+func enforceOptions(path string, mode tfe.EnforcementLevel) []*tfe.EnforcementOptions {
+	return []*tfe.EnforcementOptions{{Path: tfe.String(path), Mode: tfe.EnforcementMode(mode)}}
+}
+
+func withEnforce(opts tfe.PolicyCreateOptions, path string, mode tfe.EnforcementLevel) tfe.PolicyCreateOptions {
+	opts.Enforce = enforceOptions(path, mode) //nolint:staticcheck // the deprecated field under test
+	return opts
+}
+
+func updateEnforce(path string, mode tfe.EnforcementLevel) tfe.PolicyUpdateOptions {
+	return tfe.PolicyUpdateOptions{Enforce: enforceOptions(path, mode)} //nolint:staticcheck // the deprecated field under test
+}
+
 func (w *world) policy(t *testing.T, opts tfe.PolicyCreateOptions) *tfe.Policy {
 	t.Helper()
 	pol, err := w.owner.Policies.Create(context.Background(), w.org, opts)
@@ -142,8 +162,8 @@ func TestPolicies_lifecycle(t *testing.T) {
 		created.Organization == nil || created.Organization.Name != w.org {
 		t.Errorf("create returned %+v", created)
 	}
-	if len(created.Enforce) != 0 {
-		t.Errorf("enforce before any upload = %+v, want []", created.Enforce)
+	if len(enforceOf(created)) != 0 {
+		t.Errorf("enforce before any upload = %+v, want []", enforceOf(created))
 	}
 
 	if _, err := w.owner.Policies.Download(ctx, created.ID); !errors.Is(err, tfe.ErrResourceNotFound) {
@@ -164,8 +184,8 @@ func TestPolicies_lifecycle(t *testing.T) {
 	if err != nil {
 		t.Fatalf("read: %v", err)
 	}
-	if len(read.Enforce) != 1 || read.Enforce[0].Path != "no-public-buckets.sentinel" || read.Enforce[0].Mode != tfe.EnforcementSoft {
-		t.Errorf("enforce after upload = %+v", read.Enforce)
+	if len(enforceOf(read)) != 1 || enforceOf(read)[0].Path != "no-public-buckets.sentinel" || enforceOf(read)[0].Mode != tfe.EnforcementSoft {
+		t.Errorf("enforce after upload = %+v", enforceOf(read))
 	}
 	if read.UpdatedAt.IsZero() || time.Since(read.UpdatedAt) > time.Minute {
 		t.Errorf("updated-at after upload = %v", read.UpdatedAt)
@@ -179,7 +199,7 @@ func TestPolicies_lifecycle(t *testing.T) {
 		t.Fatalf("update: %v", err)
 	}
 	if updated.Description != "changed" || updated.EnforcementLevel != tfe.EnforcementAdvisory || updated.Name != created.Name ||
-		len(updated.Enforce) != 1 || updated.Enforce[0].Mode != tfe.EnforcementAdvisory || updated.UpdatedAt.Before(read.UpdatedAt) {
+		len(enforceOf(updated)) != 1 || enforceOf(updated)[0].Mode != tfe.EnforcementAdvisory || updated.UpdatedAt.Before(read.UpdatedAt) {
 		t.Errorf("update returned %+v", updated)
 	}
 	// An update that sends nothing keeps every value.
@@ -232,7 +252,7 @@ func TestPolicies_opa(t *testing.T) {
 		t.Fatal(err)
 	}
 	read, err := w.owner.Policies.Read(ctx, pol.ID)
-	if err != nil || len(read.Enforce) != 1 || read.Enforce[0].Path != "tags.rego" || read.Enforce[0].Mode != tfe.EnforcementAdvisory {
+	if err != nil || len(enforceOf(read)) != 1 || enforceOf(read)[0].Path != "tags.rego" || enforceOf(read)[0].Mode != tfe.EnforcementAdvisory {
 		t.Errorf("read after upload: %+v, %v", read, err)
 	}
 	// An empty upload is valid and replaces the code.
@@ -249,7 +269,7 @@ func TestPolicies_opa(t *testing.T) {
 func TestPolicies_wireFormat(t *testing.T) {
 	t.Parallel()
 	w := newWorld(t)
-	create := rawDo(t, w, http.MethodPost, "/api/v2/organizations/acme/policies",
+	create := policyRaw(t, w, http.MethodPost, "/api/v2/organizations/acme/policies",
 		`{"data":{"type":"policies","attributes":{"name":"p1","enforcement-level":"advisory"}}}`)
 	if create.Status != http.StatusOK {
 		t.Fatalf("create status %d (%s), want 200", create.Status, create.Body)
@@ -277,9 +297,9 @@ func TestPolicies_wireFormat(t *testing.T) {
 		t.Errorf("create: relationships.organization.data = %s", got)
 	}
 
-	show := rawDo(t, w, http.MethodGet, "/api/v2/policies/"+id, "")
-	update := rawDo(t, w, http.MethodPatch, "/api/v2/policies/"+id, `{"data":{"type":"policies","attributes":{"description":"d"}}}`)
-	list := rawDo(t, w, http.MethodGet, "/api/v2/organizations/acme/policies", "")
+	show := policyRaw(t, w, http.MethodGet, "/api/v2/policies/"+id, "")
+	update := policyRaw(t, w, http.MethodPatch, "/api/v2/policies/"+id, `{"data":{"type":"policies","attributes":{"description":"d"}}}`)
+	list := policyRaw(t, w, http.MethodGet, "/api/v2/organizations/acme/policies", "")
 	for name, r := range map[string]*rawResponse{"show": show, "update": update} {
 		if r.Status != http.StatusOK || r.one(t).Links["download"] != "/api/v2/policies/"+id+"/download" {
 			t.Errorf("%s: status %d, links %v", name, r.Status, r.one(t).Links)
@@ -321,11 +341,11 @@ func TestPolicies_wireFormat(t *testing.T) {
 	if resp.StatusCode != http.StatusOK || resp.Header.Get("Content-Type") != "application/octet-stream" || string(body) != "main = rule { true }" {
 		t.Errorf("download: %d %q %q", resp.StatusCode, resp.Header.Get("Content-Type"), body)
 	}
-	if got := string(rawDo(t, w, http.MethodGet, "/api/v2/policies/"+id, "").one(t).Attributes["enforce"]); got != `[{"mode":"advisory","path":"p1.sentinel"}]` {
+	if got := string(policyRaw(t, w, http.MethodGet, "/api/v2/policies/"+id, "").one(t).Attributes["enforce"]); got != `[{"mode":"advisory","path":"p1.sentinel"}]` {
 		t.Errorf("enforce after upload = %s", got)
 	}
 
-	if del := rawDo(t, w, http.MethodDelete, "/api/v2/policies/"+id, ""); del.Status != http.StatusNoContent || len(del.Body) != 0 {
+	if del := policyRaw(t, w, http.MethodDelete, "/api/v2/policies/"+id, ""); del.Status != http.StatusNoContent || len(del.Body) != 0 {
 		t.Errorf("delete: %d %q, want 204 and no body", del.Status, del.Body)
 	}
 }
@@ -336,19 +356,16 @@ func TestPolicies_enforceDefaults(t *testing.T) {
 	t.Parallel()
 	ctx := context.Background()
 	w := newWorld(t)
-	enforce := func(path string, mode tfe.EnforcementLevel) []*tfe.EnforcementOptions {
-		return []*tfe.EnforcementOptions{{Path: tfe.String(path), Mode: tfe.EnforcementMode(mode)}}
-	}
 	tests := map[string]struct {
 		opts tfe.PolicyCreateOptions
 		want tfe.EnforcementLevel
 	}{
-		"sentinel, matching path":     {tfe.PolicyCreateOptions{Name: tfe.String("s1"), Enforce: enforce("s1.sentinel", tfe.EnforcementAdvisory)}, tfe.EnforcementAdvisory},
-		"sentinel, soft":              {tfe.PolicyCreateOptions{Name: tfe.String("s2"), Enforce: enforce("s2.sentinel", tfe.EnforcementSoft)}, tfe.EnforcementSoft},
-		"sentinel, other path":        {tfe.PolicyCreateOptions{Name: tfe.String("s3"), Enforce: enforce("other.sentinel", tfe.EnforcementAdvisory)}, tfe.EnforcementHard},
-		"sentinel, rego path":         {tfe.PolicyCreateOptions{Name: tfe.String("s4"), Enforce: enforce("s4.rego", tfe.EnforcementSoft)}, tfe.EnforcementHard},
-		"opa, matching path":          {tfe.PolicyCreateOptions{Name: tfe.String("o1"), Kind: tfe.OPA, Query: tfe.String("data.x"), Enforce: enforce("o1.rego", tfe.EnforcementMandatory)}, tfe.EnforcementMandatory},
-		"opa, other path":             {tfe.PolicyCreateOptions{Name: tfe.String("o2"), Kind: tfe.OPA, Query: tfe.String("data.x"), Enforce: enforce("x.rego", tfe.EnforcementMandatory)}, tfe.EnforcementAdvisory},
+		"sentinel, matching path":     {withEnforce(tfe.PolicyCreateOptions{Name: tfe.String("s1")}, "s1.sentinel", tfe.EnforcementAdvisory), tfe.EnforcementAdvisory},
+		"sentinel, soft":              {withEnforce(tfe.PolicyCreateOptions{Name: tfe.String("s2")}, "s2.sentinel", tfe.EnforcementSoft), tfe.EnforcementSoft},
+		"sentinel, other path":        {withEnforce(tfe.PolicyCreateOptions{Name: tfe.String("s3")}, "other.sentinel", tfe.EnforcementAdvisory), tfe.EnforcementHard},
+		"sentinel, rego path":         {withEnforce(tfe.PolicyCreateOptions{Name: tfe.String("s4")}, "s4.rego", tfe.EnforcementSoft), tfe.EnforcementHard},
+		"opa, matching path":          {withEnforce(tfe.PolicyCreateOptions{Name: tfe.String("o1"), Kind: tfe.OPA, Query: tfe.String("data.x")}, "o1.rego", tfe.EnforcementMandatory), tfe.EnforcementMandatory},
+		"opa, other path":             {withEnforce(tfe.PolicyCreateOptions{Name: tfe.String("o2"), Kind: tfe.OPA, Query: tfe.String("data.x")}, "x.rego", tfe.EnforcementMandatory), tfe.EnforcementAdvisory},
 		"opa, enforcement-level wins": {opaPolicy("o3", tfe.EnforcementMandatory), tfe.EnforcementMandatory},
 	}
 	for name, tc := range tests {
@@ -361,8 +378,8 @@ func TestPolicies_enforceDefaults(t *testing.T) {
 			if pol.EnforcementLevel != tc.want {
 				t.Errorf("enforcement-level = %q, want %q", pol.EnforcementLevel, tc.want)
 			}
-			if len(pol.Enforce) != 0 {
-				t.Errorf("enforce before upload = %+v", pol.Enforce)
+			if len(enforceOf(pol)) != 0 {
+				t.Errorf("enforce before upload = %+v", enforceOf(pol))
 			}
 		})
 	}
@@ -373,7 +390,7 @@ func TestPolicies_enforceDefaults(t *testing.T) {
 		if kind == "opa" {
 			attrs = fmt.Sprintf(`{"name":"bare-%s","kind":%q,"query":"data.x"}`, kind, kind)
 		}
-		r := rawDo(t, w, http.MethodPost, "/api/v2/organizations/acme/policies", `{"data":{"type":"policies","attributes":`+attrs+`}}`)
+		r := policyRaw(t, w, http.MethodPost, "/api/v2/organizations/acme/policies", `{"data":{"type":"policies","attributes":`+attrs+`}}`)
 		if got := string(r.one(t).Attributes["enforcement-level"]); r.Status != http.StatusOK || got != want {
 			t.Errorf("%s without a level: %d, enforcement-level %s, want %s", kind, r.Status, got, want)
 		}
@@ -381,11 +398,11 @@ func TestPolicies_enforceDefaults(t *testing.T) {
 
 	// Updates accept `enforce` too.
 	pol := w.policy(t, sentinelPolicy("upd", tfe.EnforcementHard))
-	up, err := w.owner.Policies.Update(ctx, pol.ID, tfe.PolicyUpdateOptions{Enforce: enforce("upd.sentinel", tfe.EnforcementSoft)})
+	up, err := w.owner.Policies.Update(ctx, pol.ID, updateEnforce("upd.sentinel", tfe.EnforcementSoft))
 	if err != nil || up.EnforcementLevel != tfe.EnforcementSoft {
 		t.Errorf("update through enforce: %+v, %v", up, err)
 	}
-	up, err = w.owner.Policies.Update(ctx, pol.ID, tfe.PolicyUpdateOptions{Enforce: enforce("elsewhere.sentinel", tfe.EnforcementAdvisory)})
+	up, err = w.owner.Policies.Update(ctx, pol.ID, updateEnforce("elsewhere.sentinel", tfe.EnforcementAdvisory))
 	if err != nil || up.EnforcementLevel != tfe.EnforcementHard {
 		t.Errorf("update through enforce with another path: %+v, %v; want hard-mandatory", up, err)
 	}
@@ -434,7 +451,7 @@ func TestPolicies_validation(t *testing.T) {
 			return err
 		}, "query"},
 		"enforce mode for the wrong kind": {func() error {
-			_, err := w.owner.Policies.Create(ctx, w.org, tfe.PolicyCreateOptions{Name: tfe.String("e"), Enforce: []*tfe.EnforcementOptions{{Path: tfe.String("e.sentinel"), Mode: tfe.EnforcementMode(tfe.EnforcementMandatory)}}})
+			_, err := w.owner.Policies.Create(ctx, w.org, withEnforce(tfe.PolicyCreateOptions{Name: tfe.String("e")}, "e.sentinel", tfe.EnforcementMandatory))
 			return err
 		}, "enforce"},
 		"update: opa level on sentinel": {func() error {
@@ -488,7 +505,7 @@ func TestPolicies_validation(t *testing.T) {
 	for name, tc := range raw {
 		t.Run(name, func(t *testing.T) {
 			t.Parallel()
-			r := rawDo(t, w, tc.method, tc.path, tc.body)
+			r := policyRaw(t, w, tc.method, tc.path, tc.body)
 			if r.Status != http.StatusUnprocessableEntity || len(r.Doc.Errors) != 1 || r.Doc.Errors[0].Status != "422" || !strings.Contains(r.Doc.Errors[0].Detail, tc.want) {
 				t.Errorf("status %d, errors %+v; want 422 naming %q", r.Status, r.Doc.Errors, tc.want)
 			}
@@ -573,14 +590,14 @@ func TestPolicies_list(t *testing.T) {
 		"include=workspaces":  "include",
 	}
 	for query, want := range bad {
-		r := rawDo(t, w, http.MethodGet, "/api/v2/organizations/acme/policies?"+query, "")
+		r := policyRaw(t, w, http.MethodGet, "/api/v2/organizations/acme/policies?"+query, "")
 		if r.Status != http.StatusBadRequest || len(r.Doc.Errors) != 1 || !strings.Contains(r.Doc.Errors[0].Detail, want) {
 			t.Errorf("%s: %d %+v, want 400 naming %s", query, r.Status, r.Doc.Errors, want)
 		}
 	}
 
 	// links and meta.pagination exactly, with bracketed names escaped.
-	r := rawDo(t, w, http.MethodGet, "/api/v2/organizations/acme/policies?page%5Bsize%5D=10&page%5Bnumber%5D=2&search%5Bname%5D=sentinel", "")
+	r := policyRaw(t, w, http.MethodGet, "/api/v2/organizations/acme/policies?page%5Bsize%5D=10&page%5Bnumber%5D=2&search%5Bname%5D=sentinel", "")
 	pg := r.Doc.Meta.Pagination
 	if r.Status != http.StatusOK || *pg["current-page"] != 2 || *pg["prev-page"] != 1 || *pg["next-page"] != 3 || *pg["total-pages"] != 3 || *pg["total-count"] != 23 {
 		t.Errorf("meta.pagination = %v", pg)
@@ -618,7 +635,7 @@ func TestPolicies_policySets(t *testing.T) {
 	// policySetsOf reads the policy's relationship and count on the wire.
 	policySetsOf := func(t *testing.T, id string) (int, []string) {
 		t.Helper()
-		res := rawDo(t, w, http.MethodGet, "/api/v2/policies/"+id, "").one(t)
+		res := policyRaw(t, w, http.MethodGet, "/api/v2/policies/"+id, "").one(t)
 		var count int
 		if err := json.Unmarshal(res.Attributes["policy-set-count"], &count); err != nil {
 			t.Fatal(err)
@@ -682,15 +699,15 @@ func TestPolicies_policySets(t *testing.T) {
 	}
 
 	// include=policy_sets on show and list.
-	show := rawDo(t, w, http.MethodGet, "/api/v2/policies/"+s1.ID+"?include=policy_sets", "")
+	show := policyRaw(t, w, http.MethodGet, "/api/v2/policies/"+s1.ID+"?include=policy_sets", "")
 	if len(show.Doc.Included) != 2 || show.Doc.Included[0].Type != "policy-sets" || show.Doc.Included[0].ID != setA.ID || show.Doc.Included[1].ID != setB.ID {
 		t.Errorf("show included = %+v", show.Doc.Included)
 	}
-	list := rawDo(t, w, http.MethodGet, "/api/v2/organizations/acme/policies?include=policy_sets&filter%5Bkind%5D=sentinel", "")
+	list := policyRaw(t, w, http.MethodGet, "/api/v2/organizations/acme/policies?include=policy_sets&filter%5Bkind%5D=sentinel", "")
 	if len(list.Doc.Included) != 2 {
 		t.Errorf("list included %d sets, want 2 (each once): %s", len(list.Doc.Included), list.Body)
 	}
-	if noInc := rawDo(t, w, http.MethodGet, "/api/v2/policies/"+s1.ID, ""); noInc.Doc.Included != nil {
+	if noInc := policyRaw(t, w, http.MethodGet, "/api/v2/policies/"+s1.ID, ""); noInc.Doc.Included != nil {
 		t.Errorf("show without include has included: %s", noInc.Body)
 	}
 
@@ -701,10 +718,10 @@ func TestPolicies_policySets(t *testing.T) {
 		t.Errorf("add to a missing set: %v", err)
 	}
 	check(t, "refused add", o1.ID, []string{})
-	if r := rawDo(t, w, http.MethodPost, "/api/v2/policy-sets/"+setB.ID+"/relationships/policies", `{"data":[{"type":"workspaces","id":"`+s1.ID+`"}]}`); r.Status != http.StatusUnprocessableEntity {
+	if r := policyRaw(t, w, http.MethodPost, "/api/v2/policy-sets/"+setB.ID+"/relationships/policies", `{"data":[{"type":"workspaces","id":"`+s1.ID+`"}]}`); r.Status != http.StatusUnprocessableEntity {
 		t.Errorf("wrong linkage type: %d", r.Status)
 	}
-	if r := rawDo(t, w, http.MethodPost, "/api/v2/policy-sets/"+opaSet.ID+"/relationships/policies", `{"data":[{"type":"policies","id":"`+o1.ID+`"}]}`); r.Status != http.StatusNoContent || len(r.Body) != 0 {
+	if r := policyRaw(t, w, http.MethodPost, "/api/v2/policy-sets/"+opaSet.ID+"/relationships/policies", `{"data":[{"type":"policies","id":"`+o1.ID+`"}]}`); r.Status != http.StatusNoContent || len(r.Body) != 0 {
 		t.Errorf("add: %d %q, want 204", r.Status, r.Body)
 	}
 	check(t, "added to the opa set", o1.ID, []string{opaSet.ID})
@@ -749,13 +766,13 @@ func TestPolicies_policySets(t *testing.T) {
 	}
 
 	// A policy created with a policy-sets relationship (go-tfe sends none).
-	r := rawDo(t, w, http.MethodPost, "/api/v2/organizations/acme/policies",
+	r := policyRaw(t, w, http.MethodPost, "/api/v2/organizations/acme/policies",
 		`{"data":{"type":"policies","attributes":{"name":"joined"},"relationships":{"policy-sets":{"data":[{"type":"policy-sets","id":"`+setB.ID+`"}]}}}}`)
 	if r.Status != http.StatusOK {
 		t.Fatalf("create with policy-sets: %d %s", r.Status, r.Body)
 	}
 	check(t, "created with set b", r.one(t).ID, []string{setB.ID})
-	r = rawDo(t, w, http.MethodPost, "/api/v2/organizations/acme/policies",
+	r = policyRaw(t, w, http.MethodPost, "/api/v2/organizations/acme/policies",
 		`{"data":{"type":"policies","attributes":{"name":"wrongkind","kind":"opa","query":"data.x"},"relationships":{"policy-sets":{"data":[{"type":"policy-sets","id":"`+setB.ID+`"}]}}}}`)
 	if r.Status != http.StatusUnprocessableEntity || !strings.Contains(string(r.Body), "policy-sets") {
 		t.Errorf("opa policy into a sentinel set: %d %s", r.Status, r.Body)
@@ -806,11 +823,11 @@ func TestPolicies_uploadLimit(t *testing.T) {
 	}
 
 	// Exactly 10 MB is accepted and returned whole.
-	max := bytes.Repeat([]byte("a"), sandbox.MaxPolicyCodeSize)
-	if err := w.owner.Policies.Upload(ctx, pol.ID, max); err != nil {
+	limit := bytes.Repeat([]byte("a"), sandbox.MaxPolicyCodeSize)
+	if err := w.owner.Policies.Upload(ctx, pol.ID, limit); err != nil {
 		t.Fatalf("upload of exactly 10 MB: %v", err)
 	}
-	if got, err := w.owner.Policies.Download(ctx, pol.ID); err != nil || !bytes.Equal(got, max) {
+	if got, err := w.owner.Policies.Download(ctx, pol.ID); err != nil || !bytes.Equal(got, limit) {
 		t.Errorf("download of 10 MB: %d bytes, %v", len(got), err)
 	}
 }

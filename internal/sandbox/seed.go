@@ -61,5 +61,10 @@ func (s *Server) Seed(name string) ([]SeedVar, error) {
 		{Env: "TF_VAR_agent_pool_id", Value: pool.ID, About: "agent pool demo-pool"},
 		{Env: "TF_VAR_module_name", Value: mod.Name, About: "registry module " + org + "/" + mod.Name + "/" + mod.Provider + " (versions 1.0.0, 1.1.0)"},
 		{Env: "TF_VAR_module_provider", Value: mod.Provider, About: "registry module provider"},
+		// The quickstart's module_deprecation.tf deprecates this version;
+		// its own variables keep it apart from the other module examples.
+		{Env: "TF_VAR_deprecation_module_name", Value: mod.Name, About: "module whose version the quickstart deprecates"},
+		{Env: "TF_VAR_deprecation_module_provider", Value: mod.Provider, About: "its provider"},
+		{Env: "TF_VAR_deprecation_module_version", Value: "1.0.0", About: "the version the quickstart deprecates"},
 	}, nil
 }

@@ -63,6 +63,9 @@ type Server struct {
 	statsMu   sync.Mutex
 	stats     map[string]int // by route pattern
 	pathStats map[string]int // by "METHOD /actual/path"
+
+	faultsMu sync.Mutex
+	faults   []*Fault
 }
 
 // handlerFunc is the shape of every API handler: it either writes a
@@ -124,6 +127,9 @@ func (s *Server) routes() {
 	s.mux.HandleFunc("GET /api/v2/ping", s.ping)
 	s.mux.HandleFunc("GET /_sandbox/stats", s.adminOnly(s.getStats))
 	s.mux.HandleFunc("DELETE /_sandbox/stats", s.adminOnly(s.resetStats))
+	s.mux.HandleFunc("POST /_sandbox/faults", s.adminOnly(s.createFault))
+	s.mux.HandleFunc("GET /_sandbox/faults", s.adminOnly(s.listFaults))
+	s.mux.HandleFunc("DELETE /_sandbox/faults", s.adminOnly(s.clearFaults))
 	s.mux.HandleFunc("/", func(w http.ResponseWriter, r *http.Request) {
 		// Unknown routes answer 404, never 405 or 501: go-tfe retries 5xx.
 		s.count("unmatched")
@@ -131,12 +137,15 @@ func (s *Server) routes() {
 	})
 	s.registerFixtures()
 	s.registerAgentTokens()
+	s.registerModuleDeprecation()
+	s.registerTeamAccess()
 	s.registerPolicies()
 }
 
 // route registers an authenticated API handler. The wrapper counts the
-// request under its pattern, answers 401 without a valid token, takes the
-// state lock and, after a successful change, writes the snapshot.
+// request under its pattern, answers 401 without a valid token, answers an
+// injected Fault when one matches, takes the state lock and, after a
+// successful change, writes the snapshot.
 func (s *Server) route(pattern string, h handlerFunc) {
 	s.mux.HandleFunc(pattern, func(w http.ResponseWriter, r *http.Request) {
 		s.count(pattern)
@@ -155,6 +164,10 @@ func (s *Server) route(pattern string, h handlerFunc) {
 			// shown"; the real service answers 401, which go-tfe maps to
 			// ErrUnauthorized.
 			writeError(w, &apiError{Status: http.StatusUnauthorized, Title: "unauthorized", Detail: "a valid bearer token is required"})
+			return
+		}
+		if e := s.takeFault(pattern, r); e != nil {
+			writeFault(w, e)
 			return
 		}
 		rec := &statusRecorder{ResponseWriter: w, status: http.StatusOK}

@@ -33,6 +33,7 @@ type state struct {
 	AgentPools      map[string]*agentPool      `json:"agent_pools"`
 	RegistryModules map[string]*registryModule `json:"registry_modules"`
 	PolicySets      map[string]*policySet      `json:"policy_sets"`
+	TeamAccesses    map[string]*teamAccess     `json:"team_accesses"`
 	Policies        map[string]*policy         `json:"policies"`
 }
 
@@ -48,6 +49,7 @@ func newState() *state {
 		AgentPools:      map[string]*agentPool{},
 		RegistryModules: map[string]*registryModule{},
 		PolicySets:      map[string]*policySet{},
+		TeamAccesses:    map[string]*teamAccess{},
 		Policies:        map[string]*policy{},
 	}
 }

@@ -1,0 +1,4 @@
+import {
+  to = tfgov_team_access.developers
+  id = "my-org/my-workspace/developers"
+}

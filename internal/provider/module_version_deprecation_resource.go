@@ -1,0 +1,264 @@
+package provider
+
+import (
+	"context"
+	"fmt"
+	"regexp"
+
+	"github.com/hashicorp/go-version"
+	"github.com/hashicorp/terraform-plugin-framework-validators/stringvalidator"
+	"github.com/hashicorp/terraform-plugin-framework/diag"
+	"github.com/hashicorp/terraform-plugin-framework/path"
+	"github.com/hashicorp/terraform-plugin-framework/resource"
+	"github.com/hashicorp/terraform-plugin-framework/resource/schema"
+	"github.com/hashicorp/terraform-plugin-framework/resource/schema/planmodifier"
+	"github.com/hashicorp/terraform-plugin-framework/resource/schema/stringplanmodifier"
+	"github.com/hashicorp/terraform-plugin-framework/schema/validator"
+	"github.com/hashicorp/terraform-plugin-framework/types"
+	"github.com/hashicorp/terraform-plugin-log/tflog"
+)
+
+var (
+	_ resource.ResourceWithConfigure   = (*moduleVersionDeprecationResource)(nil)
+	_ resource.ResourceWithImportState = (*moduleVersionDeprecationResource)(nil)
+	_ resource.ResourceWithModifyPlan  = (*moduleVersionDeprecationResource)(nil)
+)
+
+// NewModuleVersionDeprecationResource is the tfgov_module_version_deprecation resource.
+func NewModuleVersionDeprecationResource() resource.Resource {
+	return &moduleVersionDeprecationResource{}
+}
+
+type moduleVersionDeprecationResource struct{ data *providerData }
+
+type moduleVersionDeprecationResourceModel struct {
+	ID              types.String `tfsdk:"id"`
+	Organization    types.String `tfsdk:"organization"`
+	ModuleName      types.String `tfsdk:"module_name"`
+	ModuleProvider  types.String `tfsdk:"module_provider"`
+	ModuleVersion   types.String `tfsdk:"module_version"`
+	Reason          types.String `tfsdk:"reason"`
+	Link            types.String `tfsdk:"link"`
+	ModuleVersionID types.String `tfsdk:"module_version_id"`
+}
+
+func (m *moduleVersionDeprecationResourceModel) ref() moduleVersionRef {
+	return moduleVersionRef{
+		Organization: m.Organization.ValueString(),
+		Name:         m.ModuleName.ValueString(),
+		Provider:     m.ModuleProvider.ValueString(),
+		Version:      m.ModuleVersion.ValueString(),
+	}
+}
+
+// moduleDeprecationBeta is the beta notice every description of the
+// section carries.
+const moduleDeprecationBeta = "~> **Public beta:** module version deprecation is a public beta of HCP Terraform (Plus edition): its API and workflows may change, " +
+	"and a change may need a newer release of this provider. Reading a version's deprecation relies on the module version read reporting it; " +
+	"if the service stops doing so, the provider reports an error rather than guessing."
+
+// moduleProviderRE is the service's rule for a module's provider name.
+var moduleProviderRE = regexp.MustCompile(`^[a-z0-9]+$`)
+
+func moduleNameAttribute() schema.StringAttribute {
+	return schema.StringAttribute{
+		Required:            true,
+		MarkdownDescription: "Name of the private registry module, such as `network`. Changing it replaces the resource.",
+		PlanModifiers:       []planmodifier.String{stringplanmodifier.RequiresReplace()},
+		Validators:          []validator.String{stringvalidator.RegexMatches(nameRE, "must contain only letters, numbers, - and _")},
+	}
+}
+
+func (r *moduleVersionDeprecationResource) Metadata(_ context.Context, req resource.MetadataRequest, resp *resource.MetadataResponse) {
+	resp.TypeName = req.ProviderTypeName + "_module_version_deprecation"
+}
+
+func (r *moduleVersionDeprecationResource) Schema(_ context.Context, _ resource.SchemaRequest, resp *resource.SchemaResponse) {
+	resp.Schema = schema.Schema{
+		MarkdownDescription: "Deprecates one version of a private registry module. While the resource exists, HCP Terraform shows a warning on the module's registry page " +
+			"and in the run output of every configuration that uses the version; destroying the resource reverts the deprecation, which removes the warnings.\n\n" +
+			"Creating the resource for a version that is already deprecated takes the deprecation over (with this resource's `reason` and `link`). " +
+			"If the deprecation is reverted outside Terraform, the next plan deprecates the version again; if the version or its module is deleted, the resource is removed from state.\n\n" +
+			moduleDeprecationBeta,
+		Attributes: map[string]schema.Attribute{
+			"id": schema.StringAttribute{
+				Computed:            true,
+				MarkdownDescription: "`<organization>/<module_name>/<module_provider>/<module_version>`, the import ID.",
+				PlanModifiers:       []planmodifier.String{stringplanmodifier.UseStateForUnknown()},
+			},
+			"organization": organizationAttribute(),
+			"module_name":  moduleNameAttribute(),
+			"module_provider": schema.StringAttribute{
+				Required:            true,
+				MarkdownDescription: "Provider of the module, such as `aws` (lower-case letters and digits). Changing it replaces the resource.",
+				PlanModifiers:       []planmodifier.String{stringplanmodifier.RequiresReplace()},
+				Validators:          []validator.String{stringvalidator.RegexMatches(moduleProviderRE, "must contain only lower-case letters and digits")},
+			},
+			"module_version": schema.StringAttribute{
+				Required:            true,
+				MarkdownDescription: "The version to deprecate, such as `1.0.0`. Changing it reverts the deprecation of the old version and deprecates the new one.",
+				PlanModifiers:       []planmodifier.String{stringplanmodifier.RequiresReplace()},
+				Validators:          []validator.String{semverValidator{}},
+			},
+			"reason": schema.StringAttribute{
+				Optional:            true,
+				MarkdownDescription: "Why the version is deprecated, shown with the warnings (for example `Security fix in 1.1.0; upgrade.`). Omit it for a deprecation without a reason.",
+				Validators:          []validator.String{notBlank()},
+			},
+			"link": schema.StringAttribute{
+				Optional:            true,
+				MarkdownDescription: "An absolute `http://` or `https://` URL with more information, such as upgrade notes, shown with the warnings.",
+				Validators:          []validator.String{urlValidator{}},
+			},
+			"module_version_id": schema.StringAttribute{
+				Computed:            true,
+				MarkdownDescription: "ID of the module version.",
+				PlanModifiers:       []planmodifier.String{stringplanmodifier.UseStateForUnknown()},
+			},
+		},
+	}
+}
+
+func (r *moduleVersionDeprecationResource) Configure(_ context.Context, req resource.ConfigureRequest, resp *resource.ConfigureResponse) {
+	r.data = configureData(req.ProviderData, &resp.Diagnostics)
+}
+
+func (r *moduleVersionDeprecationResource) ModifyPlan(ctx context.Context, req resource.ModifyPlanRequest, resp *resource.ModifyPlanResponse) {
+	r.data.planOrganization(ctx, req, resp)
+}
+
+// Create deprecates the version: one request.
+func (r *moduleVersionDeprecationResource) Create(ctx context.Context, req resource.CreateRequest, resp *resource.CreateResponse) {
+	var plan moduleVersionDeprecationResourceModel
+	resp.Diagnostics.Append(req.Plan.Get(ctx, &plan)...)
+	if resp.Diagnostics.HasError() {
+		return
+	}
+	r.deprecate(ctx, &plan, "Error deprecating module version", &resp.Diagnostics)
+	if resp.Diagnostics.HasError() {
+		return
+	}
+	resp.Diagnostics.Append(resp.State.Set(ctx, &plan)...)
+}
+
+// Read refreshes the deprecation from the version read: one request. A
+// version that is gone, or no longer deprecated, leaves state; one whose
+// reason or link changed outside Terraform is recorded as it is, so the
+// next plan sets them back.
+func (r *moduleVersionDeprecationResource) Read(ctx context.Context, req resource.ReadRequest, resp *resource.ReadResponse) {
+	var state moduleVersionDeprecationResourceModel
+	resp.Diagnostics.Append(req.State.Get(ctx, &state)...)
+	if resp.Diagnostics.HasError() {
+		return
+	}
+	ref := state.ref()
+	fields := map[string]any{"module": ref.String()}
+	info, err := readModuleVersion(ctx, r.data.client, ref)
+	if isNotFound(err) {
+		tflog.Info(ctx, "Module version no longer exists; removing its deprecation from state", fields)
+		resp.State.RemoveResource(ctx)
+		return
+	}
+	if err != nil {
+		resp.Diagnostics.AddError("Error reading module version deprecation", fmt.Sprintf("Could not read %s: %s", ref.describe(), err))
+		return
+	}
+	if !info.Deprecated {
+		tflog.Info(ctx, "Module version is no longer deprecated; removing the deprecation from state", fields)
+		resp.State.RemoveResource(ctx)
+		return
+	}
+	state.ID = types.StringValue(ref.String())
+	state.ModuleVersionID = types.StringValue(info.ID)
+	state.Reason = types.StringPointerValue(info.Reason)
+	state.Link = types.StringPointerValue(info.Link)
+	resp.Diagnostics.Append(resp.State.Set(ctx, &state)...)
+}
+
+// Update sends the new reason and link: one request.
+func (r *moduleVersionDeprecationResource) Update(ctx context.Context, req resource.UpdateRequest, resp *resource.UpdateResponse) {
+	var plan moduleVersionDeprecationResourceModel
+	resp.Diagnostics.Append(req.Plan.Get(ctx, &plan)...)
+	if resp.Diagnostics.HasError() {
+		return
+	}
+	r.deprecate(ctx, &plan, "Error updating module version deprecation", &resp.Diagnostics)
+	if resp.Diagnostics.HasError() {
+		return
+	}
+	resp.Diagnostics.Append(resp.State.Set(ctx, &plan)...)
+}
+
+// deprecate sends the deprecation in m and records the answer in m.
+func (r *moduleVersionDeprecationResource) deprecate(ctx context.Context, m *moduleVersionDeprecationResourceModel, summary string, diags *diag.Diagnostics) {
+	ref := m.ref()
+	tflog.Debug(ctx, "Deprecating module version", map[string]any{"module": ref.String(), "has_reason": !m.Reason.IsNull(), "link": m.Link.ValueString()})
+	info, err := deprecateModuleVersion(ctx, r.data.client, ref, m.Reason.ValueStringPointer(), m.Link.ValueStringPointer())
+	if err != nil {
+		diags.AddError(summary, moduleVersionError(ref, "deprecate", err))
+		return
+	}
+	m.ID = types.StringValue(ref.String())
+	m.ModuleVersionID = types.StringValue(info.ID)
+	tflog.Info(ctx, "Deprecated module version", map[string]any{"module": ref.String(), "module_version_id": info.ID})
+}
+
+// Delete reverts the deprecation: one request. A version that is gone has
+// nothing left to revert.
+func (r *moduleVersionDeprecationResource) Delete(ctx context.Context, req resource.DeleteRequest, resp *resource.DeleteResponse) {
+	var state moduleVersionDeprecationResourceModel
+	resp.Diagnostics.Append(req.State.Get(ctx, &state)...)
+	if resp.Diagnostics.HasError() {
+		return
+	}
+	ref := state.ref()
+	err := undeprecateModuleVersion(ctx, r.data.client, ref)
+	if err != nil && !isNotFound(err) {
+		resp.Diagnostics.AddError("Error reverting module version deprecation", moduleVersionError(ref, "revert the deprecation of", err))
+		return
+	}
+	tflog.Info(ctx, "Reverted module version deprecation", map[string]any{"module": ref.String()})
+}
+
+// ImportState takes `<organization>/<module_name>/<module_provider>/<module_version>`.
+func (r *moduleVersionDeprecationResource) ImportState(ctx context.Context, req resource.ImportStateRequest, resp *resource.ImportStateResponse) {
+	parts, err := splitImportID(req.ID, 4, "<organization>/<module_name>/<module_provider>/<module_version>")
+	if err != nil {
+		resp.Diagnostics.AddError("Invalid import ID", err.Error())
+		return
+	}
+	for i, attr := range []string{"organization", "module_name", "module_provider", "module_version"} {
+		resp.Diagnostics.Append(resp.State.SetAttribute(ctx, path.Root(attr), parts[i])...)
+	}
+	resp.Diagnostics.Append(resp.State.SetAttribute(ctx, path.Root("id"), req.ID)...)
+}
+
+// moduleVersionError explains a failed call on a module version, naming the
+// module and the version; the API's 404 means a missing module or version
+// and a token without permission alike.
+func moduleVersionError(m moduleVersionRef, action string, err error) string {
+	if isNotFound(err) {
+		return fmt.Sprintf("Could not %s %s: the module or the version was not found, or the API token may not manage modules "+
+			"(it needs the organization's \"Manage modules\" permission; deprecation also needs the Plus edition).", action, m.describe())
+	}
+	return fmt.Sprintf("Could not %s %s: %s", action, m.describe(), err)
+}
+
+// semverValidator requires a semantic version such as 1.2.3, as the
+// registry does for module versions.
+type semverValidator struct{}
+
+func (semverValidator) Description(context.Context) string {
+	return "must be a semantic version such as 1.2.3"
+}
+
+func (v semverValidator) MarkdownDescription(ctx context.Context) string { return v.Description(ctx) }
+
+func (v semverValidator) ValidateString(ctx context.Context, req validator.StringRequest, resp *validator.StringResponse) {
+	if req.ConfigValue.IsNull() || req.ConfigValue.IsUnknown() {
+		return
+	}
+	if _, err := version.NewSemver(req.ConfigValue.ValueString()); err != nil {
+		resp.Diagnostics.AddAttributeError(req.Path, "Invalid module version", fmt.Sprintf("%s %s, got %q.", req.Path, v.Description(ctx), req.ConfigValue.ValueString()))
+	}
+}

@@ -1,0 +1,117 @@
+package provider
+
+import (
+	"context"
+	"fmt"
+
+	tfe "github.com/hashicorp/go-tfe"
+	"github.com/hashicorp/terraform-plugin-framework/attr"
+	"github.com/hashicorp/terraform-plugin-framework/diag"
+	"github.com/hashicorp/terraform-plugin-framework/types"
+	"github.com/hashicorp/terraform-plugin-framework/types/basetypes"
+)
+
+// Shared by tfgov_team_access and the team-access data sources: the access
+// levels, the permissions object and its conversions, and listing a
+// workspace's grants.
+
+// teamAccessLevels are the values of `access`; fixedTeamAccessLevels those whose
+// permissions are implied and read-only.
+var (
+	teamAccessLevels      = []string{"read", "plan", "write", "admin", "custom"}
+	fixedTeamAccessLevels = teamAccessLevels[:4]
+)
+
+// Allowed values of each permission, from go-tfe's constants.
+var (
+	teamAccessRunsValues          = []string{string(tfe.RunsPermissionRead), string(tfe.RunsPermissionPlan), string(tfe.RunsPermissionApply)}
+	teamAccessVariablesValues     = []string{string(tfe.VariablesPermissionNone), string(tfe.VariablesPermissionRead), string(tfe.VariablesPermissionWrite)}
+	teamAccessStateVersionsValues = []string{string(tfe.StateVersionsPermissionNone), string(tfe.StateVersionsPermissionReadOutputs), string(tfe.StateVersionsPermissionRead), string(tfe.StateVersionsPermissionWrite)}
+	teamAccessSentinelMocksValues = []string{string(tfe.SentinelMocksPermissionNone), string(tfe.SentinelMocksPermissionRead)}
+)
+
+// teamAccessPermissionsModel is the `permissions` object.
+type teamAccessPermissionsModel struct {
+	Runs             types.String `tfsdk:"runs"`
+	Variables        types.String `tfsdk:"variables"`
+	StateVersions    types.String `tfsdk:"state_versions"`
+	SentinelMocks    types.String `tfsdk:"sentinel_mocks"`
+	WorkspaceLocking types.Bool   `tfsdk:"workspace_locking"`
+	RunTasks         types.Bool   `tfsdk:"run_tasks"`
+	PolicyOverrides  types.Bool   `tfsdk:"policy_overrides"`
+}
+
+// teamAccessPermissionsAttrTypes is the object type of `permissions`.
+var teamAccessPermissionsAttrTypes = map[string]attr.Type{
+	"runs":              types.StringType,
+	"variables":         types.StringType,
+	"state_versions":    types.StringType,
+	"sentinel_mocks":    types.StringType,
+	"workspace_locking": types.BoolType,
+	"run_tasks":         types.BoolType,
+	"policy_overrides":  types.BoolType,
+}
+
+// teamAccessPermissionsDescriptions describe each permission for the schemas; the
+// resource adds its default.
+var teamAccessPermissionsDescriptions = map[string]string{
+	"runs":              "Permission on runs: `read`, `plan` (queue plans) or `apply` (also approve and apply them).",
+	"variables":         "Permission on the workspace's variables: `none`, `read` or `write`.",
+	"state_versions":    "Permission on state versions: `none`, `read-outputs` (outputs only), `read` or `write`.",
+	"sentinel_mocks":    "Permission to download Sentinel mocks: `none` or `read`.",
+	"workspace_locking": "Whether the team may lock and unlock the workspace manually.",
+	"run_tasks":         "Whether the team may manage the workspace's run tasks.",
+	"policy_overrides":  "Whether the team may override failed soft-mandatory policy checks on the workspace (a beta permission of the service).",
+}
+
+// teamAccessPermissionsObject converts the API's permissions into the `permissions`
+// object.
+func teamAccessPermissionsObject(ta *tfe.TeamAccess) basetypes.ObjectValue {
+	return types.ObjectValueMust(teamAccessPermissionsAttrTypes, map[string]attr.Value{
+		"runs":              types.StringValue(string(ta.Runs)),
+		"variables":         types.StringValue(string(ta.Variables)),
+		"state_versions":    types.StringValue(string(ta.StateVersions)),
+		"sentinel_mocks":    types.StringValue(string(ta.SentinelMocks)),
+		"workspace_locking": types.BoolValue(ta.WorkspaceLocking),
+		"run_tasks":         types.BoolValue(ta.RunTasks),
+		"policy_overrides":  types.BoolValue(ta.PolicyOverrides),
+	})
+}
+
+// teamAccessPermissionsFrom reads a known, non-null `permissions` object; ok is false
+// when it is null or unknown.
+func teamAccessPermissionsFrom(ctx context.Context, obj types.Object, diags *diag.Diagnostics) (m teamAccessPermissionsModel, ok bool) {
+	if obj.IsNull() || obj.IsUnknown() {
+		return m, false
+	}
+	diags.Append(obj.As(ctx, &m, basetypes.ObjectAsOptions{})...)
+	return m, !diags.HasError()
+}
+
+// listTeamAccess returns every grant of a workspace that the token may see.
+// The API does not paginate this list unless asked to; should a server
+// paginate it anyway, the further pages are followed.
+func listTeamAccess(ctx context.Context, client *tfe.Client, workspaceID string) ([]*tfe.TeamAccess, error) {
+	opts := &tfe.TeamAccessListOptions{WorkspaceID: workspaceID}
+	var out []*tfe.TeamAccess
+	for {
+		l, err := client.TeamAccess.List(ctx, opts)
+		if err != nil {
+			return nil, err
+		}
+		out = append(out, l.Items...)
+		if l.Pagination == nil || l.NextPage <= opts.PageNumber {
+			return out, nil
+		}
+		opts.PageNumber = l.NextPage
+	}
+}
+
+// workspaceAccessError explains a 404 on a workspace's team access: the API
+// gives it for a missing workspace and for a token that may not see it.
+func workspaceAccessError(workspaceID string, err error) string {
+	if isNotFound(err) {
+		return fmt.Sprintf("Workspace %s was not found, or the API token may not see its team access.", workspaceID)
+	}
+	return fmt.Sprintf("Listing the team access of workspace %s: %s", workspaceID, err)
+}

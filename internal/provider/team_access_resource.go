@@ -1,0 +1,424 @@
+package provider
+
+import (
+	"context"
+	"fmt"
+	"slices"
+	"strings"
+
+	tfe "github.com/hashicorp/go-tfe"
+	"github.com/hashicorp/terraform-plugin-framework-validators/stringvalidator"
+	"github.com/hashicorp/terraform-plugin-framework/attr"
+	"github.com/hashicorp/terraform-plugin-framework/diag"
+	"github.com/hashicorp/terraform-plugin-framework/path"
+	"github.com/hashicorp/terraform-plugin-framework/resource"
+	"github.com/hashicorp/terraform-plugin-framework/resource/schema"
+	"github.com/hashicorp/terraform-plugin-framework/resource/schema/planmodifier"
+	"github.com/hashicorp/terraform-plugin-framework/resource/schema/stringplanmodifier"
+	"github.com/hashicorp/terraform-plugin-framework/schema/validator"
+	"github.com/hashicorp/terraform-plugin-framework/types"
+	"github.com/hashicorp/terraform-plugin-log/tflog"
+)
+
+var (
+	_ resource.ResourceWithConfigure      = (*teamAccessResource)(nil)
+	_ resource.ResourceWithImportState    = (*teamAccessResource)(nil)
+	_ resource.ResourceWithValidateConfig = (*teamAccessResource)(nil)
+	_ resource.ResourceWithModifyPlan     = (*teamAccessResource)(nil)
+)
+
+// NewTeamAccessResource is the tfgov_team_access resource.
+func NewTeamAccessResource() resource.Resource { return &teamAccessResource{} }
+
+type teamAccessResource struct{ data *providerData }
+
+type teamAccessResourceModel struct {
+	ID          types.String `tfsdk:"id"`
+	TeamID      types.String `tfsdk:"team_id"`
+	WorkspaceID types.String `tfsdk:"workspace_id"`
+	Access      types.String `tfsdk:"access"`
+	Permissions types.Object `tfsdk:"permissions"`
+}
+
+// customPermissionDefaults are the service's defaults for a custom grant's
+// permissions, which the plan shows for the permissions a configuration
+// leaves out.
+var customPermissionDefaults = map[string]attr.Value{
+	"runs":              types.StringValue(string(tfe.RunsPermissionRead)),
+	"variables":         types.StringValue(string(tfe.VariablesPermissionNone)),
+	"state_versions":    types.StringValue(string(tfe.StateVersionsPermissionNone)),
+	"sentinel_mocks":    types.StringValue(string(tfe.SentinelMocksPermissionNone)),
+	"workspace_locking": types.BoolValue(false),
+	"run_tasks":         types.BoolValue(false),
+	"policy_overrides":  types.BoolValue(false),
+}
+
+func (r *teamAccessResource) Metadata(_ context.Context, req resource.MetadataRequest, resp *resource.MetadataResponse) {
+	resp.TypeName = req.ProviderTypeName + "_team_access"
+}
+
+func (r *teamAccessResource) Schema(_ context.Context, _ resource.SchemaRequest, resp *resource.SchemaResponse) {
+	permissionDescription := func(name, def string) string {
+		return teamAccessPermissionsDescriptions[name] + " Settable only with `access = \"custom\"`, where it defaults to `" + def + "`; with a fixed level it shows what the level implies."
+	}
+	resp.Schema = schema.Schema{
+		MarkdownDescription: "A team's access to a workspace. A team holds at most one access per workspace.\n\n" +
+			"With a fixed level (`read`, `plan`, `write`, `admin`) the service decides the permissions, and `permissions` shows them. " +
+			"With `custom` you choose each permission in `permissions`; those you leave out get the service's defaults. " +
+			"The organization-level permissions of the team still apply: the team's effective access to the workspace is the more restrictive of the two.",
+		Attributes: map[string]schema.Attribute{
+			"id": schema.StringAttribute{
+				Computed:            true,
+				MarkdownDescription: "ID of the team access (`tws-<id>`).",
+				PlanModifiers:       []planmodifier.String{stringplanmodifier.UseStateForUnknown()},
+			},
+			"team_id": schema.StringAttribute{
+				Required:            true,
+				MarkdownDescription: "ID of the team (`team-<id>`). Changing it replaces the team access.",
+				PlanModifiers:       []planmodifier.String{stringplanmodifier.RequiresReplace()},
+				Validators:          []validator.String{idValidator("team-")},
+			},
+			"workspace_id": schema.StringAttribute{
+				Required:            true,
+				MarkdownDescription: "ID of the workspace (`ws-<id>`). Changing it replaces the team access.",
+				PlanModifiers:       []planmodifier.String{stringplanmodifier.RequiresReplace()},
+				Validators:          []validator.String{idValidator("ws-")},
+			},
+			"access": schema.StringAttribute{
+				Required: true,
+				MarkdownDescription: "Access level: one of `" + strings.Join(teamAccessLevels, "`, `") + "`. " +
+					"`read`, `plan`, `write` and `admin` are fixed sets of permissions; `custom` lets you set each permission in `permissions`.",
+				Validators: []validator.String{stringvalidator.OneOf(teamAccessLevels...)},
+			},
+			"permissions": schema.SingleNestedAttribute{
+				Optional: true,
+				Computed: true,
+				MarkdownDescription: "The team's permissions on the workspace. Set it only with `access = \"custom\"`; with a fixed level it is read-only and shows the permissions the level implies. " +
+					"With `custom`, leaving it out keeps whatever permissions the team access has on the service.",
+				Attributes: map[string]schema.Attribute{
+					"runs": schema.StringAttribute{
+						Optional: true, Computed: true,
+						MarkdownDescription: permissionDescription("runs", "read"),
+						Validators:          []validator.String{stringvalidator.OneOf(teamAccessRunsValues...)},
+					},
+					"variables": schema.StringAttribute{
+						Optional: true, Computed: true,
+						MarkdownDescription: permissionDescription("variables", "none"),
+						Validators:          []validator.String{stringvalidator.OneOf(teamAccessVariablesValues...)},
+					},
+					"state_versions": schema.StringAttribute{
+						Optional: true, Computed: true,
+						MarkdownDescription: permissionDescription("state_versions", "none"),
+						Validators:          []validator.String{stringvalidator.OneOf(teamAccessStateVersionsValues...)},
+					},
+					"sentinel_mocks": schema.StringAttribute{
+						Optional: true, Computed: true,
+						MarkdownDescription: permissionDescription("sentinel_mocks", "none"),
+						Validators:          []validator.String{stringvalidator.OneOf(teamAccessSentinelMocksValues...)},
+					},
+					"workspace_locking": schema.BoolAttribute{
+						Optional: true, Computed: true,
+						MarkdownDescription: permissionDescription("workspace_locking", "false"),
+					},
+					"run_tasks": schema.BoolAttribute{
+						Optional: true, Computed: true,
+						MarkdownDescription: permissionDescription("run_tasks", "false"),
+					},
+					"policy_overrides": schema.BoolAttribute{
+						Optional: true, Computed: true,
+						MarkdownDescription: permissionDescription("policy_overrides", "false"),
+					},
+				},
+			},
+		},
+	}
+}
+
+func (r *teamAccessResource) Configure(_ context.Context, req resource.ConfigureRequest, resp *resource.ConfigureResponse) {
+	r.data = configureData(req.ProviderData, &resp.Diagnostics)
+}
+
+// ValidateConfig rejects permissions set together with a fixed level: the
+// service would refuse them (they are read-only there).
+func (r *teamAccessResource) ValidateConfig(ctx context.Context, req resource.ValidateConfigRequest, resp *resource.ValidateConfigResponse) {
+	var access types.String
+	var perms types.Object
+	resp.Diagnostics.Append(req.Config.GetAttribute(ctx, path.Root("access"), &access)...)
+	resp.Diagnostics.Append(req.Config.GetAttribute(ctx, path.Root("permissions"), &perms)...)
+	if resp.Diagnostics.HasError() || access.IsNull() || access.IsUnknown() || perms.IsNull() || perms.IsUnknown() {
+		return
+	}
+	if level := access.ValueString(); slices.Contains(fixedTeamAccessLevels, level) {
+		resp.Diagnostics.AddAttributeError(path.Root("permissions"), "Permissions set with a fixed access level",
+			fmt.Sprintf("permissions can be set only when access is \"custom\". With access = %q the permissions are the ones that level implies, and they are read-only. "+
+				"Set access = \"custom\" to choose each permission, or remove the permissions attribute.", level))
+	}
+}
+
+// ModifyPlan plans a custom grant's permissions: those the configuration
+// sets, and the service's defaults for those it leaves out, so that a
+// permission changed outside Terraform is put back. Everything else is the
+// framework's: with a fixed level, or `custom` without `permissions`, the
+// permissions are the state's while `access` does not change, and unknown
+// (the service decides) when it does.
+func (r *teamAccessResource) ModifyPlan(ctx context.Context, req resource.ModifyPlanRequest, resp *resource.ModifyPlanResponse) {
+	if req.Plan.Raw.IsNull() {
+		return
+	}
+	var access types.String
+	var cfg types.Object
+	resp.Diagnostics.Append(req.Config.GetAttribute(ctx, path.Root("access"), &access)...)
+	resp.Diagnostics.Append(req.Config.GetAttribute(ctx, path.Root("permissions"), &cfg)...)
+	if resp.Diagnostics.HasError() || access.ValueString() != string(tfe.AccessCustom) || cfg.IsNull() || cfg.IsUnknown() {
+		return
+	}
+	planned := make(map[string]attr.Value, len(teamAccessPermissionsAttrTypes))
+	for name, v := range cfg.Attributes() {
+		if v.IsNull() {
+			v = customPermissionDefaults[name]
+		}
+		planned[name] = v
+	}
+	obj, diags := types.ObjectValue(teamAccessPermissionsAttrTypes, planned)
+	resp.Diagnostics.Append(diags...)
+	resp.Diagnostics.Append(resp.Plan.SetAttribute(ctx, path.Root("permissions"), obj)...)
+}
+
+// teamAccessPermissionOptions are the permissions a create or update sends: all of
+// them for a custom grant whose permissions are known, none otherwise
+// (then the service decides them).
+type teamAccessPermissionOptions struct {
+	runs             *tfe.RunsPermissionType
+	variables        *tfe.VariablesPermissionType
+	stateVersions    *tfe.StateVersionsPermissionType
+	sentinelMocks    *tfe.SentinelMocksPermissionType
+	workspaceLocking *bool
+	runTasks         *bool
+	policyOverrides  *bool
+}
+
+func customTeamAccessPermissionOptions(ctx context.Context, plan teamAccessResourceModel, diags *diag.Diagnostics) teamAccessPermissionOptions {
+	p, ok := teamAccessPermissionsFrom(ctx, plan.Permissions, diags)
+	if !ok || plan.Access.ValueString() != string(tfe.AccessCustom) {
+		return teamAccessPermissionOptions{}
+	}
+	return teamAccessPermissionOptions{
+		runs:             (*tfe.RunsPermissionType)(p.Runs.ValueStringPointer()),
+		variables:        (*tfe.VariablesPermissionType)(p.Variables.ValueStringPointer()),
+		stateVersions:    (*tfe.StateVersionsPermissionType)(p.StateVersions.ValueStringPointer()),
+		sentinelMocks:    (*tfe.SentinelMocksPermissionType)(p.SentinelMocks.ValueStringPointer()),
+		workspaceLocking: p.WorkspaceLocking.ValueBoolPointer(),
+		runTasks:         p.RunTasks.ValueBoolPointer(),
+		policyOverrides:  p.PolicyOverrides.ValueBoolPointer(),
+	}
+}
+
+func (r *teamAccessResource) Create(ctx context.Context, req resource.CreateRequest, resp *resource.CreateResponse) {
+	var plan teamAccessResourceModel
+	resp.Diagnostics.Append(req.Plan.Get(ctx, &plan)...)
+	if resp.Diagnostics.HasError() {
+		return
+	}
+	teamID, wsID := plan.TeamID.ValueString(), plan.WorkspaceID.ValueString()
+	po := customTeamAccessPermissionOptions(ctx, plan, &resp.Diagnostics)
+	if resp.Diagnostics.HasError() {
+		return
+	}
+	opts := tfe.TeamAccessAddOptions{
+		Access:    tfe.Access(tfe.AccessType(plan.Access.ValueString())),
+		Team:      &tfe.Team{ID: teamID},
+		Workspace: &tfe.Workspace{ID: wsID},
+
+		Runs:             po.runs,
+		Variables:        po.variables,
+		StateVersions:    po.stateVersions,
+		SentinelMocks:    po.sentinelMocks,
+		WorkspaceLocking: po.workspaceLocking,
+		RunTasks:         po.runTasks,
+		PolicyOverrides:  po.policyOverrides,
+	}
+	tflog.Debug(ctx, "Adding team access", map[string]any{"team_id": teamID, "workspace_id": wsID, "access": plan.Access.ValueString()})
+	ta, err := r.data.client.TeamAccess.Add(ctx, opts)
+	if err != nil {
+		resp.Diagnostics.AddError("Error adding team access", r.addError(ctx, teamID, wsID, err))
+		return
+	}
+	tflog.Info(ctx, "Added team access", map[string]any{"id": ta.ID, "team_id": teamID, "workspace_id": wsID, "access": string(ta.Access)})
+	resp.Diagnostics.Append(resp.State.Set(ctx, teamAccessModel(ta, plan))...)
+}
+
+// addError explains a failed add. The service answers a second grant of a
+// team on a workspace with a 422 ("Team has already been taken"); rather
+// than match its wording, the provider looks for the existing grant and,
+// when there is one, says how to import it.
+func (r *teamAccessResource) addError(ctx context.Context, teamID, wsID string, err error) string {
+	if isNotFound(err) {
+		return fmt.Sprintf("Workspace %s or team %s was not found, or the API token may not manage the workspace's team access "+
+			"(it must belong to an organization owner, the owners team, the organization, or an admin of the workspace).", wsID, teamID)
+	}
+	grants, lerr := listTeamAccess(ctx, r.data.client, wsID)
+	if lerr != nil {
+		return fmt.Sprintf("Adding access for team %s to workspace %s: %s", teamID, wsID, err)
+	}
+	for _, g := range grants {
+		if g.Team != nil && g.Team.ID == teamID {
+			return fmt.Sprintf("Team %s already has %q access to workspace %s (team access %s), and a team can hold only one access per workspace.\n\n"+
+				"To manage the existing access with this resource, import it into the address shown below, with an import block:\n\n"+
+				"  import {\n    to = <address>\n    id = %q\n  }\n\n"+
+				"or with the command:\n\n  terraform import <address> %s\n\n"+
+				"Otherwise remove the existing access first.\n\nThe service said: %s",
+				teamID, g.Access, wsID, g.ID, g.ID, g.ID, err)
+		}
+	}
+	return fmt.Sprintf("Adding access for team %s to workspace %s: %s", teamID, wsID, err)
+}
+
+// Read refreshes the grant by ID: one request.
+func (r *teamAccessResource) Read(ctx context.Context, req resource.ReadRequest, resp *resource.ReadResponse) {
+	var state teamAccessResourceModel
+	resp.Diagnostics.Append(req.State.Get(ctx, &state)...)
+	if resp.Diagnostics.HasError() {
+		return
+	}
+	ta, err := r.data.client.TeamAccess.Read(ctx, state.ID.ValueString())
+	if isNotFound(err) {
+		tflog.Info(ctx, "Team access no longer exists; removing it from state", map[string]any{"id": state.ID.ValueString()})
+		resp.State.RemoveResource(ctx)
+		return
+	}
+	if err != nil {
+		resp.Diagnostics.AddError("Error reading team access", fmt.Sprintf("Reading team access %s: %s", state.ID.ValueString(), err))
+		return
+	}
+	resp.Diagnostics.Append(resp.State.Set(ctx, teamAccessModel(ta, state))...)
+}
+
+// Update changes the access level and, for a custom grant whose
+// permissions are known, sends every permission: one request.
+func (r *teamAccessResource) Update(ctx context.Context, req resource.UpdateRequest, resp *resource.UpdateResponse) {
+	var plan, state teamAccessResourceModel
+	resp.Diagnostics.Append(req.Plan.Get(ctx, &plan)...)
+	resp.Diagnostics.Append(req.State.Get(ctx, &state)...)
+	if resp.Diagnostics.HasError() {
+		return
+	}
+	po := customTeamAccessPermissionOptions(ctx, plan, &resp.Diagnostics)
+	if resp.Diagnostics.HasError() {
+		return
+	}
+	opts := tfe.TeamAccessUpdateOptions{
+		Access: tfe.Access(tfe.AccessType(plan.Access.ValueString())),
+
+		Runs:             po.runs,
+		Variables:        po.variables,
+		StateVersions:    po.stateVersions,
+		SentinelMocks:    po.sentinelMocks,
+		WorkspaceLocking: po.workspaceLocking,
+		RunTasks:         po.runTasks,
+		PolicyOverrides:  po.policyOverrides,
+	}
+	id := state.ID.ValueString()
+	tflog.Debug(ctx, "Updating team access", map[string]any{"id": id, "access": plan.Access.ValueString()})
+	ta, err := r.data.client.TeamAccess.Update(ctx, id, opts)
+	if err != nil {
+		detail := fmt.Sprintf("Updating team access %s: %s", id, err)
+		if isNotFound(err) {
+			detail = fmt.Sprintf("Team access %s was not found, or the API token may not manage the workspace's team access. "+
+				"If it was removed outside Terraform, run terraform apply again to add it back.", id)
+		}
+		resp.Diagnostics.AddError("Error updating team access", detail)
+		return
+	}
+	tflog.Info(ctx, "Updated team access", map[string]any{"id": id, "access": string(ta.Access)})
+	resp.Diagnostics.Append(resp.State.Set(ctx, teamAccessModel(ta, plan))...)
+}
+
+func (r *teamAccessResource) Delete(ctx context.Context, req resource.DeleteRequest, resp *resource.DeleteResponse) {
+	var state teamAccessResourceModel
+	resp.Diagnostics.Append(req.State.Get(ctx, &state)...)
+	if resp.Diagnostics.HasError() {
+		return
+	}
+	id := state.ID.ValueString()
+	if err := r.data.client.TeamAccess.Remove(ctx, id); err != nil && !isNotFound(err) {
+		resp.Diagnostics.AddError("Error removing team access", fmt.Sprintf("Removing team access %s: %s", id, err))
+		return
+	}
+	tflog.Info(ctx, "Removed team access", map[string]any{"id": id})
+}
+
+// ImportState takes the `tws-` ID, or `<organization>/<workspace_name>/<team_name>`,
+// which it resolves to the ID: the workspace by name, the team by name,
+// then the workspace's grants (three requests, on import only).
+func (r *teamAccessResource) ImportState(ctx context.Context, req resource.ImportStateRequest, resp *resource.ImportStateResponse) {
+	const forms = "tws-<id> or <organization>/<workspace_name>/<team_name>"
+	if strings.HasPrefix(req.ID, "tws-") {
+		resource.ImportStatePassthroughID(ctx, path.Root("id"), req, resp)
+		return
+	}
+	parts, err := splitImportID(req.ID, 3, forms)
+	if err != nil {
+		resp.Diagnostics.AddError("Invalid import ID", err.Error())
+		return
+	}
+	id, err := r.findByNames(ctx, parts[0], parts[1], parts[2])
+	if err != nil {
+		resp.Diagnostics.AddError("Error importing team access", err.Error())
+		return
+	}
+	tflog.Debug(ctx, "Resolved team access import ID", map[string]any{"import_id": req.ID, "id": id})
+	resp.Diagnostics.Append(resp.State.SetAttribute(ctx, path.Root("id"), id)...)
+}
+
+func (r *teamAccessResource) findByNames(ctx context.Context, org, wsName, teamName string) (string, error) {
+	c := r.data.client
+	ws, err := c.Workspaces.Read(ctx, org, wsName)
+	if isNotFound(err) {
+		return "", fmt.Errorf("workspace %q was not found in organization %q, or the API token may not see it", wsName, org)
+	}
+	if err != nil {
+		return "", fmt.Errorf("reading workspace %s/%s: %w", org, wsName, err)
+	}
+	teams, err := c.Teams.List(ctx, org, &tfe.TeamListOptions{Names: []string{teamName}})
+	if err != nil {
+		return "", fmt.Errorf("looking up team %q in organization %q: %w", teamName, org, err)
+	}
+	var team *tfe.Team
+	for _, t := range teams.Items {
+		if t.Name == teamName {
+			team = t
+		}
+	}
+	if team == nil {
+		return "", fmt.Errorf("team %q was not found in organization %q, or the API token may not see it (secret teams are visible only to their members and owners)", teamName, org)
+	}
+	grants, err := listTeamAccess(ctx, c, ws.ID)
+	if err != nil {
+		return "", fmt.Errorf("%s", workspaceAccessError(ws.ID, err))
+	}
+	for _, g := range grants {
+		if g.Team != nil && g.Team.ID == team.ID {
+			return g.ID, nil
+		}
+	}
+	return "", fmt.Errorf("team %q (%s) has no access to workspace %q (%s), or the API token may not see it", teamName, team.ID, wsName, ws.ID)
+}
+
+// teamAccessModel is the state for ta. Team and workspace come from the
+// response when it names them (always, on the service), else from prior.
+func teamAccessModel(ta *tfe.TeamAccess, prior teamAccessResourceModel) *teamAccessResourceModel {
+	m := &teamAccessResourceModel{
+		ID:          types.StringValue(ta.ID),
+		TeamID:      prior.TeamID,
+		WorkspaceID: prior.WorkspaceID,
+		Access:      types.StringValue(string(ta.Access)),
+		Permissions: teamAccessPermissionsObject(ta),
+	}
+	if ta.Team != nil && ta.Team.ID != "" {
+		m.TeamID = types.StringValue(ta.Team.ID)
+	}
+	if ta.Workspace != nil && ta.Workspace.ID != "" {
+		m.WorkspaceID = types.StringValue(ta.Workspace.ID)
+	}
+	return m
+}

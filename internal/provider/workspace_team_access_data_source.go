@@ -1,0 +1,161 @@
+package provider
+
+import (
+	"context"
+
+	tfe "github.com/hashicorp/go-tfe"
+	"github.com/hashicorp/terraform-plugin-framework/datasource"
+	"github.com/hashicorp/terraform-plugin-framework/datasource/schema"
+	"github.com/hashicorp/terraform-plugin-framework/path"
+	"github.com/hashicorp/terraform-plugin-framework/schema/validator"
+	"github.com/hashicorp/terraform-plugin-framework/types"
+	"github.com/hashicorp/terraform-plugin-log/tflog"
+)
+
+var _ datasource.DataSourceWithConfigure = (*workspaceTeamAccessDataSource)(nil)
+
+// NewWorkspaceTeamAccessDataSource is the tfgov_workspace_team_access data
+// source.
+func NewWorkspaceTeamAccessDataSource() datasource.DataSource {
+	return &workspaceTeamAccessDataSource{}
+}
+
+type workspaceTeamAccessDataSource struct{ data *providerData }
+
+type workspaceTeamAccessDataSourceModel struct {
+	ID          types.String                  `tfsdk:"id"`
+	WorkspaceID types.String                  `tfsdk:"workspace_id"`
+	TeamAccess  []workspaceTeamAccessListItem `tfsdk:"team_access"`
+}
+
+type workspaceTeamAccessListItem struct {
+	ID          types.String `tfsdk:"id"`
+	TeamID      types.String `tfsdk:"team_id"`
+	TeamName    types.String `tfsdk:"team_name"`
+	Access      types.String `tfsdk:"access"`
+	Permissions types.Object `tfsdk:"permissions"`
+}
+
+func (d *workspaceTeamAccessDataSource) Metadata(_ context.Context, req datasource.MetadataRequest, resp *datasource.MetadataResponse) {
+	resp.TypeName = req.ProviderTypeName + "_workspace_team_access"
+}
+
+func (d *workspaceTeamAccessDataSource) Schema(_ context.Context, _ datasource.SchemaRequest, resp *datasource.SchemaResponse) {
+	resp.Schema = schema.Schema{
+		MarkdownDescription: "Every team's access to a workspace, oldest first, with the teams' names. " +
+			"An organization owner or workspace admin sees every team's access, secret teams included; other members see only the access of their own teams.",
+		Attributes: map[string]schema.Attribute{
+			"id": schema.StringAttribute{
+				Computed:            true,
+				MarkdownDescription: "The workspace's ID.",
+			},
+			"workspace_id": schema.StringAttribute{
+				Required:            true,
+				MarkdownDescription: "ID of the workspace (`ws-<id>`).",
+				Validators:          []validator.String{idValidator("ws-")},
+			},
+			"team_access": schema.ListNestedAttribute{
+				Computed:            true,
+				MarkdownDescription: "The workspace's team access.",
+				NestedObject: schema.NestedAttributeObject{
+					Attributes: map[string]schema.Attribute{
+						"id":          schema.StringAttribute{Computed: true, MarkdownDescription: "ID of the team access (`tws-<id>`)."},
+						"team_id":     schema.StringAttribute{Computed: true, MarkdownDescription: "ID of the team (`team-<id>`)."},
+						"team_name":   schema.StringAttribute{Computed: true, MarkdownDescription: "Name of the team; null if the API token may not read the team."},
+						"access":      schema.StringAttribute{Computed: true, MarkdownDescription: "Access level: `read`, `plan`, `write`, `admin` or `custom`."},
+						"permissions": teamAccessPermissionsDataSourceAttribute(),
+					},
+				},
+			},
+		},
+	}
+}
+
+func (d *workspaceTeamAccessDataSource) Configure(_ context.Context, req datasource.ConfigureRequest, resp *datasource.ConfigureResponse) {
+	d.data = configureData(req.ProviderData, &resp.Diagnostics)
+}
+
+// teamAccessListQuery is go-tfe's TeamAccessListOptions plus `include`,
+// which go-tfe does not offer for this list: with include=team the teams'
+// names come in the same response instead of one request per team.
+type teamAccessListQuery struct {
+	tfe.ListOptions
+	WorkspaceID string `url:"filter[workspace][id]"`
+	Include     string `url:"include,omitempty"`
+}
+
+// listTeamAccessWithTeams is listTeamAccess with the teams included.
+func listTeamAccessWithTeams(ctx context.Context, c *tfe.Client, wsID string) ([]*tfe.TeamAccess, error) {
+	q := &teamAccessListQuery{WorkspaceID: wsID, Include: "team"}
+	var out []*tfe.TeamAccess
+	for {
+		r, err := c.NewRequest("GET", "team-workspaces", q)
+		if err != nil {
+			return nil, err
+		}
+		l := &tfe.TeamAccessList{}
+		if err := r.Do(ctx, l); err != nil {
+			return nil, err
+		}
+		out = append(out, l.Items...)
+		if l.Pagination == nil || l.NextPage <= q.PageNumber {
+			return out, nil
+		}
+		q.PageNumber = l.NextPage
+	}
+}
+
+// Read lists the grants with their teams included: one request. A team the
+// response does not include (a server that ignores `include`) is read on
+// its own.
+func (d *workspaceTeamAccessDataSource) Read(ctx context.Context, req datasource.ReadRequest, resp *datasource.ReadResponse) {
+	var cfg workspaceTeamAccessDataSourceModel
+	resp.Diagnostics.Append(req.Config.Get(ctx, &cfg)...)
+	if resp.Diagnostics.HasError() {
+		return
+	}
+	wsID := cfg.WorkspaceID.ValueString()
+	grants, err := listTeamAccessWithTeams(ctx, d.data.client, wsID)
+	if err != nil {
+		resp.Diagnostics.AddAttributeError(path.Root("workspace_id"), "Error listing team access", workspaceAccessError(wsID, err))
+		return
+	}
+
+	names := map[string]types.String{}
+	cfg.TeamAccess = make([]workspaceTeamAccessListItem, 0, len(grants))
+	for _, g := range grants {
+		item := workspaceTeamAccessListItem{
+			ID:          types.StringValue(g.ID),
+			TeamID:      types.StringNull(),
+			TeamName:    types.StringNull(),
+			Access:      types.StringValue(string(g.Access)),
+			Permissions: teamAccessPermissionsObject(g),
+		}
+		if g.Team != nil {
+			item.TeamID = types.StringValue(g.Team.ID)
+			item.TeamName = d.teamName(ctx, g.Team, names)
+		}
+		cfg.TeamAccess = append(cfg.TeamAccess, item)
+	}
+	cfg.ID = cfg.WorkspaceID
+	resp.Diagnostics.Append(resp.State.Set(ctx, &cfg)...)
+}
+
+// teamName is the included team's name, or the team read by ID when the
+// response did not include it; null when the token may not read it.
+func (d *workspaceTeamAccessDataSource) teamName(ctx context.Context, t *tfe.Team, cache map[string]types.String) types.String {
+	if t.Name != "" {
+		return types.StringValue(t.Name)
+	}
+	if name, ok := cache[t.ID]; ok {
+		return name
+	}
+	name := types.StringNull()
+	if full, err := d.data.client.Teams.Read(ctx, t.ID); err == nil {
+		name = types.StringValue(full.Name)
+	} else {
+		tflog.Warn(ctx, "Could not read a team's name", map[string]any{"team_id": t.ID, "error": err.Error()})
+	}
+	cache[t.ID] = name
+	return name
+}
