@@ -451,3 +451,92 @@ func testAccCheckPolicyOnServer(t *testing.T, addr string, check func(*tfe.Polic
 func wrappedRE(pattern string) *regexp.Regexp {
 	return regexp.MustCompile(strings.ReplaceAll(pattern, " ", `\s+`))
 }
+
+// TestAccPolicyResource_policySets follows the policy's policy sets, which
+// are managed elsewhere: refresh shows a set that includes the policy, and
+// that it left.
+func TestAccPolicyResource_policySets(t *testing.T) {
+	name := testAccName("in-set")
+	c := testAccClient(t)
+	var set *tfe.PolicySet
+	config := testAccPolicyConfig(name, "", "advisory", "", "") + `
+data "tfgov_policy" "test" {
+  id = tfgov_policy.test.id
+}
+`
+	setIDs := func(ids ...string) knownvalue.Check {
+		checks := []knownvalue.Check{}
+		for _, id := range ids {
+			checks = append(checks, knownvalue.StringExact(id))
+		}
+		return knownvalue.SetExact(checks)
+	}
+	resource.ParallelTest(t, resource.TestCase{
+		PreCheck:                 func() { testAccPreCheck(t) },
+		ProtoV6ProviderFactories: testAccProtoV6ProviderFactories,
+		CheckDestroy:             testAccCheckPolicyDestroyed(t, name),
+		Steps: []resource.TestStep{
+			{Config: config},
+			// A set made outside Terraform includes the policy.
+			{
+				PreConfig: func() {
+					pol, err := policyClient{c}.findByName(context.Background(), testAccOrganization(), name)
+					if err != nil {
+						t.Fatal(err)
+					}
+					set, err = c.PolicySets.Create(context.Background(), testAccOrganization(), tfe.PolicySetCreateOptions{
+						Name: tfe.String(testAccName("set")), Policies: []*tfe.Policy{{ID: pol.ID}},
+					})
+					if err != nil {
+						t.Fatalf("creating policy set: %v", err)
+					}
+					t.Cleanup(func() {
+						if err := c.PolicySets.Delete(context.Background(), set.ID); err != nil && !isNotFound(err) {
+							t.Errorf("deleting policy set %s: %v", set.ID, err)
+						}
+					})
+				},
+				Config:           config,
+				ConfigPlanChecks: expectAction(policyAddr, plancheck.ResourceActionNoop),
+				ConfigStateChecks: []statecheck.StateCheck{
+					statecheck.ExpectKnownValue(policyAddr, tfjsonpath.New("policy_set_count"), knownvalue.Int64Exact(1)),
+					statecheck.ExpectKnownValue(policyAddr, tfjsonpath.New("policy_set_ids"), knownvalue.SetSizeExact(1)),
+					statecheck.ExpectKnownValue("data.tfgov_policy.test", tfjsonpath.New("policy_set_count"), knownvalue.Int64Exact(1)),
+					statecheck.CompareValuePairs(policyAddr, tfjsonpath.New("policy_set_ids"), "data.tfgov_policy.test", tfjsonpath.New("policy_set_ids"), compare.ValuesSame()),
+					stateCheckFunc(func(ctx context.Context, s *tfjson.State) error {
+						// set.ID is known only once PreConfig has run.
+						var resp statecheck.CheckStateResponse
+						statecheck.ExpectKnownValue(policyAddr, tfjsonpath.New("policy_set_ids"), setIDs(set.ID)).CheckState(ctx, statecheck.CheckStateRequest{State: s}, &resp)
+						return resp.Error
+					}),
+				},
+			},
+			// An update keeps the sets.
+			{
+				Config:           strings.Replace(config, `"advisory"`, `"soft-mandatory"`, 1),
+				ConfigPlanChecks: expectAction(policyAddr, plancheck.ResourceActionUpdate),
+				ConfigStateChecks: []statecheck.StateCheck{
+					statecheck.ExpectKnownValue(policyAddr, tfjsonpath.New("policy_set_count"), knownvalue.Int64Exact(1)),
+				},
+			},
+			// The set drops the policy.
+			{
+				PreConfig: func() {
+					pol, err := policyClient{c}.findByName(context.Background(), testAccOrganization(), name)
+					if err != nil {
+						t.Fatal(err)
+					}
+					if err := c.PolicySets.RemovePolicies(context.Background(), set.ID, tfe.PolicySetRemovePoliciesOptions{Policies: []*tfe.Policy{{ID: pol.ID}}}); err != nil {
+						t.Fatalf("removing the policy from its set: %v", err)
+					}
+				},
+				Config:           strings.Replace(config, `"advisory"`, `"soft-mandatory"`, 1),
+				ConfigPlanChecks: expectAction(policyAddr, plancheck.ResourceActionNoop),
+				ConfigStateChecks: []statecheck.StateCheck{
+					statecheck.ExpectKnownValue(policyAddr, tfjsonpath.New("policy_set_count"), knownvalue.Int64Exact(0)),
+					statecheck.ExpectKnownValue(policyAddr, tfjsonpath.New("policy_set_ids"), setIDs()),
+				},
+			},
+		},
+	})
+}
