@@ -191,6 +191,8 @@ func (p *tfgovProvider) Resources(_ context.Context) []func() resource.Resource 
 		NewAgentTokenResource,
 		NewModuleVersionDeprecationResource,
 		NewTeamAccessResource,
+		NewPolicyResource,
+		NewPolicyUploadResource,
 	}
 }
 
@@ -200,6 +202,8 @@ func (p *tfgovProvider) DataSources(_ context.Context) []func() datasource.DataS
 		NewModuleVersionDataSource,
 		NewTeamAccessDataSource,
 		NewWorkspaceTeamAccessDataSource,
+		NewPolicyDataSource,
+		NewPoliciesDataSource,
 	}
 }
 

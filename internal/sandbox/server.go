@@ -156,6 +156,7 @@ func (s *Server) routes() {
 	s.registerAgentTokens()
 	s.registerModuleDeprecation()
 	s.registerTeamAccess()
+	s.registerPolicies()
 	s.registerModuleTestRuns()
 }
 

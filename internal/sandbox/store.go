@@ -34,6 +34,7 @@ type state struct {
 	RegistryModules map[string]*registryModule `json:"registry_modules"`
 	PolicySets      map[string]*policySet      `json:"policy_sets"`
 	TeamAccesses    map[string]*teamAccess     `json:"team_accesses"`
+	Policies        map[string]*policy         `json:"policies"`
 	// ConfigurationVersions and TestRuns are the module test runs section
 	// (module_test_runs.go).
 	ConfigurationVersions map[string]*configurationVersion `json:"configuration_versions"`
@@ -53,6 +54,7 @@ func newState() *state {
 		RegistryModules: map[string]*registryModule{},
 		PolicySets:      map[string]*policySet{},
 		TeamAccesses:    map[string]*teamAccess{},
+		Policies:        map[string]*policy{},
 
 		ConfigurationVersions: map[string]*configurationVersion{},
 		TestRuns:              map[string]*testRun{},
