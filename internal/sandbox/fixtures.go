@@ -1323,6 +1323,9 @@ func (s *Server) deleteRegistryModule(w http.ResponseWriter, r *http.Request, p 
 
 // deleteRegistryModule removes a module and what hangs off it.
 func (st *state) deleteRegistryModule(id string) {
+	for _, v := range st.moduleTestVariables(id) {
+		delete(st.TestVariables, v.ID)
+	}
 	delete(st.RegistryModules, id)
 }
 

@@ -139,6 +139,7 @@ func (s *Server) routes() {
 	s.registerAgentTokens()
 	s.registerModuleDeprecation()
 	s.registerTeamAccess()
+	s.registerModuleTestVars()
 }
 
 // route registers an authenticated API handler. The wrapper counts the

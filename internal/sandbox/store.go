@@ -34,6 +34,7 @@ type state struct {
 	RegistryModules map[string]*registryModule `json:"registry_modules"`
 	PolicySets      map[string]*policySet      `json:"policy_sets"`
 	TeamAccesses    map[string]*teamAccess     `json:"team_accesses"`
+	TestVariables   map[string]*testVariable   `json:"test_variables"`
 }
 
 func newState() *state {
@@ -49,6 +50,7 @@ func newState() *state {
 		RegistryModules: map[string]*registryModule{},
 		PolicySets:      map[string]*policySet{},
 		TeamAccesses:    map[string]*teamAccess{},
+		TestVariables:   map[string]*testVariable{},
 	}
 }
 
