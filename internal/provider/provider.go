@@ -189,6 +189,7 @@ func (p *tfgovProvider) Configure(ctx context.Context, req provider.ConfigureReq
 func (p *tfgovProvider) Resources(_ context.Context) []func() resource.Resource {
 	return []func() resource.Resource{
 		NewAgentTokenResource,
+		NewModuleTestVariableResource,
 		NewModuleVersionDeprecationResource,
 		NewTeamAccessResource,
 	}
