@@ -226,6 +226,7 @@ func (r *moduleTestVariableResource) Create(ctx context.Context, req resource.Cr
 	key := plan.Key.ValueString()
 	fields := map[string]any{"module": mod.String(), "key": key, "sensitive": plan.Sensitive.ValueBool(), "write_only": !config.ValueWO.IsNull()}
 	tflog.Debug(ctx, "Creating module test variable", fields)
+	defer r.data.testVariablesChanged(mod)
 	v, err := r.data.client.TestVariables.Create(ctx, mod.id(), tfe.VariableCreateOptions{
 		Key:         tfe.String(key),
 		Value:       value,
@@ -312,6 +313,7 @@ func (r *moduleTestVariableResource) Update(ctx context.Context, req resource.Up
 		"key_changed": opts.Key != nil, "value_changed": opts.Value != nil, "write_only": writeOnly,
 	}
 	tflog.Debug(ctx, "Updating module test variable", fields)
+	defer r.data.testVariablesChanged(mod)
 	v, err := r.data.client.TestVariables.Update(ctx, mod.id(), id, opts)
 	if err != nil {
 		detail := testVariableError(mod, "update test variable "+id+" of", err)
@@ -332,6 +334,7 @@ func (r *moduleTestVariableResource) Delete(ctx context.Context, req resource.De
 		return
 	}
 	mod, id := state.module(), state.ID.ValueString()
+	defer r.data.testVariablesChanged(mod)
 	err := r.data.client.TestVariables.Delete(ctx, mod.id(), id)
 	if err != nil && !isNotFound(err) {
 		resp.Diagnostics.AddError("Error deleting module test variable", testVariableError(mod, "delete test variable "+id+" of", err))

@@ -561,3 +561,87 @@ func TestAccModuleTestVariableResource_importErrors(t *testing.T) {
 		})
 	}
 }
+
+// TestAccModuleTestVariableResource_refreshRequests: refreshing many
+// variables of one module costs one list request per Terraform operation,
+// not one per variable, and never a read by ID.
+func TestAccModuleTestVariableResource_refreshRequests(t *testing.T) {
+	sb := testAccSandbox()
+	if sb == nil {
+		t.Skip("request counting needs the sandbox")
+	}
+	const n = 100
+	mod := testAccTestVariableModule(t)
+	listPath := mod.varsPath()
+	type counts struct{ list, readByID int }
+	var ids []string
+	now := func() counts {
+		c := counts{list: sb.RequestsTo("GET", listPath)}
+		for _, id := range ids {
+			c.readByID += sb.RequestsTo("GET", listPath+"/"+id)
+		}
+		return c
+	}
+	var before counts
+	mark := func() { before = now() }
+	expect := func(what string, want counts) func() error {
+		return func() error {
+			got := now()
+			got.list -= before.list
+			got.readByID -= before.readByID
+			t.Logf("%s of %d variables of one module: %d list requests, %d reads by ID", what, n, got.list, got.readByID)
+			if got != want {
+				return fmt.Errorf("%s of %d variables made %d list requests and %d reads by ID, want %d and %d", what, n, got.list, got.readByID, want.list, want.readByID)
+			}
+			return nil
+		}
+	}
+	config := fmt.Sprintf(`
+resource "tfgov_module_test_variable" "test" {
+  count           = %[3]d
+  module_name     = %[1]q
+  module_provider = %[2]q
+  key             = "VAR_${count.index}"
+  value           = "value-${count.index}"
+  sensitive       = count.index %% 2 == 0
+}
+`, mod.Name, mod.Provider, n)
+
+	resource.ParallelTest(t, resource.TestCase{
+		PreCheck:                 func() { testAccPreCheck(t) },
+		ProtoV6ProviderFactories: testAccProtoV6ProviderFactories,
+		CheckDestroy:             testAccCheckTestVariablesDestroyed(t, mod),
+		Steps: []resource.TestStep{
+			{
+				Config: config,
+				ConfigStateChecks: []statecheck.StateCheck{stateCheckFunc(func(ctx context.Context, s *tfjson.State) error {
+					for _, r := range s.Values.RootModule.Resources {
+						if id, ok := r.AttributeValues["id"].(string); ok && r.Type == "tfgov_module_test_variable" {
+							ids = append(ids, id)
+						}
+					}
+					l, err := testAccClient(t).TestVariables.List(ctx, mod.id(), &tfe.VariableListOptions{ListOptions: tfe.ListOptions{PageSize: 100}})
+					if err != nil {
+						return err
+					}
+					if len(ids) != n || l.TotalCount != n {
+						return fmt.Errorf("%d variables in state and %d on the server, want %d", len(ids), l.TotalCount, n)
+					}
+					return nil
+				})},
+			},
+			// terraform refresh: one list request.
+			{
+				PreConfig:    mark,
+				RefreshState: true,
+				Check:        func(*terraform.State) error { return expect("terraform refresh", counts{list: 1})() },
+			},
+			// terraform plan (which refreshes first): one list request.
+			{
+				PreConfig:        mark,
+				Config:           config,
+				ConfigPlanChecks: resource.ConfigPlanChecks{PreApply: []plancheck.PlanCheck{plancheck.ExpectEmptyPlan(), planCheckFunc(func(context.Context, *tfjson.Plan) error { return expect("terraform plan", counts{list: 1})() })}},
+			},
+		},
+	})
+}

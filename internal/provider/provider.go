@@ -53,6 +53,9 @@ type providerData struct {
 	client *tfe.Client
 	// organization is the default for resources that take one; may be "".
 	organization string
+	// testVariables shares module test variable lists between refreshes
+	// (module_test_variables.go).
+	testVariables testVariableLists
 }
 
 func (p *tfgovProvider) Metadata(_ context.Context, _ provider.MetadataRequest, resp *provider.MetadataResponse) {
