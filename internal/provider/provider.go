@@ -195,6 +195,8 @@ func (p *tfgovProvider) Resources(_ context.Context) []func() resource.Resource 
 		NewModuleTestVariableResource,
 		NewModuleVersionDeprecationResource,
 		NewTeamAccessResource,
+		NewPolicyResource,
+		NewPolicyUploadResource,
 	}
 }
 
@@ -204,6 +206,8 @@ func (p *tfgovProvider) DataSources(_ context.Context) []func() datasource.DataS
 		NewModuleVersionDataSource,
 		NewTeamAccessDataSource,
 		NewWorkspaceTeamAccessDataSource,
+		NewPolicyDataSource,
+		NewPoliciesDataSource,
 	}
 }
 

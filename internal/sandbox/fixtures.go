@@ -377,6 +377,11 @@ func (st *state) deleteOrganization(org string) {
 			st.deletePolicySet(ps.ID)
 		}
 	}
+	for _, pol := range st.Policies {
+		if pol.Org == org {
+			st.deletePolicy(pol.ID)
+		}
+	}
 	for _, t := range st.Teams {
 		if t.Org == org {
 			st.deleteTeam(t.ID)
@@ -1487,6 +1492,7 @@ func (s *Server) createPolicySet(w http.ResponseWriter, r *http.Request, p princ
 	global := b.optBool("global")
 	kind := b.optString("kind")
 	b.oneOf("kind", kind, "sentinel", "opa")
+	policyIDs := b.relIDs("policies", "policies")
 	if b.err != nil {
 		return b.err
 	}
@@ -1508,6 +1514,17 @@ func (s *Server) createPolicySet(w http.ResponseWriter, r *http.Request, p princ
 	}
 	if kind != nil {
 		ps.Kind = *kind
+	}
+	// The `policies` relationship (go-tfe PolicySetCreateOptions.Policies)
+	// names policies of the organization, of the set's kind.
+	for _, id := range policyIDs {
+		pol := s.st.Policies[id]
+		if pol == nil || pol.Org != org || pol.Kind != ps.Kind {
+			return &apiError{Status: http.StatusUnprocessableEntity, Title: "invalid relationship", Detail: fmt.Sprintf("policies: policy %s not found among the %s policies of organization %s", id, ps.Kind, org), Pointer: "/data/relationships/policies"}
+		}
+		if !slices.Contains(ps.PolicyIDs, id) {
+			ps.PolicyIDs = append(ps.PolicyIDs, id)
+		}
 	}
 	s.st.PolicySets[ps.ID] = ps
 	writeDoc(w, http.StatusCreated, document{Data: policySetResource(ps)})
@@ -1551,7 +1568,9 @@ func (s *Server) deletePolicySet(w http.ResponseWriter, r *http.Request, p princ
 	return nil
 }
 
-// deletePolicySet removes a set; the policies in it stay (they are detached).
+// deletePolicySet removes a set; the policies in it stay. They are detached
+// by the removal itself: a policy's sets are derived from the sets'
+// PolicyIDs (see policies.go).
 func (st *state) deletePolicySet(id string) {
 	delete(st.PolicySets, id)
 }

@@ -228,6 +228,13 @@ func (b *body) fail(e *apiError) {
 	}
 }
 
+// has reports whether attr is present (null counts as present): how an
+// update tells "clear this" (null) from "leave it" (absent).
+func (b *body) has(attr string) bool {
+	_, ok := b.res.Attributes[attr]
+	return ok
+}
+
 // present reports whether attr is present and not null.
 func (b *body) present(attr string) bool {
 	raw, ok := b.res.Attributes[attr]

@@ -139,6 +139,7 @@ func (s *Server) routes() {
 	s.registerAgentTokens()
 	s.registerModuleDeprecation()
 	s.registerTeamAccess()
+	s.registerPolicies()
 	s.registerModuleTestVars()
 }
 

@@ -34,6 +34,7 @@ type state struct {
 	RegistryModules map[string]*registryModule `json:"registry_modules"`
 	PolicySets      map[string]*policySet      `json:"policy_sets"`
 	TeamAccesses    map[string]*teamAccess     `json:"team_accesses"`
+	Policies        map[string]*policy         `json:"policies"`
 	TestVariables   map[string]*testVariable   `json:"test_variables"`
 }
 
@@ -50,6 +51,7 @@ func newState() *state {
 		RegistryModules: map[string]*registryModule{},
 		PolicySets:      map[string]*policySet{},
 		TeamAccesses:    map[string]*teamAccess{},
+		Policies:        map[string]*policy{},
 		TestVariables:   map[string]*testVariable{},
 	}
 }

@@ -1,0 +1,45 @@
+# Two policies with their code: a Sentinel policy and an OPA policy. The
+# code lives in ./policies; editing a file plans an upload. Policy sets
+# decide where the policies are enforced.
+
+resource "tfgov_policy" "no_public_buckets" {
+  name              = "no-public-buckets"
+  description       = "S3 buckets must block public ACLs and policies."
+  enforcement_level = "soft-mandatory"
+}
+
+resource "tfgov_policy_upload" "no_public_buckets" {
+  policy_id = tfgov_policy.no_public_buckets.id
+  source    = "${path.module}/policies/no-public-buckets.sentinel"
+}
+
+resource "tfgov_policy" "required_tags" {
+  name              = "required-tags"
+  description       = "Managed resources carry the owner and cost-center tags."
+  kind              = "opa"
+  query             = "data.terraform.policies.required_tags.deny"
+  enforcement_level = "mandatory"
+}
+
+# The Rego is parsed with OPA's parser before it is uploaded.
+resource "tfgov_policy_upload" "required_tags" {
+  policy_id = tfgov_policy.required_tags.id
+  source    = "${path.module}/policies/required-tags.rego"
+}
+
+data "tfgov_policies" "all" {
+  depends_on = [tfgov_policy.no_public_buckets, tfgov_policy.required_tags]
+}
+
+output "policies" {
+  description = "The organization's policies: name => kind and enforcement level."
+  value       = { for p in data.tfgov_policies.all.policies : p.name => "${p.kind}, ${p.enforcement_level}" }
+}
+
+output "policy_code_sha256" {
+  description = "SHA-256 of each policy's uploaded code."
+  value = {
+    (tfgov_policy.no_public_buckets.name) = tfgov_policy_upload.no_public_buckets.content_sha256
+    (tfgov_policy.required_tags.name)     = tfgov_policy_upload.required_tags.content_sha256
+  }
+}

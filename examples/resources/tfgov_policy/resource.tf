@@ -1,0 +1,24 @@
+# A Sentinel policy (`kind` defaults to "sentinel").
+resource "tfgov_policy" "no_public_buckets" {
+  name              = "no-public-buckets"
+  description       = "S3 buckets must block public access."
+  enforcement_level = "soft-mandatory"
+}
+
+resource "tfgov_policy_upload" "no_public_buckets" {
+  policy_id = tfgov_policy.no_public_buckets.id
+  source    = "${path.module}/policies/no-public-buckets.sentinel"
+}
+
+# An OPA policy: `query` names the rule the service evaluates.
+resource "tfgov_policy" "required_tags" {
+  name              = "required-tags"
+  kind              = "opa"
+  query             = "data.terraform.policies.required_tags.deny"
+  enforcement_level = "mandatory"
+}
+
+resource "tfgov_policy_upload" "required_tags" {
+  policy_id = tfgov_policy.required_tags.id
+  source    = "${path.module}/policies/required-tags.rego"
+}

@@ -1,0 +1,118 @@
+package provider
+
+import (
+	"context"
+
+	"github.com/hashicorp/terraform-plugin-framework-validators/stringvalidator"
+	"github.com/hashicorp/terraform-plugin-framework/datasource"
+	"github.com/hashicorp/terraform-plugin-framework/datasource/schema"
+	"github.com/hashicorp/terraform-plugin-framework/path"
+	"github.com/hashicorp/terraform-plugin-framework/schema/validator"
+	"github.com/hashicorp/terraform-plugin-framework/types"
+)
+
+var _ datasource.DataSourceWithConfigure = (*policiesDataSource)(nil)
+
+// NewPoliciesDataSource is the tfgov_policies data source.
+func NewPoliciesDataSource() datasource.DataSource { return &policiesDataSource{} }
+
+type policiesDataSource struct{ data *providerData }
+
+type policiesDataSourceModel struct {
+	ID           types.String      `tfsdk:"id"`
+	Organization types.String      `tfsdk:"organization"`
+	Search       types.String      `tfsdk:"search"`
+	Kind         types.String      `tfsdk:"kind"`
+	IDs          []types.String    `tfsdk:"ids"`
+	Policies     []policyListEntry `tfsdk:"policies"`
+}
+
+type policyListEntry struct {
+	ID               types.String `tfsdk:"id"`
+	Name             types.String `tfsdk:"name"`
+	Description      types.String `tfsdk:"description"`
+	Kind             types.String `tfsdk:"kind"`
+	Query            types.String `tfsdk:"query"`
+	EnforcementLevel types.String `tfsdk:"enforcement_level"`
+	PolicySetIDs     types.Set    `tfsdk:"policy_set_ids"`
+	PolicySetCount   types.Int64  `tfsdk:"policy_set_count"`
+	UpdatedAt        types.String `tfsdk:"updated_at"`
+}
+
+func (d *policiesDataSource) Metadata(_ context.Context, req datasource.MetadataRequest, resp *datasource.MetadataResponse) {
+	resp.TypeName = req.ProviderTypeName + "_policies"
+}
+
+func (d *policiesDataSource) Schema(_ context.Context, _ datasource.SchemaRequest, resp *datasource.SchemaResponse) {
+	entry := policyDataAttributes()
+	entry["id"] = schema.StringAttribute{Computed: true, MarkdownDescription: "ID of the policy (`pol-<id>`)."}
+	entry["name"] = schema.StringAttribute{Computed: true, MarkdownDescription: "Name of the policy."}
+	resp.Schema = schema.Schema{
+		MarkdownDescription: "Every policy of an organization, oldest first, optionally narrowed by name and kind. All pages are read, 100 policies a request.",
+		Attributes: map[string]schema.Attribute{
+			"id": schema.StringAttribute{
+				Computed:            true,
+				MarkdownDescription: "The organization's name.",
+			},
+			"organization": schema.StringAttribute{
+				Optional: true, Computed: true,
+				MarkdownDescription: "Name of the organization. Defaults to the provider's `organization`.",
+				Validators:          []validator.String{stringvalidator.RegexMatches(nameRE, "must contain only letters, numbers, - and _")},
+			},
+			"search": schema.StringAttribute{
+				Optional:            true,
+				MarkdownDescription: "Keep only policies whose name contains this text (the API's partial, case-insensitive name search).",
+				Validators:          []validator.String{stringvalidator.LengthAtLeast(1)},
+			},
+			"kind": schema.StringAttribute{
+				Optional:            true,
+				MarkdownDescription: "Keep only policies of this kind: " + backticked(policyKinds) + ".",
+				Validators:          []validator.String{stringvalidator.OneOf(policyKinds...)},
+			},
+			"ids": schema.ListAttribute{
+				ElementType:         types.StringType,
+				Computed:            true,
+				MarkdownDescription: "IDs of the policies, in the order of `policies`.",
+			},
+			"policies": schema.ListNestedAttribute{
+				Computed:            true,
+				MarkdownDescription: "The policies.",
+				NestedObject:        schema.NestedAttributeObject{Attributes: entry},
+			},
+		},
+	}
+}
+
+func (d *policiesDataSource) Configure(_ context.Context, req datasource.ConfigureRequest, resp *datasource.ConfigureResponse) {
+	d.data = configureData(req.ProviderData, &resp.Diagnostics)
+}
+
+func (d *policiesDataSource) Read(ctx context.Context, req datasource.ReadRequest, resp *datasource.ReadResponse) {
+	var cfg policiesDataSourceModel
+	resp.Diagnostics.Append(req.Config.Get(ctx, &cfg)...)
+	if resp.Diagnostics.HasError() {
+		return
+	}
+	org := d.data.organizationOr(cfg.Organization, &resp.Diagnostics)
+	if resp.Diagnostics.HasError() {
+		return
+	}
+	pols, err := policyClient{d.data.client}.list(ctx, org, cfg.Search.ValueString(), cfg.Kind.ValueString())
+	if err != nil {
+		resp.Diagnostics.AddAttributeError(path.Root("organization"), "Error listing policies", policyError("Organization "+org, err))
+		return
+	}
+	cfg.ID = types.StringValue(org)
+	cfg.Organization = types.StringValue(org)
+	cfg.IDs = make([]types.String, 0, len(pols))
+	cfg.Policies = make([]policyListEntry, 0, len(pols))
+	for _, pol := range pols {
+		v := pol.values()
+		cfg.IDs = append(cfg.IDs, v.ID)
+		cfg.Policies = append(cfg.Policies, policyListEntry{
+			ID: v.ID, Name: v.Name, Description: v.Description, Kind: v.Kind, Query: v.Query,
+			EnforcementLevel: v.EnforcementLevel, PolicySetIDs: v.PolicySetIDs, PolicySetCount: v.PolicySetCount, UpdatedAt: v.UpdatedAt,
+		})
+	}
+	resp.Diagnostics.Append(resp.State.Set(ctx, &cfg)...)
+}

@@ -1,0 +1,202 @@
+package provider
+
+import (
+	"context"
+	"fmt"
+	"net/url"
+	"slices"
+	"strings"
+	"time"
+
+	tfe "github.com/hashicorp/go-tfe"
+	"github.com/hashicorp/terraform-plugin-framework/attr"
+	"github.com/hashicorp/terraform-plugin-framework/types"
+)
+
+// Policy kinds and the enforcement levels each allows, in the API's order.
+var (
+	policyKinds  = []string{string(tfe.Sentinel), string(tfe.OPA)}
+	policyLevels = map[string][]string{
+		string(tfe.Sentinel): {string(tfe.EnforcementHard), string(tfe.EnforcementSoft), string(tfe.EnforcementAdvisory)},
+		string(tfe.OPA):      {string(tfe.EnforcementMandatory), string(tfe.EnforcementAdvisory)},
+	}
+	allPolicyLevels = []string{string(tfe.EnforcementHard), string(tfe.EnforcementSoft), string(tfe.EnforcementMandatory), string(tfe.EnforcementAdvisory)}
+)
+
+// maxPolicyCodeSize is the API's limit on policy code: 10 MB (10 MiB); a
+// larger upload is refused with 413 and not saved.
+const maxPolicyCodeSize = 10 << 20
+
+// policyListPageSize is the page size of every policy listing.
+const policyListPageSize = 100
+
+// policyAPI is a policy as the API returns it. go-tfe's tfe.Policy drops
+// `relationships.policy-sets` and reads a null description as "", so the
+// provider decodes responses into this model through go-tfe's own request
+// machinery (client.NewRequest), with go-tfe's option types as bodies.
+type policyAPI struct {
+	ID               string               `jsonapi:"primary,policies"`
+	Name             string               `jsonapi:"attr,name"`
+	Kind             tfe.PolicyKind       `jsonapi:"attr,kind"`
+	Query            *string              `jsonapi:"attr,query"`
+	Description      *string              `jsonapi:"attr,description"`
+	EnforcementLevel tfe.EnforcementLevel `jsonapi:"attr,enforcement-level"`
+	PolicySetCount   int                  `jsonapi:"attr,policy-set-count"`
+	UpdatedAt        time.Time            `jsonapi:"attr,updated-at,iso8601"`
+	Organization     *tfe.Organization    `jsonapi:"relation,organization"`
+	PolicySets       []*tfe.PolicySet     `jsonapi:"relation,policy-sets"`
+}
+
+type policyListAPI struct {
+	*tfe.Pagination
+	Items []*policyAPI
+}
+
+// policyClient makes the policy requests that go-tfe's Policies service
+// cannot make as the provider needs them (see policyAPI). Upload, Download
+// and Delete go through go-tfe's service directly.
+type policyClient struct{ c *tfe.Client }
+
+func (p policyClient) do(ctx context.Context, method, path string, body any, out any) error {
+	req, err := p.c.NewRequest(method, path, body)
+	if err != nil {
+		return err
+	}
+	return req.Do(ctx, out)
+}
+
+func (p policyClient) read(ctx context.Context, id string) (*policyAPI, error) {
+	pol := &policyAPI{}
+	if err := p.do(ctx, "GET", "policies/"+url.PathEscape(id), nil, pol); err != nil {
+		return nil, err
+	}
+	return pol, nil
+}
+
+// create sends opts as they are. Unlike go-tfe's Policies.Create it does
+// not require an enforcement level, so the API's default applies when the
+// configuration leaves it out.
+func (p policyClient) create(ctx context.Context, org string, opts *tfe.PolicyCreateOptions) (*policyAPI, error) {
+	pol := &policyAPI{}
+	if err := p.do(ctx, "POST", "organizations/"+url.PathEscape(org)+"/policies", opts, pol); err != nil {
+		return nil, err
+	}
+	return pol, nil
+}
+
+func (p policyClient) update(ctx context.Context, id string, opts *tfe.PolicyUpdateOptions) (*policyAPI, error) {
+	pol := &policyAPI{}
+	if err := p.do(ctx, "PATCH", "policies/"+url.PathEscape(id), opts, pol); err != nil {
+		return nil, err
+	}
+	return pol, nil
+}
+
+// list returns every policy of org that matches search (partial name) and
+// kind (either may be empty), all pages.
+func (p policyClient) list(ctx context.Context, org, search, kind string) ([]*policyAPI, error) {
+	opts := &tfe.PolicyListOptions{ListOptions: tfe.ListOptions{PageSize: policyListPageSize}, Search: search, Kind: tfe.PolicyKind(kind)}
+	var out []*policyAPI
+	for {
+		l := &policyListAPI{}
+		if err := p.do(ctx, "GET", "organizations/"+url.PathEscape(org)+"/policies", opts, l); err != nil {
+			return nil, err
+		}
+		out = append(out, l.Items...)
+		if l.Pagination == nil || l.NextPage == 0 || l.NextPage <= opts.PageNumber {
+			return out, nil
+		}
+		opts.PageNumber = l.NextPage
+	}
+}
+
+// findByName returns the policy of org named name: the name search is
+// partial, so the exact name is picked from its results.
+func (p policyClient) findByName(ctx context.Context, org, name string) (*policyAPI, error) {
+	pols, err := p.list(ctx, org, name, "")
+	if err != nil {
+		return nil, err
+	}
+	for _, pol := range pols {
+		if pol.Name == name {
+			return pol, nil
+		}
+	}
+	return nil, fmt.Errorf("organization %s has no policy named %q (or the token may not manage policies): %w", org, name, tfe.ErrResourceNotFound)
+}
+
+// policyNotFound is the message for a 404 from a policy endpoint, which
+// means a missing record and a token without permission alike.
+func policyNotFound(what string) string {
+	return fmt.Sprintf("%s not found, or the token may not manage policies (it needs to be an owner, the organization token, or in a team with the \"Manage policies\" permission).", what)
+}
+
+// policyError explains a failed policy request.
+func policyError(what string, err error) string {
+	if isNotFound(err) {
+		return policyNotFound(what)
+	}
+	return fmt.Sprintf("%s: %s", what, err)
+}
+
+// policyValues are a policy's attributes in Terraform types, shared by the
+// resource and the data sources.
+type policyValues struct {
+	ID               types.String
+	Organization     types.String
+	Name             types.String
+	Description      types.String
+	Kind             types.String
+	Query            types.String
+	EnforcementLevel types.String
+	PolicySetIDs     types.Set
+	PolicySetCount   types.Int64
+	UpdatedAt        types.String
+}
+
+// values converts an API policy. An empty description is null (the
+// resource refuses an empty one, so the two cannot be told apart usefully),
+// and so is an unset updated-at.
+func (pol *policyAPI) values() policyValues {
+	v := policyValues{
+		ID:               types.StringValue(pol.ID),
+		Name:             types.StringValue(pol.Name),
+		Description:      types.StringNull(),
+		Kind:             types.StringValue(string(pol.Kind)),
+		Query:            types.StringPointerValue(pol.Query),
+		EnforcementLevel: types.StringValue(string(pol.EnforcementLevel)),
+		PolicySetCount:   types.Int64Value(int64(pol.PolicySetCount)),
+		UpdatedAt:        types.StringNull(),
+	}
+	if pol.Organization != nil {
+		v.Organization = types.StringValue(pol.Organization.Name)
+	} else {
+		v.Organization = types.StringNull()
+	}
+	if pol.Description != nil && *pol.Description != "" {
+		v.Description = types.StringValue(*pol.Description)
+	}
+	if !pol.UpdatedAt.IsZero() {
+		v.UpdatedAt = types.StringValue(pol.UpdatedAt.UTC().Format(time.RFC3339))
+	}
+	ids := make([]attr.Value, 0, len(pol.PolicySets))
+	for _, ps := range pol.PolicySets {
+		ids = append(ids, types.StringValue(ps.ID))
+	}
+	v.PolicySetIDs = types.SetValueMust(types.StringType, ids)
+	return v
+}
+
+// quoted renders values as a list of quoted strings for messages.
+func quoted(vals []string) string {
+	q := make([]string, len(vals))
+	for i, v := range vals {
+		q[i] = fmt.Sprintf("%q", v)
+	}
+	return strings.Join(q, ", ")
+}
+
+// levelAllowed reports whether level is valid for kind.
+func levelAllowed(kind, level string) bool {
+	return slices.Contains(policyLevels[kind], level)
+}

@@ -1,0 +1,112 @@
+package provider
+
+import (
+	"context"
+	"fmt"
+
+	"github.com/hashicorp/terraform-plugin-framework-validators/datasourcevalidator"
+	"github.com/hashicorp/terraform-plugin-framework-validators/stringvalidator"
+	"github.com/hashicorp/terraform-plugin-framework/datasource"
+	"github.com/hashicorp/terraform-plugin-framework/datasource/schema"
+	"github.com/hashicorp/terraform-plugin-framework/path"
+	"github.com/hashicorp/terraform-plugin-framework/schema/validator"
+	"github.com/hashicorp/terraform-plugin-framework/types"
+)
+
+var (
+	_ datasource.DataSourceWithConfigure        = (*policyDataSource)(nil)
+	_ datasource.DataSourceWithConfigValidators = (*policyDataSource)(nil)
+)
+
+// NewPolicyDataSource is the tfgov_policy data source.
+func NewPolicyDataSource() datasource.DataSource { return &policyDataSource{} }
+
+type policyDataSource struct{ data *providerData }
+
+// policyDataSourceModel has the resource's attributes, all read back.
+type policyDataSourceModel = policyResourceModel
+
+func (d *policyDataSource) Metadata(_ context.Context, req datasource.MetadataRequest, resp *datasource.MetadataResponse) {
+	resp.TypeName = req.ProviderTypeName + "_policy"
+}
+
+// policyDataAttributes are the computed attributes of a policy, for both
+// data sources.
+func policyDataAttributes() map[string]schema.Attribute {
+	return map[string]schema.Attribute{
+		"description":       schema.StringAttribute{Computed: true, MarkdownDescription: "Description of the policy; null if none."},
+		"kind":              schema.StringAttribute{Computed: true, MarkdownDescription: "Policy-as-code framework: `sentinel` or `opa`."},
+		"query":             schema.StringAttribute{Computed: true, MarkdownDescription: "The OPA query of an `opa` policy; null for `sentinel`."},
+		"enforcement_level": schema.StringAttribute{Computed: true, MarkdownDescription: "Enforcement level: `hard-mandatory`, `soft-mandatory` or `advisory` for Sentinel; `mandatory` or `advisory` for OPA."},
+		"policy_set_ids": schema.SetAttribute{
+			ElementType: types.StringType, Computed: true,
+			MarkdownDescription: "IDs of the policy sets that include the policy.",
+		},
+		"policy_set_count": schema.Int64Attribute{Computed: true, MarkdownDescription: "Number of policy sets that include the policy."},
+		"updated_at":       schema.StringAttribute{Computed: true, MarkdownDescription: "When the policy or its code last changed (RFC 3339); null if never since creation."},
+	}
+}
+
+func (d *policyDataSource) Schema(_ context.Context, _ datasource.SchemaRequest, resp *datasource.SchemaResponse) {
+	attrs := policyDataAttributes()
+	attrs["id"] = schema.StringAttribute{
+		Optional: true, Computed: true,
+		MarkdownDescription: "ID of the policy (`pol-<id>`). Set either `id` or `name`.",
+		Validators:          []validator.String{idValidator("pol-")},
+	}
+	attrs["name"] = schema.StringAttribute{
+		Optional: true, Computed: true,
+		MarkdownDescription: "Name of the policy, looked up in `organization`. Set either `id` or `name`.",
+		Validators:          []validator.String{stringvalidator.RegexMatches(nameRE, "must contain only letters, numbers, - and _")},
+	}
+	attrs["organization"] = schema.StringAttribute{
+		Optional: true, Computed: true,
+		MarkdownDescription: "Organization to look `name` up in. Defaults to the provider's `organization`; not allowed with `id` (the policy names its own).",
+		Validators:          []validator.String{stringvalidator.RegexMatches(nameRE, "must contain only letters, numbers, - and _")},
+	}
+	resp.Schema = schema.Schema{
+		MarkdownDescription: "One policy, by ID or by organization and name. Reading by ID is one request; by name, one request per 100 policies whose name contains it.",
+		Attributes:          attrs,
+	}
+}
+
+func (d *policyDataSource) ConfigValidators(context.Context) []datasource.ConfigValidator {
+	return []datasource.ConfigValidator{
+		datasourcevalidator.ExactlyOneOf(path.MatchRoot("id"), path.MatchRoot("name")),
+		datasourcevalidator.Conflicting(path.MatchRoot("id"), path.MatchRoot("organization")),
+	}
+}
+
+func (d *policyDataSource) Configure(_ context.Context, req datasource.ConfigureRequest, resp *datasource.ConfigureResponse) {
+	d.data = configureData(req.ProviderData, &resp.Diagnostics)
+}
+
+func (d *policyDataSource) Read(ctx context.Context, req datasource.ReadRequest, resp *datasource.ReadResponse) {
+	var cfg policyDataSourceModel
+	resp.Diagnostics.Append(req.Config.Get(ctx, &cfg)...)
+	if resp.Diagnostics.HasError() {
+		return
+	}
+	api := policyClient{d.data.client}
+	var pol *policyAPI
+	var err error
+	if !cfg.ID.IsNull() {
+		id := cfg.ID.ValueString()
+		if pol, err = api.read(ctx, id); err != nil {
+			resp.Diagnostics.AddAttributeError(path.Root("id"), "Error reading policy", policyError("Policy "+id, err))
+			return
+		}
+	} else {
+		org := d.data.organizationOr(cfg.Organization, &resp.Diagnostics)
+		if resp.Diagnostics.HasError() {
+			return
+		}
+		name := cfg.Name.ValueString()
+		if pol, err = api.findByName(ctx, org, name); err != nil {
+			resp.Diagnostics.AddAttributeError(path.Root("name"), "Error reading policy", policyError(fmt.Sprintf("Policy %q in organization %s", name, org), err))
+			return
+		}
+	}
+	cfg.set(pol.values())
+	resp.Diagnostics.Append(resp.State.Set(ctx, &cfg)...)
+}

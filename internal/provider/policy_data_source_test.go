@@ -1,0 +1,171 @@
+package provider
+
+import (
+	"context"
+	"fmt"
+	"regexp"
+	"testing"
+
+	tfe "github.com/hashicorp/go-tfe"
+	tfjson "github.com/hashicorp/terraform-json"
+	"github.com/hashicorp/terraform-plugin-testing/compare"
+	"github.com/hashicorp/terraform-plugin-testing/helper/resource"
+	"github.com/hashicorp/terraform-plugin-testing/knownvalue"
+	"github.com/hashicorp/terraform-plugin-testing/statecheck"
+	"github.com/hashicorp/terraform-plugin-testing/tfjsonpath"
+)
+
+// policyAttrs are the attributes the resource and the data sources share.
+var policyAttrs = []string{"id", "organization", "name", "description", "kind", "query", "enforcement_level", "policy_set_ids", "policy_set_count", "updated_at"}
+
+func TestAccPolicyDataSource_basic(t *testing.T) {
+	name := testAccName("ds")
+	config := fmt.Sprintf(`
+resource "tfgov_policy" "test" {
+  name              = %[1]q
+  kind              = "opa"
+  query             = "data.terraform.deny"
+  description       = "Read back"
+  enforcement_level = "mandatory"
+}
+
+data "tfgov_policy" "by_id" {
+  id = tfgov_policy.test.id
+}
+
+data "tfgov_policy" "by_name" {
+  name       = tfgov_policy.test.name
+  depends_on = [tfgov_policy.test]
+}
+`, name)
+	var checks []statecheck.StateCheck
+	for _, ds := range []string{"data.tfgov_policy.by_id", "data.tfgov_policy.by_name"} {
+		for _, a := range policyAttrs {
+			checks = append(checks, statecheck.CompareValuePairs(ds, tfjsonpath.New(a), policyAddr, tfjsonpath.New(a), compare.ValuesSame()))
+		}
+	}
+	checks = append(checks,
+		statecheck.ExpectKnownValue("data.tfgov_policy.by_name", tfjsonpath.New("query"), knownvalue.StringExact("data.terraform.deny")),
+		statecheck.ExpectKnownValue("data.tfgov_policy.by_name", tfjsonpath.New("organization"), knownvalue.StringExact(testAccOrganization())),
+	)
+	resource.ParallelTest(t, resource.TestCase{
+		PreCheck:                 func() { testAccPreCheck(t) },
+		ProtoV6ProviderFactories: testAccProtoV6ProviderFactories,
+		CheckDestroy:             testAccCheckPolicyDestroyed(t, name),
+		Steps:                    []resource.TestStep{{Config: config, ConfigStateChecks: checks}},
+	})
+}
+
+func TestAccPolicyDataSource_errors(t *testing.T) {
+	tests := map[string]struct{ config, want string }{
+		"neither":         {`data "tfgov_policy" "x" {}`, `Exactly one of these attributes must be configured: \[id,name\]`},
+		"both":            {`data "tfgov_policy" "x" {` + "\n" + `id = "pol-abc"` + "\n" + `name = "abc"` + "\n}", `Exactly one of these attributes must be configured: \[id,name\]`},
+		"id and org":      {`data "tfgov_policy" "x" {` + "\n" + `id = "pol-abc"` + "\n" + `organization = "abc"` + "\n}", `cannot be configured together`},
+		"missing id":      {`data "tfgov_policy" "x" {` + "\n" + `id = "pol-doesnotexist0001"` + "\n}", `Policy pol-doesnotexist0001 not found, or the token may not manage policies`},
+		"missing name":    {`data "tfgov_policy" "x" {` + "\n" + `name = "no-such-policy-here"` + "\n}", `Policy "no-such-policy-here" in organization ` + testAccOrganization() + ` not found`},
+		"missing org":     {`data "tfgov_policy" "x" {` + "\n" + `name = "x"` + "\n" + `organization = "no-such-org-ds"` + "\n}", `in organization no-such-org-ds not found, or the token may not manage`},
+		"bad id":          {`data "tfgov_policy" "x" {` + "\n" + `id = "polset-abc"` + "\n}", `must be an ID of the form pol-<id>`},
+		"list bad kind":   {`data "tfgov_policies" "x" {` + "\n" + `kind = "rego"` + "\n}", `kind.*value must be one of`},
+		"list empty text": {`data "tfgov_policies" "x" {` + "\n" + `search = ""` + "\n}", `search.*at least 1`},
+		"list no org":     {`data "tfgov_policies" "x" {` + "\n" + `organization = "no-such-org-list"` + "\n}", `Organization no-such-org-list not found, or the token may not manage policies`},
+	}
+	for name, tc := range tests {
+		t.Run(name, func(t *testing.T) {
+			resource.ParallelTest(t, resource.TestCase{
+				PreCheck:                 func() { testAccPreCheck(t) },
+				ProtoV6ProviderFactories: testAccProtoV6ProviderFactories,
+				Steps: []resource.TestStep{{
+					Config:      tc.config,
+					ExpectError: regexp.MustCompile(`(?s)` + wrappedRE(tc.want).String()),
+				}},
+			})
+		})
+	}
+}
+
+// TestAccPoliciesDataSource_paging lists more policies than one page of
+// the API's default (20) and of the provider's page size (100).
+func TestAccPoliciesDataSource_paging(t *testing.T) {
+	prefix := testAccName("many")
+	const sentinels, opas = 98, 5
+	c := testAccClient(t)
+	ids := make([]string, 0, sentinels+opas)
+	t.Cleanup(func() {
+		for _, id := range ids {
+			if err := c.Policies.Delete(context.Background(), id); err != nil && !isNotFound(err) {
+				t.Errorf("deleting policy %s: %v", id, err)
+			}
+		}
+	})
+	for i := range sentinels + opas {
+		opts := tfe.PolicyCreateOptions{Name: tfe.String(fmt.Sprintf("%s-%03d", prefix, i)), EnforcementLevel: tfe.EnforcementMode(tfe.EnforcementAdvisory)}
+		if i >= sentinels {
+			opts.Kind, opts.Query = tfe.OPA, tfe.String("data.terraform.deny")
+		}
+		pol, err := c.Policies.Create(context.Background(), testAccOrganization(), opts)
+		if err != nil {
+			t.Fatalf("creating policy %d: %v", i, err)
+		}
+		ids = append(ids, pol.ID)
+	}
+
+	config := fmt.Sprintf(`
+data "tfgov_policies" "all" {
+  search = %[1]q
+}
+
+data "tfgov_policies" "opa" {
+  search = %[1]q
+  kind   = "opa"
+}
+
+data "tfgov_policies" "none" {
+  search = "%[1]s-nothing"
+}
+`, prefix)
+	resource.ParallelTest(t, resource.TestCase{
+		PreCheck:                 func() { testAccPreCheck(t) },
+		ProtoV6ProviderFactories: testAccProtoV6ProviderFactories,
+		Steps: []resource.TestStep{{
+			Config: config,
+			ConfigStateChecks: []statecheck.StateCheck{
+				statecheck.ExpectKnownValue("data.tfgov_policies.all", tfjsonpath.New("ids"), knownvalue.ListSizeExact(sentinels+opas)),
+				statecheck.ExpectKnownValue("data.tfgov_policies.all", tfjsonpath.New("policies"), knownvalue.ListSizeExact(sentinels+opas)),
+				statecheck.ExpectKnownValue("data.tfgov_policies.all", tfjsonpath.New("organization"), knownvalue.StringExact(testAccOrganization())),
+				statecheck.ExpectKnownValue("data.tfgov_policies.all", tfjsonpath.New("policies").AtSliceIndex(0), knownvalue.ObjectExact(map[string]knownvalue.Check{
+					"id":                knownvalue.StringRegexp(regexp.MustCompile(`^pol-`)),
+					"name":              knownvalue.StringExact(prefix + "-000"),
+					"description":       knownvalue.Null(),
+					"kind":              knownvalue.StringExact("sentinel"),
+					"query":             knownvalue.Null(),
+					"enforcement_level": knownvalue.StringExact("advisory"),
+					"policy_set_ids":    knownvalue.SetExact([]knownvalue.Check{}),
+					"policy_set_count":  knownvalue.Int64Exact(0),
+					"updated_at":        knownvalue.Null(),
+				})),
+				statecheck.ExpectKnownValue("data.tfgov_policies.all", tfjsonpath.New("policies").AtSliceIndex(sentinels+opas-1).AtMapKey("name"), knownvalue.StringExact(fmt.Sprintf("%s-%03d", prefix, sentinels+opas-1))),
+				statecheck.ExpectKnownValue("data.tfgov_policies.opa", tfjsonpath.New("policies"), knownvalue.ListSizeExact(opas)),
+				statecheck.ExpectKnownValue("data.tfgov_policies.opa", tfjsonpath.New("policies").AtSliceIndex(0).AtMapKey("query"), knownvalue.StringExact("data.terraform.deny")),
+				statecheck.ExpectKnownValue("data.tfgov_policies.none", tfjsonpath.New("ids"), knownvalue.ListExact([]knownvalue.Check{})),
+				stateCheckFunc(func(_ context.Context, s *tfjson.State) error {
+					for _, r := range s.Values.RootModule.Resources {
+						if r.Address != "data.tfgov_policies.all" {
+							continue
+						}
+						got := map[string]bool{}
+						for _, id := range r.AttributeValues["ids"].([]any) {
+							got[id.(string)] = true
+						}
+						for _, id := range ids {
+							if !got[id] {
+								return fmt.Errorf("policy %s is missing from the list", id)
+							}
+						}
+						return nil
+					}
+					return fmt.Errorf("data.tfgov_policies.all not in state")
+				}),
+			},
+		}},
+	})
+}

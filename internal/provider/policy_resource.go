@@ -1,0 +1,317 @@
+package provider
+
+import (
+	"context"
+	"fmt"
+	"strings"
+
+	tfe "github.com/hashicorp/go-tfe"
+	"github.com/hashicorp/terraform-plugin-framework-validators/stringvalidator"
+	"github.com/hashicorp/terraform-plugin-framework/diag"
+	"github.com/hashicorp/terraform-plugin-framework/path"
+	"github.com/hashicorp/terraform-plugin-framework/resource"
+	"github.com/hashicorp/terraform-plugin-framework/resource/schema"
+	"github.com/hashicorp/terraform-plugin-framework/resource/schema/planmodifier"
+	"github.com/hashicorp/terraform-plugin-framework/resource/schema/stringdefault"
+	"github.com/hashicorp/terraform-plugin-framework/resource/schema/stringplanmodifier"
+	"github.com/hashicorp/terraform-plugin-framework/schema/validator"
+	"github.com/hashicorp/terraform-plugin-framework/types"
+	"github.com/hashicorp/terraform-plugin-log/tflog"
+)
+
+var (
+	_ resource.ResourceWithConfigure      = (*policyResource)(nil)
+	_ resource.ResourceWithImportState    = (*policyResource)(nil)
+	_ resource.ResourceWithValidateConfig = (*policyResource)(nil)
+	_ resource.ResourceWithModifyPlan     = (*policyResource)(nil)
+)
+
+// NewPolicyResource is the tfgov_policy resource.
+func NewPolicyResource() resource.Resource { return &policyResource{} }
+
+type policyResource struct{ data *providerData }
+
+type policyResourceModel struct {
+	ID               types.String `tfsdk:"id"`
+	Organization     types.String `tfsdk:"organization"`
+	Name             types.String `tfsdk:"name"`
+	Description      types.String `tfsdk:"description"`
+	Kind             types.String `tfsdk:"kind"`
+	Query            types.String `tfsdk:"query"`
+	EnforcementLevel types.String `tfsdk:"enforcement_level"`
+	PolicySetIDs     types.Set    `tfsdk:"policy_set_ids"`
+	PolicySetCount   types.Int64  `tfsdk:"policy_set_count"`
+	UpdatedAt        types.String `tfsdk:"updated_at"`
+}
+
+func (m *policyResourceModel) set(v policyValues) {
+	m.ID, m.Organization, m.Name, m.Description, m.Kind = v.ID, v.Organization, v.Name, v.Description, v.Kind
+	m.Query, m.EnforcementLevel, m.PolicySetIDs, m.PolicySetCount, m.UpdatedAt = v.Query, v.EnforcementLevel, v.PolicySetIDs, v.PolicySetCount, v.UpdatedAt
+}
+
+func (r *policyResource) Metadata(_ context.Context, req resource.MetadataRequest, resp *resource.MetadataResponse) {
+	resp.TypeName = req.ProviderTypeName + "_policy"
+}
+
+func (r *policyResource) Schema(_ context.Context, _ resource.SchemaRequest, resp *resource.SchemaResponse) {
+	resp.Schema = schema.Schema{
+		MarkdownDescription: "A Sentinel or OPA policy of an organization: its name, kind, query and enforcement level. " +
+			"The policy's code is uploaded separately, with `tfgov_policy_upload`; policy sets decide where it is enforced.\n\n" +
+			"After every create and update the provider compares what the API returns with the configuration, " +
+			"so a change the API did not make fails the apply instead of showing up as drift later.",
+		Attributes: map[string]schema.Attribute{
+			"id": schema.StringAttribute{
+				Computed:            true,
+				MarkdownDescription: "ID of the policy (`pol-<id>`).",
+				PlanModifiers:       []planmodifier.String{stringplanmodifier.UseStateForUnknown()},
+			},
+			"organization": organizationAttribute(),
+			"name": schema.StringAttribute{
+				Required: true,
+				MarkdownDescription: "Name of the policy, unique in the organization: letters, numbers, `-` and `_`. " +
+					"Policy sets refer to the code as `<name>.sentinel` or `<name>.rego`. The API cannot rename a policy, so changing it replaces the policy.",
+				PlanModifiers: []planmodifier.String{stringplanmodifier.RequiresReplace()},
+				Validators:    []validator.String{stringvalidator.RegexMatches(nameRE, "must contain only letters, numbers, - and _")},
+			},
+			"description": schema.StringAttribute{
+				Optional:            true,
+				MarkdownDescription: "Description of the policy (Markdown). Leave it out for none; it may not be empty.",
+				Validators:          []validator.String{stringvalidator.LengthAtLeast(1)},
+			},
+			"kind": schema.StringAttribute{
+				Optional:            true,
+				Computed:            true,
+				Default:             stringdefault.StaticString(string(tfe.Sentinel)),
+				MarkdownDescription: fmt.Sprintf("Policy-as-code framework: one of %s. Defaults to `sentinel`. Changing it replaces the policy.", backticked(policyKinds)),
+				PlanModifiers:       []planmodifier.String{stringplanmodifier.RequiresReplace()},
+				Validators:          []validator.String{stringvalidator.OneOf(policyKinds...)},
+			},
+			"query": schema.StringAttribute{
+				Optional: true,
+				MarkdownDescription: "The OPA query the service runs to evaluate the policy, such as `data.terraform.policies.deny`. " +
+					"Required when `kind` is `opa`, not allowed for `sentinel`. Checked with OPA's parser at plan time.",
+				Validators: []validator.String{regoQueryValidator{}},
+			},
+			"enforcement_level": schema.StringAttribute{
+				Optional: true,
+				Computed: true,
+				MarkdownDescription: "What happens when the policy fails. For `sentinel`: " + backticked(policyLevels["sentinel"]) +
+					"; for `opa`: " + backticked(policyLevels["opa"]) + ". Checked against `kind` at plan time. " +
+					"When left out, the API's default (`hard-mandatory` for Sentinel, `advisory` for OPA) is kept and shown here, with no diff.",
+				PlanModifiers: []planmodifier.String{stringplanmodifier.UseStateForUnknown()},
+				Validators:    []validator.String{stringvalidator.OneOf(allPolicyLevels...)},
+			},
+			"policy_set_ids": schema.SetAttribute{
+				ElementType:         types.StringType,
+				Computed:            true,
+				MarkdownDescription: "IDs of the policy sets that include the policy (`polset-<id>`).",
+			},
+			"policy_set_count": schema.Int64Attribute{
+				Computed:            true,
+				MarkdownDescription: "Number of policy sets that include the policy.",
+			},
+			"updated_at": schema.StringAttribute{
+				Computed:            true,
+				MarkdownDescription: "When the policy or its code last changed (RFC 3339); null until the first change after creation.",
+			},
+		},
+	}
+}
+
+// backticked renders values as a Markdown list of code spans.
+func backticked(vals []string) string {
+	q := make([]string, len(vals))
+	for i, v := range vals {
+		q[i] = "`" + v + "`"
+	}
+	return strings.Join(q, ", ")
+}
+
+func (r *policyResource) Configure(_ context.Context, req resource.ConfigureRequest, resp *resource.ConfigureResponse) {
+	r.data = configureData(req.ProviderData, &resp.Diagnostics)
+}
+
+// ValidateConfig checks what depends on `kind`, skipping unknown values:
+// `query` is required for opa and refused for sentinel, and the
+// enforcement level must be one of the kind's.
+func (r *policyResource) ValidateConfig(ctx context.Context, req resource.ValidateConfigRequest, resp *resource.ValidateConfigResponse) {
+	var cfg policyResourceModel
+	resp.Diagnostics.Append(req.Config.Get(ctx, &cfg)...)
+	if resp.Diagnostics.HasError() {
+		return
+	}
+	validatePolicyKind(cfg.Kind, cfg.Query, cfg.EnforcementLevel, &resp.Diagnostics)
+}
+
+func validatePolicyKind(kindV, query, level types.String, diags *diag.Diagnostics) {
+	if kindV.IsUnknown() {
+		return
+	}
+	kind := string(tfe.Sentinel)
+	if !kindV.IsNull() {
+		kind = kindV.ValueString()
+	}
+	if policyLevels[kind] == nil {
+		return // the kind's own validator reports it
+	}
+	switch {
+	case kind == string(tfe.OPA) && query.IsNull():
+		diags.AddAttributeError(path.Root("query"), "Missing query",
+			`query is required when kind = "opa": the OPA query that evaluates the policy, such as "data.terraform.policies.deny".`)
+	case kind == string(tfe.Sentinel) && !query.IsNull() && !query.IsUnknown():
+		diags.AddAttributeError(path.Root("query"), "Query not allowed",
+			`query is only valid when kind = "opa"; remove it from this Sentinel policy.`)
+	}
+	if !level.IsNull() && !level.IsUnknown() && !levelAllowed(kind, level.ValueString()) {
+		diags.AddAttributeError(path.Root("enforcement_level"), "Invalid enforcement level for the policy kind",
+			fmt.Sprintf("enforcement_level %q is not valid when kind = %q; use one of %s.", level.ValueString(), kind, quoted(policyLevels[kind])))
+	}
+}
+
+func (r *policyResource) ModifyPlan(ctx context.Context, req resource.ModifyPlanRequest, resp *resource.ModifyPlanResponse) {
+	r.data.planOrganization(ctx, req, resp)
+}
+
+func (r *policyResource) Create(ctx context.Context, req resource.CreateRequest, resp *resource.CreateResponse) {
+	var plan policyResourceModel
+	resp.Diagnostics.Append(req.Plan.Get(ctx, &plan)...)
+	if resp.Diagnostics.HasError() {
+		return
+	}
+	org := plan.Organization.ValueString()
+	opts := &tfe.PolicyCreateOptions{
+		Name:        plan.Name.ValueStringPointer(),
+		Kind:        tfe.PolicyKind(plan.Kind.ValueString()),
+		Query:       plan.Query.ValueStringPointer(),
+		Description: plan.Description.ValueStringPointer(),
+	}
+	if !plan.EnforcementLevel.IsUnknown() && !plan.EnforcementLevel.IsNull() {
+		opts.EnforcementLevel = tfe.EnforcementMode(tfe.EnforcementLevel(plan.EnforcementLevel.ValueString()))
+	}
+	tflog.Debug(ctx, "Creating policy", map[string]any{"organization": org, "name": plan.Name.ValueString(), "kind": plan.Kind.ValueString()})
+	pol, err := policyClient{r.data.client}.create(ctx, org, opts)
+	if err != nil {
+		resp.Diagnostics.AddError("Error creating policy", policyError("Organization "+org, err))
+		return
+	}
+	tflog.Info(ctx, "Created policy", map[string]any{"id": pol.ID, "organization": org, "name": pol.Name})
+	want := plan
+	plan.set(pol.values())
+	checkPolicyWritten(want, plan, &resp.Diagnostics)
+	resp.Diagnostics.Append(resp.State.Set(ctx, &plan)...)
+}
+
+// Read refreshes the policy by ID: one request.
+func (r *policyResource) Read(ctx context.Context, req resource.ReadRequest, resp *resource.ReadResponse) {
+	var state policyResourceModel
+	resp.Diagnostics.Append(req.State.Get(ctx, &state)...)
+	if resp.Diagnostics.HasError() {
+		return
+	}
+	pol, err := policyClient{r.data.client}.read(ctx, state.ID.ValueString())
+	if isNotFound(err) {
+		tflog.Info(ctx, "Policy no longer exists; removing it from state", map[string]any{"id": state.ID.ValueString()})
+		resp.State.RemoveResource(ctx)
+		return
+	}
+	if err != nil {
+		resp.Diagnostics.AddError("Error reading policy", fmt.Sprintf("Reading policy %s: %s", state.ID.ValueString(), err))
+		return
+	}
+	state.set(pol.values())
+	resp.Diagnostics.Append(resp.State.Set(ctx, &state)...)
+}
+
+// Update sends description, query and enforcement level (never the
+// deprecated `enforce`), then checks the answer against the plan.
+func (r *policyResource) Update(ctx context.Context, req resource.UpdateRequest, resp *resource.UpdateResponse) {
+	var plan, state policyResourceModel
+	resp.Diagnostics.Append(req.Plan.Get(ctx, &plan)...)
+	resp.Diagnostics.Append(req.State.Get(ctx, &state)...)
+	if resp.Diagnostics.HasError() {
+		return
+	}
+	opts := &tfe.PolicyUpdateOptions{Query: plan.Query.ValueStringPointer()}
+	switch {
+	case !plan.Description.IsNull():
+		opts.Description = plan.Description.ValueStringPointer()
+	case !state.Description.IsNull():
+		opts.Description = tfe.String("") // clears it
+	}
+	if !plan.EnforcementLevel.IsUnknown() && !plan.EnforcementLevel.IsNull() {
+		opts.EnforcementLevel = tfe.EnforcementMode(tfe.EnforcementLevel(plan.EnforcementLevel.ValueString()))
+	}
+	id := state.ID.ValueString()
+	tflog.Debug(ctx, "Updating policy", map[string]any{"id": id})
+	pol, err := policyClient{r.data.client}.update(ctx, id, opts)
+	if err != nil {
+		resp.Diagnostics.AddError("Error updating policy", policyError("Policy "+id, err))
+		return
+	}
+	tflog.Info(ctx, "Updated policy", map[string]any{"id": id})
+	want := plan
+	plan.set(pol.values())
+	checkPolicyWritten(want, plan, &resp.Diagnostics)
+	resp.Diagnostics.Append(resp.State.Set(ctx, &plan)...)
+}
+
+// checkPolicyWritten compares the policy the API returned after a write
+// (got) with the planned one (want) and reports every configured value the
+// API did not take. The caller saves got, so state tells the truth.
+func checkPolicyWritten(want, got policyResourceModel, diags *diag.Diagnostics) {
+	for _, f := range []struct {
+		attr      string
+		want, got types.String
+	}{
+		{"organization", want.Organization, got.Organization},
+		{"name", want.Name, got.Name},
+		{"kind", want.Kind, got.Kind},
+		{"description", want.Description, got.Description},
+		{"query", want.Query, got.Query},
+		{"enforcement_level", want.EnforcementLevel, got.EnforcementLevel},
+	} {
+		if f.want.IsUnknown() || f.want.Equal(f.got) {
+			continue
+		}
+		diags.AddAttributeError(path.Root(f.attr), "The API did not apply a policy attribute",
+			fmt.Sprintf("Policy %s: %s was sent as %s but the API returned %s. The state records what the API returned; check the token's permissions and the service's rules for this attribute.",
+				got.ID.ValueString(), f.attr, f.want, f.got))
+	}
+}
+
+func (r *policyResource) Delete(ctx context.Context, req resource.DeleteRequest, resp *resource.DeleteResponse) {
+	var state policyResourceModel
+	resp.Diagnostics.Append(req.State.Get(ctx, &state)...)
+	if resp.Diagnostics.HasError() {
+		return
+	}
+	id := state.ID.ValueString()
+	err := r.data.client.Policies.Delete(ctx, id)
+	if err != nil && !isNotFound(err) {
+		resp.Diagnostics.AddError("Error deleting policy", fmt.Sprintf("Deleting policy %s: %s", id, err))
+		return
+	}
+	tflog.Info(ctx, "Deleted policy", map[string]any{"id": id})
+}
+
+// ImportState takes the policy ID (`pol-<id>`) or `<organization>/<name>`,
+// which is looked up by name.
+func (r *policyResource) ImportState(ctx context.Context, req resource.ImportStateRequest, resp *resource.ImportStateResponse) {
+	const forms = "pol-<id> or <organization>/<policy name>"
+	if strings.HasPrefix(req.ID, "pol-") {
+		resource.ImportStatePassthroughID(ctx, path.Root("id"), req, resp)
+		return
+	}
+	parts, err := splitImportID(req.ID, 2, forms)
+	if err != nil {
+		resp.Diagnostics.AddError("Invalid import ID", err.Error())
+		return
+	}
+	pol, err := policyClient{r.data.client}.findByName(ctx, parts[0], parts[1])
+	if err != nil {
+		resp.Diagnostics.AddError("Error importing policy", policyError(fmt.Sprintf("Policy %q in organization %s", parts[1], parts[0]), err))
+		return
+	}
+	resp.Diagnostics.Append(resp.State.SetAttribute(ctx, path.Root("id"), pol.ID)...)
+	resp.Diagnostics.Append(resp.State.SetAttribute(ctx, path.Root("organization"), parts[0])...)
+}

@@ -1,0 +1,490 @@
+package provider
+
+import (
+	"bytes"
+	"context"
+	"crypto/sha256"
+	"encoding/hex"
+	"fmt"
+	"os"
+	"path/filepath"
+	"regexp"
+	"testing"
+
+	tfe "github.com/hashicorp/go-tfe"
+	tfjson "github.com/hashicorp/terraform-json"
+	"github.com/hashicorp/terraform-plugin-testing/compare"
+	"github.com/hashicorp/terraform-plugin-testing/helper/resource"
+	"github.com/hashicorp/terraform-plugin-testing/knownvalue"
+	"github.com/hashicorp/terraform-plugin-testing/plancheck"
+	"github.com/hashicorp/terraform-plugin-testing/statecheck"
+	"github.com/hashicorp/terraform-plugin-testing/terraform"
+	"github.com/hashicorp/terraform-plugin-testing/tfjsonpath"
+)
+
+const uploadAddr = "tfgov_policy_upload.test"
+
+const (
+	sentinelCode   = "main = rule { true }\n"
+	sentinelCodeV2 = "import \"tfplan/v2\" as tfplan\n\nmain = rule { length(tfplan.resource_changes) < 100 }\n"
+	regoCode       = "package terraform.policies.tags\n\nimport rego.v1\n\ndeny contains msg if {\n  some rc in input.plan.resource_changes\n  not rc.change.after.tags\n  msg := sprintf(\"%s has no tags\", [rc.address])\n}\n"
+	// regoV0Code is Rego from before v1 (no `if`, no `contains`), which
+	// policy sets pinned to an older OPA still run.
+	regoV0Code = "package terraform.policies.tags\n\ndeny[msg] {\n  rc := input.plan.resource_changes[_]\n  not rc.change.after.tags\n  msg := \"untagged\"\n}\n"
+	badRego    = "package terraform.policies.tags\n\ndeny contains msg if {\n  msg := \n"
+)
+
+func sha256String(s string) string {
+	sum := sha256.Sum256([]byte(s))
+	return hex.EncodeToString(sum[:])
+}
+
+// testAccPolicyWithUpload is a policy and its code given inline.
+func testAccPolicyWithUpload(name, kind, code string) string {
+	query := ""
+	if kind == "opa" {
+		query = `query = "data.terraform.policies.tags.deny"`
+	}
+	return fmt.Sprintf(`
+resource "tfgov_policy" "test" {
+  name = %[1]q
+  kind = %[2]q
+  %[3]s
+}
+
+resource "tfgov_policy_upload" "test" {
+  policy_id = tfgov_policy.test.id
+  content   = %[4]q
+}
+`, name, kind, query, code)
+}
+
+// testAccCheckCode checks through go-tfe that the policy holds code.
+func testAccCheckCode(t *testing.T, code string) statecheck.StateCheck {
+	return stateCheckFunc(func(ctx context.Context, s *tfjson.State) error {
+		id, err := stateID(s, uploadAddr) // the upload's id is its policy_id
+		if err != nil {
+			return err
+		}
+		got, err := testAccClient(t).Policies.Download(ctx, id)
+		if err != nil {
+			return fmt.Errorf("downloading the code of %s: %w", id, err)
+		}
+		if !bytes.Equal(got, []byte(code)) {
+			return fmt.Errorf("policy %s holds %q, want %q", id, got, code)
+		}
+		return nil
+	})
+}
+
+func TestAccPolicyUploadResource_sentinel(t *testing.T) {
+	name := testAccName("upload")
+	var policyID string
+	samePolicy := statecheck.CompareValue(compare.ValuesSame())
+	resource.ParallelTest(t, resource.TestCase{
+		PreCheck:                 func() { testAccPreCheck(t) },
+		ProtoV6ProviderFactories: testAccProtoV6ProviderFactories,
+		CheckDestroy:             testAccCheckPolicyDestroyed(t, name),
+		Steps: []resource.TestStep{
+			{
+				Config: testAccPolicyWithUpload(name, "sentinel", sentinelCode),
+				ConfigStateChecks: []statecheck.StateCheck{
+					statecheck.ExpectKnownValue(uploadAddr, tfjsonpath.New("content_sha256"), knownvalue.StringExact(sha256String(sentinelCode))),
+					statecheck.ExpectKnownValue(uploadAddr, tfjsonpath.New("source"), knownvalue.Null()),
+					statecheck.CompareValuePairs(uploadAddr, tfjsonpath.New("id"), policyAddr, tfjsonpath.New("id"), compare.ValuesSame()),
+					samePolicy.AddStateValue(policyAddr, tfjsonpath.New("id")),
+					testAccCheckCode(t, sentinelCode),
+					stateCheckFunc(func(_ context.Context, s *tfjson.State) error {
+						var err error
+						policyID, err = stateID(s, policyAddr)
+						return err
+					}),
+				},
+			},
+			// Import by policy ID: the code comes back as content.
+			{ResourceName: uploadAddr, ImportState: true, ImportStateVerify: true},
+			// New code is uploaded in place; the policy is untouched.
+			{
+				Config:           testAccPolicyWithUpload(name, "sentinel", sentinelCodeV2),
+				ConfigPlanChecks: expectAction(uploadAddr, plancheck.ResourceActionUpdate),
+				ConfigStateChecks: []statecheck.StateCheck{
+					statecheck.ExpectKnownValue(uploadAddr, tfjsonpath.New("content_sha256"), knownvalue.StringExact(sha256String(sentinelCodeV2))),
+					samePolicy.AddStateValue(policyAddr, tfjsonpath.New("id")),
+					testAccCheckCode(t, sentinelCodeV2),
+				},
+			},
+			// Drift: code changed outside Terraform; the plan uploads it again.
+			{
+				PreConfig: func() {
+					if err := testAccClient(t).Policies.Upload(context.Background(), policyID, []byte("main = rule { false }\n")); err != nil {
+						t.Fatalf("uploading outside Terraform: %v", err)
+					}
+				},
+				Config: testAccPolicyWithUpload(name, "sentinel", sentinelCodeV2),
+				ConfigPlanChecks: resource.ConfigPlanChecks{PreApply: []plancheck.PlanCheck{
+					plancheck.ExpectResourceAction(uploadAddr, plancheck.ResourceActionUpdate),
+					plancheck.ExpectResourceAction(policyAddr, plancheck.ResourceActionNoop),
+					plancheck.ExpectKnownValue(uploadAddr, tfjsonpath.New("content_sha256"), knownvalue.StringExact(sha256String(sentinelCodeV2))),
+				}},
+				ConfigStateChecks: []statecheck.StateCheck{testAccCheckCode(t, sentinelCodeV2)},
+			},
+			// Drift: the policy is deleted outside Terraform; both are made again.
+			{
+				PreConfig: func() {
+					if err := testAccClient(t).Policies.Delete(context.Background(), policyID); err != nil {
+						t.Fatalf("deleting the policy outside Terraform: %v", err)
+					}
+				},
+				Config: testAccPolicyWithUpload(name, "sentinel", sentinelCodeV2),
+				ConfigPlanChecks: resource.ConfigPlanChecks{PreApply: []plancheck.PlanCheck{
+					plancheck.ExpectResourceAction(policyAddr, plancheck.ResourceActionCreate),
+					plancheck.ExpectResourceAction(uploadAddr, plancheck.ResourceActionCreate),
+				}},
+				ConfigStateChecks: []statecheck.StateCheck{testAccCheckCode(t, sentinelCodeV2)},
+			},
+		},
+	})
+}
+
+func TestAccPolicyUploadResource_source(t *testing.T) {
+	name := testAccName("upload-src")
+	dir := t.TempDir()
+	file := filepath.Join(dir, name+".rego")
+	write := func(code string) {
+		if err := os.WriteFile(file, []byte(code), 0o600); err != nil {
+			t.Fatal(err)
+		}
+	}
+	write(regoCode)
+	config := func(path string) string {
+		return fmt.Sprintf(`
+resource "tfgov_policy" "test" {
+  name  = %[1]q
+  kind  = "opa"
+  query = "data.terraform.policies.tags.deny"
+}
+
+resource "tfgov_policy_upload" "test" {
+  policy_id = tfgov_policy.test.id
+  source    = %[2]q
+}
+`, name, path)
+	}
+	resource.ParallelTest(t, resource.TestCase{
+		PreCheck:                 func() { testAccPreCheck(t) },
+		ProtoV6ProviderFactories: testAccProtoV6ProviderFactories,
+		CheckDestroy:             testAccCheckPolicyDestroyed(t, name),
+		Steps: []resource.TestStep{
+			{
+				Config: config(file),
+				ConfigStateChecks: []statecheck.StateCheck{
+					statecheck.ExpectKnownValue(uploadAddr, tfjsonpath.New("content_sha256"), knownvalue.StringExact(sha256String(regoCode))),
+					statecheck.ExpectKnownValue(uploadAddr, tfjsonpath.New("content"), knownvalue.Null()),
+					testAccCheckCode(t, regoCode),
+				},
+			},
+			// Editing the file plans an upload.
+			{
+				PreConfig:        func() { write(regoV0Code) },
+				Config:           config(file),
+				ConfigPlanChecks: expectAction(uploadAddr, plancheck.ResourceActionUpdate),
+				ConfigStateChecks: []statecheck.StateCheck{
+					statecheck.ExpectKnownValue(uploadAddr, tfjsonpath.New("content_sha256"), knownvalue.StringExact(sha256String(regoV0Code))),
+					testAccCheckCode(t, regoV0Code),
+				},
+			},
+			// Code that is not Rego is refused before the upload: the
+			// policy keeps its code.
+			{
+				PreConfig:   func() { write(badRego) },
+				Config:      config(file),
+				ExpectError: regexp.MustCompile(`(?s)Invalid Rego.*does not parse as Rego, so it was not uploaded.*rego_parse_error`),
+			},
+			{
+				PreConfig:         func() { write(regoV0Code) },
+				Config:            config(file),
+				ConfigPlanChecks:  expectAction(uploadAddr, plancheck.ResourceActionNoop),
+				ConfigStateChecks: []statecheck.StateCheck{testAccCheckCode(t, regoV0Code)},
+			},
+			// A missing file is an error at plan time.
+			{
+				Config:      config(filepath.Join(dir, "missing.rego")),
+				PlanOnly:    true,
+				ExpectError: regexp.MustCompile(`(?s)Cannot read the policy code.*missing.rego`),
+			},
+		},
+	})
+}
+
+// TestAccPolicyUploadResource_tooLarge refuses code over 10 MB at plan
+// time, inline or from a file, before any request.
+func TestAccPolicyUploadResource_tooLarge(t *testing.T) {
+	const policyID = "pol-neveruploaded0001"
+	big := filepath.Join(t.TempDir(), "big.sentinel")
+	if err := os.WriteFile(big, bytes.Repeat([]byte("#"), maxPolicyCodeSize+1), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	exact := filepath.Join(t.TempDir(), "exact.sentinel")
+	if err := os.WriteFile(exact, bytes.Repeat([]byte("#"), maxPolicyCodeSize), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	tests := map[string]struct {
+		body string
+		want *regexp.Regexp
+	}{
+		"file":   {fmt.Sprintf("source = %q", big), wrappedRE(`big.sentinel: The code is 10485761 bytes; the API accepts at most 10485760 bytes \(10 MB\)`)},
+		"inline": {`content = format("%10485761s", "")`, wrappedRE(`Policy code too large.*The code is 10485761 bytes; the API accepts at most 10485760 bytes`)},
+	}
+	for name, tc := range tests {
+		t.Run(name, func(t *testing.T) {
+			resource.ParallelTest(t, resource.TestCase{
+				PreCheck:                 func() { testAccPreCheck(t) },
+				ProtoV6ProviderFactories: testAccProtoV6ProviderFactories,
+				Steps: []resource.TestStep{{
+					Config:      fmt.Sprintf("resource \"tfgov_policy_upload\" \"test\" {\n  policy_id = %q\n  %s\n}\n", policyID, tc.body),
+					PlanOnly:    true,
+					ExpectError: regexp.MustCompile(`(?s)` + tc.want.String()),
+				}},
+			})
+		})
+	}
+	// Exactly 10 MB plans (the apply would then find no such policy).
+	resource.ParallelTest(t, resource.TestCase{
+		PreCheck:                 func() { testAccPreCheck(t) },
+		ProtoV6ProviderFactories: testAccProtoV6ProviderFactories,
+		Steps: []resource.TestStep{{
+			Config:             fmt.Sprintf("resource \"tfgov_policy_upload\" \"test\" {\n  policy_id = %q\n  source = %q\n}\n", policyID, exact),
+			PlanOnly:           true,
+			ExpectNonEmptyPlan: true,
+		}},
+	})
+	if sb := testAccSandbox(); sb != nil {
+		for _, p := range []string{"/api/v2/policies/" + policyID, "/api/v2/policies/" + policyID + "/download"} {
+			if n := sb.RequestsTo("GET", p); n != 0 {
+				t.Errorf("%d requests to %s", n, p)
+			}
+		}
+		if n := sb.RequestsTo("PUT", "/api/v2/policies/"+policyID+"/upload"); n != 0 {
+			t.Errorf("%d uploads", n)
+		}
+	}
+}
+
+// TestAccPolicyUploadResource_invalid covers the other plan-time errors.
+func TestAccPolicyUploadResource_invalid(t *testing.T) {
+	tests := map[string]struct{ body, want string }{
+		"neither":        {`policy_id = "pol-abc"`, `Missing Attribute Configuration.*Exactly one of these attributes must be configured: \[content,source\]`},
+		"both":           {`policy_id = "pol-abc"` + "\n" + `content = "x"` + "\n" + `source = "x"`, `Invalid Attribute Combination.*Exactly one of these attributes must be configured: \[content,source\]`},
+		"policy id":      {`policy_id = "polset-abc"` + "\n" + `content = "x"`, `policy_id.*must be an ID of the form pol-<id>`},
+		"sha mismatch":   {`policy_id = "pol-abc"` + "\n" + `content = "x"` + "\n" + `content_sha256 = "` + sha256String("y") + `"`, `content_sha256 does not match content`},
+		"sha not hex":    {`policy_id = "pol-abc"` + "\n" + `content = "x"` + "\n" + `content_sha256 = "abc"`, `content_sha256.*must be 64 lowercase hexadecimal characters`},
+		"directory":      {`policy_id = "pol-abc"` + "\n" + fmt.Sprintf("source = %q", t.TempDir()), `is a directory, not a file`},
+		"empty source":   {`policy_id = "pol-abc"` + "\n" + `source = ""`, `source.*at least 1`},
+		"policy missing": {`policy_id = "pol-doesnotexist0001"` + "\n" + `content = "x"`, `Policy pol-doesnotexist0001 not found, or the token may not manage policies`},
+	}
+	for name, tc := range tests {
+		t.Run(name, func(t *testing.T) {
+			resource.ParallelTest(t, resource.TestCase{
+				PreCheck:                 func() { testAccPreCheck(t) },
+				ProtoV6ProviderFactories: testAccProtoV6ProviderFactories,
+				Steps: []resource.TestStep{{
+					Config:      "resource \"tfgov_policy_upload\" \"test\" {\n" + tc.body + "\n}\n",
+					PlanOnly:    name != "policy missing",
+					ExpectError: regexp.MustCompile(`(?s)` + wrappedRE(tc.want).String()),
+				}},
+			})
+		})
+	}
+	t.Run("import bad id", func(t *testing.T) {
+		resource.ParallelTest(t, resource.TestCase{
+			PreCheck:                 func() { testAccPreCheck(t) },
+			ProtoV6ProviderFactories: testAccProtoV6ProviderFactories,
+			Steps: []resource.TestStep{{
+				Config:        "resource \"tfgov_policy_upload\" \"test\" {\n  policy_id = \"pol-abc\"\n  content = \"x\"\n}\n",
+				ResourceName:  uploadAddr,
+				ImportState:   true,
+				ImportStateId: "acme/name",
+				ExpectError:   wrappedRE(`want the policy ID, pol-<id>`),
+			}},
+		})
+	})
+}
+
+// TestAccPolicyUploadResource_destroyKeepsPolicy uploads to a policy made
+// outside this configuration: destroying the upload leaves the policy and
+// its code alone.
+func TestAccPolicyUploadResource_destroyKeepsPolicy(t *testing.T) {
+	pol := testAccPolicy(t, tfe.Sentinel)
+	config := fmt.Sprintf(`
+resource "tfgov_policy_upload" "test" {
+  policy_id = %q
+  content   = %q
+}
+`, pol.ID, sentinelCode)
+	resource.ParallelTest(t, resource.TestCase{
+		PreCheck:                 func() { testAccPreCheck(t) },
+		ProtoV6ProviderFactories: testAccProtoV6ProviderFactories,
+		CheckDestroy: func(*terraform.State) error {
+			got, err := testAccClient(t).Policies.Download(context.Background(), pol.ID)
+			if err != nil {
+				return fmt.Errorf("policy %s after destroying its upload: %w", pol.ID, err)
+			}
+			if string(got) != sentinelCode {
+				return fmt.Errorf("policy %s holds %q after destroy, want the last upload", pol.ID, got)
+			}
+			return nil
+		},
+		Steps: []resource.TestStep{
+			{Config: config, ConfigStateChecks: []statecheck.StateCheck{testAccCheckCode(t, sentinelCode)}},
+		},
+	})
+}
+
+// TestAccPolicyUploadResource_opaInline uploads inline Rego, and refuses
+// inline code that is not Rego without uploading it.
+func TestAccPolicyUploadResource_opaInline(t *testing.T) {
+	name := testAccName("upload-opa")
+	resource.ParallelTest(t, resource.TestCase{
+		PreCheck:                 func() { testAccPreCheck(t) },
+		ProtoV6ProviderFactories: testAccProtoV6ProviderFactories,
+		CheckDestroy:             testAccCheckPolicyDestroyed(t, name),
+		Steps: []resource.TestStep{
+			{
+				Config:      testAccPolicyWithUpload(name, "opa", badRego),
+				ExpectError: regexp.MustCompile(`(?s)Invalid Rego.*content.*rego_parse_error`),
+			},
+			// The policy was made, the code was not uploaded (and the
+			// plan still has the upload to do).
+			{
+				RefreshState:       true,
+				ExpectNonEmptyPlan: true,
+				Check: func(s *terraform.State) error {
+					id := testAccPolicyID(s, policyAddr)
+					if _, err := testAccClient(t).Policies.Download(context.Background(), id); !isNotFound(err) {
+						return fmt.Errorf("download after a refused upload: want 404, got %w", err)
+					}
+					return nil
+				},
+			},
+			{
+				Config:            testAccPolicyWithUpload(name, "opa", regoCode),
+				ConfigStateChecks: []statecheck.StateCheck{testAccCheckCode(t, regoCode)},
+			},
+		},
+	})
+}
+
+// testAccPolicy makes a policy of kind through go-tfe, deleted when the
+// test ends.
+func testAccPolicy(t *testing.T, kind tfe.PolicyKind) *tfe.Policy {
+	t.Helper()
+	c := testAccClient(t)
+	opts := tfe.PolicyCreateOptions{Name: tfe.String(testAccName("fixture")), Kind: kind, EnforcementLevel: tfe.EnforcementMode(tfe.EnforcementAdvisory)}
+	if kind == tfe.OPA {
+		opts.Query = tfe.String("data.terraform.deny")
+	}
+	pol, err := c.Policies.Create(context.Background(), testAccOrganization(), opts)
+	if err != nil {
+		t.Fatalf("creating policy: %v", err)
+	}
+	t.Cleanup(func() {
+		if err := c.Policies.Delete(context.Background(), pol.ID); err != nil && !isNotFound(err) {
+			t.Errorf("deleting policy %s: %v", pol.ID, err)
+		}
+	})
+	return pol
+}
+
+// TestAccPolicyResource_requests counts the API requests (go-tfe's start-up
+// ping aside) of a policy and its upload: create, refresh and destroy. It
+// is not parallel, so the counter sees no other test's requests.
+func TestAccPolicyResource_requests(t *testing.T) {
+	sb := testAccSandbox()
+	if sb == nil {
+		t.Skip("request counting needs the sandbox")
+	}
+	snapshot := func() map[string]int {
+		s := sb.Stats()
+		delete(s, "GET /api/v2/ping")
+		return s
+	}
+	since := func(before map[string]int) (map[string]int, int) {
+		diff, total := map[string]int{}, 0
+		for k, v := range snapshot() {
+			if d := v - before[k]; d != 0 {
+				diff[k] = d
+				total += d
+			}
+		}
+		return diff, total
+	}
+	want := func(phase string, got map[string]int, total int, exp map[string]int) {
+		t.Logf("%s: %d requests %v", phase, total, got)
+		for k, v := range exp {
+			if got[k] != v {
+				t.Errorf("%s: %d × %s, want %d", phase, got[k], k, v)
+			}
+		}
+		n := 0
+		for _, v := range exp {
+			n += v
+		}
+		if total != n {
+			t.Errorf("%s: %d requests, want %d", phase, total, n)
+		}
+	}
+	name := testAccName("counted")
+	var before map[string]int
+	var policyID string
+	resource.Test(t, resource.TestCase{
+		PreCheck:                 func() { testAccPreCheck(t); before = snapshot() },
+		ProtoV6ProviderFactories: testAccProtoV6ProviderFactories,
+		CheckDestroy: func(*terraform.State) error {
+			if n := sb.RequestsTo("DELETE", "/api/v2/policies/"+policyID); n != 1 {
+				return fmt.Errorf("destroy made %d DELETE requests, want 1", n)
+			}
+			if n := sb.RequestsTo("PUT", "/api/v2/policies/"+policyID+"/upload"); n != 1 {
+				return fmt.Errorf("%d uploads over the whole test, want 1 (destroying the upload makes no request)", n)
+			}
+			// Since the refresh step's check: that step's follow-up plan
+			// (a refresh) and the destroy, which the harness runs with
+			// -refresh=false (a plain terraform destroy adds a refresh).
+			got, total := since(before)
+			want("follow-up plan + destroy", got, total, map[string]int{
+				"GET /api/v2/policies/{id}":          1,
+				"GET /api/v2/policies/{id}/download": 1,
+				"DELETE /api/v2/policies/{id}":       1, // tfgov_policy_upload's destroy makes none
+			})
+			return nil
+		},
+		Steps: []resource.TestStep{
+			{
+				Config: testAccPolicyWithUpload(name, "sentinel", sentinelCode),
+				ConfigStateChecks: []statecheck.StateCheck{stateCheckFunc(func(_ context.Context, s *tfjson.State) error {
+					var err error
+					policyID, err = stateID(s, policyAddr)
+					got, total := since(before)
+					want("create", got, total, map[string]int{
+						"POST /api/v2/organizations/{org}/policies": 1, // the policy
+						"GET /api/v2/policies/{id}":                 1, // the upload reads its kind
+						"PUT /api/v2/policies/{id}/upload":          1, // the code
+					})
+					return err
+				})},
+			},
+			{
+				PreConfig:    func() { before = snapshot() },
+				RefreshState: true,
+				Check: func(*terraform.State) error {
+					got, total := since(before)
+					want("refresh", got, total, map[string]int{
+						"GET /api/v2/policies/{id}":          1, // the policy
+						"GET /api/v2/policies/{id}/download": 1, // the code, for its SHA-256
+					})
+					before = snapshot()
+					return nil
+				},
+			},
+		},
+	})
+}

@@ -1,0 +1,84 @@
+package provider
+
+import (
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+)
+
+func TestCheckRego(t *testing.T) {
+	t.Parallel()
+	tests := map[string]struct {
+		code    string
+		wantErr string
+	}{
+		"rego v1":              {regoCode, ""},
+		"rego v0":              {regoV0Code, ""},
+		"v0 with import":       {"package x\n\nimport rego.v1\n\nallow if true\n", ""},
+		"unclosed rule":        {badRego, "rego_parse_error"},
+		"no package":           {"deny contains msg if { msg := 1 }\n", "package expected"},
+		"empty":                {"  \n", "the code is empty"},
+		"sentinel is not rego": {sentinelCode, "rego_parse_error"},
+	}
+	for name, tc := range tests {
+		t.Run(name, func(t *testing.T) {
+			t.Parallel()
+			err := checkRego("p.rego", []byte(tc.code))
+			if tc.wantErr == "" && err != nil {
+				t.Fatalf("rejected valid Rego: %v", err)
+			}
+			if tc.wantErr != "" && (err == nil || !strings.Contains(err.Error(), tc.wantErr)) {
+				t.Fatalf("err = %v, want one containing %q", err, tc.wantErr)
+			}
+		})
+	}
+}
+
+func TestCheckRegoQuery(t *testing.T) {
+	t.Parallel()
+	for q, ok := range map[string]bool{
+		"data.terraform.policies.deny":          true,
+		"data.terraform.policies[\"x-y\"].deny": true,
+		"data.x.deny[msg]":                      true,
+		"data.x[":                               false,
+		"":                                      false,
+		"deny contains msg if {":                false,
+	} {
+		if err := checkRegoQuery(q); (err == nil) != ok {
+			t.Errorf("query %q: err = %v, want ok = %v", q, err, ok)
+		}
+	}
+}
+
+// TestExampleRego keeps the Rego shipped in examples/ valid.
+func TestExampleRego(t *testing.T) {
+	t.Parallel()
+	files, err := filepath.Glob("../../examples/*/policies/*.rego")
+	if err != nil || len(files) == 0 {
+		t.Fatalf("no example Rego found (%v)", err)
+	}
+	for _, f := range files {
+		code, err := os.ReadFile(f)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if err := checkRego(filepath.Base(f), code); err != nil {
+			t.Errorf("%s: %v", f, err)
+		}
+	}
+}
+
+// BenchmarkCheckRego measures the parse check on the quickstart's policy.
+func BenchmarkCheckRego(b *testing.B) {
+	code, err := os.ReadFile("../../examples/quickstart/policies/required-tags.rego")
+	if err != nil {
+		b.Fatal(err)
+	}
+	b.ReportAllocs()
+	for b.Loop() {
+		if err := checkRego("required-tags.rego", code); err != nil {
+			b.Fatal(err)
+		}
+	}
+}
