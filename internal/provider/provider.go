@@ -53,6 +53,9 @@ type providerData struct {
 	client *tfe.Client
 	// organization is the default for resources that take one; may be "".
 	organization string
+	// testVariables shares module test variable lists between refreshes
+	// (module_test_variables.go).
+	testVariables testVariableLists
 }
 
 func (p *tfgovProvider) Metadata(_ context.Context, _ provider.MetadataRequest, resp *provider.MetadataResponse) {
@@ -189,6 +192,7 @@ func (p *tfgovProvider) Configure(ctx context.Context, req provider.ConfigureReq
 func (p *tfgovProvider) Resources(_ context.Context) []func() resource.Resource {
 	return []func() resource.Resource{
 		NewAgentTokenResource,
+		NewModuleTestVariableResource,
 		NewModuleVersionDeprecationResource,
 		NewTeamAccessResource,
 		NewPolicyResource,

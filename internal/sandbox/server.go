@@ -158,6 +158,7 @@ func (s *Server) routes() {
 	s.registerTeamAccess()
 	s.registerPolicies()
 	s.registerModuleTestRuns()
+	s.registerModuleTestVars()
 }
 
 // route registers an authenticated API handler. The wrapper counts the

@@ -39,6 +39,7 @@ type state struct {
 	// (module_test_runs.go).
 	ConfigurationVersions map[string]*configurationVersion `json:"configuration_versions"`
 	TestRuns              map[string]*testRun              `json:"test_runs"`
+	TestVariables         map[string]*testVariable         `json:"test_variables"`
 }
 
 func newState() *state {
@@ -58,6 +59,7 @@ func newState() *state {
 
 		ConfigurationVersions: map[string]*configurationVersion{},
 		TestRuns:              map[string]*testRun{},
+		TestVariables:         map[string]*testVariable{},
 	}
 }
 

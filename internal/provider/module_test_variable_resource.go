@@ -1,0 +1,417 @@
+package provider
+
+import (
+	"context"
+	"fmt"
+	"net/url"
+	"regexp"
+	"strings"
+
+	tfe "github.com/hashicorp/go-tfe"
+	"github.com/hashicorp/terraform-plugin-framework-validators/resourcevalidator"
+	"github.com/hashicorp/terraform-plugin-framework-validators/stringvalidator"
+	"github.com/hashicorp/terraform-plugin-framework/diag"
+	"github.com/hashicorp/terraform-plugin-framework/path"
+	"github.com/hashicorp/terraform-plugin-framework/resource"
+	"github.com/hashicorp/terraform-plugin-framework/resource/schema"
+	"github.com/hashicorp/terraform-plugin-framework/resource/schema/booldefault"
+	"github.com/hashicorp/terraform-plugin-framework/resource/schema/boolplanmodifier"
+	"github.com/hashicorp/terraform-plugin-framework/resource/schema/planmodifier"
+	"github.com/hashicorp/terraform-plugin-framework/resource/schema/stringdefault"
+	"github.com/hashicorp/terraform-plugin-framework/resource/schema/stringplanmodifier"
+	"github.com/hashicorp/terraform-plugin-framework/schema/validator"
+	"github.com/hashicorp/terraform-plugin-framework/tfsdk"
+	"github.com/hashicorp/terraform-plugin-framework/types"
+	"github.com/hashicorp/terraform-plugin-log/tflog"
+)
+
+var (
+	_ resource.ResourceWithConfigure        = (*moduleTestVariableResource)(nil)
+	_ resource.ResourceWithImportState      = (*moduleTestVariableResource)(nil)
+	_ resource.ResourceWithModifyPlan       = (*moduleTestVariableResource)(nil)
+	_ resource.ResourceWithConfigValidators = (*moduleTestVariableResource)(nil)
+)
+
+// NewModuleTestVariableResource is the tfgov_module_test_variable resource.
+func NewModuleTestVariableResource() resource.Resource { return &moduleTestVariableResource{} }
+
+type moduleTestVariableResource struct{ data *providerData }
+
+type moduleTestVariableResourceModel struct {
+	ID             types.String `tfsdk:"id"`
+	Organization   types.String `tfsdk:"organization"`
+	ModuleName     types.String `tfsdk:"module_name"`
+	ModuleProvider types.String `tfsdk:"module_provider"`
+	Key            types.String `tfsdk:"key"`
+	Value          types.String `tfsdk:"value"`
+	ValueWO        types.String `tfsdk:"value_wo"`
+	ValueWOVersion types.Int64  `tfsdk:"value_wo_version"`
+	Description    types.String `tfsdk:"description"`
+	Category       types.String `tfsdk:"category"`
+	HCL            types.Bool   `tfsdk:"hcl"`
+	Sensitive      types.Bool   `tfsdk:"sensitive"`
+}
+
+// testVariableModule names the private registry module whose tests a
+// variable belongs to. The namespace of a private module is its
+// organization.
+type testVariableModule struct {
+	Organization, Name, Provider string
+}
+
+func (m *moduleTestVariableResourceModel) module() testVariableModule {
+	return testVariableModule{Organization: m.Organization.ValueString(), Name: m.ModuleName.ValueString(), Provider: m.ModuleProvider.ValueString()}
+}
+
+// String is `<organization>/<module_name>/<module_provider>`, the module
+// part of the import ID and the key of the provider's variable lists.
+func (m testVariableModule) String() string {
+	return m.Organization + "/" + m.Name + "/" + m.Provider
+}
+
+func (m testVariableModule) id() tfe.RegistryModuleID {
+	return tfe.RegistryModuleID{Organization: m.Organization, Namespace: m.Organization, Name: m.Name, Provider: m.Provider, RegistryName: tfe.PrivateRegistry}
+}
+
+// varsPath is the list path, as the sandbox's request counter sees it.
+func (m testVariableModule) varsPath() string {
+	return "/api/v2/organizations/" + url.PathEscape(m.Organization) + "/tests/registry-modules/private/" +
+		url.PathEscape(m.Organization) + "/" + url.PathEscape(m.Name) + "/" + url.PathEscape(m.Provider) + "/vars"
+}
+
+// testVariableKeyRE is the service's rule for keys.
+var testVariableKeyRE = regexp.MustCompile(`^[A-Za-z_][A-Za-z0-9_]*$`)
+
+const (
+	testVariableCategory       = string(tfe.CategoryEnv)
+	testVariableDescriptionMax = 512
+	testVariableImportForms    = "<organization>/<module_name>/<module_provider>/<variable_id> or <organization>/<module_name>/<module_provider>/<key>"
+)
+
+func (r *moduleTestVariableResource) Metadata(_ context.Context, req resource.MetadataRequest, resp *resource.MetadataResponse) {
+	resp.TypeName = req.ProviderTypeName + "_module_test_variable"
+}
+
+func (r *moduleTestVariableResource) Schema(_ context.Context, _ resource.SchemaRequest, resp *resource.SchemaResponse) {
+	resp.Schema = schema.Schema{
+		MarkdownDescription: "An environment variable of a private registry module's tests: HCP Terraform sets it for every test run of the module " +
+			"(a run's own `variables` override a variable of the same name).\n\n" +
+			"Set the value with `value`, or with the write-only `value_wo` (Terraform 1.11 or later), which is sent to the API but never stored in the plan or state. " +
+			"A `sensitive` variable's value is never returned by the API, so Terraform keeps the last value it set (in state with `value`, nowhere with `value_wo`) " +
+			"and cannot notice a change made outside Terraform; other changes made outside Terraform are put back by the next apply.\n\n" +
+			"Module tests need an API token of the organization's owners team or of one of its members.",
+		Attributes: map[string]schema.Attribute{
+			"id": schema.StringAttribute{
+				Computed:            true,
+				MarkdownDescription: "ID of the variable (`var-<id>`).",
+				PlanModifiers:       []planmodifier.String{stringplanmodifier.UseStateForUnknown()},
+			},
+			"organization": organizationAttribute(),
+			"module_name":  moduleNameAttribute(),
+			"module_provider": schema.StringAttribute{
+				Required:            true,
+				MarkdownDescription: "Provider of the module, such as `aws` (lower-case letters and digits). Changing it replaces the resource.",
+				PlanModifiers:       []planmodifier.String{stringplanmodifier.RequiresReplace()},
+				Validators:          []validator.String{stringvalidator.RegexMatches(moduleProviderRE, "must contain only lower-case letters and digits")},
+			},
+			"key": schema.StringAttribute{
+				Required: true,
+				MarkdownDescription: "Name of the environment variable, such as `AWS_REGION`: a letter or an underscore, then letters, digits and underscores. " +
+					"Unique within the module. Changing it renames the variable in place, except for a sensitive variable, which the API cannot rename: that is replaced.",
+				Validators: []validator.String{stringvalidator.RegexMatches(testVariableKeyRE, "must begin with a letter or an underscore and contain only letters, numbers and underscores")},
+				PlanModifiers: []planmodifier.String{stringplanmodifier.RequiresReplaceIf(replaceIfSensitive,
+					"The API cannot rename a sensitive variable, so changing its key replaces it.",
+					"The API cannot rename a sensitive variable, so changing its key replaces it.")},
+			},
+			"value": schema.StringAttribute{
+				Optional:  true,
+				Sensitive: true,
+				MarkdownDescription: "Value of the variable (may be empty). Stored in state. Exactly one of `value` and `value_wo` must be set; " +
+					"prefer `value_wo` for secrets.",
+			},
+			"value_wo": schema.StringAttribute{
+				Optional:  true,
+				Sensitive: true,
+				WriteOnly: true,
+				MarkdownDescription: "Write-only value of the variable (Terraform 1.11 or later): sent to the API, never stored in the plan or state. " +
+					"Set `value_wo_version` with it, and change `value_wo_version` to send a new value: a change of `value_wo` alone is not seen. " +
+					"Exactly one of `value` and `value_wo` must be set.",
+			},
+			"value_wo_version": schema.Int64Attribute{
+				Optional:            true,
+				MarkdownDescription: "Version of `value_wo`, required with it: any change sends `value_wo` to the API again.",
+			},
+			"description": schema.StringAttribute{
+				Optional:            true,
+				Computed:            true,
+				Default:             stringdefault.StaticString(""),
+				MarkdownDescription: fmt.Sprintf("Description of the variable, at most %d characters. Defaults to `\"\"`.", testVariableDescriptionMax),
+				Validators:          []validator.String{stringvalidator.UTF8LengthAtMost(testVariableDescriptionMax)},
+			},
+			"category": schema.StringAttribute{
+				Optional:            true,
+				Computed:            true,
+				Default:             stringdefault.StaticString(testVariableCategory),
+				MarkdownDescription: "Category of the variable: module test variables are environment variables, so the only value is `env`, the default.",
+				Validators:          []validator.String{stringvalidator.OneOf(testVariableCategory)},
+			},
+			"hcl": schema.BoolAttribute{
+				Optional: true,
+				Computed: true,
+				Default:  booldefault.StaticBool(false),
+				MarkdownDescription: "Whether the value is HCL rather than a string. The API stores the flag; test variables are environment variables, " +
+					"for which HCP Terraform ignores it. Defaults to `false`. The API cannot change it on a sensitive variable: that is replaced.",
+				PlanModifiers: []planmodifier.Bool{boolplanmodifier.RequiresReplaceIf(
+					func(ctx context.Context, req planmodifier.BoolRequest, resp *boolplanmodifier.RequiresReplaceIfFuncResponse) {
+						resp.RequiresReplace = stateSensitive(ctx, req.State, &resp.Diagnostics)
+					},
+					"The API cannot change hcl on a sensitive variable, so changing it replaces the variable.",
+					"The API cannot change `hcl` on a sensitive variable, so changing it replaces the variable.")},
+			},
+			"sensitive": schema.BoolAttribute{
+				Optional: true,
+				Computed: true,
+				Default:  booldefault.StaticBool(false),
+				MarkdownDescription: "Whether the value is sensitive: the API never returns a sensitive value. Defaults to `false`. " +
+					"A variable can be made sensitive in place, but not made non-sensitive again: setting `false` on a sensitive variable replaces it.",
+				PlanModifiers: []planmodifier.Bool{boolplanmodifier.RequiresReplaceIf(
+					func(_ context.Context, req planmodifier.BoolRequest, resp *boolplanmodifier.RequiresReplaceIfFuncResponse) {
+						resp.RequiresReplace = req.StateValue.ValueBool() && !req.PlanValue.IsUnknown() && !req.PlanValue.ValueBool()
+					},
+					"The API cannot make a sensitive variable non-sensitive, so setting sensitive to false replaces it.",
+					"The API cannot make a sensitive variable non-sensitive, so setting `sensitive` to `false` replaces it.")},
+			},
+		},
+	}
+}
+
+// stateSensitive reports whether the variable in state is sensitive.
+func stateSensitive(ctx context.Context, state tfsdk.State, diags *diag.Diagnostics) bool {
+	var sensitive types.Bool
+	diags.Append(state.GetAttribute(ctx, path.Root("sensitive"), &sensitive)...)
+	return sensitive.ValueBool()
+}
+
+func replaceIfSensitive(ctx context.Context, req planmodifier.StringRequest, resp *stringplanmodifier.RequiresReplaceIfFuncResponse) {
+	resp.RequiresReplace = stateSensitive(ctx, req.State, &resp.Diagnostics)
+}
+
+func (r *moduleTestVariableResource) ConfigValidators(context.Context) []resource.ConfigValidator {
+	return []resource.ConfigValidator{
+		resourcevalidator.ExactlyOneOf(path.MatchRoot("value"), path.MatchRoot("value_wo")),
+		resourcevalidator.RequiredTogether(path.MatchRoot("value_wo"), path.MatchRoot("value_wo_version")),
+	}
+}
+
+func (r *moduleTestVariableResource) Configure(_ context.Context, req resource.ConfigureRequest, resp *resource.ConfigureResponse) {
+	r.data = configureData(req.ProviderData, &resp.Diagnostics)
+}
+
+func (r *moduleTestVariableResource) ModifyPlan(ctx context.Context, req resource.ModifyPlanRequest, resp *resource.ModifyPlanResponse) {
+	r.data.planOrganization(ctx, req, resp)
+}
+
+func (r *moduleTestVariableResource) Create(ctx context.Context, req resource.CreateRequest, resp *resource.CreateResponse) {
+	var plan, config moduleTestVariableResourceModel
+	resp.Diagnostics.Append(req.Plan.Get(ctx, &plan)...)
+	resp.Diagnostics.Append(req.Config.Get(ctx, &config)...)
+	if resp.Diagnostics.HasError() {
+		return
+	}
+	mod := plan.module()
+	value := plan.Value.ValueStringPointer()
+	if !config.ValueWO.IsNull() {
+		value = config.ValueWO.ValueStringPointer()
+	}
+	key := plan.Key.ValueString()
+	fields := map[string]any{"module": mod.String(), "key": key, "sensitive": plan.Sensitive.ValueBool(), "write_only": !config.ValueWO.IsNull()}
+	tflog.Debug(ctx, "Creating module test variable", fields)
+	defer r.data.testVariablesChanged(mod)
+	v, err := r.data.client.TestVariables.Create(ctx, mod.id(), tfe.VariableCreateOptions{
+		Key:         tfe.String(key),
+		Value:       value,
+		Description: plan.Description.ValueStringPointer(),
+		Category:    tfe.Category(tfe.CategoryType(plan.Category.ValueString())),
+		HCL:         plan.HCL.ValueBoolPointer(),
+		Sensitive:   plan.Sensitive.ValueBoolPointer(),
+	})
+	if err != nil {
+		resp.Diagnostics.AddError("Error creating module test variable", testVariableError(mod, "create test variable "+key+" of", err))
+		return
+	}
+	fields["id"] = v.ID
+	tflog.Info(ctx, "Created module test variable", fields)
+	resp.Diagnostics.Append(resp.State.Set(ctx, testVariableModel(v, plan))...)
+}
+
+// Read refreshes the variable from its module's list, which the provider
+// shares among every variable of the module it refreshes. A variable (or a
+// module) that is gone leaves state.
+func (r *moduleTestVariableResource) Read(ctx context.Context, req resource.ReadRequest, resp *resource.ReadResponse) {
+	var state moduleTestVariableResourceModel
+	resp.Diagnostics.Append(req.State.Get(ctx, &state)...)
+	if resp.Diagnostics.HasError() {
+		return
+	}
+	mod := state.module()
+	id := state.ID.ValueString()
+	fields := map[string]any{"module": mod.String(), "id": id}
+	vars, err := r.data.moduleTestVariables(ctx, mod)
+	if err != nil {
+		resp.Diagnostics.AddError("Error reading module test variable", testVariableError(mod, "read test variable "+id+" of", err))
+		return
+	}
+	if vars.moduleMissing {
+		tflog.Info(ctx, "Module no longer exists; removing its test variable from state", fields)
+		resp.State.RemoveResource(ctx)
+		return
+	}
+	v := vars.byID[id]
+	if v == nil {
+		tflog.Info(ctx, "Module test variable no longer exists; removing it from state", fields)
+		resp.State.RemoveResource(ctx)
+		return
+	}
+	resp.Diagnostics.Append(resp.State.Set(ctx, testVariableModel(v, state))...)
+}
+
+// Update sends only what changed: one request. A write-only value is sent
+// when value_wo_version changes or when the variable switches from value to
+// value_wo; a value, when it differs from state (or the variable switches
+// from value_wo to value).
+func (r *moduleTestVariableResource) Update(ctx context.Context, req resource.UpdateRequest, resp *resource.UpdateResponse) {
+	var plan, state, config moduleTestVariableResourceModel
+	resp.Diagnostics.Append(req.Plan.Get(ctx, &plan)...)
+	resp.Diagnostics.Append(req.State.Get(ctx, &state)...)
+	resp.Diagnostics.Append(req.Config.Get(ctx, &config)...)
+	if resp.Diagnostics.HasError() {
+		return
+	}
+	opts := tfe.VariableUpdateOptions{}
+	if !plan.Key.Equal(state.Key) {
+		opts.Key = plan.Key.ValueStringPointer()
+	}
+	if !plan.Description.Equal(state.Description) {
+		opts.Description = plan.Description.ValueStringPointer()
+	}
+	if !plan.HCL.Equal(state.HCL) {
+		opts.HCL = plan.HCL.ValueBoolPointer()
+	}
+	if !plan.Sensitive.Equal(state.Sensitive) {
+		opts.Sensitive = plan.Sensitive.ValueBoolPointer()
+	}
+	writeOnly := !config.ValueWO.IsNull()
+	switch {
+	case writeOnly && (state.ValueWOVersion.IsNull() || !plan.ValueWOVersion.Equal(state.ValueWOVersion)):
+		opts.Value = config.ValueWO.ValueStringPointer()
+	case !writeOnly && (!state.ValueWOVersion.IsNull() || !plan.Value.Equal(state.Value)):
+		opts.Value = plan.Value.ValueStringPointer()
+	}
+	mod, id := plan.module(), state.ID.ValueString()
+	fields := map[string]any{
+		"module": mod.String(), "id": id, "key": plan.Key.ValueString(),
+		"key_changed": opts.Key != nil, "value_changed": opts.Value != nil, "write_only": writeOnly,
+	}
+	tflog.Debug(ctx, "Updating module test variable", fields)
+	defer r.data.testVariablesChanged(mod)
+	v, err := r.data.client.TestVariables.Update(ctx, mod.id(), id, opts)
+	if err != nil {
+		detail := testVariableError(mod, "update test variable "+id+" of", err)
+		if isNotFound(err) {
+			detail += " If the variable was deleted outside Terraform, run terraform apply again to create it."
+		}
+		resp.Diagnostics.AddError("Error updating module test variable", detail)
+		return
+	}
+	tflog.Info(ctx, "Updated module test variable", fields)
+	resp.Diagnostics.Append(resp.State.Set(ctx, testVariableModel(v, plan))...)
+}
+
+func (r *moduleTestVariableResource) Delete(ctx context.Context, req resource.DeleteRequest, resp *resource.DeleteResponse) {
+	var state moduleTestVariableResourceModel
+	resp.Diagnostics.Append(req.State.Get(ctx, &state)...)
+	if resp.Diagnostics.HasError() {
+		return
+	}
+	mod, id := state.module(), state.ID.ValueString()
+	defer r.data.testVariablesChanged(mod)
+	err := r.data.client.TestVariables.Delete(ctx, mod.id(), id)
+	if err != nil && !isNotFound(err) {
+		resp.Diagnostics.AddError("Error deleting module test variable", testVariableError(mod, "delete test variable "+id+" of", err))
+		return
+	}
+	tflog.Info(ctx, "Deleted module test variable", map[string]any{"module": mod.String(), "id": id})
+}
+
+// ImportState takes `<organization>/<module_name>/<module_provider>/<var-id>`
+// or `.../<key>`; a key is resolved to the ID through the module's list
+// (which the Read that follows the import then reuses).
+func (r *moduleTestVariableResource) ImportState(ctx context.Context, req resource.ImportStateRequest, resp *resource.ImportStateResponse) {
+	parts, err := splitImportID(req.ID, 4, testVariableImportForms)
+	if err != nil {
+		resp.Diagnostics.AddError("Invalid import ID", err.Error())
+		return
+	}
+	mod := testVariableModule{Organization: parts[0], Name: parts[1], Provider: parts[2]}
+	id := parts[3]
+	if !strings.HasPrefix(id, "var-") {
+		if !testVariableKeyRE.MatchString(id) {
+			resp.Diagnostics.AddError("Invalid import ID", fmt.Sprintf("invalid import ID %q: the last part is neither a variable ID (var-<id>) nor a key "+
+				"(a letter or an underscore, then letters, digits and underscores); want %s", req.ID, testVariableImportForms))
+			return
+		}
+		vars, err := r.data.moduleTestVariables(ctx, mod)
+		if err != nil {
+			resp.Diagnostics.AddError("Error importing module test variable", testVariableError(mod, "list the test variables of", err))
+			return
+		}
+		v := vars.byKey[id]
+		if vars.moduleMissing || v == nil {
+			resp.Diagnostics.AddError("Error importing module test variable", fmt.Sprintf("Module %s has no test variable with key %q "+
+				"(or the module was not found, or the API token may not manage its tests).", mod, id))
+			return
+		}
+		tflog.Debug(ctx, "Resolved module test variable import ID", map[string]any{"import_id": req.ID, "id": v.ID})
+		id = v.ID
+	}
+	for attr, v := range map[string]string{"organization": mod.Organization, "module_name": mod.Name, "module_provider": mod.Provider, "id": id} {
+		resp.Diagnostics.Append(resp.State.SetAttribute(ctx, path.Root(attr), v)...)
+	}
+}
+
+// testVariableModel is the state for v. The value comes from prior (the
+// plan, or the state being refreshed) when the API hides it (a sensitive
+// variable) or when the value is write-only (never in state); otherwise it
+// is the API's, so that a change made outside Terraform shows in the plan.
+func testVariableModel(v *tfe.Variable, prior moduleTestVariableResourceModel) *moduleTestVariableResourceModel {
+	m := prior
+	m.ID = types.StringValue(v.ID)
+	m.Key = types.StringValue(v.Key)
+	m.Description = types.StringValue(v.Description)
+	m.Category = types.StringValue(string(v.Category))
+	m.HCL = types.BoolValue(v.HCL)
+	m.Sensitive = types.BoolValue(v.Sensitive)
+	m.ValueWO = types.StringNull()
+	switch {
+	case !prior.ValueWOVersion.IsNull():
+		m.Value = types.StringNull()
+	case !v.Sensitive:
+		m.Value = types.StringValue(v.Value)
+	}
+	return &m
+}
+
+// testVariableError explains a failed call on a module's test variables,
+// naming the module; the API's 404 means a missing module or variable and a
+// token without permission alike.
+func testVariableError(mod testVariableModule, action string, err error) string {
+	if isNotFound(err) {
+		return fmt.Sprintf("Could not %s module %s: the module or the variable was not found, or the API token may not manage the module's tests "+
+			"(module tests need a token of the organization's owners team or of one of its members).", action, mod)
+	}
+	msg := fmt.Sprintf("Could not %s module %s: %s", action, mod, err)
+	if strings.Contains(err.Error(), "already been taken") {
+		msg += fmt.Sprintf("\n\nTo manage the existing variable with this resource, import it with the ID %s/<key>.", mod)
+	}
+	return msg
+}
