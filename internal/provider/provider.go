@@ -194,6 +194,7 @@ func (p *tfgovProvider) Resources(_ context.Context) []func() resource.Resource 
 		NewAgentTokenResource,
 		NewModuleTestVariableResource,
 		NewModuleVersionDeprecationResource,
+		NewModuleTestRunResource,
 		NewTeamAccessResource,
 		NewPolicyResource,
 		NewPolicyUploadResource,
