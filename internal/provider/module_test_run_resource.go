@@ -275,10 +275,10 @@ func (r *moduleTestRunResource) ModifyPlan(ctx context.Context, req resource.Mod
 	imported, diags := req.Private.GetKey(ctx, privateImported)
 	resp.Diagnostics.Append(diags...)
 	adopt := len(imported) > 0
-	if !hash.Equal(state.SourceHash) && !(adopt && state.SourceHash.IsNull()) {
+	if !hash.Equal(state.SourceHash) && (!adopt || !state.SourceHash.IsNull()) {
 		resp.RequiresReplace = append(resp.RequiresReplace, path.Root("source_hash"))
 	}
-	if !cfg.Triggers.Equal(state.Triggers) && !(adopt && state.Triggers.IsNull()) {
+	if !cfg.Triggers.Equal(state.Triggers) && (!adopt || !state.Triggers.IsNull()) {
 		resp.RequiresReplace = append(resp.RequiresReplace, path.Root("triggers"))
 	}
 }

@@ -45,10 +45,10 @@ func copyTestModule(t *testing.T, name string) string {
 	return dst
 }
 
-// testRunOutcome checks the run's status and outcome in state.
-func testRunOutcome(status, testStatus string, passed, failed int64) []statecheck.StateCheck {
+// testRunOutcome checks the outcome of a finished run in state.
+func testRunOutcome(testStatus string, passed, failed int64) []statecheck.StateCheck {
 	return []statecheck.StateCheck{
-		statecheck.ExpectKnownValue(testRunAddr, tfjsonpath.New("status"), knownvalue.StringExact(status)),
+		statecheck.ExpectKnownValue(testRunAddr, tfjsonpath.New("status"), knownvalue.StringExact("finished")),
 		statecheck.ExpectKnownValue(testRunAddr, tfjsonpath.New("test_status"), knownvalue.StringExact(testStatus)),
 		statecheck.ExpectKnownValue(testRunAddr, tfjsonpath.New("tests_passed"), knownvalue.Int64Exact(passed)),
 		statecheck.ExpectKnownValue(testRunAddr, tfjsonpath.New("tests_failed"), knownvalue.Int64Exact(failed)),
@@ -100,7 +100,7 @@ func TestAccModuleTestRunResource_basic(t *testing.T) {
 		Steps: []resource.TestStep{
 			{
 				Config: testAccTestRunConfig(mod, fmt.Sprintf("source = %q", dir)),
-				ConfigStateChecks: append(testRunOutcome("finished", "pass", 3, 0),
+				ConfigStateChecks: append(testRunOutcome("pass", 3, 0),
 					statecheck.ExpectKnownValue(testRunAddr, tfjsonpath.New("id"), knownvalue.StringRegexp(regexp.MustCompile(`^trun-`))),
 					statecheck.ExpectKnownValue(testRunAddr, tfjsonpath.New("configuration_version_id"), knownvalue.StringRegexp(regexp.MustCompile(`^cv-`))),
 					statecheck.ExpectKnownValue(testRunAddr, tfjsonpath.New("source_hash"), knownvalue.StringRegexp(regexp.MustCompile(`^[0-9a-f]{64}$`))),
@@ -166,7 +166,7 @@ func TestAccModuleTestRunResource_basic(t *testing.T) {
 				ConfigPlanChecks: resource.ConfigPlanChecks{PreApply: []plancheck.PlanCheck{
 					plancheck.ExpectResourceAction(testRunAddr, plancheck.ResourceActionReplace),
 				}},
-				ConfigStateChecks: append(testRunOutcome("finished", "fail", 2, 1),
+				ConfigStateChecks: append(testRunOutcome("fail", 2, 1),
 					newRun.AddStateValue(testRunAddr, tfjsonpath.New("id"))),
 			},
 			{
@@ -179,7 +179,7 @@ func TestAccModuleTestRunResource_basic(t *testing.T) {
 				ConfigPlanChecks: resource.ConfigPlanChecks{PreApply: []plancheck.PlanCheck{
 					plancheck.ExpectResourceAction(testRunAddr, plancheck.ResourceActionReplace),
 				}},
-				ConfigStateChecks: append(testRunOutcome("finished", "pass", 1, 0),
+				ConfigStateChecks: append(testRunOutcome("pass", 1, 0),
 					statecheck.ExpectKnownValue(testRunAddr, tfjsonpath.New("filters"), knownvalue.ListExact([]knownvalue.Check{knownvalue.StringExact("tests/name.tftest.hcl")})),
 					statecheck.ExpectKnownValue(testRunAddr, tfjsonpath.New("variables"), knownvalue.MapExact(map[string]knownvalue.Check{"name": knownvalue.StringExact(`"tester"`)})),
 					newRun.AddStateValue(testRunAddr, tfjsonpath.New("id"))),
@@ -220,7 +220,7 @@ func TestAccModuleTestRunResource_failure(t *testing.T) {
 				ConfigPlanChecks: resource.ConfigPlanChecks{PreApply: []plancheck.PlanCheck{
 					plancheck.ExpectResourceAction(testRunAddr, plancheck.ResourceActionReplace),
 				}},
-				ConfigStateChecks: append(testRunOutcome("finished", "fail", 1, 1), runs.AddStateValue(testRunAddr, tfjsonpath.New("id"))),
+				ConfigStateChecks: append(testRunOutcome("fail", 1, 1), runs.AddStateValue(testRunAddr, tfjsonpath.New("id"))),
 			},
 			{
 				// Turning failures back on does not rerun the tests.
@@ -246,7 +246,7 @@ func TestAccModuleTestRunResource_configurationVersion(t *testing.T) {
 		Steps: []resource.TestStep{
 			{
 				Config: config,
-				ConfigStateChecks: append(testRunOutcome("finished", "pass", 3, 0),
+				ConfigStateChecks: append(testRunOutcome("pass", 3, 0),
 					statecheck.ExpectKnownValue(testRunAddr, tfjsonpath.New("configuration_version_id"), knownvalue.StringExact(cv)),
 					statecheck.ExpectKnownValue(testRunAddr, tfjsonpath.New("source_hash"), knownvalue.Null()),
 					statecheck.ExpectKnownValue(testRunAddr, tfjsonpath.New("verbose"), knownvalue.Bool(true))),
