@@ -98,7 +98,7 @@ func testRunAttributes() map[string]schema.Attribute {
 		return schema.Int64Attribute{Computed: true, MarkdownDescription: "Number of tests that " + outcome + "; null until the run has completed."}
 	}
 	stage := func(stage string) schema.Attribute {
-		return str("When the run " + stage + " (RFC 3339); null until it has.")
+		return str("When the run " + stage + " (RFC 3339); null until it reaches that stage.")
 	}
 	return map[string]schema.Attribute{
 		"id": str("ID of the test run (`trun-<id>`)."),
