@@ -25,7 +25,7 @@ type moduleTestRunDataSource struct{ data *providerData }
 
 // ---- shared by tfgov_module_test_run and tfgov_module_test_runs
 
-// moduleDataSourceModel is the module a test-run data source reads.
+// moduleDataSourceModel is the module a data source reads.
 type moduleDataSourceModel struct {
 	Organization   types.String `tfsdk:"organization"`
 	ModuleName     types.String `tfsdk:"module_name"`
@@ -40,13 +40,14 @@ func (m *moduleDataSourceModel) module(d *providerData, diags *diag.Diagnostics)
 	return moduleRef{Organization: org, Name: m.ModuleName.ValueString(), Provider: m.ModuleProvider.ValueString()}
 }
 
-// moduleDataSourceAttributes are the inputs naming the module of a
-// test-run data source, merged into attrs.
+// moduleDataSourceAttributes adds to attrs the inputs naming the module of
+// a data source: organization (the provider's when unset), module_name and
+// module_provider.
 func moduleDataSourceAttributes(attrs map[string]schema.Attribute) map[string]schema.Attribute {
 	attrs["organization"] = schema.StringAttribute{
 		Optional:            true,
 		Computed:            true,
-		MarkdownDescription: "Name of the organization, which is also the module's namespace. Defaults to the provider's `organization` (or `TFE_ORGANIZATION`).",
+		MarkdownDescription: "Name of the organization. Defaults to the provider's `organization` (or `TFE_ORGANIZATION`).",
 		Validators:          []validator.String{stringvalidator.RegexMatches(nameRE, "must contain only letters, numbers, - and _")},
 	}
 	attrs["module_name"] = schema.StringAttribute{
@@ -56,7 +57,7 @@ func moduleDataSourceAttributes(attrs map[string]schema.Attribute) map[string]sc
 	}
 	attrs["module_provider"] = schema.StringAttribute{
 		Required:            true,
-		MarkdownDescription: "Provider of the module, such as `aws` (lower-case letters and digits).",
+		MarkdownDescription: "Provider of the module, such as `aws`.",
 		Validators:          []validator.String{stringvalidator.RegexMatches(moduleProviderRE, "must contain only lower-case letters and digits")},
 	}
 	return attrs
