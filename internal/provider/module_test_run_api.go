@@ -129,10 +129,14 @@ func (c testRunClient) read(ctx context.Context, m moduleRef, id string) (*testR
 	return rec, nil
 }
 
+// testRunListPageSize is how many runs list asks for a request: the API's
+// largest page. A variable so that tests can prove paging with few runs.
+var testRunListPageSize = 100
+
 // list reads every page of the module's runs, newest first, of the given
-// sources (all when empty), 100 a request.
+// sources (all when empty), testRunListPageSize a request.
 func (c testRunClient) list(ctx context.Context, m moduleRef, sources []string) ([]*testRunRecord, error) {
-	opts := &testRunListOptions{ListOptions: tfe.ListOptions{PageSize: 100}, Sources: strings.Join(sources, ",")}
+	opts := &testRunListOptions{ListOptions: tfe.ListOptions{PageSize: testRunListPageSize}, Sources: strings.Join(sources, ",")}
 	var all []*testRunRecord
 	for {
 		req, err := c.client.NewRequest("GET", m.testRunsPath(), opts)

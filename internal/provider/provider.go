@@ -209,6 +209,8 @@ func (p *tfgovProvider) DataSources(_ context.Context) []func() datasource.DataS
 		NewWorkspaceTeamAccessDataSource,
 		NewPolicyDataSource,
 		NewPoliciesDataSource,
+		NewModuleTestRunsDataSource,
+		NewModuleTestRunDataSource,
 	}
 }
 
