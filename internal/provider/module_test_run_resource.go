@@ -198,11 +198,7 @@ func (r *moduleTestRunResource) Schema(ctx context.Context, _ resource.SchemaReq
 				MarkdownDescription: "When waiting, fail the apply if the tests fail or the run errors or is canceled; when false, warn instead and keep the run. " +
 					"Changing it does not start a new run. Defaults to `true`.",
 			},
-			"timeouts": timeouts.Attributes(ctx, timeouts.Opts{
-				Create: true, Delete: true,
-				CreateDescription: "How long to wait for the run to end (a duration such as `\"45m\"`). Defaults to `30m`.",
-				DeleteDescription: "How long destroy waits for a queued or running run to be canceled (a duration such as `\"2m\"`). Defaults to `5m`.",
-			}),
+			"timeouts":      timeoutsAttribute(ctx),
 			"status":        computedString("Status of the run: `pending`, `queued`, `running`, `errored`, `canceled` or `finished`. Refreshed by every plan."),
 			"test_status":   computedString("Outcome of a finished run: `pass` or `fail`; null until then, and for a run that errored or was canceled."),
 			"tests_passed":  count("passed"),
@@ -213,6 +209,21 @@ func (r *moduleTestRunResource) Schema(ctx context.Context, _ resource.SchemaReq
 				"`svc-configuration-version` (version control) for imported ones."),
 		},
 	}
+}
+
+// timeoutsAttribute is terraform-plugin-framework-timeouts' attribute for
+// create and delete, described.
+func timeoutsAttribute(ctx context.Context) schema.Attribute {
+	a := timeouts.Attributes(ctx, timeouts.Opts{
+		Create: true, Delete: true,
+		CreateDescription: "How long to wait for the run to end (a duration such as `\"45m\"`). Defaults to `30m`.",
+		DeleteDescription: "How long destroy waits for a queued or running run to be canceled (a duration such as `\"2m\"`). Defaults to `5m`.",
+	})
+	if n, ok := a.(schema.SingleNestedAttribute); ok {
+		n.MarkdownDescription = "How long the apply waits for the run (`create`) and destroy for its cancellation (`delete`)."
+		return n
+	}
+	return a
 }
 
 func (r *moduleTestRunResource) ConfigValidators(context.Context) []resource.ConfigValidator {
