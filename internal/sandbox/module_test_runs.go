@@ -139,14 +139,6 @@ func (tr *testRun) final() bool {
 	return tr.Status == testRunFinished || tr.Status == testRunErrored || tr.Status == testRunCanceled
 }
 
-// moduleTestEnv returns the environment variables ("KEY=value") that every
-// test run of the module receives: the module's test variables, which the
-// test variables section (`{mod}/vars`) stores and fills in here. A run's
-// own `variables` take precedence over them.
-func (st *state) moduleTestEnv(moduleID string) []string { //nolint:unparam // the test variables section fills it
-	return nil
-}
-
 const modTestsPrefix = "/api/v2/organizations/{org}/tests/registry-modules/private/{ns}/{name}/{provider}"
 
 func (s *Server) registerModuleTestRuns() {

@@ -750,3 +750,46 @@ func writeFile(t testing.TB, path, content string) {
 		t.Fatal(err)
 	}
 }
+
+// TestTestRuns_testVariables: the module's test variables are environment
+// variables of its runs (sensitive ones too), and a run's own variables
+// override them.
+func TestTestRuns_testVariables(t *testing.T) {
+	t.Parallel()
+	w := newWorld(t)
+	ctx := context.Background()
+	m, id := w.testModule(t, "env")
+	cv := uploadedVersion(t, w.owner, id, passModule)
+	for _, v := range []tfe.VariableCreateOptions{
+		{Key: tfe.String("TF_VAR_name"), Value: tfe.String(`moon`), Category: tfe.Category(tfe.CategoryEnv), Sensitive: tfe.Bool(true)},
+		{Key: tfe.String("UNUSED"), Value: tfe.String("x"), Category: tfe.Category(tfe.CategoryEnv)},
+	} {
+		if _, err := w.owner.TestVariables.Create(ctx, id, v); err != nil {
+			t.Fatalf("create test variable %s: %v", *v.Key, err)
+		}
+	}
+	tests := map[string]struct {
+		vars           []*tfe.RunVariable
+		passed, failed int
+		logHas         string
+	}{
+		// greeting.tftest.hcl expects the default name: the test variable
+		// changes it. name.tftest.hcl sets its own.
+		"test variable sets the module variable":   {passed: 1, failed: 2, logHas: `hello, moon`},
+		"run variable overrides the test variable": {vars: []*tfe.RunVariable{{Key: "name", Value: `"world"`}}, passed: 3},
+	}
+	for name, tc := range tests {
+		t.Run(name, func(t *testing.T) {
+			t.Parallel()
+			created := createRun(t, w.owner, m, cv, tfe.TestRunCreateOptions{Variables: tc.vars})
+			tr := waitRun(t, w.owner, id, created.ID, tfe.TestRunFinished, tfe.TestRunErrored, tfe.TestRunCanceled)
+			log := readLog(t, w.owner, id, created.ID)
+			if tr.Status != tfe.TestRunFinished || tr.TestsPassed != tc.passed || tr.TestsFailed != tc.failed {
+				t.Fatalf("run: %s, %d passed, %d failed; want finished, %d, %d\n%s", tr.Status, tr.TestsPassed, tr.TestsFailed, tc.passed, tc.failed, log)
+			}
+			if tc.logHas != "" && !strings.Contains(log, tc.logHas) {
+				t.Errorf("log lacks %q:\n%s", tc.logHas, log)
+			}
+		})
+	}
+}
