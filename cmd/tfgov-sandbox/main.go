@@ -39,6 +39,8 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 	envFile := fs.String("env-file", "", "also write the export lines to this file")
 	quiet := fs.Bool("quiet", false, "do not log requests")
 	rateLimit := fs.Int("rate-limit", 30, "X-RateLimit-Limit to advertise, as the real service does (0: none)")
+	testWorkers := fs.Int("test-run-workers", 2, "module test runs executed at once; more wait in the queue")
+	terraform := fs.String("terraform", "terraform", "Terraform CLI that module test runs execute (a path, or a name on PATH)")
 	if err := fs.Parse(args); err != nil {
 		return err
 	}
@@ -46,7 +48,9 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 	if !*quiet {
 		logger = log.New(stderr, "", log.LstdFlags)
 	}
-	srv, err := sandbox.New(sandbox.Options{Token: *token, DataFile: *data, UploadListen: *uploadListen, Logger: logger, RateLimit: *rateLimit})
+	srv, err := sandbox.New(sandbox.Options{Token: *token, DataFile: *data, UploadListen: *uploadListen, Logger: logger, RateLimit: *rateLimit,
+		TestRunWorkers: *testWorkers, Terraform: *terraform,
+	})
 	if err != nil {
 		return err
 	}

@@ -4,6 +4,7 @@ import (
 	"context"
 	"crypto/rand"
 	"encoding/hex"
+	"path/filepath"
 	"testing"
 
 	tfe "github.com/hashicorp/go-tfe"
@@ -92,4 +93,57 @@ func testAccRegistryModule(t *testing.T, versions ...string) *tfe.RegistryModule
 		}
 	}
 	return m
+}
+
+// testAccModule makes a private module for the test and returns how the
+// provider names it.
+func testAccModule(t *testing.T) moduleRef {
+	t.Helper()
+	m := testAccRegistryModule(t)
+	return moduleRef{Organization: testAccOrganization(), Name: m.Name, Provider: m.Provider}
+}
+
+// testAccTestConfiguration uploads a directory of testdata/module-tests as a
+// configuration version of mod's tests and returns its ID.
+func testAccTestConfiguration(t *testing.T, mod moduleRef, dir string) string {
+	t.Helper()
+	ctx := context.Background()
+	c := testAccClient(t)
+	packed, err := packConfiguration(testModuleDir(t, dir))
+	if err != nil {
+		t.Fatal(err)
+	}
+	id, err := testRunClient{c}.uploadConfiguration(ctx, mod, packed.archive)
+	if err != nil {
+		t.Fatalf("uploading %s: %v", dir, err)
+	}
+	return id
+}
+
+// testAccTestRun queues a run of configuration version cvID in mod's tests,
+// with default options, and returns it.
+func testAccTestRun(t *testing.T, mod moduleRef, cvID string) *tfe.TestRun {
+	t.Helper()
+	tr, err := testAccClient(t).TestRuns.Create(context.Background(), tfe.TestRunCreateOptions{
+		ConfigurationVersion: &tfe.ConfigurationVersion{ID: cvID},
+		RegistryModule: &tfe.RegistryModule{
+			Name: mod.Name, Provider: mod.Provider, Namespace: mod.Organization, RegistryName: tfe.PrivateRegistry,
+			Organization: &tfe.Organization{Name: mod.Organization},
+		},
+	})
+	if err != nil {
+		t.Fatalf("queuing a test run of %s: %v", mod, err)
+	}
+	return tr
+}
+
+// testModuleDir is the absolute path of testdata/module-tests/<name>, a
+// module with tests that need no provider download.
+func testModuleDir(t *testing.T, name string) string {
+	t.Helper()
+	dir, err := filepath.Abs(filepath.Join("testdata", "module-tests", name))
+	if err != nil {
+		t.Fatal(err)
+	}
+	return dir
 }

@@ -52,29 +52,12 @@ type moduleTestVariableResourceModel struct {
 	Sensitive      types.Bool   `tfsdk:"sensitive"`
 }
 
-// testVariableModule names the private registry module whose tests a
-// variable belongs to. The namespace of a private module is its
-// organization.
-type testVariableModule struct {
-	Organization, Name, Provider string
-}
-
-func (m *moduleTestVariableResourceModel) module() testVariableModule {
-	return testVariableModule{Organization: m.Organization.ValueString(), Name: m.ModuleName.ValueString(), Provider: m.ModuleProvider.ValueString()}
-}
-
-// String is `<organization>/<module_name>/<module_provider>`, the module
-// part of the import ID and the key of the provider's variable lists.
-func (m testVariableModule) String() string {
-	return m.Organization + "/" + m.Name + "/" + m.Provider
-}
-
-func (m testVariableModule) id() tfe.RegistryModuleID {
-	return tfe.RegistryModuleID{Organization: m.Organization, Namespace: m.Organization, Name: m.Name, Provider: m.Provider, RegistryName: tfe.PrivateRegistry}
+func (m *moduleTestVariableResourceModel) module() moduleRef {
+	return moduleRef{Organization: m.Organization.ValueString(), Name: m.ModuleName.ValueString(), Provider: m.ModuleProvider.ValueString()}
 }
 
 // varsPath is the list path, as the sandbox's request counter sees it.
-func (m testVariableModule) varsPath() string {
+func (m moduleRef) varsPath() string {
 	return "/api/v2/organizations/" + url.PathEscape(m.Organization) + "/tests/registry-modules/private/" +
 		url.PathEscape(m.Organization) + "/" + url.PathEscape(m.Name) + "/" + url.PathEscape(m.Provider) + "/vars"
 }
@@ -106,14 +89,9 @@ func (r *moduleTestVariableResource) Schema(_ context.Context, _ resource.Schema
 				MarkdownDescription: "ID of the variable (`var-<id>`).",
 				PlanModifiers:       []planmodifier.String{stringplanmodifier.UseStateForUnknown()},
 			},
-			"organization": organizationAttribute(),
-			"module_name":  moduleNameAttribute(),
-			"module_provider": schema.StringAttribute{
-				Required:            true,
-				MarkdownDescription: "Provider of the module, such as `aws` (lower-case letters and digits). Changing it replaces the resource.",
-				PlanModifiers:       []planmodifier.String{stringplanmodifier.RequiresReplace()},
-				Validators:          []validator.String{stringvalidator.RegexMatches(moduleProviderRE, "must contain only lower-case letters and digits")},
-			},
+			"organization":    organizationAttribute(),
+			"module_name":     moduleNameAttribute(),
+			"module_provider": moduleProviderAttribute(),
 			"key": schema.StringAttribute{
 				Required: true,
 				MarkdownDescription: "Name of the environment variable, such as `AWS_REGION`: a letter or an underscore, then letters, digits and underscores. " +
@@ -352,7 +330,7 @@ func (r *moduleTestVariableResource) ImportState(ctx context.Context, req resour
 		resp.Diagnostics.AddError("Invalid import ID", err.Error())
 		return
 	}
-	mod := testVariableModule{Organization: parts[0], Name: parts[1], Provider: parts[2]}
+	mod := moduleRef{Organization: parts[0], Name: parts[1], Provider: parts[2]}
 	id := parts[3]
 	if !strings.HasPrefix(id, "var-") {
 		if !testVariableKeyRE.MatchString(id) {
@@ -404,7 +382,7 @@ func testVariableModel(v *tfe.Variable, prior moduleTestVariableResourceModel) *
 // testVariableError explains a failed call on a module's test variables,
 // naming the module; the API's 404 means a missing module or variable and a
 // token without permission alike.
-func testVariableError(mod testVariableModule, action string, err error) string {
+func testVariableError(mod moduleRef, action string, err error) string {
 	if isNotFound(err) {
 		return fmt.Sprintf("Could not %s module %s: the module or the variable was not found, or the API token may not manage the module's tests "+
 			"(module tests need a token of the organization's owners team or of one of its members).", action, mod)

@@ -22,17 +22,9 @@ import (
 
 const testVariableAddr = "tfgov_module_test_variable.test"
 
-// testAccTestVariableModule makes a private module for the test and returns
-// how the provider names it.
-func testAccTestVariableModule(t *testing.T) testVariableModule {
-	t.Helper()
-	m := testAccRegistryModule(t)
-	return testVariableModule{Organization: testAccOrganization(), Name: m.Name, Provider: m.Provider}
-}
-
 // testAccTestVariableConfig is one variable of mod with the given
 // attribute lines (HCL).
-func testAccTestVariableConfig(mod testVariableModule, lines ...string) string {
+func testAccTestVariableConfig(mod moduleRef, lines ...string) string {
 	return fmt.Sprintf(`
 resource "tfgov_module_test_variable" "test" {
   module_name     = %[1]q
@@ -44,7 +36,7 @@ resource "tfgov_module_test_variable" "test" {
 
 // testAccTestVariableOnServer reads the variable in state at addr through
 // go-tfe.
-func testAccTestVariableOnServer(ctx context.Context, t *testing.T, mod testVariableModule, s *tfjson.State, addr string) (*tfe.Variable, error) {
+func testAccTestVariableOnServer(ctx context.Context, t *testing.T, mod moduleRef, s *tfjson.State, addr string) (*tfe.Variable, error) {
 	id, err := stateID(s, addr)
 	if err != nil {
 		return nil, err
@@ -58,7 +50,7 @@ func testAccTestVariableOnServer(ctx context.Context, t *testing.T, mod testVari
 
 // tvServer checks the variable on the server: key, value (as the API shows
 // it: "" when sensitive), description and sensitive.
-func tvServer(t *testing.T, mod testVariableModule, key, value, description string, sensitive bool) stateCheckFunc {
+func tvServer(t *testing.T, mod moduleRef, key, value, description string, sensitive bool) stateCheckFunc {
 	return func(ctx context.Context, s *tfjson.State) error {
 		v, err := testAccTestVariableOnServer(ctx, t, mod, s, testVariableAddr)
 		if err != nil {
@@ -85,7 +77,7 @@ func tvExpect(action plancheck.ResourceActionType) resource.ConfigPlanChecks {
 }
 
 // testAccCheckTestVariablesDestroyed: the module has no variables left.
-func testAccCheckTestVariablesDestroyed(t *testing.T, mod testVariableModule) resource.TestCheckFunc {
+func testAccCheckTestVariablesDestroyed(t *testing.T, mod moduleRef) resource.TestCheckFunc {
 	return func(*terraform.State) error {
 		l, err := testAccClient(t).TestVariables.List(context.Background(), mod.id(), nil)
 		if err != nil {
@@ -98,7 +90,7 @@ func testAccCheckTestVariablesDestroyed(t *testing.T, mod testVariableModule) re
 	}
 }
 
-func tvImportID(mod testVariableModule, last func(*terraform.State) (string, error)) resource.ImportStateIdFunc {
+func tvImportID(mod moduleRef, last func(*terraform.State) (string, error)) resource.ImportStateIdFunc {
 	return func(s *terraform.State) (string, error) {
 		l, err := last(s)
 		return mod.String() + "/" + l, err
@@ -117,7 +109,7 @@ func tvStateID(s *terraform.State) (string, error) {
 // (command and import block), update of value and description, rename in
 // place, drift of value, description, key and existence, destroy.
 func TestAccModuleTestVariableResource_basic(t *testing.T) {
-	mod := testAccTestVariableModule(t)
+	mod := testAccModule(t)
 	sameID := statecheck.CompareValue(compare.ValuesSame())
 	config := func(key, value, description string) string {
 		lines := []string{fmt.Sprintf("key = %q", key), fmt.Sprintf("value = %q", value)}
@@ -237,7 +229,7 @@ func TestAccModuleTestVariableResource_basic(t *testing.T) {
 // sensitive is in place, renaming one or making it non-sensitive again
 // replaces it; import leaves the value unknown, and the next apply sets it.
 func TestAccModuleTestVariableResource_sensitive(t *testing.T) {
-	mod := testAccTestVariableModule(t)
+	mod := testAccModule(t)
 	sameID := statecheck.CompareValue(compare.ValuesSame())
 	config := func(key, value string, sensitive bool) string {
 		return testAccTestVariableConfig(mod, fmt.Sprintf("key = %q", key), fmt.Sprintf("value = %q", value), fmt.Sprintf("sensitive = %t", sensitive))
@@ -349,7 +341,7 @@ func notInJSON(v any, secret string) error {
 // never the plan or state; a new value is sent only when value_wo_version
 // changes; switching between value and value_wo works both ways.
 func TestAccModuleTestVariableResource_writeOnly(t *testing.T) {
-	mod := testAccTestVariableModule(t)
+	mod := testAccModule(t)
 	sameID := statecheck.CompareValue(compare.ValuesSame())
 	wo := func(value string, version int, sensitive bool) string {
 		return testAccTestVariableConfig(mod, `key = "DB_PASSWORD"`, fmt.Sprintf("value_wo = %q", value), fmt.Sprintf("value_wo_version = %d", version), fmt.Sprintf("sensitive = %t", sensitive))
@@ -439,7 +431,7 @@ func TestAccModuleTestVariableResource_writeOnly(t *testing.T) {
 // TestAccModuleTestVariableResource_moduleDeleted: a module deleted outside
 // Terraform takes its variables with it; refresh removes them from state.
 func TestAccModuleTestVariableResource_moduleDeleted(t *testing.T) {
-	mod := testAccTestVariableModule(t)
+	mod := testAccModule(t)
 	resource.ParallelTest(t, resource.TestCase{
 		PreCheck:                 func() { testAccPreCheck(t) },
 		ProtoV6ProviderFactories: testAccProtoV6ProviderFactories,
@@ -465,13 +457,13 @@ func TestAccModuleTestVariableResource_moduleDeleted(t *testing.T) {
 // module already has are reported naming the module (and, for the key, how
 // to import it); nothing is left in state.
 func TestAccModuleTestVariableResource_errors(t *testing.T) {
-	mod := testAccTestVariableModule(t)
+	mod := testAccModule(t)
 	if _, err := testAccClient(t).TestVariables.Create(context.Background(), mod.id(), tfe.VariableCreateOptions{
 		Key: tfe.String("TAKEN"), Value: tfe.String("x"), Category: tfe.Category(tfe.CategoryEnv),
 	}); err != nil {
 		t.Fatal(err)
 	}
-	missing := testVariableModule{Organization: mod.Organization, Name: "no-such-module-" + randomSuffix(), Provider: "aws"}
+	missing := moduleRef{Organization: mod.Organization, Name: "no-such-module-" + randomSuffix(), Provider: "aws"}
 	tests := map[string]struct {
 		config string
 		want   *regexp.Regexp
@@ -496,7 +488,7 @@ func TestAccModuleTestVariableResource_errors(t *testing.T) {
 // TestAccModuleTestVariableResource_invalid rejects bad input at plan time,
 // before any request.
 func TestAccModuleTestVariableResource_invalid(t *testing.T) {
-	mod := testVariableModule{Organization: testAccOrganization(), Name: "network", Provider: "aws"}
+	mod := moduleRef{Organization: testAccOrganization(), Name: "network", Provider: "aws"}
 	tests := map[string]struct {
 		lines []string
 		want  string
@@ -535,7 +527,7 @@ func TestAccModuleTestVariableResource_invalid(t *testing.T) {
 // TestAccModuleTestVariableResource_importErrors: the import ID is checked,
 // and a key the module does not have is reported naming both.
 func TestAccModuleTestVariableResource_importErrors(t *testing.T) {
-	mod := testAccTestVariableModule(t)
+	mod := testAccModule(t)
 	tests := map[string]struct {
 		id   string
 		want *regexp.Regexp
@@ -571,7 +563,7 @@ func TestAccModuleTestVariableResource_refreshRequests(t *testing.T) {
 		t.Skip("request counting needs the sandbox")
 	}
 	const n = 100
-	mod := testAccTestVariableModule(t)
+	mod := testAccModule(t)
 	listPath := mod.varsPath()
 	type counts struct{ list, readByID int }
 	var ids []string

@@ -45,7 +45,7 @@ type testVariableList struct {
 }
 
 // listTestVariables reads every page of a module's test variables.
-func listTestVariables(ctx context.Context, client *tfe.Client, mod testVariableModule) (*testVariableList, error) {
+func listTestVariables(ctx context.Context, client *tfe.Client, mod moduleRef) (*testVariableList, error) {
 	l := &testVariableList{byID: map[string]*tfe.Variable{}, byKey: map[string]*tfe.Variable{}}
 	opts := &tfe.VariableListOptions{ListOptions: tfe.ListOptions{PageSize: testVariableListPageSize}}
 	for {
@@ -68,7 +68,7 @@ func listTestVariables(ctx context.Context, client *tfe.Client, mod testVariable
 }
 
 // testVariableLists holds the lists of one configured provider, by module
-// (testVariableModule.String()). The zero value is ready to use.
+// (moduleRef.String()). The zero value is ready to use.
 type testVariableLists struct {
 	mu    sync.Mutex
 	lists map[string]*testVariableList
@@ -128,7 +128,7 @@ func (c *testVariableLists) invalidate(key string) {
 
 // moduleTestVariables returns the test variables of mod, from the list
 // this provider shares for the module.
-func (d *providerData) moduleTestVariables(ctx context.Context, mod testVariableModule) (*testVariableList, error) {
+func (d *providerData) moduleTestVariables(ctx context.Context, mod moduleRef) (*testVariableList, error) {
 	return d.testVariables.get(ctx, mod.String(), func(ctx context.Context) (*testVariableList, error) {
 		l, err := listTestVariables(ctx, d.client, mod)
 		if err == nil {
@@ -139,6 +139,6 @@ func (d *providerData) moduleTestVariables(ctx context.Context, mod testVariable
 }
 
 // testVariablesChanged drops the shared list of mod after a write to it.
-func (d *providerData) testVariablesChanged(mod testVariableModule) {
+func (d *providerData) testVariablesChanged(mod moduleRef) {
 	d.testVariables.invalidate(mod.String())
 }

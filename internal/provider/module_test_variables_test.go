@@ -253,7 +253,7 @@ func TestListTestVariables(t *testing.T) {
 	if _, err := c.Organizations.Create(ctx, tfe.OrganizationCreateOptions{Name: tfe.String("acme"), Email: tfe.String("o@acme.test")}); err != nil {
 		t.Fatal(err)
 	}
-	mod := testVariableModule{Organization: "acme", Name: "vpc", Provider: "aws"}
+	mod := moduleRef{Organization: "acme", Name: "vpc", Provider: "aws"}
 	if _, err := c.RegistryModules.Create(ctx, "acme", tfe.RegistryModuleCreateOptions{Name: tfe.String(mod.Name), Provider: tfe.String(mod.Provider), RegistryName: tfe.PrivateRegistry}); err != nil {
 		t.Fatal(err)
 	}

@@ -4,7 +4,6 @@ import (
 	"context"
 	"fmt"
 
-	"github.com/hashicorp/terraform-plugin-framework-validators/stringvalidator"
 	"github.com/hashicorp/terraform-plugin-framework/datasource"
 	"github.com/hashicorp/terraform-plugin-framework/datasource/schema"
 	"github.com/hashicorp/terraform-plugin-framework/schema/validator"
@@ -39,26 +38,10 @@ func (d *moduleVersionDataSource) Schema(_ context.Context, _ datasource.SchemaR
 	resp.Schema = schema.Schema{
 		MarkdownDescription: "One version of a private registry module and whether it is deprecated, with the reason and link, " +
 			"so a configuration can check a version before it pins it (for example in a `check` block).\n\n" + moduleDeprecationBeta,
-		Attributes: map[string]schema.Attribute{
+		Attributes: moduleDataSourceAttributes(map[string]schema.Attribute{
 			"id": schema.StringAttribute{
 				Computed:            true,
 				MarkdownDescription: "ID of the module version.",
-			},
-			"organization": schema.StringAttribute{
-				Optional:            true,
-				Computed:            true,
-				MarkdownDescription: "Name of the organization. Defaults to the provider's `organization` (or `TFE_ORGANIZATION`).",
-				Validators:          []validator.String{stringvalidator.RegexMatches(nameRE, "must contain only letters, numbers, - and _")},
-			},
-			"module_name": schema.StringAttribute{
-				Required:            true,
-				MarkdownDescription: "Name of the private registry module, such as `network`.",
-				Validators:          []validator.String{stringvalidator.RegexMatches(nameRE, "must contain only letters, numbers, - and _")},
-			},
-			"module_provider": schema.StringAttribute{
-				Required:            true,
-				MarkdownDescription: "Provider of the module, such as `aws`.",
-				Validators:          []validator.String{stringvalidator.RegexMatches(moduleProviderRE, "must contain only lower-case letters and digits")},
 			},
 			"module_version": schema.StringAttribute{
 				Required:            true,
@@ -81,7 +64,7 @@ func (d *moduleVersionDataSource) Schema(_ context.Context, _ datasource.SchemaR
 				Computed:            true,
 				MarkdownDescription: "URL with more information about the deprecation; null when it is not deprecated, or when the deprecation gives no link.",
 			},
-		},
+		}),
 	}
 }
 

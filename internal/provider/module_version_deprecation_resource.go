@@ -3,10 +3,8 @@ package provider
 import (
 	"context"
 	"fmt"
-	"regexp"
 
 	"github.com/hashicorp/go-version"
-	"github.com/hashicorp/terraform-plugin-framework-validators/stringvalidator"
 	"github.com/hashicorp/terraform-plugin-framework/diag"
 	"github.com/hashicorp/terraform-plugin-framework/path"
 	"github.com/hashicorp/terraform-plugin-framework/resource"
@@ -57,18 +55,6 @@ const moduleDeprecationBeta = "~> **Public beta:** module version deprecation is
 	"and a change may need a newer release of this provider. Reading a version's deprecation relies on the module version read reporting it; " +
 	"if the service stops doing so, the provider reports an error rather than guessing."
 
-// moduleProviderRE is the service's rule for a module's provider name.
-var moduleProviderRE = regexp.MustCompile(`^[a-z0-9]+$`)
-
-func moduleNameAttribute() schema.StringAttribute {
-	return schema.StringAttribute{
-		Required:            true,
-		MarkdownDescription: "Name of the private registry module, such as `network`. Changing it replaces the resource.",
-		PlanModifiers:       []planmodifier.String{stringplanmodifier.RequiresReplace()},
-		Validators:          []validator.String{stringvalidator.RegexMatches(nameRE, "must contain only letters, numbers, - and _")},
-	}
-}
-
 func (r *moduleVersionDeprecationResource) Metadata(_ context.Context, req resource.MetadataRequest, resp *resource.MetadataResponse) {
 	resp.TypeName = req.ProviderTypeName + "_module_version_deprecation"
 }
@@ -86,14 +72,9 @@ func (r *moduleVersionDeprecationResource) Schema(_ context.Context, _ resource.
 				MarkdownDescription: "`<organization>/<module_name>/<module_provider>/<module_version>`, the import ID.",
 				PlanModifiers:       []planmodifier.String{stringplanmodifier.UseStateForUnknown()},
 			},
-			"organization": organizationAttribute(),
-			"module_name":  moduleNameAttribute(),
-			"module_provider": schema.StringAttribute{
-				Required:            true,
-				MarkdownDescription: "Provider of the module, such as `aws` (lower-case letters and digits). Changing it replaces the resource.",
-				PlanModifiers:       []planmodifier.String{stringplanmodifier.RequiresReplace()},
-				Validators:          []validator.String{stringvalidator.RegexMatches(moduleProviderRE, "must contain only lower-case letters and digits")},
-			},
+			"organization":    organizationAttribute(),
+			"module_name":     moduleNameAttribute(),
+			"module_provider": moduleProviderAttribute(),
 			"module_version": schema.StringAttribute{
 				Required:            true,
 				MarkdownDescription: "The version to deprecate, such as `1.0.0`. Changing it reverts the deprecation of the old version and deprecates the new one.",

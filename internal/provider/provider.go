@@ -194,6 +194,7 @@ func (p *tfgovProvider) Resources(_ context.Context) []func() resource.Resource 
 		NewAgentTokenResource,
 		NewModuleTestVariableResource,
 		NewModuleVersionDeprecationResource,
+		NewModuleTestRunResource,
 		NewTeamAccessResource,
 		NewPolicyResource,
 		NewPolicyUploadResource,
@@ -208,6 +209,8 @@ func (p *tfgovProvider) DataSources(_ context.Context) []func() datasource.DataS
 		NewWorkspaceTeamAccessDataSource,
 		NewPolicyDataSource,
 		NewPoliciesDataSource,
+		NewModuleTestRunsDataSource,
+		NewModuleTestRunDataSource,
 	}
 }
 

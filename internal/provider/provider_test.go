@@ -10,6 +10,8 @@ import (
 	"sync"
 	"testing"
 
+	"github.com/hashicorp/terraform-plugin-testing/helper/resource"
+
 	tfe "github.com/hashicorp/go-tfe"
 	"github.com/hashicorp/terraform-plugin-framework/providerserver"
 	"github.com/hashicorp/terraform-plugin-go/tfprotov6"
@@ -146,8 +148,14 @@ var (
 
 // testAccClient is a go-tfe client with the provider's credentials, for
 // fixtures and for changes made outside Terraform.
+//
+// Fixtures are made before resource.Test could skip a test without TF_ACC,
+// so the client skips it here instead.
 func testAccClient(t *testing.T) *tfe.Client {
 	t.Helper()
+	if os.Getenv(resource.EnvTfAcc) == "" {
+		t.Skipf("acceptance tests need %s=1", resource.EnvTfAcc)
+	}
 	accClientOnce.Do(func() {
 		address := os.Getenv("TFE_ADDRESS")
 		if address == "" {

@@ -15,14 +15,19 @@ import (
 )
 
 // describer is what every schema attribute offers.
-type describer interface{ GetMarkdownDescription() string }
+type describer interface {
+	GetMarkdownDescription() string
+	GetDescription() string
+}
 
 // checkDescriptions fails for any attribute, at any depth, without a
-// MarkdownDescription: tfplugindocs builds the docs from them.
+// description: tfplugindocs builds the docs from them (from
+// MarkdownDescription, else Description, which is all that
+// terraform-plugin-framework-timeouts sets).
 func checkDescriptions(t *testing.T, where string, attrs map[string]describer) {
 	t.Helper()
 	for name, a := range attrs {
-		if strings.TrimSpace(a.GetMarkdownDescription()) == "" {
+		if strings.TrimSpace(a.GetMarkdownDescription()+a.GetDescription()) == "" {
 			t.Errorf("%s: attribute %q has no MarkdownDescription", where, name)
 		}
 	}

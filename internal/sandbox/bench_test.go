@@ -44,3 +44,21 @@ func BenchmarkAgentTokenList(b *testing.B) {
 		}
 	}
 }
+
+// BenchmarkModuleTestRun measures a trivial module test run from end to
+// end: a configuration version, its upload, the run, and polls (every
+// 50 ms) until the engine's `terraform test` has finished: what a
+// tfgov_module_test_run with wait_for_completion costs, less the
+// provider's coarser polling.
+func BenchmarkModuleTestRun(b *testing.B) {
+	w := newWorld(b)
+	m, id := w.testModule(b, "bench")
+	b.ReportAllocs()
+	for b.Loop() {
+		cv := uploadedVersion(b, w.owner, id, "testdata/module-tests/pass")
+		tr := createRun(b, w.owner, m, cv, tfe.TestRunCreateOptions{})
+		if got := waitRun(b, w.owner, id, tr.ID, tfe.TestRunFinished, tfe.TestRunErrored); got.TestStatus != tfe.TestPass {
+			b.Fatalf("run %s: %s %s", got.ID, got.Status, got.TestStatus)
+		}
+	}
+}

@@ -1328,6 +1328,7 @@ func (s *Server) deleteRegistryModule(w http.ResponseWriter, r *http.Request, p 
 
 // deleteRegistryModule removes a module and what hangs off it.
 func (st *state) deleteRegistryModule(id string) {
+	st.deleteModuleTests(id)
 	for _, v := range st.moduleTestVariables(id) {
 		delete(st.TestVariables, v.ID)
 	}

@@ -30,8 +30,14 @@ func client(t testing.TB, inst *sandbox.Instance, token string) *tfe.Client {
 
 func newWorld(t testing.TB) *world {
 	t.Helper()
+	return newWorldWith(t, sandbox.Options{})
+}
+
+// newWorldWith is newWorld on a sandbox started with opts.
+func newWorldWith(t testing.TB, opts sandbox.Options) *world {
+	t.Helper()
 	ctx := context.Background()
-	inst := sandbox.Start(t)
+	inst := sandbox.StartWithOptions(t, opts)
 	w := &world{inst: inst, admin: client(t, inst, inst.Token), org: "acme"}
 	if _, err := w.admin.Organizations.Create(ctx, tfe.OrganizationCreateOptions{Name: tfe.String(w.org), Email: tfe.String("owner@acme.test")}); err != nil {
 		t.Fatalf("create organization: %v", err)

@@ -67,6 +67,12 @@ func nullableTime(t time.Time) any {
 	return timestamp(t)
 }
 
+// statusTimestamp renders t with second precision and a `+00:00` offset, the
+// form the reference gives for `status-timestamps` values.
+func statusTimestamp(t time.Time) string {
+	return t.UTC().Format("2006-01-02T15:04:05+00:00")
+}
+
 // nullableString renders an empty string as JSON null.
 func nullableString(s string) any {
 	if s == "" {
@@ -115,6 +121,11 @@ func errInvalidAttribute(attr, detail string) *apiError {
 // errBadRequest is a 400 for a malformed query parameter.
 func errBadRequest(param, detail string) *apiError {
 	return &apiError{Status: http.StatusBadRequest, Title: "bad request", Detail: fmt.Sprintf("%s: %s", param, detail)}
+}
+
+// errConflict is a 409 with a detail.
+func errConflict(detail string) *apiError {
+	return &apiError{Status: http.StatusConflict, Title: "conflict", Detail: detail}
 }
 
 func writeError(w http.ResponseWriter, e *apiError) {
@@ -277,6 +288,35 @@ func (b *body) optBool(attr string) *bool {
 		return nil
 	}
 	return &v
+}
+
+// optInt returns attr, or nil when absent or null.
+func (b *body) optInt(attr string) *int {
+	if !b.present(attr) {
+		return nil
+	}
+	var v int
+	if err := json.Unmarshal(b.res.Attributes[attr], &v); err != nil {
+		b.fail(errInvalidAttribute(attr, attr+" must be an integer"))
+		return nil
+	}
+	return &v
+}
+
+// optStrings returns attr as a list of strings, or nil when absent or null.
+func (b *body) optStrings(attr string) []string {
+	if !b.present(attr) {
+		return nil
+	}
+	var v []string
+	if err := json.Unmarshal(b.res.Attributes[attr], &v); err != nil {
+		b.fail(errInvalidAttribute(attr, attr+" must be an array of strings"))
+		return nil
+	}
+	if v == nil {
+		v = []string{}
+	}
+	return v
 }
 
 // optObject decodes attr into dst and reports whether it was present.

@@ -89,6 +89,21 @@ func (st *state) moduleTestVariables(moduleID string) []*testVariable {
 	return sorted(st.TestVariables, func(v *testVariable) bool { return v.ModuleID == moduleID })
 }
 
+// moduleTestEnv returns the environment ("KEY=value") that every test run
+// of the module receives: its test variables, sensitive ones included (the
+// service hides their values from the API, not from the runs), in creation
+// order. A run's own `variables` take precedence over them (see the engine).
+// The variables are read when a run starts, so a change applies to runs
+// that start afterwards.
+func (st *state) moduleTestEnv(moduleID string) []string {
+	vars := st.moduleTestVariables(moduleID)
+	env := make([]string, 0, len(vars))
+	for _, v := range vars {
+		env = append(env, v.Key+"="+v.Value)
+	}
+	return env
+}
+
 // testVariablesModule is the module a `{mod}/vars` path names, when p may
 // use its module-test endpoints.
 func (st *state) testVariablesModule(r *http.Request, p principal) *registryModule {

@@ -43,6 +43,13 @@ type Options struct {
 	// a second). Zero sends no header, and go-tfe does not pace itself: what
 	// in-process tests use, since the sandbox enforces no limit.
 	RateLimit int
+	// TestRunWorkers is how many module test runs execute at once; more
+	// wait in the queue. Zero means 2.
+	TestRunWorkers int
+	// Terraform is the Terraform CLI that module test runs execute: a path,
+	// or a name looked up on PATH when a run starts. Empty means
+	// "terraform".
+	Terraform string
 }
 
 // Server is the sandbox: an http.Handler for the API plus the upload
@@ -59,6 +66,7 @@ type Server struct {
 
 	mux     *http.ServeMux
 	uploads *uploadServer
+	engine  *testEngine
 
 	statsMu   sync.Mutex
 	stats     map[string]int // by route pattern
@@ -102,6 +110,11 @@ func New(opts Options) (*Server, error) {
 		return nil, err
 	}
 	s.uploads = uploads
+	s.engine = newTestEngine(s, opts.TestRunWorkers, opts.Terraform)
+	s.mu.Lock()
+	s.engine.resume(s.st)
+	s.persistLocked()
+	s.mu.Unlock()
 	s.mux = http.NewServeMux()
 	s.routes()
 	return s, nil
@@ -110,8 +123,12 @@ func New(opts Options) (*Server, error) {
 // AdminToken is the admin token the server accepts.
 func (s *Server) AdminToken() string { return s.adminToken }
 
-// Close stops the upload listener.
-func (s *Server) Close() error { return s.uploads.close() }
+// Close stops the test engine (killing the test runs in progress, which
+// end errored, and waiting for it) and the upload listener.
+func (s *Server) Close() error {
+	s.engine.close()
+	return s.uploads.close()
+}
 
 // ServeHTTP serves the API.
 func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
@@ -140,6 +157,7 @@ func (s *Server) routes() {
 	s.registerModuleDeprecation()
 	s.registerTeamAccess()
 	s.registerPolicies()
+	s.registerModuleTestRuns()
 	s.registerModuleTestVars()
 }
 

@@ -18,7 +18,14 @@ type Instance struct {
 // Start runs a sandbox on a loopback port for the life of tb.
 func Start(tb testing.TB) *Instance {
 	tb.Helper()
-	s, err := New(Options{})
+	return StartWithOptions(tb, Options{})
+}
+
+// StartWithOptions is Start with Options (for example a test engine with
+// one worker, or no Terraform).
+func StartWithOptions(tb testing.TB, opts Options) *Instance {
+	tb.Helper()
+	s, err := New(opts)
 	if err != nil {
 		tb.Fatalf("starting the sandbox: %v", err)
 	}

@@ -35,7 +35,11 @@ type state struct {
 	PolicySets      map[string]*policySet      `json:"policy_sets"`
 	TeamAccesses    map[string]*teamAccess     `json:"team_accesses"`
 	Policies        map[string]*policy         `json:"policies"`
-	TestVariables   map[string]*testVariable   `json:"test_variables"`
+	// ConfigurationVersions and TestRuns are the module test runs section
+	// (module_test_runs.go).
+	ConfigurationVersions map[string]*configurationVersion `json:"configuration_versions"`
+	TestRuns              map[string]*testRun              `json:"test_runs"`
+	TestVariables         map[string]*testVariable         `json:"test_variables"`
 }
 
 func newState() *state {
@@ -52,7 +56,10 @@ func newState() *state {
 		PolicySets:      map[string]*policySet{},
 		TeamAccesses:    map[string]*teamAccess{},
 		Policies:        map[string]*policy{},
-		TestVariables:   map[string]*testVariable{},
+
+		ConfigurationVersions: map[string]*configurationVersion{},
+		TestRuns:              map[string]*testRun{},
+		TestVariables:         map[string]*testVariable{},
 	}
 }
 

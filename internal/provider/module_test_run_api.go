@@ -1,0 +1,363 @@
+package provider
+
+import (
+	"archive/tar"
+	"bytes"
+	"compress/gzip"
+	"context"
+	"crypto/sha256"
+	"encoding/hex"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"net/url"
+	"os"
+	"strings"
+	"time"
+
+	slug "github.com/hashicorp/go-slug"
+	tfe "github.com/hashicorp/go-tfe"
+	"github.com/hashicorp/terraform-plugin-log/tflog"
+)
+
+// The module test run API, for the test run resource and data sources.
+//
+// go-tfe's TestRun lacks most of what the API returns (source, variables,
+// filters, test-directory, verbose, created-at) and decodes the null
+// outcome of an unfinished run as zeros; its list has no filter[source].
+// testRunRecord is the whole record, read through go-tfe's NewRequest.
+// Create, cancel, force-cancel, configuration versions and logs go through
+// go-tfe's own calls.
+
+// testRunRecord is a test run as the API returns it.
+type testRunRecord struct {
+	ID               string                      `jsonapi:"primary,test-runs"`
+	Status           string                      `jsonapi:"attr,status"`
+	StatusTimestamps tfe.TestRunStatusTimestamps `jsonapi:"attr,status-timestamps"`
+	CreatedAt        time.Time                   `jsonapi:"attr,created-at,iso8601"`
+	TestStatus       *string                     `jsonapi:"attr,test-status"`
+	TestsPassed      *int                        `jsonapi:"attr,tests-passed"`
+	TestsFailed      *int                        `jsonapi:"attr,tests-failed"`
+	TestsErrored     *int                        `jsonapi:"attr,tests-errored"`
+	TestsSkipped     *int                        `jsonapi:"attr,tests-skipped"`
+	Source           string                      `jsonapi:"attr,source"`
+	Message          string                      `jsonapi:"attr,message"`
+	TestDirectory    string                      `jsonapi:"attr,test-directory"`
+	Filters          []string                    `jsonapi:"attr,filters"`
+	Verbose          bool                        `jsonapi:"attr,verbose"`
+	Variables        []*tfe.RunVariableAttr      `jsonapi:"attr,variables"`
+
+	ConfigurationVersion *tfe.ConfigurationVersion `jsonapi:"relation,configuration-version"`
+}
+
+// final reports whether the run has ended: errored, canceled or finished.
+func (r *testRunRecord) final() bool {
+	return isFinalTestRunStatus(r.Status)
+}
+
+func isFinalTestRunStatus(s string) bool {
+	switch tfe.TestRunStatus(s) {
+	case tfe.TestRunErrored, tfe.TestRunCanceled, tfe.TestRunFinished:
+		return true
+	}
+	return false
+}
+
+// passed reports whether the run finished with every test passing.
+func (r *testRunRecord) passed() bool {
+	return r.Status == string(tfe.TestRunFinished) && r.TestStatus != nil && *r.TestStatus == string(tfe.TestPass)
+}
+
+func (r *testRunRecord) configurationVersionID() string {
+	if r.ConfigurationVersion == nil {
+		return ""
+	}
+	return r.ConfigurationVersion.ID
+}
+
+// counts describes the outcome for a diagnostic.
+func (r *testRunRecord) counts() string {
+	n := func(p *int) int {
+		if p == nil {
+			return 0
+		}
+		return *p
+	}
+	return fmt.Sprintf("%d passed, %d failed, %d errored, %d skipped", n(r.TestsPassed), n(r.TestsFailed), n(r.TestsErrored), n(r.TestsSkipped))
+}
+
+type testRunRecordList struct {
+	*tfe.Pagination
+	Items []*testRunRecord
+}
+
+// testRunListOptions is go-tfe's TestRunListOptions with the reference's
+// filter[source], a comma-separated list.
+type testRunListOptions struct {
+	tfe.ListOptions
+	Sources string `url:"filter[source],omitempty"`
+}
+
+func (m moduleRef) testRunsPath() string {
+	return fmt.Sprintf("organizations/%s/tests/registry-modules/private/%s/%s/%s/test-runs",
+		url.PathEscape(m.Organization), url.PathEscape(m.Organization), url.PathEscape(m.Name), url.PathEscape(m.Provider))
+}
+
+// moduleTestsError explains a failed call on a module's tests; the API's
+// 404 means a missing module and a token outside the owners team alike.
+func moduleTestsError(m moduleRef, err error) string {
+	if isNotFound(err) {
+		return fmt.Sprintf("Private module %s was not found, or the API token may not run its tests "+
+			"(module test endpoints need a token of the owners team or of one of its members).", m)
+	}
+	return fmt.Sprintf("Module %s: %s", m, err)
+}
+
+type testRunClient struct{ client *tfe.Client }
+
+// read reads one run: one request.
+func (c testRunClient) read(ctx context.Context, m moduleRef, id string) (*testRunRecord, error) {
+	req, err := c.client.NewRequest("GET", m.testRunsPath()+"/"+url.PathEscape(id), nil)
+	if err != nil {
+		return nil, err
+	}
+	rec := &testRunRecord{}
+	if err := req.Do(ctx, rec); err != nil {
+		return nil, err
+	}
+	return rec, nil
+}
+
+// testRunListPageSize is how many runs list asks for a request: the API's
+// largest page. A variable so that tests can prove paging with few runs.
+var testRunListPageSize = 100
+
+// list reads every page of the module's runs, newest first, of the given
+// sources (all when empty), testRunListPageSize a request.
+func (c testRunClient) list(ctx context.Context, m moduleRef, sources []string) ([]*testRunRecord, error) {
+	opts := &testRunListOptions{ListOptions: tfe.ListOptions{PageSize: testRunListPageSize}, Sources: strings.Join(sources, ",")}
+	var all []*testRunRecord
+	for {
+		req, err := c.client.NewRequest("GET", m.testRunsPath(), opts)
+		if err != nil {
+			return nil, err
+		}
+		l := &testRunRecordList{}
+		if err := req.Do(ctx, l); err != nil {
+			return nil, err
+		}
+		all = append(all, l.Items...)
+		if l.Pagination == nil || l.NextPage == 0 || l.NextPage <= l.CurrentPage {
+			return all, nil
+		}
+		opts.PageNumber = l.NextPage
+	}
+}
+
+// Polling: the first read after pollStart, then backing off by half again
+// each time up to pollMax.
+const (
+	pollStart = 500 * time.Millisecond
+	pollMax   = 10 * time.Second
+)
+
+// sleepCtx waits d or until ctx ends.
+func sleepCtx(ctx context.Context, d time.Duration) error {
+	t := time.NewTimer(d)
+	defer t.Stop()
+	select {
+	case <-ctx.Done():
+		return ctx.Err()
+	case <-t.C:
+		return nil
+	}
+}
+
+// waitFor reads the run, backing off, until done says so or ctx ends; it
+// returns the last record read (also with ctx's error).
+func (c testRunClient) waitFor(ctx context.Context, m moduleRef, id string, done func(*testRunRecord) bool) (*testRunRecord, error) {
+	delay := pollStart
+	var last *testRunRecord
+	for {
+		if err := sleepCtx(ctx, delay); err != nil {
+			return last, err
+		}
+		rec, err := c.read(ctx, m, id)
+		if err != nil {
+			if ctx.Err() != nil {
+				return last, ctx.Err()
+			}
+			return last, err
+		}
+		last = rec
+		tflog.Debug(ctx, "Polled test run", map[string]any{"id": id, "status": rec.Status})
+		if done(rec) {
+			return rec, nil
+		}
+		delay = min(delay*3/2, pollMax)
+	}
+}
+
+// logTailLines is how many log lines a failed run's diagnostic shows.
+const logTailLines = 25
+
+// maxLogRead bounds how much of a log is read for its tail.
+const maxLogRead = 4 << 20
+
+// logTail returns the last lines of a finished run's log, rendered for a
+// person: the log is Terraform's machine-readable output (JSON lines), of
+// which each line's message and any diagnostic's detail are shown.
+func (c testRunClient) logTail(ctx context.Context, m moduleRef, id string) (string, error) {
+	r, err := c.client.TestRuns.Logs(ctx, m.id(), id)
+	if err != nil {
+		return "", err
+	}
+	raw, err := io.ReadAll(io.LimitReader(r, maxLogRead))
+	if err != nil {
+		return "", err
+	}
+	return renderLogTail(raw, logTailLines), nil
+}
+
+// renderLogTail renders the last n lines of a JSON-lines log.
+func renderLogTail(raw []byte, n int) string {
+	var lines []string
+	for _, line := range bytes.Split(raw, []byte("\n")) {
+		line = bytes.TrimSpace(line)
+		if len(line) == 0 {
+			continue
+		}
+		var msg struct {
+			Message    string `json:"@message"`
+			Diagnostic *struct {
+				Detail string `json:"detail"`
+			} `json:"diagnostic"`
+		}
+		if json.Unmarshal(line, &msg) != nil || msg.Message == "" {
+			lines = append(lines, string(line))
+			continue
+		}
+		text := msg.Message
+		if msg.Diagnostic != nil && msg.Diagnostic.Detail != "" {
+			text += ": " + msg.Diagnostic.Detail
+		}
+		lines = append(lines, strings.Split(strings.TrimRight(text, "\n"), "\n")...)
+	}
+	if len(lines) > n {
+		lines = append([]string{fmt.Sprintf("... (%d earlier lines)", len(lines)-n)}, lines[len(lines)-n:]...)
+	}
+	return strings.Join(lines, "\n")
+}
+
+// ---- configuration packing
+
+// packedConfiguration is a module directory packed for upload.
+type packedConfiguration struct {
+	// archive is the .tar.gz to upload.
+	archive []byte
+	// hash is the hex SHA-256 of the uncompressed tar stream, which holds
+	// only names, types, permissions and contents: the same files give the
+	// same hash on any machine at any time.
+	hash  string
+	files int
+}
+
+// normalizedModTime is the modification time of every archived file: the
+// archive depends only on the files' contents.
+var normalizedModTime = time.Date(2000, 1, 1, 0, 0, 0, 0, time.UTC)
+
+// packConfiguration packs dir as Terraform's cloud backend does (go-slug,
+// honoring .terraformignore, dereferencing symlinks to outside the
+// directory), then rewrites the tar stream deterministically: fixed
+// modification times, no owners, permissions reduced to 0644 or 0755.
+func packConfiguration(dir string) (*packedConfiguration, error) {
+	fi, err := os.Stat(dir)
+	if err != nil {
+		return nil, err
+	}
+	if !fi.IsDir() {
+		return nil, fmt.Errorf("%s is not a directory", dir)
+	}
+	packer, err := slug.NewPacker(slug.DereferenceSymlinks(), slug.ApplyTerraformIgnore())
+	if err != nil {
+		return nil, err
+	}
+	var packed bytes.Buffer
+	if _, err := packer.Pack(dir, &packed); err != nil {
+		return nil, fmt.Errorf("packing %s: %w", dir, err)
+	}
+	zr, err := gzip.NewReader(&packed)
+	if err != nil {
+		return nil, err
+	}
+	tr := tar.NewReader(zr)
+
+	var out bytes.Buffer
+	hasher := sha256.New()
+	zw, _ := gzip.NewWriterLevel(&out, gzip.BestCompression)
+	tw := tar.NewWriter(io.MultiWriter(zw, hasher))
+	files := 0
+	for {
+		h, err := tr.Next()
+		if errors.Is(err, io.EOF) {
+			break
+		}
+		if err != nil {
+			return nil, fmt.Errorf("packing %s: %w", dir, err)
+		}
+		mode := int64(0o644)
+		if h.Typeflag == tar.TypeDir || h.Mode&0o111 != 0 {
+			mode = 0o755
+		}
+		nh := &tar.Header{Typeflag: h.Typeflag, Name: h.Name, Linkname: h.Linkname, Size: h.Size, Mode: mode, ModTime: normalizedModTime}
+		if err := tw.WriteHeader(nh); err != nil {
+			return nil, err
+		}
+		if h.Typeflag == tar.TypeReg {
+			files++
+			if _, err := io.Copy(tw, tr); err != nil { //nolint:gosec // the user's own files, size known from the header
+				return nil, err
+			}
+		}
+	}
+	if err := tw.Close(); err != nil {
+		return nil, err
+	}
+	if err := zw.Close(); err != nil {
+		return nil, err
+	}
+	return &packedConfiguration{archive: out.Bytes(), hash: hex.EncodeToString(hasher.Sum(nil)), files: files}, nil
+}
+
+// uploadConfiguration makes a configuration version for the module's
+// tests, uploads the archive to it and waits until the service has taken
+// it: three requests when the service processes the upload at once.
+func (c testRunClient) uploadConfiguration(ctx context.Context, m moduleRef, archive []byte) (string, error) {
+	cv, err := c.client.ConfigurationVersions.CreateForRegistryModule(ctx, m.id())
+	if err != nil {
+		return "", fmt.Errorf("creating a configuration version: %s", moduleTestsError(m, err))
+	}
+	tflog.Debug(ctx, "Uploading test configuration", map[string]any{"configuration_version_id": cv.ID, "bytes": len(archive)})
+	if err := c.client.ConfigurationVersions.UploadTarGzip(ctx, cv.UploadURL, bytes.NewReader(archive)); err != nil {
+		return cv.ID, fmt.Errorf("uploading the configuration to %s: %w", cv.ID, err)
+	}
+	id := cv.ID
+	delay := pollStart
+	for {
+		cv, err = c.client.ConfigurationVersions.Read(ctx, id)
+		if err != nil {
+			return id, fmt.Errorf("reading configuration version %s: %w", id, err)
+		}
+		switch cv.Status {
+		case tfe.ConfigurationUploaded:
+			return cv.ID, nil
+		case tfe.ConfigurationErrored:
+			return cv.ID, fmt.Errorf("configuration version %s could not take the upload: %s", cv.ID, cv.ErrorMessage)
+		}
+		if err := sleepCtx(ctx, delay); err != nil {
+			return cv.ID, fmt.Errorf("waiting for configuration version %s to be uploaded (it is %s): %w", cv.ID, cv.Status, err)
+		}
+		delay = min(delay*3/2, pollMax)
+	}
+}

@@ -1,0 +1,721 @@
+package provider
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"maps"
+	pathpkg "path"
+	"regexp"
+	"slices"
+	"strings"
+	"time"
+
+	tfe "github.com/hashicorp/go-tfe"
+	"github.com/hashicorp/hcl/v2"
+	"github.com/hashicorp/hcl/v2/hclsyntax"
+	"github.com/hashicorp/terraform-plugin-framework-timeouts/resource/timeouts"
+	"github.com/hashicorp/terraform-plugin-framework-validators/listvalidator"
+	"github.com/hashicorp/terraform-plugin-framework-validators/mapvalidator"
+	"github.com/hashicorp/terraform-plugin-framework-validators/resourcevalidator"
+	"github.com/hashicorp/terraform-plugin-framework/attr"
+	"github.com/hashicorp/terraform-plugin-framework/diag"
+	"github.com/hashicorp/terraform-plugin-framework/path"
+	"github.com/hashicorp/terraform-plugin-framework/resource"
+	"github.com/hashicorp/terraform-plugin-framework/resource/schema"
+	"github.com/hashicorp/terraform-plugin-framework/resource/schema/booldefault"
+	"github.com/hashicorp/terraform-plugin-framework/resource/schema/boolplanmodifier"
+	"github.com/hashicorp/terraform-plugin-framework/resource/schema/int64planmodifier"
+	"github.com/hashicorp/terraform-plugin-framework/resource/schema/listplanmodifier"
+	"github.com/hashicorp/terraform-plugin-framework/resource/schema/mapplanmodifier"
+	"github.com/hashicorp/terraform-plugin-framework/resource/schema/planmodifier"
+	"github.com/hashicorp/terraform-plugin-framework/resource/schema/stringdefault"
+	"github.com/hashicorp/terraform-plugin-framework/resource/schema/stringplanmodifier"
+	"github.com/hashicorp/terraform-plugin-framework/schema/validator"
+	"github.com/hashicorp/terraform-plugin-framework/types"
+	"github.com/hashicorp/terraform-plugin-log/tflog"
+)
+
+var (
+	_ resource.ResourceWithConfigure        = (*moduleTestRunResource)(nil)
+	_ resource.ResourceWithConfigValidators = (*moduleTestRunResource)(nil)
+	_ resource.ResourceWithValidateConfig   = (*moduleTestRunResource)(nil)
+	_ resource.ResourceWithModifyPlan       = (*moduleTestRunResource)(nil)
+	_ resource.ResourceWithImportState      = (*moduleTestRunResource)(nil)
+)
+
+// NewModuleTestRunResource is the tfgov_module_test_run resource.
+func NewModuleTestRunResource() resource.Resource { return &moduleTestRunResource{} }
+
+type moduleTestRunResource struct{ data *providerData }
+
+type moduleTestRunResourceModel struct {
+	ID                     types.String   `tfsdk:"id"`
+	Organization           types.String   `tfsdk:"organization"`
+	ModuleName             types.String   `tfsdk:"module_name"`
+	ModuleProvider         types.String   `tfsdk:"module_provider"`
+	Source                 types.String   `tfsdk:"source"`
+	SourceHash             types.String   `tfsdk:"source_hash"`
+	ConfigurationVersionID types.String   `tfsdk:"configuration_version_id"`
+	TestDirectory          types.String   `tfsdk:"test_directory"`
+	Filters                types.List     `tfsdk:"filters"`
+	Verbose                types.Bool     `tfsdk:"verbose"`
+	Variables              types.Map      `tfsdk:"variables"`
+	Triggers               types.Map      `tfsdk:"triggers"`
+	WaitForCompletion      types.Bool     `tfsdk:"wait_for_completion"`
+	FailOnTestFailure      types.Bool     `tfsdk:"fail_on_test_failure"`
+	Timeouts               timeouts.Value `tfsdk:"timeouts"`
+	Status                 types.String   `tfsdk:"status"`
+	TestStatus             types.String   `tfsdk:"test_status"`
+	TestsPassed            types.Int64    `tfsdk:"tests_passed"`
+	TestsFailed            types.Int64    `tfsdk:"tests_failed"`
+	TestsErrored           types.Int64    `tfsdk:"tests_errored"`
+	TestsSkipped           types.Int64    `tfsdk:"tests_skipped"`
+	RunSource              types.String   `tfsdk:"run_source"`
+}
+
+func (m *moduleTestRunResourceModel) module() moduleRef {
+	return moduleRef{Organization: m.Organization.ValueString(), Name: m.ModuleName.ValueString(), Provider: m.ModuleProvider.ValueString()}
+}
+
+const (
+	defaultTestRunCreateTimeout = 30 * time.Minute
+	defaultTestRunDeleteTimeout = 5 * time.Minute
+	// maxCancelGrace is the longest Delete waits after a cancel before it
+	// force-cancels; it waits half the delete timeout when that is less.
+	maxCancelGrace = 30 * time.Second
+	// privateImported marks a run imported by ID, whose source directory
+	// (and triggers) the next plan adopts instead of replacing the run.
+	privateImported = "imported"
+)
+
+// Rules shared with the API: run variable keys, and paths inside the
+// configuration.
+var runVariableKeyRE = regexp.MustCompile(`^[A-Za-z_][A-Za-z0-9_-]*$`)
+
+func (r *moduleTestRunResource) Metadata(_ context.Context, req resource.MetadataRequest, resp *resource.MetadataResponse) {
+	resp.TypeName = req.ProviderTypeName + "_module_test_run"
+}
+
+func (r *moduleTestRunResource) Schema(ctx context.Context, _ resource.SchemaRequest, resp *resource.SchemaResponse) {
+	computedString := func(desc string) schema.StringAttribute {
+		return schema.StringAttribute{Computed: true, MarkdownDescription: desc, PlanModifiers: []planmodifier.String{stringplanmodifier.UseStateForUnknown()}}
+	}
+	count := func(outcome string) schema.Int64Attribute {
+		return schema.Int64Attribute{
+			Computed:            true,
+			MarkdownDescription: "Number of tests that " + outcome + "; null until the run has finished.",
+			PlanModifiers:       []planmodifier.Int64{int64planmodifier.UseStateForUnknown()},
+		}
+	}
+	resp.Schema = schema.Schema{
+		MarkdownDescription: "Runs the tests of a private registry module (`terraform test`, executed by HCP Terraform) as part of an apply.\n\n" +
+			"The configuration to test is a local directory (`source`), which the provider packs (honoring `.terraformignore`) and uploads as a new " +
+			"configuration version, or an existing configuration version (`configuration_version_id`). A run cannot be changed: a change of any input " +
+			"that the run uses (the module, the directory's contents, the configuration version, `test_directory`, `filters`, `verbose`, `variables`) " +
+			"or of `triggers` starts a new run. The directory's contents are hashed at plan time (`source_hash`), so editing a file plans a new run; " +
+			"moving the directory without changing it does not.\n\n" +
+			"With `wait_for_completion` (the default) the apply waits for the run to end. If tests fail, or the run errors or is canceled, the apply fails " +
+			"with the counts and the end of the run's log when `fail_on_test_failure` is true (the default), or warns when it is false. A failed apply " +
+			"still records the run in state, **tainted**: the next apply starts a new run (fix the module first), and `terraform untaint` accepts the " +
+			"failed run instead. A run that is still going when the create timeout passes is recorded (tainted) too; the next apply cancels it and starts again.\n\n" +
+			"Destroying the resource cancels a run that is still queued or running (waiting for a queued run to start, since only a running test can be " +
+			"canceled), and force-cancels it if it has not stopped after a grace period: 30 seconds, or half the delete timeout if that is less. " +
+			"A run that has ended is only removed from state: the API cannot delete runs.\n\n" +
+			"Module test endpoints need a token of the organization's owners team or of one of its members.",
+		Attributes: map[string]schema.Attribute{
+			"id":              computedString("ID of the test run (`trun-<id>`)."),
+			"organization":    organizationAttribute(),
+			"module_name":     moduleNameAttribute(),
+			"module_provider": moduleProviderAttribute(),
+			"source": schema.StringAttribute{
+				Optional: true,
+				MarkdownDescription: "Path of a local directory holding the module's configuration and tests, such as `\"${path.module}/modules/network\"`. " +
+					"It is packed (with `.terraformignore` rules and the default exclusion of `.git` and `.terraform`) into a new configuration version. " +
+					"Exactly one of `source` and `configuration_version_id` must be set.",
+				Validators: []validator.String{notBlank()},
+			},
+			"source_hash": computedString("Hex SHA-256 of the packed `source` directory (names, permissions and contents of its files; not their times), computed at plan time. " +
+				"A different hash starts a new run. Null with `configuration_version_id`."),
+			"configuration_version_id": schema.StringAttribute{
+				Optional: true,
+				Computed: true,
+				MarkdownDescription: "ID of an uploaded configuration version to test (`cv-<id>`), possibly of another module. With `source`, the ID of the " +
+					"configuration version the provider uploaded. Exactly one of `source` and `configuration_version_id` must be set.",
+				PlanModifiers: []planmodifier.String{stringplanmodifier.UseStateForUnknown(), stringplanmodifier.RequiresReplace()},
+				Validators:    []validator.String{idValidator("cv-")},
+			},
+			"test_directory": schema.StringAttribute{
+				Optional:            true,
+				Computed:            true,
+				Default:             stringdefault.StaticString("tests"),
+				MarkdownDescription: "Directory of the test files, relative to the configuration. Defaults to `tests`.",
+				PlanModifiers:       []planmodifier.String{stringplanmodifier.RequiresReplace()},
+				Validators:          []validator.String{relativePathValidator{}},
+			},
+			"filters": schema.ListAttribute{
+				ElementType:         types.StringType,
+				Optional:            true,
+				MarkdownDescription: "Only these test files run, given relative to the configuration, such as `[\"tests/greeting.tftest.hcl\"]`. All test files run when omitted.",
+				PlanModifiers:       []planmodifier.List{listplanmodifier.RequiresReplace()},
+				Validators: []validator.List{
+					listvalidator.SizeAtMost(100),
+					listvalidator.ValueStringsAre(relativePathValidator{}),
+				},
+			},
+			"verbose": schema.BoolAttribute{
+				Optional:            true,
+				Computed:            true,
+				Default:             booldefault.StaticBool(false),
+				MarkdownDescription: "Print the plan or state of each `run` block in the log. Defaults to `false`.",
+				PlanModifiers:       []planmodifier.Bool{boolplanmodifier.RequiresReplace()},
+			},
+			"variables": schema.MapAttribute{
+				ElementType: types.StringType,
+				Optional:    true,
+				MarkdownDescription: "Values of the module's variables for this run, overriding the module's test variables of the same name. " +
+					"Each value is a literal of the configuration language, so a string carries its own quotes: " +
+					"`{ name = \"\\\"tester\\\"\", replicas = \"3\", zones = jsonencode([\"a\", \"b\"]) }`. Keys start with a letter or underscore.",
+				PlanModifiers: []planmodifier.Map{mapplanmodifier.RequiresReplace()},
+				Validators:    []validator.Map{mapvalidator.SizeAtMost(100), runVariablesValidator{}},
+			},
+			"triggers": schema.MapAttribute{
+				ElementType:         types.StringType,
+				Optional:            true,
+				MarkdownDescription: "Arbitrary values that, when changed, start a new run, such as the version of a module the tests depend on.",
+			},
+			"wait_for_completion": schema.BoolAttribute{
+				Optional: true,
+				Computed: true,
+				Default:  booldefault.StaticBool(true),
+				MarkdownDescription: "Wait for the run to end (within the create timeout). When false, the apply only queues the run; `status` and the outcome " +
+					"are refreshed by later plans, and `fail_on_test_failure` has no effect. Changing it does not start a new run. Defaults to `true`.",
+			},
+			"fail_on_test_failure": schema.BoolAttribute{
+				Optional: true,
+				Computed: true,
+				Default:  booldefault.StaticBool(true),
+				MarkdownDescription: "When waiting, fail the apply if the tests fail or the run errors or is canceled; when false, warn instead and keep the run. " +
+					"Changing it does not start a new run. Defaults to `true`.",
+			},
+			"timeouts":      timeoutsAttribute(ctx),
+			"status":        computedString("Status of the run: `pending`, `queued`, `running`, `errored`, `canceled` or `finished`. Refreshed by every plan."),
+			"test_status":   computedString("Outcome of a finished run: `pass` or `fail`; null until then, and for a run that errored or was canceled."),
+			"tests_passed":  count("passed"),
+			"tests_failed":  count("failed"),
+			"tests_errored": count("errored"),
+			"tests_skipped": count("were skipped"),
+			"run_source": computedString("How the run was queued: `svc-api` for runs this resource makes; `engine` (the Terraform CLI) or " +
+				"`svc-configuration-version` (version control) for imported ones."),
+		},
+	}
+}
+
+// timeoutsAttribute is terraform-plugin-framework-timeouts' attribute for
+// create and delete, described.
+func timeoutsAttribute(ctx context.Context) schema.Attribute {
+	a := timeouts.Attributes(ctx, timeouts.Opts{
+		Create: true, Delete: true,
+		CreateDescription: "How long to wait for the run to end (a duration such as `\"45m\"`). Defaults to `30m`.",
+		DeleteDescription: "How long destroy waits for a queued or running run to be canceled (a duration such as `\"2m\"`). Defaults to `5m`.",
+	})
+	if n, ok := a.(schema.SingleNestedAttribute); ok {
+		n.MarkdownDescription = "How long the apply waits for the run (`create`) and destroy for its cancellation (`delete`)."
+		return n
+	}
+	return a
+}
+
+func (r *moduleTestRunResource) ConfigValidators(context.Context) []resource.ConfigValidator {
+	return []resource.ConfigValidator{
+		resourcevalidator.ExactlyOneOf(path.MatchRoot("source"), path.MatchRoot("configuration_version_id")),
+	}
+}
+
+// ValidateConfig warns that fail_on_test_failure needs wait_for_completion.
+func (r *moduleTestRunResource) ValidateConfig(ctx context.Context, req resource.ValidateConfigRequest, resp *resource.ValidateConfigResponse) {
+	var wait, fail types.Bool
+	resp.Diagnostics.Append(req.Config.GetAttribute(ctx, path.Root("wait_for_completion"), &wait)...)
+	resp.Diagnostics.Append(req.Config.GetAttribute(ctx, path.Root("fail_on_test_failure"), &fail)...)
+	if !wait.IsUnknown() && !wait.IsNull() && !wait.ValueBool() && !fail.IsNull() && !fail.IsUnknown() && fail.ValueBool() {
+		resp.Diagnostics.AddAttributeWarning(path.Root("fail_on_test_failure"), "fail_on_test_failure has no effect",
+			"With wait_for_completion = false the apply does not wait for the tests, so their outcome cannot fail it. Read test_status in a later plan, or wait for completion.")
+	}
+}
+
+func (r *moduleTestRunResource) Configure(_ context.Context, req resource.ConfigureRequest, resp *resource.ConfigureResponse) {
+	r.data = configureData(req.ProviderData, &resp.Diagnostics)
+}
+
+// ModifyPlan fills in the organization, packs the `source` directory to
+// compute source_hash, and replaces the run when the hash or the triggers
+// changed. After an import (which cannot know the directory or the
+// triggers), the first plan adopts them in place instead.
+func (r *moduleTestRunResource) ModifyPlan(ctx context.Context, req resource.ModifyPlanRequest, resp *resource.ModifyPlanResponse) {
+	if req.Plan.Raw.IsNull() {
+		return // destroy
+	}
+	r.data.planOrganization(ctx, req, resp)
+	var cfg moduleTestRunResourceModel
+	resp.Diagnostics.Append(req.Config.Get(ctx, &cfg)...)
+	if resp.Diagnostics.HasError() {
+		return
+	}
+	hash := types.StringNull()
+	switch {
+	case cfg.Source.IsUnknown():
+		hash = types.StringUnknown()
+	case !cfg.Source.IsNull():
+		packed, err := packConfiguration(cfg.Source.ValueString())
+		if err != nil {
+			resp.Diagnostics.AddAttributeError(path.Root("source"), "Cannot pack the module directory", err.Error())
+			return
+		}
+		hash = types.StringValue(packed.hash)
+		tflog.Debug(ctx, "Packed module test configuration", map[string]any{"source": cfg.Source.ValueString(), "source_hash": packed.hash, "files": packed.files, "bytes": len(packed.archive)})
+	}
+	resp.Diagnostics.Append(resp.Plan.SetAttribute(ctx, path.Root("source_hash"), hash)...)
+	if req.State.Raw.IsNull() {
+		return
+	}
+	var state moduleTestRunResourceModel
+	resp.Diagnostics.Append(req.State.Get(ctx, &state)...)
+	if resp.Diagnostics.HasError() {
+		return
+	}
+	imported, diags := req.Private.GetKey(ctx, privateImported)
+	resp.Diagnostics.Append(diags...)
+	adopt := len(imported) > 0
+	if !hash.Equal(state.SourceHash) && (!adopt || !state.SourceHash.IsNull()) {
+		resp.RequiresReplace = append(resp.RequiresReplace, path.Root("source_hash"))
+	}
+	if !cfg.Triggers.Equal(state.Triggers) && (!adopt || !state.Triggers.IsNull()) {
+		resp.RequiresReplace = append(resp.RequiresReplace, path.Root("triggers"))
+	}
+}
+
+// Create uploads the configuration (three requests) unless a
+// configuration version is given, queues the run (one request) and, when
+// waiting, reads it with backoff until it ends.
+func (r *moduleTestRunResource) Create(ctx context.Context, req resource.CreateRequest, resp *resource.CreateResponse) {
+	var plan moduleTestRunResourceModel
+	resp.Diagnostics.Append(req.Plan.Get(ctx, &plan)...)
+	if resp.Diagnostics.HasError() {
+		return
+	}
+	timeout, diags := plan.Timeouts.Create(ctx, defaultTestRunCreateTimeout)
+	resp.Diagnostics.Append(diags...)
+	if resp.Diagnostics.HasError() {
+		return
+	}
+	ctx, cancel := context.WithTimeout(ctx, timeout)
+	defer cancel()
+	m := plan.module()
+	c := testRunClient{r.data.client}
+
+	cvID := plan.ConfigurationVersionID.ValueString()
+	if !plan.Source.IsNull() {
+		packed, err := packConfiguration(plan.Source.ValueString())
+		if err != nil {
+			resp.Diagnostics.AddAttributeError(path.Root("source"), "Cannot pack the module directory", err.Error())
+			return
+		}
+		if !plan.SourceHash.IsUnknown() && plan.SourceHash.ValueString() != packed.hash {
+			resp.Diagnostics.AddAttributeError(path.Root("source"), "Module directory changed since the plan",
+				fmt.Sprintf("The plan was made for %s with hash %s, but its files now hash to %s. Run terraform plan again.", plan.Source.ValueString(), plan.SourceHash.ValueString(), packed.hash))
+			return
+		}
+		plan.SourceHash = types.StringValue(packed.hash)
+		if cvID, err = c.uploadConfiguration(ctx, m, packed.archive); err != nil {
+			resp.Diagnostics.AddAttributeError(path.Root("source"), "Error uploading the module configuration", err.Error())
+			return
+		}
+	}
+	plan.ConfigurationVersionID = types.StringValue(cvID)
+
+	opts := tfe.TestRunCreateOptions{
+		TestDirectory:        plan.TestDirectory.ValueStringPointer(),
+		Verbose:              plan.Verbose.ValueBoolPointer(),
+		ConfigurationVersion: &tfe.ConfigurationVersion{ID: cvID},
+		RegistryModule: &tfe.RegistryModule{
+			Name: m.Name, Provider: m.Provider, Namespace: m.Organization, RegistryName: tfe.PrivateRegistry,
+			Organization: &tfe.Organization{Name: m.Organization},
+		},
+	}
+	resp.Diagnostics.Append(plan.Filters.ElementsAs(ctx, &opts.Filters, false)...)
+	var vars map[string]string
+	resp.Diagnostics.Append(plan.Variables.ElementsAs(ctx, &vars, false)...)
+	if resp.Diagnostics.HasError() {
+		return
+	}
+	for _, k := range slices.Sorted(maps.Keys(vars)) {
+		opts.Variables = append(opts.Variables, &tfe.RunVariable{Key: k, Value: vars[k]})
+	}
+	rec, err := c.create(ctx, m, &opts)
+	if err != nil {
+		resp.Diagnostics.AddError("Error creating module test run", fmt.Sprintf("Queuing a test run of configuration version %s: %s", cvID, moduleTestsError(m, err)))
+		return
+	}
+	tflog.Info(ctx, "Queued module test run", map[string]any{"id": rec.ID, "module": m.String(), "configuration_version_id": cvID})
+	plan.apply(ctx, rec, &resp.Diagnostics)
+	// From here on the run exists: state is saved even when the apply
+	// fails, which taints the resource.
+	resp.Diagnostics.Append(resp.State.Set(ctx, &plan)...)
+	if !plan.WaitForCompletion.ValueBool() || resp.Diagnostics.HasError() {
+		return
+	}
+
+	start := time.Now()
+	done, err := c.waitFor(ctx, m, rec.ID, (*testRunRecord).final)
+	if done != nil {
+		rec = done
+		plan.apply(ctx, rec, &resp.Diagnostics)
+		resp.Diagnostics.Append(resp.State.Set(ctx, &plan)...)
+	}
+	if err != nil {
+		detail := fmt.Sprintf("Test run %s of %s was %s when waiting for it ended: %s.", rec.ID, m, rec.Status, err)
+		if errors.Is(err, context.DeadlineExceeded) {
+			detail = fmt.Sprintf("Test run %s of %s was still %s after the create timeout (%s). ", rec.ID, m, rec.Status, timeout) +
+				"It is recorded in state as tainted: the next apply cancels it and starts a new run. Raise timeouts.create for long tests."
+		}
+		resp.Diagnostics.AddError("Error waiting for module test run", detail)
+		return
+	}
+	tflog.Info(ctx, "Module test run ended", map[string]any{
+		"id": rec.ID, "status": rec.Status, "test_status": plan.TestStatus.ValueString(), "seconds": time.Since(start).Seconds(),
+	})
+	if rec.passed() {
+		return
+	}
+	r.reportOutcome(ctx, c, m, rec, plan.FailOnTestFailure.ValueBool(), &resp.Diagnostics)
+}
+
+// reportOutcome explains a run that did not pass, with the counts and the
+// end of its log: an error, or a warning when failures are accepted.
+func (r *moduleTestRunResource) reportOutcome(ctx context.Context, c testRunClient, m moduleRef, rec *testRunRecord, fail bool, diags *diag.Diagnostics) {
+	var summary, what string
+	switch {
+	case rec.Status == string(tfe.TestRunFinished):
+		summary, what = "Module tests failed", fmt.Sprintf("The tests of %s failed in run %s: %s.", m, rec.ID, rec.counts())
+	case rec.Status == string(tfe.TestRunCanceled):
+		summary, what = "Module test run canceled", fmt.Sprintf("Test run %s of %s was canceled before the tests completed.", rec.ID, m)
+	default:
+		summary, what = "Module test run errored", fmt.Sprintf("Test run %s of %s errored: the tests could not run.", rec.ID, m)
+	}
+	tail, err := c.logTail(ctx, m, rec.ID)
+	if err != nil {
+		tail = fmt.Sprintf("(the log could not be read: %s)", err)
+	}
+	detail := what + "\n\nEnd of the log:\n" + tail
+	if !fail {
+		diags.AddWarning(summary, detail+"\n\nfail_on_test_failure is false, so the apply goes on.")
+		return
+	}
+	diags.AddError(summary, detail+"\n\nThe run is recorded in state as tainted: the next apply starts a new run. "+
+		"Set fail_on_test_failure = false to record failing runs without failing the apply.")
+}
+
+// apply records what the API says of the run.
+func (m *moduleTestRunResourceModel) apply(ctx context.Context, rec *testRunRecord, diags *diag.Diagnostics) {
+	m.ID = types.StringValue(rec.ID)
+	m.Status = types.StringValue(rec.Status)
+	m.TestStatus = types.StringPointerValue(rec.TestStatus)
+	m.TestsPassed = int64Ptr(rec.TestsPassed)
+	m.TestsFailed = int64Ptr(rec.TestsFailed)
+	m.TestsErrored = int64Ptr(rec.TestsErrored)
+	m.TestsSkipped = int64Ptr(rec.TestsSkipped)
+	m.RunSource = types.StringValue(rec.Source)
+	if id := rec.configurationVersionID(); id != "" {
+		m.ConfigurationVersionID = types.StringValue(id)
+	}
+	m.TestDirectory = types.StringValue(rec.TestDirectory)
+	m.Verbose = types.BoolValue(rec.Verbose)
+	// Inputs the configuration left out stay null when the API reports
+	// them empty.
+	if len(rec.Filters) > 0 || !m.Filters.IsNull() {
+		v, d := types.ListValueFrom(ctx, types.StringType, rec.Filters)
+		diags.Append(d...)
+		m.Filters = v
+	}
+	if len(rec.Variables) > 0 || !m.Variables.IsNull() {
+		vars := make(map[string]attr.Value, len(rec.Variables))
+		for _, v := range rec.Variables {
+			vars[v.Key] = types.StringValue(v.Value)
+		}
+		v, d := types.MapValue(types.StringType, vars)
+		diags.Append(d...)
+		m.Variables = v
+	}
+}
+
+func int64Ptr(n *int) types.Int64 {
+	if n == nil {
+		return types.Int64Null()
+	}
+	return types.Int64Value(int64(*n))
+}
+
+// Read refreshes the run: one request. A run that no longer exists (or
+// whose module was deleted) leaves state.
+func (r *moduleTestRunResource) Read(ctx context.Context, req resource.ReadRequest, resp *resource.ReadResponse) {
+	var state moduleTestRunResourceModel
+	resp.Diagnostics.Append(req.State.Get(ctx, &state)...)
+	if resp.Diagnostics.HasError() {
+		return
+	}
+	m := state.module()
+	rec, err := testRunClient{r.data.client}.read(ctx, m, state.ID.ValueString())
+	if isNotFound(err) {
+		tflog.Info(ctx, "Module test run no longer exists; removing it from state", map[string]any{"id": state.ID.ValueString(), "module": m.String()})
+		resp.State.RemoveResource(ctx)
+		return
+	}
+	if err != nil {
+		resp.Diagnostics.AddError("Error reading module test run", fmt.Sprintf("Reading test run %s of %s: %s", state.ID.ValueString(), m, err))
+		return
+	}
+	state.apply(ctx, rec, &resp.Diagnostics)
+	resp.Diagnostics.Append(resp.State.Set(ctx, &state)...)
+}
+
+// Update is reached only for wait_for_completion, fail_on_test_failure,
+// timeouts, a moved source directory with the same contents, or the first
+// plan after an import: it records them and makes no request.
+func (r *moduleTestRunResource) Update(ctx context.Context, req resource.UpdateRequest, resp *resource.UpdateResponse) {
+	var plan moduleTestRunResourceModel
+	resp.Diagnostics.Append(req.Plan.Get(ctx, &plan)...)
+	if resp.Diagnostics.HasError() {
+		return
+	}
+	resp.Diagnostics.Append(resp.Private.SetKey(ctx, privateImported, nil)...)
+	resp.Diagnostics.Append(resp.State.Set(ctx, &plan)...)
+}
+
+// Delete cancels a run that has not ended and forgets one that has.
+func (r *moduleTestRunResource) Delete(ctx context.Context, req resource.DeleteRequest, resp *resource.DeleteResponse) {
+	var state moduleTestRunResourceModel
+	resp.Diagnostics.Append(req.State.Get(ctx, &state)...)
+	if resp.Diagnostics.HasError() {
+		return
+	}
+	timeout, diags := state.Timeouts.Delete(ctx, defaultTestRunDeleteTimeout)
+	resp.Diagnostics.Append(diags...)
+	if resp.Diagnostics.HasError() {
+		return
+	}
+	ctx, cancel := context.WithTimeout(ctx, timeout)
+	defer cancel()
+	m, id := state.module(), state.ID.ValueString()
+	rec, err := testRunClient{r.data.client}.cancel(ctx, m, id, min(maxCancelGrace, timeout/2))
+	if err != nil {
+		detail := fmt.Sprintf("Canceling test run %s of %s: %s", id, m, err)
+		if errors.Is(err, context.DeadlineExceeded) && rec != nil {
+			detail = fmt.Sprintf("Test run %s of %s was still %s when the delete timeout (%s) passed; it stays in state. Destroy again, or raise timeouts.delete.", id, m, rec.Status, timeout)
+		}
+		resp.Diagnostics.AddError("Error canceling module test run", detail)
+		return
+	}
+	fields := map[string]any{"id": id, "module": m.String()}
+	if rec != nil {
+		fields["status"] = rec.Status
+	}
+	tflog.Info(ctx, "Module test run removed from state", fields)
+}
+
+// create queues a run: go-tfe's TestRuns.Create, decoded into the whole
+// record (go-tfe's TestRun lacks the source and the inputs).
+func (c testRunClient) create(ctx context.Context, m moduleRef, opts *tfe.TestRunCreateOptions) (*testRunRecord, error) {
+	req, err := c.client.NewRequest("POST", m.testRunsPath(), opts)
+	if err != nil {
+		return nil, err
+	}
+	rec := &testRunRecord{}
+	if err := req.Do(ctx, rec); err != nil {
+		return nil, err
+	}
+	return rec, nil
+}
+
+// cancel ends a run that has not ended: it waits for a queued run to start
+// (the API cancels only running tests), cancels it, waits up to grace for
+// it to stop, then force-cancels it and waits for that. It returns the
+// last record read; nil with no error when the run does not exist.
+func (c testRunClient) cancel(ctx context.Context, m moduleRef, id string, grace time.Duration) (*testRunRecord, error) {
+	rec, err := c.read(ctx, m, id)
+	if isNotFound(err) {
+		return nil, nil
+	}
+	if err != nil {
+		return nil, err
+	}
+	canceled := false
+	for !rec.final() {
+		if rec.Status != string(tfe.TestRunRunning) {
+			// pending or queued: wait for it to start (or end).
+			tflog.Debug(ctx, "Waiting for a queued test run to start before canceling it", map[string]any{"id": id, "status": rec.Status})
+			next, err := c.waitFor(ctx, m, id, func(r *testRunRecord) bool { return r.final() || r.Status == string(tfe.TestRunRunning) })
+			if next != nil {
+				rec = next
+			}
+			if err != nil {
+				return rec, err
+			}
+			continue
+		}
+		if !canceled {
+			if err := c.client.TestRuns.Cancel(ctx, m.id(), id); err != nil {
+				// A 409 when the run ended meanwhile: read it again.
+				if rec, err = c.stillRunning(ctx, m, id, err); err != nil {
+					return rec, err
+				}
+				continue
+			}
+			canceled = true
+			tflog.Info(ctx, "Canceled module test run", map[string]any{"id": id, "grace_seconds": grace.Seconds()})
+			gctx, gcancel := context.WithTimeout(ctx, grace)
+			next, err := c.waitFor(gctx, m, id, (*testRunRecord).final)
+			gcancel()
+			if next != nil {
+				rec = next
+			}
+			if err != nil && (ctx.Err() != nil || !errors.Is(err, context.DeadlineExceeded)) {
+				return rec, err
+			}
+			continue
+		}
+		if err := c.client.TestRuns.ForceCancel(ctx, m.id(), id); err != nil {
+			if rec, err = c.stillRunning(ctx, m, id, err); err != nil {
+				return rec, err
+			}
+			if rec.final() {
+				break
+			}
+		} else {
+			tflog.Info(ctx, "Force-canceled module test run", map[string]any{"id": id})
+		}
+		next, err := c.waitFor(ctx, m, id, (*testRunRecord).final)
+		if next != nil {
+			rec = next
+		}
+		if err != nil {
+			return rec, err
+		}
+	}
+	return rec, nil
+}
+
+// stillRunning reads the run after a cancel or force-cancel failed with
+// callErr: the failure stands unless the run has ended meanwhile (the
+// API's 409). A run gone meanwhile counts as ended.
+func (c testRunClient) stillRunning(ctx context.Context, m moduleRef, id string, callErr error) (*testRunRecord, error) {
+	rec, err := c.read(ctx, m, id)
+	if isNotFound(err) {
+		return &testRunRecord{ID: id, Status: string(tfe.TestRunCanceled)}, nil
+	}
+	if err != nil {
+		return nil, err
+	}
+	if rec.final() {
+		return rec, nil
+	}
+	return rec, callErr
+}
+
+// ImportState takes `<organization>/<module_name>/<module_provider>/<run_id>`,
+// or `<module_name>/<module_provider>/<run_id>` in the provider's
+// organization: the API reads a run only under its module's path.
+func (r *moduleTestRunResource) ImportState(ctx context.Context, req resource.ImportStateRequest, resp *resource.ImportStateResponse) {
+	const forms = "<organization>/<module_name>/<module_provider>/<run_id> or <module_name>/<module_provider>/<run_id> (run_id trun-<id>)"
+	parts := strings.Split(req.ID, "/")
+	if len(parts) == 3 {
+		if r.data == nil || r.data.organization == "" {
+			resp.Diagnostics.AddError("Invalid import ID", fmt.Sprintf("import ID %q names no organization and the provider has none; want %s", req.ID, forms))
+			return
+		}
+		parts = append([]string{r.data.organization}, parts...)
+	}
+	parts, err := splitImportID(strings.Join(parts, "/"), 4, forms)
+	if err != nil {
+		resp.Diagnostics.AddError("Invalid import ID", fmt.Sprintf("import ID %q: want %s", req.ID, forms))
+		return
+	}
+	if !strings.HasPrefix(parts[3], "trun-") {
+		resp.Diagnostics.AddError("Invalid import ID", fmt.Sprintf("import ID %q: the run ID must start with trun-; want %s", req.ID, forms))
+		return
+	}
+	for attr, v := range map[string]any{
+		"organization": parts[0], "module_name": parts[1], "module_provider": parts[2], "id": parts[3],
+		"wait_for_completion": true, "fail_on_test_failure": true,
+	} {
+		resp.Diagnostics.Append(resp.State.SetAttribute(ctx, path.Root(attr), v)...)
+	}
+	resp.Diagnostics.Append(resp.Private.SetKey(ctx, privateImported, []byte("true"))...)
+}
+
+// relativePathValidator requires a path inside the configuration.
+type relativePathValidator struct{}
+
+func (relativePathValidator) Description(context.Context) string {
+	return "must be a relative path inside the configuration (no leading /, no ..)"
+}
+
+func (v relativePathValidator) MarkdownDescription(ctx context.Context) string {
+	return v.Description(ctx)
+}
+
+func (v relativePathValidator) ValidateString(ctx context.Context, req validator.StringRequest, resp *validator.StringResponse) {
+	if req.ConfigValue.IsNull() || req.ConfigValue.IsUnknown() {
+		return
+	}
+	p := req.ConfigValue.ValueString()
+	clean := pathpkg.Clean(strings.ReplaceAll(p, "\\", "/"))
+	if strings.TrimSpace(p) == "" || pathpkg.IsAbs(clean) || clean == ".." || strings.HasPrefix(clean, "../") {
+		resp.Diagnostics.AddAttributeError(req.Path, "Invalid path", fmt.Sprintf("%s %s, got %q.", req.Path, v.Description(ctx), p))
+	}
+}
+
+// runVariablesValidator checks run variables as the API does: keys are
+// identifiers, values single literals of the configuration language.
+type runVariablesValidator struct{}
+
+func (runVariablesValidator) Description(context.Context) string {
+	return "keys must start with a letter or underscore and hold only letters, digits, _ and -; values must be literals of the configuration language"
+}
+
+func (v runVariablesValidator) MarkdownDescription(ctx context.Context) string {
+	return v.Description(ctx)
+}
+
+func (v runVariablesValidator) ValidateMap(ctx context.Context, req validator.MapRequest, resp *validator.MapResponse) {
+	if req.ConfigValue.IsNull() || req.ConfigValue.IsUnknown() {
+		return
+	}
+	for key, val := range req.ConfigValue.Elements() {
+		at := req.Path.AtMapKey(key)
+		if !runVariableKeyRE.MatchString(key) {
+			resp.Diagnostics.AddAttributeError(at, "Invalid variable name",
+				fmt.Sprintf("Variable name %q must start with a letter or underscore and hold only letters, digits, _ and -.", key))
+		}
+		s, ok := val.(types.String)
+		if !ok || s.IsUnknown() || s.IsNull() {
+			continue
+		}
+		if err := checkHCLLiteral(key, s.ValueString()); err != nil {
+			resp.Diagnostics.AddAttributeError(at, "Invalid variable value",
+				fmt.Sprintf("The value of %s must be a literal of the configuration language, such as \"\\\"text\\\"\" (a string with its own quotes), \"42\", \"true\" or jsonencode([\"a\"]): %s", key, err))
+		}
+	}
+}
+
+// checkHCLLiteral accepts one expression that has a value without any
+// context: no references, no function calls.
+func checkHCLLiteral(name, src string) error {
+	expr, diags := hclsyntax.ParseExpression([]byte(src), name, hcl.Pos{Line: 1, Column: 1})
+	if !diags.HasErrors() {
+		_, diags = expr.Value(nil)
+	}
+	if diags.HasErrors() {
+		return errors.New(diags.Error())
+	}
+	return nil
+}
