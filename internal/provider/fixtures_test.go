@@ -103,7 +103,7 @@ func testAccModule(t *testing.T) moduleRef {
 	return moduleRef{Organization: testAccOrganization(), Name: m.Name, Provider: m.Provider}
 }
 
-// testAccTestConfiguration uploads a directory of testdata/module-tests as a
+// testAccTestConfiguration uploads a directory of internal/testdata/module-tests as a
 // configuration version of mod's tests and returns its ID.
 func testAccTestConfiguration(t *testing.T, mod moduleRef, dir string) string {
 	t.Helper()
@@ -137,11 +137,11 @@ func testAccTestRun(t *testing.T, mod moduleRef, cvID string) *tfe.TestRun {
 	return tr
 }
 
-// testModuleDir is the absolute path of testdata/module-tests/<name>, a
+// testModuleDir is the absolute path of internal/testdata/module-tests/<name>, a
 // module with tests that need no provider download.
 func testModuleDir(t *testing.T, name string) string {
 	t.Helper()
-	dir, err := filepath.Abs(filepath.Join("testdata", "module-tests", name))
+	dir, err := filepath.Abs(filepath.Join("..", "testdata", "module-tests", name))
 	if err != nil {
 		t.Fatal(err)
 	}

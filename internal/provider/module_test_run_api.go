@@ -118,7 +118,18 @@ type testRunClient struct{ client *tfe.Client }
 
 // read reads one run: one request.
 func (c testRunClient) read(ctx context.Context, m moduleRef, id string) (*testRunRecord, error) {
-	req, err := c.client.NewRequest("GET", m.testRunsPath()+"/"+url.PathEscape(id), nil)
+	return c.record(ctx, "GET", m.testRunsPath()+"/"+url.PathEscape(id), nil)
+}
+
+// create queues a run: go-tfe's TestRuns.Create, decoded into the whole
+// record (go-tfe's TestRun lacks the source and the inputs).
+func (c testRunClient) create(ctx context.Context, m moduleRef, opts *tfe.TestRunCreateOptions) (*testRunRecord, error) {
+	return c.record(ctx, "POST", m.testRunsPath(), opts)
+}
+
+// record makes one request that answers a run.
+func (c testRunClient) record(ctx context.Context, method, path string, body any) (*testRunRecord, error) {
+	req, err := c.client.NewRequest(method, path, body)
 	if err != nil {
 		return nil, err
 	}
@@ -360,4 +371,89 @@ func (c testRunClient) uploadConfiguration(ctx context.Context, m moduleRef, arc
 		}
 		delay = min(delay*3/2, pollMax)
 	}
+}
+
+// cancel ends a run that has not ended: it waits for a queued run to start
+// (the API cancels only running tests), cancels it, waits up to grace for
+// it to stop, then force-cancels it and waits for that. It returns the
+// last record read; nil with no error when the run does not exist.
+func (c testRunClient) cancel(ctx context.Context, m moduleRef, id string, grace time.Duration) (*testRunRecord, error) {
+	rec, err := c.read(ctx, m, id)
+	if isNotFound(err) {
+		return nil, nil
+	}
+	if err != nil {
+		return nil, err
+	}
+	canceled := false
+	for !rec.final() {
+		if rec.Status != string(tfe.TestRunRunning) {
+			// pending or queued: wait for it to start (or end).
+			tflog.Debug(ctx, "Waiting for a queued test run to start before canceling it", map[string]any{"id": id, "status": rec.Status})
+			next, err := c.waitFor(ctx, m, id, func(r *testRunRecord) bool { return r.final() || r.Status == string(tfe.TestRunRunning) })
+			if next != nil {
+				rec = next
+			}
+			if err != nil {
+				return rec, err
+			}
+			continue
+		}
+		if !canceled {
+			if err := c.client.TestRuns.Cancel(ctx, m.id(), id); err != nil {
+				// A 409 when the run ended meanwhile: read it again.
+				if rec, err = c.stillRunning(ctx, m, id, err); err != nil {
+					return rec, err
+				}
+				continue
+			}
+			canceled = true
+			tflog.Info(ctx, "Canceled module test run", map[string]any{"id": id, "grace_seconds": grace.Seconds()})
+			gctx, gcancel := context.WithTimeout(ctx, grace)
+			next, err := c.waitFor(gctx, m, id, (*testRunRecord).final)
+			gcancel()
+			if next != nil {
+				rec = next
+			}
+			if err != nil && (ctx.Err() != nil || !errors.Is(err, context.DeadlineExceeded)) {
+				return rec, err
+			}
+			continue
+		}
+		if err := c.client.TestRuns.ForceCancel(ctx, m.id(), id); err != nil {
+			if rec, err = c.stillRunning(ctx, m, id, err); err != nil {
+				return rec, err
+			}
+			if rec.final() {
+				break
+			}
+		} else {
+			tflog.Info(ctx, "Force-canceled module test run", map[string]any{"id": id})
+		}
+		next, err := c.waitFor(ctx, m, id, (*testRunRecord).final)
+		if next != nil {
+			rec = next
+		}
+		if err != nil {
+			return rec, err
+		}
+	}
+	return rec, nil
+}
+
+// stillRunning reads the run after a cancel or force-cancel failed with
+// callErr: the failure stands unless the run has ended meanwhile (the
+// API's 409). A run gone meanwhile counts as ended.
+func (c testRunClient) stillRunning(ctx context.Context, m moduleRef, id string, callErr error) (*testRunRecord, error) {
+	rec, err := c.read(ctx, m, id)
+	if isNotFound(err) {
+		return &testRunRecord{ID: id, Status: string(tfe.TestRunCanceled)}, nil
+	}
+	if err != nil {
+		return nil, err
+	}
+	if rec.final() {
+		return rec, nil
+	}
+	return rec, callErr
 }

@@ -34,7 +34,7 @@ resource "tfgov_module_test_run" "test" {
 `, mod.Name, mod.Provider, strings.Join(lines, "\n  "))
 }
 
-// copyTestModule copies testdata/module-tests/<name> into a new temporary
+// copyTestModule copies internal/testdata/module-tests/<name> into a new temporary
 // directory, so a test can change its files, and returns the copy's path.
 func copyTestModule(t *testing.T, name string) string {
 	t.Helper()

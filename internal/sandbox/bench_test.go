@@ -55,7 +55,7 @@ func BenchmarkModuleTestRun(b *testing.B) {
 	m, id := w.testModule(b, "bench")
 	b.ReportAllocs()
 	for b.Loop() {
-		cv := uploadedVersion(b, w.owner, id, "testdata/module-tests/pass")
+		cv := uploadedVersion(b, w.owner, id, "../testdata/module-tests/pass")
 		tr := createRun(b, w.owner, m, cv, tfe.TestRunCreateOptions{})
 		if got := waitRun(b, w.owner, id, tr.ID, tfe.TestRunFinished, tfe.TestRunErrored); got.TestStatus != tfe.TestPass {
 			b.Fatalf("run %s: %s %s", got.ID, got.Status, got.TestStatus)

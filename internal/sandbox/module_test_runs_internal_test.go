@@ -67,7 +67,7 @@ func TestConfigurationVersionAutoQueue(t *testing.T) {
 	m := fixtureModule(s.st)
 	vcs := s.st.newConfigurationVersion(m, true)
 	api := s.st.newConfigurationVersion(m, false)
-	archive := packDir(t, "testdata/module-tests/pass")
+	archive := packDir(t, "../testdata/module-tests/pass")
 	for _, cv := range []*configurationVersion{vcs, api} {
 		if e := s.acceptConfiguration(s.st, cv.ID, archive); e != nil {
 			t.Fatalf("accept: %v", e)
@@ -132,7 +132,7 @@ func TestTestEngineRestart(t *testing.T) {
 	first.mu.Lock()
 	m := fixtureModule(first.st)
 	cv := first.st.newConfigurationVersion(m, false)
-	cv.Status, cv.Archive = "uploaded", packDir(t, "testdata/module-tests/fail")
+	cv.Status, cv.Archive = "uploaded", packDir(t, "../testdata/module-tests/fail")
 	queued := first.st.newTestRun(m.ID, cv.ID, testSourceAPI, "")
 	running := first.st.newTestRun(m.ID, cv.ID, testSourceAPI, "")
 	running.Status = testRunRunning

@@ -23,13 +23,13 @@ import (
 )
 
 // Contract tests of the "Module test runs" section, through go-tfe, with
-// the real engine: the modules under testdata/module-tests run with the
+// the real engine: the modules under internal/testdata/module-tests run with the
 // terraform on PATH, offline.
 
 const (
-	passModule = "testdata/module-tests/pass"
-	failModule = "testdata/module-tests/fail"
-	slowModule = "testdata/module-tests/slow"
+	passModule = "../testdata/module-tests/pass"
+	failModule = "../testdata/module-tests/fail"
+	slowModule = "../testdata/module-tests/slow"
 )
 
 // testModule creates a private module for tests and returns its go-tfe
