@@ -313,6 +313,44 @@ func TestAccModuleTestRunResource_cancelOnDestroy(t *testing.T) {
 	})
 }
 
+// TestAccModuleTestRunResource_cancelWithinGrace: a run queued without
+// waiting is still going when the resource is destroyed; the interrupt
+// stops it once the slow module's wait (20 s) ends, within the grace period
+// (30 s), so it is canceled without a force-cancel.
+func TestAccModuleTestRunResource_cancelWithinGrace(t *testing.T) {
+	mod := testAccModule(t)
+	resource.ParallelTest(t, resource.TestCase{
+		PreCheck:                 func() { testAccPreCheck(t) },
+		ProtoV6ProviderFactories: testAccProtoV6ProviderFactories,
+		CheckDestroy: func(s *terraform.State) error {
+			rs, ok := s.RootModule().Resources[testRunAddr]
+			if !ok {
+				return fmt.Errorf("the run was not recorded in state")
+			}
+			tr, err := testAccClient(t).TestRuns.Read(context.Background(), mod.id(), rs.Primary.ID)
+			if err != nil {
+				return err
+			}
+			if tr.Status != tfe.TestRunCanceled || tr.StatusTimestamps.CanceledAt.IsZero() || !tr.StatusTimestamps.ForceCanceledAt.IsZero() {
+				return fmt.Errorf("run %s is %s (canceled at %v, force-canceled at %v) after destroy, want canceled without force",
+					tr.ID, tr.Status, tr.StatusTimestamps.CanceledAt, tr.StatusTimestamps.ForceCanceledAt)
+			}
+			return nil
+		},
+		Steps: []resource.TestStep{{
+			Config: testAccTestRunConfig(mod, fmt.Sprintf("source = %q", testModuleDir(t, "slow")),
+				`variables = { wait_seconds = "20" }`,
+				`wait_for_completion = false`,
+				`timeouts = { delete = "2m" }`),
+			ConfigStateChecks: []statecheck.StateCheck{
+				statecheck.ExpectKnownValue(testRunAddr, tfjsonpath.New("status"), knownvalue.StringRegexp(regexp.MustCompile(`^(pending|queued|running)$`))),
+				statecheck.ExpectKnownValue(testRunAddr, tfjsonpath.New("test_status"), knownvalue.Null()),
+				statecheck.ExpectKnownValue(testRunAddr, tfjsonpath.New("tests_passed"), knownvalue.Null()),
+			},
+		}},
+	})
+}
+
 // TestAccModuleTestRunResource_invalid: bad input is refused at plan time,
 // naming the attribute, before anything is made.
 func TestAccModuleTestRunResource_invalid(t *testing.T) {
