@@ -268,6 +268,27 @@ func TestAccModuleTestRunResource_configurationVersion(t *testing.T) {
 	})
 }
 
+// testRunCanceled checks that destroy canceled the run that was in state,
+// with a force-cancel or without one.
+func testRunCanceled(t *testing.T, mod moduleRef, forced bool) resource.TestCheckFunc {
+	return func(s *terraform.State) error {
+		rs, ok := s.RootModule().Resources[testRunAddr]
+		if !ok {
+			return fmt.Errorf("the run was not recorded in state")
+		}
+		tr, err := testAccClient(t).TestRuns.Read(context.Background(), mod.id(), rs.Primary.ID)
+		if err != nil {
+			return err
+		}
+		ts := tr.StatusTimestamps
+		if tr.Status != tfe.TestRunCanceled || ts.CanceledAt.IsZero() || ts.ForceCanceledAt.IsZero() == forced {
+			return fmt.Errorf("run %s is %s (canceled at %v, force-canceled at %v) after destroy, want canceled (force-canceled: %v)",
+				tr.ID, tr.Status, ts.CanceledAt, ts.ForceCanceledAt, forced)
+		}
+		return nil
+	}
+}
+
 // TestAccModuleTestRunResource_cancelOnDestroy: a run that outlives the
 // create timeout fails the apply and stays in state; destroying it cancels
 // it and, since the slow module ignores an interrupt until its wait ends,
@@ -280,21 +301,7 @@ func TestAccModuleTestRunResource_cancelOnDestroy(t *testing.T) {
 	resource.ParallelTest(t, resource.TestCase{
 		PreCheck:                 func() { testAccPreCheck(t) },
 		ProtoV6ProviderFactories: testAccProtoV6ProviderFactories,
-		CheckDestroy: func(s *terraform.State) error {
-			rs, ok := s.RootModule().Resources[testRunAddr]
-			if !ok {
-				return fmt.Errorf("the timed-out run was not recorded in state")
-			}
-			runID := rs.Primary.ID
-			tr, err := testAccClient(t).TestRuns.Read(context.Background(), mod.id(), runID)
-			if err != nil {
-				return err
-			}
-			if tr.Status != tfe.TestRunCanceled || tr.StatusTimestamps.ForceCanceledAt.IsZero() {
-				return fmt.Errorf("run %s is %s (force-canceled at %v) after destroy, want force-canceled", runID, tr.Status, tr.StatusTimestamps.ForceCanceledAt)
-			}
-			return nil
-		},
+		CheckDestroy:             testRunCanceled(t, mod, true),
 		Steps: []resource.TestStep{
 			{
 				Config:      config,
@@ -322,21 +329,7 @@ func TestAccModuleTestRunResource_cancelWithinGrace(t *testing.T) {
 	resource.ParallelTest(t, resource.TestCase{
 		PreCheck:                 func() { testAccPreCheck(t) },
 		ProtoV6ProviderFactories: testAccProtoV6ProviderFactories,
-		CheckDestroy: func(s *terraform.State) error {
-			rs, ok := s.RootModule().Resources[testRunAddr]
-			if !ok {
-				return fmt.Errorf("the run was not recorded in state")
-			}
-			tr, err := testAccClient(t).TestRuns.Read(context.Background(), mod.id(), rs.Primary.ID)
-			if err != nil {
-				return err
-			}
-			if tr.Status != tfe.TestRunCanceled || tr.StatusTimestamps.CanceledAt.IsZero() || !tr.StatusTimestamps.ForceCanceledAt.IsZero() {
-				return fmt.Errorf("run %s is %s (canceled at %v, force-canceled at %v) after destroy, want canceled without force",
-					tr.ID, tr.Status, tr.StatusTimestamps.CanceledAt, tr.StatusTimestamps.ForceCanceledAt)
-			}
-			return nil
-		},
+		CheckDestroy:             testRunCanceled(t, mod, false),
 		Steps: []resource.TestStep{{
 			Config: testAccTestRunConfig(mod, fmt.Sprintf("source = %q", testModuleDir(t, "slow")),
 				`variables = { wait_seconds = "20" }`,
