@@ -23,5 +23,7 @@ output "module_test_run" {
     test_status = tfgov_module_test_run.network.test_status
     passed      = tfgov_module_test_run.network.tests_passed
     failed      = tfgov_module_test_run.network.tests_failed
+    errored     = tfgov_module_test_run.network.tests_errored
+    skipped     = tfgov_module_test_run.network.tests_skipped
   }
 }

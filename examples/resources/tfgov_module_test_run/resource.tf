@@ -11,6 +11,7 @@ resource "tfgov_module_test_run" "network" {
   # Each value is an HCL literal: a string carries its own quotes.
   variables = {
     environment = jsonencode("staging")
+    owner       = "\"platform-team\""
     zones       = jsonencode(["eu-west-1a", "eu-west-1b"])
     replicas    = "2"
   }
