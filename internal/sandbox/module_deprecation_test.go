@@ -6,7 +6,6 @@ import (
 	"errors"
 	"io"
 	"net/http"
-	"net/http/httptest"
 	"path/filepath"
 	"slices"
 	"strings"
@@ -443,13 +442,7 @@ func TestModuleDeprecation_persisted(t *testing.T) {
 	ctx := context.Background()
 	file := filepath.Join(t.TempDir(), "state.json")
 	start := func() *sandbox.Instance {
-		s, err := sandbox.New(sandbox.Options{Token: "admin-token", DataFile: file})
-		if err != nil {
-			t.Fatal(err)
-		}
-		ts := httptest.NewServer(s)
-		t.Cleanup(func() { ts.Close(); _ = s.Close() })
-		return &sandbox.Instance{URL: ts.URL, Token: s.AdminToken(), Server: s}
+		return sandbox.StartWithOptions(t, sandbox.Options{Token: "admin-token", DataFile: file})
 	}
 	first := start()
 	admin := client(t, first, first.Token)

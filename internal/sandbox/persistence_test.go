@@ -4,7 +4,6 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"net/http/httptest"
 	"os"
 	"path/filepath"
 	"strings"
@@ -23,13 +22,7 @@ func TestPersistence(t *testing.T) {
 	ctx := context.Background()
 	data := filepath.Join(t.TempDir(), "state.json")
 	start := func() string {
-		s, err := sandbox.New(sandbox.Options{Token: "admin-token", DataFile: data})
-		if err != nil {
-			t.Fatal(err)
-		}
-		ts := httptest.NewServer(s)
-		t.Cleanup(func() { ts.Close(); _ = s.Close() })
-		return ts.URL
+		return sandbox.StartWithOptions(t, sandbox.Options{Token: "admin-token", DataFile: data}).URL
 	}
 	url1 := start()
 	inst1 := &sandbox.Instance{URL: url1, Token: "admin-token"}

@@ -6,7 +6,6 @@ import (
 	"errors"
 	"fmt"
 	"net/http"
-	"net/http/httptest"
 	"path/filepath"
 	"slices"
 	"strings"
@@ -803,13 +802,8 @@ func TestTeamAccess_snapshot(t *testing.T) {
 	ctx := context.Background()
 	file := filepath.Join(t.TempDir(), "state.json")
 	start := func() *tfe.Client {
-		s, err := sandbox.New(sandbox.Options{DataFile: file, Token: "admin-token"})
-		if err != nil {
-			t.Fatal(err)
-		}
-		ts := httptest.NewServer(s)
-		t.Cleanup(func() { ts.Close(); _ = s.Close() })
-		return client(t, &sandbox.Instance{URL: ts.URL}, "admin-token")
+		inst := sandbox.StartWithOptions(t, sandbox.Options{DataFile: file, Token: "admin-token"})
+		return client(t, inst, inst.Token)
 	}
 	c := start()
 	if _, err := c.Organizations.Create(ctx, tfe.OrganizationCreateOptions{Name: tfe.String("acme"), Email: tfe.String("o@acme.test")}); err != nil {
