@@ -178,17 +178,7 @@ func TestAgentTokens_authorization(t *testing.T) {
 	plain := w.team(t, "plain", nil)
 
 	// A second organization on the same sandbox.
-	if _, err := w.admin.Organizations.Create(ctx, tfe.OrganizationCreateOptions{Name: tfe.String("rival"), Email: tfe.String("boss@rival.test")}); err != nil {
-		t.Fatal(err)
-	}
-	rivalMs, err := w.admin.OrganizationMemberships.List(ctx, "rival", nil)
-	if err != nil {
-		t.Fatal(err)
-	}
-	rivalTok, err := w.admin.UserTokens.Create(ctx, rivalMs.Items[0].User.ID, tfe.UserTokenCreateOptions{})
-	if err != nil {
-		t.Fatal(err)
-	}
+	rivalOwner := w.organization(t, "rival")
 
 	tests := map[string]struct {
 		client  *tfe.Client
@@ -201,7 +191,7 @@ func TestAgentTokens_authorization(t *testing.T) {
 		"token of manage-agent-pools":   {w.teamClient(t, poolAdmins), true},
 		"plain member":                  {w.member(t, "dev@acme.test", plain), false},
 		"token of a plain team":         {w.teamClient(t, plain), false},
-		"owner of another organization": {client(t, w.inst, rivalTok.Token), false},
+		"owner of another organization": {rivalOwner, false},
 	}
 	for name, tc := range tests {
 		t.Run(name, func(t *testing.T) {

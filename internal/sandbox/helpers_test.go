@@ -36,22 +36,29 @@ func newWorld(t testing.TB) *world {
 // newWorldWith is newWorld on a sandbox started with opts.
 func newWorldWith(t testing.TB, opts sandbox.Options) *world {
 	t.Helper()
-	ctx := context.Background()
 	inst := sandbox.StartWithOptions(t, opts)
 	w := &world{inst: inst, admin: client(t, inst, inst.Token), org: "acme"}
-	if _, err := w.admin.Organizations.Create(ctx, tfe.OrganizationCreateOptions{Name: tfe.String(w.org), Email: tfe.String("owner@acme.test")}); err != nil {
-		t.Fatalf("create organization: %v", err)
+	w.owner = w.organization(t, w.org)
+	return w
+}
+
+// organization creates an organization on w's sandbox with the admin
+// token and returns a client of its owner, a user in its owners team.
+func (w *world) organization(t testing.TB, name string) *tfe.Client {
+	t.Helper()
+	ctx := context.Background()
+	if _, err := w.admin.Organizations.Create(ctx, tfe.OrganizationCreateOptions{Name: tfe.String(name), Email: tfe.String("owner@" + name + ".test")}); err != nil {
+		t.Fatalf("create organization %s: %v", name, err)
 	}
-	ms, err := w.admin.OrganizationMemberships.List(ctx, w.org, nil)
+	ms, err := w.admin.OrganizationMemberships.List(ctx, name, nil)
 	if err != nil || len(ms.Items) != 1 {
-		t.Fatalf("list memberships: %v (%d)", err, len(ms.Items))
+		t.Fatalf("list memberships of %s: %v (%v)", name, err, ms)
 	}
 	tok, err := w.admin.UserTokens.Create(ctx, ms.Items[0].User.ID, tfe.UserTokenCreateOptions{Description: "owner"})
 	if err != nil {
-		t.Fatalf("owner token: %v", err)
+		t.Fatalf("owner token of %s: %v", name, err)
 	}
-	w.owner = client(t, inst, tok.Token)
-	return w
+	return client(t, w.inst, tok.Token)
 }
 
 // member invites a new user, puts them in teams, and returns their client.

@@ -331,17 +331,7 @@ func TestModuleDeprecation_authorization(t *testing.T) {
 	modules := w.team(t, "module-admins", &tfe.OrganizationAccessOptions{ManageModules: tfe.Bool(true)})
 	plain := w.team(t, "plain", nil)
 
-	if _, err := w.admin.Organizations.Create(ctx, tfe.OrganizationCreateOptions{Name: tfe.String("rival"), Email: tfe.String("boss@rival.test")}); err != nil {
-		t.Fatal(err)
-	}
-	rivalMs, err := w.admin.OrganizationMemberships.List(ctx, "rival", nil)
-	if err != nil {
-		t.Fatal(err)
-	}
-	rivalTok, err := w.admin.UserTokens.Create(ctx, rivalMs.Items[0].User.ID, tfe.UserTokenCreateOptions{})
-	if err != nil {
-		t.Fatal(err)
-	}
+	rivalOwner := w.organization(t, "rival")
 
 	tests := map[string]struct {
 		client       *tfe.Client
@@ -355,7 +345,7 @@ func TestModuleDeprecation_authorization(t *testing.T) {
 		"token of manage-modules":       {client: w.teamClient(t, modules), write: true, read: true},
 		"plain member":                  {client: w.member(t, "dev@acme.test", plain), read: true},
 		"token of a plain team":         {client: w.teamClient(t, plain), read: true},
-		"owner of another organization": {client: client(t, w.inst, rivalTok.Token)},
+		"owner of another organization": {client: rivalOwner},
 	}
 	for name, tc := range tests {
 		t.Run(name, func(t *testing.T) {

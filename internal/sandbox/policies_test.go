@@ -727,9 +727,7 @@ func TestPolicies_policySets(t *testing.T) {
 	check(t, "added to the opa set", o1.ID, []string{opaSet.ID})
 
 	// A policy of another organization cannot join.
-	if _, err := w.admin.Organizations.Create(ctx, tfe.OrganizationCreateOptions{Name: tfe.String("rival"), Email: tfe.String("boss@rival.test")}); err != nil {
-		t.Fatal(err)
-	}
+	w.organization(t, "rival")
 	foreign, err := w.admin.Policies.Create(ctx, "rival", sentinelPolicy("s1", tfe.EnforcementHard))
 	if err != nil {
 		t.Fatal(err)
@@ -847,17 +845,7 @@ func TestPolicies_authorization(t *testing.T) {
 	managers := w.team(t, "policy-managers", &tfe.OrganizationAccessOptions{ManagePolicies: tfe.Bool(true)})
 	others := w.team(t, "workspace-managers", &tfe.OrganizationAccessOptions{ManageWorkspaces: tfe.Bool(true), ManagePolicyOverrides: tfe.Bool(true)})
 
-	if _, err := w.admin.Organizations.Create(ctx, tfe.OrganizationCreateOptions{Name: tfe.String("rival"), Email: tfe.String("boss@rival.test")}); err != nil {
-		t.Fatal(err)
-	}
-	rivalMs, err := w.admin.OrganizationMemberships.List(ctx, "rival", nil)
-	if err != nil {
-		t.Fatal(err)
-	}
-	rivalTok, err := w.admin.UserTokens.Create(ctx, rivalMs.Items[0].User.ID, tfe.UserTokenCreateOptions{})
-	if err != nil {
-		t.Fatal(err)
-	}
+	rivalOwner := w.organization(t, "rival")
 
 	tests := map[string]struct {
 		client  *tfe.Client
@@ -870,7 +858,7 @@ func TestPolicies_authorization(t *testing.T) {
 		"token of manage-policies":      {w.teamClient(t, managers), true},
 		"member without it":             {w.member(t, "dev@acme.test", others), false},
 		"token of a team without it":    {w.teamClient(t, others), false},
-		"owner of another organization": {client(t, w.inst, rivalTok.Token), false},
+		"owner of another organization": {rivalOwner, false},
 	}
 	for name, tc := range tests {
 		t.Run(name, func(t *testing.T) {
@@ -901,7 +889,7 @@ func TestPolicies_authorization(t *testing.T) {
 	t.Run("delete", func(t *testing.T) {
 		// Serially after the parallel subtests above: the forbidden may not
 		// delete, the allowed may.
-		if err := client(t, w.inst, rivalTok.Token).Policies.Delete(ctx, pol.ID); !errors.Is(err, tfe.ErrResourceNotFound) {
+		if err := rivalOwner.Policies.Delete(ctx, pol.ID); !errors.Is(err, tfe.ErrResourceNotFound) {
 			t.Errorf("delete by another organization's owner: %v", err)
 		}
 		if _, err := w.owner.Policies.Read(ctx, pol.ID); err != nil {

@@ -517,9 +517,7 @@ func TestTeamAccess_errors(t *testing.T) {
 	tm := w.team(t, "devs", nil)
 	ta := taGrant(t, w, tm, ws, tfe.AccessCustom)
 
-	if _, err := w.admin.Organizations.Create(ctx, tfe.OrganizationCreateOptions{Name: tfe.String("rival"), Email: tfe.String("boss@rival.test")}); err != nil {
-		t.Fatal(err)
-	}
+	w.organization(t, "rival")
 	rivalTeam, err := w.admin.Teams.Create(ctx, "rival", tfe.TeamCreateOptions{Name: tfe.String("spies")})
 	if err != nil {
 		t.Fatal(err)
@@ -667,17 +665,7 @@ func TestTeamAccess_authorization(t *testing.T) {
 		t.Fatalf("owners team: %v, %v", owners, err)
 	}
 
-	if _, err := w.admin.Organizations.Create(ctx, tfe.OrganizationCreateOptions{Name: tfe.String("rival"), Email: tfe.String("boss@rival.test")}); err != nil {
-		t.Fatal(err)
-	}
-	rivalMs, err := w.admin.OrganizationMemberships.List(ctx, "rival", nil)
-	if err != nil {
-		t.Fatal(err)
-	}
-	rivalTok, err := w.admin.UserTokens.Create(ctx, rivalMs.Items[0].User.ID, tfe.UserTokenCreateOptions{})
-	if err != nil {
-		t.Fatal(err)
-	}
+	rivalOwner := w.organization(t, "rival")
 
 	tests := map[string]struct {
 		client *tfe.Client
@@ -697,7 +685,7 @@ func TestTeamAccess_authorization(t *testing.T) {
 		"other team token":               {w.teamClient(t, ops), []string{opsGrant.ID}, false},
 		"member of a team with no grant": {w.member(t, "new@acme.test", outsiders), []string{}, false},
 		"admin of another workspace":     {w.member(t, "elsewhere@acme.test", otherAdmins), []string{}, false},
-		"owner of another organization":  {client(t, w.inst, rivalTok.Token), nil, false},
+		"owner of another organization":  {rivalOwner, nil, false},
 	}
 	// The group waits for its parallel subtests before the checks below.
 	t.Run("callers", func(t *testing.T) {
