@@ -431,21 +431,15 @@ func TestModuleDeprecation_persisted(t *testing.T) {
 	t.Parallel()
 	ctx := context.Background()
 	file := filepath.Join(t.TempDir(), "state.json")
-	start := func() *sandbox.Instance {
-		return sandbox.StartWithOptions(t, sandbox.Options{Token: "admin-token", DataFile: file})
-	}
-	first := start()
-	admin := client(t, first, first.Token)
-	if _, err := admin.Organizations.Create(ctx, tfe.OrganizationCreateOptions{Name: tfe.String("acme"), Email: tfe.String("o@acme.test")}); err != nil {
-		t.Fatal(err)
-	}
-	w := &world{inst: first, admin: admin, owner: admin, org: "acme"}
+	opts := sandbox.Options{Token: "admin-token", DataFile: file}
+	w := newWorldWith(t, opts)
+	admin := w.admin
 	mod := w.module(t, "network", "aws", "1.0.0")
 	if _, err := setDeprecation(ctx, admin, mod, "1.0.0", deprecationBody{Status: "Deprecated", Reason: "old", Link: "https://example.com"}); err != nil {
 		t.Fatal(err)
 	}
 
-	second := start()
+	second := sandbox.StartWithOptions(t, opts)
 	read, err := readVersion(ctx, client(t, second, second.Token), mod, "1.0.0")
 	if err != nil {
 		t.Fatal(err)

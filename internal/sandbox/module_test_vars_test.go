@@ -580,20 +580,14 @@ func TestModuleTestVariables_persisted(t *testing.T) {
 	t.Parallel()
 	ctx := context.Background()
 	file := filepath.Join(t.TempDir(), "state.json")
-	start := func() *sandbox.Instance {
-		return sandbox.StartWithOptions(t, sandbox.Options{Token: "admin-token", DataFile: file})
-	}
-	first := start()
-	admin := client(t, first, first.Token)
-	if _, err := admin.Organizations.Create(ctx, tfe.OrganizationCreateOptions{Name: tfe.String("acme"), Email: tfe.String("o@acme.test")}); err != nil {
-		t.Fatal(err)
-	}
-	w := &world{inst: first, admin: admin, owner: admin, org: "acme"}
+	opts := sandbox.Options{Token: "admin-token", DataFile: file}
+	w := newWorldWith(t, opts)
+	admin := w.admin
 	mod := w.module(t, "vpc", "aws")
 	plain := tvCreate(t, admin, mod, "PLAIN", "visible", false)
 	secret := tvCreate(t, admin, mod, "SECRET", "hidden", true)
 
-	second := start()
+	second := sandbox.StartWithOptions(t, opts)
 	l, err := client(t, second, second.Token).TestVariables.List(ctx, mod, nil)
 	if err != nil || len(l.Items) != 2 || *l.Items[0] != *plain || *l.Items[1] != *secret {
 		t.Errorf("after restart: %+v, %v", l, err)
