@@ -313,26 +313,15 @@ func TestPolicies_wireFormat(t *testing.T) {
 	}
 
 	// Upload and download statuses and content types.
-	req, err := http.NewRequestWithContext(context.Background(), http.MethodPut, w.inst.URL+"/api/v2/policies/"+id+"/upload", strings.NewReader("main = rule { true }"))
+	if status := rawPolicyUpload(t, w, id, strings.NewReader("main = rule { true }")); status != http.StatusOK {
+		t.Errorf("upload status %d, want 200", status)
+	}
+	req, err := http.NewRequestWithContext(context.Background(), http.MethodGet, w.inst.URL+"/api/v2/policies/"+id+"/download", nil)
 	if err != nil {
 		t.Fatal(err)
 	}
 	req.Header.Set("Authorization", "Bearer "+w.inst.Token)
-	req.Header.Set("Content-Type", "application/octet-stream")
 	resp, err := http.DefaultClient.Do(req)
-	if err != nil {
-		t.Fatal(err)
-	}
-	resp.Body.Close()
-	if resp.StatusCode != http.StatusOK {
-		t.Errorf("upload status %d, want 200", resp.StatusCode)
-	}
-	req, err = http.NewRequestWithContext(context.Background(), http.MethodGet, w.inst.URL+"/api/v2/policies/"+id+"/download", nil)
-	if err != nil {
-		t.Fatal(err)
-	}
-	req.Header.Set("Authorization", "Bearer "+w.inst.Token)
-	resp, err = http.DefaultClient.Do(req)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -805,19 +794,8 @@ func TestPolicies_uploadLimit(t *testing.T) {
 	}
 
 	// Raw, to see the status itself.
-	req, err := http.NewRequestWithContext(ctx, http.MethodPut, w.inst.URL+"/api/v2/policies/"+pol.ID+"/upload", bytes.NewReader(tooBig))
-	if err != nil {
-		t.Fatal(err)
-	}
-	req.Header.Set("Authorization", "Bearer "+w.inst.Token)
-	req.Header.Set("Content-Type", "application/octet-stream")
-	resp, err := http.DefaultClient.Do(req)
-	if err != nil {
-		t.Fatal(err)
-	}
-	resp.Body.Close()
-	if resp.StatusCode != http.StatusRequestEntityTooLarge {
-		t.Errorf("status %d, want 413", resp.StatusCode)
+	if status := rawPolicyUpload(t, w, pol.ID, bytes.NewReader(tooBig)); status != http.StatusRequestEntityTooLarge {
+		t.Errorf("status %d, want 413", status)
 	}
 
 	// Exactly 10 MB is accepted and returned whole.
@@ -931,4 +909,22 @@ func TestPolicies_deletedWithOrganization(t *testing.T) {
 	if l, err := w.admin.Policies.List(ctx, "gone", nil); err != nil || len(l.Items) != 0 {
 		t.Errorf("re-created organization lists %v, %v", l, err)
 	}
+}
+
+// rawPolicyUpload PUTs body as the code of policy id with the admin token,
+// outside go-tfe (which hides the status), and returns the status.
+func rawPolicyUpload(t *testing.T, w *world, id string, body io.Reader) int {
+	t.Helper()
+	req, err := http.NewRequestWithContext(context.Background(), http.MethodPut, w.inst.URL+"/api/v2/policies/"+id+"/upload", body)
+	if err != nil {
+		t.Fatal(err)
+	}
+	req.Header.Set("Authorization", "Bearer "+w.inst.Token)
+	req.Header.Set("Content-Type", "application/octet-stream")
+	resp, err := http.DefaultClient.Do(req)
+	if err != nil {
+		t.Fatal(err)
+	}
+	resp.Body.Close()
+	return resp.StatusCode
 }
