@@ -109,7 +109,7 @@ func testAccTestConfiguration(t *testing.T, mod moduleRef, dir string) string {
 	t.Helper()
 	ctx := context.Background()
 	c := testAccClient(t)
-	packed, err := packConfiguration(testModuleDir(t, dir))
+	packed, err := packConfiguration(testModuleDir(t, dir), true)
 	if err != nil {
 		t.Fatal(err)
 	}

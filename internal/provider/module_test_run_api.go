@@ -265,7 +265,8 @@ func renderLogTail(raw []byte, n int) string {
 
 // packedConfiguration is a module directory packed for upload.
 type packedConfiguration struct {
-	// archive is the .tar.gz to upload.
+	// archive is the .tar.gz to upload; nil when only the hash was asked
+	// for.
 	archive []byte
 	// hash is the hex SHA-256 of the uncompressed tar stream, which holds
 	// only names, types, permissions and contents: the same files give the
@@ -282,7 +283,8 @@ var normalizedModTime = time.Date(2000, 1, 1, 0, 0, 0, 0, time.UTC)
 // honoring .terraformignore, dereferencing symlinks to outside the
 // directory), then rewrites the tar stream deterministically: fixed
 // modification times, no owners, permissions reduced to 0644 or 0755.
-func packConfiguration(dir string) (*packedConfiguration, error) {
+// Without archive (a plan needs only the hash) nothing is compressed.
+func packConfiguration(dir string, archive bool) (*packedConfiguration, error) {
 	fi, err := os.Stat(dir)
 	if err != nil {
 		return nil, err
@@ -306,8 +308,13 @@ func packConfiguration(dir string) (*packedConfiguration, error) {
 
 	var out bytes.Buffer
 	hasher := sha256.New()
-	zw, _ := gzip.NewWriterLevel(&out, gzip.BestCompression)
-	tw := tar.NewWriter(io.MultiWriter(zw, hasher))
+	var zw *gzip.Writer
+	tarOut := io.Writer(hasher)
+	if archive {
+		zw, _ = gzip.NewWriterLevel(&out, gzip.BestCompression)
+		tarOut = io.MultiWriter(zw, hasher)
+	}
+	tw := tar.NewWriter(tarOut)
 	files := 0
 	for {
 		h, err := tr.Next()
@@ -335,10 +342,14 @@ func packConfiguration(dir string) (*packedConfiguration, error) {
 	if err := tw.Close(); err != nil {
 		return nil, err
 	}
-	if err := zw.Close(); err != nil {
-		return nil, err
+	result := &packedConfiguration{hash: hex.EncodeToString(hasher.Sum(nil)), files: files}
+	if archive {
+		if err := zw.Close(); err != nil {
+			return nil, err
+		}
+		result.archive = out.Bytes()
 	}
-	return &packedConfiguration{archive: out.Bytes(), hash: hex.EncodeToString(hasher.Sum(nil)), files: files}, nil
+	return result, nil
 }
 
 // uploadConfiguration makes a configuration version for the module's

@@ -81,7 +81,7 @@ func TestPackConfiguration(t *testing.T) {
 		".terraform/providers/p": "ignored by default",
 		".git/config":            "ignored by default",
 	}
-	base, err := packConfiguration(writeTree(t, module))
+	base, err := packConfiguration(writeTree(t, module), true)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -95,12 +95,15 @@ func TestPackConfiguration(t *testing.T) {
 		if err := os.Chtimes(filepath.Join(dir, "main.tf"), old, old); err != nil {
 			t.Fatal(err)
 		}
-		got, err := packConfiguration(dir)
+		got, err := packConfiguration(dir, false)
 		if err != nil {
 			t.Fatal(err)
 		}
 		if got.hash != base.hash {
-			t.Errorf("hash %s, want %s: the hash must not depend on times or the directory's path", got.hash, base.hash)
+			t.Errorf("hash %s, want %s: the hash must not depend on times, the directory's path or whether an archive was made", got.hash, base.hash)
+		}
+		if got.archive != nil || len(base.archive) == 0 {
+			t.Errorf("archive of %d bytes when only the hash was asked for, %d bytes when it was", len(got.archive), len(base.archive))
 		}
 	})
 
@@ -121,7 +124,7 @@ func TestPackConfiguration(t *testing.T) {
 				files[k] = v
 			}
 			change(files)
-			got, err := packConfiguration(writeTree(t, files))
+			got, err := packConfiguration(writeTree(t, files), true)
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -134,10 +137,10 @@ func TestPackConfiguration(t *testing.T) {
 
 	t.Run("not a directory", func(t *testing.T) {
 		dir := writeTree(t, module)
-		if _, err := packConfiguration(filepath.Join(dir, "main.tf")); err == nil || !strings.Contains(err.Error(), "is not a directory") {
+		if _, err := packConfiguration(filepath.Join(dir, "main.tf"), false); err == nil || !strings.Contains(err.Error(), "is not a directory") {
 			t.Errorf("err = %v, want is not a directory", err)
 		}
-		if _, err := packConfiguration(filepath.Join(dir, "missing")); err == nil {
+		if _, err := packConfiguration(filepath.Join(dir, "missing"), false); err == nil {
 			t.Error("packing a missing directory succeeded")
 		}
 	})
@@ -186,5 +189,24 @@ func TestRelativePathValidator(t *testing.T) {
 		if resp.Diagnostics.HasError() == ok {
 			t.Errorf("%q: errors %v, want ok %v", p, resp.Diagnostics, ok)
 		}
+	}
+}
+
+// BenchmarkPackConfiguration compares what a plan does with a module
+// directory (hash only) with what a create does (hash and archive).
+func BenchmarkPackConfiguration(b *testing.B) {
+	dir, err := filepath.Abs(filepath.Join("..", "testdata", "module-tests", "pass"))
+	if err != nil {
+		b.Fatal(err)
+	}
+	for _, archive := range []bool{false, true} {
+		b.Run(map[bool]string{false: "hash", true: "archive"}[archive], func(b *testing.B) {
+			b.ReportAllocs()
+			for b.Loop() {
+				if _, err := packConfiguration(dir, archive); err != nil {
+					b.Fatal(err)
+				}
+			}
+		})
 	}
 }

@@ -266,13 +266,13 @@ func (r *moduleTestRunResource) ModifyPlan(ctx context.Context, req resource.Mod
 	case cfg.Source.IsUnknown():
 		hash = types.StringUnknown()
 	case !cfg.Source.IsNull():
-		packed, err := packConfiguration(cfg.Source.ValueString())
+		packed, err := packConfiguration(cfg.Source.ValueString(), false)
 		if err != nil {
 			resp.Diagnostics.AddAttributeError(path.Root("source"), "Cannot pack the module directory", err.Error())
 			return
 		}
 		hash = types.StringValue(packed.hash)
-		tflog.Debug(ctx, "Packed module test configuration", map[string]any{"source": cfg.Source.ValueString(), "source_hash": packed.hash, "files": packed.files, "bytes": len(packed.archive)})
+		tflog.Debug(ctx, "Hashed module test configuration", map[string]any{"source": cfg.Source.ValueString(), "source_hash": packed.hash, "files": packed.files})
 	}
 	resp.Diagnostics.Append(resp.Plan.SetAttribute(ctx, path.Root("source_hash"), hash)...)
 	if req.State.Raw.IsNull() {
@@ -315,7 +315,7 @@ func (r *moduleTestRunResource) Create(ctx context.Context, req resource.CreateR
 
 	cvID := plan.ConfigurationVersionID.ValueString()
 	if !plan.Source.IsNull() {
-		packed, err := packConfiguration(plan.Source.ValueString())
+		packed, err := packConfiguration(plan.Source.ValueString(), true)
 		if err != nil {
 			resp.Diagnostics.AddAttributeError(path.Root("source"), "Cannot pack the module directory", err.Error())
 			return
