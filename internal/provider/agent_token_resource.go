@@ -98,6 +98,7 @@ func (r *agentTokenResource) Create(ctx context.Context, req resource.CreateRequ
 		return
 	}
 	poolID := plan.AgentPoolID.ValueString()
+	defer r.data.lists.agentTokens.invalidate(poolID)
 	tflog.Debug(ctx, "Creating agent token", map[string]any{"agent_pool_id": poolID})
 	tok, err := r.data.client.AgentTokens.Create(ctx, poolID, tfe.AgentTokenCreateOptions{
 		Description: plan.Description.ValueStringPointer(),
@@ -113,22 +114,27 @@ func (r *agentTokenResource) Create(ctx context.Context, req resource.CreateRequ
 	resp.Diagnostics.Append(resp.State.Set(ctx, &plan)...)
 }
 
-// Read refreshes the token by ID: one request. The secret is never
-// returned, so the one in state is kept.
+// Read refreshes the token from its pool's token list, which every token
+// of the pool shares (bulkLists): one request per 100 tokens of a pool per
+// plan. A token missing from the list, or a missing pool, was revoked
+// outside Terraform. The secret is never listed, so the one in state is
+// kept.
 func (r *agentTokenResource) Read(ctx context.Context, req resource.ReadRequest, resp *resource.ReadResponse) {
 	var state agentTokenResourceModel
 	resp.Diagnostics.Append(req.State.Get(ctx, &state)...)
 	if resp.Diagnostics.HasError() {
 		return
 	}
-	tok, err := r.data.client.AgentTokens.Read(ctx, state.ID.ValueString())
-	if isNotFound(err) {
-		tflog.Info(ctx, "Agent token no longer exists; removing it from state", map[string]any{"id": state.ID.ValueString()})
-		resp.State.RemoveResource(ctx)
+	poolID := state.AgentPoolID.ValueString()
+	tokens, err := r.data.agentPoolTokens(ctx, poolID)
+	if err != nil {
+		resp.Diagnostics.AddError("Error reading agent token", fmt.Sprintf("Listing the tokens of agent pool %s: %s", poolID, err))
 		return
 	}
-	if err != nil {
-		resp.Diagnostics.AddError("Error reading agent token", fmt.Sprintf("Reading agent token %s: %s", state.ID.ValueString(), err))
+	tok, ok := tokens.lookup(state.ID.ValueString())
+	if !ok {
+		tflog.Info(ctx, "Agent token no longer exists; removing it from state", map[string]any{"id": state.ID.ValueString(), "agent_pool_id": poolID, "pool_missing": tokens.parentMissing})
+		resp.State.RemoveResource(ctx)
 		return
 	}
 	state.Description = types.StringValue(tok.Description)
@@ -150,6 +156,7 @@ func (r *agentTokenResource) Delete(ctx context.Context, req resource.DeleteRequ
 	if resp.Diagnostics.HasError() {
 		return
 	}
+	defer r.data.lists.agentTokens.invalidate(state.AgentPoolID.ValueString())
 	err := r.data.client.AgentTokens.Delete(ctx, state.ID.ValueString())
 	if err != nil && !isNotFound(err) {
 		resp.Diagnostics.AddError("Error deleting agent token", fmt.Sprintf("Deleting agent token %s: %s", state.ID.ValueString(), err))

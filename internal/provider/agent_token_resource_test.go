@@ -266,9 +266,10 @@ func TestAccAgentTokenResource_requests(t *testing.T) {
 				})},
 			},
 			{
+				PreConfig:    func() { counts["lists before refresh"] = sb.RequestsTo("GET", createPath) },
 				RefreshState: true,
 				Check: func(*terraform.State) error {
-					// The first step's post-apply plan refreshed once; this step once more.
+					counts["refresh lists"] = sb.RequestsTo("GET", createPath) - counts["lists before refresh"]
 					counts["reads"] = sb.RequestsTo("GET", tokenPath())
 					return nil
 				},
@@ -278,7 +279,9 @@ func TestAccAgentTokenResource_requests(t *testing.T) {
 	if counts["create"] != 1 {
 		t.Errorf("create made %d POST requests, want 1", counts["create"])
 	}
-	t.Logf("requests: create POST=%d, token reads over create+refresh steps=%d (each refresh is one GET)", counts["create"], counts["reads"])
+	if counts["refresh lists"] != 1 || counts["reads"] != 0 {
+		t.Errorf("the refresh listed the pool's tokens %d times and read the token by ID %d times, want 1 and 0", counts["refresh lists"], counts["reads"])
+	}
 }
 
 // TestAccAgentTokenResource_serverError: the reference lists a 500 for a

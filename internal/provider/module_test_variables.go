@@ -2,13 +2,9 @@ package provider
 
 import (
 	"context"
-	"fmt"
-	"strconv"
-	"sync"
 
 	tfe "github.com/hashicorp/go-tfe"
 	"github.com/hashicorp/terraform-plugin-log/tflog"
-	"golang.org/x/sync/singleflight"
 )
 
 // Refreshing module test variables.
@@ -68,63 +64,8 @@ func listTestVariables(ctx context.Context, client *tfe.Client, mod moduleRef) (
 }
 
 // testVariableLists holds the lists of one configured provider, by module
-// (moduleRef.String()). The zero value is ready to use.
-type testVariableLists struct {
-	mu    sync.Mutex
-	lists map[string]*testVariableList
-	// gens counts the invalidations of each module: a fetch keeps its list
-	// only if no invalidation happened since it started, and fetches of
-	// different generations never share a request.
-	gens  map[string]uint64
-	group singleflight.Group
-}
-
-// get returns the list of module key, fetching it when it is not held. An
-// error is returned to every caller waiting for that fetch, and not kept.
-func (c *testVariableLists) get(ctx context.Context, key string, fetch func(context.Context) (*testVariableList, error)) (*testVariableList, error) {
-	c.mu.Lock()
-	if l, ok := c.lists[key]; ok {
-		c.mu.Unlock()
-		return l, nil
-	}
-	gen := c.gens[key]
-	c.mu.Unlock()
-	v, err, _ := c.group.Do(key+"#"+strconv.FormatUint(gen, 10), func() (any, error) {
-		l, err := fetch(ctx)
-		if err != nil {
-			return nil, err
-		}
-		c.mu.Lock()
-		defer c.mu.Unlock()
-		if c.gens[key] == gen {
-			if c.lists == nil {
-				c.lists = map[string]*testVariableList{}
-			}
-			c.lists[key] = l
-		}
-		return l, nil
-	})
-	if err != nil {
-		return nil, err
-	}
-	l, ok := v.(*testVariableList)
-	if !ok {
-		return nil, fmt.Errorf("internal error: cached %T, not a variable list", v)
-	}
-	return l, nil
-}
-
-// invalidate drops the list of module key, and any list of it being
-// fetched right now.
-func (c *testVariableLists) invalidate(key string) {
-	c.mu.Lock()
-	defer c.mu.Unlock()
-	delete(c.lists, key)
-	if c.gens == nil {
-		c.gens = map[string]uint64{}
-	}
-	c.gens[key]++
-}
+// (moduleRef.String()).
+type testVariableLists = sharedLists[string, testVariableList]
 
 // moduleTestVariables returns the test variables of mod, from the list
 // this provider shares for the module.

@@ -189,11 +189,13 @@ func (r *policyResource) Create(ctx context.Context, req resource.CreateRequest,
 		opts.EnforcementLevel = tfe.EnforcementMode(tfe.EnforcementLevel(plan.EnforcementLevel.ValueString()))
 	}
 	tflog.Debug(ctx, "Creating policy", map[string]any{"organization": org, "name": plan.Name.ValueString(), "kind": plan.Kind.ValueString()})
+	defer r.data.lists.policies.invalidate(org)
 	pol, err := policyClient{r.data.client}.create(ctx, org, opts)
 	if err != nil {
 		resp.Diagnostics.AddError("Error creating policy", policyError("Organization "+org, err))
 		return
 	}
+	r.data.rememberPolicy(pol)
 	tflog.Info(ctx, "Created policy", map[string]any{"id": pol.ID, "organization": org, "name": pol.Name})
 	want := plan
 	plan.set(pol.values())
@@ -201,21 +203,25 @@ func (r *policyResource) Create(ctx context.Context, req resource.CreateRequest,
 	resp.Diagnostics.Append(resp.State.Set(ctx, &plan)...)
 }
 
-// Read refreshes the policy by ID: one request.
+// Read refreshes the policy from its organization's policy list, which
+// every policy of the organization shares (bulkLists): one request per 100
+// policies per plan. A policy missing from the list was deleted outside
+// Terraform. A policy imported by ID has no organization in state yet, and
+// is read by ID once.
 func (r *policyResource) Read(ctx context.Context, req resource.ReadRequest, resp *resource.ReadResponse) {
 	var state policyResourceModel
 	resp.Diagnostics.Append(req.State.Get(ctx, &state)...)
 	if resp.Diagnostics.HasError() {
 		return
 	}
-	pol, err := policyClient{r.data.client}.read(ctx, state.ID.ValueString())
-	if isNotFound(err) {
-		tflog.Info(ctx, "Policy no longer exists; removing it from state", map[string]any{"id": state.ID.ValueString()})
-		resp.State.RemoveResource(ctx)
-		return
-	}
+	pol, err := r.data.refreshPolicy(ctx, state.Organization.ValueString(), state.ID.ValueString())
 	if err != nil {
 		resp.Diagnostics.AddError("Error reading policy", fmt.Sprintf("Reading policy %s: %s", state.ID.ValueString(), err))
+		return
+	}
+	if pol == nil {
+		tflog.Info(ctx, "Policy no longer exists; removing it from state", map[string]any{"id": state.ID.ValueString()})
+		resp.State.RemoveResource(ctx)
 		return
 	}
 	state.set(pol.values())
@@ -243,6 +249,7 @@ func (r *policyResource) Update(ctx context.Context, req resource.UpdateRequest,
 	}
 	id := state.ID.ValueString()
 	tflog.Debug(ctx, "Updating policy", map[string]any{"id": id})
+	defer r.data.lists.policies.invalidate(state.Organization.ValueString())
 	pol, err := policyClient{r.data.client}.update(ctx, id, opts)
 	if err != nil {
 		resp.Diagnostics.AddError("Error updating policy", policyError("Policy "+id, err))
@@ -286,6 +293,7 @@ func (r *policyResource) Delete(ctx context.Context, req resource.DeleteRequest,
 		return
 	}
 	id := state.ID.ValueString()
+	defer r.data.lists.policies.invalidate(state.Organization.ValueString())
 	err := r.data.client.Policies.Delete(ctx, id)
 	if err != nil && !isNotFound(err) {
 		resp.Diagnostics.AddError("Error deleting policy", fmt.Sprintf("Deleting policy %s: %s", id, err))

@@ -4,9 +4,11 @@ import (
 	"context"
 	"crypto/sha256"
 	"encoding/hex"
+	"encoding/json"
 	"fmt"
 	"os"
 	"regexp"
+	"time"
 	"unicode/utf8"
 
 	tfe "github.com/hashicorp/go-tfe"
@@ -223,31 +225,43 @@ func (m policyUploadResourceModel) code(diags *diag.Diagnostics) []byte {
 	return code
 }
 
-// upload reads the policy (its kind decides the syntax check), checks
-// Rego code with OPA's parser, and uploads: two requests.
-func (r *policyUploadResource) upload(ctx context.Context, m *policyUploadResourceModel, diags *diag.Diagnostics) {
+// upload checks Rego code with OPA's parser when the policy is an OPA
+// one, and uploads: one request. The policy's kind is known when this
+// process created or listed the policy (the usual case: tfgov_policy
+// created it in the same apply), else it is read first (one more request).
+// It records in private state that the code was uploaded by us, with the
+// policy's updated-at not yet known (see Read).
+func (r *policyUploadResource) upload(ctx context.Context, m *policyUploadResourceModel, priv privateSetter, diags *diag.Diagnostics) {
 	code := m.code(diags)
 	if diags.HasError() {
 		return
 	}
 	id := m.PolicyID.ValueString()
-	pol, err := policyClient{r.data.client}.read(ctx, id)
-	if err != nil {
-		diags.AddAttributeError(path.Root("policy_id"), "Error uploading policy code", policyError("Policy "+id, err))
-		return
+	pol, ok := r.data.knownPolicy(id)
+	if !ok {
+		// Not created nor listed by this process: read its kind.
+		read, err := policyClient{r.data.client}.read(ctx, id)
+		if err != nil {
+			diags.AddAttributeError(path.Root("policy_id"), "Error uploading policy code", policyError("Policy "+id, err))
+			return
+		}
+		r.data.rememberPolicy(read)
+		pol = identityOf(read)
 	}
-	if pol.Kind == tfe.OPA {
-		if err := checkRego(pol.Name+".rego", code); err != nil {
+	if pol.kind == tfe.OPA {
+		if err := checkRego(pol.name+".rego", code); err != nil {
 			attr := "content"
 			if m.Content.IsNull() {
 				attr = "source"
 			}
 			diags.AddAttributeError(path.Root(attr), "Invalid Rego",
-				fmt.Sprintf("Policy %s (%s) is an OPA policy, and its code does not parse as Rego, so it was not uploaded. OPA's parser says:\n%s", id, pol.Name, err))
+				fmt.Sprintf("Policy %s (%s) is an OPA policy, and its code does not parse as Rego, so it was not uploaded. OPA's parser says:\n%s", id, pol.name, err))
 			return
 		}
 	}
-	tflog.Debug(ctx, "Uploading policy code", map[string]any{"policy_id": id, "bytes": len(code), "kind": string(pol.Kind)})
+	tflog.Debug(ctx, "Uploading policy code", map[string]any{"policy_id": id, "bytes": len(code), "kind": string(pol.kind)})
+	// The upload moves the policy's updated-at.
+	defer r.data.lists.policies.invalidate(pol.organization)
 	if err := r.data.client.Policies.Upload(ctx, id, code); err != nil {
 		diags.AddAttributeError(path.Root("policy_id"), "Error uploading policy code", policyError("Policy "+id, err))
 		return
@@ -255,6 +269,7 @@ func (r *policyUploadResource) upload(ctx context.Context, m *policyUploadResour
 	tflog.Info(ctx, "Uploaded policy code", map[string]any{"policy_id": id, "bytes": len(code), "sha256": sha256Hex(code)})
 	m.ID = m.PolicyID
 	m.ContentSHA256 = types.StringValue(sha256Hex(code))
+	diags.Append(setCodeSignal(ctx, priv, codeSignal{Organization: pol.organization})...)
 }
 
 func (r *policyUploadResource) Create(ctx context.Context, req resource.CreateRequest, resp *resource.CreateResponse) {
@@ -263,18 +278,26 @@ func (r *policyUploadResource) Create(ctx context.Context, req resource.CreateRe
 	if resp.Diagnostics.HasError() {
 		return
 	}
-	r.upload(ctx, &plan, &resp.Diagnostics)
+	r.upload(ctx, &plan, resp.Private, &resp.Diagnostics)
 	if resp.Diagnostics.HasError() {
 		return
 	}
 	resp.Diagnostics.Append(resp.State.Set(ctx, &plan)...)
 }
 
-// Read downloads the code (one request) and records its SHA-256: a change
-// made outside Terraform then differs from the planned hash. Inline
-// `content` is replaced by the downloaded text too, so the plan shows the
-// change itself. A 404 (the policy is gone, or has no code) removes the
-// resource from state.
+// Read checks the code for a change made outside Terraform. Every upload
+// (and every PATCH) moves the policy's updated-at, which the organization's
+// shared policy list (bulkLists) gives for free: when it still equals the
+// updated-at recorded (in private state) the last time the code was
+// compared, the code is unchanged and nothing is downloaded. Otherwise the
+// code is downloaded (one request) and its SHA-256 recorded, with the
+// updated-at the list showed before the download. So a refresh right after
+// this provider uploaded downloads once (the upload's answer does not give
+// the new updated-at), and later refreshes cost no request of their own.
+// Inline `content` is replaced by downloaded text that differs, so the plan
+// shows the change itself. A policy missing from its organization's list,
+// or a 404 on the download (the policy is gone, or has no code), removes
+// the resource from state.
 func (r *policyUploadResource) Read(ctx context.Context, req resource.ReadRequest, resp *resource.ReadResponse) {
 	var state policyUploadResourceModel
 	resp.Diagnostics.Append(req.State.Get(ctx, &state)...)
@@ -282,6 +305,37 @@ func (r *policyUploadResource) Read(ctx context.Context, req resource.ReadReques
 		return
 	}
 	id := state.PolicyID.ValueString()
+	sig, diags := getCodeSignal(ctx, req.Private)
+	resp.Diagnostics.Append(diags...)
+	if sig.Organization == "" {
+		if pi, ok := r.data.knownPolicy(id); ok {
+			sig.Organization = pi.organization
+		}
+	}
+	org, orgKnown := sig.Organization, sig.Organization != ""
+	if !orgKnown {
+		org = r.data.organization // a guess: the policy may be elsewhere
+	}
+	next := codeSignal{}
+	if org != "" {
+		pols, err := r.data.organizationPolicies(ctx, org)
+		if err != nil {
+			resp.Diagnostics.AddError("Error reading policy code", fmt.Sprintf("Listing the policies of organization %s: %s", org, err))
+			return
+		}
+		pol, ok := pols.lookup(id)
+		switch {
+		case !ok && orgKnown:
+			tflog.Info(ctx, "Policy no longer exists; removing the upload from state", map[string]any{"policy_id": id, "organization": org})
+			resp.State.RemoveResource(ctx)
+			return
+		case ok && sig.UpdatedAt != "" && sig.UpdatedAt == updatedAtSignal(pol):
+			tflog.Debug(ctx, "Policy unchanged since its code was last compared; not downloading", map[string]any{"policy_id": id, "updated_at": sig.UpdatedAt})
+			return // resp.State and resp.Private are the request's
+		case ok:
+			next = codeSignal{Organization: org, UpdatedAt: updatedAtSignal(pol)}
+		}
+	}
 	code, err := r.data.client.Policies.Download(ctx, id)
 	if isNotFound(err) {
 		tflog.Info(ctx, "Policy or its code no longer exists; removing the upload from state", map[string]any{"policy_id": id})
@@ -306,6 +360,7 @@ func (r *policyUploadResource) Read(ctx context.Context, req resource.ReadReques
 		}
 	}
 	state.ID = state.PolicyID
+	resp.Diagnostics.Append(setCodeSignal(ctx, resp.Private, next)...)
 	resp.Diagnostics.Append(resp.State.Set(ctx, &state)...)
 }
 
@@ -319,7 +374,7 @@ func (r *policyUploadResource) Update(ctx context.Context, req resource.UpdateRe
 		return
 	}
 	if plan.ContentSHA256.IsUnknown() || !plan.ContentSHA256.Equal(state.ContentSHA256) {
-		r.upload(ctx, &plan, &resp.Diagnostics)
+		r.upload(ctx, &plan, resp.Private, &resp.Diagnostics)
 		if resp.Diagnostics.HasError() {
 			return
 		}
@@ -346,4 +401,61 @@ func (r *policyUploadResource) Delete(ctx context.Context, req resource.DeleteRe
 	var state policyUploadResourceModel
 	_ = req.State.Get(ctx, &state)
 	tflog.Info(ctx, "Removing policy code from state; the policy keeps its last code", map[string]any{"policy_id": state.PolicyID.ValueString()})
+}
+
+// privateCodeSignal is the private state key of a policy upload's
+// codeSignal.
+const privateCodeSignal = "code_signal"
+
+// codeSignal is what a policy upload keeps in private state to avoid
+// downloading unchanged code: the policy's organization (whose list shows
+// the policy) and the policy's updated-at when the code in state was last
+// compared with the service's ("" when unknown, as right after an upload).
+type codeSignal struct {
+	Organization string `json:"organization,omitempty"`
+	UpdatedAt    string `json:"updated_at,omitempty"`
+}
+
+// updatedAtSignal is pol's updated-at as codeSignal records it, to the
+// precision the API gives; "" when null.
+func updatedAtSignal(pol *policyAPI) string {
+	if pol.UpdatedAt.IsZero() {
+		return ""
+	}
+	return pol.UpdatedAt.UTC().Format(time.RFC3339Nano)
+}
+
+type privateGetter interface {
+	GetKey(ctx context.Context, key string) ([]byte, diag.Diagnostics)
+}
+
+type privateSetter interface {
+	SetKey(ctx context.Context, key string, value []byte) diag.Diagnostics
+}
+
+func getCodeSignal(ctx context.Context, p privateGetter) (codeSignal, diag.Diagnostics) {
+	var sig codeSignal
+	if p == nil {
+		return sig, nil
+	}
+	raw, diags := p.GetKey(ctx, privateCodeSignal)
+	if len(raw) > 0 {
+		if err := json.Unmarshal(raw, &sig); err != nil {
+			return codeSignal{}, diags // unreadable: download, as with none
+		}
+	}
+	return sig, diags
+}
+
+func setCodeSignal(ctx context.Context, p privateSetter, sig codeSignal) diag.Diagnostics {
+	if p == nil {
+		return nil
+	}
+	raw, err := json.Marshal(sig)
+	if err != nil {
+		var diags diag.Diagnostics
+		diags.AddError("Internal error", "encoding the policy code signal: "+err.Error())
+		return diags
+	}
+	return p.SetKey(ctx, privateCodeSignal, raw)
 }

@@ -450,10 +450,11 @@ func TestAccPolicyResource_requests(t *testing.T) {
 			// (a refresh) and the destroy, which the harness runs with
 			// -refresh=false (a plain terraform destroy adds a refresh).
 			got, total := since(before)
+			// The refresh recorded the policy's updated-at with the code's
+			// hash, so the plan's refresh downloads nothing.
 			want("follow-up plan + destroy", got, total, map[string]int{
-				"GET /api/v2/policies/{id}":          1,
-				"GET /api/v2/policies/{id}/download": 1,
-				"DELETE /api/v2/policies/{id}":       1, // tfgov_policy_upload's destroy makes none
+				"GET /api/v2/organizations/{org}/policies": 1, // both resources' refresh
+				"DELETE /api/v2/policies/{id}":             1, // tfgov_policy_upload's destroy makes none
 			})
 			return nil
 		},
@@ -465,8 +466,7 @@ func TestAccPolicyResource_requests(t *testing.T) {
 					policyID, err = stateID(s, policyAddr)
 					got, total := since(before)
 					want("create", got, total, map[string]int{
-						"POST /api/v2/organizations/{org}/policies": 1, // the policy
-						"GET /api/v2/policies/{id}":                 1, // the upload reads its kind
+						"POST /api/v2/organizations/{org}/policies": 1, // the policy; its answer gives the upload the kind
 						"PUT /api/v2/policies/{id}/upload":          1, // the code
 					})
 					return err
@@ -477,9 +477,12 @@ func TestAccPolicyResource_requests(t *testing.T) {
 				RefreshState: true,
 				Check: func(*terraform.State) error {
 					got, total := since(before)
+					// The first refresh after this provider's upload downloads
+					// once: the upload's answer does not give the policy's new
+					// updated-at.
 					want("refresh", got, total, map[string]int{
-						"GET /api/v2/policies/{id}":          1, // the policy
-						"GET /api/v2/policies/{id}/download": 1, // the code, for its SHA-256
+						"GET /api/v2/organizations/{org}/policies": 1, // both resources, from one list
+						"GET /api/v2/policies/{id}/download":       1, // the code, for its SHA-256
 					})
 					before = snapshot()
 					return nil

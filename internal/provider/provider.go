@@ -56,6 +56,8 @@ type providerData struct {
 	// testVariables shares module test variable lists between refreshes
 	// (module_test_variables.go).
 	testVariables testVariableLists
+	// lists shares the other bulk lists (bulk_lists.go).
+	lists bulkLists
 }
 
 func (p *tfgovProvider) Metadata(_ context.Context, _ provider.MetadataRequest, resp *provider.MetadataResponse) {

@@ -238,6 +238,7 @@ func (r *teamAccessResource) Create(ctx context.Context, req resource.CreateRequ
 		PolicyOverrides:  po.policyOverrides,
 	}
 	tflog.Debug(ctx, "Adding team access", map[string]any{"team_id": teamID, "workspace_id": wsID, "access": plan.Access.ValueString()})
+	defer r.data.lists.teamAccess.invalidate(wsID)
 	ta, err := r.data.client.TeamAccess.Add(ctx, opts)
 	if err != nil {
 		resp.Diagnostics.AddError("Error adding team access", r.addError(ctx, teamID, wsID, err))
@@ -273,21 +274,39 @@ func (r *teamAccessResource) addError(ctx context.Context, teamID, wsID string, 
 	return fmt.Sprintf("Adding access for team %s to workspace %s: %s", teamID, wsID, err)
 }
 
-// Read refreshes the grant by ID: one request.
+// Read refreshes the grant from its workspace's list of grants, which
+// every grant of the workspace shares (bulkLists): one request per 100
+// grants of a workspace per plan. A grant missing from the list, or a
+// missing workspace, was removed outside Terraform. A grant imported by ID
+// has no workspace in state yet, and is read by ID once.
 func (r *teamAccessResource) Read(ctx context.Context, req resource.ReadRequest, resp *resource.ReadResponse) {
 	var state teamAccessResourceModel
 	resp.Diagnostics.Append(req.State.Get(ctx, &state)...)
 	if resp.Diagnostics.HasError() {
 		return
 	}
-	ta, err := r.data.client.TeamAccess.Read(ctx, state.ID.ValueString())
-	if isNotFound(err) {
-		tflog.Info(ctx, "Team access no longer exists; removing it from state", map[string]any{"id": state.ID.ValueString()})
-		resp.State.RemoveResource(ctx)
-		return
+	id, wsID := state.ID.ValueString(), state.WorkspaceID.ValueString()
+	var ta *tfe.TeamAccess
+	if wsID == "" {
+		var err error
+		ta, err = r.data.client.TeamAccess.Read(ctx, id)
+		if isNotFound(err) {
+			ta = nil
+		} else if err != nil {
+			resp.Diagnostics.AddError("Error reading team access", fmt.Sprintf("Reading team access %s: %s", id, err))
+			return
+		}
+	} else {
+		grants, err := r.data.workspaceTeamAccess(ctx, wsID)
+		if err != nil {
+			resp.Diagnostics.AddError("Error reading team access", fmt.Sprintf("Listing the team access of workspace %s: %s", wsID, err))
+			return
+		}
+		ta, _ = grants.lookup(id)
 	}
-	if err != nil {
-		resp.Diagnostics.AddError("Error reading team access", fmt.Sprintf("Reading team access %s: %s", state.ID.ValueString(), err))
+	if ta == nil {
+		tflog.Info(ctx, "Team access no longer exists; removing it from state", map[string]any{"id": id, "workspace_id": wsID})
+		resp.State.RemoveResource(ctx)
 		return
 	}
 	resp.Diagnostics.Append(resp.State.Set(ctx, teamAccessModel(ta, state))...)
@@ -319,6 +338,7 @@ func (r *teamAccessResource) Update(ctx context.Context, req resource.UpdateRequ
 	}
 	id := state.ID.ValueString()
 	tflog.Debug(ctx, "Updating team access", map[string]any{"id": id, "access": plan.Access.ValueString()})
+	defer r.data.lists.teamAccess.invalidate(state.WorkspaceID.ValueString())
 	ta, err := r.data.client.TeamAccess.Update(ctx, id, opts)
 	if err != nil {
 		detail := fmt.Sprintf("Updating team access %s: %s", id, err)
@@ -340,6 +360,7 @@ func (r *teamAccessResource) Delete(ctx context.Context, req resource.DeleteRequ
 		return
 	}
 	id := state.ID.ValueString()
+	defer r.data.lists.teamAccess.invalidate(state.WorkspaceID.ValueString())
 	if err := r.data.client.TeamAccess.Remove(ctx, id); err != nil && !isNotFound(err) {
 		resp.Diagnostics.AddError("Error removing team access", fmt.Sprintf("Removing team access %s: %s", id, err))
 		return

@@ -493,7 +493,7 @@ func TestAccTeamAccessResource_requests(t *testing.T) {
 	snap := func() snapshot {
 		return snapshot{collection("POST"), collection("GET"), byID("GET"), byID("PATCH"), byID("DELETE")}
 	}
-	var before, afterCreate, afterRefresh, afterUpdate snapshot
+	var before, afterCreate, beforeRefresh, afterRefresh, afterUpdate snapshot
 	before = snap()
 	record := func(into *snapshot) []statecheck.StateCheck {
 		return []statecheck.StateCheck{stateCheckFunc(func(_ context.Context, s *tfjson.State) error {
@@ -515,7 +515,11 @@ func TestAccTeamAccessResource_requests(t *testing.T) {
 		Steps: []resource.TestStep{
 			{Config: testAccTeamAccessConfig(team.ID, ws.ID, "read", ""), ConfigStateChecks: record(&afterCreate)},
 			// RefreshState steps take only legacy checks.
-			{RefreshState: true, Check: func(*terraform.State) error { afterRefresh = snap(); return nil }},
+			{
+				PreConfig:    func() { beforeRefresh = snap() },
+				RefreshState: true,
+				Check:        func(*terraform.State) error { afterRefresh = snap(); return nil },
+			},
 			{Config: testAccTeamAccessConfig(team.ID, ws.ID, "custom", `{ runs = "apply" }`), ConfigStateChecks: record(&afterUpdate)},
 			// The workspace's list, team names included, without reading teams one by one.
 			{
@@ -542,8 +546,11 @@ data "tfgov_workspace_team_access" "all" {
 	if n := afterCreate.post - before.post; n != 1 {
 		t.Errorf("create made %d POST requests, want 1", n)
 	}
-	if n := afterUpdate.list - before.list; n != 0 {
-		t.Errorf("create, refresh and update listed team access %d times, want 0", n)
+	if n := afterRefresh.list - beforeRefresh.list; n != 1 {
+		t.Errorf("the refresh step listed team access %d times, want 1", n)
+	}
+	if afterUpdate.get != 0 {
+		t.Errorf("create, refresh and update read the grant by ID %d times, want 0 (refreshes use the workspace's list)", afterUpdate.get)
 	}
 	if n := afterUpdate.patch - afterRefresh.patch; n != 1 {
 		t.Errorf("update made %d PATCH requests, want 1", n)
@@ -551,8 +558,8 @@ data "tfgov_workspace_team_access" "all" {
 	if afterCreate.patch != 0 || afterRefresh.patch != 0 {
 		t.Errorf("create or refresh made PATCH requests")
 	}
-	t.Logf("requests: create POST=%d; GET by ID: after create step %d, after refresh step %d (+%d), after update step %d; PATCH in update step %d",
-		afterCreate.post-before.post, afterCreate.get, afterRefresh.get, afterRefresh.get-afterCreate.get, afterUpdate.get, afterUpdate.patch-afterRefresh.patch)
+	t.Logf("requests: create POST=%d; lists: after create step %d, after refresh step %d (+%d), after update step %d; PATCH in update step %d",
+		afterCreate.post-before.post, afterCreate.list-before.list, afterRefresh.list-before.list, afterRefresh.list-beforeRefresh.list, afterUpdate.list-before.list, afterUpdate.patch-afterRefresh.patch)
 }
 
 // matchWrapped matches the parts in order, each literally except that any

@@ -1,0 +1,134 @@
+package provider
+
+import (
+	"context"
+	"fmt"
+	"strconv"
+	"sync"
+
+	"golang.org/x/sync/singleflight"
+)
+
+// Refreshing in bulk.
+//
+// The API reads most records by ID, but a configuration often holds many
+// records under one parent (the tokens of an agent pool, the grants of a
+// workspace, the policies of an organization, the test variables of a
+// module), and Terraform refreshes each resource on its own: reading them
+// one by one costs one request per resource on every plan. Instead a
+// refresh looks its record up in its parent's list, which a sharedLists
+// fetches once and shares:
+//
+//   - one list per parent per configured provider. Terraform configures
+//     the provider afresh for every operation (the plan, the apply), so a
+//     list never outlives the operation that fetched it;
+//   - concurrent refreshes under one parent wait for the same request
+//     (singleflight) instead of each sending their own;
+//   - every create, update and delete under a parent drops its list
+//     (invalidate), and a list fetched while such a write was under way is
+//     not kept, so nothing read after a write is older than the write.
+//
+// A record missing from a fresh list was deleted outside Terraform (or the
+// token lost sight of it) and leaves state, as a 404 on a read by ID would.
+// Lists are fetched 100 records a page, the largest page the service serves.
+
+// bulkPageSize is the page size of every bulk list.
+const bulkPageSize = 100
+
+// sharedLists holds the lists of one configured provider, one V per parent
+// key K. A list is shared between goroutines: read it, never change it.
+// The zero value is ready to use.
+type sharedLists[K comparable, V any] struct {
+	mu    sync.Mutex
+	lists map[K]*V
+	// gens counts the invalidations of each parent: a fetch keeps its list
+	// only if no invalidation happened since it started, and fetches of
+	// different generations never share a request.
+	gens  map[K]uint64
+	group singleflight.Group
+}
+
+// get returns the list of parent key, fetching it when it is not held. An
+// error is returned to every caller waiting for that fetch, and not kept.
+func (c *sharedLists[K, V]) get(ctx context.Context, key K, fetch func(context.Context) (*V, error)) (*V, error) {
+	c.mu.Lock()
+	if l, ok := c.lists[key]; ok {
+		c.mu.Unlock()
+		return l, nil
+	}
+	gen := c.gens[key]
+	c.mu.Unlock()
+	v, err, _ := c.group.Do(fmt.Sprint(key)+"#"+strconv.FormatUint(gen, 10), func() (any, error) {
+		l, err := fetch(ctx)
+		if err != nil {
+			return nil, err
+		}
+		c.mu.Lock()
+		defer c.mu.Unlock()
+		if c.gens[key] == gen {
+			if c.lists == nil {
+				c.lists = map[K]*V{}
+			}
+			c.lists[key] = l
+		}
+		return l, nil
+	})
+	if err != nil {
+		return nil, err
+	}
+	l, ok := v.(*V)
+	if !ok {
+		return nil, fmt.Errorf("internal error: shared list holds %T, want %T", v, l)
+	}
+	return l, nil
+}
+
+// invalidate drops the list of parent key, and any list of it being
+// fetched right now.
+func (c *sharedLists[K, V]) invalidate(key K) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	delete(c.lists, key)
+	if c.gens == nil {
+		c.gens = map[K]uint64{}
+	}
+	c.gens[key]++
+}
+
+// recordsByID is the list of one parent, indexed by record ID.
+// parentMissing is set when listing the parent was a 404: the parent is
+// gone (or the token may no longer see it), and so are its records.
+type recordsByID[T any] struct {
+	parentMissing bool
+	byID          map[string]T
+}
+
+// lookup returns the record with id, and whether it exists.
+func (l *recordsByID[T]) lookup(id string) (T, bool) {
+	v, ok := l.byID[id]
+	return v, ok
+}
+
+// listAllPages collects every page of a paginated list into recordsByID.
+// page fetches page number n (1 first) and returns its records, and the
+// next page's number (0 after the last). A 404 on the first page marks the
+// parent missing.
+func listAllPages[T any](ctx context.Context, id func(T) string, page func(ctx context.Context, n int) ([]T, int, error)) (*recordsByID[T], error) {
+	l := &recordsByID[T]{byID: map[string]T{}}
+	for n := 1; ; {
+		items, next, err := page(ctx, n)
+		if isNotFound(err) && n == 1 {
+			return &recordsByID[T]{parentMissing: true}, nil
+		}
+		if err != nil {
+			return nil, err
+		}
+		for _, it := range items {
+			l.byID[id(it)] = it
+		}
+		if next <= n {
+			return l, nil
+		}
+		n = next
+	}
+}
