@@ -18,6 +18,8 @@ type bulkLists struct {
 	teamAccess sharedLists[string, recordsByID[*tfe.TeamAccess]]
 	// policies by organization name.
 	policies sharedLists[string, recordsByID[*policyAPI]]
+	// testRunPages by module and page number (testRunPageKey).
+	testRunPages sharedLists[testRunPageKey, testRunPage]
 	// policyKinds remembers, by policy ID, the kind and organization of
 	// every policy this process created or listed: neither can change for
 	// an ID, so an upload to a policy known here needs no read of it.
@@ -151,4 +153,69 @@ func (d *providerData) refreshPolicy(ctx context.Context, org, id string) (*poli
 	}
 	pol, _ := pols.lookup(id)
 	return pol, nil
+}
+
+// Test runs are listed newest first, and a module keeps every run it ever
+// had, while a configuration usually holds its newest few: a refresh looks
+// for its run page by page, each page shared like the other lists, and
+// stops at the page that has it. A configuration's runs on the first page
+// of their module (its newest 100 runs) cost one request between them; an
+// older run costs the pages down to it, at most a request per 100 runs of
+// the module.
+
+// testRunPageKey names one page of a module's runs.
+type testRunPageKey struct {
+	module string
+	page   int
+}
+
+// testRunPage is one page of a module's runs.
+type testRunPage struct {
+	recordsByID[*testRunRecord]
+	// last is set on the module's last page.
+	last bool
+}
+
+// moduleTestRun finds run id of module m in the shared pages of its runs:
+// nil when the module's runs do not hold it.
+func (d *providerData) moduleTestRun(ctx context.Context, m moduleRef, id string) (*testRunRecord, error) {
+	for n := 1; ; n++ {
+		page, err := d.lists.testRunPages.get(ctx, testRunPageKey{m.String(), n}, func(ctx context.Context) (*testRunPage, error) {
+			opts := &testRunListOptions{ListOptions: tfe.ListOptions{PageSize: testRunListPageSize, PageNumber: n}}
+			req, err := d.client.NewRequest("GET", m.testRunsPath(), opts)
+			if err != nil {
+				return nil, err
+			}
+			l := &testRunRecordList{}
+			err = req.Do(ctx, l)
+			if isNotFound(err) {
+				return &testRunPage{recordsByID: recordsByID[*testRunRecord]{parentMissing: true}, last: true}, nil
+			}
+			if err != nil {
+				return nil, err
+			}
+			p := &testRunPage{recordsByID: recordsByID[*testRunRecord]{byID: make(map[string]*testRunRecord, len(l.Items))}}
+			for _, r := range l.Items {
+				p.byID[r.ID] = r
+			}
+			p.last = l.Pagination == nil || l.NextPage <= n
+			tflog.Debug(ctx, "Listed module test runs", map[string]any{"module": m.String(), "page": n, "count": len(l.Items)})
+			return p, nil
+		})
+		if err != nil {
+			return nil, err
+		}
+		if rec, ok := page.lookup(id); ok {
+			return rec, nil
+		}
+		if page.last {
+			return nil, nil
+		}
+	}
+}
+
+// testRunsChanged drops the shared pages of m's runs: a new run moves every
+// older one a place down.
+func (d *providerData) testRunsChanged(m moduleRef) {
+	d.lists.testRunPages.invalidateWhere(func(k testRunPageKey) bool { return k.module == m.String() })
 }

@@ -311,6 +311,7 @@ func (r *moduleTestRunResource) Create(ctx context.Context, req resource.CreateR
 	ctx, cancel := context.WithTimeout(ctx, timeout)
 	defer cancel()
 	m := plan.module()
+	defer r.data.testRunsChanged(m)
 	c := testRunClient{r.data.client}
 
 	cvID := plan.ConfigurationVersionID.ValueString()
@@ -455,8 +456,11 @@ func int64Ptr(n *int) types.Int64 {
 	return types.Int64Value(int64(*n))
 }
 
-// Read refreshes the run: one request. A run that no longer exists (or
-// whose module was deleted) leaves state.
+// Read refreshes the run from the shared pages of its module's runs
+// (bulkLists): the runs of a configuration among their module's newest 100
+// cost one request between them. A run the pages do not hold is read by ID
+// to be sure; a run that no longer exists (or whose module was deleted)
+// leaves state.
 func (r *moduleTestRunResource) Read(ctx context.Context, req resource.ReadRequest, resp *resource.ReadResponse) {
 	var state moduleTestRunResourceModel
 	resp.Diagnostics.Append(req.State.Get(ctx, &state)...)
@@ -464,7 +468,12 @@ func (r *moduleTestRunResource) Read(ctx context.Context, req resource.ReadReque
 		return
 	}
 	m := state.module()
-	rec, err := testRunClient{r.data.client}.read(ctx, m, state.ID.ValueString())
+	rec, err := r.data.moduleTestRun(ctx, m, state.ID.ValueString())
+	if err == nil && rec == nil {
+		// Not in the module's list: make sure with a read by ID, since a
+		// list's pages can shift under a change made while paging.
+		rec, err = testRunClient{r.data.client}.read(ctx, m, state.ID.ValueString())
+	}
 	if isNotFound(err) {
 		tflog.Info(ctx, "Module test run no longer exists; removing it from state", map[string]any{"id": state.ID.ValueString(), "module": m.String()})
 		resp.State.RemoveResource(ctx)
@@ -506,6 +515,7 @@ func (r *moduleTestRunResource) Delete(ctx context.Context, req resource.DeleteR
 	ctx, cancel := context.WithTimeout(ctx, timeout)
 	defer cancel()
 	m, id := state.module(), state.ID.ValueString()
+	defer r.data.testRunsChanged(m)
 	rec, err := testRunClient{r.data.client}.cancel(ctx, m, id, min(maxCancelGrace, timeout/2))
 	if err != nil {
 		detail := fmt.Sprintf("Canceling test run %s of %s: %s", id, m, err)

@@ -382,7 +382,7 @@ func TestAccModuleTestRunResource_invalid(t *testing.T) {
 
 // TestAccModuleTestRunResource_requests counts the requests of a run's
 // life: create with wait (configuration version, upload, version read,
-// run, polls), refresh (one read) and destroy of a finished run (a read).
+// run, polls), refresh (one list of the module's runs, no read by ID).
 func TestAccModuleTestRunResource_requests(t *testing.T) {
 	sb := testAccSandbox()
 	if sb == nil {
@@ -391,11 +391,12 @@ func TestAccModuleTestRunResource_requests(t *testing.T) {
 	mod := testAccModule(t)
 	base := "/api/v2/organizations/" + mod.Organization + "/tests/registry-modules/private/" + mod.Organization + "/" + mod.Name + "/" + mod.Provider + "/test-runs"
 	var runID string
-	var reads int
+	var before map[string]int
 	count := func() map[string]int {
 		c := map[string]int{
 			"create configuration version": sb.RequestsTo("POST", base+"/configuration-versions"),
 			"create run":                   sb.RequestsTo("POST", base),
+			"list runs":                    sb.RequestsTo("GET", base),
 		}
 		if runID != "" {
 			c["read run"] = sb.RequestsTo("GET", base+"/"+runID)
@@ -424,17 +425,18 @@ func TestAccModuleTestRunResource_requests(t *testing.T) {
 				})},
 			},
 			{
-				// A plan refreshes the run: one read.
-				PreConfig: func() { reads = count()["read run"] },
+				// A plan refreshes the run from the module's list: one request.
+				PreConfig: func() { before = count() },
 				Config:    config,
 				PlanOnly:  true,
 			},
 			{
 				PreConfig: func() {
-					n := count()["read run"] - reads
-					t.Logf("plan of a finished run: %d reads", n)
-					if n != 1 {
-						t.Errorf("a plan read the run %d times, want 1", n)
+					c := count()
+					reads, lists := c["read run"]-before["read run"], c["list runs"]-before["list runs"]
+					t.Logf("plan of a finished run: %d lists, %d reads", lists, reads)
+					if lists != 1 || reads != 0 {
+						t.Errorf("a plan listed the module's runs %d times and read the run %d times, want 1 and 0", lists, reads)
 					}
 				},
 				Config:   config,

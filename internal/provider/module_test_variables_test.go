@@ -308,3 +308,36 @@ func TestListTestVariables(t *testing.T) {
 		})
 	}
 }
+
+// TestSharedListsInvalidateWhere: invalidateWhere drops every matching
+// parent's list, held or never yet kept, and no other.
+func TestSharedListsInvalidateWhere(t *testing.T) {
+	t.Parallel()
+	type key struct {
+		module string
+		page   int
+	}
+	var c sharedLists[key, int]
+	calls := map[key]int{}
+	fetch := func(k key) func(context.Context) (*int, error) {
+		return func(context.Context) (*int, error) { calls[k]++; n := calls[k]; return &n, nil }
+	}
+	keys := []key{{"a", 1}, {"a", 2}, {"b", 1}}
+	for _, k := range keys {
+		if _, err := c.get(context.Background(), k, fetch(k)); err != nil {
+			t.Fatal(err)
+		}
+	}
+	c.invalidateWhere(func(k key) bool { return k.module == "a" })
+	for _, k := range keys {
+		if _, err := c.get(context.Background(), k, fetch(k)); err != nil {
+			t.Fatal(err)
+		}
+	}
+	want := map[key]int{{"a", 1}: 2, {"a", 2}: 2, {"b", 1}: 1}
+	for k, n := range want {
+		if calls[k] != n {
+			t.Errorf("%v fetched %d times, want %d", k, calls[k], n)
+		}
+	}
+}

@@ -56,7 +56,13 @@ func (c *sharedLists[K, V]) get(ctx context.Context, key K, fetch func(context.C
 		c.mu.Unlock()
 		return l, nil
 	}
-	gen := c.gens[key]
+	gen, ok := c.gens[key]
+	if !ok { // so that invalidateWhere sees a key being fetched
+		if c.gens == nil {
+			c.gens = map[K]uint64{}
+		}
+		c.gens[key] = 0
+	}
 	c.mu.Unlock()
 	v, err, _ := c.group.Do(fmt.Sprint(key)+"#"+strconv.FormatUint(gen, 10), func() (any, error) {
 		l, err := fetch(ctx)
@@ -93,6 +99,19 @@ func (c *sharedLists[K, V]) invalidate(key K) {
 		c.gens = map[K]uint64{}
 	}
 	c.gens[key]++
+}
+
+// invalidateWhere drops the lists of every parent key for which match is
+// true, held or being fetched.
+func (c *sharedLists[K, V]) invalidateWhere(match func(K) bool) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	for key := range c.gens {
+		if match(key) {
+			delete(c.lists, key)
+			c.gens[key]++
+		}
+	}
 }
 
 // recordsByID is the list of one parent, indexed by record ID.
