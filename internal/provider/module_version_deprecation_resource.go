@@ -126,6 +126,11 @@ func (r *moduleVersionDeprecationResource) Create(ctx context.Context, req resou
 // version that is gone, or no longer deprecated, leaves state; one whose
 // reason or link changed outside Terraform is recorded as it is, so the
 // next plan sets them back.
+//
+// It is the one refresh that is not made in bulk: no listing gives a
+// version's deprecation. The module read answers `version-statuses` without
+// it, and the reference shows no list of module versions; the per-version
+// read (with include=deprecation) is the cheapest request there is.
 func (r *moduleVersionDeprecationResource) Read(ctx context.Context, req resource.ReadRequest, resp *resource.ReadResponse) {
 	var state moduleVersionDeprecationResourceModel
 	resp.Diagnostics.Append(req.State.Get(ctx, &state)...)

@@ -55,8 +55,13 @@ func (r *policyUploadResource) Metadata(_ context.Context, req resource.Metadata
 func (r *policyUploadResource) Schema(_ context.Context, _ resource.SchemaRequest, resp *resource.SchemaResponse) {
 	resp.Schema = schema.Schema{
 		MarkdownDescription: "The code of a `tfgov_policy`, given inline (`content`) or read from a file (`source`).\n\n" +
-			"The code is uploaded when the resource is created and whenever it changes. Each refresh downloads the code and compares its SHA-256 " +
-			"with the one in state, so code changed outside Terraform shows up as a change in the next plan. " +
+			"The code is uploaded when the resource is created and whenever it changes. A refresh compares the code's SHA-256 with the one in state, " +
+			"so code changed outside Terraform shows up as a change in the next plan. " +
+			"To spare a download per policy on every plan, the provider uses the policy's `updated-at`, which the API moves on every upload and every change of the policy, " +
+			"as the signal: it comes with the organization's policy list that refreshes read anyway (100 policies a request), and while it equals the one recorded the last time " +
+			"the code was compared, the code is not downloaded. The upload's answer does not give the new `updated-at`, so the first refresh that is saved " +
+			"after an upload (the next `terraform apply` or `terraform apply -refresh-only`) downloads the code once; plans before it download it each time. " +
+			"Two changes within the same millisecond share an `updated-at`; the API gives no finer signal. " +
 			"Code over the API's limit of 10 MB (10,485,760 bytes) is refused at plan time. " +
 			"For an `opa` policy the code must parse as Rego (v1, or v0 for older OPA versions), checked with OPA's own parser before the upload. " +
 			"Destroying this resource leaves the policy and its last code in place: the API has no way to remove code; destroy the `tfgov_policy` for that.",
