@@ -154,7 +154,7 @@ func (b *bench) phase(typ, name string, n int, args []string) error {
 	if err != nil {
 		return err
 	}
-	cmd := exec.Command(b.terraform, append(args, "-input=false", "-no-color", "-parallelism="+strconv.Itoa(b.parallelism))...)
+	cmd := exec.CommandContext(context.Background(), b.terraform, append(args, "-input=false", "-no-color", "-parallelism="+strconv.Itoa(b.parallelism))...)
 	cmd.Dir, cmd.Env = b.dir, b.env
 	var out bytes.Buffer
 	cmd.Stdout, cmd.Stderr = &out, &out
@@ -188,7 +188,7 @@ func (b *bench) phase(typ, name string, n int, args []string) error {
 }
 
 func (b *bench) resetStats() error {
-	req, err := http.NewRequest(http.MethodDelete, b.sandboxURL+"/_sandbox/stats", nil)
+	req, err := http.NewRequestWithContext(context.Background(), http.MethodDelete, b.sandboxURL+"/_sandbox/stats", nil)
 	if err != nil {
 		return err
 	}
@@ -205,7 +205,7 @@ func (b *bench) resetStats() error {
 }
 
 func (b *bench) stats() (map[string]int, int, error) {
-	req, err := http.NewRequest(http.MethodGet, b.sandboxURL+"/_sandbox/stats", nil)
+	req, err := http.NewRequestWithContext(context.Background(), http.MethodGet, b.sandboxURL+"/_sandbox/stats", nil)
 	if err != nil {
 		return nil, 0, err
 	}
@@ -348,7 +348,7 @@ func readReattach(out interface{ Read([]byte) (int, error) }) (string, error) {
 			return m[1], nil
 		}
 	}
-	return "", fmt.Errorf("the provider printed no TF_REATTACH_PROVIDERS line: %v", sc.Err())
+	return "", fmt.Errorf("the provider printed no TF_REATTACH_PROVIDERS line: %w", sc.Err())
 }
 
 // waitForEnv waits for the sandbox's --env-file and reads its exports.
@@ -372,10 +372,15 @@ func waitForEnv(name string) (map[string]string, error) {
 }
 
 func freePort() (int, error) {
-	l, err := net.Listen("tcp", "127.0.0.1:0")
+	var lc net.ListenConfig
+	l, err := lc.Listen(context.Background(), "tcp", "127.0.0.1:0")
 	if err != nil {
 		return 0, err
 	}
 	defer l.Close()
-	return l.Addr().(*net.TCPAddr).Port, nil
+	addr, ok := l.Addr().(*net.TCPAddr)
+	if !ok {
+		return 0, fmt.Errorf("unexpected address %v", l.Addr())
+	}
+	return addr.Port, nil
 }
