@@ -15,6 +15,7 @@ import (
 	"github.com/hashicorp/terraform-plugin-framework/resource/schema/stringplanmodifier"
 	"github.com/hashicorp/terraform-plugin-framework/schema/validator"
 	"github.com/hashicorp/terraform-plugin-framework/types"
+	"github.com/hashicorp/terraform-plugin-go/tftypes"
 	"github.com/hashicorp/terraform-plugin-log/tflog"
 )
 
@@ -35,6 +36,27 @@ type agentTokenResourceModel struct {
 	Token            types.String `tfsdk:"token"`
 	CreatedAt        types.String `tfsdk:"created_at"`
 	RotationTriggers types.Map    `tfsdk:"rotation_triggers"`
+}
+
+func (m *agentTokenResourceModel) fields() []modelField {
+	return []modelField{
+		{"id", types.StringType, &m.ID},
+		{"agent_pool_id", types.StringType, &m.AgentPoolID},
+		{"description", types.StringType, &m.Description},
+		{"token", types.StringType, &m.Token},
+		{"created_at", types.StringType, &m.CreatedAt},
+		{"rotation_triggers", types.MapType{ElemType: types.StringType}, &m.RotationTriggers},
+	}
+}
+
+// FromTerraform5Value and ToTerraform5Value spare the framework's struct
+// reflection (model_convert.go).
+func (m *agentTokenResourceModel) FromTerraform5Value(v tftypes.Value) error {
+	return fromTerraformObject(v, m.fields())
+}
+
+func (m *agentTokenResourceModel) ToTerraform5Value() (any, error) {
+	return toTerraformObject(m.fields())
 }
 
 func (r *agentTokenResource) Metadata(_ context.Context, req resource.MetadataRequest, resp *resource.MetadataResponse) {
@@ -92,8 +114,8 @@ func (r *agentTokenResource) Configure(_ context.Context, req resource.Configure
 }
 
 func (r *agentTokenResource) Create(ctx context.Context, req resource.CreateRequest, resp *resource.CreateResponse) {
-	var plan agentTokenResourceModel
-	resp.Diagnostics.Append(req.Plan.Get(ctx, &plan)...)
+	plan, diags := getModel[agentTokenResourceModel](ctx, req.Plan)
+	resp.Diagnostics.Append(diags...)
 	if resp.Diagnostics.HasError() {
 		return
 	}
@@ -111,7 +133,7 @@ func (r *agentTokenResource) Create(ctx context.Context, req resource.CreateRequ
 	plan.Token = types.StringValue(tok.Token)
 	plan.CreatedAt = types.StringValue(tok.CreatedAt.UTC().Format(time.RFC3339))
 	tflog.Info(ctx, "Created agent token", map[string]any{"id": tok.ID, "agent_pool_id": poolID})
-	resp.Diagnostics.Append(resp.State.Set(ctx, &plan)...)
+	resp.Diagnostics.Append(resp.State.Set(ctx, plan)...)
 }
 
 // Read refreshes the token from its pool's token list, which every token
@@ -120,8 +142,8 @@ func (r *agentTokenResource) Create(ctx context.Context, req resource.CreateRequ
 // outside Terraform. The secret is never listed, so the one in state is
 // kept.
 func (r *agentTokenResource) Read(ctx context.Context, req resource.ReadRequest, resp *resource.ReadResponse) {
-	var state agentTokenResourceModel
-	resp.Diagnostics.Append(req.State.Get(ctx, &state)...)
+	state, diags := getModel[agentTokenResourceModel](ctx, req.State)
+	resp.Diagnostics.Append(diags...)
 	if resp.Diagnostics.HasError() {
 		return
 	}
@@ -139,7 +161,7 @@ func (r *agentTokenResource) Read(ctx context.Context, req resource.ReadRequest,
 	}
 	state.Description = types.StringValue(tok.Description)
 	state.CreatedAt = types.StringValue(tok.CreatedAt.UTC().Format(time.RFC3339))
-	resp.Diagnostics.Append(resp.State.Set(ctx, &state)...)
+	resp.Diagnostics.Append(resp.State.Set(ctx, state)...)
 }
 
 // Update is reached only when nothing but computed values would change:
@@ -151,8 +173,8 @@ func (r *agentTokenResource) Update(ctx context.Context, req resource.UpdateRequ
 }
 
 func (r *agentTokenResource) Delete(ctx context.Context, req resource.DeleteRequest, resp *resource.DeleteResponse) {
-	var state agentTokenResourceModel
-	resp.Diagnostics.Append(req.State.Get(ctx, &state)...)
+	state, diags := getModel[agentTokenResourceModel](ctx, req.State)
+	resp.Diagnostics.Append(diags...)
 	if resp.Diagnostics.HasError() {
 		return
 	}

@@ -42,9 +42,10 @@ func main() {
 	types := flag.String("types", "terraform_data,agent_token,team_access,test_variable,policy", "comma-separated resource types to measure")
 	terraform := flag.String("terraform", "terraform", "Terraform CLI")
 	bin := flag.String("bin", "bin", "directory holding terraform-provider-tfgov and tfgov-sandbox (make build)")
+	cpuProfile := flag.String("cpuprofile", "", "write a CPU profile of the provider process to this file")
 	providerLog := flag.String("provider-log", "OFF", "the provider's log level (TF_LOG_PROVIDER, TF_LOG_SDK...): OFF, DEBUG, TRACE; its logs are discarded")
 	flag.Parse()
-	if err := run(*n, *latency, *rateLimit, *parallelism, strings.Split(*types, ","), *terraform, *bin, *providerLog); err != nil {
+	if err := run(*n, *latency, *rateLimit, *parallelism, strings.Split(*types, ","), *terraform, *bin, *providerLog, *cpuProfile); err != nil {
 		fmt.Fprintln(os.Stderr, "bench-scale:", err)
 		os.Exit(1)
 	}
@@ -58,7 +59,7 @@ type bench struct {
 	vars                                   map[string]string
 }
 
-func run(n int, latency time.Duration, rateLimit, parallelism int, types []string, terraform, bin, providerLog string) error {
+func run(n int, latency time.Duration, rateLimit, parallelism int, types []string, terraform, bin, providerLog, cpuProfile string) error {
 	ctx := context.Background()
 	bin, err := filepath.Abs(bin)
 	if err != nil {
@@ -95,10 +96,29 @@ func run(n int, latency time.Duration, rateLimit, parallelism int, types []strin
 		return err
 	}
 	prov.Stderr = io.Discard
+	if cpuProfile != "" {
+		abs, err := filepath.Abs(cpuProfile)
+		if err != nil {
+			return err
+		}
+		prov.Env = append(prov.Env, "TFGOV_CPU_PROFILE="+abs)
+	}
 	if err := prov.Start(); err != nil {
 		return fmt.Errorf("starting the provider: %w", err)
 	}
-	defer func() { _ = prov.Process.Kill(); _ = prov.Wait() }()
+	defer func() {
+		// An interrupt ends a debug-mode provider cleanly, writing its
+		// profile; a kill if it does not.
+		_ = prov.Process.Signal(os.Interrupt)
+		done := make(chan struct{})
+		go func() { _ = prov.Wait(); close(done) }()
+		select {
+		case <-done:
+		case <-time.After(10 * time.Second):
+			_ = prov.Process.Kill()
+			<-done
+		}
+	}()
 	b.providerPID = prov.Process.Pid
 	reattach, err := readReattach(out)
 	if err != nil {
