@@ -146,32 +146,9 @@ func (r *policyUploadResource) ModifyPlan(ctx context.Context, req resource.Modi
 	if resp.Diagnostics.HasError() {
 		return
 	}
-	sum := cfg.ContentSHA256 // null or unknown unless configured
-	switch {
-	case !cfg.Content.IsNull() && !cfg.Content.IsUnknown():
-		got := sha256Hex([]byte(cfg.Content.ValueString()))
-		if !sum.IsNull() && !sum.IsUnknown() && sum.ValueString() != got {
-			resp.Diagnostics.AddAttributeError(path.Root("content_sha256"), "content_sha256 does not match content",
-				fmt.Sprintf("content_sha256 is %s but the SHA-256 of content is %s. Leave content_sha256 out: it is computed from content.", sum.ValueString(), got))
-			return
-		}
-		sum = types.StringValue(got)
-	case !cfg.Source.IsNull() && !cfg.Source.IsUnknown():
-		code, err := readPolicySource(cfg.Source.ValueString())
-		switch {
-		case os.IsNotExist(err) && !sum.IsNull():
-			// Written during the apply; checked against content_sha256 then.
-		case err != nil:
-			resp.Diagnostics.AddAttributeError(path.Root("source"), "Cannot read the policy code", err.Error()+
-				"\n\nIf another resource writes this file during the apply, set content_sha256 from that resource so the plan knows the code's hash.")
-			return
-		case !sum.IsNull() && !sum.IsUnknown() && sum.ValueString() != sha256Hex(code):
-			resp.Diagnostics.AddAttributeError(path.Root("content_sha256"), "content_sha256 does not match the source file",
-				fmt.Sprintf("content_sha256 is %s but the SHA-256 of %s is %s.", sum.ValueString(), cfg.Source.ValueString(), sha256Hex(code)))
-			return
-		default:
-			sum = types.StringValue(sha256Hex(code))
-		}
+	sum := planCodeSHA256(cfg.Content, cfg.Source, cfg.ContentSHA256, &resp.Diagnostics)
+	if resp.Diagnostics.HasError() {
+		return
 	}
 	if sum.IsNull() {
 		sum = types.StringUnknown()
@@ -180,6 +157,43 @@ func (r *policyUploadResource) ModifyPlan(ctx context.Context, req resource.Modi
 	if !plan.PolicyID.IsUnknown() {
 		resp.Diagnostics.Append(resp.Plan.SetAttribute(ctx, path.Root("id"), plan.PolicyID)...)
 	}
+}
+
+// planCodeSHA256 is the SHA-256 of the code a plan uploads: of content, or
+// of the source file, which it reads (refusing one over the API's limit);
+// configured is content_sha256 as configured. A file that does not exist yet
+// is accepted only when content_sha256 is configured, for a file another
+// resource writes during the apply. Null when no code is configured.
+// Shared by tfgov_policy_upload and tfgov_policy's inline code.
+func planCodeSHA256(content, source, configured types.String, diags *diag.Diagnostics) types.String {
+	sum := configured // null or unknown unless configured
+	switch {
+	case !content.IsNull() && !content.IsUnknown():
+		got := sha256Hex([]byte(content.ValueString()))
+		if !sum.IsNull() && !sum.IsUnknown() && sum.ValueString() != got {
+			diags.AddAttributeError(path.Root("content_sha256"), "content_sha256 does not match content",
+				fmt.Sprintf("content_sha256 is %s but the SHA-256 of content is %s. Leave content_sha256 out: it is computed from content.", sum.ValueString(), got))
+			return sum
+		}
+		sum = types.StringValue(got)
+	case !source.IsNull() && !source.IsUnknown():
+		code, err := readPolicySource(source.ValueString())
+		switch {
+		case os.IsNotExist(err) && !sum.IsNull():
+			// Written during the apply; checked against content_sha256 then.
+		case err != nil:
+			diags.AddAttributeError(path.Root("source"), "Cannot read the policy code", err.Error()+
+				"\n\nIf another resource writes this file during the apply, set content_sha256 from that resource so the plan knows the code's hash.")
+			return sum
+		case !sum.IsNull() && !sum.IsUnknown() && sum.ValueString() != sha256Hex(code):
+			diags.AddAttributeError(path.Root("content_sha256"), "content_sha256 does not match the source file",
+				fmt.Sprintf("content_sha256 is %s but the SHA-256 of %s is %s.", sum.ValueString(), source.ValueString(), sha256Hex(code)))
+			return sum
+		default:
+			sum = types.StringValue(sha256Hex(code))
+		}
+	}
+	return sum
 }
 
 // readPolicySource reads a code file, refusing one over the API's limit
@@ -208,12 +222,18 @@ func readPolicySource(name string) ([]byte, error) {
 // code returns the code the plan uploads, checked against the planned
 // SHA-256 (a source file may have changed since the plan).
 func (m policyUploadResourceModel) code(diags *diag.Diagnostics) []byte {
+	return codeFor(m.Content, m.Source, m.ContentSHA256, diags)
+}
+
+// codeFor reads the code of content or source and checks it against the
+// planned SHA-256 sum (unless unknown).
+func codeFor(content, source, sum types.String, diags *diag.Diagnostics) []byte {
 	var code []byte
-	if !m.Content.IsNull() {
-		code = []byte(m.Content.ValueString())
+	if !content.IsNull() {
+		code = []byte(content.ValueString())
 	} else {
 		var err error
-		if code, err = readPolicySource(m.Source.ValueString()); err != nil {
+		if code, err = readPolicySource(source.ValueString()); err != nil {
 			diags.AddAttributeError(path.Root("source"), "Cannot read the policy code", err.Error())
 			return nil
 		}
@@ -222,12 +242,37 @@ func (m policyUploadResourceModel) code(diags *diag.Diagnostics) []byte {
 		diags.AddAttributeError(path.Root("content"), "Policy code too large", tooLarge(len(code)))
 		return nil
 	}
-	if !m.ContentSHA256.IsUnknown() && m.ContentSHA256.ValueString() != sha256Hex(code) {
+	if !sum.IsUnknown() && sum.ValueString() != sha256Hex(code) {
 		diags.AddAttributeError(path.Root("source"), "Policy code changed since the plan",
-			fmt.Sprintf("The plan was made for code with SHA-256 %s, but the code now has SHA-256 %s. Run terraform plan again.", m.ContentSHA256.ValueString(), sha256Hex(code)))
+			fmt.Sprintf("The plan was made for code with SHA-256 %s, but the code now has SHA-256 %s. Run terraform plan again.", sum.ValueString(), sha256Hex(code)))
 		return nil
 	}
 	return code
+}
+
+// checkPolicyCode checks code for a policy of kind: Rego for OPA (the
+// service checks nothing until a run evaluates it). attr is the attribute
+// an error names.
+func checkPolicyCode(id string, pol policyIdentity, code []byte, attr string, diags *diag.Diagnostics) {
+	if pol.kind != tfe.OPA {
+		return
+	}
+	if err := checkRego(pol.name+".rego", code); err != nil {
+		diags.AddAttributeError(path.Root(attr), "Invalid Rego",
+			fmt.Sprintf("Policy %s (%s) is an OPA policy, and its code does not parse as Rego, so it was not uploaded. OPA's parser says:\n%s", id, pol.name, err))
+	}
+}
+
+// putCode uploads code to policy id (one request), which moves the
+// policy's updated-at, so the organization's shared list is dropped.
+func (d *providerData) putCode(ctx context.Context, id string, pol policyIdentity, code []byte, diags *diag.Diagnostics) {
+	tflog.Debug(ctx, "Uploading policy code", map[string]any{"policy_id": id, "bytes": len(code), "kind": string(pol.kind)})
+	defer d.lists.policies.invalidate(pol.organization)
+	if err := d.client.Policies.Upload(ctx, id, code); err != nil {
+		diags.AddError("Error uploading policy code", policyError("Policy "+id, err))
+		return
+	}
+	tflog.Info(ctx, "Uploaded policy code", map[string]any{"policy_id": id, "bytes": len(code), "sha256": sha256Hex(code)})
 }
 
 // upload checks Rego code with OPA's parser when the policy is an OPA
@@ -253,25 +298,18 @@ func (r *policyUploadResource) upload(ctx context.Context, m *policyUploadResour
 		r.data.rememberPolicy(read)
 		pol = identityOf(read)
 	}
-	if pol.kind == tfe.OPA {
-		if err := checkRego(pol.name+".rego", code); err != nil {
-			attr := "content"
-			if m.Content.IsNull() {
-				attr = "source"
-			}
-			diags.AddAttributeError(path.Root(attr), "Invalid Rego",
-				fmt.Sprintf("Policy %s (%s) is an OPA policy, and its code does not parse as Rego, so it was not uploaded. OPA's parser says:\n%s", id, pol.name, err))
-			return
-		}
+	attr := "content"
+	if m.Content.IsNull() {
+		attr = "source"
 	}
-	tflog.Debug(ctx, "Uploading policy code", map[string]any{"policy_id": id, "bytes": len(code), "kind": string(pol.kind)})
-	// The upload moves the policy's updated-at.
-	defer r.data.lists.policies.invalidate(pol.organization)
-	if err := r.data.client.Policies.Upload(ctx, id, code); err != nil {
-		diags.AddAttributeError(path.Root("policy_id"), "Error uploading policy code", policyError("Policy "+id, err))
+	checkPolicyCode(id, pol, code, attr, diags)
+	if diags.HasError() {
 		return
 	}
-	tflog.Info(ctx, "Uploaded policy code", map[string]any{"policy_id": id, "bytes": len(code), "sha256": sha256Hex(code)})
+	r.data.putCode(ctx, id, pol, code, diags)
+	if diags.HasError() {
+		return
+	}
 	m.ID = m.PolicyID
 	m.ContentSHA256 = types.StringValue(sha256Hex(code))
 	diags.Append(setCodeSignal(ctx, priv, codeSignal{Organization: pol.organization})...)
@@ -341,28 +379,22 @@ func (r *policyUploadResource) Read(ctx context.Context, req resource.ReadReques
 			next = codeSignal{Organization: org, UpdatedAt: updatedAtSignal(pol)}
 		}
 	}
-	code, err := r.data.client.Policies.Download(ctx, id)
-	if isNotFound(err) {
+	if state.Content.IsNull() && state.Source.IsNull() {
+		// Just imported: take the code as inline content, so a
+		// configuration with the same content plans no change.
+		state.Content = types.StringUnknown()
+	}
+	var gone bool
+	var err error
+	state.ContentSHA256, state.Content, gone, err = r.data.downloadCode(ctx, id, state.ContentSHA256, state.Content)
+	if gone {
 		tflog.Info(ctx, "Policy or its code no longer exists; removing the upload from state", map[string]any{"policy_id": id})
 		resp.State.RemoveResource(ctx)
 		return
 	}
 	if err != nil {
-		resp.Diagnostics.AddError("Error reading policy code", fmt.Sprintf("Downloading the code of policy %s: %s", id, err))
+		resp.Diagnostics.AddError("Error reading policy code", err.Error())
 		return
-	}
-	sum := sha256Hex(code)
-	if state.Content.IsNull() && state.Source.IsNull() && utf8.Valid(code) {
-		// Just imported: take the code as inline content, so a
-		// configuration with the same content plans no change.
-		state.Content = types.StringValue(string(code))
-	}
-	if sum != state.ContentSHA256.ValueString() {
-		tflog.Info(ctx, "Policy code changed outside Terraform", map[string]any{"policy_id": id, "sha256": sum, "state_sha256": state.ContentSHA256.ValueString()})
-		state.ContentSHA256 = types.StringValue(sum)
-		if !state.Content.IsNull() && utf8.Valid(code) {
-			state.Content = types.StringValue(string(code))
-		}
 	}
 	state.ID = state.PolicyID
 	resp.Diagnostics.Append(setCodeSignal(ctx, resp.Private, next)...)
@@ -406,6 +438,35 @@ func (r *policyUploadResource) Delete(ctx context.Context, req resource.DeleteRe
 	var state policyUploadResourceModel
 	_ = req.State.Get(ctx, &state)
 	tflog.Info(ctx, "Removing policy code from state; the policy keeps its last code", map[string]any{"policy_id": state.PolicyID.ValueString()})
+}
+
+// downloadCode downloads the code of policy id (one request) and compares
+// its SHA-256 with sum, the one in state: it returns the downloaded code's
+// SHA-256, and content replaced by the downloaded text when the code
+// changed (or when content is unknown: just imported) and is text. gone
+// reports a 404: the policy is gone, or has no code.
+func (d *providerData) downloadCode(ctx context.Context, id string, sum, content types.String) (newSum, newContent types.String, gone bool, err error) {
+	code, err := d.client.Policies.Download(ctx, id)
+	if isNotFound(err) {
+		return sum, content, true, nil
+	}
+	if err != nil {
+		return sum, content, false, fmt.Errorf("downloading the code of policy %s: %w", id, err)
+	}
+	got := sha256Hex(code)
+	if content.IsUnknown() {
+		content = types.StringNull()
+		if utf8.Valid(code) {
+			content = types.StringValue(string(code))
+		}
+	}
+	if got != sum.ValueString() {
+		tflog.Info(ctx, "Policy code changed outside Terraform", map[string]any{"policy_id": id, "sha256": got, "state_sha256": sum.ValueString()})
+		if !content.IsNull() && utf8.Valid(code) {
+			content = types.StringValue(string(code))
+		}
+	}
+	return types.StringValue(got), content, false, nil
 }
 
 // privateCodeSignal is the private state key of a policy upload's
