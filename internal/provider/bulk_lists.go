@@ -24,6 +24,10 @@ type bulkLists struct {
 	// every policy this process created or listed: neither can change for
 	// an ID, so an upload to a policy known here needs no read of it.
 	policyKinds sync.Map // string → policyIdentity
+	// inlineCode holds the IDs of the policies whose tfgov_policy manages
+	// their code (content or source), as planned or created by this
+	// process: a tfgov_policy_upload of one of them is refused.
+	inlineCode sync.Map // string → bool
 }
 
 // policyIdentity is what never changes about a policy.

@@ -23,8 +23,9 @@ func NewPolicyDataSource() datasource.DataSource { return &policyDataSource{} }
 
 type policyDataSource struct{ data *providerData }
 
-// policyDataSourceModel has the resource's attributes, all read back.
-type policyDataSourceModel = policyResourceModel
+// policyDataSourceModel has the resource's own attributes, all read back
+// (not its inline code).
+type policyDataSourceModel = policyModel
 
 func (d *policyDataSource) Metadata(_ context.Context, req datasource.MetadataRequest, resp *datasource.MetadataResponse) {
 	resp.TypeName = req.ProviderTypeName + "_policy"

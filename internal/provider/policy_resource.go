@@ -31,7 +31,8 @@ func NewPolicyResource() resource.Resource { return &policyResource{} }
 
 type policyResource struct{ data *providerData }
 
-type policyResourceModel struct {
+// policyModel is a policy's own attributes, which the data source shares.
+type policyModel struct {
 	ID               types.String `tfsdk:"id"`
 	Organization     types.String `tfsdk:"organization"`
 	Name             types.String `tfsdk:"name"`
@@ -44,7 +45,18 @@ type policyResourceModel struct {
 	UpdatedAt        types.String `tfsdk:"updated_at"`
 }
 
-func (m *policyResourceModel) set(v policyValues) {
+// policyResourceModel adds the optional inline code.
+type policyResourceModel struct {
+	policyModel
+	Content       types.String `tfsdk:"content"`
+	Source        types.String `tfsdk:"source"`
+	ContentSHA256 types.String `tfsdk:"content_sha256"`
+}
+
+// hasCode reports whether the policy's code is managed inline.
+func (m *policyResourceModel) hasCode() bool { return !m.Content.IsNull() || !m.Source.IsNull() }
+
+func (m *policyModel) set(v policyValues) {
 	m.ID, m.Organization, m.Name, m.Description, m.Kind = v.ID, v.Organization, v.Name, v.Description, v.Kind
 	m.Query, m.EnforcementLevel, m.PolicySetIDs, m.PolicySetCount, m.UpdatedAt = v.Query, v.EnforcementLevel, v.PolicySetIDs, v.PolicySetCount, v.UpdatedAt
 }
@@ -55,8 +67,14 @@ func (r *policyResource) Metadata(_ context.Context, req resource.MetadataReques
 
 func (r *policyResource) Schema(_ context.Context, _ resource.SchemaRequest, resp *resource.SchemaResponse) {
 	resp.Schema = schema.Schema{
-		MarkdownDescription: "A Sentinel or OPA policy of an organization: its name, kind, query and enforcement level. " +
-			"The policy's code is uploaded separately, with `tfgov_policy_upload`; policy sets decide where it is enforced.\n\n" +
+		MarkdownDescription: "A Sentinel or OPA policy of an organization: its name, kind, query and enforcement level, and optionally its code " +
+			"(`content` or `source`); policy sets decide where it is enforced.\n\n" +
+			"The code can be given here or with a separate `tfgov_policy_upload`, never both for one policy (refused at plan when the upload's `policy_id` is known then, " +
+			"else before the upload's own upload). Inline code is one resource per policy, which is less work for Terraform with many policies: " +
+			"a create is two requests (the policy, then its code). Use `tfgov_policy_upload` when the code's lifecycle differs from the policy's, " +
+			"for example when the code is written by another resource during the apply or managed in another configuration. " +
+			"Inline code is checked as `tfgov_policy_upload` checks it: size at plan, Rego syntax with OPA's parser for `opa` policies, and drift through the code's SHA-256 " +
+			"(downloaded only when the policy's `updated-at` moved, see `tfgov_policy_upload`). Removing `content` and `source` leaves the last code on the service.\n\n" +
 			"After every create and update the provider compares what the API returns with the configuration, " +
 			"so a change the API did not make fails the apply instead of showing up as drift later.",
 		Attributes: map[string]schema.Attribute{
@@ -114,6 +132,24 @@ func (r *policyResource) Schema(_ context.Context, _ resource.SchemaRequest, res
 				Computed:            true,
 				MarkdownDescription: "When the policy or its code last changed (RFC 3339); null until the first change after creation.",
 			},
+			"content": schema.StringAttribute{
+				Optional:            true,
+				MarkdownDescription: "The policy code, inline. At most one of `content` and `source`; leave both out to upload the code with `tfgov_policy_upload` (or not at all).",
+				Validators:          []validator.String{stringvalidator.ConflictsWith(path.MatchRoot("source"))},
+			},
+			"source": schema.StringAttribute{
+				Optional: true,
+				MarkdownDescription: "Path of a file holding the policy code, such as `\"${path.module}/policies/tags.rego\"`, read at plan time like `tfgov_policy_upload`'s `source`. " +
+					"At most one of `content` and `source`.",
+				Validators: []validator.String{stringvalidator.LengthAtLeast(1)},
+			},
+			"content_sha256": schema.StringAttribute{
+				Optional: true,
+				Computed: true,
+				MarkdownDescription: "Hex SHA-256 of the inline code, computed from `content` or the `source` file at plan time; null without inline code. " +
+					"Set it only for a `source` file that another resource writes during the apply, as with `tfgov_policy_upload`.",
+				Validators: []validator.String{stringvalidator.RegexMatches(sha256RE, "must be 64 lowercase hexadecimal characters")},
+			},
 		},
 	}
 }
@@ -170,6 +206,34 @@ func validatePolicyKind(kindV, query, level types.String, diags *diag.Diagnostic
 
 func (r *policyResource) ModifyPlan(ctx context.Context, req resource.ModifyPlanRequest, resp *resource.ModifyPlanResponse) {
 	r.data.planOrganization(ctx, req, resp)
+	if req.Plan.Raw.IsNull() || resp.Diagnostics.HasError() {
+		return // destroy
+	}
+	var cfg, plan policyResourceModel
+	resp.Diagnostics.Append(req.Config.Get(ctx, &cfg)...)
+	resp.Diagnostics.Append(resp.Plan.Get(ctx, &plan)...)
+	if resp.Diagnostics.HasError() {
+		return
+	}
+	sum := planCodeSHA256(cfg.Content, cfg.Source, cfg.ContentSHA256, &resp.Diagnostics)
+	if resp.Diagnostics.HasError() {
+		return
+	}
+	if sum.IsNull() && cfg.hasCode() {
+		sum = types.StringUnknown()
+	}
+	resp.Diagnostics.Append(resp.Plan.SetAttribute(ctx, path.Root("content_sha256"), sum)...)
+	if !cfg.Content.IsNull() && !cfg.Content.IsUnknown() && !plan.Kind.IsUnknown() && !plan.Name.IsUnknown() {
+		if n := len(cfg.Content.ValueString()); n > maxPolicyCodeSize {
+			resp.Diagnostics.AddAttributeError(path.Root("content"), "Policy code too large", tooLarge(n))
+			return
+		}
+		checkPolicyCode(plan.ID.ValueString(), policyIdentity{kind: tfe.PolicyKind(plan.Kind.ValueString()), name: plan.Name.ValueString()},
+			[]byte(cfg.Content.ValueString()), "content", &resp.Diagnostics)
+	}
+	if cfg.hasCode() && !plan.ID.IsUnknown() && !plan.ID.IsNull() {
+		r.data.lists.inlineCode.Store(plan.ID.ValueString(), true)
+	}
 }
 
 func (r *policyResource) Create(ctx context.Context, req resource.CreateRequest, resp *resource.CreateResponse) {
@@ -188,6 +252,18 @@ func (r *policyResource) Create(ctx context.Context, req resource.CreateRequest,
 	if !plan.EnforcementLevel.IsUnknown() && !plan.EnforcementLevel.IsNull() {
 		opts.EnforcementLevel = tfe.EnforcementMode(tfe.EnforcementLevel(plan.EnforcementLevel.ValueString()))
 	}
+	// The code is read and checked before the policy is made.
+	var code []byte
+	if plan.hasCode() {
+		code = codeFor(plan.Content, plan.Source, plan.ContentSHA256, &resp.Diagnostics)
+		if resp.Diagnostics.HasError() {
+			return
+		}
+		checkPolicyCode("(new)", policyIdentity{kind: opts.Kind, name: plan.Name.ValueString()}, code, codeAttr(plan), &resp.Diagnostics)
+		if resp.Diagnostics.HasError() {
+			return
+		}
+	}
 	tflog.Debug(ctx, "Creating policy", map[string]any{"organization": org, "name": plan.Name.ValueString(), "kind": plan.Kind.ValueString()})
 	defer r.data.lists.policies.invalidate(org)
 	pol, err := policyClient{r.data.client}.create(ctx, org, opts)
@@ -200,7 +276,27 @@ func (r *policyResource) Create(ctx context.Context, req resource.CreateRequest,
 	want := plan
 	plan.set(pol.values())
 	checkPolicyWritten(want, plan, &resp.Diagnostics)
+	if plan.hasCode() {
+		r.data.lists.inlineCode.Store(pol.ID, true)
+		r.data.putCode(ctx, pol.ID, identityOf(pol), code, &resp.Diagnostics)
+		if resp.Diagnostics.HasError() {
+			// The policy exists without its code: state says so, and the
+			// next apply uploads it.
+			plan.ContentSHA256 = types.StringNull()
+		} else {
+			plan.ContentSHA256 = types.StringValue(sha256Hex(code))
+			resp.Diagnostics.Append(setCodeSignal(ctx, resp.Private, codeSignal{Organization: org})...)
+		}
+	}
 	resp.Diagnostics.Append(resp.State.Set(ctx, &plan)...)
+}
+
+// codeAttr is the attribute that holds m's inline code.
+func codeAttr(m policyResourceModel) string {
+	if m.Content.IsNull() {
+		return "source"
+	}
+	return "content"
 }
 
 // Read refreshes the policy from its organization's policy list, which
@@ -225,6 +321,22 @@ func (r *policyResource) Read(ctx context.Context, req resource.ReadRequest, res
 		return
 	}
 	state.set(pol.values())
+	if !state.ContentSHA256.IsNull() {
+		sig, diags := getCodeSignal(ctx, req.Private)
+		resp.Diagnostics.Append(diags...)
+		if sig.UpdatedAt == "" || sig.UpdatedAt != updatedAtSignal(pol) {
+			var gone bool
+			state.ContentSHA256, state.Content, gone, err = r.data.downloadCode(ctx, pol.ID, state.ContentSHA256, state.Content)
+			if err != nil {
+				resp.Diagnostics.AddError("Error reading policy code", err.Error())
+				return
+			}
+			if gone { // the policy has no code: the next apply uploads it
+				state.ContentSHA256 = types.StringNull()
+			}
+			resp.Diagnostics.Append(setCodeSignal(ctx, resp.Private, codeSignal{Organization: state.Organization.ValueString(), UpdatedAt: updatedAtSignal(pol)})...)
+		}
+	}
 	resp.Diagnostics.Append(resp.State.Set(ctx, &state)...)
 }
 
@@ -248,17 +360,39 @@ func (r *policyResource) Update(ctx context.Context, req resource.UpdateRequest,
 		opts.EnforcementLevel = tfe.EnforcementMode(tfe.EnforcementLevel(plan.EnforcementLevel.ValueString()))
 	}
 	id := state.ID.ValueString()
-	tflog.Debug(ctx, "Updating policy", map[string]any{"id": id})
-	defer r.data.lists.policies.invalidate(state.Organization.ValueString())
-	pol, err := policyClient{r.data.client}.update(ctx, id, opts)
-	if err != nil {
-		resp.Diagnostics.AddError("Error updating policy", policyError("Policy "+id, err))
-		return
+	// Only the code changed: no PATCH.
+	if plan.Description.Equal(state.Description) && plan.Query.Equal(state.Query) && plan.EnforcementLevel.Equal(state.EnforcementLevel) {
+		plan.PolicySetIDs, plan.PolicySetCount, plan.UpdatedAt = state.PolicySetIDs, state.PolicySetCount, state.UpdatedAt
+	} else {
+		tflog.Debug(ctx, "Updating policy", map[string]any{"id": id})
+		defer r.data.lists.policies.invalidate(state.Organization.ValueString())
+		pol, err := policyClient{r.data.client}.update(ctx, id, opts)
+		if err != nil {
+			resp.Diagnostics.AddError("Error updating policy", policyError("Policy "+id, err))
+			return
+		}
+		tflog.Info(ctx, "Updated policy", map[string]any{"id": id})
+		want := plan
+		plan.set(pol.values())
+		checkPolicyWritten(want, plan, &resp.Diagnostics)
 	}
-	tflog.Info(ctx, "Updated policy", map[string]any{"id": id})
-	want := plan
-	plan.set(pol.values())
-	checkPolicyWritten(want, plan, &resp.Diagnostics)
+	if plan.hasCode() && (plan.ContentSHA256.IsUnknown() || !plan.ContentSHA256.Equal(state.ContentSHA256)) {
+		code := codeFor(plan.Content, plan.Source, plan.ContentSHA256, &resp.Diagnostics)
+		if resp.Diagnostics.HasError() {
+			return
+		}
+		pol := policyIdentity{kind: tfe.PolicyKind(plan.Kind.ValueString()), name: plan.Name.ValueString(), organization: plan.Organization.ValueString()}
+		checkPolicyCode(id, pol, code, codeAttr(plan), &resp.Diagnostics)
+		if resp.Diagnostics.HasError() {
+			return
+		}
+		r.data.putCode(ctx, id, pol, code, &resp.Diagnostics)
+		if resp.Diagnostics.HasError() {
+			return
+		}
+		plan.ContentSHA256 = types.StringValue(sha256Hex(code))
+		resp.Diagnostics.Append(setCodeSignal(ctx, resp.Private, codeSignal{Organization: pol.organization})...)
+	}
 	resp.Diagnostics.Append(resp.State.Set(ctx, &plan)...)
 }
 

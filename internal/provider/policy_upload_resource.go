@@ -155,6 +155,7 @@ func (r *policyUploadResource) ModifyPlan(ctx context.Context, req resource.Modi
 	}
 	resp.Diagnostics.Append(resp.Plan.SetAttribute(ctx, path.Root("content_sha256"), sum)...)
 	if !plan.PolicyID.IsUnknown() {
+		r.data.refuseInlineCode(plan.PolicyID.ValueString(), &resp.Diagnostics)
 		resp.Diagnostics.Append(resp.Plan.SetAttribute(ctx, path.Root("id"), plan.PolicyID)...)
 	}
 }
@@ -287,6 +288,9 @@ func (r *policyUploadResource) upload(ctx context.Context, m *policyUploadResour
 		return
 	}
 	id := m.PolicyID.ValueString()
+	if r.data.refuseInlineCode(id, diags); diags.HasError() {
+		return
+	}
 	pol, ok := r.data.knownPolicy(id)
 	if !ok {
 		// Not created nor listed by this process: read its kind.
@@ -438,6 +442,17 @@ func (r *policyUploadResource) Delete(ctx context.Context, req resource.DeleteRe
 	var state policyUploadResourceModel
 	_ = req.State.Get(ctx, &state)
 	tflog.Info(ctx, "Removing policy code from state; the policy keeps its last code", map[string]any{"policy_id": state.PolicyID.ValueString()})
+}
+
+// refuseInlineCode refuses an upload to a policy whose tfgov_policy has
+// inline code (content or source), as far as this process has seen: two
+// resources would upload over each other's code.
+func (d *providerData) refuseInlineCode(policyID string, diags *diag.Diagnostics) {
+	if _, ok := d.lists.inlineCode.Load(policyID); ok {
+		diags.AddAttributeError(path.Root("policy_id"), "Policy code managed twice",
+			fmt.Sprintf("The tfgov_policy of %s sets its code inline (content or source), so a tfgov_policy_upload may not upload code to it too. "+
+				"Remove this tfgov_policy_upload, or remove content and source from the tfgov_policy.", policyID))
+	}
 }
 
 // downloadCode downloads the code of policy id (one request) and compares

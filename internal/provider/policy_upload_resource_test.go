@@ -453,8 +453,8 @@ func TestAccPolicyResource_requests(t *testing.T) {
 			// The refresh recorded the policy's updated-at with the code's
 			// hash, so the plan's refresh downloads nothing.
 			want("follow-up plan + destroy", got, total, map[string]int{
-				"GET /api/v2/organizations/{org}/policies": 1, // both resources' refresh
-				"DELETE /api/v2/policies/{id}":             1, // tfgov_policy_upload's destroy makes none
+				orgPolicies:                    testAccPolicyListPages(t), // both resources' refresh
+				"DELETE /api/v2/policies/{id}": 1,                         // tfgov_policy_upload's destroy makes none
 			})
 			return nil
 		},
@@ -481,10 +481,10 @@ func TestAccPolicyResource_requests(t *testing.T) {
 					// once: the upload's answer does not give the policy's new
 					// updated-at.
 					want("refresh", got, total, map[string]int{
-						"GET /api/v2/organizations/{org}/policies": 1, // both resources, from one list
-						"GET /api/v2/policies/{id}/download":       1, // the code, for its SHA-256
+						orgPolicies:                          testAccPolicyListPages(t), // both resources, from one list
+						"GET /api/v2/policies/{id}/download": 1,                         // the code, for its SHA-256
 					})
-					before = snapshot()
+					before = snapshot() // after testAccPolicyListPages' own requests
 					return nil
 				},
 			},

@@ -22,3 +22,22 @@ resource "tfgov_policy_upload" "required_tags" {
   policy_id = tfgov_policy.required_tags.id
   source    = "${path.module}/policies/required-tags.rego"
 }
+
+# The code inline: one resource per policy (create = two requests). Do not
+# also give this policy a tfgov_policy_upload.
+resource "tfgov_policy" "approved_regions" {
+  name    = "approved-regions"
+  kind    = "opa"
+  query   = "data.terraform.policies.approved_regions.deny"
+  content = <<-EOT
+    package terraform.policies.approved_regions
+
+    import rego.v1
+
+    deny contains msg if {
+      some rc in input.plan.resource_changes
+      not rc.change.after.region in {"eu-west-1", "eu-central-1"}
+      msg := sprintf("%s is outside the approved regions", [rc.address])
+    }
+  EOT
+}

@@ -1,0 +1,204 @@
+package provider
+
+import (
+	"context"
+	"fmt"
+	"regexp"
+	"testing"
+
+	tfjson "github.com/hashicorp/terraform-json"
+	"github.com/hashicorp/terraform-plugin-testing/helper/resource"
+	"github.com/hashicorp/terraform-plugin-testing/knownvalue"
+	"github.com/hashicorp/terraform-plugin-testing/plancheck"
+	"github.com/hashicorp/terraform-plugin-testing/statecheck"
+	"github.com/hashicorp/terraform-plugin-testing/terraform"
+	"github.com/hashicorp/terraform-plugin-testing/tfjsonpath"
+)
+
+// testAccPolicyInline is an OPA policy with its code inline.
+func testAccPolicyInline(name, code string) string {
+	return fmt.Sprintf(`
+resource "tfgov_policy" "test" {
+  name    = %q
+  kind    = "opa"
+  query   = "data.terraform.policies.tags.deny"
+  content = %q
+}
+`, name, code)
+}
+
+// testAccCheckPolicyCode checks on the server the code of the policy at
+// tfgov_policy.test.
+func testAccCheckPolicyCode(t *testing.T, code string) statecheck.StateCheck {
+	return stateCheckFunc(func(ctx context.Context, s *tfjson.State) error {
+		id, err := stateID(s, policyAddr)
+		if err != nil {
+			return err
+		}
+		got, err := testAccClient(t).Policies.Download(ctx, id)
+		if err != nil {
+			return fmt.Errorf("downloading the code of %s: %w", id, err)
+		}
+		if string(got) != code {
+			return fmt.Errorf("policy %s holds %q, want %q", id, got, code)
+		}
+		return nil
+	})
+}
+
+// TestAccPolicyResource_inlineCode: tfgov_policy with `content` uploads
+// the code at create, uploads new code in place, plans an upload for code
+// changed outside Terraform, refuses Rego that does not parse at plan
+// time, and imports by ID.
+func TestAccPolicyResource_inlineCode(t *testing.T) {
+	name := testAccName("inline")
+	var policyID string
+	const regoV2 = "package terraform.policies.tags\n\nimport rego.v1\n\ndeny contains \"v2\" if { false }\n"
+	resource.ParallelTest(t, resource.TestCase{
+		PreCheck:                 func() { testAccPreCheck(t) },
+		ProtoV6ProviderFactories: testAccProtoV6ProviderFactories,
+		CheckDestroy:             testAccCheckPolicyDestroyed(t, name),
+		Steps: []resource.TestStep{
+			// Refused at plan: nothing is made.
+			{
+				Config:      testAccPolicyInline(name, badRego),
+				PlanOnly:    true,
+				ExpectError: regexp.MustCompile(`(?s)Invalid Rego.*rego_parse_error`),
+			},
+			{
+				Config: testAccPolicyInline(name, regoCode),
+				ConfigStateChecks: []statecheck.StateCheck{
+					statecheck.ExpectKnownValue(policyAddr, tfjsonpath.New("content_sha256"), knownvalue.StringExact(sha256String(regoCode))),
+					testAccCheckPolicyCode(t, regoCode),
+					stateCheckFunc(func(_ context.Context, s *tfjson.State) error {
+						var err error
+						policyID, err = stateID(s, policyAddr)
+						return err
+					}),
+				},
+			},
+			// Import by ID: the code is not tracked until the next apply.
+			{ResourceName: policyAddr, ImportState: true, ImportStateVerify: true, ImportStateVerifyIgnore: []string{"content", "content_sha256", "updated_at"}},
+			{
+				Config:           testAccPolicyInline(name, regoV2),
+				ConfigPlanChecks: expectAction(policyAddr, plancheck.ResourceActionUpdate),
+				ConfigStateChecks: []statecheck.StateCheck{
+					statecheck.ExpectKnownValue(policyAddr, tfjsonpath.New("content_sha256"), knownvalue.StringExact(sha256String(regoV2))),
+					testAccCheckPolicyCode(t, regoV2),
+				},
+			},
+			// Drift: code changed outside Terraform; the plan uploads it again.
+			{
+				PreConfig: func() {
+					if err := testAccClient(t).Policies.Upload(context.Background(), policyID, []byte(regoCode)); err != nil {
+						t.Fatalf("uploading outside Terraform: %v", err)
+					}
+				},
+				Config:            testAccPolicyInline(name, regoV2),
+				ConfigPlanChecks:  expectAction(policyAddr, plancheck.ResourceActionUpdate),
+				ConfigStateChecks: []statecheck.StateCheck{testAccCheckPolicyCode(t, regoV2)},
+			},
+		},
+	})
+}
+
+// TestAccPolicyResource_inlineCodeAndUpload: a tfgov_policy_upload of a
+// policy whose tfgov_policy has inline code is refused: before its upload
+// when the policy is new (its ID is unknown at plan), at plan after.
+func TestAccPolicyResource_inlineCodeAndUpload(t *testing.T) {
+	name := testAccName("twice")
+	both := testAccPolicyInline(name, regoCode) + `
+resource "tfgov_policy_upload" "test" {
+  policy_id = tfgov_policy.test.id
+  content   = "package other\n"
+}
+`
+	resource.ParallelTest(t, resource.TestCase{
+		PreCheck:                 func() { testAccPreCheck(t) },
+		ProtoV6ProviderFactories: testAccProtoV6ProviderFactories,
+		CheckDestroy:             testAccCheckPolicyDestroyed(t, name),
+		Steps: []resource.TestStep{
+			{Config: both, ExpectError: regexp.MustCompile(`Policy code managed twice`)},
+			{Config: both, PlanOnly: true, ExpectError: regexp.MustCompile(`Policy code managed twice`)},
+			{Config: testAccPolicyInline(name, regoCode), ConfigStateChecks: []statecheck.StateCheck{testAccCheckPolicyCode(t, regoCode)}},
+		},
+	})
+}
+
+const orgPolicies = "GET /api/v2/organizations/{org}/policies"
+
+// testAccPolicyListPages is the number of pages (100 a page) of the test
+// organization's policies: a refresh's list requests.
+func testAccPolicyListPages(t *testing.T) int {
+	pols, err := policyClient{testAccClient(t)}.list(context.Background(), testAccOrganization(), "", "")
+	if err != nil {
+		t.Fatalf("listing policies: %v", err)
+	}
+	return max(1, (len(pols)+bulkPageSize-1)/bulkPageSize)
+}
+
+// TestAccPolicyResource_inlineCodeRequests: a policy with inline code costs
+// two requests to create (POST, PUT), one to change its code (PUT) and a
+// refresh of the organization's list to plan. Not parallel: the counter sees
+// no other test's requests.
+func TestAccPolicyResource_inlineCodeRequests(t *testing.T) {
+	sb := testAccSandbox()
+	if sb == nil {
+		t.Skip("request counting needs the sandbox")
+	}
+	name := testAccName("inline-count")
+	const regoV2 = "package terraform.policies.tags\n\nimport rego.v1\n\ndeny contains \"v2\" if { false }\n"
+	var before map[string]int
+	check := func(phase string, want map[string]int) resource.TestCheckFunc {
+		return func(*terraform.State) error {
+			got, _ := statsSince(sb.Stats(), before)
+			delete(got, "GET /api/v2/ping")
+			if _, ok := want[orgPolicies]; ok {
+				want[orgPolicies] = testAccPolicyListPages(t) // other tests' policies too
+			}
+			t.Logf("%s: %v", phase, got)
+			if fmt.Sprint(got) != fmt.Sprint(want) {
+				return fmt.Errorf("%s made %v, want %v", phase, got, want)
+			}
+			return nil
+		}
+	}
+	snapshot := func() { before = sb.Stats() }
+	resource.Test(t, resource.TestCase{
+		PreCheck:                 func() { testAccPreCheck(t); snapshot() },
+		ProtoV6ProviderFactories: testAccProtoV6ProviderFactories,
+		CheckDestroy:             testAccCheckPolicyDestroyed(t, name),
+		Steps: []resource.TestStep{
+			{
+				Config: testAccPolicyInline(name, regoCode),
+				Check: check("create", map[string]int{
+					"POST /api/v2/organizations/{org}/policies": 1,
+					"PUT /api/v2/policies/{id}/upload":          1,
+				}),
+			},
+			{
+				PreConfig:    snapshot,
+				RefreshState: true,
+				Check: check("first refresh after the upload", map[string]int{
+					orgPolicies:                          1,
+					"GET /api/v2/policies/{id}/download": 1,
+				}),
+			},
+			{
+				PreConfig:    snapshot,
+				RefreshState: true,
+				Check: check("refresh of unchanged code", map[string]int{
+					orgPolicies: 1,
+				}),
+			},
+			{
+				PreConfig: snapshot,
+				Config:    testAccPolicyInline(name, regoV2),
+				Check: check("code change (refresh, then upload)", map[string]int{
+					orgPolicies:                        1,
+					"PUT /api/v2/policies/{id}/upload": 1,
+				}),
+			},
+		},
+	})
+}
