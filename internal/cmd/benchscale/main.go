@@ -24,11 +24,13 @@ import (
 	"net/http"
 	"os"
 	"os/exec"
+	"os/signal"
 	"path/filepath"
 	"regexp"
 	"sort"
 	"strconv"
 	"strings"
+	"syscall"
 	"time"
 
 	tfe "github.com/hashicorp/go-tfe"
@@ -45,9 +47,15 @@ func main() {
 	cpuProfile := flag.String("cpuprofile", "", "write a CPU profile of the provider process to this file")
 	providerLog := flag.String("provider-log", "OFF", "the provider's log level (TF_LOG_PROVIDER, TF_LOG_SDK...): OFF, DEBUG, TRACE; its logs are discarded")
 	flag.Parse()
-	if err := run(*n, *latency, *rateLimit, *parallelism, strings.Split(*types, ","), *terraform, *bin, *providerLog, *cpuProfile); err != nil {
+	// An interrupt stops the terraform command under way, and the sandbox
+	// and the provider (exec.CommandContext kills them).
+	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
+	defer stop()
+	if err := run(ctx, *n, *latency, *rateLimit, *parallelism, strings.Split(*types, ","), *terraform, *bin, *providerLog, *cpuProfile); err != nil {
 		fmt.Fprintln(os.Stderr, "bench-scale:", err)
-		os.Exit(1)
+		stop()
+		os.Exit(1) //nolint:gocritic // stop ran
+
 	}
 }
 
@@ -59,8 +67,7 @@ type bench struct {
 	vars                                   map[string]string
 }
 
-func run(n int, latency time.Duration, rateLimit, parallelism int, types []string, terraform, bin, providerLog, cpuProfile string) error {
-	ctx := context.Background()
+func run(ctx context.Context, n int, latency time.Duration, rateLimit, parallelism int, types []string, terraform, bin, providerLog, cpuProfile string) error {
 	bin, err := filepath.Abs(bin)
 	if err != nil {
 		return err
@@ -157,7 +164,7 @@ func run(n int, latency time.Duration, rateLimit, parallelism int, types []strin
 			if err := os.WriteFile(filepath.Join(b.dir, "main.tf"), []byte(cfg.config(b, n, ph.version)), 0o644); err != nil {
 				return err
 			}
-			if err := b.phase(typ, ph.name, n, ph.args); err != nil {
+			if err := b.phase(ctx, typ, ph.name, n, ph.args); err != nil {
 				return err
 			}
 		}
@@ -166,7 +173,7 @@ func run(n int, latency time.Duration, rateLimit, parallelism int, types []strin
 }
 
 // phase runs one terraform command and prints its figures.
-func (b *bench) phase(typ, name string, n int, args []string) error {
+func (b *bench) phase(ctx context.Context, typ, name string, n int, args []string) error {
 	if err := b.resetStats(); err != nil {
 		return err
 	}
@@ -174,7 +181,7 @@ func (b *bench) phase(typ, name string, n int, args []string) error {
 	if err != nil {
 		return err
 	}
-	cmd := exec.CommandContext(context.Background(), b.terraform, append(args, "-input=false", "-no-color", "-parallelism="+strconv.Itoa(b.parallelism))...)
+	cmd := exec.CommandContext(ctx, b.terraform, append(args, "-input=false", "-no-color", "-parallelism="+strconv.Itoa(b.parallelism))...)
 	cmd.Dir, cmd.Env = b.dir, b.env
 	var out bytes.Buffer
 	cmd.Stdout, cmd.Stderr = &out, &out
