@@ -48,7 +48,7 @@ func newUploadServer(s *Server, addr string) (*uploadServer, error) {
 	u := &uploadServer{s: s, ln: ln, mux: http.NewServeMux(), base: "http://" + ln.Addr().String(), slots: map[string]uploadSlot{}}
 	u.mux.HandleFunc("PUT /uploads/{secret}", u.put)
 	u.mux.HandleFunc("/", func(w http.ResponseWriter, _ *http.Request) { writeError(w, errNotFound()) })
-	u.srv = &http.Server{Handler: http.HandlerFunc(u.serveHTTP), ReadHeaderTimeout: 10 * time.Second}
+	u.srv = &http.Server{Handler: http.HandlerFunc(u.serveHTTP), ReadHeaderTimeout: 10 * time.Second, ReadTimeout: uploadReadTimeout, IdleTimeout: idleTimeout}
 	go func() { _ = u.srv.Serve(ln) }()
 	return u, nil
 }
@@ -60,12 +60,18 @@ func (u *uploadServer) close() error {
 }
 
 // serveHTTP serves the upload listener; every request first waits
-// Options.Latency.
+// Options.Latency. A panic is a 500, as on the API.
 func (u *uploadServer) serveHTTP(w http.ResponseWriter, r *http.Request) {
 	if !sleepCtx(r, u.s.opts.Latency) {
 		return
 	}
-	u.mux.ServeHTTP(w, r)
+	rec := &statusRecorder{ResponseWriter: w, status: http.StatusOK}
+	defer func() {
+		if v := recover(); v != nil {
+			u.s.recovered(rec, r, v)
+		}
+	}()
+	u.mux.ServeHTTP(rec, r)
 }
 
 // newUploadURL registers a one-time upload of at most limit bytes and
