@@ -12,6 +12,7 @@ package sandbox
 
 import (
 	"context"
+	"crypto/tls"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -50,6 +51,10 @@ type Options struct {
 	// or a name looked up on PATH when a run starts. Empty means
 	// "terraform".
 	Terraform string
+	// TLS, when set (with a certificate), makes both listeners serve HTTPS:
+	// ListenAndServe and the upload listener, whose addresses then start
+	// with https://. SelfSignedCertificate makes one.
+	TLS *tls.Config
 }
 
 // Server is the sandbox: an http.Handler for the API plus the upload
@@ -152,6 +157,7 @@ func (s *Server) routes() {
 		s.count("unmatched")
 		writeError(w, errNotFound())
 	})
+	s.registerDiscovery()
 	s.registerFixtures()
 	s.registerAgentTokens()
 	s.registerModuleDeprecation()
@@ -301,7 +307,8 @@ func (s *Server) persistLocked() {
 	}
 }
 
-// ListenAndServe serves the API on addr until ctx ends.
+// ListenAndServe serves the API on ln until ctx ends, over HTTPS when
+// Options.TLS is set.
 func (s *Server) ListenAndServe(ctx context.Context, ln net.Listener) error {
 	srv := &http.Server{Handler: s, ReadHeaderTimeout: 10 * time.Second}
 	go func() {
@@ -310,11 +317,20 @@ func (s *Server) ListenAndServe(ctx context.Context, ln net.Listener) error {
 		defer cancel()
 		_ = srv.Shutdown(shutdown) //nolint:contextcheck // ctx is already done here
 	}()
-	err := srv.Serve(ln)
+	err := serve(srv, ln, s.opts.TLS)
 	if errors.Is(err, http.ErrServerClosed) {
 		return nil
 	}
 	return fmt.Errorf("serving the sandbox: %w", err)
+}
+
+// serve serves srv on ln, over HTTPS (with HTTP/2) when cfg is set.
+func serve(srv *http.Server, ln net.Listener, cfg *tls.Config) error {
+	if cfg == nil {
+		return srv.Serve(ln)
+	}
+	srv.TLSConfig = cfg.Clone()
+	return srv.ServeTLS(ln, "", "")
 }
 
 // statusRecorder remembers the status a handler wrote.
