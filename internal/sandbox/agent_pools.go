@@ -1,7 +1,9 @@
 package sandbox
 
 import (
+	"fmt"
 	"net/http"
+	"slices"
 )
 
 // Agent pools, which agent tokens (agent_tokens.go) belong to. Not
@@ -11,6 +13,7 @@ func (s *Server) registerAgentPools() {
 	s.route("POST /api/v2/organizations/{org}/agent-pools", s.createAgentPool)
 	s.route("GET /api/v2/organizations/{org}/agent-pools", s.listAgentPools)
 	s.route("GET /api/v2/agent-pools/{id}", s.readAgentPool)
+	s.route("PATCH /api/v2/agent-pools/{id}", s.updateAgentPool)
 	s.route("DELETE /api/v2/agent-pools/{id}", s.deleteAgentPool)
 }
 
@@ -19,6 +22,10 @@ type agentPool struct {
 	Org                string `json:"org"`
 	Name               string `json:"name"`
 	OrganizationScoped bool   `json:"organization_scoped"`
+	// AllowedWorkspaces may use the pool when it is not organization
+	// scoped; ExcludedWorkspaces may not when it is. Workspace IDs.
+	AllowedWorkspaces  []string `json:"allowed_workspaces,omitempty"`
+	ExcludedWorkspaces []string `json:"excluded_workspaces,omitempty"`
 }
 
 func canManageAgentPools(a orgAccess) bool { return a.ManageAgentPools }
@@ -33,8 +40,16 @@ func agentPoolResource(ap *agentPool) resource {
 			"organization-scoped": ap.OrganizationScoped,
 			"agent-count":         0,
 		},
-		Relationships: map[string]any{"organization": relOne("organizations", ap.Org)},
-		Links:         map[string]any{"self": apiPath("agent-pools", ap.ID)},
+		// The sandbox runs no agents and no workspace uses a pool, so
+		// workspaces is always empty; it has no projects either.
+		Relationships: map[string]any{
+			"organization":        relOne("organizations", ap.Org),
+			"workspaces":          relMany("workspaces", nil),
+			"allowed-workspaces":  relMany("workspaces", ap.AllowedWorkspaces),
+			"excluded-workspaces": relMany("workspaces", ap.ExcludedWorkspaces),
+			"allowed-projects":    relMany("projects", nil),
+		},
+		Links: map[string]any{"self": apiPath("agent-pools", ap.ID)},
 	}
 }
 
@@ -55,14 +70,15 @@ func (s *Server) createAgentPool(w http.ResponseWriter, r *http.Request, p princ
 	if b.err != nil {
 		return b.err
 	}
-	for _, ap := range s.st.AgentPools {
-		if ap.Org == org && ap.Name == name {
-			return errInvalidAttribute("name", "name has already been taken")
-		}
+	if e := s.st.checkAgentPoolName(org, name, ""); e != nil {
+		return e
 	}
 	ap := &agentPool{record: s.st.newRecord("apool-"), Org: org, Name: name, OrganizationScoped: true}
 	if scoped != nil {
 		ap.OrganizationScoped = *scoped
+	}
+	if e := s.st.setAgentPoolWorkspaces(ap, b); e != nil {
+		return e
 	}
 	s.st.AgentPools[ap.ID] = ap
 	writeDoc(w, http.StatusCreated, document{Data: agentPoolResource(ap)})
@@ -100,6 +116,93 @@ func (s *Server) readAgentPool(w http.ResponseWriter, r *http.Request, p princip
 		return errNotFound()
 	}
 	writeDoc(w, http.StatusOK, document{Data: agentPoolResource(ap)})
+	return nil
+}
+
+// updateAgentPool is PATCH /agent-pools/:id (go-tfe's Update and its
+// UpdateAllowedWorkspaces/UpdateExcludedWorkspaces, which hashicorp/tfe's
+// tfe_agent_pool and tfe_agent_pool_allowed_workspaces use): name and
+// organization-scoped when sent; the allowed-workspaces and
+// excluded-workspaces relationships, when sent, replace the lists (an empty
+// array clears one). As on the real service, a workspace of another
+// organization or none is a 422 and nothing changes; allowed-projects may
+// only be empty, since the sandbox has no projects. Owners and
+// manage-agent-pools; others get 404.
+func (s *Server) updateAgentPool(w http.ResponseWriter, r *http.Request, p principal) *apiError {
+	ap := s.st.AgentPools[r.PathValue("id")]
+	if ap == nil || !s.st.canReadAgentPool(p, ap) || !s.st.hasOrgAccess(p, ap.Org, canManageAgentPools) {
+		return errNotFound()
+	}
+	b, e := decodeBody(r, "agent-pools")
+	if e != nil {
+		return e
+	}
+	name := b.optString("name")
+	scoped := b.optBool("organization-scoped")
+	if b.err != nil {
+		return b.err
+	}
+	if name != nil {
+		if *name == "" {
+			return errInvalidAttribute("name", "name can't be blank")
+		}
+		if e := s.st.checkAgentPoolName(ap.Org, *name, ap.ID); e != nil {
+			return e
+		}
+	}
+	updated := *ap
+	if e := s.st.setAgentPoolWorkspaces(&updated, b); e != nil {
+		return e
+	}
+	if name != nil {
+		updated.Name = *name
+	}
+	if scoped != nil {
+		updated.OrganizationScoped = *scoped
+	}
+	*ap = updated
+	writeDoc(w, http.StatusOK, document{Data: agentPoolResource(ap)})
+	return nil
+}
+
+// checkAgentPoolName: names are unique in an organization (422).
+func (st *state) checkAgentPoolName(org, name, self string) *apiError {
+	for _, other := range st.AgentPools {
+		if other.Org == org && other.Name == name && other.ID != self {
+			return errInvalidAttribute("name", "name has already been taken")
+		}
+	}
+	return nil
+}
+
+// setAgentPoolWorkspaces applies the allowed-workspaces and
+// excluded-workspaces relationships of b to ap, each only when b sends it.
+func (st *state) setAgentPoolWorkspaces(ap *agentPool, b *body) *apiError {
+	for _, rel := range []struct {
+		name string
+		dst  *[]string
+	}{{"allowed-workspaces", &ap.AllowedWorkspaces}, {"excluded-workspaces", &ap.ExcludedWorkspaces}} {
+		if _, sent := b.res.Relationships[rel.name]; !sent {
+			continue
+		}
+		ids := b.relIDs(rel.name, "workspaces")
+		if b.err != nil {
+			return b.err
+		}
+		for _, id := range ids {
+			if ws := st.Workspaces[id]; ws == nil || ws.Org != ap.Org {
+				return &apiError{Status: http.StatusUnprocessableEntity, Title: "invalid relationship",
+					Detail: fmt.Sprintf("%s: workspace %s not found in organization %s", rel.name, id, ap.Org), Pointer: "/data/relationships/" + rel.name}
+			}
+		}
+		*rel.dst = slices.Compact(slices.Sorted(slices.Values(ids)))
+	}
+	if projects := b.relIDs("allowed-projects", "projects"); b.err != nil {
+		return b.err
+	} else if len(projects) > 0 {
+		return &apiError{Status: http.StatusUnprocessableEntity, Title: "invalid relationship",
+			Detail: fmt.Sprintf("allowed-projects: project %s not found", projects[0]), Pointer: "/data/relationships/allowed-projects"}
+	}
 	return nil
 }
 

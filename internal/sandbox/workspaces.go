@@ -2,6 +2,7 @@ package sandbox
 
 import (
 	"net/http"
+	"slices"
 	"strings"
 	"time"
 )
@@ -154,5 +155,9 @@ func (s *Server) deleteWorkspaceRecord(w http.ResponseWriter, p principal, ws *w
 // deleteWorkspace removes a workspace and what hangs off it.
 func (st *state) deleteWorkspace(id string) {
 	st.deleteTeamAccessWhere(func(ta *teamAccess) bool { return ta.WorkspaceID == id })
+	for _, ap := range st.AgentPools {
+		ap.AllowedWorkspaces = slices.DeleteFunc(ap.AllowedWorkspaces, func(ws string) bool { return ws == id })
+		ap.ExcludedWorkspaces = slices.DeleteFunc(ap.ExcludedWorkspaces, func(ws string) bool { return ws == id })
+	}
 	delete(st.Workspaces, id)
 }
