@@ -42,11 +42,7 @@ func agentPoolResource(ap *agentPool) resource {
 // Names are unique in the organization (422). organization-scoped defaults
 // to true.
 func (s *Server) createAgentPool(w http.ResponseWriter, r *http.Request, p principal) *apiError {
-	org := r.PathValue("org")
-	if !s.st.memberOf(p, org) || !s.st.hasOrgAccess(p, org, canManageAgentPools) {
-		return errNotFound()
-	}
-	b, e := decodeBody(r, "agent-pools")
+	org, b, e := s.st.decodeIn(r, p, canManageAgentPools, "agent-pools")
 	if e != nil {
 		return e
 	}
@@ -55,18 +51,15 @@ func (s *Server) createAgentPool(w http.ResponseWriter, r *http.Request, p princ
 	if b.err != nil {
 		return b.err
 	}
-	for _, ap := range s.st.AgentPools {
-		if ap.Org == org && ap.Name == name {
-			return errInvalidAttribute("name", "name has already been taken")
-		}
+	if find(s.st.AgentPools, func(ap *agentPool) bool { return ap.Org == org && ap.Name == name }) != nil {
+		return errNameTaken()
 	}
 	ap := &agentPool{record: s.st.newRecord("apool-"), Org: org, Name: name, OrganizationScoped: true}
 	if scoped != nil {
 		ap.OrganizationScoped = *scoped
 	}
 	s.st.AgentPools[ap.ID] = ap
-	writeDoc(w, http.StatusCreated, document{Data: agentPoolResource(ap)})
-	return nil
+	return writeOne(w, http.StatusCreated, ap, agentPoolResource)
 }
 
 // canReadAgentPool: every member may see an organization's pools (workspace
@@ -77,48 +70,33 @@ func (st *state) canReadAgentPool(p principal, ap *agentPool) bool {
 }
 
 func (s *Server) listAgentPools(w http.ResponseWriter, r *http.Request, p principal) *apiError {
-	org := r.PathValue("org")
-	if !s.st.memberOf(p, org) {
-		return errNotFound()
-	}
-	pg, e := parsePage(r, 20)
+	org, e := s.st.orgFor(r, p, nil)
 	if e != nil {
 		return e
 	}
-	all := sorted(s.st.AgentPools, func(ap *agentPool) bool { return ap.Org == org })
-	var data []resource
-	for _, ap := range paginate(all, pg) {
-		data = append(data, agentPoolResource(ap))
+	return writeList(w, r, sorted(s.st.AgentPools, func(ap *agentPool) bool { return ap.Org == org }), agentPoolResource)
+}
+
+// agentPoolFor returns the pool at id when p may read it and, with manage,
+// may manage agent pools; otherwise nil.
+func (st *state) agentPoolFor(p principal, id string, manage bool) *agentPool {
+	ap := st.AgentPools[id]
+	if ap == nil || !st.canReadAgentPool(p, ap) || (manage && !st.hasOrgAccess(p, ap.Org, canManageAgentPools)) {
+		return nil
 	}
-	writeDoc(w, http.StatusOK, pageDocument(r, pg, len(all), orEmpty(data)))
-	return nil
+	return ap
 }
 
 func (s *Server) readAgentPool(w http.ResponseWriter, r *http.Request, p principal) *apiError {
-	ap := s.st.AgentPools[r.PathValue("id")]
-	if ap == nil || !s.st.canReadAgentPool(p, ap) {
-		return errNotFound()
-	}
-	writeDoc(w, http.StatusOK, document{Data: agentPoolResource(ap)})
-	return nil
+	return writeOne(w, http.StatusOK, s.st.agentPoolFor(p, r.PathValue("id"), false), agentPoolResource)
 }
 
 // deleteAgentPool deletes a pool and revokes its agent tokens.
 func (s *Server) deleteAgentPool(w http.ResponseWriter, r *http.Request, p principal) *apiError {
-	ap := s.st.AgentPools[r.PathValue("id")]
-	if ap == nil || !s.st.canReadAgentPool(p, ap) || !s.st.hasOrgAccess(p, ap.Org, canManageAgentPools) {
-		return errNotFound()
-	}
-	s.st.deleteAgentPool(ap.ID)
-	writeNoContent(w)
-	return nil
+	return deleteOne(w, s.st.agentPoolFor(p, r.PathValue("id"), true), s.st.deleteAgentPool)
 }
 
 func (st *state) deleteAgentPool(id string) {
-	for _, tok := range st.Tokens {
-		if tok.Kind == tokenAgent && tok.PoolID == id {
-			st.deleteToken(tok.ID)
-		}
-	}
+	deleteWhere(st.Tokens, func(tok *token) bool { return tok.Kind == tokenAgent && tok.PoolID == id }, st.deleteToken)
 	delete(st.AgentPools, id)
 }
