@@ -57,11 +57,7 @@ func agentPoolResource(ap *agentPool) resource {
 // Names are unique in the organization (422). organization-scoped defaults
 // to true.
 func (s *Server) createAgentPool(w http.ResponseWriter, r *http.Request, p principal) *apiError {
-	org := r.PathValue("org")
-	if !s.st.memberOf(p, org) || !s.st.hasOrgAccess(p, org, canManageAgentPools) {
-		return errNotFound()
-	}
-	b, e := decodeBody(r, "agent-pools")
+	org, b, e := s.st.decodeIn(r, p, canManageAgentPools, "agent-pools")
 	if e != nil {
 		return e
 	}
@@ -70,8 +66,8 @@ func (s *Server) createAgentPool(w http.ResponseWriter, r *http.Request, p princ
 	if b.err != nil {
 		return b.err
 	}
-	if e := s.st.checkAgentPoolName(org, name, ""); e != nil {
-		return e
+	if s.st.agentPoolNamed(org, name, "") != nil {
+		return errNameTaken()
 	}
 	ap := &agentPool{record: s.st.newRecord("apool-"), Org: org, Name: name, OrganizationScoped: true}
 	if scoped != nil {
@@ -81,8 +77,7 @@ func (s *Server) createAgentPool(w http.ResponseWriter, r *http.Request, p princ
 		return e
 	}
 	s.st.AgentPools[ap.ID] = ap
-	writeDoc(w, http.StatusCreated, document{Data: agentPoolResource(ap)})
-	return nil
+	return writeOne(w, http.StatusCreated, ap, agentPoolResource)
 }
 
 // canReadAgentPool: every member may see an organization's pools (workspace
@@ -93,30 +88,25 @@ func (st *state) canReadAgentPool(p principal, ap *agentPool) bool {
 }
 
 func (s *Server) listAgentPools(w http.ResponseWriter, r *http.Request, p principal) *apiError {
-	org := r.PathValue("org")
-	if !s.st.memberOf(p, org) {
-		return errNotFound()
-	}
-	pg, e := parsePage(r, 20)
+	org, e := s.st.orgFor(r, p, nil)
 	if e != nil {
 		return e
 	}
-	all := sorted(s.st.AgentPools, func(ap *agentPool) bool { return ap.Org == org })
-	var data []resource
-	for _, ap := range paginate(all, pg) {
-		data = append(data, agentPoolResource(ap))
+	return writeList(w, r, sorted(s.st.AgentPools, func(ap *agentPool) bool { return ap.Org == org }), agentPoolResource)
+}
+
+// agentPoolFor returns the pool at id when p may read it and, with manage,
+// may manage agent pools; otherwise nil.
+func (st *state) agentPoolFor(p principal, id string, manage bool) *agentPool {
+	ap := st.AgentPools[id]
+	if ap == nil || !st.canReadAgentPool(p, ap) || (manage && !st.hasOrgAccess(p, ap.Org, canManageAgentPools)) {
+		return nil
 	}
-	writeDoc(w, http.StatusOK, pageDocument(r, pg, len(all), orEmpty(data)))
-	return nil
+	return ap
 }
 
 func (s *Server) readAgentPool(w http.ResponseWriter, r *http.Request, p principal) *apiError {
-	ap := s.st.AgentPools[r.PathValue("id")]
-	if ap == nil || !s.st.canReadAgentPool(p, ap) {
-		return errNotFound()
-	}
-	writeDoc(w, http.StatusOK, document{Data: agentPoolResource(ap)})
-	return nil
+	return writeOne(w, http.StatusOK, s.st.agentPoolFor(p, r.PathValue("id"), false), agentPoolResource)
 }
 
 // updateAgentPool is PATCH /agent-pools/:id (go-tfe's Update and its
@@ -129,8 +119,8 @@ func (s *Server) readAgentPool(w http.ResponseWriter, r *http.Request, p princip
 // only be empty, since the sandbox has no projects. Owners and
 // manage-agent-pools; others get 404.
 func (s *Server) updateAgentPool(w http.ResponseWriter, r *http.Request, p principal) *apiError {
-	ap := s.st.AgentPools[r.PathValue("id")]
-	if ap == nil || !s.st.canReadAgentPool(p, ap) || !s.st.hasOrgAccess(p, ap.Org, canManageAgentPools) {
+	ap := s.st.agentPoolFor(p, r.PathValue("id"), true)
+	if ap == nil {
 		return errNotFound()
 	}
 	b, e := decodeBody(r, "agent-pools")
@@ -146,8 +136,8 @@ func (s *Server) updateAgentPool(w http.ResponseWriter, r *http.Request, p princ
 		if *name == "" {
 			return errInvalidAttribute("name", "name can't be blank")
 		}
-		if e := s.st.checkAgentPoolName(ap.Org, *name, ap.ID); e != nil {
-			return e
+		if s.st.agentPoolNamed(ap.Org, *name, ap.ID) != nil {
+			return errNameTaken()
 		}
 	}
 	updated := *ap
@@ -161,18 +151,13 @@ func (s *Server) updateAgentPool(w http.ResponseWriter, r *http.Request, p princ
 		updated.OrganizationScoped = *scoped
 	}
 	*ap = updated
-	writeDoc(w, http.StatusOK, document{Data: agentPoolResource(ap)})
-	return nil
+	return writeOne(w, http.StatusOK, ap, agentPoolResource)
 }
 
-// checkAgentPoolName: names are unique in an organization (422).
-func (st *state) checkAgentPoolName(org, name, self string) *apiError {
-	for _, other := range st.AgentPools {
-		if other.Org == org && other.Name == name && other.ID != self {
-			return errInvalidAttribute("name", "name has already been taken")
-		}
-	}
-	return nil
+// agentPoolNamed is the pool of org called name other than the one with
+// ID except, or nil: names are unique in an organization.
+func (st *state) agentPoolNamed(org, name, except string) *agentPool {
+	return find(st.AgentPools, func(ap *agentPool) bool { return ap.Org == org && ap.Name == name && ap.ID != except })
 }
 
 // setAgentPoolWorkspaces applies the allowed-workspaces and
@@ -208,20 +193,10 @@ func (st *state) setAgentPoolWorkspaces(ap *agentPool, b *body) *apiError {
 
 // deleteAgentPool deletes a pool and revokes its agent tokens.
 func (s *Server) deleteAgentPool(w http.ResponseWriter, r *http.Request, p principal) *apiError {
-	ap := s.st.AgentPools[r.PathValue("id")]
-	if ap == nil || !s.st.canReadAgentPool(p, ap) || !s.st.hasOrgAccess(p, ap.Org, canManageAgentPools) {
-		return errNotFound()
-	}
-	s.st.deleteAgentPool(ap.ID)
-	writeNoContent(w)
-	return nil
+	return deleteOne(w, s.st.agentPoolFor(p, r.PathValue("id"), true), s.st.deleteAgentPool)
 }
 
 func (st *state) deleteAgentPool(id string) {
-	for _, tok := range st.Tokens {
-		if tok.Kind == tokenAgent && tok.PoolID == id {
-			st.deleteToken(tok.ID)
-		}
-	}
+	deleteWhere(st.Tokens, func(tok *token) bool { return tok.Kind == tokenAgent && tok.PoolID == id }, st.deleteToken)
 	delete(st.AgentPools, id)
 }
