@@ -16,6 +16,7 @@ func (s *Server) registerWorkspaces() {
 	s.route("GET /api/v2/organizations/{org}/workspaces/{name}", s.readWorkspace)
 	s.route("DELETE /api/v2/organizations/{org}/workspaces/{name}", s.deleteWorkspace)
 	s.route("GET /api/v2/workspaces/{id}", s.readWorkspace)
+	s.route("GET /api/v2/workspaces/{id}/relationships/remote-state-consumers", s.listRemoteStateConsumers)
 	s.route("DELETE /api/v2/workspaces/{id}", s.deleteWorkspace)
 }
 
@@ -119,6 +120,19 @@ func (st *state) workspaceAt(r *http.Request) *workspace {
 // readWorkspace serves both read paths (by name and by ID).
 func (s *Server) readWorkspace(w http.ResponseWriter, r *http.Request, p principal) *apiError {
 	return writeOne(w, http.StatusOK, s.st.workspaceFor(p, s.st.workspaceAt(r), false), workspaceResource)
+}
+
+// listRemoteStateConsumers lists the workspaces that may read this one's
+// state. The sandbox keeps no state, so none may: the list is always
+// empty, as on the real service for a workspace that shares with nobody.
+// hashicorp/tfe's tfe_workspace reads it; a 404 would make it take the
+// sandbox for a Terraform Enterprise older than v202104 and report
+// global_remote_state = true.
+func (s *Server) listRemoteStateConsumers(w http.ResponseWriter, r *http.Request, p principal) *apiError {
+	if s.st.workspaceFor(p, s.st.Workspaces[r.PathValue("id")], false) == nil {
+		return errNotFound()
+	}
+	return writeList(w, r, []*workspace{}, workspaceResource)
 }
 
 // deleteWorkspace serves both delete paths (by name and by ID).
