@@ -58,7 +58,7 @@ func TestDiscoverAPI(t *testing.T) {
 		t.Run(name, func(t *testing.T) {
 			t.Parallel()
 			ts := discoveryServer(t, tc.status, tc.doc, tc.plain)
-			var transport http.RoundTripper = ts.Client().Transport
+			transport := ts.Client().Transport
 			switch tc.transport {
 			case "system":
 				transport = cleanhttp.DefaultPooledTransport()
@@ -81,10 +81,7 @@ func TestDiscoverAPI(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			want := tc.want
-			if strings.Contains(want, "%s") {
-				want = strings.Replace(want, "%s", host, 1)
-			}
+			want := strings.Replace(tc.want, "%s", host, 1)
 			if got.String() != want {
 				t.Errorf("got %s, want %s", got, want)
 			}

@@ -129,8 +129,12 @@ func TestAccProviderHostname_https(t *testing.T) {
 	resource.Test(t, resource.TestCase{
 		ProtoV6ProviderFactories: testAccProtoV6ProviderFactories,
 		CheckDestroy: func(*terraform.State) error {
-			if _, err := owner.Policies.Read(context.Background(), policyID); !errors.Is(err, tfe.ErrResourceNotFound) {
-				return fmt.Errorf("policy %s after destroy: %v, want not found", policyID, err)
+			_, err := owner.Policies.Read(context.Background(), policyID)
+			switch {
+			case err == nil:
+				return fmt.Errorf("policy %s still exists after destroy", policyID)
+			case !errors.Is(err, tfe.ErrResourceNotFound):
+				return fmt.Errorf("reading policy %s after destroy: %w", policyID, err)
 			}
 			return nil
 		},

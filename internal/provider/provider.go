@@ -87,7 +87,7 @@ func (p *tfgovProvider) Schema(_ context.Context, _ provider.SchemaRequest, resp
 			},
 			"ssl_skip_verify": schema.BoolAttribute{
 				Optional:            true,
-				MarkdownDescription: "Skip TLS certificate verification (for Terraform Enterprise with a private CA during testing only). Defaults to the `TFE_SSL_SKIP_VERIFY` environment variable, else `false`.",
+				MarkdownDescription: "Skip TLS certificate verification, for service discovery and API requests alike (for Terraform Enterprise with a private CA during testing only). Defaults to the `TFE_SSL_SKIP_VERIFY` environment variable, else `false`.",
 			},
 			"retry_max": schema.Int64Attribute{
 				Optional:            true,
