@@ -46,8 +46,17 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 	fs.StringVar(&tlsf.certOut, "tls-cert-out", "", "with --tls, write the certificate (PEM) here (default: tfgov-sandbox-cert.pem in the temporary directory)")
 	fs.StringVar(&tlsf.certFile, "tls-cert", "", "serve HTTPS with this certificate (PEM; with --tls-key)")
 	fs.StringVar(&tlsf.keyFile, "tls-key", "", "private key (PEM) of --tls-cert")
+	latency := fs.Duration("latency", 0, "delay every request by this long before serving it (parallel requests wait concurrently)")
+	faults := fs.String("faults", "", "random faults, e.g. seed=7,429=0.05,503=0.05,lost=0.05,slow=0.05,slow-delay=1s (see README)")
 	if err := fs.Parse(args); err != nil {
 		return err
+	}
+	var chaos sandbox.Chaos
+	if *faults != "" {
+		var err error
+		if chaos, err = sandbox.ParseChaos(*faults); err != nil {
+			return err
+		}
 	}
 	var logger *log.Logger
 	if !*quiet {
@@ -58,7 +67,7 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 		return err
 	}
 	srv, err := sandbox.New(sandbox.Options{Token: *token, DataFile: *data, UploadListen: *uploadListen, Logger: logger, RateLimit: *rateLimit,
-		TestRunWorkers: *testWorkers, Terraform: *terraform, TLS: tlsConfig,
+		TestRunWorkers: *testWorkers, Terraform: *terraform, Latency: *latency, Chaos: chaos, TLS: tlsConfig,
 	})
 	if err != nil {
 		return err
@@ -75,6 +84,9 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 
 	var out strings.Builder
 	fmt.Fprintf(&out, "# tfgov sandbox on %s\n", address)
+	if chaos.Enabled() {
+		fmt.Fprintf(&out, "# chaos: %s\n", srv.Chaos())
+	}
 	if tlsConfig == nil {
 		fmt.Fprintf(&out, "export TFE_ADDRESS=%s\n", address)
 	}
