@@ -13,6 +13,7 @@ package sandbox
 import (
 	"bytes"
 	"context"
+	"crypto/tls"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -53,6 +54,10 @@ type Options struct {
 	// or a name looked up on PATH when a run starts. Empty means
 	// "terraform".
 	Terraform string
+	// TLS, when set (with a certificate), makes both listeners serve HTTPS:
+	// ListenAndServe and the upload listener, whose addresses then start
+	// with https://. SelfSignedCertificate makes one.
+	TLS *tls.Config
 	// Latency delays every request (API and upload listener, not the
 	// /_sandbox/ admin endpoints) by this long before it is served, outside
 	// the state lock: parallel requests wait concurrently, as over a slow
@@ -223,6 +228,7 @@ func (s *Server) routes() {
 		s.count("unmatched")
 		writeError(w, errNotFound())
 	})
+	s.registerDiscovery()
 	s.registerOrganizations()
 	s.registerUserTokens()
 	s.registerMemberships()
@@ -411,7 +417,8 @@ func (s *Server) persistLocked() {
 	}
 }
 
-// ListenAndServe serves the API on addr until ctx ends.
+// ListenAndServe serves the API on ln until ctx ends, over HTTPS when
+// Options.TLS is set.
 func (s *Server) ListenAndServe(ctx context.Context, ln net.Listener) error {
 	srv := &http.Server{Handler: s, ReadHeaderTimeout: 10 * time.Second, ReadTimeout: apiReadTimeout, IdleTimeout: idleTimeout}
 	go func() {
@@ -420,7 +427,7 @@ func (s *Server) ListenAndServe(ctx context.Context, ln net.Listener) error {
 		defer cancel()
 		_ = srv.Shutdown(shutdown) //nolint:contextcheck // ctx is already done here
 	}()
-	err := srv.Serve(ln)
+	err := serveOn(srv, ln, s.opts.TLS)
 	if errors.Is(err, http.ErrServerClosed) {
 		return nil
 	}
@@ -480,6 +487,15 @@ func isJSON(contentType string) bool {
 	mt, _, _ := strings.Cut(contentType, ";")
 	mt = strings.ToLower(strings.TrimSpace(mt))
 	return mt == "application/json" || mt == mediaType || strings.HasSuffix(mt, "+json")
+}
+
+// serveOn serves srv on ln, over HTTPS (with HTTP/2) when cfg is set.
+func serveOn(srv *http.Server, ln net.Listener, cfg *tls.Config) error {
+	if cfg == nil {
+		return srv.Serve(ln)
+	}
+	srv.TLSConfig = cfg.Clone()
+	return srv.ServeTLS(ln, "", "")
 }
 
 // statusRecorder remembers the status a handler wrote.

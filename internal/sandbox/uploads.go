@@ -2,6 +2,7 @@ package sandbox
 
 import (
 	"context"
+	"crypto/tls"
 	"fmt"
 	"io"
 	"net"
@@ -45,12 +46,20 @@ func newUploadServer(s *Server, addr string) (*uploadServer, error) {
 	if err != nil {
 		return nil, fmt.Errorf("starting the upload listener on %s: %w", addr, err)
 	}
-	u := &uploadServer{s: s, ln: ln, mux: http.NewServeMux(), base: "http://" + ln.Addr().String(), slots: map[string]uploadSlot{}}
+	u := &uploadServer{s: s, ln: ln, mux: http.NewServeMux(), base: scheme(s.opts.TLS) + "://" + ln.Addr().String(), slots: map[string]uploadSlot{}}
 	u.mux.HandleFunc("PUT /uploads/{secret}", u.put)
 	u.mux.HandleFunc("/", func(w http.ResponseWriter, _ *http.Request) { writeError(w, errNotFound()) })
 	u.srv = &http.Server{Handler: http.HandlerFunc(u.serveHTTP), ReadHeaderTimeout: 10 * time.Second, ReadTimeout: uploadReadTimeout, IdleTimeout: idleTimeout}
-	go func() { _ = u.srv.Serve(ln) }()
+	go func() { _ = serveOn(u.srv, ln, s.opts.TLS) }()
 	return u, nil
+}
+
+// scheme is "https" when the sandbox serves TLS, else "http".
+func scheme(cfg *tls.Config) string {
+	if cfg != nil {
+		return "https"
+	}
+	return "http"
 }
 
 func (u *uploadServer) close() error {
