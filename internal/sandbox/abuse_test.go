@@ -203,7 +203,7 @@ func TestAbuse_everyRoute(t *testing.T) {
 		if ct != "" {
 			req.Header.Set("Content-Type", ct)
 		}
-		resp, err := http.DefaultClient.Do(req)
+		resp, err := noRedirects(http.DefaultTransport).Do(req)
 		if err != nil {
 			return rawCall{err: err}
 		}
@@ -439,5 +439,32 @@ func TestAbuse_slowBody(t *testing.T) {
 	}
 	if names := policyNames(t, w.world); names["slow-body"] != 1 {
 		t.Errorf("policies %v", names)
+	}
+}
+
+// TestAbuse_uploadListener sends the upload listener addresses that are
+// not one-time upload addresses, with path characters, and a second PUT to
+// a used one: a 404 JSON:API error each time, never a redirect.
+func TestAbuse_uploadListener(t *testing.T) {
+	t.Parallel()
+	ctx := context.Background()
+	w := newWorld(t)
+	_, id := w.testModule(t, "up")
+	cv, err := w.owner.ConfigurationVersions.CreateForRegistryModule(ctx, id)
+	if err != nil {
+		t.Fatal(err)
+	}
+	u, err := url.Parse(cv.UploadURL)
+	if err != nil {
+		t.Fatal(err)
+	}
+	base := u.Scheme + "://" + u.Host
+	if err := w.owner.ConfigurationVersions.UploadTarGzip(ctx, cv.UploadURL, strings.NewReader("not a tarball")); err != nil {
+		t.Fatalf("first upload: %v", err)
+	}
+	for _, p := range []string{u.Path, "/uploads/nope", "/uploads/..", "/uploads/%2E%2E", "/uploads/a%2Fb", "/uploads/../uploads/x", "//uploads/x", "/elsewhere", "/test-run-logs/..", "/test-run-logs/nope"} {
+		for _, method := range []string{"PUT", "GET"} {
+			checkError(t, method+" "+p, call(t, method, base+p, "", `{"data":`))
+		}
 	}
 }

@@ -80,6 +80,10 @@ func (u *uploadServer) serveHTTP(w http.ResponseWriter, r *http.Request) {
 			u.s.recovered(rec, r, v)
 		}
 	}()
+	if !cleanPath(r.URL.Path) {
+		writeError(rec, errNotFound())
+		return
+	}
 	u.mux.ServeHTTP(rec, r)
 }
 
