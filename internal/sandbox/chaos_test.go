@@ -30,7 +30,7 @@ type rawCall struct {
 
 // call sends a raw request with token; body, when set, is sent as JSON:API.
 // A fresh transport per call keeps a dropped connection from being retried
-// transparently on another one.
+// transparently on another one; a redirect is returned, not followed.
 func call(t testing.TB, method, url, token, body string) rawCall {
 	t.Helper()
 	var rd io.Reader
@@ -49,7 +49,7 @@ func call(t testing.TB, method, url, token, body string) rawCall {
 	}
 	tr := &http.Transport{DisableKeepAlives: true}
 	defer tr.CloseIdleConnections()
-	resp, err := (&http.Client{Transport: tr}).Do(req)
+	resp, err := noRedirects(tr).Do(req)
 	if err != nil {
 		return rawCall{err: err}
 	}
@@ -419,4 +419,9 @@ func TestLatency(t *testing.T) {
 	if d := time.Since(start); d >= n*latency {
 		t.Errorf("%d parallel requests took %s: they waited one after another", n, d)
 	}
+}
+
+// noRedirects is a client on tr that returns a redirect as the answer.
+func noRedirects(tr http.RoundTripper) *http.Client {
+	return &http.Client{Transport: tr, CheckRedirect: func(*http.Request, []*http.Request) error { return http.ErrUseLastResponse }}
 }
