@@ -7,25 +7,11 @@ import (
 	"github.com/hashicorp/terraform-plugin-log/tflog"
 )
 
-// Refreshing module test variables.
-//
-// The API reads a variable by ID, but a configuration often holds many
-// variables of one module, and Terraform refreshes each resource on its own:
-// reading them one by one would cost one request per variable on every
-// plan. Instead every refresh (and import) looks the variable up in its
-// module's list, which testVariableLists fetches once and shares:
-//
-//   - one list per module per configured provider. Terraform configures the
-//     provider afresh for every operation (the plan, the apply), so a list
-//     never outlives the operation that fetched it;
-//   - concurrent refreshes of one module wait for the same request
-//     (singleflight) instead of each sending their own;
-//   - every create, update and delete of a variable drops its module's list,
-//     and a list fetched while such a write was under way is not kept, so
-//     nothing read after a write is older than the write.
-//
-// Lists are fetched 100 variables a page (the largest page the service
-// serves): a module of up to 100 variables costs one request.
+// Refreshing module test variables: every refresh (and import) looks the
+// variable up in its module's list, which the provider fetches once per
+// operation and shares (sharedLists, shared_lists.go). Lists are fetched 100
+// variables a page: a module of up to 100 variables costs one request. The
+// list is indexed by ID and by key (imports take either).
 
 // testVariableListPageSize is the page size the provider asks for.
 const testVariableListPageSize = 100
