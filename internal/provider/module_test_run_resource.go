@@ -351,7 +351,9 @@ func (r *moduleTestRunResource) Create(ctx context.Context, req resource.CreateR
 	for _, k := range slices.Sorted(maps.Keys(vars)) {
 		opts.Variables = append(opts.Variables, &tfe.RunVariable{Key: k, Value: vars[k]})
 	}
-	rec, err := c.create(ctx, m, &opts)
+	rec, err := reconcileCreate(ctx, "tfgov_module_test_run",
+		func() (*testRunRecord, error) { return c.create(ctx, m, &opts) },
+		func(amb *ambiguousWriteError) (*testRunRecord, bool, error) { return c.lostCreate(ctx, m, &opts, amb) })
 	if err != nil {
 		resp.Diagnostics.AddError("Error creating module test run", fmt.Sprintf("Queuing a test run of configuration version %s: %s", cvID, moduleTestsError(m, err)))
 		return
