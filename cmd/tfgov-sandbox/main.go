@@ -41,15 +41,24 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 	rateLimit := fs.Int("rate-limit", 30, "X-RateLimit-Limit to advertise, as the real service does (0: none)")
 	testWorkers := fs.Int("test-run-workers", 2, "module test runs executed at once; more wait in the queue")
 	terraform := fs.String("terraform", "terraform", "Terraform CLI that module test runs execute (a path, or a name on PATH)")
+	latency := fs.Duration("latency", 0, "delay every request by this long before serving it (parallel requests wait concurrently)")
+	faults := fs.String("faults", "", "random faults, e.g. seed=7,429=0.05,503=0.05,lost=0.05,slow=0.05,slow-delay=1s (see README)")
 	if err := fs.Parse(args); err != nil {
 		return err
+	}
+	var chaos sandbox.Chaos
+	if *faults != "" {
+		var err error
+		if chaos, err = sandbox.ParseChaos(*faults); err != nil {
+			return err
+		}
 	}
 	var logger *log.Logger
 	if !*quiet {
 		logger = log.New(stderr, "", log.LstdFlags)
 	}
 	srv, err := sandbox.New(sandbox.Options{Token: *token, DataFile: *data, UploadListen: *uploadListen, Logger: logger, RateLimit: *rateLimit,
-		TestRunWorkers: *testWorkers, Terraform: *terraform,
+		TestRunWorkers: *testWorkers, Terraform: *terraform, Latency: *latency, Chaos: chaos,
 	})
 	if err != nil {
 		return err
@@ -63,6 +72,9 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 
 	var out strings.Builder
 	fmt.Fprintf(&out, "# tfgov sandbox on %s\n", address)
+	if chaos.Enabled() {
+		fmt.Fprintf(&out, "# chaos: %s\n", srv.Chaos())
+	}
 	fmt.Fprintf(&out, "export TFE_ADDRESS=%s\n", address)
 	if *seed == "" {
 		fmt.Fprintf(&out, "# admin token (site admin, for bootstrapping organizations)\nexport TFE_TOKEN=%s\n", srv.AdminToken())

@@ -20,6 +20,7 @@ import (
 	"net"
 	"net/http"
 	"strconv"
+	"strings"
 	"sync"
 	"time"
 )
@@ -50,6 +51,14 @@ type Options struct {
 	// or a name looked up on PATH when a run starts. Empty means
 	// "terraform".
 	Terraform string
+	// Latency delays every request (API and upload listener, not the
+	// /_sandbox/ admin endpoints) by this long before it is served, outside
+	// the state lock: parallel requests wait concurrently, as over a slow
+	// network.
+	Latency time.Duration
+	// Chaos, when enabled, injects random faults (see Chaos); SetChaos
+	// changes it later.
+	Chaos Chaos
 }
 
 // Server is the sandbox: an http.Handler for the API plus the upload
@@ -74,6 +83,8 @@ type Server struct {
 
 	faultsMu sync.Mutex
 	faults   []*Fault
+
+	chaos chaosEngine
 }
 
 // handlerFunc is the shape of every API handler: it either writes a
@@ -84,6 +95,9 @@ type handlerFunc func(w http.ResponseWriter, r *http.Request, p principal) *apiE
 func New(opts Options) (*Server, error) {
 	if opts.RateLimit != 0 && opts.RateLimit <= 3 {
 		return nil, fmt.Errorf("rate limit %d would stop go-tfe clients: use 0 (none) or more than 3", opts.RateLimit)
+	}
+	if opts.Latency < 0 {
+		return nil, fmt.Errorf("latency must not be negative, got %s", opts.Latency)
 	}
 	s := &Server{opts: opts, adminToken: opts.Token, logger: opts.Logger, stats: map[string]int{}, pathStats: map[string]int{}}
 	if s.adminToken == "" {
@@ -100,6 +114,9 @@ func New(opts Options) (*Server, error) {
 		}
 	}
 	s.st = st
+	if err := s.SetChaos(opts.Chaos); err != nil {
+		return nil, err
+	}
 	if s.st.AdminUserID == "" || s.st.Users[s.st.AdminUserID] == nil {
 		admin := &user{record: s.st.newRecord("user-"), Username: "admin", Email: "admin@sandbox.invalid", SiteAdmin: true}
 		s.st.Users[admin.ID] = admin
@@ -130,10 +147,20 @@ func (s *Server) Close() error {
 	return s.uploads.close()
 }
 
-// ServeHTTP serves the API.
+// ServeHTTP serves the API. Every request but the admin ones (/_sandbox/)
+// first waits Options.Latency, outside any lock, as network latency would.
 func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	start := time.Now()
+	if !strings.HasPrefix(r.URL.Path, "/_sandbox/") && !sleepCtx(r, s.opts.Latency) {
+		return
+	}
 	rec := &statusRecorder{ResponseWriter: w, status: http.StatusOK}
+	defer func() {
+		if v := recover(); v != nil {
+			s.logger.Printf("%s %s dropped %s", r.Method, r.URL.RequestURI(), time.Since(start).Round(time.Microsecond))
+			panic(v)
+		}
+	}()
 	s.mux.ServeHTTP(rec, r)
 	s.logger.Printf("%s %s %d %s", r.Method, r.URL.RequestURI(), rec.status, time.Since(start).Round(time.Microsecond))
 }
@@ -147,6 +174,9 @@ func (s *Server) routes() {
 	s.mux.HandleFunc("POST /_sandbox/faults", s.adminOnly(s.createFault))
 	s.mux.HandleFunc("GET /_sandbox/faults", s.adminOnly(s.listFaults))
 	s.mux.HandleFunc("DELETE /_sandbox/faults", s.adminOnly(s.clearFaults))
+	s.mux.HandleFunc("PUT /_sandbox/chaos", s.adminOnly(s.putChaos))
+	s.mux.HandleFunc("GET /_sandbox/chaos", s.adminOnly(s.getChaos))
+	s.mux.HandleFunc("DELETE /_sandbox/chaos", s.adminOnly(s.deleteChaos))
 	s.mux.HandleFunc("/", func(w http.ResponseWriter, r *http.Request) {
 		// Unknown routes answer 404, never 405 or 501: go-tfe retries 5xx.
 		s.count("unmatched")
@@ -162,42 +192,61 @@ func (s *Server) routes() {
 }
 
 // route registers an authenticated API handler. The wrapper counts the
-// request under its pattern, answers 401 without a valid token, answers an
-// injected Fault when one matches, takes the state lock and, after a
-// successful change, writes the snapshot.
+// request under its pattern and draws its chaos (a 429 or 503 here ends it
+// unprocessed); then, holding the state lock, it answers 401 without a valid
+// token, answers an injected Fault when one matches, runs the handler and,
+// after a successful change, writes the snapshot. The answer is held in a
+// buffer and leaves only after the lock is released and the snapshot is
+// written, so a client never sees a change that a crash could lose.
 func (s *Server) route(pattern string, h handlerFunc) {
 	s.mux.HandleFunc(pattern, func(w http.ResponseWriter, r *http.Request) {
 		s.count(pattern)
 		s.countPath(r)
-		write := r.Method != http.MethodGet && r.Method != http.MethodHead
-		if write {
-			s.mu.Lock()
-			defer s.mu.Unlock()
-		} else {
-			s.mu.RLock()
-			defer s.mu.RUnlock()
-		}
-		p, ok := s.authenticate(r)
-		if !ok {
-			// The reference leaves the failed-authentication status "not
-			// shown"; the real service answers 401, which go-tfe maps to
-			// ErrUnauthorized.
-			writeError(w, &apiError{Status: http.StatusUnauthorized, Title: "unauthorized", Detail: "a valid bearer token is required"})
-			return
-		}
-		if e := s.takeFault(pattern, r); e != nil {
-			writeFault(w, e)
-			return
-		}
-		rec := &statusRecorder{ResponseWriter: w, status: http.StatusOK}
-		if e := h(rec, r, p); e != nil {
-			writeError(rec, e)
-			return
-		}
-		if write && rec.status < 400 {
-			s.persistLocked()
-		}
+		s.serve(w, r, func(w http.ResponseWriter) (answerMode, *apiError) {
+			return s.processLocked(pattern, h, w, r)
+		})
 	})
+}
+
+// processLocked runs h for route with the state lock held.
+func (s *Server) processLocked(pattern string, h handlerFunc, w http.ResponseWriter, r *http.Request) (answerMode, *apiError) {
+	write := r.Method != http.MethodGet && r.Method != http.MethodHead
+	if write {
+		s.mu.Lock()
+		defer s.mu.Unlock()
+	} else {
+		s.mu.RLock()
+		defer s.mu.RUnlock()
+	}
+	p, ok := s.authenticate(r)
+	if !ok {
+		// The reference leaves the failed-authentication status "not
+		// shown"; the real service answers 401, which go-tfe maps to
+		// ErrUnauthorized.
+		writeError(w, &apiError{Status: http.StatusUnauthorized, Title: "unauthorized", Detail: "a valid bearer token is required"})
+		return answerAsWritten, nil
+	}
+	mode := answerAsWritten
+	f, fe := s.takeFault(pattern, r)
+	switch {
+	case f == nil:
+	case f.Drop:
+		mode = answerDropped
+	case f.After:
+		mode = answerStatus
+	default:
+		writeFault(w, fe)
+		return answerAsWritten, nil
+	}
+	rec := &statusRecorder{ResponseWriter: w, status: http.StatusOK}
+	if e := h(rec, r, p); e != nil {
+		writeError(rec, e)
+		return mode, fe
+	}
+	if write && rec.status < 400 {
+		s.persistLocked()
+	}
+	return mode, fe
 }
 
 // ping is go-tfe's start-up request. It sends the headers go-tfe reads:
@@ -261,12 +310,13 @@ func (s *Server) Stats() map[string]int {
 	return out
 }
 
-// ResetStats zeroes the request counter.
+// ResetStats zeroes the request counter and the chaos counters.
 func (s *Server) ResetStats() {
 	s.statsMu.Lock()
 	s.stats = map[string]int{}
 	s.pathStats = map[string]int{}
 	s.statsMu.Unlock()
+	s.chaos.reset()
 }
 
 // getStats serves the counter at GET /_sandbox/stats (admin token only),
@@ -278,7 +328,7 @@ func (s *Server) getStats(w http.ResponseWriter, _ *http.Request) {
 		total += v
 	}
 	w.Header().Set("Content-Type", "application/json")
-	_ = json.NewEncoder(w).Encode(map[string]any{"requests": stats, "total": total})
+	_ = json.NewEncoder(w).Encode(map[string]any{"requests": stats, "total": total, "chaos": s.ChaosStats()})
 }
 
 func (s *Server) resetStats(w http.ResponseWriter, _ *http.Request) {
