@@ -47,7 +47,13 @@ func (r *agentTokenResource) Schema(_ context.Context, _ resource.SchemaRequest,
 		MarkdownDescription: "An authentication token of an agent pool, which HCP Terraform agents use to register with the pool.\n\n" +
 			"The API returns the secret only when the token is created, so the provider keeps it in state from then on. " +
 			"The API cannot change a token: any change of `description` or `rotation_triggers` creates a new token and revokes the old one " +
-			"(add `lifecycle { create_before_destroy = true }` to hand the new secret to your agents before the old one stops working).",
+			"(add `lifecycle { create_before_destroy = true }` to hand the new secret to your agents before the old one stops working).\n\n" +
+			"**Lost answers.** A token has no natural key and its secret is returned only once, so a token made by a create whose answer was lost " +
+			"(a 5xx, or a connection lost once the request was sent) is a live credential nobody holds. After such an answer the provider lists the pool's tokens and revokes every token " +
+			"with the description sent, created within the request's window (between its start and its failed answer, give or take 5 seconds of clock skew), " +
+			"whose create answer this provider process did not receive; tokens made by other resources of the same apply (`count`, `for_each`) are never revoked. Then it creates the token again. " +
+			"A token made at the same moment with the same description by another Terraform run would be revoked too: give concurrent configurations distinct descriptions. " +
+			"A token whose create answer reached a Terraform process that was then killed before saving state cannot be told from others and stays: revoke it in the pool's token list.",
 		Attributes: map[string]schema.Attribute{
 			"id": schema.StringAttribute{
 				Computed:            true,

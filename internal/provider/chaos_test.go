@@ -312,4 +312,3 @@ func hclList(vals []string) string {
 	}
 	return "[" + strings.Join(q, ", ") + "]"
 }
-

@@ -42,7 +42,7 @@ func TestAccCrashConvergence(t *testing.T) {
 	}
 	tfBin := os.Getenv("TF_ACC_TERRAFORM_PATH")
 	bin := t.TempDir()
-	build := exec.Command("go", "build", "-o", filepath.Join(bin, "terraform-provider-tfgov"), "github.com/tfgov/terraform-provider-tfgov")
+	build := exec.CommandContext(context.Background(), "go", "build", "-o", filepath.Join(bin, "terraform-provider-tfgov"), "github.com/tfgov/terraform-provider-tfgov")
 	if out, err := build.CombinedOutput(); err != nil {
 		t.Fatalf("building the provider: %v\n%s", err, out)
 	}
@@ -148,7 +148,7 @@ resource "tfgov_module_test_variable" "v" {
 		t.Fatal(err)
 	}
 	tf := func(args ...string) *exec.Cmd {
-		cmd := exec.Command(tfBin, args...)
+		cmd := exec.CommandContext(ctx, tfBin, args...)
 		cmd.Dir = dir
 		cmd.Env = append(os.Environ(), "TF_CLI_CONFIG_FILE="+cliConfig, "TF_IN_AUTOMATION=1", "CHECKPOINT_DISABLE=1")
 		cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true}
@@ -182,7 +182,7 @@ resource "tfgov_module_test_variable" "v" {
 		case <-time.After(time.Millisecond):
 			if writes() >= killAt {
 				_ = syscall.Kill(-cmd.Process.Pid, syscall.SIGKILL)
-				<-done
+				<-done //nolint:errcheck // killed: the error says so
 				killed = true
 			}
 		}

@@ -82,7 +82,12 @@ func (r *moduleTestVariableResource) Schema(_ context.Context, _ resource.Schema
 			"Set the value with `value`, or with the write-only `value_wo` (Terraform 1.11 or later), which is sent to the API but never stored in the plan or state. " +
 			"A `sensitive` variable's value is never returned by the API, so Terraform keeps the last value it set (in state with `value`, nowhere with `value_wo`) " +
 			"and cannot notice a change made outside Terraform; other changes made outside Terraform are put back by the next apply.\n\n" +
-			"Module tests need an API token of the organization's owners team or of one of its members.",
+			"Module tests need an API token of the organization's owners team or of one of its members.\n\n" +
+			"**Lost answers.** When the create request ends without a definite answer (a 5xx, or a connection lost once the request was sent), " +
+			"the provider looks up the module's variable with that key (keys are unique in a module) before creating it again. " +
+			"It adopts the variable only when it was created within the request's window (its creation time between the request's start and its failed answer, give or take 5 seconds of clock skew) " +
+			"and its description, category, `hcl`, `sensitive` and (unless sensitive) value are as sent; any other variable with the key fails the create with its ID and an `import` block. " +
+			"No such variable: the create is sent again. A key taken by a variable Terraform does not manage also fails with the variable's ID and an `import` block.",
 		Attributes: map[string]schema.Attribute{
 			"id": schema.StringAttribute{
 				Computed:            true,

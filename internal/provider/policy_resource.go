@@ -59,7 +59,13 @@ func (r *policyResource) Schema(_ context.Context, _ resource.SchemaRequest, res
 		MarkdownDescription: "A Sentinel or OPA policy of an organization: its name, kind, query and enforcement level. " +
 			"The policy's code is uploaded separately, with `tfgov_policy_upload`; policy sets decide where it is enforced.\n\n" +
 			"After every create and update the provider compares what the API returns with the configuration, " +
-			"so a change the API did not make fails the apply instead of showing up as drift later.",
+			"so a change the API did not make fails the apply instead of showing up as drift later.\n\n" +
+			"**Lost answers.** When the create request ends without a definite answer (a 5xx, or a connection lost once the request was sent), " +
+			"the provider does not send it again blindly: it looks up the organization's policy with that name. " +
+			"The API returns no creation time for a policy, so the provider adopts it only when every attribute is as sent, " +
+			"it has not changed since it was created (`updated_at` null: no code uploaded, no update) and no policy set includes it; " +
+			"a policy of that name in any other shape fails the create with its ID and an `import` block. No such policy: the create is sent again. " +
+			"A policy whose code upload failed stays in state, and the next apply uploads the code (`tfgov_policy_upload`).",
 		Attributes: map[string]schema.Attribute{
 			"id": schema.StringAttribute{
 				Computed:            true,

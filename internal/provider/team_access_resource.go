@@ -65,7 +65,11 @@ func (r *teamAccessResource) Schema(_ context.Context, _ resource.SchemaRequest,
 		MarkdownDescription: "A team's access to a workspace. A team holds at most one access per workspace.\n\n" +
 			"With a fixed level (`read`, `plan`, `write`, `admin`) the service decides the permissions, and `permissions` shows them. " +
 			"With `custom` you choose each permission in `permissions`; those you leave out get the service's defaults. " +
-			"The organization-level permissions of the team still apply: the team's effective access to the workspace is the more restrictive of the two.",
+			"The organization-level permissions of the team still apply: the team's effective access to the workspace is the more restrictive of the two.\n\n" +
+			"**Lost answers.** When the add request ends without a definite answer (a 5xx, or a connection lost once the request was sent), " +
+			"the provider looks up the workspace's access for the team before adding it again. The API returns no creation time for a grant, " +
+			"so an existing grant is adopted when its access level and every permission sent are as sent (granting the same access twice is the same act); " +
+			"a grant of other access fails the add with its ID and an `import` block. No grant: the add is sent again.",
 		Attributes: map[string]schema.Attribute{
 			"id": schema.StringAttribute{
 				Computed:            true,

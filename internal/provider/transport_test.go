@@ -36,7 +36,6 @@ func TestRetryTransport(t *testing.T) {
 		body      string // a part of the body handed back
 		err       string // a part of the error, when one
 		ambiguous bool   // the error is an *ambiguousWriteError
-		permanent bool   // the error is a *permanentError
 	}
 	tests := map[string]struct {
 		method   string
@@ -138,7 +137,7 @@ func TestRetryTransportPermanent(t *testing.T) {
 	trusting := &http.Transport{TLSClientConfig: &tls.Config{RootCAs: pool, MinVersion: tls.VersionTLS12}}
 	_, port, _ := net.SplitHostPort(tlsSrv.Listener.Addr().String())
 
-	closed, err := net.Listen("tcp", "127.0.0.1:0")
+	closed, err := (&net.ListenConfig{}).Listen(context.Background(), "tcp", "127.0.0.1:0")
 	if err != nil {
 		t.Fatal(err)
 	}
