@@ -492,6 +492,14 @@ func pageDocument(r *http.Request, p page, total int, data []resource) document 
 	}
 }
 
+// orEmpty turns a nil slice into an empty one so `data` is `[]`, not null.
+func orEmpty(rs []resource) []resource {
+	if rs == nil {
+		return []resource{}
+	}
+	return rs
+}
+
 func requestScheme(r *http.Request) string {
 	if r.TLS != nil {
 		return "https"

@@ -3,10 +3,10 @@
 // against it. Acceptance tests and the quickstart run against it when no live
 // endpoint is configured.
 //
-// One file serves each section of the reference (agent_tokens.go, ...);
-// fixtures.go serves the supporting endpoints (organizations, teams,
-// workspaces, ...) that the reference names but does not document, shaped as
-// go-tfe expects them. Where the reference says "not shown", the handler's
+// One file serves each section of the reference (agent_tokens.go, ...),
+// and one file each area of supporting endpoints that the reference names
+// but does not document (organizations.go, teams.go, workspaces.go, ...),
+// shaped as go-tfe expects them. Where the reference says "not shown", the handler's
 // doc comment records what the sandbox does and why.
 package sandbox
 
@@ -182,7 +182,16 @@ func (s *Server) routes() {
 		s.count("unmatched")
 		writeError(w, errNotFound())
 	})
-	s.registerFixtures()
+	s.registerOrganizations()
+	s.registerUserTokens()
+	s.registerMemberships()
+	s.registerTeams()
+	s.registerTeamTokens()
+	s.registerOrganizationTokens()
+	s.registerWorkspaces()
+	s.registerAgentPools()
+	s.registerRegistryModules()
+	s.registerPolicySets()
 	s.registerAgentTokens()
 	s.registerModuleDeprecation()
 	s.registerTeamAccess()

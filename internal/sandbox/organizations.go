@@ -1,0 +1,217 @@
+package sandbox
+
+import (
+	"fmt"
+	"net/http"
+	"regexp"
+	"strings"
+)
+
+// Organizations and users: the account, organizations and the users in
+// them. The reference names these endpoints but does not document them, so
+// they are shaped as go-tfe sends and decodes them, with the attributes tests
+// and the quickstart need. Where the sandbox chooses a behaviour the real
+// service does not document, the handler says so.
+
+func (s *Server) registerOrganizations() {
+	s.route("GET /api/v2/account/details", s.readAccount)
+	s.route("POST /api/v2/organizations", s.createOrganization)
+	s.route("GET /api/v2/organizations/{org}", s.readOrganization)
+	s.route("DELETE /api/v2/organizations/{org}", s.deleteOrganization)
+}
+
+type organization struct {
+	record
+	Name         string `json:"name"`
+	Email        string `json:"email"`
+	OwnersTeamID string `json:"owners_team_id"`
+}
+
+type user struct {
+	record
+	Username  string `json:"username"`
+	Email     string `json:"email"`
+	SiteAdmin bool   `json:"site_admin"`
+}
+
+// nameRE is the real service's rule for organization, workspace and module
+// names: letters, numbers, `-` and `_`.
+var nameRE = regexp.MustCompile(`^[A-Za-z0-9_-]+$`)
+
+func organizationResource(o *organization) resource {
+	return resource{
+		Type: "organizations",
+		ID:   o.Name,
+		Attributes: map[string]any{
+			"name":        o.Name,
+			"email":       o.Email,
+			"external-id": o.ID,
+			"created-at":  timestamp(o.CreatedAt),
+		},
+		Links: map[string]any{"self": apiPath("organizations", o.Name)},
+	}
+}
+
+func userResource(u *user) resource {
+	return resource{
+		Type: "users",
+		ID:   u.ID,
+		Attributes: map[string]any{
+			"username":      u.Username,
+			"email":         u.Email,
+			"is-site-admin": u.SiteAdmin,
+		},
+		Links: map[string]any{"self": apiPath("users", u.ID)},
+	}
+}
+
+// readAccount is GET /account/details: the user a user token (or the admin
+// token) acts as. Team and organization tokens have no user: 404.
+func (s *Server) readAccount(w http.ResponseWriter, _ *http.Request, p principal) *apiError {
+	if p.user == nil {
+		return errNotFound()
+	}
+	writeDoc(w, http.StatusOK, document{Data: userResource(p.user)})
+	return nil
+}
+
+// createOrganization creates an organization with its owners team. A user
+// creating it becomes its owner, as on the real service; the admin token
+// makes the user with the given email the owner (creating that user if
+// needed) so a bootstrap can hand the organization to an ordinary user.
+// Team and organization tokens may not create organizations: 404.
+// Names are unique across the sandbox: 422 "has already been taken".
+func (s *Server) createOrganization(w http.ResponseWriter, r *http.Request, p principal) *apiError {
+	if p.user == nil {
+		return errNotFound()
+	}
+	b, e := decodeBody(r, "organizations")
+	if e != nil {
+		return e
+	}
+	name := b.reqString("name")
+	email := b.reqString("email")
+	if b.err != nil {
+		return b.err
+	}
+	if !nameRE.MatchString(name) {
+		return errInvalidAttribute("name", "name may contain only letters, numbers, - and _")
+	}
+	if s.st.Organizations[name] != nil {
+		return errInvalidAttribute("name", "name has already been taken")
+	}
+	owner := p.user
+	if p.admin {
+		owner = s.st.userByEmail(email)
+	}
+	o := s.st.createOrganization(name, email, owner)
+	writeDoc(w, http.StatusCreated, document{Data: organizationResource(o)})
+	return nil
+}
+
+// createOrganization is the state change shared with the demo seed.
+func (st *state) createOrganization(name, email string, owner *user) *organization {
+	o := &organization{record: st.newRecord("org-"), Name: name, Email: email}
+	owners := &team{record: st.newRecord("team-"), Org: name, Name: "owners", Visibility: "secret", Access: ownersAccess}
+	o.OwnersTeamID = owners.ID
+	st.Organizations[name] = o
+	st.Teams[owners.ID] = owners
+	st.addMember(name, owner)
+	owners.UserIDs = append(owners.UserIDs, owner.ID)
+	return o
+}
+
+// userByEmail finds the user with email, creating one (username from the
+// email's local part, made unique) when there is none.
+func (st *state) userByEmail(email string) *user {
+	for _, u := range st.Users {
+		if strings.EqualFold(u.Email, email) {
+			return u
+		}
+	}
+	base := strings.ToLower(strings.SplitN(email, "@", 2)[0])
+	base = regexp.MustCompile(`[^a-z0-9_-]`).ReplaceAllString(base, "-")
+	name := base
+	for i := 2; st.userByName(name) != nil; i++ {
+		name = fmt.Sprintf("%s-%d", base, i)
+	}
+	u := &user{record: st.newRecord("user-"), Username: name, Email: email}
+	st.Users[u.ID] = u
+	return u
+}
+
+func (st *state) userByName(name string) *user {
+	for _, u := range st.Users {
+		if u.Username == name {
+			return u
+		}
+	}
+	return nil
+}
+
+func (s *Server) readOrganization(w http.ResponseWriter, r *http.Request, p principal) *apiError {
+	o := s.st.Organizations[r.PathValue("org")]
+	if o == nil || !s.st.memberOf(p, o.Name) {
+		return errNotFound()
+	}
+	writeDoc(w, http.StatusOK, document{Data: organizationResource(o)})
+	return nil
+}
+
+// deleteOrganization deletes an organization and everything in it. Only
+// owners may (the organization token may not delete its own organization).
+func (s *Server) deleteOrganization(w http.ResponseWriter, r *http.Request, p principal) *apiError {
+	o := s.st.Organizations[r.PathValue("org")]
+	if o == nil || !s.st.isOwner(p, o.Name) {
+		return errNotFound()
+	}
+	s.st.deleteOrganization(o.Name)
+	writeNoContent(w)
+	return nil
+}
+
+// deleteOrganization removes org and, through the per-kind deletes, every
+// record that belongs to it.
+func (st *state) deleteOrganization(org string) {
+	for _, ws := range st.Workspaces {
+		if ws.Org == org {
+			st.deleteWorkspace(ws.ID)
+		}
+	}
+	for _, ap := range st.AgentPools {
+		if ap.Org == org {
+			st.deleteAgentPool(ap.ID)
+		}
+	}
+	for _, m := range st.RegistryModules {
+		if m.Org == org {
+			st.deleteRegistryModule(m.ID)
+		}
+	}
+	for _, ps := range st.PolicySets {
+		if ps.Org == org {
+			st.deletePolicySet(ps.ID)
+		}
+	}
+	for _, pol := range st.Policies {
+		if pol.Org == org {
+			st.deletePolicy(pol.ID)
+		}
+	}
+	for _, t := range st.Teams {
+		if t.Org == org {
+			st.deleteTeam(t.ID)
+		}
+	}
+	for id, m := range st.Memberships {
+		if m.Org == org {
+			delete(st.Memberships, id)
+		}
+	}
+	for _, t := range st.Tokens {
+		if t.Kind == tokenOrganization && t.Org == org {
+			st.deleteToken(t.ID)
+		}
+	}
+	delete(st.Organizations, org)
+}

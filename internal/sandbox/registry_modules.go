@@ -1,0 +1,315 @@
+package sandbox
+
+import (
+	"archive/tar"
+	"bytes"
+	"compress/gzip"
+	"errors"
+	"fmt"
+	"io"
+	"net/http"
+	"regexp"
+	"slices"
+	"time"
+
+	"github.com/hashicorp/go-version"
+)
+
+// Private registry modules and their versions, which module tests,
+// test variables and deprecations hang off. Not documented by the reference;
+// shaped as go-tfe expects.
+
+func (s *Server) registerRegistryModules() {
+	s.route("POST /api/v2/organizations/{org}/registry-modules", s.createRegistryModule)
+	s.route("GET /api/v2/organizations/{org}/registry-modules/private/{ns}/{name}/{provider}", s.readRegistryModule)
+	s.route("DELETE /api/v2/organizations/{org}/registry-modules/private/{ns}/{name}/{provider}", s.deleteRegistryModule)
+	s.route("GET /api/v2/organizations/{org}/registry-modules/private/{ns}/{name}/{provider}/version", s.readModuleVersion)
+	s.route("DELETE /api/v2/organizations/{org}/registry-modules/private/{ns}/{name}/{provider}/{version}", s.deleteModuleVersion)
+	s.route("POST /api/v2/registry-modules/{org}/{name}/{provider}/versions", s.createModuleVersion)
+}
+
+type registryModule struct {
+	record
+	Org       string           `json:"org"`
+	Name      string           `json:"name"`
+	Provider  string           `json:"provider"`
+	UpdatedAt time.Time        `json:"updated_at"`
+	Versions  []*moduleVersion `json:"versions"`
+}
+
+type moduleVersion struct {
+	ID        string    `json:"id"`
+	Version   string    `json:"version"`
+	Status    string    `json:"status"`
+	Error     string    `json:"error,omitempty"`
+	CreatedAt time.Time `json:"created_at"`
+	UpdatedAt time.Time `json:"updated_at"`
+	// Deprecation is set while the version is deprecated
+	// (module_deprecation.go).
+	Deprecation *deprecation `json:"deprecation,omitempty"`
+}
+
+func canManageModules(a orgAccess) bool { return a.ManageModules }
+
+func (m *registryModule) version(v string) *moduleVersion {
+	for _, mv := range m.Versions {
+		if mv.Version == v {
+			return mv
+		}
+	}
+	return nil
+}
+
+func registryModuleResource(m *registryModule) resource {
+	statuses := make([]map[string]any, 0, len(m.Versions))
+	// The real service lists the newest version first.
+	for i := len(m.Versions) - 1; i >= 0; i-- {
+		statuses = append(statuses, map[string]any{"version": m.Versions[i].Version, "status": m.Versions[i].Status})
+	}
+	status := "pending"
+	if slices.ContainsFunc(m.Versions, func(v *moduleVersion) bool { return v.Status == "ok" }) {
+		status = "setup_complete"
+	}
+	return resource{
+		Type: "registry-modules",
+		ID:   m.ID,
+		Attributes: map[string]any{
+			"name":                 m.Name,
+			"provider":             m.Provider,
+			"namespace":            m.Org,
+			"registry-name":        "private",
+			"status":               status,
+			"version-statuses":     statuses,
+			"no-code":              false,
+			"publishing-mechanism": "git_tag",
+			"created-at":           timestamp(m.CreatedAt),
+			"updated-at":           timestamp(m.UpdatedAt),
+			"permissions": map[string]any{
+				"can-delete": true, "can-resync": true, "can-retry": true,
+			},
+		},
+		Relationships: map[string]any{"organization": relOne("organizations", m.Org)},
+		Links: map[string]any{
+			"self": apiPath("organizations", m.Org, "registry-modules", "private", m.Org, m.Name, m.Provider),
+		},
+	}
+}
+
+func moduleVersionResource(m *registryModule, mv *moduleVersion, upload string) resource {
+	res := resource{
+		Type: "registry-module-versions",
+		ID:   mv.ID,
+		Attributes: map[string]any{
+			"version":    mv.Version,
+			"status":     mv.Status,
+			"source":     "tfe-api",
+			"created-at": timestamp(mv.CreatedAt),
+			"updated-at": timestamp(mv.UpdatedAt),
+		},
+		Relationships: map[string]any{
+			"registry-module": relOne("registry-modules", m.ID),
+			"deprecation":     deprecationRelationship(mv),
+		},
+		Links: map[string]any{},
+	}
+	if upload != "" {
+		res.Links["upload"] = upload
+	}
+	return res
+}
+
+// moduleByPath finds a private module by organization, namespace, name and
+// provider. The namespace of a private module is its organization.
+func (st *state) moduleByPath(org, ns, name, provider string) *registryModule {
+	if ns != org {
+		return nil
+	}
+	for _, m := range st.RegistryModules {
+		if m.Org == org && m.Name == name && m.Provider == provider {
+			return m
+		}
+	}
+	return nil
+}
+
+var moduleProviderRE = regexp.MustCompile(`^[a-z0-9]+$`)
+
+// createRegistryModule creates a private module with no versions (go-tfe's
+// RegistryModules.Create). Owners and manage-modules may. name follows
+// nameRE, provider is lower-case letters and digits; the triple is unique
+// (422). Only the private registry is emulated.
+func (s *Server) createRegistryModule(w http.ResponseWriter, r *http.Request, p principal) *apiError {
+	org := r.PathValue("org")
+	if !s.st.memberOf(p, org) || !s.st.hasOrgAccess(p, org, canManageModules) {
+		return errNotFound()
+	}
+	b, e := decodeBody(r, "registry-modules")
+	if e != nil {
+		return e
+	}
+	name := b.reqString("name")
+	provider := b.reqString("provider")
+	registry := b.optString("registry-name")
+	b.oneOf("registry-name", registry, "private")
+	ns := b.optString("namespace")
+	if b.err != nil {
+		return b.err
+	}
+	if !nameRE.MatchString(name) {
+		return errInvalidAttribute("name", "name may contain only letters, numbers, - and _")
+	}
+	if !moduleProviderRE.MatchString(provider) {
+		return errInvalidAttribute("provider", "provider may contain only lower-case letters and numbers")
+	}
+	if ns != nil && *ns != "" && *ns != org {
+		return errInvalidAttribute("namespace", "namespace of a private module must be the organization name")
+	}
+	if s.st.moduleByPath(org, org, name, provider) != nil {
+		return errInvalidAttribute("name", "name has already been taken for this provider")
+	}
+	m := &registryModule{record: s.st.newRecord("mod-"), Org: org, Name: name, Provider: provider}
+	m.UpdatedAt = m.CreatedAt
+	s.st.RegistryModules[m.ID] = m
+	writeDoc(w, http.StatusCreated, document{Data: registryModuleResource(m)})
+	return nil
+}
+
+func (s *Server) readRegistryModule(w http.ResponseWriter, r *http.Request, p principal) *apiError {
+	m := s.st.moduleByPath(r.PathValue("org"), r.PathValue("ns"), r.PathValue("name"), r.PathValue("provider"))
+	if m == nil || !s.st.memberOf(p, m.Org) {
+		return errNotFound()
+	}
+	writeDoc(w, http.StatusOK, document{Data: registryModuleResource(m)})
+	return nil
+}
+
+// deleteRegistryModule deletes a module (one provider) and its versions.
+func (s *Server) deleteRegistryModule(w http.ResponseWriter, r *http.Request, p principal) *apiError {
+	m := s.st.moduleByPath(r.PathValue("org"), r.PathValue("ns"), r.PathValue("name"), r.PathValue("provider"))
+	if m == nil || !s.st.memberOf(p, m.Org) || !s.st.hasOrgAccess(p, m.Org, canManageModules) {
+		return errNotFound()
+	}
+	s.st.deleteRegistryModule(m.ID)
+	writeNoContent(w)
+	return nil
+}
+
+// deleteRegistryModule removes a module and what hangs off it.
+func (st *state) deleteRegistryModule(id string) {
+	st.deleteModuleTests(id)
+	for _, v := range st.moduleTestVariables(id) {
+		delete(st.TestVariables, v.ID)
+	}
+	delete(st.RegistryModules, id)
+}
+
+// readModuleVersion is go-tfe's ReadVersion:
+// `.../private/:ns/:name/:provider/version?module_version=V`; with
+// include=deprecation it also carries the version's deprecation
+// (module_deprecation.go).
+func (s *Server) readModuleVersion(w http.ResponseWriter, r *http.Request, p principal) *apiError {
+	m := s.st.moduleByPath(r.PathValue("org"), r.PathValue("ns"), r.PathValue("name"), r.PathValue("provider"))
+	if m == nil || !s.st.memberOf(p, m.Org) {
+		return errNotFound()
+	}
+	mv := m.version(r.URL.Query().Get("module_version"))
+	if mv == nil {
+		return errNotFound()
+	}
+	writeDoc(w, http.StatusOK, document{Data: moduleVersionResource(m, mv, ""), Included: includedDeprecation(r, mv)})
+	return nil
+}
+
+// deleteModuleVersion deletes one version of a module.
+func (s *Server) deleteModuleVersion(w http.ResponseWriter, r *http.Request, p principal) *apiError {
+	m := s.st.moduleByPath(r.PathValue("org"), r.PathValue("ns"), r.PathValue("name"), r.PathValue("provider"))
+	if m == nil || !s.st.memberOf(p, m.Org) || !s.st.hasOrgAccess(p, m.Org, canManageModules) {
+		return errNotFound()
+	}
+	mv := m.version(r.PathValue("version"))
+	if mv == nil {
+		return errNotFound()
+	}
+	s.st.deleteModuleVersion(m, mv.Version)
+	writeNoContent(w)
+	return nil
+}
+
+// deleteModuleVersion removes one version and what hangs off it.
+func (st *state) deleteModuleVersion(m *registryModule, v string) {
+	m.Versions = slices.DeleteFunc(m.Versions, func(mv *moduleVersion) bool { return mv.Version == v })
+}
+
+// maxModuleArchive bounds a module version's upload.
+const maxModuleArchive = 100 << 20
+
+// createModuleVersion is go-tfe's CreateVersion: it adds a `pending`
+// version whose `links.upload` is a one-time address on the upload
+// listener. Uploading a .tar.gz moves the version to `ok`; anything else to
+// `reg_ingress_failed`, as on the real service. The version must be valid
+// semver and new for the module (422).
+func (s *Server) createModuleVersion(w http.ResponseWriter, r *http.Request, p principal) *apiError {
+	org := r.PathValue("org")
+	m := s.st.moduleByPath(org, org, r.PathValue("name"), r.PathValue("provider"))
+	if m == nil || !s.st.memberOf(p, org) || !s.st.hasOrgAccess(p, org, canManageModules) {
+		return errNotFound()
+	}
+	b, e := decodeBody(r, "registry-module-versions")
+	if e != nil {
+		return e
+	}
+	v := b.reqString("version")
+	if b.err != nil {
+		return b.err
+	}
+	if _, err := version.NewSemver(v); err != nil {
+		return errInvalidAttribute("version", fmt.Sprintf("version must be a semantic version such as 1.2.3, got %q", v))
+	}
+	if m.version(v) != nil {
+		return errInvalidAttribute("version", "version "+v+" already exists")
+	}
+	mv := s.st.addModuleVersion(m, v)
+	upload := s.uploads.newUploadURL(maxModuleArchive, func(st *state, body []byte) *apiError {
+		mod := st.RegistryModules[m.ID]
+		if mod == nil || mod.version(v) == nil {
+			return errNotFound()
+		}
+		target := mod.version(v)
+		target.UpdatedAt = now()
+		// A bad archive is the version's failure, not the upload's.
+		target.Status, target.Error = "ok", ""
+		if err := checkTarGz(body); err != nil {
+			target.Status, target.Error = "reg_ingress_failed", err.Error()
+		}
+		return nil
+	})
+	writeDoc(w, http.StatusCreated, document{Data: moduleVersionResource(m, mv, upload)})
+	return nil
+}
+
+// addModuleVersion records a pending version (shared with the demo seed).
+func (st *state) addModuleVersion(m *registryModule, v string) *moduleVersion {
+	t := now()
+	mv := &moduleVersion{ID: newID("modver-"), Version: v, Status: "pending", CreatedAt: t, UpdatedAt: t}
+	m.Versions = append(m.Versions, mv)
+	m.UpdatedAt = t
+	return mv
+}
+
+// checkTarGz reports whether raw is a readable gzip-compressed tar archive.
+func checkTarGz(raw []byte) error {
+	zr, err := gzip.NewReader(bytes.NewReader(raw))
+	if err != nil {
+		return fmt.Errorf("not a gzip archive: %w", err)
+	}
+	tr := tar.NewReader(zr)
+	for {
+		_, err := tr.Next()
+		if errors.Is(err, io.EOF) {
+			return nil
+		}
+		if err != nil {
+			return fmt.Errorf("not a tar archive: %w", err)
+		}
+	}
+}
