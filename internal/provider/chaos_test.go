@@ -54,7 +54,7 @@ func TestAccChaos(t *testing.T) {
 	chaos := runChaosApply(t, chaosFaults)
 	t.Logf("chaos: %d resources; plan+apply took %s with no faults and %s at 20%% faults (%.1fx)",
 		chaos.resources, calm.wall.Round(time.Millisecond), chaos.wall.Round(time.Millisecond), chaos.wall.Seconds()/calm.wall.Seconds())
-	t.Logf("chaos: faults injected by kind: %v (%d requests in all)", chaos.faults, chaos.requests)
+	t.Logf("chaos: faults injected by kind: %v; requests %d (no faults: %d)", chaos.faults, chaos.requests, calm.requests)
 	t.Logf("chaos: retries %d (no faults: %d); reconciliations by kind: %v", chaos.retries, calm.retries, chaos.reconciled)
 	t.Logf("chaos: orphans %d, duplicates %d, missing %d (no faults: %d, %d, %d)", chaos.orphans, chaos.duplicates, chaos.missing, calm.orphans, calm.duplicates, calm.missing)
 	if n := chaos.faults[sandbox.ChaosLostAnswer503] + chaos.faults[sandbox.ChaosLostAnswerDropped]; n == 0 {

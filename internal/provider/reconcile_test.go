@@ -1,0 +1,250 @@
+package provider
+
+import (
+	"context"
+	"fmt"
+	"regexp"
+	"testing"
+	"time"
+
+	tfe "github.com/hashicorp/go-tfe"
+	tfjson "github.com/hashicorp/terraform-json"
+	"github.com/hashicorp/terraform-plugin-testing/helper/resource"
+	"github.com/hashicorp/terraform-plugin-testing/statecheck"
+
+	"github.com/tfgov/terraform-provider-tfgov/internal/sandbox"
+)
+
+func TestAmbiguousWindow(t *testing.T) {
+	t.Parallel()
+	start := time.Date(2026, 1, 1, 12, 0, 0, 0, time.UTC)
+	amb := &ambiguousWriteError{Start: start, End: start.Add(2 * time.Second)}
+	for _, tc := range []struct {
+		at   time.Time
+		want bool
+	}{
+		{start, true},
+		{start.Add(time.Second), true},
+		{start.Add(-clockSkew), true},
+		{start.Add(-clockSkew - time.Millisecond), false},
+		{start.Add(2*time.Second + clockSkew), true},
+		{start.Add(2*time.Second + clockSkew + time.Millisecond), false},
+		{start.Add(-time.Hour), false},
+	} {
+		if got := amb.within(tc.at); got != tc.want {
+			t.Errorf("within(%s) = %v, want %v", tc.at.Sub(start), got, tc.want)
+		}
+	}
+}
+
+// TestAccLostAnswers: for every resource that creates, a create the
+// service processed and whose answer was lost (a 503 after processing, or
+// a dropped connection) ends with exactly one object on the service, the
+// one in state: adopted with no second create, or (agent tokens, whose
+// secret was lost with the answer) revoked and made again.
+func TestAccLostAnswers(t *testing.T) {
+	sb := testAccSandbox()
+	if sb == nil {
+		t.Skip("lost answers are injected by the sandbox")
+	}
+	type tcase struct {
+		config    string
+		postPath  string
+		wantPosts int // creates sent in all
+		onService func(ctx context.Context, s *tfjson.State) error
+	}
+	cases := map[string]func(t *testing.T) tcase{
+		"policy": func(t *testing.T) tcase {
+			name := testAccName("lost")
+			return tcase{
+				config:    testAccPolicyConfig(name, "", "", "lost answer", ""),
+				postPath:  "/api/v2/organizations/" + testAccOrganization() + "/policies",
+				wantPosts: 1,
+				onService: func(ctx context.Context, s *tfjson.State) error {
+					id, err := stateID(s, policyAddr)
+					if err != nil {
+						return err
+					}
+					pols, err := policyClient{testAccClient(t)}.list(ctx, testAccOrganization(), name, "")
+					if err != nil {
+						return err
+					}
+					if len(pols) != 1 || pols[0].ID != id {
+						return fmt.Errorf("%d policies named %s on the service, want one, %s", len(pols), name, id)
+					}
+					return nil
+				},
+			}
+		},
+		"team access": func(t *testing.T) tcase {
+			team, ws := testAccTeam(t, nil), testAccWorkspace(t)
+			return tcase{
+				config:    testAccTeamAccessConfig(team.ID, ws.ID, "write", ""),
+				postPath:  "/api/v2/team-workspaces",
+				wantPosts: 1,
+				onService: func(ctx context.Context, s *tfjson.State) error {
+					id, err := stateID(s, "tfgov_team_access.test")
+					if err != nil {
+						return err
+					}
+					grants, err := listTeamAccess(ctx, testAccClient(t), ws.ID)
+					if err != nil {
+						return err
+					}
+					if len(grants) != 1 || grants[0].ID != id {
+						return fmt.Errorf("%d grants on workspace %s, want one, %s", len(grants), ws.ID, id)
+					}
+					return nil
+				},
+			}
+		},
+		"module test variable": func(t *testing.T) tcase {
+			mod := testAccModule(t)
+			return tcase{
+				config:    testAccTestVariableConfig(mod, `key = "LOST"`, `value = "v"`, `sensitive = true`),
+				postPath:  mod.varsPath(),
+				wantPosts: 1,
+				onService: func(ctx context.Context, s *tfjson.State) error {
+					id, err := stateID(s, testVariableAddr)
+					if err != nil {
+						return err
+					}
+					l, err := listTestVariables(ctx, testAccClient(t), mod)
+					if err != nil {
+						return err
+					}
+					if len(l.byID) != 1 || l.byID[id] == nil {
+						return fmt.Errorf("%d variables in module %s, want one, %s", len(l.byID), mod, id)
+					}
+					return nil
+				},
+			}
+		},
+		"module test run": func(t *testing.T) tcase {
+			mod := testAccModule(t)
+			cv := testAccTestConfiguration(t, mod, "pass")
+			return tcase{
+				config:    testAccTestRunConfig(mod, fmt.Sprintf("configuration_version_id = %q", cv), "wait_for_completion = false"),
+				postPath:  "/api/v2/" + mod.testRunsPath(),
+				wantPosts: 1,
+				onService: func(ctx context.Context, s *tfjson.State) error {
+					id, err := stateID(s, testRunAddr)
+					if err != nil {
+						return err
+					}
+					runs, err := testRunClient{testAccClient(t)}.list(ctx, mod, nil)
+					if err != nil {
+						return err
+					}
+					if len(runs) != 1 || runs[0].ID != id {
+						return fmt.Errorf("%d runs of module %s, want one, %s", len(runs), mod, id)
+					}
+					return nil
+				},
+			}
+		},
+		"agent token": func(t *testing.T) tcase {
+			pool := testAccAgentPool(t)
+			return tcase{
+				config:    testAccAgentTokenConfig(pool.ID, "lost", ""),
+				postPath:  "/api/v2/agent-pools/" + pool.ID + "/authentication-tokens",
+				wantPosts: 2, // the token whose secret was lost is revoked
+				onService: testAccCheckAgentTokens(t, pool.ID),
+			}
+		},
+	}
+	for name, mk := range cases {
+		for _, drop := range []bool{false, true} {
+			t.Run(fmt.Sprintf("%s, drop=%v", name, drop), func(t *testing.T) {
+				tc := mk(t)
+				// Not parallel: policies and team access share their create
+				// path with other tests, which would take the fault.
+				var posts0 int
+				resource.Test(t, resource.TestCase{
+					PreCheck:                 func() { testAccPreCheck(t) },
+					ProtoV6ProviderFactories: testAccProtoV6ProviderFactories,
+					Steps: []resource.TestStep{{
+						PreConfig: func() {
+							posts0 = sb.RequestsTo("POST", tc.postPath)
+							f := sandbox.Fault{Method: "POST", Path: tc.postPath, Status: 503, After: true, Count: 1}
+							if drop {
+								f.Status, f.Drop, f.After = 0, true, false
+							}
+							if err := sb.InjectFault(f); err != nil {
+								t.Fatal(err)
+							}
+						},
+						Config: tc.config,
+						ConfigStateChecks: []statecheck.StateCheck{stateCheckFunc(func(ctx context.Context, s *tfjson.State) error {
+							if n := sb.RequestsTo("POST", tc.postPath) - posts0; n != tc.wantPosts {
+								return fmt.Errorf("%d creates sent, want %d", n, tc.wantPosts)
+							}
+							return tc.onService(ctx, s)
+						})},
+					}},
+				})
+			})
+		}
+	}
+}
+
+// TestAccLostAnswerRefused: after an ambiguous create, an object with the
+// same identity that is not provably this create's (made outside
+// Terraform, with other attributes) is not adopted: the create fails naming
+// its ID in an import block.
+func TestAccLostAnswerRefused(t *testing.T) {
+	sb := testAccSandbox()
+	if sb == nil {
+		t.Skip("faults are injected by the sandbox")
+	}
+	ctx := context.Background()
+	t.Run("policy", func(t *testing.T) {
+		name := testAccName("taken")
+		pol, err := policyClient{testAccClient(t)}.create(ctx, testAccOrganization(), &tfe.PolicyCreateOptions{
+			Name: tfe.String(name), Kind: tfe.Sentinel, Description: tfe.String("made elsewhere"),
+		})
+		if err != nil {
+			t.Fatal(err)
+		}
+		t.Cleanup(func() { _ = testAccClient(t).Policies.Delete(context.Background(), pol.ID) })
+		resource.Test(t, resource.TestCase{
+			PreCheck:                 func() { testAccPreCheck(t) },
+			ProtoV6ProviderFactories: testAccProtoV6ProviderFactories,
+			Steps: []resource.TestStep{{
+				PreConfig: func() {
+					// 503 before processing: the create made nothing, but
+					// the provider cannot know it.
+					if err := sb.InjectFault(sandbox.Fault{Method: "POST", Path: "/api/v2/organizations/" + testAccOrganization() + "/policies", Status: 503, Count: 1}); err != nil {
+						t.Fatal(err)
+					}
+				},
+				Config: testAccPolicyConfig(name, "", "", "mine", ""),
+				ExpectError: regexp.MustCompile(`(?s)not\s+provably\s+the\s+object\s+this\s+create\s+made:\s+the\s+description\s+differs.*import\s+\{\s+to\s+=\s+tfgov_policy\.<name>\s+id\s+=\s+"` +
+					regexp.QuoteMeta(pol.ID) + `"`),
+			}},
+		})
+	})
+	t.Run("module test variable", func(t *testing.T) {
+		mod := testAccModule(t)
+		v, err := testAccClient(t).TestVariables.Create(ctx, mod.id(), tfe.VariableCreateOptions{
+			Key: tfe.String("TAKEN"), Value: tfe.String("theirs"), Category: tfe.Category(tfe.CategoryEnv),
+		})
+		if err != nil {
+			t.Fatal(err)
+		}
+		resource.ParallelTest(t, resource.TestCase{
+			PreCheck:                 func() { testAccPreCheck(t) },
+			ProtoV6ProviderFactories: testAccProtoV6ProviderFactories,
+			Steps: []resource.TestStep{{
+				PreConfig: func() {
+					if err := sb.InjectFault(sandbox.Fault{Method: "POST", Path: mod.varsPath(), Status: 503, Count: 1}); err != nil {
+						t.Fatal(err)
+					}
+				},
+				Config: testAccTestVariableConfig(mod, `key = "TAKEN"`, `value = "mine"`),
+				ExpectError: regexp.MustCompile(`(?s)the\s+value\s+differs.*id\s+=\s+"` +
+					regexp.QuoteMeta(mod.String()+"/"+v.ID) + `"`),
+			}},
+		})
+	})
+}
