@@ -57,6 +57,7 @@ func TestAccChaos(t *testing.T) {
 	t.Logf("chaos: faults injected by kind: %v; requests %d (no faults: %d)", chaos.faults, chaos.requests, calm.requests)
 	t.Logf("chaos: retries %d (no faults: %d); reconciliations by kind: %v", chaos.retries, calm.retries, chaos.reconciled)
 	t.Logf("chaos: orphans %d, duplicates %d, missing %d (no faults: %d, %d, %d)", chaos.orphans, chaos.duplicates, chaos.missing, calm.orphans, calm.duplicates, calm.missing)
+	t.Logf("chaos: destroy under the same chaos: faults injected by kind: %v; objects left: %d", chaos.destroyFaults, chaos.leftAfterDestroy)
 	if n := chaos.faults[sandbox.ChaosLostAnswer503] + chaos.faults[sandbox.ChaosLostAnswerDropped]; n == 0 {
 		t.Errorf("no lost answers were injected: the test proves nothing about them")
 	}
@@ -70,6 +71,8 @@ type chaosResult struct {
 	retries                      int64
 	reconciled                   map[string]int
 	orphans, duplicates, missing int
+	destroyFaults                map[string]int
+	leftAfterDestroy             int
 }
 
 // runChaosApply applies the configuration to a sandbox of its own, with
@@ -200,6 +203,29 @@ resource "tfgov_module_test_variable" "v" {
 				}
 				return res.count(ctx, c, s, pool.ID, org, workspaces, mod)
 			},
+		}, {
+			// Destroy under the same chaos: a DELETE whose answer was lost
+			// is retried and answered 404, which is success.
+			PreConfig: func() {
+				sb.srv.ResetStats()
+				if err := sb.srv.SetChaos(chaos); err != nil {
+					t.Fatal(err)
+				}
+			},
+			Config:  config,
+			Destroy: true,
+			// plugin-testing hands a destroy step's Check the state from
+			// before the destroy: after it, the service must hold nothing.
+			Check: func(*terraform.State) error {
+				if err := sb.srv.SetChaos(sandbox.Chaos{}); err != nil {
+					return err
+				}
+				res.destroyFaults = sb.srv.ChaosStats()
+					left := &chaosResult{}
+				err := left.count(ctx, c, nil, pool.ID, org, workspaces, mod)
+				res.leftAfterDestroy = left.orphans
+				return err
+			},
 		}},
 	})
 	return res
@@ -209,7 +235,11 @@ resource "tfgov_module_test_variable" "v" {
 // fails on any orphan, duplicate or missing object.
 func (res *chaosResult) count(ctx context.Context, c *tfe.Client, s *terraform.State, poolID, org string, workspaces []string, mod moduleRef) error {
 	inState := map[string]map[string]bool{}
-	for _, r := range s.RootModule().Resources {
+	var resources map[string]*terraform.ResourceState
+	if s != nil && s.RootModule() != nil {
+		resources = s.RootModule().Resources
+	}
+	for _, r := range resources {
 		if inState[r.Type] == nil {
 			inState[r.Type] = map[string]bool{}
 		}
