@@ -221,7 +221,7 @@ resource "tfgov_module_test_variable" "v" {
 					return err
 				}
 				res.destroyFaults = sb.srv.ChaosStats()
-					left := &chaosResult{}
+				left := &chaosResult{}
 				err := left.count(ctx, c, nil, pool.ID, org, workspaces, mod)
 				res.leftAfterDestroy = left.orphans
 				return err
