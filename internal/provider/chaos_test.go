@@ -16,7 +16,7 @@ import (
 	"github.com/tfgov/terraform-provider-tfgov/internal/sandbox"
 )
 
-// The chaos acceptance test (issue 12): 220 resources of five types applied
+// The chaos acceptance test (issue 12): 224 resources of six types applied
 // through the sandbox's chaos mode at 20% faults, 5% of each kind (429 and
 // 503 before processing, lost answers, slow answers), with a fixed seed.
 // The apply must succeed; the service must then hold exactly the objects
@@ -31,6 +31,7 @@ const (
 	chaosTeams        = 10 // teams × chaosWorkspaces team access grants
 	chaosWorkspaces   = 4
 	chaosVariables    = 40 // module test variables
+	chaosTestRuns     = 4  // module test runs, each uploading its configuration
 )
 
 var chaosFaults = sandbox.Chaos{
@@ -166,10 +167,18 @@ resource "tfgov_module_test_variable" "v" {
   key             = "CHAOS_${count.index}"
   value           = "value-${count.index}"
 }
-`, sb.address, sb.token, org, hclList(teams), hclList(workspaces), chaosSharedTokens, pool.ID, chaosOwnTokens,
-		chaosPolicies, chaosTeams*chaosWorkspaces, chaosVariables, mod.Name, mod.Provider)
 
-	res := &chaosResult{resources: chaosSharedTokens + chaosOwnTokens + 2*chaosPolicies + chaosTeams*chaosWorkspaces + chaosVariables}
+resource "tfgov_module_test_run" "r" {
+  count           = %[14]d
+  module_name     = %[12]q
+  module_provider = %[13]q
+  source          = %[15]q
+  triggers        = { n = count.index }
+}
+`, sb.address, sb.token, org, hclList(teams), hclList(workspaces), chaosSharedTokens, pool.ID, chaosOwnTokens,
+		chaosPolicies, chaosTeams*chaosWorkspaces, chaosVariables, mod.Name, mod.Provider, chaosTestRuns, testModuleDir(t, "pass"))
+
+	res := &chaosResult{resources: chaosSharedTokens + chaosOwnTokens + 2*chaosPolicies + chaosTeams*chaosWorkspaces + chaosVariables + chaosTestRuns}
 	var start time.Time
 	var retries0 int64
 	var reconciled0 map[string]int
@@ -319,14 +328,27 @@ func (res *chaosResult) count(ctx context.Context, c *tfe.Client, s *terraform.S
 	compare("tfgov_team_access", grants)
 
 	vars := map[string]int{}
-	l, err := listTestVariables(ctx, c, mod)
+	vl, err := listTestVariables(ctx, c, mod)
 	if err != nil {
 		return err
 	}
-	for id := range l.byID {
+	for id := range vl.byID {
 		vars[id]++
 	}
 	compare("tfgov_module_test_variable", vars)
+
+	// Runs cannot be deleted: after a destroy they stay on the service.
+	if s != nil {
+		runs := map[string]int{}
+		l, err := testRunClient{c}.list(ctx, mod, nil)
+		if err != nil {
+			return err
+		}
+		for _, r := range l {
+			runs[r.ID]++
+		}
+		compare("tfgov_module_test_run", runs)
+	}
 
 	if len(problems) > 0 {
 		slices.Sort(problems)

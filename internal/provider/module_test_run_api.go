@@ -415,7 +415,13 @@ func (c testRunClient) uploadConfiguration(ctx context.Context, m moduleRef, arc
 	}
 	tflog.Debug(ctx, "Uploading test configuration", map[string]any{"configuration_version_id": cv.ID, "bytes": len(archive)})
 	if err := c.client.ConfigurationVersions.UploadTarGzip(ctx, cv.UploadURL, bytes.NewReader(archive)); err != nil {
-		return cv.ID, fmt.Errorf("uploading the configuration to %s: %w", cv.ID, err)
+		// The upload address is one-time: when the answer to an upload
+		// that was processed is lost, the retry is refused. The version's
+		// status tells whether the first attempt landed.
+		if got, rerr := c.client.ConfigurationVersions.Read(ctx, cv.ID); rerr != nil || got.Status == tfe.ConfigurationPending {
+			return cv.ID, fmt.Errorf("uploading the configuration to %s: %w", cv.ID, err)
+		}
+		tflog.Info(ctx, "The configuration upload's answer was lost, but the upload landed", map[string]any{"configuration_version_id": cv.ID})
 	}
 	id := cv.ID
 	delay := pollStart
