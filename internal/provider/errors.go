@@ -4,7 +4,6 @@ import (
 	"errors"
 	"fmt"
 	"net/http"
-	"strconv"
 	"strings"
 
 	tfe "github.com/hashicorp/go-tfe"
@@ -40,7 +39,7 @@ func configureData(data any, diags *diag.Diagnostics) *providerData {
 func serviceErrorText(status int, e jsonapiError) string {
 	msg := fmt.Sprintf("the service refused the request (%d %s)", status, firstNonEmpty(e.Title, strings.ToLower(http.StatusText(status))))
 	if e.Detail != "" {
-		msg += ": " + strconv.Quote(e.Detail)
+		msg += ": " + e.Detail
 	}
 	if e.Source != nil {
 		if attr := pointerAttribute(e.Source.Pointer); attr != "" {

@@ -248,3 +248,25 @@ func TestAccLostAnswerRefused(t *testing.T) {
 		})
 	})
 }
+
+// TestAccNameTaken: a create refused with a 422 because the name is taken
+// (as after a crash between the create and the saving of state) quotes the
+// service's detail, names the attribute, and names the object that holds
+// the name with its import block.
+func TestAccNameTaken(t *testing.T) {
+	name := testAccName("taken")
+	pol, err := policyClient{testAccClient(t)}.create(context.Background(), testAccOrganization(), &tfe.PolicyCreateOptions{Name: tfe.String(name), Kind: tfe.Sentinel})
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { _ = testAccClient(t).Policies.Delete(context.Background(), pol.ID) })
+	resource.ParallelTest(t, resource.TestCase{
+		PreCheck:                 func() { testAccPreCheck(t) },
+		ProtoV6ProviderFactories: testAccProtoV6ProviderFactories,
+		Steps: []resource.TestStep{{
+			Config: testAccPolicyConfig(name, "", "", "", ""),
+			ExpectError: regexp.MustCompile(`(?s)Policy already exists.*` + phraseRE(fmt.Sprintf("already has a policy named %q (%s)", name, pol.ID)).String() +
+				`.*422.*has\s+already\s+been\s+taken.*\(attribute\s+"name"\).*id\s+=\s+"` + regexp.QuoteMeta(pol.ID) + `"`),
+		}},
+	})
+}

@@ -296,7 +296,7 @@ func explainErrorBody(resp *http.Response) *http.Response {
 func exhaustedBody(resp *http.Response, retries int) *http.Response {
 	out := rewriteErrors(resp, func(e jsonapiError) string {
 		return fmt.Sprintf("%s (%d) after %d retries (the provider's retry_max is %d): %s. The service may be overloaded or down: try again later, or raise retry_max.",
-			http.StatusText(resp.StatusCode), resp.StatusCode, retries, retries, firstNonEmpty(e.Detail, e.Title, "no detail given"))
+			firstNonEmpty(e.Title, http.StatusText(resp.StatusCode)), resp.StatusCode, retries, retries, firstNonEmpty(e.Detail, "no detail given"))
 	})
 	return out
 }

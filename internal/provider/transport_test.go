@@ -58,7 +58,7 @@ func TestRetryTransport(t *testing.T) {
 		"POST 500 is ambiguous":             {method: "POST", statuses: []int{500}, max: 3, want: want{calls: 1, ambiguous: true}},
 		"POST dropped connection ambiguous": {method: "POST", statuses: []int{0, 201}, max: 3, want: want{calls: 1, ambiguous: true}},
 		"POST 501 not retried":              {method: "POST", statuses: []int{501}, max: 3, want: want{calls: 1, code: 501}},
-		"POST 422 explained":                {method: "POST", statuses: []int{422}, max: 3, want: want{calls: 1, code: 422, body: `(422 invalid attribute): \"name \\\"x\\\" has already been taken\" (attribute \"name\")`}},
+		"POST 422 explained":                {method: "POST", statuses: []int{422}, max: 3, want: want{calls: 1, code: 422, body: `(422 invalid attribute): name \"x\" has already been taken (attribute \"name\")`}},
 	}
 	for name, tc := range tests {
 		t.Run(name, func(t *testing.T) {
