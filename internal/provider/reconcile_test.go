@@ -2,8 +2,10 @@ package provider
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"regexp"
+	"strings"
 	"testing"
 	"time"
 
@@ -269,4 +271,76 @@ func TestAccNameTaken(t *testing.T) {
 				`.*422.*has\s+already\s+been\s+taken.*\(attribute\s+"name"\).*id\s+=\s+"` + regexp.QuoteMeta(pol.ID) + `"`),
 		}},
 	})
+}
+
+func TestReconcileCreate(t *testing.T) {
+	t.Parallel()
+	amb := &ambiguousWriteError{Method: "POST", Path: "/x", Status: 503, Reason: "503 Service Unavailable", Start: time.Now(), End: time.Now()}
+	wrapped := fmt.Errorf("Post %q: %w", "http://x", amb) // as *url.Error wraps it
+	conflict := &conflictError{"taken"}
+	tests := map[string]struct {
+		creates   []error        // answers of successive creates (nil: success)
+		looks     []string       // answers of successive looks: "adopt", "none", "conflict", "fail"
+		want      string         // "created", "adopted", or a part of the error
+		wantCalls [2]int         // creates, looks
+		wantCount map[string]int // reconciliations counted
+	}{
+		"created at once":         {creates: []error{nil}, want: "created", wantCalls: [2]int{1, 0}},
+		"other error passed on":   {creates: []error{errors.New("422 nope")}, want: "422 nope", wantCalls: [2]int{1, 0}},
+		"lost answer, adopted":    {creates: []error{wrapped}, looks: []string{"adopt"}, want: "adopted", wantCalls: [2]int{1, 1}, wantCount: map[string]int{"t adopted": 1}},
+		"nothing made, recreated": {creates: []error{wrapped, nil}, looks: []string{"none"}, want: "created", wantCalls: [2]int{2, 1}, wantCount: map[string]int{"t recreated": 1}},
+		"not provably ours":       {creates: []error{wrapped}, looks: []string{"conflict"}, want: "taken", wantCalls: [2]int{1, 1}, wantCount: map[string]int{"t refused": 1}},
+		"look fails":              {creates: []error{wrapped}, looks: []string{"fail"}, want: "then looking for what it made: list failed", wantCalls: [2]int{1, 1}},
+		"gives up": {creates: []error{wrapped}, looks: []string{"none"}, want: "5 attempts ended without a definite answer",
+			wantCalls: [2]int{maxAmbiguousCreates, maxAmbiguousCreates}, wantCount: map[string]int{"t recreated": maxAmbiguousCreates}},
+	}
+	for name, tc := range tests {
+		t.Run(name, func(t *testing.T) {
+			// Not parallel: the reconciliation counters are process-wide.
+			before := reconciliations()
+			var creates, looks int
+			got, err := reconcileCreate(context.Background(), "t",
+				func() (string, error) {
+					e := tc.creates[min(creates, len(tc.creates)-1)]
+					creates++
+					if e != nil {
+						return "", e
+					}
+					return "created", nil
+				},
+				func(a *ambiguousWriteError) (string, bool, error) {
+					if a != amb {
+						t.Errorf("look got %v, want the transport's error", a)
+					}
+					l := tc.looks[min(looks, len(tc.looks)-1)]
+					looks++
+					switch l {
+					case "adopt":
+						return "adopted", true, nil
+					case "conflict":
+						return "", false, conflict
+					case "fail":
+						return "", false, errors.New("list failed")
+					}
+					return "", false, nil
+				})
+			switch {
+			case err != nil:
+				if !strings.Contains(err.Error(), tc.want) {
+					t.Errorf("err = %v, want %q", err, tc.want)
+				}
+			case got != tc.want:
+				t.Errorf("got %q, want %q", got, tc.want)
+			}
+			if [2]int{creates, looks} != tc.wantCalls {
+				t.Errorf("creates, looks = %d, %d, want %v", creates, looks, tc.wantCalls)
+			}
+			after := reconciliations()
+			for k, n := range tc.wantCount {
+				if d := after[k] - before[k]; d != n {
+					t.Errorf("%s counted %d times, want %d", k, d, n)
+				}
+			}
+		})
+	}
 }
