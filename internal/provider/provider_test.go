@@ -3,6 +3,7 @@ package provider
 import (
 	"context"
 	"fmt"
+	"net/http"
 	"net/http/httptest"
 	"os"
 	"os/exec"
@@ -54,6 +55,13 @@ func runTests(m *testing.M) int {
 		}
 		return m.Run()
 	}
+	// Before any TLS connection: Go reads SSL_CERT_FILE once per process.
+	removeCert, err := trustAccCertificate()
+	if err != nil {
+		fmt.Fprintln(os.Stderr, "acceptance tests: the HTTPS sandbox's certificate:", err)
+		return 1
+	}
+	defer removeCert()
 	stop, err := startSandbox()
 	if err != nil {
 		fmt.Fprintln(os.Stderr, "acceptance tests: starting the sandbox:", err)
@@ -118,27 +126,35 @@ func newSandboxOrganization(opts sandbox.Options, org string) (*sandboxOrganizat
 		ts.Close()
 		_ = srv.Close()
 	}
-	ctx := context.Background()
-	admin, err := tfe.NewClient(&tfe.Config{Address: ts.URL, Token: srv.AdminToken()})
+	token, err := bootstrapOrganization(ts.URL, srv.AdminToken(), org, nil)
 	if err != nil {
 		stop()
 		return nil, err
 	}
-	if _, err := admin.Organizations.Create(ctx, tfe.OrganizationCreateOptions{Name: tfe.String(org), Email: tfe.String(org + "-owner@tfgov.invalid")}); err != nil {
-		stop()
-		return nil, err
+	return &sandboxOrganization{srv: srv, address: ts.URL, token: token, organization: org, stop: stop}, nil
+}
+
+// bootstrapOrganization creates org on the sandbox at address with its
+// admin token, as a user would, and returns a token of the org's owner.
+// httpClient may be nil (go-tfe's default).
+func bootstrapOrganization(address, adminToken, org string, httpClient *http.Client) (string, error) {
+	ctx := context.Background()
+	admin, err := tfe.NewClient(&tfe.Config{Address: address, Token: adminToken, HTTPClient: httpClient})
+	if err != nil {
+		return "", err
+	}
+	if _, err := admin.Organizations.Create(ctx, tfe.OrganizationCreateOptions{Name: tfe.String(org), Email: tfe.String("acc-owner@" + org + ".invalid")}); err != nil {
+		return "", err
 	}
 	ms, err := admin.OrganizationMemberships.List(ctx, org, nil)
 	if err != nil || len(ms.Items) == 0 {
-		stop()
-		return nil, fmt.Errorf("finding the owner of %s: %w (%d memberships)", org, err, len(ms.Items))
+		return "", fmt.Errorf("finding the owner of %s: %w (%d memberships)", org, err, len(ms.Items))
 	}
 	tok, err := admin.UserTokens.Create(ctx, ms.Items[0].User.ID, tfe.UserTokenCreateOptions{Description: "acceptance tests"})
 	if err != nil {
-		stop()
-		return nil, err
+		return "", err
 	}
-	return &sandboxOrganization{srv: srv, address: ts.URL, token: tok.Token, organization: org, stop: stop}, nil
+	return tok.Token, nil
 }
 
 func testAccPreCheck(t *testing.T) {

@@ -26,15 +26,30 @@ type membership struct {
 
 // addMember makes u a member of org (idempotent) and returns the membership.
 func (st *state) addMember(org string, u *user) *membership {
-	for _, m := range st.Memberships {
-		if m.Org == org && m.UserID == u.ID {
-			return m
-		}
+	if m := st.membershipOf(org, u.ID); m != nil {
+		return m
 	}
 	m := &membership{record: st.newRecord("ou-"), Org: org, UserID: u.ID, Email: u.Email}
 	st.Memberships[m.ID] = m
 	return m
 }
+
+// membershipOf returns the membership of the user userID in org, or nil.
+func (st *state) membershipOf(org, userID string) *membership {
+	return find(st.Memberships, func(m *membership) bool { return m.Org == org && m.UserID == userID })
+}
+
+// membershipFor returns the membership at id when p is a member of its
+// organization and, with manage, may manage memberships; otherwise nil.
+func (st *state) membershipFor(p principal, id string, manage bool) *membership {
+	m := st.Memberships[id]
+	if m == nil || !st.memberOf(p, m.Org) || (manage && !st.hasOrgAccess(p, m.Org, canManageMembership)) {
+		return nil
+	}
+	return m
+}
+
+func canManageMembership(a orgAccess) bool { return a.ManageMembership }
 
 func (st *state) membershipResource(m *membership) resource {
 	var teams []string
@@ -65,11 +80,7 @@ func (st *state) membershipResource(m *membership) resource {
 // no user has that email. Owners and teams with manage-membership may invite.
 // Inviting an existing member is a 422, as on the real service.
 func (s *Server) createMembership(w http.ResponseWriter, r *http.Request, p principal) *apiError {
-	org := r.PathValue("org")
-	if !s.st.memberOf(p, org) || !s.st.hasOrgAccess(p, org, func(a orgAccess) bool { return a.ManageMembership }) {
-		return errNotFound()
-	}
-	b, e := decodeBody(r, "organization-memberships")
+	org, b, e := s.st.decodeIn(r, p, canManageMembership, "organization-memberships")
 	if e != nil {
 		return e
 	}
@@ -87,10 +98,8 @@ func (s *Server) createMembership(w http.ResponseWriter, r *http.Request, p prin
 		}
 	}
 	u := s.st.userByEmail(email)
-	for _, m := range s.st.Memberships {
-		if m.Org == org && m.UserID == u.ID {
-			return errInvalidAttribute("email", "email has already been taken: "+email+" is already a member")
-		}
+	if s.st.membershipOf(org, u.ID) != nil {
+		return errInvalidAttribute("email", "email has already been taken: "+email+" is already a member")
 	}
 	m := s.st.addMember(org, u)
 	for _, id := range teamIDs {
@@ -106,30 +115,25 @@ func (s *Server) createMembership(w http.ResponseWriter, r *http.Request, p prin
 // listMemberships lists an organization's memberships with their users
 // always included (go-tfe's `include=user` is honoured either way).
 func (s *Server) listMemberships(w http.ResponseWriter, r *http.Request, p principal) *apiError {
-	org := r.PathValue("org")
-	if !s.st.memberOf(p, org) {
-		return errNotFound()
-	}
-	pg, e := parsePage(r, 20)
+	org, e := s.st.orgFor(r, p, nil)
 	if e != nil {
 		return e
 	}
 	all := sorted(s.st.Memberships, func(m *membership) bool { return m.Org == org })
-	var data []resource
-	var included []resource
-	for _, m := range paginate(all, pg) {
-		data = append(data, s.st.membershipResource(m))
-		included = append(included, userResource(s.st.Users[m.UserID]))
+	doc, items, e := listPage(r, all, s.st.membershipResource)
+	if e != nil {
+		return e
 	}
-	doc := pageDocument(r, pg, len(all), orEmpty(data))
-	doc.Included = included
+	for _, m := range items {
+		doc.Included = append(doc.Included, userResource(s.st.Users[m.UserID]))
+	}
 	writeDoc(w, http.StatusOK, doc)
 	return nil
 }
 
 func (s *Server) readMembership(w http.ResponseWriter, r *http.Request, p principal) *apiError {
-	m := s.st.Memberships[r.PathValue("id")]
-	if m == nil || !s.st.memberOf(p, m.Org) {
+	m := s.st.membershipFor(p, r.PathValue("id"), false)
+	if m == nil {
 		return errNotFound()
 	}
 	writeDoc(w, http.StatusOK, document{Data: s.st.membershipResource(m), Included: []resource{userResource(s.st.Users[m.UserID])}})
@@ -138,16 +142,17 @@ func (s *Server) readMembership(w http.ResponseWriter, r *http.Request, p princi
 
 // deleteMembership removes a user from the organization and its teams.
 func (s *Server) deleteMembership(w http.ResponseWriter, r *http.Request, p principal) *apiError {
-	m := s.st.Memberships[r.PathValue("id")]
-	if m == nil || !s.st.memberOf(p, m.Org) || !s.st.hasOrgAccess(p, m.Org, func(a orgAccess) bool { return a.ManageMembership }) {
-		return errNotFound()
-	}
-	for _, t := range s.st.Teams {
+	return deleteOne(w, s.st.membershipFor(p, r.PathValue("id"), true), s.st.deleteMembership)
+}
+
+// deleteMembership removes a membership and its user from the
+// organization's teams.
+func (st *state) deleteMembership(id string) {
+	m := st.Memberships[id]
+	for _, t := range st.Teams {
 		if t.Org == m.Org {
 			t.UserIDs = slices.DeleteFunc(t.UserIDs, func(id string) bool { return id == m.UserID })
 		}
 	}
-	delete(s.st.Memberships, m.ID)
-	writeNoContent(w)
-	return nil
+	delete(st.Memberships, id)
 }

@@ -14,12 +14,15 @@ func (s *Server) registerOrganizationTokens() {
 }
 
 func (st *state) organizationToken(org string) *token {
-	for _, tok := range st.Tokens {
-		if tok.Kind == tokenOrganization && tok.Org == org {
-			return tok
-		}
+	return find(st.Tokens, func(tok *token) bool { return tok.Kind == tokenOrganization && tok.Org == org })
+}
+
+// organizationTokenFor returns org's token when p is an owner, or nil.
+func (st *state) organizationTokenFor(p principal, org string) *token {
+	if !st.isOwner(p, org) {
+		return nil
 	}
-	return nil
+	return st.organizationToken(org)
 }
 
 // createOrganizationToken (re)generates the organization's one token; the
@@ -32,29 +35,13 @@ func (s *Server) createOrganizationToken(w http.ResponseWriter, r *http.Request,
 	if old := s.st.organizationToken(org); old != nil {
 		s.st.deleteToken(old.ID)
 	}
-	tok := &token{record: s.st.newRecord("at-"), Kind: tokenOrganization, Org: org, CreatedBy: p.userID()}
-	secret := s.st.issueToken(tok)
-	writeDoc(w, http.StatusCreated, document{Data: tokenResource(tok, secret)})
-	return nil
+	return s.st.writeNewToken(w, &token{record: s.st.newRecord("at-"), Kind: tokenOrganization, Org: org, CreatedBy: p.userID()})
 }
 
 func (s *Server) readOrganizationToken(w http.ResponseWriter, r *http.Request, p principal) *apiError {
-	org := r.PathValue("org")
-	tok := s.st.organizationToken(org)
-	if tok == nil || !s.st.isOwner(p, org) {
-		return errNotFound()
-	}
-	writeDoc(w, http.StatusOK, document{Data: tokenResource(tok, "")})
-	return nil
+	return writeOne(w, http.StatusOK, s.st.organizationTokenFor(p, r.PathValue("org")), storedTokenResource)
 }
 
 func (s *Server) deleteOrganizationToken(w http.ResponseWriter, r *http.Request, p principal) *apiError {
-	org := r.PathValue("org")
-	tok := s.st.organizationToken(org)
-	if tok == nil || !s.st.isOwner(p, org) {
-		return errNotFound()
-	}
-	s.st.deleteToken(tok.ID)
-	writeNoContent(w)
-	return nil
+	return deleteOne(w, s.st.organizationTokenFor(p, r.PathValue("org")), s.st.deleteToken)
 }

@@ -94,19 +94,17 @@ func (s *Server) createOrganization(w http.ResponseWriter, r *http.Request, p pr
 	if b.err != nil {
 		return b.err
 	}
-	if !nameRE.MatchString(name) {
-		return errInvalidAttribute("name", "name may contain only letters, numbers, - and _")
+	if e := checkName(name); e != nil {
+		return e
 	}
 	if s.st.Organizations[name] != nil {
-		return errInvalidAttribute("name", "name has already been taken")
+		return errNameTaken()
 	}
 	owner := p.user
 	if p.admin {
 		owner = s.st.userByEmail(email)
 	}
-	o := s.st.createOrganization(name, email, owner)
-	writeDoc(w, http.StatusCreated, document{Data: organizationResource(o)})
-	return nil
+	return writeOne(w, http.StatusCreated, s.st.createOrganization(name, email, owner), organizationResource)
 }
 
 // createOrganization is the state change shared with the demo seed.
@@ -150,12 +148,11 @@ func (st *state) userByName(name string) *user {
 }
 
 func (s *Server) readOrganization(w http.ResponseWriter, r *http.Request, p principal) *apiError {
-	o := s.st.Organizations[r.PathValue("org")]
-	if o == nil || !s.st.memberOf(p, o.Name) {
-		return errNotFound()
+	org, e := s.st.orgFor(r, p, nil)
+	if e != nil {
+		return e
 	}
-	writeDoc(w, http.StatusOK, document{Data: organizationResource(o)})
-	return nil
+	return writeOne(w, http.StatusOK, s.st.Organizations[org], organizationResource)
 }
 
 // deleteOrganization deletes an organization and everything in it. Only
@@ -173,45 +170,13 @@ func (s *Server) deleteOrganization(w http.ResponseWriter, r *http.Request, p pr
 // deleteOrganization removes org and, through the per-kind deletes, every
 // record that belongs to it.
 func (st *state) deleteOrganization(org string) {
-	for _, ws := range st.Workspaces {
-		if ws.Org == org {
-			st.deleteWorkspace(ws.ID)
-		}
-	}
-	for _, ap := range st.AgentPools {
-		if ap.Org == org {
-			st.deleteAgentPool(ap.ID)
-		}
-	}
-	for _, m := range st.RegistryModules {
-		if m.Org == org {
-			st.deleteRegistryModule(m.ID)
-		}
-	}
-	for _, ps := range st.PolicySets {
-		if ps.Org == org {
-			st.deletePolicySet(ps.ID)
-		}
-	}
-	for _, pol := range st.Policies {
-		if pol.Org == org {
-			st.deletePolicy(pol.ID)
-		}
-	}
-	for _, t := range st.Teams {
-		if t.Org == org {
-			st.deleteTeam(t.ID)
-		}
-	}
-	for id, m := range st.Memberships {
-		if m.Org == org {
-			delete(st.Memberships, id)
-		}
-	}
-	for _, t := range st.Tokens {
-		if t.Kind == tokenOrganization && t.Org == org {
-			st.deleteToken(t.ID)
-		}
-	}
+	deleteWhere(st.Workspaces, func(ws *workspace) bool { return ws.Org == org }, st.deleteWorkspace)
+	deleteWhere(st.AgentPools, func(ap *agentPool) bool { return ap.Org == org }, st.deleteAgentPool)
+	deleteWhere(st.RegistryModules, func(m *registryModule) bool { return m.Org == org }, st.deleteRegistryModule)
+	deleteWhere(st.PolicySets, func(ps *policySet) bool { return ps.Org == org }, st.deletePolicySet)
+	deleteWhere(st.Policies, func(pol *policy) bool { return pol.Org == org }, st.deletePolicy)
+	deleteWhere(st.Teams, func(t *team) bool { return t.Org == org }, st.deleteTeam)
+	deleteWhere(st.Memberships, func(m *membership) bool { return m.Org == org }, st.deleteMembership)
+	deleteWhere(st.Tokens, func(t *token) bool { return t.Kind == tokenOrganization && t.Org == org }, st.deleteToken)
 	delete(st.Organizations, org)
 }

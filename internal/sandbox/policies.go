@@ -530,8 +530,8 @@ func (s *Server) downloadPolicy(w http.ResponseWriter, r *http.Request, p princi
 // `data` for a policy that is not in the set's organization or is of
 // another kind (the real service's "one or more policies not found").
 func (s *Server) policySetPolicies(r *http.Request, p principal) (*policySet, []string, *apiError) {
-	ps := s.st.PolicySets[r.PathValue("id")]
-	if ps == nil || !s.st.canManagePoliciesIn(p, ps.Org) {
+	ps := s.st.policySetFor(p, r.PathValue("id"))
+	if ps == nil {
 		return nil, nil, errNotFound()
 	}
 	ids, e := decodeLinkage(r, "policies")

@@ -60,11 +60,7 @@ func policySetResource(ps *policySet) resource {
 // `sentinel` (default) or `opa`. The free edition's "one policy set of up to
 // five policies" is not enforced: the sandbox emulates a paid organization.
 func (s *Server) createPolicySet(w http.ResponseWriter, r *http.Request, p principal) *apiError {
-	org := r.PathValue("org")
-	if !s.st.memberOf(p, org) || !s.st.hasOrgAccess(p, org, canManagePolicies) {
-		return errNotFound()
-	}
-	b, e := decodeBody(r, "policy-sets")
+	org, b, e := s.st.decodeIn(r, p, canManagePolicies, "policy-sets")
 	if e != nil {
 		return e
 	}
@@ -77,13 +73,11 @@ func (s *Server) createPolicySet(w http.ResponseWriter, r *http.Request, p princ
 	if b.err != nil {
 		return b.err
 	}
-	if !nameRE.MatchString(name) {
-		return errInvalidAttribute("name", "name may contain only letters, numbers, - and _")
+	if e := checkName(name); e != nil {
+		return e
 	}
-	for _, ps := range s.st.PolicySets {
-		if ps.Org == org && ps.Name == name {
-			return errInvalidAttribute("name", "name has already been taken")
-		}
+	if find(s.st.PolicySets, func(ps *policySet) bool { return ps.Org == org && ps.Name == name }) != nil {
+		return errNameTaken()
 	}
 	ps := &policySet{record: s.st.newRecord("polset-"), Org: org, Name: name, Kind: "sentinel", PolicyIDs: []string{}}
 	ps.UpdatedAt = ps.CreatedAt
@@ -108,45 +102,33 @@ func (s *Server) createPolicySet(w http.ResponseWriter, r *http.Request, p princ
 		}
 	}
 	s.st.PolicySets[ps.ID] = ps
-	writeDoc(w, http.StatusCreated, document{Data: policySetResource(ps)})
-	return nil
+	return writeOne(w, http.StatusCreated, ps, policySetResource)
 }
 
 func (s *Server) listPolicySets(w http.ResponseWriter, r *http.Request, p principal) *apiError {
-	org := r.PathValue("org")
-	if !s.st.memberOf(p, org) || !s.st.hasOrgAccess(p, org, canManagePolicies) {
-		return errNotFound()
-	}
-	pg, e := parsePage(r, 20)
+	org, e := s.st.orgFor(r, p, canManagePolicies)
 	if e != nil {
 		return e
 	}
-	all := sorted(s.st.PolicySets, func(ps *policySet) bool { return ps.Org == org })
-	var data []resource
-	for _, ps := range paginate(all, pg) {
-		data = append(data, policySetResource(ps))
+	return writeList(w, r, sorted(s.st.PolicySets, func(ps *policySet) bool { return ps.Org == org }), policySetResource)
+}
+
+// policySetFor returns the set at id when p may manage policies in its
+// organization, or nil.
+func (st *state) policySetFor(p principal, id string) *policySet {
+	ps := st.PolicySets[id]
+	if ps == nil || !st.canManagePoliciesIn(p, ps.Org) {
+		return nil
 	}
-	writeDoc(w, http.StatusOK, pageDocument(r, pg, len(all), orEmpty(data)))
-	return nil
+	return ps
 }
 
 func (s *Server) readPolicySet(w http.ResponseWriter, r *http.Request, p principal) *apiError {
-	ps := s.st.PolicySets[r.PathValue("id")]
-	if ps == nil || !s.st.memberOf(p, ps.Org) || !s.st.hasOrgAccess(p, ps.Org, canManagePolicies) {
-		return errNotFound()
-	}
-	writeDoc(w, http.StatusOK, document{Data: policySetResource(ps)})
-	return nil
+	return writeOne(w, http.StatusOK, s.st.policySetFor(p, r.PathValue("id")), policySetResource)
 }
 
 func (s *Server) deletePolicySet(w http.ResponseWriter, r *http.Request, p principal) *apiError {
-	ps := s.st.PolicySets[r.PathValue("id")]
-	if ps == nil || !s.st.memberOf(p, ps.Org) || !s.st.hasOrgAccess(p, ps.Org, canManagePolicies) {
-		return errNotFound()
-	}
-	s.st.deletePolicySet(ps.ID)
-	writeNoContent(w)
-	return nil
+	return deleteOne(w, s.st.policySetFor(p, r.PathValue("id")), s.st.deletePolicySet)
 }
 
 // deletePolicySet removes a set; the policies in it stay. They are detached

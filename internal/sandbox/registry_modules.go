@@ -124,12 +124,33 @@ func (st *state) moduleByPath(org, ns, name, provider string) *registryModule {
 	if ns != org {
 		return nil
 	}
-	for _, m := range st.RegistryModules {
-		if m.Org == org && m.Name == name && m.Provider == provider {
-			return m
-		}
+	return find(st.RegistryModules, func(m *registryModule) bool { return m.Org == org && m.Name == name && m.Provider == provider })
+}
+
+// moduleFor returns the module the request's path names ({org}, {ns}, which
+// paths without it take to be the organization, {name} and {provider}) when
+// p is a member of its organization and, with manage, may manage modules;
+// otherwise nil.
+func (st *state) moduleFor(r *http.Request, p principal, manage bool) *registryModule {
+	org, ns := r.PathValue("org"), r.PathValue("ns")
+	if ns == "" {
+		ns = org
 	}
-	return nil
+	m := st.moduleByPath(org, ns, r.PathValue("name"), r.PathValue("provider"))
+	if m == nil || !st.memberOf(p, m.Org) || (manage && !st.hasOrgAccess(p, m.Org, canManageModules)) {
+		return nil
+	}
+	return m
+}
+
+// moduleVersionFor returns the module the request's path names and its
+// version v, as moduleFor; a missing version is nil too.
+func (st *state) moduleVersionFor(r *http.Request, p principal, manage bool, v string) (*registryModule, *moduleVersion) {
+	m := st.moduleFor(r, p, manage)
+	if m == nil {
+		return nil, nil
+	}
+	return m, m.version(v)
 }
 
 var moduleProviderRE = regexp.MustCompile(`^[a-z0-9]+$`)
@@ -139,11 +160,7 @@ var moduleProviderRE = regexp.MustCompile(`^[a-z0-9]+$`)
 // nameRE, provider is lower-case letters and digits; the triple is unique
 // (422). Only the private registry is emulated.
 func (s *Server) createRegistryModule(w http.ResponseWriter, r *http.Request, p principal) *apiError {
-	org := r.PathValue("org")
-	if !s.st.memberOf(p, org) || !s.st.hasOrgAccess(p, org, canManageModules) {
-		return errNotFound()
-	}
-	b, e := decodeBody(r, "registry-modules")
+	org, b, e := s.st.decodeIn(r, p, canManageModules, "registry-modules")
 	if e != nil {
 		return e
 	}
@@ -155,8 +172,8 @@ func (s *Server) createRegistryModule(w http.ResponseWriter, r *http.Request, p 
 	if b.err != nil {
 		return b.err
 	}
-	if !nameRE.MatchString(name) {
-		return errInvalidAttribute("name", "name may contain only letters, numbers, - and _")
+	if e := checkName(name); e != nil {
+		return e
 	}
 	if !moduleProviderRE.MatchString(provider) {
 		return errInvalidAttribute("provider", "provider may contain only lower-case letters and numbers")
@@ -170,28 +187,16 @@ func (s *Server) createRegistryModule(w http.ResponseWriter, r *http.Request, p 
 	m := &registryModule{record: s.st.newRecord("mod-"), Org: org, Name: name, Provider: provider}
 	m.UpdatedAt = m.CreatedAt
 	s.st.RegistryModules[m.ID] = m
-	writeDoc(w, http.StatusCreated, document{Data: registryModuleResource(m)})
-	return nil
+	return writeOne(w, http.StatusCreated, m, registryModuleResource)
 }
 
 func (s *Server) readRegistryModule(w http.ResponseWriter, r *http.Request, p principal) *apiError {
-	m := s.st.moduleByPath(r.PathValue("org"), r.PathValue("ns"), r.PathValue("name"), r.PathValue("provider"))
-	if m == nil || !s.st.memberOf(p, m.Org) {
-		return errNotFound()
-	}
-	writeDoc(w, http.StatusOK, document{Data: registryModuleResource(m)})
-	return nil
+	return writeOne(w, http.StatusOK, s.st.moduleFor(r, p, false), registryModuleResource)
 }
 
 // deleteRegistryModule deletes a module (one provider) and its versions.
 func (s *Server) deleteRegistryModule(w http.ResponseWriter, r *http.Request, p principal) *apiError {
-	m := s.st.moduleByPath(r.PathValue("org"), r.PathValue("ns"), r.PathValue("name"), r.PathValue("provider"))
-	if m == nil || !s.st.memberOf(p, m.Org) || !s.st.hasOrgAccess(p, m.Org, canManageModules) {
-		return errNotFound()
-	}
-	s.st.deleteRegistryModule(m.ID)
-	writeNoContent(w)
-	return nil
+	return deleteOne(w, s.st.moduleFor(r, p, true), s.st.deleteRegistryModule)
 }
 
 // deleteRegistryModule removes a module and what hangs off it.
@@ -208,11 +213,7 @@ func (st *state) deleteRegistryModule(id string) {
 // include=deprecation it also carries the version's deprecation
 // (module_deprecation.go).
 func (s *Server) readModuleVersion(w http.ResponseWriter, r *http.Request, p principal) *apiError {
-	m := s.st.moduleByPath(r.PathValue("org"), r.PathValue("ns"), r.PathValue("name"), r.PathValue("provider"))
-	if m == nil || !s.st.memberOf(p, m.Org) {
-		return errNotFound()
-	}
-	mv := m.version(r.URL.Query().Get("module_version"))
+	m, mv := s.st.moduleVersionFor(r, p, false, r.URL.Query().Get("module_version"))
 	if mv == nil {
 		return errNotFound()
 	}
@@ -222,11 +223,7 @@ func (s *Server) readModuleVersion(w http.ResponseWriter, r *http.Request, p pri
 
 // deleteModuleVersion deletes one version of a module.
 func (s *Server) deleteModuleVersion(w http.ResponseWriter, r *http.Request, p principal) *apiError {
-	m := s.st.moduleByPath(r.PathValue("org"), r.PathValue("ns"), r.PathValue("name"), r.PathValue("provider"))
-	if m == nil || !s.st.memberOf(p, m.Org) || !s.st.hasOrgAccess(p, m.Org, canManageModules) {
-		return errNotFound()
-	}
-	mv := m.version(r.PathValue("version"))
+	m, mv := s.st.moduleVersionFor(r, p, true, r.PathValue("version"))
 	if mv == nil {
 		return errNotFound()
 	}
@@ -249,9 +246,8 @@ const maxModuleArchive = 100 << 20
 // `reg_ingress_failed`, as on the real service. The version must be valid
 // semver and new for the module (422).
 func (s *Server) createModuleVersion(w http.ResponseWriter, r *http.Request, p principal) *apiError {
-	org := r.PathValue("org")
-	m := s.st.moduleByPath(org, org, r.PathValue("name"), r.PathValue("provider"))
-	if m == nil || !s.st.memberOf(p, org) || !s.st.hasOrgAccess(p, org, canManageModules) {
+	m := s.st.moduleFor(r, p, true)
+	if m == nil {
 		return errNotFound()
 	}
 	b, e := decodeBody(r, "registry-module-versions")

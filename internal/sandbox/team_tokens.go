@@ -26,10 +26,24 @@ func (st *state) canManageTeamToken(p principal, t *team) bool {
 }
 
 func (st *state) legacyTeamToken(teamID string) *token {
-	for _, tok := range st.Tokens {
-		if tok.Kind == tokenTeam && tok.TeamID == teamID && tok.Legacy {
-			return tok
-		}
+	return find(st.Tokens, func(tok *token) bool { return tok.Kind == tokenTeam && tok.TeamID == teamID && tok.Legacy })
+}
+
+// teamForTokens returns the team at id when p may see it and manage its
+// tokens, or nil.
+func (st *state) teamForTokens(p principal, id string) *team {
+	t := st.Teams[id]
+	if t == nil || !st.canSeeTeam(p, t) || !st.canManageTeamToken(p, t) {
+		return nil
+	}
+	return t
+}
+
+// legacyTeamTokenFor returns the legacy token of the team at id when p may
+// manage the team's tokens, or nil.
+func (st *state) legacyTeamTokenFor(p principal, id string) *token {
+	if t := st.teamForTokens(p, id); t != nil {
+		return st.legacyTeamToken(t.ID)
 	}
 	return nil
 }
@@ -39,19 +53,13 @@ func (st *state) legacyTeamToken(teamID string) *token {
 // (the old secret stops working), the plural `authentication-tokens` adds a
 // described token beside it.
 func (s *Server) createTeamToken(w http.ResponseWriter, r *http.Request, p principal) *apiError {
-	t := s.st.Teams[r.PathValue("id")]
-	if t == nil || !s.st.canSeeTeam(p, t) || !s.st.canManageTeamToken(p, t) {
+	t := s.st.teamForTokens(p, r.PathValue("id"))
+	if t == nil {
 		return errNotFound()
 	}
-	// go-tfe's token options carry no primary type, so its bodies have an
-	// empty data.type; both that and the real type are accepted.
-	b, e := decodeBody(r, "authentication-tokens", "")
+	desc, e := decodeTokenDescription(r)
 	if e != nil {
 		return e
-	}
-	desc := b.optString("description")
-	if b.err != nil {
-		return b.err
 	}
 	legacy := strings.HasSuffix(r.URL.Path, "/authentication-token")
 	if legacy {
@@ -59,38 +67,13 @@ func (s *Server) createTeamToken(w http.ResponseWriter, r *http.Request, p princ
 			s.st.deleteToken(old.ID)
 		}
 	}
-	tok := &token{record: s.st.newRecord("at-"), Kind: tokenTeam, TeamID: t.ID, Legacy: legacy, CreatedBy: p.userID()}
-	if desc != nil {
-		tok.Description = *desc
-	}
-	secret := s.st.issueToken(tok)
-	writeDoc(w, http.StatusCreated, document{Data: tokenResource(tok, secret)})
-	return nil
+	return s.st.writeNewToken(w, &token{record: s.st.newRecord("at-"), Kind: tokenTeam, TeamID: t.ID, Legacy: legacy, CreatedBy: p.userID(), Description: desc})
 }
 
 func (s *Server) readTeamToken(w http.ResponseWriter, r *http.Request, p principal) *apiError {
-	t := s.st.Teams[r.PathValue("id")]
-	if t == nil || !s.st.canSeeTeam(p, t) || !s.st.canManageTeamToken(p, t) {
-		return errNotFound()
-	}
-	tok := s.st.legacyTeamToken(t.ID)
-	if tok == nil {
-		return errNotFound()
-	}
-	writeDoc(w, http.StatusOK, document{Data: tokenResource(tok, "")})
-	return nil
+	return writeOne(w, http.StatusOK, s.st.legacyTeamTokenFor(p, r.PathValue("id")), storedTokenResource)
 }
 
 func (s *Server) deleteTeamToken(w http.ResponseWriter, r *http.Request, p principal) *apiError {
-	t := s.st.Teams[r.PathValue("id")]
-	if t == nil || !s.st.canSeeTeam(p, t) || !s.st.canManageTeamToken(p, t) {
-		return errNotFound()
-	}
-	tok := s.st.legacyTeamToken(t.ID)
-	if tok == nil {
-		return errNotFound()
-	}
-	s.st.deleteToken(tok.ID)
-	writeNoContent(w)
-	return nil
+	return deleteOne(w, s.st.legacyTeamTokenFor(p, r.PathValue("id")), s.st.deleteToken)
 }

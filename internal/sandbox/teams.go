@@ -101,14 +101,20 @@ func (st *state) canSeeTeam(p principal, t *team) bool {
 
 func canManageTeams(a orgAccess) bool { return a.ManageTeams }
 
+// teamFor returns the team at id when p can see it and, with manage, may
+// manage teams; otherwise nil.
+func (st *state) teamFor(p principal, id string, manage bool) *team {
+	t := st.Teams[id]
+	if t == nil || !st.canSeeTeam(p, t) || (manage && !st.hasOrgAccess(p, t.Org, canManageTeams)) {
+		return nil
+	}
+	return t
+}
+
 // createTeam creates a team. Visibility defaults to `secret`, as on the real
 // service; names are unique in the organization (422 otherwise).
 func (s *Server) createTeam(w http.ResponseWriter, r *http.Request, p principal) *apiError {
-	org := r.PathValue("org")
-	if !s.st.memberOf(p, org) || !s.st.hasOrgAccess(p, org, canManageTeams) {
-		return errNotFound()
-	}
-	b, e := decodeBody(r, "teams")
+	org, b, e := s.st.decodeIn(r, p, canManageTeams, "teams")
 	if e != nil {
 		return e
 	}
@@ -119,8 +125,7 @@ func (s *Server) createTeam(w http.ResponseWriter, r *http.Request, p principal)
 	}
 	t.record = s.st.newRecord("team-")
 	s.st.Teams[t.ID] = t
-	writeDoc(w, http.StatusCreated, document{Data: s.st.teamResource(t)})
-	return nil
+	return writeOne(w, http.StatusCreated, t, s.st.teamResource)
 }
 
 // applyTeamAttributes reads the settable team attributes into t after
@@ -138,12 +143,10 @@ func (st *state) applyTeamAttributes(b *body, t *team) *apiError {
 	if b.err != nil {
 		return b.err
 	}
-	for _, o := range st.Teams {
-		if o.Org == t.Org && o.ID != t.ID && strings.EqualFold(o.Name, name) {
-			return errInvalidAttribute("name", "name has already been taken")
-		}
+	if find(st.Teams, func(o *team) bool { return o.Org == t.Org && o.ID != t.ID && strings.EqualFold(o.Name, name) }) != nil {
+		return errNameTaken()
 	}
-	if o := st.Organizations[t.Org]; o != nil && o.OwnersTeamID == t.ID && (access != ownersAccess || name != "owners") {
+	if st.isOwnersTeam(t) && (access != ownersAccess || name != "owners") {
 		return errInvalidAttribute("organization-access", "the owners team's name and organization access cannot be changed")
 	}
 	t.Name, t.Access = name, access
@@ -158,11 +161,7 @@ func (st *state) applyTeamAttributes(b *body, t *team) *apiError {
 
 // listTeams lists the teams the caller can see, paginated.
 func (s *Server) listTeams(w http.ResponseWriter, r *http.Request, p principal) *apiError {
-	org := r.PathValue("org")
-	if !s.st.memberOf(p, org) {
-		return errNotFound()
-	}
-	pg, e := parsePage(r, 20)
+	org, e := s.st.orgFor(r, p, nil)
 	if e != nil {
 		return e
 	}
@@ -170,26 +169,16 @@ func (s *Server) listTeams(w http.ResponseWriter, r *http.Request, p principal) 
 	all := sorted(s.st.Teams, func(t *team) bool {
 		return t.Org == org && s.st.canSeeTeam(p, t) && (names[0] == "" || slices.Contains(names, t.Name))
 	})
-	var data []resource
-	for _, t := range paginate(all, pg) {
-		data = append(data, s.st.teamResource(t))
-	}
-	writeDoc(w, http.StatusOK, pageDocument(r, pg, len(all), orEmpty(data)))
-	return nil
+	return writeList(w, r, all, s.st.teamResource)
 }
 
 func (s *Server) readTeam(w http.ResponseWriter, r *http.Request, p principal) *apiError {
-	t := s.st.Teams[r.PathValue("id")]
-	if t == nil || !s.st.canSeeTeam(p, t) {
-		return errNotFound()
-	}
-	writeDoc(w, http.StatusOK, document{Data: s.st.teamResource(t)})
-	return nil
+	return writeOne(w, http.StatusOK, s.st.teamFor(p, r.PathValue("id"), false), s.st.teamResource)
 }
 
 func (s *Server) updateTeam(w http.ResponseWriter, r *http.Request, p principal) *apiError {
-	t := s.st.Teams[r.PathValue("id")]
-	if t == nil || !s.st.canSeeTeam(p, t) || !s.st.hasOrgAccess(p, t.Org, canManageTeams) {
+	t := s.st.teamFor(p, r.PathValue("id"), true)
+	if t == nil {
 		return errNotFound()
 	}
 	b, e := decodeBody(r, "teams")
@@ -199,31 +188,27 @@ func (s *Server) updateTeam(w http.ResponseWriter, r *http.Request, p principal)
 	if e := s.st.applyTeamAttributes(b, t); e != nil {
 		return e
 	}
-	writeDoc(w, http.StatusOK, document{Data: s.st.teamResource(t)})
-	return nil
+	return writeOne(w, http.StatusOK, t, s.st.teamResource)
 }
 
 // deleteTeam deletes a team and its tokens. The owners team cannot be
 // deleted (422), as on the real service.
 func (s *Server) deleteTeam(w http.ResponseWriter, r *http.Request, p principal) *apiError {
-	t := s.st.Teams[r.PathValue("id")]
-	if t == nil || !s.st.canSeeTeam(p, t) || !s.st.hasOrgAccess(p, t.Org, canManageTeams) {
-		return errNotFound()
-	}
-	if o := s.st.Organizations[t.Org]; o != nil && o.OwnersTeamID == t.ID {
+	t := s.st.teamFor(p, r.PathValue("id"), true)
+	if t != nil && s.st.isOwnersTeam(t) {
 		return &apiError{Status: http.StatusUnprocessableEntity, Title: "invalid request", Detail: "the owners team cannot be deleted"}
 	}
-	s.st.deleteTeam(t.ID)
-	writeNoContent(w)
-	return nil
+	return deleteOne(w, t, s.st.deleteTeam)
+}
+
+// isOwnersTeam reports whether t is its organization's owners team.
+func (st *state) isOwnersTeam(t *team) bool {
+	o := st.Organizations[t.Org]
+	return o != nil && o.OwnersTeamID == t.ID
 }
 
 func (st *state) deleteTeam(id string) {
-	for _, tok := range st.Tokens {
-		if tok.Kind == tokenTeam && tok.TeamID == id {
-			st.deleteToken(tok.ID)
-		}
-	}
+	deleteWhere(st.Tokens, func(tok *token) bool { return tok.Kind == tokenTeam && tok.TeamID == id }, st.deleteToken)
 	st.deleteTeamAccessWhere(func(ta *teamAccess) bool { return ta.TeamID == id })
 	delete(st.Teams, id)
 }
@@ -232,8 +217,8 @@ func (st *state) deleteTeam(id string) {
 // added must already belong to the organization (422 otherwise); the owners
 // team keeps at least one member.
 func (s *Server) changeTeamUsers(w http.ResponseWriter, r *http.Request, p principal, linkType string, add bool) *apiError {
-	t := s.st.Teams[r.PathValue("id")]
-	if t == nil || !s.st.canSeeTeam(p, t) || !s.st.hasOrgAccess(p, t.Org, canManageTeams) {
+	t := s.st.teamFor(p, r.PathValue("id"), true)
+	if t == nil {
 		return errNotFound()
 	}
 	ids, e := decodeLinkage(r, linkType)
@@ -261,7 +246,7 @@ func (s *Server) changeTeamUsers(w http.ResponseWriter, r *http.Request, p princ
 		}
 	} else {
 		left := slices.DeleteFunc(slices.Clone(t.UserIDs), func(id string) bool { return slices.Contains(users, id) })
-		if o := s.st.Organizations[t.Org]; o != nil && o.OwnersTeamID == t.ID && len(left) == 0 {
+		if s.st.isOwnersTeam(t) && len(left) == 0 {
 			return &apiError{Status: http.StatusUnprocessableEntity, Title: "invalid request", Detail: "the owners team must keep at least one member"}
 		}
 		t.UserIDs = left

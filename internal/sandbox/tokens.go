@@ -72,6 +72,35 @@ func tokenResource(t *token, secret string) resource {
 	return res
 }
 
+// storedTokenResource renders a token after the response that created it:
+// without its secret.
+func storedTokenResource(t *token) resource { return tokenResource(t, "") }
+
+// writeNewToken issues t and answers 201 with the secret, which only this
+// response carries.
+func (st *state) writeNewToken(w http.ResponseWriter, t *token) *apiError {
+	writeDoc(w, http.StatusCreated, document{Data: tokenResource(t, st.issueToken(t))})
+	return nil
+}
+
+// decodeTokenDescription reads the optional description of a user or team
+// token create. go-tfe's token options carry no primary type, so its bodies
+// have an empty data.type; both that and the real type are accepted.
+func decodeTokenDescription(r *http.Request) (string, *apiError) {
+	b, e := decodeBody(r, "authentication-tokens", "")
+	if e != nil {
+		return "", e
+	}
+	desc := b.optString("description")
+	if b.err != nil {
+		return "", b.err
+	}
+	if desc == nil {
+		return "", nil
+	}
+	return *desc, nil
+}
+
 // createUserToken is POST /users/:id/authentication-tokens. A user may make
 // tokens for themselves; the admin for anyone.
 func (s *Server) createUserToken(w http.ResponseWriter, r *http.Request, p principal) *apiError {
@@ -79,21 +108,9 @@ func (s *Server) createUserToken(w http.ResponseWriter, r *http.Request, p princ
 	if u == nil || (!p.admin && p.userID() != u.ID) {
 		return errNotFound()
 	}
-	// go-tfe's token options carry no primary type, so its bodies have an
-	// empty data.type; both that and the real type are accepted.
-	b, e := decodeBody(r, "authentication-tokens", "")
+	desc, e := decodeTokenDescription(r)
 	if e != nil {
 		return e
 	}
-	desc := b.optString("description")
-	if b.err != nil {
-		return b.err
-	}
-	t := &token{record: s.st.newRecord("at-"), Kind: tokenUser, UserID: u.ID, CreatedBy: p.userID()}
-	if desc != nil {
-		t.Description = *desc
-	}
-	secret := s.st.issueToken(t)
-	writeDoc(w, http.StatusCreated, document{Data: tokenResource(t, secret)})
-	return nil
+	return s.st.writeNewToken(w, &token{record: s.st.newRecord("at-"), Kind: tokenUser, UserID: u.ID, CreatedBy: p.userID(), Description: desc})
 }

@@ -2,6 +2,7 @@ package sandbox
 
 import (
 	"net/http"
+	"slices"
 	"strings"
 	"time"
 )
@@ -12,10 +13,11 @@ import (
 func (s *Server) registerWorkspaces() {
 	s.route("POST /api/v2/organizations/{org}/workspaces", s.createWorkspace)
 	s.route("GET /api/v2/organizations/{org}/workspaces", s.listWorkspaces)
-	s.route("GET /api/v2/organizations/{org}/workspaces/{name}", s.readWorkspaceByName)
-	s.route("DELETE /api/v2/organizations/{org}/workspaces/{name}", s.deleteWorkspaceByName)
+	s.route("GET /api/v2/organizations/{org}/workspaces/{name}", s.readWorkspace)
+	s.route("DELETE /api/v2/organizations/{org}/workspaces/{name}", s.deleteWorkspace)
 	s.route("GET /api/v2/workspaces/{id}", s.readWorkspace)
-	s.route("DELETE /api/v2/workspaces/{id}", s.deleteWorkspaceByID)
+	s.route("GET /api/v2/workspaces/{id}/relationships/remote-state-consumers", s.listRemoteStateConsumers)
+	s.route("DELETE /api/v2/workspaces/{id}", s.deleteWorkspace)
 }
 
 type workspace struct {
@@ -50,11 +52,7 @@ func canManageWorkspaces(a orgAccess) bool { return a.ManageWorkspaces }
 // createWorkspace creates a workspace; owners and manage-workspaces may.
 // Names follow nameRE and are unique in the organization (422).
 func (s *Server) createWorkspace(w http.ResponseWriter, r *http.Request, p principal) *apiError {
-	org := r.PathValue("org")
-	if !s.st.memberOf(p, org) || !s.st.hasOrgAccess(p, org, canManageWorkspaces) {
-		return errNotFound()
-	}
-	b, e := decodeBody(r, "workspaces")
+	org, b, e := s.st.decodeIn(r, p, canManageWorkspaces, "workspaces")
 	if e != nil {
 		return e
 	}
@@ -63,11 +61,11 @@ func (s *Server) createWorkspace(w http.ResponseWriter, r *http.Request, p princ
 	if b.err != nil {
 		return b.err
 	}
-	if !nameRE.MatchString(name) {
-		return errInvalidAttribute("name", "name may contain only letters, numbers, - and _")
+	if e := checkName(name); e != nil {
+		return e
 	}
 	if s.st.workspaceByName(org, name) != nil {
-		return errInvalidAttribute("name", "name has already been taken")
+		return errNameTaken()
 	}
 	ws := &workspace{record: s.st.newRecord("ws-"), Org: org, Name: name}
 	ws.UpdatedAt = ws.CreatedAt
@@ -75,17 +73,11 @@ func (s *Server) createWorkspace(w http.ResponseWriter, r *http.Request, p princ
 		ws.Description = *desc
 	}
 	s.st.Workspaces[ws.ID] = ws
-	writeDoc(w, http.StatusCreated, document{Data: workspaceResource(ws)})
-	return nil
+	return writeOne(w, http.StatusCreated, ws, workspaceResource)
 }
 
 func (st *state) workspaceByName(org, name string) *workspace {
-	for _, ws := range st.Workspaces {
-		if ws.Org == org && ws.Name == name {
-			return ws
-		}
-	}
-	return nil
+	return find(st.Workspaces, func(ws *workspace) bool { return ws.Org == org && ws.Name == name })
 }
 
 // canReadWorkspace: the sandbox lets every member of the organization read
@@ -96,11 +88,7 @@ func (st *state) canReadWorkspace(p principal, ws *workspace) bool {
 }
 
 func (s *Server) listWorkspaces(w http.ResponseWriter, r *http.Request, p principal) *apiError {
-	org := r.PathValue("org")
-	if !s.st.memberOf(p, org) {
-		return errNotFound()
-	}
-	pg, e := parsePage(r, 20)
+	org, e := s.st.orgFor(r, p, nil)
 	if e != nil {
 		return e
 	}
@@ -108,51 +96,56 @@ func (s *Server) listWorkspaces(w http.ResponseWriter, r *http.Request, p princi
 	all := sorted(s.st.Workspaces, func(ws *workspace) bool {
 		return ws.Org == org && strings.Contains(ws.Name, search)
 	})
-	var data []resource
-	for _, ws := range paginate(all, pg) {
-		data = append(data, workspaceResource(ws))
-	}
-	writeDoc(w, http.StatusOK, pageDocument(r, pg, len(all), orEmpty(data)))
-	return nil
+	return writeList(w, r, all, workspaceResource)
 }
 
-func (s *Server) readWorkspaceByName(w http.ResponseWriter, r *http.Request, p principal) *apiError {
-	ws := s.st.workspaceByName(r.PathValue("org"), r.PathValue("name"))
-	if ws == nil || !s.st.canReadWorkspace(p, ws) {
-		return errNotFound()
+// workspaceFor returns ws when p may read it and, with manage, may manage
+// workspaces; otherwise nil.
+func (st *state) workspaceFor(p principal, ws *workspace, manage bool) *workspace {
+	if ws == nil || !st.canReadWorkspace(p, ws) || (manage && !st.hasOrgAccess(p, ws.Org, canManageWorkspaces)) {
+		return nil
 	}
-	writeDoc(w, http.StatusOK, document{Data: workspaceResource(ws)})
-	return nil
+	return ws
 }
 
+// workspaceAt is the workspace a request names, by `{org}/workspaces/{name}`
+// or by `workspaces/{id}`.
+func (st *state) workspaceAt(r *http.Request) *workspace {
+	if id := r.PathValue("id"); id != "" {
+		return st.Workspaces[id]
+	}
+	return st.workspaceByName(r.PathValue("org"), r.PathValue("name"))
+}
+
+// readWorkspace serves both read paths (by name and by ID).
 func (s *Server) readWorkspace(w http.ResponseWriter, r *http.Request, p principal) *apiError {
-	ws := s.st.Workspaces[r.PathValue("id")]
-	if ws == nil || !s.st.canReadWorkspace(p, ws) {
+	return writeOne(w, http.StatusOK, s.st.workspaceFor(p, s.st.workspaceAt(r), false), workspaceResource)
+}
+
+// listRemoteStateConsumers lists the workspaces that may read this one's
+// state. The sandbox keeps no state, so none may: the list is always
+// empty, as on the real service for a workspace that shares with nobody.
+// hashicorp/tfe's tfe_workspace reads it; a 404 would make it take the
+// sandbox for a Terraform Enterprise older than v202104 and report
+// global_remote_state = true.
+func (s *Server) listRemoteStateConsumers(w http.ResponseWriter, r *http.Request, p principal) *apiError {
+	if s.st.workspaceFor(p, s.st.Workspaces[r.PathValue("id")], false) == nil {
 		return errNotFound()
 	}
-	writeDoc(w, http.StatusOK, document{Data: workspaceResource(ws)})
-	return nil
+	return writeList(w, r, []*workspace{}, workspaceResource)
 }
 
-func (s *Server) deleteWorkspaceByName(w http.ResponseWriter, r *http.Request, p principal) *apiError {
-	return s.deleteWorkspaceRecord(w, p, s.st.workspaceByName(r.PathValue("org"), r.PathValue("name")))
-}
-
-func (s *Server) deleteWorkspaceByID(w http.ResponseWriter, r *http.Request, p principal) *apiError {
-	return s.deleteWorkspaceRecord(w, p, s.st.Workspaces[r.PathValue("id")])
-}
-
-func (s *Server) deleteWorkspaceRecord(w http.ResponseWriter, p principal, ws *workspace) *apiError {
-	if ws == nil || !s.st.canReadWorkspace(p, ws) || !s.st.hasOrgAccess(p, ws.Org, canManageWorkspaces) {
-		return errNotFound()
-	}
-	s.st.deleteWorkspace(ws.ID)
-	writeNoContent(w)
-	return nil
+// deleteWorkspace serves both delete paths (by name and by ID).
+func (s *Server) deleteWorkspace(w http.ResponseWriter, r *http.Request, p principal) *apiError {
+	return deleteOne(w, s.st.workspaceFor(p, s.st.workspaceAt(r), true), s.st.deleteWorkspace)
 }
 
 // deleteWorkspace removes a workspace and what hangs off it.
 func (st *state) deleteWorkspace(id string) {
 	st.deleteTeamAccessWhere(func(ta *teamAccess) bool { return ta.WorkspaceID == id })
+	for _, ap := range st.AgentPools {
+		ap.AllowedWorkspaces = slices.DeleteFunc(ap.AllowedWorkspaces, func(ws string) bool { return ws == id })
+		ap.ExcludedWorkspaces = slices.DeleteFunc(ap.ExcludedWorkspaces, func(ws string) bool { return ws == id })
+	}
 	delete(st.Workspaces, id)
 }
