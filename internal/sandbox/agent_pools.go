@@ -33,8 +33,17 @@ func agentPoolResource(ap *agentPool) resource {
 			"organization-scoped": ap.OrganizationScoped,
 			"agent-count":         0,
 		},
-		Relationships: map[string]any{"organization": relOne("organizations", ap.Org)},
-		Links:         map[string]any{"self": apiPath("agent-pools", ap.ID)},
+		// No workspace uses a pool in the sandbox, and pools have no
+		// workspace or project restrictions: the lists go-tfe decodes are
+		// empty.
+		Relationships: map[string]any{
+			"organization":        relOne("organizations", ap.Org),
+			"workspaces":          relMany("workspaces", nil),
+			"allowed-workspaces":  relMany("workspaces", nil),
+			"allowed-projects":    relMany("projects", nil),
+			"excluded-workspaces": relMany("workspaces", nil),
+		},
+		Links: map[string]any{"self": apiPath("agent-pools", ap.ID)},
 	}
 }
 

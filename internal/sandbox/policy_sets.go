@@ -45,10 +45,22 @@ func policySetResource(ps *policySet) resource {
 			"project-count":   0,
 			"created-at":      timestamp(ps.CreatedAt),
 			"updated-at":      timestamp(ps.UpdatedAt),
+			// Sets are made of individual policies, never from a VCS
+			// repository, and are evaluated by the service, not an agent.
+			"vcs-repo":            nil,
+			"policies-path":       nil,
+			"agent-enabled":       false,
+			"policy-tool-version": nil,
 		},
+		// The sandbox attaches sets to no workspace or project: the lists
+		// go-tfe decodes are empty.
 		Relationships: map[string]any{
-			"organization": relOne("organizations", ps.Org),
-			"policies":     relMany("policies", ps.PolicyIDs),
+			"organization":         relOne("organizations", ps.Org),
+			"policies":             relMany("policies", ps.PolicyIDs),
+			"workspaces":           relMany("workspaces", nil),
+			"workspace-exclusions": relMany("workspaces", nil),
+			"projects":             relMany("projects", nil),
+			"project-exclusions":   relMany("projects", nil),
 		},
 		Links: map[string]any{"self": apiPath("policy-sets", ps.ID)},
 	}
