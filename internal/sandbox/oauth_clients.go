@@ -182,18 +182,10 @@ func (s *Server) createOAuthClient(w http.ResponseWriter, r *http.Request, p pri
 			return &apiError{Status: http.StatusUnprocessableEntity, Title: "invalid relationship", Detail: "agent-pool " + poolID + " not found in organization " + org, Pointer: "/data/relationships/agent-pool"}
 		}
 	}
-	if name != nil {
-		oc.Name = *name
-	}
-	if key != nil {
-		oc.Key = *key
-	}
-	if rsa != nil {
-		oc.RSAPublicKey = *rsa
-	}
-	if scoped != nil {
-		oc.OrganizationScoped = *scoped
-	}
+	assign(&oc.Name, name)
+	assign(&oc.Key, key)
+	assign(&oc.RSAPublicKey, rsa)
+	assign(&oc.OrganizationScoped, scoped)
 	oc.AgentPoolID = poolID
 	oc.record = s.st.newRecord("oc-")
 	s.st.OAuthClients[oc.ID] = oc
@@ -215,11 +207,7 @@ func (s *Server) listOAuthClients(w http.ResponseWriter, r *http.Request, p prin
 // oauthClientFor returns the client at id when p may manage VCS settings in
 // its organization, or nil.
 func (st *state) oauthClientFor(p principal, id string) *oauthClient {
-	oc := st.OAuthClients[id]
-	if oc == nil || !st.memberOf(p, oc.Org) || !st.hasOrgAccess(p, oc.Org, canManageVCSSettings) {
-		return nil
-	}
-	return oc
+	return visible(st.OAuthClients[id], func(oc *oauthClient) bool { return st.mayIn(p, oc.Org, canManageVCSSettings) })
 }
 
 // readOAuthClient is go-tfe's OAuthClients.Read; `include=oauth_tokens`
@@ -276,11 +264,7 @@ func (s *Server) listOAuthTokens(w http.ResponseWriter, r *http.Request, p princ
 // oauthTokenFor returns the token at id when p may manage its client, or
 // nil.
 func (st *state) oauthTokenFor(p principal, id string) *oauthToken {
-	ot := st.OAuthTokens[id]
-	if ot == nil || st.oauthClientFor(p, ot.ClientID) == nil {
-		return nil
-	}
-	return ot
+	return visible(st.OAuthTokens[id], func(ot *oauthToken) bool { return st.oauthClientFor(p, ot.ClientID) != nil })
 }
 
 func (s *Server) readOAuthToken(w http.ResponseWriter, r *http.Request, p principal) *apiError {

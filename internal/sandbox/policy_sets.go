@@ -93,15 +93,9 @@ func (s *Server) createPolicySet(w http.ResponseWriter, r *http.Request, p princ
 	}
 	ps := &policySet{record: s.st.newRecord("polset-"), Org: org, Name: name, Kind: "sentinel", PolicyIDs: []string{}}
 	ps.UpdatedAt = ps.CreatedAt
-	if desc != nil {
-		ps.Description = *desc
-	}
-	if global != nil {
-		ps.Global = *global
-	}
-	if kind != nil {
-		ps.Kind = *kind
-	}
+	assign(&ps.Description, desc)
+	assign(&ps.Global, global)
+	assign(&ps.Kind, kind)
 	// The `policies` relationship (go-tfe PolicySetCreateOptions.Policies)
 	// names policies of the organization, of the set's kind.
 	for _, id := range policyIDs {
@@ -128,11 +122,7 @@ func (s *Server) listPolicySets(w http.ResponseWriter, r *http.Request, p princi
 // policySetFor returns the set at id when p may manage policies in its
 // organization, or nil.
 func (st *state) policySetFor(p principal, id string) *policySet {
-	ps := st.PolicySets[id]
-	if ps == nil || !st.canManagePoliciesIn(p, ps.Org) {
-		return nil
-	}
-	return ps
+	return visible(st.PolicySets[id], func(ps *policySet) bool { return st.canManagePoliciesIn(p, ps.Org) })
 }
 
 func (s *Server) readPolicySet(w http.ResponseWriter, r *http.Request, p principal) *apiError {

@@ -173,11 +173,9 @@ func (st *state) moduleFor(r *http.Request, p principal, manage bool) *registryM
 	if ns == "" {
 		ns = org
 	}
-	m := st.moduleByPath(org, ns, r.PathValue("name"), r.PathValue("provider"))
-	if m == nil || !st.memberOf(p, m.Org) || (manage && !st.hasOrgAccess(p, m.Org, canManageModules)) {
-		return nil
-	}
-	return m
+	return visible(st.moduleByPath(org, ns, r.PathValue("name"), r.PathValue("provider")), func(m *registryModule) bool {
+		return st.mayIn(p, m.Org, managing(manage, canManageModules))
+	})
 }
 
 // moduleVersionFor returns the module the request's path names and its
@@ -248,7 +246,7 @@ func (s *Server) deleteModules(w http.ResponseWriter, r *http.Request, p princip
 	if ns == "" {
 		ns = org
 	}
-	if ns != org || !s.st.memberOf(p, org) || !s.st.hasOrgAccess(p, org, canManageModules) {
+	if ns != org || !s.st.mayIn(p, org, canManageModules) {
 		return errNotFound()
 	}
 	mods := sorted(s.st.RegistryModules, func(m *registryModule) bool {

@@ -166,7 +166,7 @@ func (s *Server) createRegistryModuleVCS(w http.ResponseWriter, r *http.Request,
 			org = s.st.OAuthClients[ot.ClientID].Org
 		}
 	}
-	if !s.st.memberOf(p, org) || !s.st.hasOrgAccess(p, org, canManageModules) {
+	if !s.st.mayIn(p, org, canManageModules) {
 		return errNotFound()
 	}
 	if !hasRepo {

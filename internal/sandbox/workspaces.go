@@ -98,9 +98,7 @@ func (s *Server) createWorkspace(w http.ResponseWriter, r *http.Request, p princ
 	}
 	ws := &workspace{record: s.st.newRecord("ws-"), Org: org, Name: name}
 	ws.UpdatedAt = ws.CreatedAt
-	if desc != nil {
-		ws.Description = *desc
-	}
+	assign(&ws.Description, desc)
 	s.st.Workspaces[ws.ID] = ws
 	return writeOne(w, http.StatusCreated, ws, workspaceResource)
 }
@@ -131,10 +129,9 @@ func (s *Server) listWorkspaces(w http.ResponseWriter, r *http.Request, p princi
 // workspaceFor returns ws when p may read it and, with manage, may manage
 // workspaces; otherwise nil.
 func (st *state) workspaceFor(p principal, ws *workspace, manage bool) *workspace {
-	if ws == nil || !st.canReadWorkspace(p, ws) || (manage && !st.hasOrgAccess(p, ws.Org, canManageWorkspaces)) {
-		return nil
-	}
-	return ws
+	return visible(ws, func(ws *workspace) bool {
+		return st.canReadWorkspace(p, ws) && st.mayIn(p, ws.Org, managing(manage, canManageWorkspaces))
+	})
 }
 
 // workspaceAt is the workspace a request names, by `{org}/workspaces/{name}`
