@@ -4,10 +4,14 @@ import (
 	"bytes"
 	"context"
 	"errors"
+	"os"
+	"path/filepath"
 	"strings"
 	"testing"
 
 	tfe "github.com/hashicorp/go-tfe"
+
+	"github.com/tfgov/terraform-provider-tfgov/internal/sandbox"
 )
 
 // vcsModule publishes the repository acme/terraform-aws-<name> from branch
@@ -189,4 +193,43 @@ func TestRegistryModulesVCS_validation(t *testing.T) {
 			t.Errorf("plain member published: %v", err)
 		}
 	})
+}
+
+// TestRegistryModulesVCS_persistence: OAuth clients and VCS connections
+// survive a restart on the same --data file, and the snapshot holds none of
+// the secrets sent.
+func TestRegistryModulesVCS_persistence(t *testing.T) {
+	t.Parallel()
+	ctx := context.Background()
+	data := filepath.Join(t.TempDir(), "state.json")
+	w := newWorldWith(t, sandbox.Options{Token: "admin-token", DataFile: data})
+	oc, err := w.owner.OAuthClients.Create(ctx, w.org, tfe.OAuthClientCreateOptions{
+		APIURL: tfe.String("https://api.github.com"), HTTPURL: tfe.String("https://github.com"),
+		OAuthToken: tfe.String("ghp_secret-token-string"), Secret: tfe.String("client-secret-value"),
+		ServiceProvider: tfe.ServiceProvider(tfe.ServiceProviderGithub),
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	m, id := w.vcsModule(t, oc.OAuthTokens[0].ID, "kept")
+	raw, err := os.ReadFile(data)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, secret := range []string{"ghp_secret-token-string", "client-secret-value"} {
+		if strings.Contains(string(raw), secret) {
+			t.Errorf("the snapshot holds %q", secret)
+		}
+	}
+
+	inst2 := sandbox.StartWithOptions(t, sandbox.Options{Token: "admin-token", DataFile: data})
+	admin2 := client(t, inst2, "admin-token")
+	if got, err := admin2.OAuthClients.Read(ctx, oc.ID); err != nil || len(got.OAuthTokens) != 1 || got.OAuthTokens[0].ID != oc.OAuthTokens[0].ID {
+		t.Errorf("OAuth client after restart: %+v, %v", got, err)
+	}
+	got, err := admin2.RegistryModules.Read(ctx, id)
+	if err != nil || got.ID != m.ID || got.VCSRepo == nil || got.VCSRepo.Branch != "main" || got.TestConfig == nil || !got.TestConfig.TestsEnabled ||
+		got.PublishingMechanism != tfe.PublishingMechanismBranch {
+		t.Errorf("module after restart: %+v, %v", got, err)
+	}
 }
