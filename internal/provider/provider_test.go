@@ -3,6 +3,7 @@ package provider
 import (
 	"context"
 	"fmt"
+	"net/http"
 	"net/http/httptest"
 	"os"
 	"os/exec"
@@ -54,6 +55,13 @@ func runTests(m *testing.M) int {
 		}
 		return m.Run()
 	}
+	// Before any TLS connection: Go reads SSL_CERT_FILE once per process.
+	removeCert, err := trustAccCertificate()
+	if err != nil {
+		fmt.Fprintln(os.Stderr, "acceptance tests: the HTTPS sandbox's certificate:", err)
+		return 1
+	}
+	defer removeCert()
 	stop, err := startSandbox()
 	if err != nil {
 		fmt.Fprintln(os.Stderr, "acceptance tests: starting the sandbox:", err)
@@ -92,28 +100,13 @@ func startSandbox() (func(), error) {
 		ts.Close()
 		_ = srv.Close()
 	}
-	ctx := context.Background()
-	admin, err := tfe.NewClient(&tfe.Config{Address: ts.URL, Token: srv.AdminToken()})
-	if err != nil {
-		stop()
-		return nil, err
-	}
 	const org = "tfgov-acc"
-	if _, err := admin.Organizations.Create(ctx, tfe.OrganizationCreateOptions{Name: tfe.String(org), Email: tfe.String("acc-owner@tfgov.invalid")}); err != nil {
-		stop()
-		return nil, err
-	}
-	ms, err := admin.OrganizationMemberships.List(ctx, org, nil)
-	if err != nil || len(ms.Items) == 0 {
-		stop()
-		return nil, fmt.Errorf("finding the owner of %s: %w (%d memberships)", org, err, len(ms.Items))
-	}
-	tok, err := admin.UserTokens.Create(ctx, ms.Items[0].User.ID, tfe.UserTokenCreateOptions{Description: "acceptance tests"})
+	token, err := bootstrapOrganization(ts.URL, srv.AdminToken(), org, nil)
 	if err != nil {
 		stop()
 		return nil, err
 	}
-	for k, v := range map[string]string{"TFE_ADDRESS": ts.URL, "TFE_TOKEN": tok.Token, "TFE_ORGANIZATION": org} {
+	for k, v := range map[string]string{"TFE_ADDRESS": ts.URL, "TFE_TOKEN": token, "TFE_ORGANIZATION": org} {
 		if err := os.Setenv(k, v); err != nil {
 			stop()
 			return nil, err
@@ -121,6 +114,29 @@ func startSandbox() (func(), error) {
 	}
 	accSandbox = srv
 	return stop, nil
+}
+
+// bootstrapOrganization creates org on the sandbox at address with its
+// admin token, as a user would, and returns a token of the org's owner.
+// httpClient may be nil (go-tfe's default).
+func bootstrapOrganization(address, adminToken, org string, httpClient *http.Client) (string, error) {
+	ctx := context.Background()
+	admin, err := tfe.NewClient(&tfe.Config{Address: address, Token: adminToken, HTTPClient: httpClient})
+	if err != nil {
+		return "", err
+	}
+	if _, err := admin.Organizations.Create(ctx, tfe.OrganizationCreateOptions{Name: tfe.String(org), Email: tfe.String("acc-owner@" + org + ".invalid")}); err != nil {
+		return "", err
+	}
+	ms, err := admin.OrganizationMemberships.List(ctx, org, nil)
+	if err != nil || len(ms.Items) == 0 {
+		return "", fmt.Errorf("finding the owner of %s: %w (%d memberships)", org, err, len(ms.Items))
+	}
+	tok, err := admin.UserTokens.Create(ctx, ms.Items[0].User.ID, tfe.UserTokenCreateOptions{Description: "acceptance tests"})
+	if err != nil {
+		return "", err
+	}
+	return tok.Token, nil
 }
 
 func testAccPreCheck(t *testing.T) {

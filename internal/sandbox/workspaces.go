@@ -2,6 +2,7 @@ package sandbox
 
 import (
 	"net/http"
+	"slices"
 	"strings"
 	"time"
 )
@@ -15,6 +16,7 @@ func (s *Server) registerWorkspaces() {
 	s.route("GET /api/v2/organizations/{org}/workspaces/{name}", s.readWorkspace)
 	s.route("DELETE /api/v2/organizations/{org}/workspaces/{name}", s.deleteWorkspace)
 	s.route("GET /api/v2/workspaces/{id}", s.readWorkspace)
+	s.route("GET /api/v2/workspaces/{id}/relationships/remote-state-consumers", s.listRemoteStateConsumers)
 	s.route("DELETE /api/v2/workspaces/{id}", s.deleteWorkspace)
 }
 
@@ -148,6 +150,19 @@ func (s *Server) readWorkspace(w http.ResponseWriter, r *http.Request, p princip
 	return writeOne(w, http.StatusOK, s.st.workspaceFor(p, s.st.workspaceAt(r), false), workspaceResource)
 }
 
+// listRemoteStateConsumers lists the workspaces that may read this one's
+// state. The sandbox keeps no state, so none may: the list is always
+// empty, as on the real service for a workspace that shares with nobody.
+// hashicorp/tfe's tfe_workspace reads it; a 404 would make it take the
+// sandbox for a Terraform Enterprise older than v202104 and report
+// global_remote_state = true.
+func (s *Server) listRemoteStateConsumers(w http.ResponseWriter, r *http.Request, p principal) *apiError {
+	if s.st.workspaceFor(p, s.st.Workspaces[r.PathValue("id")], false) == nil {
+		return errNotFound()
+	}
+	return writeList(w, r, []*workspace{}, workspaceResource)
+}
+
 // deleteWorkspace serves both delete paths (by name and by ID).
 func (s *Server) deleteWorkspace(w http.ResponseWriter, r *http.Request, p principal) *apiError {
 	return deleteOne(w, s.st.workspaceFor(p, s.st.workspaceAt(r), true), s.st.deleteWorkspace)
@@ -156,5 +171,9 @@ func (s *Server) deleteWorkspace(w http.ResponseWriter, r *http.Request, p princ
 // deleteWorkspace removes a workspace and what hangs off it.
 func (st *state) deleteWorkspace(id string) {
 	st.deleteTeamAccessWhere(func(ta *teamAccess) bool { return ta.WorkspaceID == id })
+	for _, ap := range st.AgentPools {
+		ap.AllowedWorkspaces = slices.DeleteFunc(ap.AllowedWorkspaces, func(ws string) bool { return ws == id })
+		ap.ExcludedWorkspaces = slices.DeleteFunc(ap.ExcludedWorkspaces, func(ws string) bool { return ws == id })
+	}
 	delete(st.Workspaces, id)
 }
