@@ -25,6 +25,7 @@ func (s *Server) registerRegistryModules() {
 	s.route("POST /api/v2/registry-modules", s.createRegistryModuleVCS)
 	s.route("GET /api/v2/organizations/{org}/registry-modules/private/{ns}/{name}/{provider}", s.readRegistryModule)
 	s.route("DELETE /api/v2/organizations/{org}/registry-modules/private/{ns}/{name}", s.deleteModules)
+	s.route("PATCH /api/v2/organizations/{org}/registry-modules/private/{ns}/{name}/{provider}", s.updateRegistryModule)
 	s.route("DELETE /api/v2/organizations/{org}/registry-modules/private/{ns}/{name}/{provider}", s.deleteModules)
 	s.route("GET /api/v2/organizations/{org}/registry-modules/private/{ns}/{name}/{provider}/version", s.readModuleVersion)
 	s.route("DELETE /api/v2/organizations/{org}/registry-modules/private/{ns}/{name}/{provider}/{version}", s.deleteModules)

@@ -113,10 +113,18 @@ func testConfigResource(tc *moduleTestConfig) map[string]any {
 // otherwise (the value the sandbox has always answered for modules made
 // through the API).
 func (m *registryModule) publishingMechanism() string {
-	if m.VCSRepo != nil && m.VCSRepo.Branch != "" {
+	if m.branch() != "" {
 		return "branch"
 	}
 	return "git_tag"
+}
+
+// branch is the branch a module is published from, or "".
+func (m *registryModule) branch() string {
+	if m.VCSRepo == nil {
+		return ""
+	}
+	return m.VCSRepo.Branch
 }
 
 // repoModuleName infers name and provider from a repository identifier
@@ -179,9 +187,11 @@ func (s *Server) createRegistryModuleVCS(w http.ResponseWriter, r *http.Request,
 	if e := s.st.checkVCSRepo(org, repo, m.VCSRepo); e != nil {
 		return e
 	}
-	if e := s.st.checkTestConfig(org, hasTests, tc, m); e != nil {
+	cfg, e := s.st.testConfigFor(org, m.branch(), hasTests, tc, nil)
+	if e != nil {
 		return e
 	}
+	m.TestConfig = cfg
 	if name != nil && provider != nil {
 		m.Name, m.Provider = *name, *provider
 	} else {
@@ -252,32 +262,110 @@ func (st *state) checkVCSRepo(org string, in vcsRepoInput, out *moduleVCSRepo) *
 	return nil
 }
 
-// checkTestConfig validates `test-config` and sets m's. A branch-based
-// module always has one (tests disabled unless enabled); a tag-based module
-// sent none has none (null), like a module made through the API.
-func (st *state) checkTestConfig(org string, has bool, in testConfigInput, m *registryModule) *apiError {
-	if !has {
-		if m.VCSRepo.Branch != "" {
-			m.TestConfig = &moduleTestConfig{}
+// testConfigFor applies a `test-config` that was sent over base (the
+// module's current one, nil at creation; fields not sent keep their values)
+// and checks the result for a module on branch ("" for one not published
+// from a branch): an `agent` execution mode needs an agent pool of org, a
+// `remote` one none, and tests need a branch. A module published from a
+// branch always has a test config (tests disabled unless enabled); other
+// modules have none (null) unless one is sent.
+func (st *state) testConfigFor(org, branch string, sent bool, in testConfigInput, base *moduleTestConfig) (*moduleTestConfig, *apiError) {
+	if !sent {
+		if base == nil && branch != "" {
+			return &moduleTestConfig{}, nil
 		}
-		return nil
+		if base != nil && base.TestsEnabled && branch == "" {
+			return nil, errInvalidAttribute("test-config", "test-config.tests-enabled needs vcs-repo.branch: tests run only for branch-based modules")
+		}
+		return base, nil
 	}
-	tc := &moduleTestConfig{TestsEnabled: in.TestsEnabled != nil && *in.TestsEnabled, AgentExecutionMode: str(in.AgentExecutionMode), AgentPoolID: str(in.AgentPoolID)}
+	tc := &moduleTestConfig{}
+	if base != nil {
+		*tc = *base
+	}
+	assign(&tc.TestsEnabled, in.TestsEnabled)
+	assign(&tc.AgentExecutionMode, in.AgentExecutionMode)
+	assign(&tc.AgentPoolID, in.AgentPoolID)
+	if in.AgentExecutionMode != nil && *in.AgentExecutionMode == "remote" && in.AgentPoolID == nil {
+		tc.AgentPoolID = ""
+	}
 	switch tc.AgentExecutionMode {
 	case "", "remote":
 		if tc.AgentPoolID != "" {
-			return errInvalidAttribute("test-config", "test-config.agent-pool-id is only for agent-execution-mode \"agent\"")
+			return nil, errInvalidAttribute("test-config", "test-config.agent-pool-id is only for agent-execution-mode \"agent\"")
 		}
 	case "agent":
 		if ap := st.AgentPools[tc.AgentPoolID]; ap == nil || ap.Org != org {
-			return errInvalidAttribute("test-config", fmt.Sprintf("test-config.agent-pool-id %q is not an agent pool of organization %s", tc.AgentPoolID, org))
+			return nil, errInvalidAttribute("test-config", fmt.Sprintf("test-config.agent-pool-id %q is not an agent pool of organization %s", tc.AgentPoolID, org))
 		}
 	default:
-		return errInvalidAttribute("test-config", fmt.Sprintf("test-config.agent-execution-mode must be agent or remote, got %q", tc.AgentExecutionMode))
+		return nil, errInvalidAttribute("test-config", fmt.Sprintf("test-config.agent-execution-mode must be agent or remote, got %q", tc.AgentExecutionMode))
 	}
-	if tc.TestsEnabled && m.VCSRepo.Branch == "" {
-		return errInvalidAttribute("test-config", "test-config.tests-enabled needs vcs-repo.branch: tests run only for branch-based modules")
+	if tc.TestsEnabled && branch == "" {
+		return nil, errInvalidAttribute("test-config", "test-config.tests-enabled needs vcs-repo.branch: tests run only for branch-based modules")
 	}
-	m.TestConfig = tc
-	return nil
+	return tc, nil
+}
+
+// updateRegistryModule is go-tfe's RegistryModules.Update (PATCH
+// organizations/:org/registry-modules/private/:ns/:name/:provider), which
+// hashicorp/tfe's tfe_registry_module uses for test_config and vcs_repo
+// changes. Owners and manage-modules. `test-config` fields sent replace
+// the module's (see testConfigFor); `vcs-repo` is only for a module
+// published from a repository: a branch makes it branch-based (tags off),
+// `tags` true makes it tag-based (branch removed), as go-tfe documents;
+// `source-directory` and `tag-prefix` are kept as sent. Switching a module
+// to a branch reads nothing (no VCS is contacted): its versions stay as
+// they are. `no-code` true and tag bindings are not emulated (422);
+// go-tfe's empty `tag-bindings` is accepted. Every problem is a 422 naming
+// the attribute, and nothing changes then.
+func (s *Server) updateRegistryModule(w http.ResponseWriter, r *http.Request, p principal) *apiError {
+	m := s.st.moduleFor(r, p, true)
+	if m == nil {
+		return errNotFound()
+	}
+	b, e := decodeBody(r, "registry-modules")
+	if e != nil {
+		return e
+	}
+	var repo vcsRepoInput
+	var tc testConfigInput
+	noCode := b.optBool("no-code")
+	hasRepo := b.optObject("vcs-repo", &repo)
+	hasTests := b.optObject("test-config", &tc)
+	bindings := b.relIDs("tag-bindings", "tag-bindings")
+	if b.err != nil {
+		return b.err
+	}
+	switch {
+	case noCode != nil && *noCode:
+		return errInvalidAttribute("no-code", "no-code provisioning is not emulated by the sandbox")
+	case len(bindings) > 0:
+		return &apiError{Status: http.StatusUnprocessableEntity, Title: "invalid relationship", Detail: "tag-bindings: tags are not emulated by the sandbox", Pointer: "/data/relationships/tag-bindings"}
+	case hasRepo && m.VCSRepo == nil:
+		return errInvalidAttribute("vcs-repo", "vcs-repo can only change for a module published from a VCS repository")
+	case hasRepo && str(repo.Branch) != "" && repo.Tags != nil && *repo.Tags:
+		return errInvalidAttribute("vcs-repo", "vcs-repo.branch must be empty when vcs-repo.tags is true")
+	}
+	updated := *m
+	if hasRepo {
+		v := *m.VCSRepo
+		if str(repo.Branch) != "" {
+			v.Branch, v.Tags = *repo.Branch, false
+		}
+		if repo.Tags != nil && *repo.Tags {
+			v.Branch, v.Tags = "", true
+		}
+		assign(&v.SourceDirectory, repo.SourceDirectory)
+		assign(&v.TagPrefix, repo.TagPrefix)
+		updated.VCSRepo = &v
+	}
+	cfg, e := s.st.testConfigFor(m.Org, updated.branch(), hasTests, tc, m.TestConfig)
+	if e != nil {
+		return e
+	}
+	updated.TestConfig = cfg
+	updated.UpdatedAt = now()
+	*m = updated
+	return writeOne(w, http.StatusOK, m, registryModuleResource)
 }

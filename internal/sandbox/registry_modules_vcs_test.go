@@ -233,3 +233,55 @@ func TestRegistryModulesVCS_persistence(t *testing.T) {
 		t.Errorf("module after restart: %+v, %v", got, err)
 	}
 }
+
+// TestRegistryModulesVCS_update drives go-tfe's RegistryModules.Update:
+// test-config and vcs-repo changes, each checked as at creation, and a
+// refused update changes nothing.
+func TestRegistryModulesVCS_update(t *testing.T) {
+	t.Parallel()
+	ctx := context.Background()
+	w := newWorld(t)
+	_, id := w.vcsModule(t, w.oauthClient(t).OAuthTokens[0].ID, "net")
+	pool := w.agentPool(t)
+
+	up, err := w.owner.RegistryModules.Update(ctx, id, tfe.RegistryModuleUpdateOptions{
+		TestConfig: &tfe.RegistryModuleTestConfigOptions{AgentExecutionMode: tfe.AgentExecutionModePtr(tfe.AgentExecutionModeAgent), AgentPoolID: tfe.String(pool.ID)},
+	})
+	if err != nil || up.TestConfig == nil || !up.TestConfig.TestsEnabled || up.TestConfig.AgentPoolID == nil || *up.TestConfig.AgentPoolID != pool.ID {
+		t.Fatalf("agent execution: %+v, %v", up, err)
+	}
+	// Tests need a branch: going tag-based while they are enabled is refused.
+	if _, err := w.owner.RegistryModules.Update(ctx, id, tfe.RegistryModuleUpdateOptions{VCSRepo: &tfe.RegistryModuleVCSRepoUpdateOptions{Tags: tfe.Bool(true)}}); err == nil || !strings.Contains(err.Error(), "tests-enabled") {
+		t.Errorf("tags with tests enabled: %v", err)
+	}
+	up, err = w.owner.RegistryModules.Update(ctx, id, tfe.RegistryModuleUpdateOptions{
+		TestConfig: &tfe.RegistryModuleTestConfigOptions{TestsEnabled: tfe.Bool(false), AgentExecutionMode: tfe.AgentExecutionModePtr(tfe.AgentExecutionModeRemote)},
+		VCSRepo:    &tfe.RegistryModuleVCSRepoUpdateOptions{Tags: tfe.Bool(true), TagPrefix: tfe.String("v")},
+	})
+	if err != nil || up.PublishingMechanism != tfe.PublishingMechanismTag || up.VCSRepo == nil || up.VCSRepo.Branch != "" || !up.VCSRepo.Tags ||
+		up.VCSRepo.TagPrefix != "v" || up.TestConfig == nil || up.TestConfig.TestsEnabled || up.TestConfig.AgentPoolID != nil {
+		t.Fatalf("to tags: %+v (%+v, %+v), %v", up, up.VCSRepo, up.TestConfig, err)
+	}
+	up, err = w.owner.RegistryModules.Update(ctx, id, tfe.RegistryModuleUpdateOptions{VCSRepo: &tfe.RegistryModuleVCSRepoUpdateOptions{Branch: tfe.String("release")}})
+	if err != nil || up.PublishingMechanism != tfe.PublishingMechanismBranch || up.VCSRepo.Branch != "release" || up.VCSRepo.Tags {
+		t.Fatalf("back to a branch: %+v, %v", up, err)
+	}
+
+	// A module made through the API has no repository to change, and
+	// no-code is not emulated.
+	_, apiID := w.testModule(t, "plain")
+	if _, err := w.owner.RegistryModules.Update(ctx, apiID, tfe.RegistryModuleUpdateOptions{VCSRepo: &tfe.RegistryModuleVCSRepoUpdateOptions{Branch: tfe.String("main")}}); err == nil || !strings.Contains(err.Error(), "vcs-repo") {
+		t.Errorf("vcs-repo of an API module: %v", err)
+	}
+	if _, err := w.owner.RegistryModules.Update(ctx, id, tfe.RegistryModuleUpdateOptions{NoCode: tfe.Bool(true)}); err == nil || !strings.Contains(err.Error(), "no-code") {
+		t.Errorf("no-code: %v", err)
+	}
+	got, err := w.owner.RegistryModules.Read(ctx, id)
+	if err != nil || got.VCSRepo.Branch != "release" || got.TestConfig.TestsEnabled || got.NoCode {
+		t.Errorf("after refused updates: %+v, %v", got, err)
+	}
+	plain := w.member(t, "plain@acme.test")
+	if _, err := plain.RegistryModules.Update(ctx, id, tfe.RegistryModuleUpdateOptions{TestConfig: &tfe.RegistryModuleTestConfigOptions{TestsEnabled: tfe.Bool(true)}}); !errors.Is(err, tfe.ErrResourceNotFound) {
+		t.Errorf("plain member's update: %v", err)
+	}
+}
