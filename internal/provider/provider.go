@@ -92,9 +92,12 @@ func (p *tfgovProvider) Schema(_ context.Context, _ provider.SchemaRequest, resp
 				MarkdownDescription: "Skip TLS certificate verification, for service discovery and API requests alike (for Terraform Enterprise with a private CA during testing only). Defaults to the `TFE_SSL_SKIP_VERIFY` environment variable, else `false`.",
 			},
 			"retry_max": schema.Int64Attribute{
-				Optional:            true,
-				MarkdownDescription: fmt.Sprintf("Maximum number of retries of a request answered with 429 or a 5xx status, or not answered at all, with exponential backoff. `0` disables retries. Defaults to `%d`.", defaultRetryMax),
-				Validators:          []validator.Int64{int64validator.Between(0, 30)},
+				Optional: true,
+				MarkdownDescription: fmt.Sprintf("Maximum number of retries of a request answered with 429 or a 5xx status, or not answered at all, with exponential backoff. `0` disables retries. Defaults to `%d`. "+
+					"Only what can succeed is retried: reads, updates and deletes are; a create (POST) is sent again only when the service provably did not act on it (429, or a connection refused before anything was sent). "+
+					"A create that ends in a 5xx or a lost connection is reconciled instead: the resource looks for what it may have made before creating again (each resource's page says how). "+
+					"An untrusted certificate, a certificate for another host name and a host name that does not resolve fail at once, saying what to fix.", defaultRetryMax),
+				Validators: []validator.Int64{int64validator.Between(0, 30)},
 			},
 		},
 	}

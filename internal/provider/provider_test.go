@@ -91,7 +91,33 @@ func findTerraform() error {
 // the admin token, makes a token for its owner and points the provider's
 // environment variables at them.
 func startSandbox() (func(), error) {
-	srv, err := sandbox.New(sandbox.Options{})
+	sb, err := newSandboxOrganization(sandbox.Options{}, "tfgov-acc")
+	if err != nil {
+		return nil, err
+	}
+	for k, v := range map[string]string{"TFE_ADDRESS": sb.address, "TFE_TOKEN": sb.token, "TFE_ORGANIZATION": sb.organization} {
+		if err := os.Setenv(k, v); err != nil {
+			sb.stop()
+			return nil, err
+		}
+	}
+	accSandbox = sb.srv
+	return sb.stop, nil
+}
+
+// sandboxOrganization is an in-process sandbox with one organization and
+// its owner's token.
+type sandboxOrganization struct {
+	srv                          *sandbox.Server
+	address, token, organization string
+	stop                         func()
+}
+
+// newSandboxOrganization starts a sandbox with opts, creates organization
+// org with the admin token, and makes a token for its owner, all through
+// the public API.
+func newSandboxOrganization(opts sandbox.Options, org string) (*sandboxOrganization, error) {
+	srv, err := sandbox.New(opts)
 	if err != nil {
 		return nil, err
 	}
@@ -100,20 +126,12 @@ func startSandbox() (func(), error) {
 		ts.Close()
 		_ = srv.Close()
 	}
-	const org = "tfgov-acc"
 	token, err := bootstrapOrganization(ts.URL, srv.AdminToken(), org, nil)
 	if err != nil {
 		stop()
 		return nil, err
 	}
-	for k, v := range map[string]string{"TFE_ADDRESS": ts.URL, "TFE_TOKEN": token, "TFE_ORGANIZATION": org} {
-		if err := os.Setenv(k, v); err != nil {
-			stop()
-			return nil, err
-		}
-	}
-	accSandbox = srv
-	return stop, nil
+	return &sandboxOrganization{srv: srv, address: ts.URL, token: token, organization: org, stop: stop}, nil
 }
 
 // bootstrapOrganization creates org on the sandbox at address with its

@@ -220,6 +220,9 @@ func TestAbuse_everyRoute(t *testing.T) {
 		"POST /api/v2/teams/{id}/authentication-token":                                                                            true,
 		"POST /api/v2/teams/{id}/authentication-tokens":                                                                           true,
 		"POST /api/v2/organizations/{org}/tests/registry-modules/private/{ns}/{name}/{provider}/test-runs/configuration-versions": true,
+		// The registry module delete actions are deletes sent as POST.
+		"POST /api/v2/registry-modules/actions/delete/{org}/{name}/{provider}":           true,
+		"POST /api/v2/registry-modules/actions/delete/{org}/{name}/{provider}/{version}": true,
 	}
 	n := 0
 	for _, pattern := range patterns {

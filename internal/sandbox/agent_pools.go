@@ -70,9 +70,7 @@ func (s *Server) createAgentPool(w http.ResponseWriter, r *http.Request, p princ
 		return errNameTaken()
 	}
 	ap := &agentPool{record: s.st.newRecord("apool-"), Org: org, Name: name, OrganizationScoped: true}
-	if scoped != nil {
-		ap.OrganizationScoped = *scoped
-	}
+	assign(&ap.OrganizationScoped, scoped)
 	if e := s.st.setAgentPoolWorkspaces(ap, b); e != nil {
 		return e
 	}
@@ -98,11 +96,9 @@ func (s *Server) listAgentPools(w http.ResponseWriter, r *http.Request, p princi
 // agentPoolFor returns the pool at id when p may read it and, with manage,
 // may manage agent pools; otherwise nil.
 func (st *state) agentPoolFor(p principal, id string, manage bool) *agentPool {
-	ap := st.AgentPools[id]
-	if ap == nil || !st.canReadAgentPool(p, ap) || (manage && !st.hasOrgAccess(p, ap.Org, canManageAgentPools)) {
-		return nil
-	}
-	return ap
+	return visible(st.AgentPools[id], func(ap *agentPool) bool {
+		return st.canReadAgentPool(p, ap) && st.mayIn(p, ap.Org, managing(manage, canManageAgentPools))
+	})
 }
 
 func (s *Server) readAgentPool(w http.ResponseWriter, r *http.Request, p principal) *apiError {

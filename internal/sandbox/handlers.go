@@ -12,10 +12,34 @@ import "net/http"
 // allowed selects. Otherwise it is a 404, as for a missing organization.
 func (st *state) orgFor(r *http.Request, p principal, allowed func(orgAccess) bool) (string, *apiError) {
 	org := r.PathValue("org")
-	if !st.memberOf(p, org) || (allowed != nil && !st.hasOrgAccess(p, org, allowed)) {
+	if !st.mayIn(p, org, allowed) {
 		return "", errNotFound()
 	}
 	return org, nil
+}
+
+// mayIn reports whether p is a member of org and, with a non-nil allowed,
+// has the organization access allowed selects.
+func (st *state) mayIn(p principal, org string, allowed func(orgAccess) bool) bool {
+	return st.memberOf(p, org) && (allowed == nil || st.hasOrgAccess(p, org, allowed))
+}
+
+// managing is allowed when manage is set and nil otherwise: a finder's
+// "may also manage" switch for mayIn.
+func managing(manage bool, allowed func(orgAccess) bool) func(orgAccess) bool {
+	if manage {
+		return allowed
+	}
+	return nil
+}
+
+// visible returns v when it is not nil and ok(v), else nil: the shape of
+// every finder, which answers a missing record and a forbidden one alike.
+func visible[T any](v *T, ok func(*T) bool) *T {
+	if v == nil || !ok(v) {
+		return nil
+	}
+	return v
 }
 
 // decodeIn starts a create in the organization at {org}: orgFor, then the
@@ -39,6 +63,14 @@ func checkName(name string) *apiError {
 		return errInvalidAttribute("name", "name may contain only letters, numbers, - and _")
 	}
 	return nil
+}
+
+// assign sets *dst to *v when v is not nil: how a create or an update
+// applies an optional attribute that was sent.
+func assign[T any](dst, v *T) {
+	if v != nil {
+		*dst = *v
+	}
 }
 
 // errNameTaken is the real service's 422 for a name already used where it

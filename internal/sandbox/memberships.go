@@ -42,11 +42,7 @@ func (st *state) membershipOf(org, userID string) *membership {
 // membershipFor returns the membership at id when p is a member of its
 // organization and, with manage, may manage memberships; otherwise nil.
 func (st *state) membershipFor(p principal, id string, manage bool) *membership {
-	m := st.Memberships[id]
-	if m == nil || !st.memberOf(p, m.Org) || (manage && !st.hasOrgAccess(p, m.Org, canManageMembership)) {
-		return nil
-	}
-	return m
+	return visible(st.Memberships[id], func(m *membership) bool { return st.mayIn(p, m.Org, managing(manage, canManageMembership)) })
 }
 
 func canManageMembership(a orgAccess) bool { return a.ManageMembership }

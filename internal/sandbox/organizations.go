@@ -38,17 +38,45 @@ type user struct {
 // names: letters, numbers, `-` and `_`.
 var nameRE = regexp.MustCompile(`^[A-Za-z0-9_-]+$`)
 
+// organizationResource renders an organization with the settings go-tfe's
+// Organization decodes at the values a new paid organization has on the
+// real service (none of them can be changed in the sandbox): remote
+// execution by default, password sign-in, sessions of 14 days (20,160
+// minutes), user tokens enabled, speculative plan management on, cost
+// estimation, SAML, assessments and HYOK off. `permissions` (which depend
+// on the caller) is left out, as is `default-project`: the sandbox has no
+// projects.
 func organizationResource(o *organization) resource {
 	return resource{
 		Type: "organizations",
 		ID:   o.Name,
 		Attributes: map[string]any{
-			"name":        o.Name,
-			"email":       o.Email,
-			"external-id": o.ID,
-			"created-at":  timestamp(o.CreatedAt),
+			"name":                                o.Name,
+			"email":                               o.Email,
+			"external-id":                         o.ID,
+			"created-at":                          timestamp(o.CreatedAt),
+			"default-execution-mode":              "remote",
+			"collaborator-auth-policy":            "password",
+			"session-remember":                    20160,
+			"session-timeout":                     20160,
+			"two-factor-conformant":               true,
+			"user-tokens-enabled":                 true,
+			"speculative-plan-management-enabled": true,
+			"cost-estimation-enabled":             false,
+			"saml-enabled":                        false,
+			"is-unified":                          false,
+			"assessments-enforced":                false,
+			"allow-force-delete-workspaces":       false,
+			"send-passing-statuses-for-untriggered-speculative-plans": false,
+			"aggregated-commit-status-enabled":                        false,
+			"stacks-enabled":                                          false,
+			"max-ttl-enabled":                                         false,
+			"enforce-hyok":                                            false,
+			"owners-team-saml-role-id":                                nil,
+			"trial-expires-at":                                        nil,
 		},
-		Links: map[string]any{"self": apiPath("organizations", o.Name)},
+		Relationships: map[string]any{"default-agent-pool": relOne("agent-pools", "")},
+		Links:         map[string]any{"self": apiPath("organizations", o.Name)},
 	}
 }
 
@@ -60,6 +88,9 @@ func userResource(u *user) resource {
 			"username":      u.Username,
 			"email":         u.Email,
 			"is-site-admin": u.SiteAdmin,
+			// The sandbox has no sign-in, hence no second factor.
+			"two-factor":         map[string]any{"enabled": false, "verified": false},
+			"is-service-account": false,
 		},
 		Links: map[string]any{"self": apiPath("users", u.ID)},
 	}
@@ -172,6 +203,7 @@ func (s *Server) deleteOrganization(w http.ResponseWriter, r *http.Request, p pr
 func (st *state) deleteOrganization(org string) {
 	deleteWhere(st.Workspaces, func(ws *workspace) bool { return ws.Org == org }, st.deleteWorkspace)
 	deleteWhere(st.AgentPools, func(ap *agentPool) bool { return ap.Org == org }, st.deleteAgentPool)
+	deleteWhere(st.OAuthClients, func(oc *oauthClient) bool { return oc.Org == org }, st.deleteOAuthClient)
 	deleteWhere(st.RegistryModules, func(m *registryModule) bool { return m.Org == org }, st.deleteRegistryModule)
 	deleteWhere(st.PolicySets, func(ps *policySet) bool { return ps.Org == org }, st.deletePolicySet)
 	deleteWhere(st.Policies, func(pol *policy) bool { return pol.Org == org }, st.deletePolicy)

@@ -45,10 +45,22 @@ func policySetResource(ps *policySet) resource {
 			"project-count":   0,
 			"created-at":      timestamp(ps.CreatedAt),
 			"updated-at":      timestamp(ps.UpdatedAt),
+			// Sets are made of individual policies, never from a VCS
+			// repository, and are evaluated by the service, not an agent.
+			"vcs-repo":            nil,
+			"policies-path":       nil,
+			"agent-enabled":       false,
+			"policy-tool-version": nil,
 		},
+		// The sandbox attaches sets to no workspace or project: the lists
+		// go-tfe decodes are empty.
 		Relationships: map[string]any{
-			"organization": relOne("organizations", ps.Org),
-			"policies":     relMany("policies", ps.PolicyIDs),
+			"organization":         relOne("organizations", ps.Org),
+			"policies":             relMany("policies", ps.PolicyIDs),
+			"workspaces":           relMany("workspaces", nil),
+			"workspace-exclusions": relMany("workspaces", nil),
+			"projects":             relMany("projects", nil),
+			"project-exclusions":   relMany("projects", nil),
 		},
 		Links: map[string]any{"self": apiPath("policy-sets", ps.ID)},
 	}
@@ -81,15 +93,9 @@ func (s *Server) createPolicySet(w http.ResponseWriter, r *http.Request, p princ
 	}
 	ps := &policySet{record: s.st.newRecord("polset-"), Org: org, Name: name, Kind: "sentinel", PolicyIDs: []string{}}
 	ps.UpdatedAt = ps.CreatedAt
-	if desc != nil {
-		ps.Description = *desc
-	}
-	if global != nil {
-		ps.Global = *global
-	}
-	if kind != nil {
-		ps.Kind = *kind
-	}
+	assign(&ps.Description, desc)
+	assign(&ps.Global, global)
+	assign(&ps.Kind, kind)
 	// The `policies` relationship (go-tfe PolicySetCreateOptions.Policies)
 	// names policies of the organization, of the set's kind.
 	for _, id := range policyIDs {
@@ -116,11 +122,7 @@ func (s *Server) listPolicySets(w http.ResponseWriter, r *http.Request, p princi
 // policySetFor returns the set at id when p may manage policies in its
 // organization, or nil.
 func (st *state) policySetFor(p principal, id string) *policySet {
-	ps := st.PolicySets[id]
-	if ps == nil || !st.canManagePoliciesIn(p, ps.Org) {
-		return nil
-	}
-	return ps
+	return visible(st.PolicySets[id], func(ps *policySet) bool { return st.canManagePoliciesIn(p, ps.Org) })
 }
 
 func (s *Server) readPolicySet(w http.ResponseWriter, r *http.Request, p principal) *apiError {

@@ -21,11 +21,21 @@ import (
 
 func (s *Server) registerRegistryModules() {
 	s.route("POST /api/v2/organizations/{org}/registry-modules", s.createRegistryModule)
+	s.route("POST /api/v2/organizations/{org}/registry-modules/vcs", s.createRegistryModuleVCS)
+	s.route("POST /api/v2/registry-modules", s.createRegistryModuleVCS)
 	s.route("GET /api/v2/organizations/{org}/registry-modules/private/{ns}/{name}/{provider}", s.readRegistryModule)
-	s.route("DELETE /api/v2/organizations/{org}/registry-modules/private/{ns}/{name}/{provider}", s.deleteRegistryModule)
+	s.route("DELETE /api/v2/organizations/{org}/registry-modules/private/{ns}/{name}", s.deleteModules)
+	s.route("PATCH /api/v2/organizations/{org}/registry-modules/private/{ns}/{name}/{provider}", s.updateRegistryModule)
+	s.route("DELETE /api/v2/organizations/{org}/registry-modules/private/{ns}/{name}/{provider}", s.deleteModules)
 	s.route("GET /api/v2/organizations/{org}/registry-modules/private/{ns}/{name}/{provider}/version", s.readModuleVersion)
-	s.route("DELETE /api/v2/organizations/{org}/registry-modules/private/{ns}/{name}/{provider}/{version}", s.deleteModuleVersion)
-	s.route("POST /api/v2/registry-modules/{org}/{name}/{provider}/versions", s.createModuleVersion)
+	s.route("DELETE /api/v2/organizations/{org}/registry-modules/private/{ns}/{name}/{provider}/{version}", s.deleteModules)
+	// One pattern serves both five-segment POSTs: CreateVersion's
+	// `registry-modules/:org/:name/:provider/versions` and the delete action
+	// `registry-modules/actions/delete/:org/:name`, which the router cannot
+	// hold apart (see postRegistryModulePath).
+	s.route("POST /api/v2/registry-modules/{org}/{name}/{provider}/{action}", s.postRegistryModulePath)
+	s.route("POST /api/v2/registry-modules/actions/delete/{org}/{name}/{provider}", s.deleteModules)
+	s.route("POST /api/v2/registry-modules/actions/delete/{org}/{name}/{provider}/{version}", s.deleteModules)
 }
 
 type registryModule struct {
@@ -35,6 +45,10 @@ type registryModule struct {
 	Provider  string           `json:"provider"`
 	UpdatedAt time.Time        `json:"updated_at"`
 	Versions  []*moduleVersion `json:"versions"`
+	// VCSRepo and TestConfig are set for modules published from a VCS
+	// repository (registry_modules_vcs.go).
+	VCSRepo    *moduleVCSRepo    `json:"vcs_repo,omitempty"`
+	TestConfig *moduleTestConfig `json:"test_config,omitempty"`
 }
 
 type moduleVersion struct {
@@ -44,6 +58,9 @@ type moduleVersion struct {
 	Error     string    `json:"error,omitempty"`
 	CreatedAt time.Time `json:"created_at"`
 	UpdatedAt time.Time `json:"updated_at"`
+	// Source is where the version came from: empty for the API
+	// (`tfe-api`), the VCS type for a version read from a repository.
+	Source string `json:"source,omitempty"`
 	// Deprecation is set while the version is deprecated
 	// (module_deprecation.go).
 	Deprecation *deprecation `json:"deprecation,omitempty"`
@@ -64,7 +81,19 @@ func registryModuleResource(m *registryModule) resource {
 	statuses := make([]map[string]any, 0, len(m.Versions))
 	// The real service lists the newest version first.
 	for i := len(m.Versions) - 1; i >= 0; i-- {
-		statuses = append(statuses, map[string]any{"version": m.Versions[i].Version, "status": m.Versions[i].Status})
+		mv := m.Versions[i]
+		vs := map[string]any{"version": mv.Version, "status": mv.Status}
+		if mv.Error != "" {
+			vs["error"] = mv.Error
+		}
+		statuses = append(statuses, vs)
+	}
+	var vcsRepo, testConfig any
+	if m.VCSRepo != nil {
+		vcsRepo = vcsRepoResource(m.VCSRepo)
+	}
+	if m.TestConfig != nil {
+		testConfig = testConfigResource(m.TestConfig)
 	}
 	status := "pending"
 	if slices.ContainsFunc(m.Versions, func(v *moduleVersion) bool { return v.Status == "ok" }) {
@@ -81,7 +110,9 @@ func registryModuleResource(m *registryModule) resource {
 			"status":               status,
 			"version-statuses":     statuses,
 			"no-code":              false,
-			"publishing-mechanism": "git_tag",
+			"publishing-mechanism": m.publishingMechanism(),
+			"vcs-repo":             vcsRepo,
+			"test-config":          testConfig,
 			"created-at":           timestamp(m.CreatedAt),
 			"updated-at":           timestamp(m.UpdatedAt),
 			"permissions": map[string]any{
@@ -95,6 +126,13 @@ func registryModuleResource(m *registryModule) resource {
 	}
 }
 
+func (mv *moduleVersion) source() string {
+	if mv.Source == "" {
+		return "tfe-api"
+	}
+	return mv.Source
+}
+
 func moduleVersionResource(m *registryModule, mv *moduleVersion, upload string) resource {
 	res := resource{
 		Type: "registry-module-versions",
@@ -102,7 +140,7 @@ func moduleVersionResource(m *registryModule, mv *moduleVersion, upload string) 
 		Attributes: map[string]any{
 			"version":    mv.Version,
 			"status":     mv.Status,
-			"source":     "tfe-api",
+			"source":     mv.source(),
 			"created-at": timestamp(mv.CreatedAt),
 			"updated-at": timestamp(mv.UpdatedAt),
 		},
@@ -136,11 +174,9 @@ func (st *state) moduleFor(r *http.Request, p principal, manage bool) *registryM
 	if ns == "" {
 		ns = org
 	}
-	m := st.moduleByPath(org, ns, r.PathValue("name"), r.PathValue("provider"))
-	if m == nil || !st.memberOf(p, m.Org) || (manage && !st.hasOrgAccess(p, m.Org, canManageModules)) {
-		return nil
-	}
-	return m
+	return visible(st.moduleByPath(org, ns, r.PathValue("name"), r.PathValue("provider")), func(m *registryModule) bool {
+		return st.mayIn(p, m.Org, managing(manage, canManageModules))
+	})
 }
 
 // moduleVersionFor returns the module the request's path names and its
@@ -194,9 +230,67 @@ func (s *Server) readRegistryModule(w http.ResponseWriter, r *http.Request, p pr
 	return writeOne(w, http.StatusOK, s.st.moduleFor(r, p, false), registryModuleResource)
 }
 
-// deleteRegistryModule deletes a module (one provider) and its versions.
-func (s *Server) deleteRegistryModule(w http.ResponseWriter, r *http.Request, p principal) *apiError {
-	return deleteOne(w, s.st.moduleFor(r, p, true), s.st.deleteRegistryModule)
+// deleteModules serves every module delete, each answering 204:
+//   - `DELETE organizations/:org/registry-modules/private/:ns/:name` (go-tfe
+//     DeleteByName) and the action `POST registry-modules/actions/delete/:org/:name`
+//     (go-tfe Delete) delete the module name with every provider;
+//   - `.../:name/:provider` (DeleteProvider and its action) one module;
+//   - `.../:name/:provider/:version` (DeleteVersion and its action) one
+//     version.
+//
+// The actions are the older paths go-tfe still calls for Delete; the
+// sandbox treats them exactly as the DELETE routes. Owners and
+// manage-modules may; a missing module or version, or a caller who may not,
+// is a 404.
+func (s *Server) deleteModules(w http.ResponseWriter, r *http.Request, p principal) *apiError {
+	org, ns, name, provider, v := r.PathValue("org"), r.PathValue("ns"), r.PathValue("name"), r.PathValue("provider"), r.PathValue("version")
+	if ns == "" {
+		ns = org
+	}
+	if ns != org || !s.st.mayIn(p, org, canManageModules) {
+		return errNotFound()
+	}
+	mods := sorted(s.st.RegistryModules, func(m *registryModule) bool {
+		return m.Org == org && m.Name == name && (provider == "" || m.Provider == provider)
+	})
+	switch {
+	case len(mods) == 0:
+		return errNotFound()
+	case v != "":
+		if mods[0].version(v) == nil {
+			return errNotFound()
+		}
+		s.st.deleteModuleVersion(mods[0], v)
+	default:
+		for _, m := range mods {
+			s.st.deleteRegistryModule(m.ID)
+		}
+	}
+	writeNoContent(w)
+	return nil
+}
+
+// postRegistryModulePath serves the five-segment POSTs under
+// `registry-modules/`: CreateVersion's `:org/:name/:provider/versions` and
+// the delete action `actions/delete/:org/:name`. Go's router cannot register
+// both (a path such as `actions/delete/x/versions` matches each), so one
+// pattern takes both and this tells them apart, reading
+// `actions/delete/...` as the delete action (the path the real service
+// documents for it; an organization named "actions" with a module named
+// "delete" would need the other reading, a clash the sandbox accepts).
+// Anything else is a 404.
+func (s *Server) postRegistryModulePath(w http.ResponseWriter, r *http.Request, p principal) *apiError {
+	if r.PathValue("org") == "actions" && r.PathValue("name") == "delete" {
+		org, name := r.PathValue("provider"), r.PathValue("action")
+		r.SetPathValue("org", org)
+		r.SetPathValue("name", name)
+		r.SetPathValue("provider", "")
+		return s.deleteModules(w, r, p)
+	}
+	if r.PathValue("action") != "versions" {
+		return errNotFound()
+	}
+	return s.createModuleVersion(w, r, p)
 }
 
 // deleteRegistryModule removes a module and what hangs off it.
@@ -221,17 +315,6 @@ func (s *Server) readModuleVersion(w http.ResponseWriter, r *http.Request, p pri
 	return nil
 }
 
-// deleteModuleVersion deletes one version of a module.
-func (s *Server) deleteModuleVersion(w http.ResponseWriter, r *http.Request, p principal) *apiError {
-	m, mv := s.st.moduleVersionFor(r, p, true, r.PathValue("version"))
-	if mv == nil {
-		return errNotFound()
-	}
-	s.st.deleteModuleVersion(m, mv.Version)
-	writeNoContent(w)
-	return nil
-}
-
 // deleteModuleVersion removes one version and what hangs off it.
 func (st *state) deleteModuleVersion(m *registryModule, v string) {
 	m.Versions = slices.DeleteFunc(m.Versions, func(mv *moduleVersion) bool { return mv.Version == v })
@@ -244,7 +327,10 @@ const maxModuleArchive = 100 << 20
 // version whose `links.upload` is a one-time address on the upload
 // listener. Uploading a .tar.gz moves the version to `ok`; anything else to
 // `reg_ingress_failed`, as on the real service. The version must be valid
-// semver and new for the module (422).
+// semver and new for the module (422). A branch-based module's version may
+// carry `commit-sha` (the commit the real service would read; the sandbox
+// takes the content from the upload instead); a tag-based VCS module takes
+// no versions through the API (422, see registry_modules_vcs.go).
 func (s *Server) createModuleVersion(w http.ResponseWriter, r *http.Request, p principal) *apiError {
 	m := s.st.moduleFor(r, p, true)
 	if m == nil {
@@ -255,8 +341,12 @@ func (s *Server) createModuleVersion(w http.ResponseWriter, r *http.Request, p p
 		return e
 	}
 	v := b.reqString("version")
+	b.optString("commit-sha")
 	if b.err != nil {
 		return b.err
+	}
+	if m.VCSRepo != nil && m.VCSRepo.Branch == "" {
+		return errInvalidAttribute("version", "versions of a module published from tags come from the repository's tags; they cannot be created through the API")
 	}
 	if _, err := version.NewSemver(v); err != nil {
 		return errInvalidAttribute("version", fmt.Sprintf("version must be a semantic version such as 1.2.3, got %q", v))

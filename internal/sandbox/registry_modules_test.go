@@ -101,3 +101,92 @@ func tarGz(t *testing.T, files map[string]string) []byte {
 	}
 	return buf.Bytes()
 }
+
+// TestRegistryModules_deletes drives every module delete: go-tfe's
+// DeleteByName and the older actions it still calls for Delete
+// (`POST registry-modules/actions/delete/:org/:name`), and the provider and
+// version actions, sent raw as go-tfe's fallbacks send them.
+func TestRegistryModules_deletes(t *testing.T) {
+	t.Parallel()
+	ctx := context.Background()
+	w := newWorld(t)
+	module := func(name, provider string, versions ...string) tfe.RegistryModuleID {
+		t.Helper()
+		if _, err := w.owner.RegistryModules.Create(ctx, w.org, tfe.RegistryModuleCreateOptions{Name: tfe.String(name), Provider: tfe.String(provider), RegistryName: tfe.PrivateRegistry}); err != nil {
+			t.Fatal(err)
+		}
+		id := tfe.RegistryModuleID{Organization: w.org, Namespace: w.org, Name: name, Provider: provider, RegistryName: tfe.PrivateRegistry}
+		for _, v := range versions {
+			if _, err := w.owner.RegistryModules.CreateVersion(ctx, id, tfe.RegistryModuleCreateVersionOptions{Version: tfe.String(v)}); err != nil {
+				t.Fatal(err)
+			}
+		}
+		return id
+	}
+	action := func(c *tfe.Client, segments ...string) error {
+		req, err := c.NewRequest("POST", "registry-modules/actions/delete/"+strings.Join(segments, "/"), nil)
+		if err != nil {
+			return err
+		}
+		return req.Do(ctx, nil)
+	}
+	gone := func(id tfe.RegistryModuleID) bool {
+		_, err := w.owner.RegistryModules.Read(ctx, id)
+		return errors.Is(err, tfe.ErrResourceNotFound)
+	}
+
+	// The version action deletes one version.
+	vpc := module("vpc", "aws", "1.0.0", "1.1.0")
+	if err := action(w.owner, w.org, "vpc", "aws", "1.1.0"); err != nil {
+		t.Fatalf("version action: %v", err)
+	}
+	if _, err := w.owner.RegistryModules.ReadVersion(ctx, vpc, "1.1.0"); !errors.Is(err, tfe.ErrResourceNotFound) {
+		t.Errorf("version after its delete action: %v", err)
+	}
+	if _, err := w.owner.RegistryModules.ReadVersion(ctx, vpc, "1.0.0"); err != nil {
+		t.Errorf("the other version went too: %v", err)
+	}
+	if err := action(w.owner, w.org, "vpc", "aws", "9.9.9"); !errors.Is(err, tfe.ErrResourceNotFound) {
+		t.Errorf("missing version: %v", err)
+	}
+	// The provider action deletes one provider's module.
+	vpcGoogle := module("vpc", "google")
+	if err := action(w.owner, w.org, "vpc", "aws"); err != nil {
+		t.Fatalf("provider action: %v", err)
+	}
+	if !gone(vpc) || gone(vpcGoogle) {
+		t.Errorf("after the provider action: aws gone %v, google gone %v; want true, false", gone(vpc), gone(vpcGoogle))
+	}
+	// go-tfe's Delete (the name action) deletes every provider.
+	dns, dnsGoogle := module("dns", "aws"), module("dns", "google")
+	other := module("other", "aws")
+	if err := w.owner.RegistryModules.Delete(ctx, w.org, "dns"); err != nil {
+		t.Fatalf("Delete: %v", err)
+	}
+	if !gone(dns) || !gone(dnsGoogle) || gone(other) {
+		t.Errorf("after Delete: dns %v %v, other %v", gone(dns), gone(dnsGoogle), gone(other))
+	}
+	if err := w.owner.RegistryModules.Delete(ctx, w.org, "dns"); !errors.Is(err, tfe.ErrResourceNotFound) {
+		t.Errorf("second Delete: %v", err)
+	}
+	// DeleteByName is the DELETE route for the same.
+	if err := w.owner.RegistryModules.DeleteByName(ctx, vpcGoogle); err != nil || !gone(vpcGoogle) {
+		t.Errorf("DeleteByName: %v, gone %v", err, gone(vpcGoogle))
+	}
+	// Only owners and manage-modules delete; others get 404 and nothing goes.
+	plain := w.member(t, "plain@acme.test")
+	if err := plain.RegistryModules.Delete(ctx, w.org, "other"); !errors.Is(err, tfe.ErrResourceNotFound) {
+		t.Errorf("plain member's Delete: %v", err)
+	}
+	if err := action(plain, w.org, "other", "aws"); !errors.Is(err, tfe.ErrResourceNotFound) || gone(other) {
+		t.Errorf("plain member's provider action: %v, gone %v", err, gone(other))
+	}
+	// Another five-segment POST under registry-modules is a 404.
+	req, err := w.owner.NewRequest("POST", "registry-modules/"+w.org+"/other/aws/nothing", nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := req.Do(ctx, nil); !errors.Is(err, tfe.ErrResourceNotFound) {
+		t.Errorf("unknown action: %v", err)
+	}
+}

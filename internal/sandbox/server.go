@@ -239,6 +239,7 @@ func (s *Server) routes() {
 	s.registerAgentPools()
 	s.registerRegistryModules()
 	s.registerPolicySets()
+	s.registerOAuthClients()
 	s.registerAgentTokens()
 	s.registerModuleDeprecation()
 	s.registerTeamAccess()

@@ -32,11 +32,7 @@ func (st *state) legacyTeamToken(teamID string) *token {
 // teamForTokens returns the team at id when p may see it and manage its
 // tokens, or nil.
 func (st *state) teamForTokens(p principal, id string) *team {
-	t := st.Teams[id]
-	if t == nil || !st.canSeeTeam(p, t) || !st.canManageTeamToken(p, t) {
-		return nil
-	}
-	return t
+	return visible(st.Teams[id], func(t *team) bool { return st.canSeeTeam(p, t) && st.canManageTeamToken(p, t) })
 }
 
 // legacyTeamTokenFor returns the legacy token of the team at id when p may

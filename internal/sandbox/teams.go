@@ -104,11 +104,9 @@ func canManageTeams(a orgAccess) bool { return a.ManageTeams }
 // teamFor returns the team at id when p can see it and, with manage, may
 // manage teams; otherwise nil.
 func (st *state) teamFor(p principal, id string, manage bool) *team {
-	t := st.Teams[id]
-	if t == nil || !st.canSeeTeam(p, t) || (manage && !st.hasOrgAccess(p, t.Org, canManageTeams)) {
-		return nil
-	}
-	return t
+	return visible(st.Teams[id], func(t *team) bool {
+		return st.canSeeTeam(p, t) && st.mayIn(p, t.Org, managing(manage, canManageTeams))
+	})
 }
 
 // createTeam creates a team. Visibility defaults to `secret`, as on the real
@@ -150,12 +148,8 @@ func (st *state) applyTeamAttributes(b *body, t *team) *apiError {
 		return errInvalidAttribute("organization-access", "the owners team's name and organization access cannot be changed")
 	}
 	t.Name, t.Access = name, access
-	if vis != nil {
-		t.Visibility = *vis
-	}
-	if allow != nil {
-		t.AllowMemberTokenManagement = *allow
-	}
+	assign(&t.Visibility, vis)
+	assign(&t.AllowMemberTokenManagement, allow)
 	return nil
 }
 

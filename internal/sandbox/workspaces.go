@@ -28,22 +28,53 @@ type workspace struct {
 	UpdatedAt   time.Time `json:"updated_at"`
 }
 
+// workspaceResource renders a workspace with the settings go-tfe's
+// Workspace decodes at the values a workspace made through the API has on
+// the real service (the sandbox changes none of them): remote execution
+// inherited from the organization, speculative plans, file triggers and
+// structured run output on, destroy plans allowed, no VCS repository, no
+// agent pool, Terraform version `latest`. `permissions` (which depend on
+// the caller) and `project` are left out: the sandbox has no projects.
 func workspaceResource(ws *workspace) resource {
 	return resource{
 		Type: "workspaces",
 		ID:   ws.ID,
 		Attributes: map[string]any{
-			"name":           ws.Name,
-			"description":    ws.Description,
-			"created-at":     timestamp(ws.CreatedAt),
-			"updated-at":     timestamp(ws.UpdatedAt),
-			"execution-mode": "remote",
-			"auto-apply":     false,
-			"locked":         false,
-			"resource-count": 0,
+			"name":                          ws.Name,
+			"description":                   ws.Description,
+			"created-at":                    timestamp(ws.CreatedAt),
+			"updated-at":                    timestamp(ws.UpdatedAt),
+			"execution-mode":                "remote",
+			"auto-apply":                    false,
+			"auto-apply-run-trigger":        false,
+			"locked":                        false,
+			"resource-count":                0,
+			"actions":                       map[string]any{"is-destroyable": true},
+			"allow-destroy-plan":            true,
+			"assessments-enabled":           false,
+			"can-queue-destroy-plan":        false,
+			"environment":                   "default",
+			"file-triggers-enabled":         true,
+			"global-remote-state":           false,
+			"project-remote-state":          false,
+			"operations":                    true,
+			"queue-all-runs":                false,
+			"speculative-enabled":           true,
+			"structured-run-output-enabled": true,
+			"source":                        "tfe-api",
+			"terraform-version":             "latest",
+			"working-directory":             "",
+			"trigger-prefixes":              []string{},
+			"trigger-patterns":              []string{},
+			"tag-names":                     []string{},
+			"vcs-repo":                      nil,
+			"setting-overwrites":            map[string]any{"execution-mode": false, "agent-pool": false},
 		},
-		Relationships: map[string]any{"organization": relOne("organizations", ws.Org)},
-		Links:         map[string]any{"self": apiPath("workspaces", ws.ID)},
+		Relationships: map[string]any{
+			"organization": relOne("organizations", ws.Org),
+			"agent-pool":   relOne("agent-pools", ""),
+		},
+		Links: map[string]any{"self": apiPath("workspaces", ws.ID)},
 	}
 }
 
@@ -69,9 +100,7 @@ func (s *Server) createWorkspace(w http.ResponseWriter, r *http.Request, p princ
 	}
 	ws := &workspace{record: s.st.newRecord("ws-"), Org: org, Name: name}
 	ws.UpdatedAt = ws.CreatedAt
-	if desc != nil {
-		ws.Description = *desc
-	}
+	assign(&ws.Description, desc)
 	s.st.Workspaces[ws.ID] = ws
 	return writeOne(w, http.StatusCreated, ws, workspaceResource)
 }
@@ -102,10 +131,9 @@ func (s *Server) listWorkspaces(w http.ResponseWriter, r *http.Request, p princi
 // workspaceFor returns ws when p may read it and, with manage, may manage
 // workspaces; otherwise nil.
 func (st *state) workspaceFor(p principal, ws *workspace, manage bool) *workspace {
-	if ws == nil || !st.canReadWorkspace(p, ws) || (manage && !st.hasOrgAccess(p, ws.Org, canManageWorkspaces)) {
-		return nil
-	}
-	return ws
+	return visible(ws, func(ws *workspace) bool {
+		return st.canReadWorkspace(p, ws) && st.mayIn(p, ws.Org, managing(manage, canManageWorkspaces))
+	})
 }
 
 // workspaceAt is the workspace a request names, by `{org}/workspaces/{name}`
