@@ -41,7 +41,7 @@ func main() {
 	latency := flag.Duration("latency", 25*time.Millisecond, "the sandbox's --latency")
 	rateLimit := flag.Int("rate-limit", 30, "the sandbox's --rate-limit (0: none)")
 	parallelism := flag.Int("parallelism", 10, "terraform -parallelism")
-	types := flag.String("types", "terraform_data,agent_token,team_access,test_variable,policy", "comma-separated resource types to measure")
+	types := flag.String("types", "terraform_data,agent_token,team_access,test_variable,policy,policy_inline", "comma-separated resource types to measure")
 	terraform := flag.String("terraform", "terraform", "Terraform CLI")
 	bin := flag.String("bin", "bin", "directory holding terraform-provider-tfgov and tfgov-sandbox (make build)")
 	cpuProfile := flag.String("cpuprofile", "", "write a CPU profile of the provider process to this file")
@@ -308,6 +308,15 @@ resource "tfgov_team_access" "r" {
   category        = "env"
 }
 `, n, b.vars["TFE_ORGANIZATION"], b.vars["TF_VAR_module_name"], b.vars["TF_VAR_module_provider"], v)
+	}},
+	"policy_inline": {config: func(_ *bench, n, v int) string {
+		return header + fmt.Sprintf(`resource "tfgov_policy" "r" {
+  count       = %d
+  name        = "bench-inline-${count.index}"
+  description = "policy ${count.index} v%d"
+  content     = "main = rule { true }\n"
+}
+`, n, v)
 	}},
 	"policy": {config: func(_ *bench, n, v int) string {
 		return header + fmt.Sprintf(`resource "tfgov_policy" "r" {
