@@ -136,7 +136,7 @@ func run(ctx context.Context, n int, latency time.Duration, rateLimit, paralleli
 		"TFE_ADDRESS="+b.sandboxURL, "TFE_TOKEN="+b.vars["TFE_TOKEN"], "TFE_ORGANIZATION="+b.vars["TFE_ORGANIZATION"])
 
 	fmt.Printf("bench-scale: N=%d, latency %s, rate limit %d, -parallelism=%d, provider log %s\n\n", n, latency, rateLimit, parallelism, providerLog)
-	fmt.Printf("%-15s %-8s %9s %12s %9s %10s  %s\n", "type", "phase", "wall", "provider CPU", "requests", "per res.", "requests by route")
+	fmt.Printf("%-15s %-8s %9s %12s %13s %9s %10s  %s\n", "type", "phase", "wall", "provider CPU", "terraform CPU", "requests", "per res.", "requests by route")
 	for _, typ := range types {
 		cfg, ok := configs[typ]
 		if !ok {
@@ -210,7 +210,8 @@ func (b *bench) phase(ctx context.Context, typ, name string, n int, args []strin
 		routes = append(routes, fmt.Sprintf("%s=%d", route, c))
 	}
 	sort.Strings(routes)
-	fmt.Printf("%-15s %-8s %8.1fs %11.2fs %9d %10.2f  %s\n", typ, name, wall.Seconds(), (cpu1 - cpu0).Seconds(), total, float64(total)/float64(n), strings.Join(routes, " "))
+	tfCPU := cmd.ProcessState.UserTime() + cmd.ProcessState.SystemTime()
+	fmt.Printf("%-15s %-8s %8.1fs %11.2fs %12.2fs %9d %10.2f  %s\n", typ, name, wall.Seconds(), (cpu1 - cpu0).Seconds(), tfCPU.Seconds(), total, float64(total)/float64(n), strings.Join(routes, " "))
 	return nil
 }
 
