@@ -100,3 +100,74 @@ func testAccCheckAgentTokensGone(t *testing.T, poolID string) resource.TestCheck
 		return nil
 	}
 }
+
+// TestAccModuleTestRunBulkRefresh_paging: a run's refresh looks for it page
+// by page, newest first, each page fetched once for every run: with 23 runs
+// 10 a page, refreshing every run concurrently costs the three pages, the
+// newest run alone one page, a run the module does not have every page, and
+// a write of the module's runs drops the pages. Not parallel: it changes
+// the package's page size, which parallel tests start only after it has
+// put back.
+func TestAccModuleTestRunBulkRefresh_paging(t *testing.T) {
+	testAccPreCheck(t)
+	sb := testAccSandbox()
+	if sb == nil {
+		t.Skip("request counting needs the sandbox")
+	}
+	saved := testRunListPageSize
+	testRunListPageSize = 10
+	t.Cleanup(func() { testRunListPageSize = saved })
+	mod := testAccModule(t)
+	ids := testAccQueueTestRuns(t, mod, 23) // newest first
+	listPath := "/api/v2/" + mod.testRunsPath()
+	ctx := t.Context()
+	lists := func() int { return sb.RequestsTo("GET", listPath) }
+
+	d := &providerData{client: testAccClient(t)}
+	before := lists()
+	rec, err := d.moduleTestRun(ctx, mod, ids[0])
+	if err != nil || rec == nil || rec.ID != ids[0] {
+		t.Fatalf("newest run: %v, %v", rec, err)
+	}
+	if n := lists() - before; n != 1 {
+		t.Errorf("the newest run cost %d list requests, want 1", n)
+	}
+
+	d = &providerData{client: testAccClient(t)}
+	before = lists()
+	errs := make(chan error, len(ids))
+	for _, id := range ids {
+		go func() {
+			rec, err := d.moduleTestRun(ctx, mod, id)
+			if err == nil && (rec == nil || rec.ID != id) {
+				err = fmt.Errorf("run %s: got %v", id, rec)
+			}
+			errs <- err
+		}()
+	}
+	for range ids {
+		if err := <-errs; err != nil {
+			t.Error(err)
+		}
+	}
+	if n := lists() - before; n != 3 {
+		t.Errorf("refreshing all 23 runs cost %d list requests, want 3", n)
+	}
+
+	before = lists()
+	if rec, err := d.moduleTestRun(ctx, mod, "trun-notthere12345"); err != nil || rec != nil {
+		t.Errorf("a run the module does not have: %v, %v", rec, err)
+	}
+	if n := lists() - before; n != 0 {
+		t.Errorf("a missing run after every page was held cost %d list requests, want 0", n)
+	}
+
+	d.testRunsChanged(mod)
+	before = lists()
+	if _, err := d.moduleTestRun(ctx, mod, ids[len(ids)-1]); err != nil {
+		t.Fatal(err)
+	}
+	if n := lists() - before; n != 3 {
+		t.Errorf("the oldest run after a write cost %d list requests, want 3 (the pages were dropped)", n)
+	}
+}
