@@ -235,7 +235,7 @@ func (r *policyResource) ModifyPlan(ctx context.Context, req resource.ModifyPlan
 			resp.Diagnostics.AddAttributeError(path.Root("content"), "Policy code too large", tooLarge(n))
 			return
 		}
-		checkPolicyCode(plan.ID.ValueString(), policyIdentity{kind: tfe.PolicyKind(plan.Kind.ValueString()), name: plan.Name.ValueString()},
+		checkCodeOfKind(plan.ID.ValueString(), policyIdentity{kind: tfe.PolicyKind(plan.Kind.ValueString()), name: plan.Name.ValueString()},
 			[]byte(cfg.Content.ValueString()), "content", &resp.Diagnostics)
 	}
 	if cfg.hasCode() && !plan.ID.IsUnknown() && !plan.ID.IsNull() {
@@ -266,7 +266,7 @@ func (r *policyResource) Create(ctx context.Context, req resource.CreateRequest,
 		if resp.Diagnostics.HasError() {
 			return
 		}
-		checkPolicyCode("(new)", policyIdentity{kind: opts.Kind, name: plan.Name.ValueString()}, code, codeAttr(plan), &resp.Diagnostics)
+		checkCodeOfKind("(new)", policyIdentity{kind: opts.Kind, name: plan.Name.ValueString()}, code, codeAttr(plan), &resp.Diagnostics)
 		if resp.Diagnostics.HasError() {
 			return
 		}
@@ -456,7 +456,7 @@ func (r *policyResource) Update(ctx context.Context, req resource.UpdateRequest,
 			return
 		}
 		pol := policyIdentity{kind: tfe.PolicyKind(plan.Kind.ValueString()), name: plan.Name.ValueString(), organization: plan.Organization.ValueString()}
-		checkPolicyCode(id, pol, code, codeAttr(plan), &resp.Diagnostics)
+		checkCodeOfKind(id, pol, code, codeAttr(plan), &resp.Diagnostics)
 		if resp.Diagnostics.HasError() {
 			return
 		}

@@ -251,10 +251,10 @@ func codeFor(content, source, sum types.String, diags *diag.Diagnostics) []byte 
 	return code
 }
 
-// checkPolicyCode checks code for a policy of kind: Rego for OPA (the
+// checkCodeOfKind checks code for a policy of kind: Rego for OPA (the
 // service checks nothing until a run evaluates it). attr is the attribute
 // an error names.
-func checkPolicyCode(id string, pol policyIdentity, code []byte, attr string, diags *diag.Diagnostics) {
+func checkCodeOfKind(id string, pol policyIdentity, code []byte, attr string, diags *diag.Diagnostics) {
 	if pol.kind != tfe.OPA {
 		return
 	}
@@ -282,7 +282,7 @@ func (d *providerData) putCode(ctx context.Context, id string, pol policyIdentit
 // created it in the same apply), else it is read first (one more request).
 // It records in private state that the code was uploaded by us, with the
 // policy's updated-at not yet known (see Read).
-func (r *policyUploadResource) upload(ctx context.Context, m *policyUploadResourceModel, priv privateSetter, diags *diag.Diagnostics) {
+func (r *policyUploadResource) upload(ctx context.Context, m *policyUploadResourceModel, priv privateStateSetter, diags *diag.Diagnostics) {
 	code := m.code(diags)
 	if diags.HasError() {
 		return
@@ -306,7 +306,7 @@ func (r *policyUploadResource) upload(ctx context.Context, m *policyUploadResour
 	if m.Content.IsNull() {
 		attr = "source"
 	}
-	checkPolicyCode(id, pol, code, attr, diags)
+	checkCodeOfKind(id, pol, code, attr, diags)
 	if diags.HasError() {
 		return
 	}
@@ -506,15 +506,15 @@ func updatedAtSignal(pol *policyAPI) string {
 	return pol.UpdatedAt.UTC().Format(time.RFC3339Nano)
 }
 
-type privateGetter interface {
+type privateStateGetter interface {
 	GetKey(ctx context.Context, key string) ([]byte, diag.Diagnostics)
 }
 
-type privateSetter interface {
+type privateStateSetter interface {
 	SetKey(ctx context.Context, key string, value []byte) diag.Diagnostics
 }
 
-func getCodeSignal(ctx context.Context, p privateGetter) (codeSignal, diag.Diagnostics) {
+func getCodeSignal(ctx context.Context, p privateStateGetter) (codeSignal, diag.Diagnostics) {
 	var sig codeSignal
 	if p == nil {
 		return sig, nil
@@ -528,7 +528,7 @@ func getCodeSignal(ctx context.Context, p privateGetter) (codeSignal, diag.Diagn
 	return sig, diags
 }
 
-func setCodeSignal(ctx context.Context, p privateSetter, sig codeSignal) diag.Diagnostics {
+func setCodeSignal(ctx context.Context, p privateStateSetter, sig codeSignal) diag.Diagnostics {
 	if p == nil {
 		return nil
 	}
