@@ -65,6 +65,15 @@ func (c *sharedLists[K, V]) get(ctx context.Context, key K, fetch func(context.C
 	}
 	c.mu.Unlock()
 	v, err, _ := c.group.Do(fmt.Sprint(key)+"#"+strconv.FormatUint(gen, 10), func() (any, error) {
+		// A fetch of this key may have ended between the look above and
+		// this call: its list is kept, so use it (a list kept now is never
+		// older than the invalidations this caller has seen).
+		c.mu.Lock()
+		if l, ok := c.lists[key]; ok {
+			c.mu.Unlock()
+			return l, nil
+		}
+		c.mu.Unlock()
 		l, err := fetch(ctx)
 		if err != nil {
 			return nil, err
