@@ -364,6 +364,8 @@ func TestAccModuleTestRunResource_invalid(t *testing.T) {
 		"bad var value":   {testAccTestRunConfig(mod, pass, `variables = { name = "tester" }`), `The value of name must be a literal`},
 		"reference":       {testAccTestRunConfig(mod, pass, `variables = { name = "var.x" }`), `The value of name must be a literal`},
 		"bad provider":    {testAccTestRunConfig(moduleRef{Name: "network", Provider: "AWS"}, pass), `module_provider must contain only lower-case letters and digits`},
+		"negative create": {testAccTestRunConfig(mod, pass, `timeouts = { create = "-5m" }`), `Invalid timeout.*timeouts.create must be a positive duration such as "30m" or "1h30m", got "-5m"`},
+		"zero delete":     {testAccTestRunConfig(mod, pass, `timeouts = { delete = "0s" }`), `Invalid timeout.*timeouts.delete must be a positive duration`},
 	}
 	for name, tc := range tests {
 		t.Run(name, func(t *testing.T) {
