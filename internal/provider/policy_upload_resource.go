@@ -4,12 +4,14 @@ import (
 	"context"
 	"crypto/sha256"
 	"encoding/hex"
+	"encoding/json"
+	"errors"
 	"fmt"
 	"os"
 	"regexp"
+	"strings"
 	"unicode/utf8"
 
-	tfe "github.com/hashicorp/go-tfe"
 	"github.com/hashicorp/terraform-plugin-framework-validators/resourcevalidator"
 	"github.com/hashicorp/terraform-plugin-framework-validators/stringvalidator"
 	"github.com/hashicorp/terraform-plugin-framework/diag"
@@ -99,7 +101,7 @@ func (r *policyUploadResource) ConfigValidators(context.Context) []resource.Conf
 	}
 }
 
-// ValidateConfig refuses inline code over the API's limit.
+// ValidateConfig refuses inline code over the API's limit, and empty code.
 func (r *policyUploadResource) ValidateConfig(ctx context.Context, req resource.ValidateConfigRequest, resp *resource.ValidateConfigResponse) {
 	var cfg policyUploadResourceModel
 	resp.Diagnostics.Append(req.Config.Get(ctx, &cfg)...)
@@ -108,6 +110,9 @@ func (r *policyUploadResource) ValidateConfig(ctx context.Context, req resource.
 	}
 	if n := len(cfg.Content.ValueString()); n > maxPolicyCodeSize {
 		resp.Diagnostics.AddAttributeError(path.Root("content"), "Policy code too large", tooLarge(n))
+	}
+	if strings.TrimSpace(cfg.Content.ValueString()) == "" {
+		resp.Diagnostics.AddAttributeError(path.Root("content"), "Empty policy code", fmt.Sprintf("content: %s.", errEmptyPolicy))
 	}
 }
 
@@ -128,7 +133,18 @@ func sha256Hex(b []byte) string {
 // `content`, or of the `source` file, which it reads (refusing one over the
 // API's limit). A file that does not exist yet is accepted only when
 // content_sha256 is configured, for a file another resource writes during
-// the apply.
+// the apply. Code known now is checked now (checkPolicyCode): empty code
+// always, Rego when the policy's kind is known (remembered from the last
+// upload) or the code is plainly Rego.
+//
+// A `source` file edited between `terraform plan -out` and the apply: the
+// apply plans again, and a different SHA-256 would make Terraform report an
+// inconsistent plan as a provider bug. So the refresh of the plan records
+// the file's SHA-256 in private state, and the apply's plan, which gets that
+// same private state, refuses a file that no longer matches it, before
+// anything is uploaded. A new upload has no refresh: its content_sha256 is
+// planned unknown (the code is still read and checked now), and the apply
+// uploads the file as it then is.
 func (r *policyUploadResource) ModifyPlan(ctx context.Context, req resource.ModifyPlanRequest, resp *resource.ModifyPlanResponse) {
 	if req.Plan.Raw.IsNull() {
 		return // destroy
@@ -139,10 +155,14 @@ func (r *policyUploadResource) ModifyPlan(ctx context.Context, req resource.Modi
 	if resp.Diagnostics.HasError() {
 		return
 	}
+	creating := req.State.Raw.IsNull()
 	sum := cfg.ContentSHA256 // null or unknown unless configured
+	var code []byte
+	var codeAttr, codeName string
 	switch {
 	case !cfg.Content.IsNull() && !cfg.Content.IsUnknown():
-		got := sha256Hex([]byte(cfg.Content.ValueString()))
+		code, codeAttr, codeName = []byte(cfg.Content.ValueString()), "content", "content"
+		got := sha256Hex(code)
 		if !sum.IsNull() && !sum.IsUnknown() && sum.ValueString() != got {
 			resp.Diagnostics.AddAttributeError(path.Root("content_sha256"), "content_sha256 does not match content",
 				fmt.Sprintf("content_sha256 is %s but the SHA-256 of content is %s. Leave content_sha256 out: it is computed from content.", sum.ValueString(), got))
@@ -150,7 +170,8 @@ func (r *policyUploadResource) ModifyPlan(ctx context.Context, req resource.Modi
 		}
 		sum = types.StringValue(got)
 	case !cfg.Source.IsNull() && !cfg.Source.IsUnknown():
-		code, err := readPolicySource(cfg.Source.ValueString())
+		name := cfg.Source.ValueString()
+		c, err := readPolicySource(name)
 		switch {
 		case os.IsNotExist(err) && !sum.IsNull():
 			// Written during the apply; checked against content_sha256 then.
@@ -158,12 +179,37 @@ func (r *policyUploadResource) ModifyPlan(ctx context.Context, req resource.Modi
 			resp.Diagnostics.AddAttributeError(path.Root("source"), "Cannot read the policy code", err.Error()+
 				"\n\nIf another resource writes this file during the apply, set content_sha256 from that resource so the plan knows the code's hash.")
 			return
-		case !sum.IsNull() && !sum.IsUnknown() && sum.ValueString() != sha256Hex(code):
+		case !sum.IsNull() && !sum.IsUnknown() && sum.ValueString() != sha256Hex(c):
 			resp.Diagnostics.AddAttributeError(path.Root("content_sha256"), "content_sha256 does not match the source file",
-				fmt.Sprintf("content_sha256 is %s but the SHA-256 of %s is %s.", sum.ValueString(), cfg.Source.ValueString(), sha256Hex(code)))
+				fmt.Sprintf("content_sha256 is %s but the SHA-256 of %s is %s.", sum.ValueString(), name, sha256Hex(c)))
 			return
 		default:
-			sum = types.StringValue(sha256Hex(code))
+			code, codeAttr, codeName = c, "source", name
+			if read, ok := privateJSON[sourceRead](ctx, req.Private, sourceReadKey, &resp.Diagnostics); ok && read.Path == name && read.SHA256 != sha256Hex(c) {
+				resp.Diagnostics.AddAttributeError(path.Root("source"), "Policy file changed since the plan",
+					fmt.Sprintf("%s had SHA-256 %s when Terraform read it for the plan, and has SHA-256 %s now, so the saved plan no longer describes it. "+
+						"Nothing was uploaded. Run terraform plan again to review the new code, then apply it. "+
+						"(With -refresh=false the plan compares with the file as the last refresh read it: refresh first.)", name, read.SHA256, sha256Hex(c)))
+				return
+			}
+			if sum.IsNull() {
+				sum = types.StringValue(sha256Hex(c))
+				if creating {
+					sum = types.StringUnknown()
+				}
+			}
+		}
+	}
+	// The refresh's record served the check above; the apply does not keep it.
+	resp.Diagnostics.Append(resp.Private.SetKey(ctx, sourceReadKey, nil)...)
+	if codeAttr != "" {
+		kind := ""
+		if k, ok := privateJSON[policyKindRecord](ctx, req.Private, policyKindKey, &resp.Diagnostics); ok && k.PolicyID == plan.PolicyID.ValueString() {
+			kind = k.Kind
+		}
+		if err := checkPolicyCode(kind, codeName, code); err != nil {
+			resp.Diagnostics.AddAttributeError(path.Root(codeAttr), policyCodeSummary(err), policyCodeDetail(kind, codeName, err))
+			return
 		}
 	}
 	if sum.IsNull() {
@@ -173,6 +219,67 @@ func (r *policyUploadResource) ModifyPlan(ctx context.Context, req resource.Modi
 	if !plan.PolicyID.IsUnknown() {
 		resp.Diagnostics.Append(resp.Plan.SetAttribute(ctx, path.Root("id"), plan.PolicyID)...)
 	}
+}
+
+func policyCodeSummary(err error) string {
+	if errors.Is(err, errEmptyPolicy) {
+		return "Empty policy code"
+	}
+	return "Invalid Rego"
+}
+
+func policyCodeDetail(kind, name string, err error) string {
+	switch {
+	case errors.Is(err, errEmptyPolicy):
+		return fmt.Sprintf("%s: %s.", name, err)
+	case kind == "opa":
+		return fmt.Sprintf("The policy is an OPA policy, and its code does not parse as Rego, so nothing will be uploaded. OPA's parser says:\n%s", err)
+	default:
+		return fmt.Sprintf("The code is Rego (it declares a package, or the file is named *.rego) but does not parse, so nothing will be uploaded. OPA's parser says:\n%s", err)
+	}
+}
+
+// Private state of tfgov_policy_upload.
+const (
+	// sourceReadKey: the `source` file as the last refresh read it.
+	sourceReadKey = "source_read"
+	// policyKindKey: the policy's kind, learnt at the last upload, so
+	// that the next plan checks Rego without a request.
+	policyKindKey = "policy_kind"
+)
+
+type sourceRead struct {
+	Path   string `json:"path"`
+	SHA256 string `json:"sha256"`
+}
+
+type policyKindRecord struct {
+	PolicyID string `json:"policy_id"`
+	Kind     string `json:"kind"`
+}
+
+// privateGetter is the part of the framework's private state that reads.
+type privateGetter interface {
+	GetKey(ctx context.Context, key string) ([]byte, diag.Diagnostics)
+}
+
+// privateJSON reads a JSON value from private state; ok is false when the
+// key is absent or unreadable (then the caller does without it).
+func privateJSON[T any](ctx context.Context, p privateGetter, key string, diags *diag.Diagnostics) (v T, ok bool) {
+	if p == nil {
+		return v, false
+	}
+	b, d := p.GetKey(ctx, key)
+	diags.Append(d...)
+	if len(b) == 0 || json.Unmarshal(b, &v) != nil {
+		return v, false
+	}
+	return v, true
+}
+
+func privateValue(v any) []byte {
+	b, _ := json.Marshal(v) //nolint:errchkjson // plain structs of strings
+	return b
 }
 
 // readPolicySource reads a code file, refusing one over the API's limit
@@ -225,27 +332,25 @@ func (m policyUploadResourceModel) code(diags *diag.Diagnostics) []byte {
 
 // upload reads the policy (its kind decides the syntax check), checks
 // Rego code with OPA's parser, and uploads: two requests.
-func (r *policyUploadResource) upload(ctx context.Context, m *policyUploadResourceModel, diags *diag.Diagnostics) {
+func (r *policyUploadResource) upload(ctx context.Context, m *policyUploadResourceModel, diags *diag.Diagnostics) (kind string) {
 	code := m.code(diags)
 	if diags.HasError() {
-		return
+		return ""
 	}
 	id := m.PolicyID.ValueString()
 	pol, err := policyClient{r.data.client}.read(ctx, id)
 	if err != nil {
 		diags.AddAttributeError(path.Root("policy_id"), "Error uploading policy code", policyError("Policy "+id, err))
-		return
+		return ""
 	}
-	if pol.Kind == tfe.OPA {
-		if err := checkRego(pol.Name+".rego", code); err != nil {
-			attr := "content"
-			if m.Content.IsNull() {
-				attr = "source"
-			}
-			diags.AddAttributeError(path.Root(attr), "Invalid Rego",
-				fmt.Sprintf("Policy %s (%s) is an OPA policy, and its code does not parse as Rego, so it was not uploaded. OPA's parser says:\n%s", id, pol.Name, err))
-			return
+	if err := checkPolicyCode(string(pol.Kind), pol.Name+".rego", code); err != nil {
+		attr := "content"
+		if m.Content.IsNull() {
+			attr = "source"
 		}
+		diags.AddAttributeError(path.Root(attr), policyCodeSummary(err),
+			fmt.Sprintf("Policy %s (%s): %s", id, pol.Name, strings.Replace(policyCodeDetail(string(pol.Kind), "", err), "will be", "was", 1)))
+		return ""
 	}
 	tflog.Debug(ctx, "Uploading policy code", map[string]any{"policy_id": id, "bytes": len(code), "kind": string(pol.Kind)})
 	if err := r.data.client.Policies.Upload(ctx, id, code); err != nil {
@@ -255,6 +360,16 @@ func (r *policyUploadResource) upload(ctx context.Context, m *policyUploadResour
 	tflog.Info(ctx, "Uploaded policy code", map[string]any{"policy_id": id, "bytes": len(code), "sha256": sha256Hex(code)})
 	m.ID = m.PolicyID
 	m.ContentSHA256 = types.StringValue(sha256Hex(code))
+	return string(pol.Kind)
+}
+
+// rememberKind records the policy's kind for the next plan's Rego check.
+func rememberKind(ctx context.Context, p interface {
+	SetKey(context.Context, string, []byte) diag.Diagnostics
+}, policyID, kind string, diags *diag.Diagnostics) {
+	if kind != "" {
+		diags.Append(p.SetKey(ctx, policyKindKey, privateValue(policyKindRecord{PolicyID: policyID, Kind: kind}))...)
+	}
 }
 
 func (r *policyUploadResource) Create(ctx context.Context, req resource.CreateRequest, resp *resource.CreateResponse) {
@@ -263,10 +378,11 @@ func (r *policyUploadResource) Create(ctx context.Context, req resource.CreateRe
 	if resp.Diagnostics.HasError() {
 		return
 	}
-	r.upload(ctx, &plan, &resp.Diagnostics)
+	kind := r.upload(ctx, &plan, &resp.Diagnostics)
 	if resp.Diagnostics.HasError() {
 		return
 	}
+	rememberKind(ctx, resp.Private, plan.PolicyID.ValueString(), kind, &resp.Diagnostics)
 	resp.Diagnostics.Append(resp.State.Set(ctx, &plan)...)
 }
 
@@ -305,6 +421,13 @@ func (r *policyUploadResource) Read(ctx context.Context, req resource.ReadReques
 			state.Content = types.StringValue(string(code))
 		}
 	}
+	if !state.Source.IsNull() {
+		// The file as this refresh finds it, for the apply of a saved plan
+		// (ModifyPlan); an unreadable file is the plan's to report.
+		if c, err := readPolicySource(state.Source.ValueString()); err == nil {
+			resp.Diagnostics.Append(resp.Private.SetKey(ctx, sourceReadKey, privateValue(sourceRead{Path: state.Source.ValueString(), SHA256: sha256Hex(c)}))...)
+		}
+	}
 	state.ID = state.PolicyID
 	resp.Diagnostics.Append(resp.State.Set(ctx, &state)...)
 }
@@ -319,10 +442,11 @@ func (r *policyUploadResource) Update(ctx context.Context, req resource.UpdateRe
 		return
 	}
 	if plan.ContentSHA256.IsUnknown() || !plan.ContentSHA256.Equal(state.ContentSHA256) {
-		r.upload(ctx, &plan, &resp.Diagnostics)
+		kind := r.upload(ctx, &plan, &resp.Diagnostics)
 		if resp.Diagnostics.HasError() {
 			return
 		}
+		rememberKind(ctx, resp.Private, plan.PolicyID.ValueString(), kind, &resp.Diagnostics)
 	}
 	resp.Diagnostics.Append(resp.State.Set(ctx, &plan)...)
 }

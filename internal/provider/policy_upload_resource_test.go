@@ -193,12 +193,27 @@ resource "tfgov_policy_upload" "test" {
 					testAccCheckCode(t, regoV0Code),
 				},
 			},
-			// Code that is not Rego is refused before the upload: the
-			// policy keeps its code.
+			// Code that is not Rego is refused at plan (the kind is known
+			// from the last upload): the policy keeps its code.
 			{
 				PreConfig:   func() { write(badRego) },
 				Config:      config(file),
-				ExpectError: regexp.MustCompile(`(?s)Invalid Rego.*does not parse as Rego, so it was not uploaded.*rego_parse_error`),
+				PlanOnly:    true,
+				ExpectError: regexp.MustCompile(`(?s)Invalid Rego.*The policy is an OPA policy, and its code does not parse as Rego, so nothing\s+will be uploaded.*rego_parse_error`),
+			},
+			// ... even when it does not look like Rego at all.
+			{
+				PreConfig:   func() { write("main = rule { true }\n") },
+				Config:      config(file),
+				PlanOnly:    true,
+				ExpectError: regexp.MustCompile(`(?s)Invalid Rego.*The policy is an OPA policy`),
+			},
+			// An empty file is refused at plan.
+			{
+				PreConfig:   func() { write("\n") },
+				Config:      config(file),
+				PlanOnly:    true,
+				ExpectError: regexp.MustCompile(`(?s)Empty policy code.*the code is empty.*can never pass`),
 			},
 			{
 				PreConfig:         func() { write(regoV0Code) },
@@ -280,6 +295,9 @@ func TestAccPolicyUploadResource_invalid(t *testing.T) {
 		"sha not hex":    {`policy_id = "pol-abc"` + "\n" + `content = "x"` + "\n" + `content_sha256 = "abc"`, `content_sha256.*must be 64 lowercase hexadecimal characters`},
 		"directory":      {`policy_id = "pol-abc"` + "\n" + fmt.Sprintf("source = %q", t.TempDir()), `is a directory, not a file`},
 		"empty source":   {`policy_id = "pol-abc"` + "\n" + `source = ""`, `source.*at least 1`},
+		"empty content":  {`policy_id = "pol-abc"` + "\n" + `content = ""`, `Empty policy code.*content: the code is empty`},
+		"blank content":  {`policy_id = "pol-abc"` + "\n" + `content = " \n "`, `Empty policy code`},
+		"bad rego":       {`policy_id = "pol-abc"` + "\n" + fmt.Sprintf("content = %q", badRego), `Invalid Rego.*rego_parse_error`},
 		"policy missing": {`policy_id = "pol-doesnotexist0001"` + "\n" + `content = "x"`, `Policy pol-doesnotexist0001 not found, or the token may not manage policies`},
 	}
 	for name, tc := range tests {
@@ -349,24 +367,19 @@ func TestAccPolicyUploadResource_opaInline(t *testing.T) {
 		ProtoV6ProviderFactories: testAccProtoV6ProviderFactories,
 		CheckDestroy:             testAccCheckPolicyDestroyed(t, name),
 		Steps: []resource.TestStep{
+			// Rego (it declares a package) that does not parse is refused
+			// at plan, although the policy is new: nothing is made.
 			{
 				Config:      testAccPolicyWithUpload(name, "opa", badRego),
-				ExpectError: regexp.MustCompile(`(?s)Invalid Rego.*content.*rego_parse_error`),
+				ExpectError: regexp.MustCompile(`(?s)Invalid Rego.*content.*The code is Rego \(it declares a package, or the file is\s+named \*\.rego\) but\s+does not parse, so nothing will be uploaded.*rego_parse_error`),
 			},
-			// The policy was made, the code was not uploaded (and the
-			// plan still has the upload to do).
 			{
-				RefreshState:       true,
-				ExpectNonEmptyPlan: true,
-				Check: func(s *terraform.State) error {
-					id := testAccPolicyID(s, policyAddr)
-					if _, err := testAccClient(t).Policies.Download(context.Background(), id); !isNotFound(err) {
-						return fmt.Errorf("download after a refused upload: want 404, got %w", err)
+				PreConfig: func() {
+					l, err := testAccClient(t).Policies.List(context.Background(), testAccOrganization(), &tfe.PolicyListOptions{Search: name})
+					if err != nil || len(l.Items) != 0 {
+						t.Fatalf("after a plan-time refusal the policy should not exist: %v, %+v", err, l)
 					}
-					return nil
 				},
-			},
-			{
 				Config:            testAccPolicyWithUpload(name, "opa", regoCode),
 				ConfigStateChecks: []statecheck.StateCheck{testAccCheckCode(t, regoCode)},
 			},
