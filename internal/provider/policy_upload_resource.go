@@ -58,7 +58,16 @@ func (r *policyUploadResource) Schema(_ context.Context, _ resource.SchemaReques
 			"The code is uploaded when the resource is created and whenever it changes. Each refresh downloads the code and compares its SHA-256 " +
 			"with the one in state, so code changed outside Terraform shows up as a change in the next plan. " +
 			"Code over the API's limit of 10 MB (10,485,760 bytes) is refused at plan time. " +
-			"For an `opa` policy the code must parse as Rego (v1, or v0 for older OPA versions), checked with OPA's own parser before the upload. " +
+			"Empty code (or only whitespace) is refused at plan: the service accepts an empty upload, but an empty policy can never pass " +
+			"(a Rego module needs a package declaration, a Sentinel policy its main rule). " +
+			"For an `opa` policy the code must parse as Rego (v1, or v0 for older OPA versions), checked with OPA's own parser at plan " +
+			"whenever the kind is known then (from this resource's last upload) or the code is plainly Rego (it declares a package, or the file is named `*.rego`), " +
+			"so that nothing is created for code that would be refused; otherwise before the upload. " +
+			"A `source` file edited between `terraform plan -out` and the apply of that plan is refused with an error saying so, and nothing is uploaded; " +
+			"a new upload's plan shows `content_sha256` as known after apply, and uploads the file as the apply finds it.\n\n" +
+			"After an import the code is kept as `content`, which `terraform plan -generate-config-out` writes, and which then plans no change. " +
+			"A configuration with `source` instead plans one in-place update after the import, from `content` to `source`, because Terraform cannot know " +
+			"which file an imported policy's code came from; its `content_sha256` stays the same when the file holds the same code, and applying it uploads nothing.\n\n" +
 			"Destroying this resource leaves the policy and its last code in place: the API has no way to remove code; destroy the `tfgov_policy` for that.",
 		Attributes: map[string]schema.Attribute{
 			"id": schema.StringAttribute{

@@ -501,3 +501,55 @@ func TestAccPolicyResource_requests(t *testing.T) {
 		},
 	})
 }
+
+// TestAccPolicyUploadResource_importWithSource: an import (block) into a
+// configuration with `source` plans one in-place update, content -> source,
+// with the same content_sha256 (Terraform cannot know the file an imported
+// upload came from; the docs say so), and its apply uploads nothing; the
+// next plan is empty. A generated configuration (content) plans clean.
+func TestAccPolicyUploadResource_importWithSource(t *testing.T) {
+	pol := testAccPolicy(t, tfe.OPA)
+	if err := testAccClient(t).Policies.Upload(context.Background(), pol.ID, []byte(regoCode)); err != nil {
+		t.Fatal(err)
+	}
+	file := filepath.Join(t.TempDir(), "policy.rego")
+	if err := os.WriteFile(file, []byte(regoCode), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	upload := fmt.Sprintf("resource \"tfgov_policy_upload\" \"test\" {\n  policy_id = %q\n  source    = %q\n}\n", pol.ID, file)
+	importBlock := fmt.Sprintf("import {\n  to = tfgov_policy_upload.test\n  id = %q\n}\n", pol.ID)
+	uploads := func() int {
+		if sb := testAccSandbox(); sb != nil {
+			return sb.RequestsTo("PUT", "/api/v2/policies/"+pol.ID+"/upload")
+		}
+		return 0
+	}
+	before := 0
+	resource.ParallelTest(t, resource.TestCase{
+		PreCheck:                 func() { testAccPreCheck(t) },
+		ProtoV6ProviderFactories: testAccProtoV6ProviderFactories,
+		Steps: []resource.TestStep{
+			{
+				PreConfig: func() { before = uploads() },
+				Config:    upload + importBlock,
+				ConfigPlanChecks: resource.ConfigPlanChecks{PreApply: []plancheck.PlanCheck{
+					plancheck.ExpectResourceAction(uploadAddr, plancheck.ResourceActionUpdate),
+					plancheck.ExpectKnownValue(uploadAddr, tfjsonpath.New("content_sha256"), knownvalue.StringExact(sha256String(regoCode))),
+					plancheck.ExpectKnownValue(uploadAddr, tfjsonpath.New("content"), knownvalue.Null()),
+				}},
+				ConfigStateChecks: []statecheck.StateCheck{
+					statecheck.ExpectKnownValue(uploadAddr, tfjsonpath.New("source"), knownvalue.StringExact(file)),
+					testAccCheckCode(t, regoCode),
+					stateCheckFunc(func(context.Context, *tfjson.State) error {
+						if n := uploads() - before; n != 0 {
+							return fmt.Errorf("the apply after the import uploaded %d times, want 0", n)
+						}
+						return nil
+					}),
+				},
+			},
+			{Config: upload, PlanOnly: true},
+			{ResourceName: uploadAddr, ImportState: true, ImportStateKind: resource.ImportBlockWithID, ImportStateId: pol.ID, GenerateConfig: true},
+		},
+	})
+}
