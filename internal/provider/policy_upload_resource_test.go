@@ -409,18 +409,31 @@ func testAccPolicy(t *testing.T, kind tfe.PolicyKind) *tfe.Policy {
 }
 
 // TestAccPolicyResource_requests counts the API requests (go-tfe's start-up
-// ping aside) of a policy and its upload: create, refresh and destroy. It
+// ping and the token check aside) of a policy and its upload: create, refresh and destroy. It
 // is not parallel, so the counter sees no other test's requests.
 func TestAccPolicyResource_requests(t *testing.T) {
 	sb := testAccSandbox()
 	if sb == nil {
 		t.Skip("request counting needs the sandbox")
 	}
+	// Each provider start costs go-tfe's ping and the token check, exactly
+	// one of each; the phases count the rest.
+	var startPings, startChecks int
 	snapshot := func() map[string]int {
 		s := sb.Stats()
+		startPings, startChecks = s["GET /api/v2/ping"], s["GET /api/v2/account/details"]
 		delete(s, "GET /api/v2/ping")
+		delete(s, "GET /api/v2/account/details")
 		return s
 	}
+	pings, checks := sb.RequestsTo("GET", "/api/v2/ping"), sb.RequestsTo("GET", "/api/v2/account/details")
+	defer func() {
+		snapshot()
+		// The test's own go-tfe client may ping too, never check.
+		if p, c := startPings-pings, startChecks-checks; c == 0 || c > p {
+			t.Errorf("provider starts: %d pings and %d token checks, want one check per provider start", p, c)
+		}
+	}()
 	since := func(before map[string]int) (map[string]int, int) {
 		diff, total := map[string]int{}, 0
 		for k, v := range snapshot() {

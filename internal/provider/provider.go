@@ -126,13 +126,10 @@ func (p *tfgovProvider) Configure(ctx context.Context, req provider.ConfigureReq
 		return
 	}
 
-	token := firstNonEmpty(cfg.Token.ValueString(), os.Getenv("TFE_TOKEN"))
-	if token == "" {
-		token, err = tokenFromEnvironment(u.Hostname())
-		if err != nil {
-			resp.Diagnostics.AddAttributeError(path.Root("token"), "Unable to read Terraform CLI credentials", err.Error())
-			return
-		}
+	token, tokenSrc, err := findToken(cfg.Token.ValueString(), u.Hostname())
+	if err != nil {
+		resp.Diagnostics.AddAttributeError(path.Root("token"), "Unable to read Terraform CLI credentials", err.Error())
+		return
 	}
 	if token == "" {
 		resp.Diagnostics.AddAttributeError(path.Root("token"), "Missing API token",
@@ -175,6 +172,11 @@ func (p *tfgovProvider) Configure(ctx context.Context, req provider.ConfigureReq
 	})
 	if err != nil {
 		resp.Diagnostics.AddError("Unable to create the API client", fmt.Sprintf("Connecting to %s: %s", address, err))
+		return
+	}
+	// One request: a wrong token fails here, before anything is written.
+	checkToken(ctx, client, tokenSrc, address, &resp.Diagnostics)
+	if resp.Diagnostics.HasError() {
 		return
 	}
 	tflog.Debug(ctx, "Configured tfgov provider", map[string]any{
