@@ -234,9 +234,9 @@ const requiredProvidersShim = `terraform {
 `
 
 // TestAccExamplesValidate: every example a user may copy passes `terraform
-// validate` with the provider built from this tree. examples/provider and
-// examples/quickstart are whole configurations and must name tfgov/tfgov
-// themselves; the resource, data source and guide snippets get the
+// validate` with the provider built from this tree. examples/provider,
+// examples/quickstart and the guides' examples are whole configurations and
+// must name tfgov/tfgov themselves; the resource, data source and guide snippets get the
 // required_providers block of the provider's page. Examples that also need
 // another provider (such as hashicorp/time) cannot be installed offline and
 // are only checked to parse, by terraform fmt.
@@ -255,7 +255,7 @@ func TestAccExamplesValidate(t *testing.T) {
 			t.Parallel()
 			work := t.TempDir()
 			files, _ := filepath.Glob(filepath.Join(dir, "*.tf"))
-			whole := rel == "provider" || rel == "quickstart"
+			whole := rel == "provider" || rel == "quickstart" || strings.HasPrefix(rel, "guides"+string(filepath.Separator))
 			needsOther := false
 			for _, f := range files {
 				b, err := os.ReadFile(f) //nolint:gosec // the repository's examples

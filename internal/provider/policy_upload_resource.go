@@ -408,6 +408,17 @@ func (r *policyUploadResource) Read(ctx context.Context, req resource.ReadReques
 	}
 	id := state.PolicyID.ValueString()
 	code, err := r.data.client.Policies.Download(ctx, id)
+	if importing, d := req.Private.GetKey(ctx, importingKey); len(importing) > 0 {
+		resp.Diagnostics.Append(d...)
+		resp.Diagnostics.Append(resp.Private.SetKey(ctx, importingKey, nil)...)
+		if isNotFound(err) {
+			resp.Diagnostics.AddError("Cannot import policy code",
+				fmt.Sprintf("Policy %s was not found, or has no code yet (the service has nothing to download before the first upload), "+
+					"or the token may not manage policies. A policy without code has no tfgov_policy_upload to import: remove the import, "+
+					"and let this resource upload the code instead.", id))
+			return
+		}
+	}
 	if isNotFound(err) {
 		tflog.Info(ctx, "Policy or its code no longer exists; removing the upload from state", map[string]any{"policy_id": id})
 		resp.State.RemoveResource(ctx)
@@ -471,6 +482,7 @@ func (r *policyUploadResource) ImportState(ctx context.Context, req resource.Imp
 	}
 	resp.Diagnostics.Append(resp.State.SetAttribute(ctx, path.Root("id"), req.ID)...)
 	resp.Diagnostics.Append(resp.State.SetAttribute(ctx, path.Root("policy_id"), req.ID)...)
+	resp.Diagnostics.Append(resp.Private.SetKey(ctx, importingKey, []byte(`true`))...)
 }
 
 // Delete makes no request: the API cannot remove a policy's code, and the

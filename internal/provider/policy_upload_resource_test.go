@@ -326,6 +326,22 @@ func TestAccPolicyUploadResource_invalid(t *testing.T) {
 			}},
 		})
 	})
+	// A policy without code has no upload to import: said so, instead of
+	// Terraform's "non-existent remote object".
+	t.Run("import a policy without code", func(t *testing.T) {
+		pol := testAccPolicy(t, tfe.Sentinel)
+		resource.ParallelTest(t, resource.TestCase{
+			PreCheck:                 func() { testAccPreCheck(t) },
+			ProtoV6ProviderFactories: testAccProtoV6ProviderFactories,
+			Steps: []resource.TestStep{{
+				Config:        fmt.Sprintf("resource \"tfgov_policy_upload\" \"test\" {\n  policy_id = %q\n  content = \"x\"\n}\n", pol.ID),
+				ResourceName:  uploadAddr,
+				ImportState:   true,
+				ImportStateId: pol.ID,
+				ExpectError:   regexp.MustCompile(`(?s)` + wrappedRE(`Cannot import policy code.*Policy `+pol.ID+` was not found, or has no code yet.*remove the import`).String()),
+			}},
+		})
+	})
 }
 
 // TestAccPolicyUploadResource_destroyKeepsPolicy uploads to a policy made

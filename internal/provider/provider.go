@@ -213,6 +213,7 @@ func (p *tfgovProvider) DataSources(_ context.Context) []func() datasource.DataS
 		NewPoliciesDataSource,
 		NewModuleTestRunsDataSource,
 		NewModuleTestRunDataSource,
+		NewModuleTestVariablesDataSource,
 	}
 }
 
