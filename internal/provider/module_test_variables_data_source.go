@@ -113,7 +113,9 @@ func (d *moduleTestVariablesDataSource) Read(ctx context.Context, req datasource
 		}
 		cfg.Variables = append(cfg.Variables, e)
 	}
-	slices.SortFunc(cfg.Variables, func(a, b moduleTestVariableEntryModel) int { return strings.Compare(a.Key.ValueString(), b.Key.ValueString()) })
+	slices.SortFunc(cfg.Variables, func(a, b moduleTestVariableEntryModel) int {
+		return strings.Compare(a.Key.ValueString(), b.Key.ValueString())
+	})
 	tflog.Debug(ctx, "Read module test variables", map[string]any{"module": mod.String(), "count": len(cfg.Variables)})
 	resp.Diagnostics.Append(resp.State.Set(ctx, &cfg)...)
 }
