@@ -38,7 +38,7 @@ func testCLIConfig(t *testing.T) string {
 		t.Skipf("tests that run terraform need %s=1", resource.EnvTfAcc)
 	}
 	cliProviderOnce.Do(func() {
-		dir, err := os.MkdirTemp("", "tfgov-cli-test-")
+		dir, err := os.MkdirTemp("", "tfgov-cli-test-") //nolint:usetesting // shared by every test of the package; TestMain removes it
 		if err != nil {
 			errCLIProvider = err
 			return

@@ -398,6 +398,12 @@ func TestAccPolicyUploadResource_opaInline(t *testing.T) {
 				},
 				Config:            testAccPolicyWithUpload(name, "opa", regoCode),
 				ConfigStateChecks: []statecheck.StateCheck{testAccCheckCode(t, regoCode)},
+				Check: func(s *terraform.State) error {
+					if id := testAccPolicyID(s, policyAddr); id == "" {
+						return fmt.Errorf("%s has no ID", policyAddr)
+					}
+					return nil
+				},
 			},
 		},
 	})

@@ -154,10 +154,10 @@ func (r *teamAccessResource) ValidateConfig(ctx context.Context, req resource.Va
 		return
 	}
 	level := access.ValueString()
-	implied, fixed := fixedTeamAccessPermissions[level]
-	if !fixed {
+	if !slices.Contains(fixedTeamAccessLevels, level) {
 		return
 	}
+	implied := fixedTeamAccessPermissions[level]
 	var differ []string
 	for name, v := range perms.Attributes() {
 		if !v.IsNull() && (v.IsUnknown() || !v.Equal(implied[name])) {
