@@ -41,15 +41,33 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 	rateLimit := fs.Int("rate-limit", 30, "X-RateLimit-Limit to advertise, as the real service does (0: none)")
 	testWorkers := fs.Int("test-run-workers", 2, "module test runs executed at once; more wait in the queue")
 	terraform := fs.String("terraform", "terraform", "Terraform CLI that module test runs execute (a path, or a name on PATH)")
+	var tlsf tlsFlags
+	fs.BoolVar(&tlsf.on, "tls", false, "serve HTTPS with a self-signed certificate made at start (see --tls-cert-out)")
+	fs.StringVar(&tlsf.certOut, "tls-cert-out", "", "with --tls, write the certificate (PEM) here (default: tfgov-sandbox-cert.pem in the temporary directory)")
+	fs.StringVar(&tlsf.certFile, "tls-cert", "", "serve HTTPS with this certificate (PEM; with --tls-key)")
+	fs.StringVar(&tlsf.keyFile, "tls-key", "", "private key (PEM) of --tls-cert")
+	latency := fs.Duration("latency", 0, "delay every request by this long before serving it (parallel requests wait concurrently)")
+	faults := fs.String("faults", "", "random faults, e.g. seed=7,429=0.05,503=0.05,lost=0.05,slow=0.05,slow-delay=1s (see README)")
 	if err := fs.Parse(args); err != nil {
 		return err
+	}
+	var chaos sandbox.Chaos
+	if *faults != "" {
+		var err error
+		if chaos, err = sandbox.ParseChaos(*faults); err != nil {
+			return err
+		}
 	}
 	var logger *log.Logger
 	if !*quiet {
 		logger = log.New(stderr, "", log.LstdFlags)
 	}
+	tlsConfig, certFile, err := tlsf.config(*listen)
+	if err != nil {
+		return err
+	}
 	srv, err := sandbox.New(sandbox.Options{Token: *token, DataFile: *data, UploadListen: *uploadListen, Logger: logger, RateLimit: *rateLimit,
-		TestRunWorkers: *testWorkers, Terraform: *terraform,
+		TestRunWorkers: *testWorkers, Terraform: *terraform, Latency: *latency, Chaos: chaos, TLS: tlsConfig,
 	})
 	if err != nil {
 		return err
@@ -60,10 +78,19 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 		return fmt.Errorf("listening on %s: %w", *listen, err)
 	}
 	address := "http://" + ln.Addr().String()
+	if tlsConfig != nil {
+		address = "https://" + ln.Addr().String()
+	}
 
 	var out strings.Builder
 	fmt.Fprintf(&out, "# tfgov sandbox on %s\n", address)
-	fmt.Fprintf(&out, "export TFE_ADDRESS=%s\n", address)
+	if chaos.Enabled() {
+		fmt.Fprintf(&out, "# chaos: %s\n", srv.Chaos())
+	}
+	if tlsConfig == nil {
+		fmt.Fprintf(&out, "export TFE_ADDRESS=%s\n", address)
+	}
+	userToken := srv.AdminToken()
 	if *seed == "" {
 		fmt.Fprintf(&out, "# admin token (site admin, for bootstrapping organizations)\nexport TFE_TOKEN=%s\n", srv.AdminToken())
 	} else {
@@ -74,7 +101,13 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 		fmt.Fprintf(&out, "# admin token: %s\n", srv.AdminToken())
 		for _, v := range vars {
 			fmt.Fprintf(&out, "# %s\nexport %s=%s\n", v.About, v.Env, v.Value)
+			if v.Env == "TFE_TOKEN" {
+				userToken = v.Value
+			}
 		}
+	}
+	if tlsConfig != nil {
+		writeTLSExports(&out, ln.Addr(), certFile, userToken)
 	}
 	// The env file is complete before anything is printed, so a script that
 	// waits for either can use it at once.

@@ -72,6 +72,12 @@ func TestRun_badFlags(t *testing.T) {
 	if err := run(ctx, []string{"--no-such-flag"}, io.Discard, io.Discard); err == nil {
 		t.Error("unknown flag accepted")
 	}
+	if err := run(ctx, []string{"--faults", "lost=0.5,boom=1", "--listen", "127.0.0.1:0"}, io.Discard, io.Discard); err == nil || !strings.Contains(err.Error(), `unknown key "boom"`) {
+		t.Errorf("bad --faults: %v", err)
+	}
+	if err := run(ctx, []string{"--latency", "-1s", "--listen", "127.0.0.1:0"}, io.Discard, io.Discard); err == nil || !strings.Contains(err.Error(), "latency") {
+		t.Errorf("negative --latency: %v", err)
+	}
 }
 
 // TestREADMEListsEveryFlag: each flag of the command is in the README's

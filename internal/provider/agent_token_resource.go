@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"strings"
+	"sync"
 	"time"
 
 	tfe "github.com/hashicorp/go-tfe"
@@ -46,7 +47,13 @@ func (r *agentTokenResource) Schema(_ context.Context, _ resource.SchemaRequest,
 		MarkdownDescription: "An authentication token of an agent pool, which HCP Terraform agents use to register with the pool.\n\n" +
 			"The API returns the secret only when the token is created, so the provider keeps it in state from then on. " +
 			"The API cannot change a token: any change of `description` or `rotation_triggers` creates a new token and revokes the old one " +
-			"(add `lifecycle { create_before_destroy = true }` to hand the new secret to your agents before the old one stops working).",
+			"(add `lifecycle { create_before_destroy = true }` to hand the new secret to your agents before the old one stops working).\n\n" +
+			"**Lost answers.** A token has no natural key and its secret is returned only once, so a token made by a create whose answer was lost " +
+			"(a 5xx, or a connection lost once the request was sent) is a live credential nobody holds. After such an answer the provider lists the pool's tokens and revokes every token " +
+			"with the description sent, created within the request's window (between its start and its failed answer, give or take 5 seconds of clock skew), " +
+			"whose create answer this provider process did not receive; tokens made by other resources of the same apply (`count`, `for_each`) are never revoked. Then it creates the token again. " +
+			"A token made at the same moment with the same description by another Terraform run would be revoked too: give concurrent configurations distinct descriptions. " +
+			"A token whose create answer reached a Terraform process that was then killed before saving state cannot be told from others and stays: revoke it in the pool's token list.",
 		Attributes: map[string]schema.Attribute{
 			"id": schema.StringAttribute{
 				Computed:            true,
@@ -99,9 +106,23 @@ func (r *agentTokenResource) Create(ctx context.Context, req resource.CreateRequ
 	}
 	poolID := plan.AgentPoolID.ValueString()
 	tflog.Debug(ctx, "Creating agent token", map[string]any{"agent_pool_id": poolID})
-	tok, err := r.data.client.AgentTokens.Create(ctx, poolID, tfe.AgentTokenCreateOptions{
-		Description: plan.Description.ValueStringPointer(),
-	})
+	opts := tfe.AgentTokenCreateOptions{Description: plan.Description.ValueStringPointer()}
+	pool := receivedAgentTokens.pool(poolID)
+	tok, err := reconcileCreate(ctx, "tfgov_agent_token",
+		func() (*tfe.AgentToken, error) {
+			pool.RLock()
+			defer pool.RUnlock()
+			tok, err := r.data.client.AgentTokens.Create(ctx, poolID, opts)
+			if err == nil {
+				receivedAgentTokens.add(tok.ID)
+			}
+			return tok, err
+		},
+		func(amb *ambiguousWriteError) (*tfe.AgentToken, bool, error) {
+			pool.Lock()
+			defer pool.Unlock()
+			return nil, false, r.revokeUnreceived(ctx, poolID, *opts.Description, amb)
+		})
 	if err != nil {
 		resp.Diagnostics.AddAttributeError(path.Root("agent_pool_id"), "Error creating agent token", agentPoolError(poolID, err))
 		return
@@ -111,6 +132,83 @@ func (r *agentTokenResource) Create(ctx context.Context, req resource.CreateRequ
 	plan.CreatedAt = types.StringValue(tok.CreatedAt.UTC().Format(time.RFC3339))
 	tflog.Info(ctx, "Created agent token", map[string]any{"id": tok.ID, "agent_pool_id": poolID})
 	resp.Diagnostics.Append(resp.State.Set(ctx, &plan)...)
+}
+
+// receivedAgentTokens is every agent token whose create answer this
+// provider process received, and a lock per pool that orders creates and
+// reconciliations (see revokeUnreceived).
+var receivedAgentTokens = &agentTokenRegistry{ids: map[string]bool{}, pools: map[string]*sync.RWMutex{}}
+
+type agentTokenRegistry struct {
+	mu    sync.Mutex
+	ids   map[string]bool
+	pools map[string]*sync.RWMutex
+}
+
+func (g *agentTokenRegistry) add(id string) {
+	g.mu.Lock()
+	g.ids[id] = true
+	g.mu.Unlock()
+}
+
+func (g *agentTokenRegistry) received(id string) bool {
+	g.mu.Lock()
+	defer g.mu.Unlock()
+	return g.ids[id]
+}
+
+// pool returns the lock of an agent pool: creates hold it shared while
+// their request is in flight, a reconciliation holds it alone.
+func (g *agentTokenRegistry) pool(id string) *sync.RWMutex {
+	g.mu.Lock()
+	defer g.mu.Unlock()
+	l := g.pools[id]
+	if l == nil {
+		l = &sync.RWMutex{}
+		g.pools[id] = l
+	}
+	return l
+}
+
+// revokeUnreceived makes sure that no token made by a create whose answer
+// was lost (amb) stays alive: its secret was returned once, to nobody, so
+// it could never be in state. An agent token has no natural key, so the
+// rule is: every token of the pool with the description sent, created
+// within the request's window (its created-at, give or take clockSkew),
+// whose create answer this provider process did not receive, is revoked;
+// then the caller creates again. The pool's lock is held alone meanwhile,
+// so every other create of the pool in this process has returned and
+// recorded its token: siblings with the same description (made by `count`
+// or `for_each` in the same apply) are never revoked. A token made at the
+// same moment with the same description by another process (another
+// Terraform run) would be revoked too: give concurrent configurations
+// distinct descriptions.
+func (r *agentTokenResource) revokeUnreceived(ctx context.Context, poolID, description string, amb *ambiguousWriteError) error {
+	opts := &tfe.AgentTokenListOptions{ListOptions: tfe.ListOptions{PageSize: 100}}
+	var revoke []string
+	for {
+		l, err := r.data.client.AgentTokens.ListWithOptions(ctx, poolID, opts)
+		if err != nil {
+			return err
+		}
+		for _, t := range l.Items {
+			if t.Description == description && amb.within(t.CreatedAt) && !receivedAgentTokens.received(t.ID) {
+				revoke = append(revoke, t.ID)
+			}
+		}
+		if l.Pagination == nil || l.NextPage == 0 || l.NextPage <= l.CurrentPage {
+			break
+		}
+		opts.PageNumber = l.NextPage
+	}
+	for _, id := range revoke {
+		if err := r.data.client.AgentTokens.Delete(ctx, id); err != nil && !isNotFound(err) {
+			return fmt.Errorf("revoking agent token %s, made by the create whose answer was lost: %w", id, err)
+		}
+		countReconcile("tfgov_agent_token", reconcileRevoked)
+		tflog.Warn(ctx, "Revoked an agent token whose create answer was lost", map[string]any{"id": id, "agent_pool_id": poolID})
+	}
+	return nil
 }
 
 // Read refreshes the token by ID: one request. The secret is never

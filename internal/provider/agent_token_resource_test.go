@@ -289,8 +289,11 @@ func TestAccAgentTokenResource_requests(t *testing.T) {
 }
 
 // TestAccAgentTokenResource_serverError: the reference lists a 500 for a
-// failure while creating an agent token. It is retried, and one token
-// results; a failure that persists past retry_max names the pool.
+// failure while creating an agent token. A POST answered 500 may have made
+// a token, so it is not replayed blindly: the provider looks for tokens of
+// that create (revoking any, since their secret reached nobody) and creates
+// again. A failure that lasts past maxAmbiguousCreates names the pool; a
+// token made before its answer was lost is revoked and one token results.
 func TestAccAgentTokenResource_serverError(t *testing.T) {
 	sb := testAccSandbox()
 	if sb == nil {
@@ -298,13 +301,7 @@ func TestAccAgentTokenResource_serverError(t *testing.T) {
 	}
 	pool := testAccAgentPool(t)
 	createPath := "/api/v2/agent-pools/" + pool.ID + "/authentication-tokens"
-	config := func(retries int) string {
-		return fmt.Sprintf(`
-provider "tfgov" {
-  retry_max = %d
-}
-%s`, retries, testAccAgentTokenConfig(pool.ID, "flaky", ""))
-	}
+	config := testAccAgentTokenConfig(pool.ID, "flaky", "")
 	resource.ParallelTest(t, resource.TestCase{
 		PreCheck:                 func() { testAccPreCheck(t) },
 		ProtoV6ProviderFactories: testAccProtoV6ProviderFactories,
@@ -312,21 +309,22 @@ provider "tfgov" {
 		Steps: []resource.TestStep{
 			{
 				PreConfig: func() {
-					if err := sb.InjectFault(sandbox.Fault{Method: "POST", Path: createPath, Status: 500, Count: 2}); err != nil {
+					if err := sb.InjectFault(sandbox.Fault{Method: "POST", Path: createPath, Status: 500, Count: maxAmbiguousCreates}); err != nil {
 						t.Fatal(err)
 					}
 				},
-				Config:      config(1),
-				ExpectError: regexp.MustCompile(`(?s)Error creating agent token.*Agent pool ` + pool.ID),
+				Config:      config,
+				ExpectError: regexp.MustCompile(`(?s)Error creating agent token.*Agent pool ` + pool.ID + `.*5 attempts\s+ended\s+without\s+a\s+definite\s+answer`),
 			},
 			{
 				PreConfig: func() {
-					// Step 1's two attempts (retry_max = 1) used up its fault.
-					if err := sb.InjectFault(sandbox.Fault{Method: "POST", Path: createPath, Status: 500, Count: 1}); err != nil {
+					// Processed, then answered 500: the token exists, its
+					// secret was lost.
+					if err := sb.InjectFault(sandbox.Fault{Method: "POST", Path: createPath, Status: 500, After: true, Count: 1}); err != nil {
 						t.Fatal(err)
 					}
 				},
-				Config:            config(2),
+				Config:            config,
 				ConfigStateChecks: []statecheck.StateCheck{testAccCheckAgentTokens(t, pool.ID)},
 			},
 		},

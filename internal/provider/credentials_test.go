@@ -4,6 +4,8 @@ import (
 	"os"
 	"path/filepath"
 	"testing"
+
+	svchost "github.com/hashicorp/terraform-svchost"
 )
 
 func TestTokenEnvName(t *testing.T) {
@@ -47,5 +49,38 @@ func TestTokenFromEnvironment(t *testing.T) {
 	}
 	if _, err := tokenFromEnvironment("tfe.example.com"); err == nil {
 		t.Fatal("a broken credentials file should be an error")
+	}
+}
+
+func TestTokenFromEnvVars(t *testing.T) {
+	t.Parallel()
+	environ := []string{
+		"PATH=/bin",
+		"TF_TOKEN_app_terraform_io=hcp",
+		"TF_TOKEN_my__tfe_Example_com=dashes",
+		"TF_TOKEN_localhost:8443=with-port",
+		"TF_TOKEN_empty_example=",
+		"TF_TOKEN_=nothing",
+	}
+	tests := map[string]struct{ host, want string }{
+		"dots":                    {"app.terraform.io", "hcp"},
+		"case and dashes":         {"my-tfe.example.com", "dashes"},
+		"default port folded":     {"app.terraform.io:443", "hcp"},
+		"port":                    {"localhost:8443", "with-port"},
+		"port must match":         {"localhost:9443", ""},
+		"empty value is no token": {"empty.example", ""},
+		"unknown":                 {"other.example", ""},
+	}
+	for name, tc := range tests {
+		t.Run(name, func(t *testing.T) {
+			t.Parallel()
+			host, err := svchost.ForComparison(tc.host)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if got := tokenFromEnvVars(environ, host); got != tc.want {
+				t.Errorf("tokenFromEnvVars(%s) = %q, want %q", tc.host, got, tc.want)
+			}
+		})
 	}
 }

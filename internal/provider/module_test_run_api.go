@@ -13,6 +13,7 @@ import (
 	"io"
 	"net/url"
 	"os"
+	"slices"
 	"strings"
 	"time"
 
@@ -125,6 +126,50 @@ func (c testRunClient) read(ctx context.Context, m moduleRef, id string) (*testR
 // record (go-tfe's TestRun lacks the source and the inputs).
 func (c testRunClient) create(ctx context.Context, m moduleRef, opts *tfe.TestRunCreateOptions) (*testRunRecord, error) {
 	return c.record(ctx, "POST", m.testRunsPath(), opts)
+}
+
+// lostCreate looks for the run a create whose answer was lost (amb) may
+// have queued: a run of the module on the configuration version sent,
+// created within the request's window (its created-at, give or take
+// clockSkew), with the test directory, filters, verbosity and variables
+// sent. Such a run is adopted; a configuration version the provider made
+// for this create (source) can have no other run. None means the create
+// queued nothing.
+func (c testRunClient) lostCreate(ctx context.Context, m moduleRef, sent *tfe.TestRunCreateOptions, amb *ambiguousWriteError) (*testRunRecord, bool, error) {
+	runs, err := c.list(ctx, m, nil)
+	if err != nil {
+		return nil, false, err
+	}
+	for _, run := range runs {
+		if run.configurationVersionID() != sent.ConfigurationVersion.ID || !amb.within(run.CreatedAt) {
+			continue
+		}
+		if sent.TestDirectory != nil && run.TestDirectory != *sent.TestDirectory ||
+			sent.Verbose != nil && run.Verbose != *sent.Verbose ||
+			!slices.Equal(slices.Sorted(slices.Values(run.Filters)), slices.Sorted(slices.Values(sent.Filters))) ||
+			!sameRunVariables(run.Variables, sent.Variables) {
+			continue
+		}
+		return run, true, nil
+	}
+	return nil, false, nil
+}
+
+// sameRunVariables compares a run's variables with those sent.
+func sameRunVariables(got []*tfe.RunVariableAttr, sent []*tfe.RunVariable) bool {
+	if len(got) != len(sent) {
+		return false
+	}
+	want := make(map[string]string, len(sent))
+	for _, v := range sent {
+		want[v.Key] = v.Value
+	}
+	for _, v := range got {
+		if w, ok := want[v.Key]; !ok || w != v.Value {
+			return false
+		}
+	}
+	return true
 }
 
 // record makes one request that answers a run.
@@ -356,13 +401,27 @@ func packConfiguration(dir string, archive bool) (*packedConfiguration, error) {
 // tests, uploads the archive to it and waits until the service has taken
 // it: three requests when the service processes the upload at once.
 func (c testRunClient) uploadConfiguration(ctx context.Context, m moduleRef, archive []byte) (string, error) {
-	cv, err := c.client.ConfigurationVersions.CreateForRegistryModule(ctx, m.id())
+	// A configuration version whose create answer was lost is never
+	// looked for: nothing can use it but the one-time upload address in
+	// that answer, so it stays an empty, pending version that runs nothing
+	// (and the service shows it nowhere). The provider makes another.
+	cv, err := reconcileCreate(ctx, "configuration version",
+		func() (*tfe.ConfigurationVersion, error) {
+			return c.client.ConfigurationVersions.CreateForRegistryModule(ctx, m.id())
+		},
+		func(*ambiguousWriteError) (*tfe.ConfigurationVersion, bool, error) { return nil, false, nil })
 	if err != nil {
 		return "", fmt.Errorf("creating a configuration version: %s", moduleTestsError(m, err))
 	}
 	tflog.Debug(ctx, "Uploading test configuration", map[string]any{"configuration_version_id": cv.ID, "bytes": len(archive)})
 	if err := c.client.ConfigurationVersions.UploadTarGzip(ctx, cv.UploadURL, bytes.NewReader(archive)); err != nil {
-		return cv.ID, fmt.Errorf("uploading the configuration to %s: %w", cv.ID, err)
+		// The upload address is one-time: when the answer to an upload
+		// that was processed is lost, the retry is refused. The version's
+		// status tells whether the first attempt landed.
+		if got, rerr := c.client.ConfigurationVersions.Read(ctx, cv.ID); rerr != nil || got.Status == tfe.ConfigurationPending {
+			return cv.ID, fmt.Errorf("uploading the configuration to %s: %w", cv.ID, err)
+		}
+		tflog.Info(ctx, "The configuration upload's answer was lost, but the upload landed", map[string]any{"configuration_version_id": cv.ID})
 	}
 	id := cv.ID
 	delay := pollStart
@@ -411,7 +470,10 @@ func (c testRunClient) cancel(ctx context.Context, m moduleRef, id string, grace
 			continue
 		}
 		if !canceled {
-			if err := c.client.TestRuns.Cancel(ctx, m.id(), id); err != nil {
+			// A cancel whose answer was lost may have been processed: it
+			// is not sent again; the grace period that follows shows
+			// whether the run stops (if not, force-cancel follows).
+			if err := c.client.TestRuns.Cancel(ctx, m.id(), id); err != nil && !isAmbiguous(err) {
 				// A 409 when the run ended meanwhile: read it again.
 				if rec, err = c.stillRunning(ctx, m, id, err); err != nil {
 					return rec, err
@@ -431,7 +493,7 @@ func (c testRunClient) cancel(ctx context.Context, m moduleRef, id string, grace
 			}
 			continue
 		}
-		if err := c.client.TestRuns.ForceCancel(ctx, m.id(), id); err != nil {
+		if err := c.client.TestRuns.ForceCancel(ctx, m.id(), id); err != nil && !isAmbiguous(err) {
 			if rec, err = c.stillRunning(ctx, m, id, err); err != nil {
 				return rec, err
 			}

@@ -122,7 +122,12 @@ func (r *moduleTestRunResource) Schema(ctx context.Context, _ resource.SchemaReq
 			"Destroying the resource cancels a run that is still queued or running (waiting for a queued run to start, since only a running test can be " +
 			"canceled), and force-cancels it if it has not stopped after a grace period: 30 seconds, or half the delete timeout if that is less. " +
 			"A run that has ended is only removed from state: the API cannot delete runs.\n\n" +
-			"Module test endpoints need a token of the organization's owners team or of one of its members.",
+			"Module test endpoints need a token of the organization's owners team or of one of its members.\n\n" +
+			"**Lost answers.** When the request that queues the run ends without a definite answer (a 5xx, or a connection lost once the request was sent), " +
+			"the provider looks among the module's runs for one on the same configuration version, created within the request's window (between its start and its failed answer, " +
+			"give or take 5 seconds of clock skew), with the inputs sent; it adopts that run, or queues the run again if there is none. " +
+			"A configuration version whose create answer was lost is not looked for: only the upload address in that lost answer could use it, " +
+			"so it stays empty and runs nothing; the provider makes another. A cancel whose answer was lost is not sent again: the grace period shows whether the run stops.",
 		Attributes: map[string]schema.Attribute{
 			"id":              computedString("ID of the test run (`trun-<id>`)."),
 			"organization":    organizationAttribute(),
@@ -351,7 +356,9 @@ func (r *moduleTestRunResource) Create(ctx context.Context, req resource.CreateR
 	for _, k := range slices.Sorted(maps.Keys(vars)) {
 		opts.Variables = append(opts.Variables, &tfe.RunVariable{Key: k, Value: vars[k]})
 	}
-	rec, err := c.create(ctx, m, &opts)
+	rec, err := reconcileCreate(ctx, "tfgov_module_test_run",
+		func() (*testRunRecord, error) { return c.create(ctx, m, &opts) },
+		func(amb *ambiguousWriteError) (*testRunRecord, bool, error) { return c.lostCreate(ctx, m, &opts, amb) })
 	if err != nil {
 		resp.Diagnostics.AddError("Error creating module test run", fmt.Sprintf("Queuing a test run of configuration version %s: %s", cvID, moduleTestsError(m, err)))
 		return

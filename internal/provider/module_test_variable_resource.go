@@ -82,7 +82,12 @@ func (r *moduleTestVariableResource) Schema(_ context.Context, _ resource.Schema
 			"Set the value with `value`, or with the write-only `value_wo` (Terraform 1.11 or later), which is sent to the API but never stored in the plan or state. " +
 			"A `sensitive` variable's value is never returned by the API, so Terraform keeps the last value it set (in state with `value`, nowhere with `value_wo`) " +
 			"and cannot notice a change made outside Terraform; other changes made outside Terraform are put back by the next apply.\n\n" +
-			"Module tests need an API token of the organization's owners team or of one of its members.",
+			"Module tests need an API token of the organization's owners team or of one of its members.\n\n" +
+			"**Lost answers.** When the create request ends without a definite answer (a 5xx, or a connection lost once the request was sent), " +
+			"the provider looks up the module's variable with that key (keys are unique in a module) before creating it again. " +
+			"It adopts the variable only when it was created within the request's window (its creation time between the request's start and its failed answer, give or take 5 seconds of clock skew) " +
+			"and its description, category, `hcl`, `sensitive` and (unless sensitive) value are as sent; any other variable with the key fails the create with its ID and an `import` block. " +
+			"No such variable: the create is sent again. A key taken by a variable Terraform does not manage also fails with the variable's ID and an `import` block.",
 		Attributes: map[string]schema.Attribute{
 			"id": schema.StringAttribute{
 				Computed:            true,
@@ -232,15 +237,28 @@ func (r *moduleTestVariableResource) Create(ctx context.Context, req resource.Cr
 	fields := map[string]any{"module": mod.String(), "key": key, "sensitive": plan.Sensitive.ValueBool(), "write_only": !config.ValueWO.IsNull()}
 	tflog.Debug(ctx, "Creating module test variable", fields)
 	defer r.data.testVariablesChanged(mod)
-	v, err := r.data.client.TestVariables.Create(ctx, mod.id(), tfe.VariableCreateOptions{
+	opts := tfe.VariableCreateOptions{
 		Key:         tfe.String(key),
 		Value:       value,
 		Description: plan.Description.ValueStringPointer(),
 		Category:    tfe.Category(tfe.CategoryType(plan.Category.ValueString())),
 		HCL:         plan.HCL.ValueBoolPointer(),
 		Sensitive:   plan.Sensitive.ValueBoolPointer(),
-	})
+	}
+	v, err := reconcileCreate(ctx, "tfgov_module_test_variable",
+		func() (*tfe.Variable, error) { return r.data.client.TestVariables.Create(ctx, mod.id(), opts) },
+		func(amb *ambiguousWriteError) (*tfe.Variable, bool, error) {
+			return lostTestVariable(ctx, r.data.client, mod, opts, amb)
+		})
 	if err != nil {
+		if _, ok := err.(*conflictError); ok { //nolint:errorlint // reconcileCreate returns it unwrapped
+			resp.Diagnostics.AddError("Error creating module test variable", err.Error())
+			return
+		}
+		if taken := r.existingTestVariable(ctx, mod, key, err); taken != "" {
+			resp.Diagnostics.AddAttributeError(path.Root("key"), "Module test variable already exists", taken)
+			return
+		}
 		resp.Diagnostics.AddError("Error creating module test variable", testVariableError(mod, "create test variable "+key+" of", err))
 		return
 	}
@@ -404,6 +422,22 @@ func testVariableModel(v *tfe.Variable, prior moduleTestVariableResourceModel) *
 		m.Value = types.StringValue(v.Value)
 	}
 	return &m
+}
+
+// existingTestVariable explains a create refused because the module has a
+// variable with the key already (a 422 on key), naming that variable and
+// its import ID; "" when the create failed for another reason.
+func (r *moduleTestVariableResource) existingTestVariable(ctx context.Context, mod moduleRef, key string, err error) string {
+	if !strings.Contains(err.Error(), `(attribute "key")`) {
+		return ""
+	}
+	l, lerr := listTestVariables(ctx, r.data.client, mod)
+	if lerr != nil || l.byKey[key] == nil {
+		return ""
+	}
+	id := l.byKey[key].ID
+	return fmt.Sprintf("Module %s already has a test variable with key %q (%s): %s.\n\n%s", mod, key, id, err,
+		importAdvice("tfgov_module_test_variable", id, mod.String()+"/"+id))
 }
 
 // testVariableError explains a failed call on a module's test variables,

@@ -470,9 +470,10 @@ func TestAccModuleTestVariableResource_moduleDeleted(t *testing.T) {
 // to import it); nothing is left in state.
 func TestAccModuleTestVariableResource_errors(t *testing.T) {
 	mod := testAccModule(t)
-	if _, err := testAccClient(t).TestVariables.Create(context.Background(), mod.id(), tfe.VariableCreateOptions{
+	taken, err := testAccClient(t).TestVariables.Create(context.Background(), mod.id(), tfe.VariableCreateOptions{
 		Key: tfe.String("TAKEN"), Value: tfe.String("x"), Category: tfe.Category(tfe.CategoryEnv),
-	}); err != nil {
+	})
+	if err != nil {
 		t.Fatal(err)
 	}
 	missing := moduleRef{Organization: mod.Organization, Name: "no-such-module-" + randomSuffix(), Provider: "aws"}
@@ -483,8 +484,8 @@ func TestAccModuleTestVariableResource_errors(t *testing.T) {
 		"missing module": {testAccTestVariableConfig(missing, `key = "A"`, `value = "x"`),
 			phraseRE(fmt.Sprintf("Could not create test variable A of module %s: the module or the variable was not found, or the API token may not manage the module's tests", missing))},
 		"key taken": {testAccTestVariableConfig(mod, `key = "TAKEN"`, `value = "y"`),
-			regexp.MustCompile(`(?s)` + phraseRE(fmt.Sprintf("Could not create test variable TAKEN of module %s:", mod)).String() + `.*already been taken.*` +
-				phraseRE(fmt.Sprintf("import it with the ID %s/<key>", mod)).String())},
+			regexp.MustCompile(`(?s)` + phraseRE(fmt.Sprintf("Module %s already has a test variable with key \"TAKEN\" (%s)", mod, taken.ID)).String() + `.*already been taken.*` +
+				phraseRE(fmt.Sprintf(`id = "%s/%s"`, mod, taken.ID)).String())},
 	}
 	for name, tc := range tests {
 		t.Run(name, func(t *testing.T) {

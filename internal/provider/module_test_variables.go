@@ -4,7 +4,9 @@ import (
 	"context"
 	"fmt"
 	"strconv"
+	"strings"
 	"sync"
+	"time"
 
 	tfe "github.com/hashicorp/go-tfe"
 	"github.com/hashicorp/terraform-plugin-log/tflog"
@@ -141,4 +143,81 @@ func (d *providerData) moduleTestVariables(ctx context.Context, mod moduleRef) (
 // testVariablesChanged drops the shared list of mod after a write to it.
 func (d *providerData) testVariablesChanged(mod moduleRef) {
 	d.testVariables.invalidate(mod.String())
+}
+
+// testVariableAPI is a test variable with its creation time, which go-tfe's
+// tfe.Variable lacks: lostTestVariable needs it.
+type testVariableAPI struct {
+	ID          string           `jsonapi:"primary,vars"`
+	Key         string           `jsonapi:"attr,key"`
+	Value       string           `jsonapi:"attr,value"`
+	Description string           `jsonapi:"attr,description"`
+	Category    tfe.CategoryType `jsonapi:"attr,category"`
+	HCL         bool             `jsonapi:"attr,hcl"`
+	Sensitive   bool             `jsonapi:"attr,sensitive"`
+	VersionID   string           `jsonapi:"attr,version-id"`
+	CreatedAt   time.Time        `jsonapi:"attr,created-at,iso8601"`
+}
+
+type testVariableAPIList struct {
+	*tfe.Pagination
+	Items []*testVariableAPI
+}
+
+// lostTestVariable looks for the variable a create whose answer was lost
+// (amb) may have made: the module's variable with the key sent (keys are
+// unique in a module). It is adopted when it was created within the
+// request's window (its created-at, give or take clockSkew) and its
+// description, category, hcl, sensitive and (unless sensitive, which hides
+// it) value are as sent; a variable with the key in any other shape is
+// refused with its ID and import ID. No such variable means the create
+// made nothing.
+func lostTestVariable(ctx context.Context, client *tfe.Client, mod moduleRef, sent tfe.VariableCreateOptions, amb *ambiguousWriteError) (*tfe.Variable, bool, error) {
+	path := strings.TrimPrefix(mod.varsPath(), "/api/v2/")
+	opts := &tfe.VariableListOptions{ListOptions: tfe.ListOptions{PageSize: testVariableListPageSize}}
+	key := *sent.Key
+	for {
+		req, err := client.NewRequest("GET", path, opts)
+		if err != nil {
+			return nil, false, err
+		}
+		page := &testVariableAPIList{}
+		if err := req.Do(ctx, page); err != nil {
+			return nil, false, err
+		}
+		for _, v := range page.Items {
+			if v.Key != key {
+				continue
+			}
+			var differs []string
+			if !amb.within(v.CreatedAt) {
+				differs = append(differs, "it was created at "+v.CreatedAt.UTC().Format(time.RFC3339)+", outside the request's window")
+			}
+			if sent.Description != nil && v.Description != *sent.Description {
+				differs = append(differs, "the description differs")
+			}
+			if sent.Category != nil && v.Category != *sent.Category {
+				differs = append(differs, fmt.Sprintf("category is %q", v.Category))
+			}
+			if sent.HCL != nil && v.HCL != *sent.HCL {
+				differs = append(differs, "hcl differs")
+			}
+			if sent.Sensitive != nil && v.Sensitive != *sent.Sensitive {
+				differs = append(differs, "sensitive differs")
+			}
+			if !v.Sensitive && sent.Value != nil && v.Value != *sent.Value {
+				differs = append(differs, "the value differs")
+			}
+			if len(differs) > 0 {
+				return nil, false, &conflictError{ambiguousConflict("tfgov_module_test_variable",
+					fmt.Sprintf("a test variable with key %q in module %s", key, mod), v.ID, mod.String()+"/"+v.ID, strings.Join(differs, ", "), amb)}
+			}
+			return &tfe.Variable{ID: v.ID, Key: v.Key, Value: v.Value, Description: v.Description, Category: v.Category,
+				HCL: v.HCL, Sensitive: v.Sensitive, VersionID: v.VersionID}, true, nil
+		}
+		if page.Pagination == nil || page.NextPage == 0 || page.NextPage <= page.CurrentPage {
+			return nil, false, nil
+		}
+		opts.PageNumber = page.NextPage
+	}
 }

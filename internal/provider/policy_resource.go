@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"strings"
+	"time"
 
 	tfe "github.com/hashicorp/go-tfe"
 	"github.com/hashicorp/terraform-plugin-framework-validators/stringvalidator"
@@ -58,7 +59,13 @@ func (r *policyResource) Schema(_ context.Context, _ resource.SchemaRequest, res
 		MarkdownDescription: "A Sentinel or OPA policy of an organization: its name, kind, query and enforcement level. " +
 			"The policy's code is uploaded separately, with `tfgov_policy_upload`; policy sets decide where it is enforced.\n\n" +
 			"After every create and update the provider compares what the API returns with the configuration, " +
-			"so a change the API did not make fails the apply instead of showing up as drift later.",
+			"so a change the API did not make fails the apply instead of showing up as drift later.\n\n" +
+			"**Lost answers.** When the create request ends without a definite answer (a 5xx, or a connection lost once the request was sent), " +
+			"the provider does not send it again blindly: it looks up the organization's policy with that name. " +
+			"The API returns no creation time for a policy, so the provider adopts it only when every attribute is as sent, " +
+			"it has not changed since it was created (`updated_at` null: no code uploaded, no update) and no policy set includes it; " +
+			"a policy of that name in any other shape fails the create with its ID and an `import` block. No such policy: the create is sent again. " +
+			"A policy whose code upload failed stays in state, and the next apply uploads the code (`tfgov_policy_upload`).",
 		Attributes: map[string]schema.Attribute{
 			"id": schema.StringAttribute{
 				Computed:            true,
@@ -189,7 +196,19 @@ func (r *policyResource) Create(ctx context.Context, req resource.CreateRequest,
 		opts.EnforcementLevel = tfe.EnforcementMode(tfe.EnforcementLevel(plan.EnforcementLevel.ValueString()))
 	}
 	tflog.Debug(ctx, "Creating policy", map[string]any{"organization": org, "name": plan.Name.ValueString(), "kind": plan.Kind.ValueString()})
-	pol, err := policyClient{r.data.client}.create(ctx, org, opts)
+	pc := policyClient{r.data.client}
+	pol, err := reconcileCreate(ctx, "tfgov_policy",
+		func() (*policyAPI, error) { return pc.create(ctx, org, opts) },
+		func(amb *ambiguousWriteError) (*policyAPI, bool, error) { return pc.lostCreate(ctx, org, opts, amb) })
+	if err != nil && strings.Contains(err.Error(), `(attribute "name")`) {
+		// The name is taken: name the policy that holds it.
+		if existing, ferr := pc.findByName(ctx, org, plan.Name.ValueString()); ferr == nil {
+			resp.Diagnostics.AddAttributeError(path.Root("name"), "Policy already exists",
+				fmt.Sprintf("Organization %s already has a policy named %q (%s): %s.\n\n%s", org, existing.Name, existing.ID, err,
+					importAdvice("tfgov_policy", existing.ID, existing.ID)))
+			return
+		}
+	}
 	if err != nil {
 		resp.Diagnostics.AddError("Error creating policy", policyError("Organization "+org, err))
 		return
@@ -199,6 +218,61 @@ func (r *policyResource) Create(ctx context.Context, req resource.CreateRequest,
 	plan.set(pol.values())
 	checkPolicyWritten(want, plan, &resp.Diagnostics)
 	resp.Diagnostics.Append(resp.State.Set(ctx, &plan)...)
+}
+
+// lostCreate looks for the policy a create whose answer was lost (amb)
+// may have made: the policy of org with the name sent. The policy API
+// returns no creation time, so the window is proved another way: the
+// policy is adopted only when every attribute is as sent and it has not
+// changed since it was created (updated-at null: no code uploaded, no
+// update) and no policy set includes it. A policy of that name in any
+// other shape is refused with its ID and an import block; none at all
+// means the create made nothing.
+func (p policyClient) lostCreate(ctx context.Context, org string, sent *tfe.PolicyCreateOptions, amb *ambiguousWriteError) (*policyAPI, bool, error) {
+	name := *sent.Name
+	pol, err := p.findByName(ctx, org, name)
+	if isNotFound(err) {
+		return nil, false, nil
+	}
+	if err != nil {
+		return nil, false, err
+	}
+	var differs []string
+	if pol.Kind != sent.Kind && sent.Kind != "" {
+		differs = append(differs, fmt.Sprintf("kind is %q", pol.Kind))
+	}
+	if !equalOptional(pol.Description, sent.Description) {
+		differs = append(differs, "the description differs")
+	}
+	if sent.Kind == tfe.OPA && !equalOptional(pol.Query, sent.Query) {
+		differs = append(differs, "the query differs")
+	}
+	if sent.EnforcementLevel != nil && pol.EnforcementLevel != *sent.EnforcementLevel {
+		differs = append(differs, fmt.Sprintf("enforcement-level is %q", pol.EnforcementLevel))
+	}
+	if !pol.UpdatedAt.IsZero() {
+		differs = append(differs, "it changed after it was created (updated-at "+pol.UpdatedAt.UTC().Format(time.RFC3339)+")")
+	}
+	if pol.PolicySetCount > 0 {
+		differs = append(differs, fmt.Sprintf("%d policy sets include it", pol.PolicySetCount))
+	}
+	if len(differs) > 0 {
+		return nil, false, &conflictError{ambiguousConflict("tfgov_policy", fmt.Sprintf("a policy named %q in organization %s", name, org), pol.ID, pol.ID, strings.Join(differs, ", "), amb)}
+	}
+	return pol, true, nil
+}
+
+// equalOptional compares an optional string the API returned with the
+// one sent, an empty string standing for none on both sides.
+func equalOptional(got, sent *string) bool {
+	var g, s string
+	if got != nil {
+		g = *got
+	}
+	if sent != nil {
+		s = *sent
+	}
+	return g == s
 }
 
 // Read refreshes the policy by ID: one request.

@@ -69,7 +69,7 @@ func (p *tfgovProvider) Schema(_ context.Context, _ provider.SchemaRequest, resp
 		Attributes: map[string]schema.Attribute{
 			"hostname": schema.StringAttribute{
 				Optional:            true,
-				MarkdownDescription: "Hostname of HCP Terraform or Terraform Enterprise. Defaults to the `TFE_HOSTNAME` environment variable, else `" + defaultHostname + "`. The API is reached at `https://<hostname>/api/v2`.",
+				MarkdownDescription: "Hostname of HCP Terraform or Terraform Enterprise, with a port if not 443. Defaults to the `TFE_HOSTNAME` environment variable, else `" + defaultHostname + "`. The API's address is found by service discovery over HTTPS (`https://<hostname>/.well-known/terraform.json`, service `tfe.v2.2`), as Terraform CLI and hashicorp/tfe find it.",
 			},
 			"address": schema.StringAttribute{
 				Optional:            true,
@@ -87,12 +87,15 @@ func (p *tfgovProvider) Schema(_ context.Context, _ provider.SchemaRequest, resp
 			},
 			"ssl_skip_verify": schema.BoolAttribute{
 				Optional:            true,
-				MarkdownDescription: "Skip TLS certificate verification (for Terraform Enterprise with a private CA during testing only). Defaults to the `TFE_SSL_SKIP_VERIFY` environment variable, else `false`.",
+				MarkdownDescription: "Skip TLS certificate verification, for service discovery and API requests alike (for Terraform Enterprise with a private CA during testing only). Defaults to the `TFE_SSL_SKIP_VERIFY` environment variable, else `false`.",
 			},
 			"retry_max": schema.Int64Attribute{
-				Optional:            true,
-				MarkdownDescription: fmt.Sprintf("Maximum number of retries of a request answered with 429 or a 5xx status, or not answered at all, with exponential backoff. `0` disables retries. Defaults to `%d`.", defaultRetryMax),
-				Validators:          []validator.Int64{int64validator.Between(0, 30)},
+				Optional: true,
+				MarkdownDescription: fmt.Sprintf("Maximum number of retries of a request answered with 429 or a 5xx status, or not answered at all, with exponential backoff. `0` disables retries. Defaults to `%d`. "+
+					"Only what can succeed is retried: reads, updates and deletes are; a create (POST) is sent again only when the service provably did not act on it (429, or a connection refused before anything was sent). "+
+					"A create that ends in a 5xx or a lost connection is reconciled instead: the resource looks for what it may have made before creating again (each resource's page says how). "+
+					"An untrusted certificate, a certificate for another host name and a host name that does not resolve fail at once, saying what to fix.", defaultRetryMax),
+				Validators: []validator.Int64{int64validator.Between(0, 30)},
 			},
 		},
 	}
@@ -117,23 +120,30 @@ func (p *tfgovProvider) Configure(ctx context.Context, req provider.ConfigureReq
 		return
 	}
 
+	// address is used as given; hostname is resolved by service discovery
+	// below, as Terraform CLI and hashicorp/tfe do (discovery.go).
 	hostname := firstNonEmpty(cfg.Hostname.ValueString(), os.Getenv("TFE_HOSTNAME"), defaultHostname)
-	address := firstNonEmpty(cfg.Address.ValueString(), os.Getenv("TFE_ADDRESS"), "https://"+hostname)
-	u, err := url.Parse(address)
-	if err != nil || (u.Scheme != "http" && u.Scheme != "https") || u.Host == "" {
-		resp.Diagnostics.AddAttributeError(path.Root("address"), "Invalid address",
-			fmt.Sprintf("address (or TFE_ADDRESS) must be an http:// or https:// URL, got %q.", address))
-		return
+	address := firstNonEmpty(cfg.Address.ValueString(), os.Getenv("TFE_ADDRESS"))
+	credentialsHost := hostname
+	var err error
+	if address != "" {
+		u, err := url.Parse(address)
+		if err != nil || (u.Scheme != "http" && u.Scheme != "https") || u.Host == "" {
+			resp.Diagnostics.AddAttributeError(path.Root("address"), "Invalid address",
+				fmt.Sprintf("address (or TFE_ADDRESS) must be an http:// or https:// URL, got %q.", address))
+			return
+		}
+		credentialsHost = u.Hostname()
 	}
 
-	token, tokenSrc, err := findToken(cfg.Token.ValueString(), u.Hostname())
+	token, tokenSrc, err := findToken(cfg.Token.ValueString(), credentialsHost)
 	if err != nil {
 		resp.Diagnostics.AddAttributeError(path.Root("token"), "Unable to read Terraform CLI credentials", err.Error())
 		return
 	}
 	if token == "" {
 		resp.Diagnostics.AddAttributeError(path.Root("token"), "Missing API token",
-			fmt.Sprintf("Set the provider's token attribute or the TFE_TOKEN environment variable, or run `terraform login %s`.", u.Hostname()))
+			fmt.Sprintf("Set the provider's token attribute or the TFE_TOKEN environment variable, or run `terraform login %s`.", credentialsHost))
 		return
 	}
 
@@ -157,12 +167,23 @@ func (p *tfgovProvider) Configure(ctx context.Context, req provider.ConfigureReq
 	if skipVerify {
 		transport.TLSClientConfig = &tls.Config{InsecureSkipVerify: true} //nolint:gosec // the user asked for it
 	}
+	basePath := "" // go-tfe's default, /api/v2/
+	if address == "" {
+		api, err := discoverAPI(hostname, transport)
+		if err != nil {
+			resp.Diagnostics.AddAttributeError(path.Root("hostname"), "Unable to find the API of "+hostname, err.Error())
+			return
+		}
+		address, basePath = api.Scheme+"://"+api.Host, api.Path
+		tflog.Debug(ctx, "Discovered the API", map[string]any{"hostname": hostname, "api": api.String()})
+	}
 	httpClient.Transport = &retryTransport{next: transport, max: int(retryMax), minWait: 250 * time.Millisecond, maxWait: 5 * time.Second}
 
 	headers := make(map[string][]string)
 	headers["User-Agent"] = []string{fmt.Sprintf("terraform-provider-tfgov/%s (+https://registry.terraform.io/providers/tfgov/tfgov) go-tfe", p.version)}
 	client, err := tfe.NewClient(&tfe.Config{
 		Address:    address,
+		BasePath:   basePath,
 		Token:      token,
 		Headers:    headers,
 		HTTPClient: httpClient,

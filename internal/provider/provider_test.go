@@ -3,6 +3,7 @@ package provider
 import (
 	"context"
 	"fmt"
+	"net/http"
 	"net/http/httptest"
 	"os"
 	"os/exec"
@@ -55,6 +56,13 @@ func runTests(m *testing.M) int {
 		}
 		return m.Run()
 	}
+	// Before any TLS connection: Go reads SSL_CERT_FILE once per process.
+	removeCert, err := trustAccCertificate()
+	if err != nil {
+		fmt.Fprintln(os.Stderr, "acceptance tests: the HTTPS sandbox's certificate:", err)
+		return 1
+	}
+	defer removeCert()
 	stop, err := startSandbox()
 	if err != nil {
 		fmt.Fprintln(os.Stderr, "acceptance tests: starting the sandbox:", err)
@@ -84,7 +92,33 @@ func findTerraform() error {
 // the admin token, makes a token for its owner and points the provider's
 // environment variables at them.
 func startSandbox() (func(), error) {
-	srv, err := sandbox.New(sandbox.Options{})
+	sb, err := newSandboxOrganization(sandbox.Options{}, "tfgov-acc")
+	if err != nil {
+		return nil, err
+	}
+	for k, v := range map[string]string{"TFE_ADDRESS": sb.address, "TFE_TOKEN": sb.token, "TFE_ORGANIZATION": sb.organization} {
+		if err := os.Setenv(k, v); err != nil {
+			sb.stop()
+			return nil, err
+		}
+	}
+	accSandbox = sb.srv
+	return sb.stop, nil
+}
+
+// sandboxOrganization is an in-process sandbox with one organization and
+// its owner's token.
+type sandboxOrganization struct {
+	srv                          *sandbox.Server
+	address, token, organization string
+	stop                         func()
+}
+
+// newSandboxOrganization starts a sandbox with opts, creates organization
+// org with the admin token, and makes a token for its owner, all through
+// the public API.
+func newSandboxOrganization(opts sandbox.Options, org string) (*sandboxOrganization, error) {
+	srv, err := sandbox.New(opts)
 	if err != nil {
 		return nil, err
 	}
@@ -93,35 +127,35 @@ func startSandbox() (func(), error) {
 		ts.Close()
 		_ = srv.Close()
 	}
-	ctx := context.Background()
-	admin, err := tfe.NewClient(&tfe.Config{Address: ts.URL, Token: srv.AdminToken()})
+	token, err := bootstrapOrganization(ts.URL, srv.AdminToken(), org, nil)
 	if err != nil {
 		stop()
 		return nil, err
 	}
-	const org = "tfgov-acc"
-	if _, err := admin.Organizations.Create(ctx, tfe.OrganizationCreateOptions{Name: tfe.String(org), Email: tfe.String("acc-owner@tfgov.invalid")}); err != nil {
-		stop()
-		return nil, err
+	return &sandboxOrganization{srv: srv, address: ts.URL, token: token, organization: org, stop: stop}, nil
+}
+
+// bootstrapOrganization creates org on the sandbox at address with its
+// admin token, as a user would, and returns a token of the org's owner.
+// httpClient may be nil (go-tfe's default).
+func bootstrapOrganization(address, adminToken, org string, httpClient *http.Client) (string, error) {
+	ctx := context.Background()
+	admin, err := tfe.NewClient(&tfe.Config{Address: address, Token: adminToken, HTTPClient: httpClient})
+	if err != nil {
+		return "", err
+	}
+	if _, err := admin.Organizations.Create(ctx, tfe.OrganizationCreateOptions{Name: tfe.String(org), Email: tfe.String("acc-owner@" + org + ".invalid")}); err != nil {
+		return "", err
 	}
 	ms, err := admin.OrganizationMemberships.List(ctx, org, nil)
 	if err != nil || len(ms.Items) == 0 {
-		stop()
-		return nil, fmt.Errorf("finding the owner of %s: %w (%d memberships)", org, err, len(ms.Items))
+		return "", fmt.Errorf("finding the owner of %s: %w (%d memberships)", org, err, len(ms.Items))
 	}
 	tok, err := admin.UserTokens.Create(ctx, ms.Items[0].User.ID, tfe.UserTokenCreateOptions{Description: "acceptance tests"})
 	if err != nil {
-		stop()
-		return nil, err
+		return "", err
 	}
-	for k, v := range map[string]string{"TFE_ADDRESS": ts.URL, "TFE_TOKEN": tok.Token, "TFE_ORGANIZATION": org} {
-		if err := os.Setenv(k, v); err != nil {
-			stop()
-			return nil, err
-		}
-	}
-	accSandbox = srv
-	return stop, nil
+	return tok.Token, nil
 }
 
 func testAccPreCheck(t *testing.T) {

@@ -66,7 +66,11 @@ func (r *teamAccessResource) Schema(_ context.Context, _ resource.SchemaRequest,
 			"With a fixed level (`read`, `plan`, `write`, `admin`) the service decides the permissions, and `permissions` shows them; " +
 			"a configuration may leave `permissions` out or write exactly the permissions the level implies (as `terraform plan -generate-config-out` does for an imported grant), nothing else. " +
 			"With `custom` you choose each permission in `permissions`; those you leave out get the service's defaults. " +
-			"The organization-level permissions of the team still apply: the team's effective access to the workspace is the more restrictive of the two.",
+			"The organization-level permissions of the team still apply: the team's effective access to the workspace is the more restrictive of the two.\n\n" +
+			"**Lost answers.** When the add request ends without a definite answer (a 5xx, or a connection lost once the request was sent), " +
+			"the provider looks up the workspace's access for the team before adding it again. The API returns no creation time for a grant, " +
+			"so an existing grant is adopted when its access level and every permission sent are as sent (granting the same access twice is the same act); " +
+			"a grant of other access fails the add with its ID and an `import` block. No grant: the add is sent again.",
 		Attributes: map[string]schema.Attribute{
 			"id": schema.StringAttribute{
 				Computed:            true,
@@ -258,13 +262,66 @@ func (r *teamAccessResource) Create(ctx context.Context, req resource.CreateRequ
 		PolicyOverrides:  po.policyOverrides,
 	}
 	tflog.Debug(ctx, "Adding team access", map[string]any{"team_id": teamID, "workspace_id": wsID, "access": plan.Access.ValueString()})
-	ta, err := r.data.client.TeamAccess.Add(ctx, opts)
+	ta, err := reconcileCreate(ctx, "tfgov_team_access",
+		func() (*tfe.TeamAccess, error) { return r.data.client.TeamAccess.Add(ctx, opts) },
+		func(amb *ambiguousWriteError) (*tfe.TeamAccess, bool, error) { return r.lostAdd(ctx, opts, amb) })
+	if _, ok := err.(*conflictError); ok { //nolint:errorlint // reconcileCreate returns it unwrapped
+		resp.Diagnostics.AddError("Error adding team access", err.Error())
+		return
+	}
 	if err != nil {
 		resp.Diagnostics.AddError("Error adding team access", r.addError(ctx, teamID, wsID, err))
 		return
 	}
 	tflog.Info(ctx, "Added team access", map[string]any{"id": ta.ID, "team_id": teamID, "workspace_id": wsID, "access": string(ta.Access)})
 	resp.Diagnostics.Append(resp.State.Set(ctx, teamAccessModel(ta, plan))...)
+}
+
+// lostAdd looks for the grant an add whose answer was lost (amb) may have
+// made: the workspace's grant to the team, of which there can be only one.
+// The API returns no creation time for a grant, so it is adopted when its
+// access level and every permission sent are as sent (granting the same
+// access twice is the same act); a grant of other access is refused with
+// its ID and an import block. No grant means the add made nothing.
+func (r *teamAccessResource) lostAdd(ctx context.Context, sent tfe.TeamAccessAddOptions, amb *ambiguousWriteError) (*tfe.TeamAccess, bool, error) {
+	grants, err := listTeamAccess(ctx, r.data.client, sent.Workspace.ID)
+	if err != nil {
+		return nil, false, err
+	}
+	for _, g := range grants {
+		if g.Team == nil || g.Team.ID != sent.Team.ID {
+			continue
+		}
+		var differs []string
+		if sent.Access != nil && g.Access != *sent.Access {
+			differs = append(differs, fmt.Sprintf("its access is %q", g.Access))
+		}
+		for _, p := range []struct {
+			name     string
+			sent     *string
+			got      string
+			sentBool *bool
+			gotBool  bool
+		}{
+			{name: "runs", sent: (*string)(sent.Runs), got: string(g.Runs)},
+			{name: "variables", sent: (*string)(sent.Variables), got: string(g.Variables)},
+			{name: "state_versions", sent: (*string)(sent.StateVersions), got: string(g.StateVersions)},
+			{name: "sentinel_mocks", sent: (*string)(sent.SentinelMocks), got: string(g.SentinelMocks)},
+			{name: "workspace_locking", sentBool: sent.WorkspaceLocking, gotBool: g.WorkspaceLocking},
+			{name: "run_tasks", sentBool: sent.RunTasks, gotBool: g.RunTasks},
+			{name: "policy_overrides", sentBool: sent.PolicyOverrides, gotBool: g.PolicyOverrides},
+		} {
+			if (p.sent != nil && *p.sent != p.got) || (p.sentBool != nil && *p.sentBool != p.gotBool) {
+				differs = append(differs, "permissions."+p.name+" differs")
+			}
+		}
+		if len(differs) > 0 {
+			return nil, false, &conflictError{ambiguousConflict("tfgov_team_access",
+				fmt.Sprintf("access for team %s to workspace %s", sent.Team.ID, sent.Workspace.ID), g.ID, g.ID, strings.Join(differs, ", "), amb)}
+		}
+		return g, true, nil
+	}
+	return nil, false, nil
 }
 
 // addError explains a failed add. The service answers a second grant of a

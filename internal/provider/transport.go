@@ -1,19 +1,50 @@
 package provider
 
 import (
+	"bytes"
+	"context"
+	"crypto/tls"
+	"crypto/x509"
+	"encoding/json"
+	"errors"
 	"fmt"
 	"io"
 	"math/rand/v2"
+	"net"
 	"net/http"
+	"net/http/httptrace"
 	"strconv"
+	"sync/atomic"
 	"time"
 
 	"github.com/hashicorp/terraform-plugin-log/tflog"
 )
 
-// retryTransport retries rate-limited (429), failed (5xx other than 501)
-// and unreachable requests up to max times, with exponential backoff and
-// jitter, honouring X-RateLimit-Reset and Retry-After.
+// retryTransport decides, for every request, whether a failure may be
+// retried, and retries what may be with exponential backoff and jitter,
+// honouring X-RateLimit-Reset and Retry-After. A retry is safe only when
+// the service did not act, or when acting twice is the same as acting once:
+//
+//   - GET, PUT, PATCH and DELETE are idempotent: a 429, a 5xx other than
+//     501 and a transport error are retried up to max times. (A DELETE
+//     whose first answer was lost sees 404 on retry; the resources' Delete
+//     treats 404 as done.)
+//   - A POST creates something (or starts an action). It is replayed only
+//     when the service provably did not act: a 429, or a transport error
+//     before any byte of the request was written (connection refused, say).
+//     A POST ending in a 5xx, or in a transport error once the request may
+//     have been sent, returns an *ambiguousWriteError at once: the resource
+//     looks for what the first attempt may have made before it creates
+//     again (see reconcile.go).
+//   - Permanent failures (an untrusted certificate, a hostname the
+//     certificate does not name, a host name that does not resolve) fail at
+//     once with a *permanentError that says what to fix.
+//
+// A 5xx that outlasts the retries is answered as the service sent it, with
+// its JSON:API error rewritten to say how many retries were made and to
+// name `retry_max`; every other JSON:API error is rewritten by
+// explainErrorBody so that the message go-tfe builds from it quotes the
+// service's detail and names the attribute at fault.
 //
 // go-tfe has retries of its own, but its maximum is fixed at 30 (minutes of
 // waiting against a failing server) and cannot be configured. So the
@@ -28,19 +59,76 @@ type retryTransport struct {
 	maxWait time.Duration
 }
 
+// retriesMade counts the retries of every retryTransport of the process:
+// the chaos acceptance test reports it.
+var retriesMade atomic.Int64
+
+// ambiguousWriteError is a POST that may or may not have been processed:
+// it was answered with a 5xx, or the connection failed after the request
+// may have been sent. Start and End bound the request's window: anything
+// the POST made was made between them (as the service's clock stands, up
+// to the skew reconcile.go allows).
+type ambiguousWriteError struct {
+	Method, Path string
+	Status       int    // 0 for a transport error
+	Reason       string // the status text or the transport error
+	Start, End   time.Time
+	Err          error // the transport error, if any
+}
+
+func (e *ambiguousWriteError) Error() string {
+	return fmt.Sprintf("%s %s ended without a definite answer (%s): the service may or may not have processed it", e.Method, e.Path, e.Reason)
+}
+
+func (e *ambiguousWriteError) Unwrap() error { return e.Err }
+
+// permanentError is a failure no retry can mend; Fix says what to change.
+type permanentError struct {
+	Err error
+	Fix string
+}
+
+func (e *permanentError) Error() string { return e.Err.Error() + ". " + e.Fix }
+func (e *permanentError) Unwrap() error { return e.Err }
+
 func (t *retryTransport) RoundTrip(req *http.Request) (*http.Response, error) {
 	ctx := req.Context()
+	start := time.Now()
 	for attempt := 0; ; attempt++ {
-		resp, err := t.next.RoundTrip(req)
-		if !retryable(resp, err) {
+		var wrote atomic.Bool
+		traced := req.WithContext(httptrace.WithClientTrace(ctx, &httptrace.ClientTrace{
+			WroteHeaderField: func(string, []string) { wrote.Store(true) },
+			WroteHeaders:     func() { wrote.Store(true) },
+		}))
+		resp, err := t.next.RoundTrip(traced)
+		switch v := classify(req.Method, resp, err, wrote.Load()); v {
+		case verdictDone:
+			return explainErrorBody(resp), nil
+		case verdictFail:
+			if perr := permanent(err, req); perr != nil {
+				return nil, perr
+			}
 			return resp, err
+		case verdictAmbiguous:
+			amb := &ambiguousWriteError{Method: req.Method, Path: req.URL.Path, Start: start, End: time.Now(), Err: err}
+			if err != nil {
+				amb.Reason = err.Error()
+			} else {
+				amb.Status, amb.Reason = resp.StatusCode, resp.Status
+				drain(resp)
+			}
+			tflog.Warn(ctx, "Not replaying a POST that may have been processed", map[string]any{"method": req.Method, "path": req.URL.Path, "reason": amb.Reason})
+			return nil, amb
 		}
 		if attempt >= t.max {
 			if err == nil && resp.StatusCode == http.StatusTooManyRequests {
-				resp.Body.Close() //nolint:errcheck,gosec // replaced by the error
-				return nil, fmt.Errorf("%s %s: still rate limited (429) after %d retries", req.Method, req.URL.Path, t.max)
+				drain(resp)
+				return nil, fmt.Errorf("%s %s: still rate limited (429) after %d retries (retry_max = %d); raise the provider's retry_max or apply with less parallelism (-parallelism)", req.Method, req.URL.Path, t.max, t.max)
 			}
-			return resp, err
+			if err == nil {
+				return exhaustedBody(resp, t.max), nil
+			}
+			return nil, fmt.Errorf("%w (gave up after %d retries; the provider's retry_max is %d)", err, t.max, t.max)
 		}
 		wait := t.backoff(attempt, resp)
 		fields := map[string]any{"method": req.Method, "path": req.URL.Path, "attempt": attempt + 1, "retry_max": t.max, "wait": wait.String()}
@@ -48,9 +136,9 @@ func (t *retryTransport) RoundTrip(req *http.Request) (*http.Response, error) {
 			fields["error"] = err.Error()
 		} else {
 			fields["status"] = resp.StatusCode
-			_, _ = io.Copy(io.Discard, io.LimitReader(resp.Body, 1<<16))
-			resp.Body.Close() //nolint:errcheck,gosec // drained for connection reuse
+			drain(resp)
 		}
+		retriesMade.Add(1)
 		tflog.Warn(ctx, "Retrying HCP Terraform API request", fields)
 		timer := time.NewTimer(wait)
 		select {
@@ -73,14 +161,87 @@ func (t *retryTransport) RoundTrip(req *http.Request) (*http.Response, error) {
 	}
 }
 
-// retryable: 429, 5xx except 501 (not implemented never gets better), and
-// transport errors other than a canceled context.
-func retryable(resp *http.Response, err error) bool {
+type verdict int
+
+const (
+	verdictDone      verdict = iota // an answer to hand back as it is
+	verdictRetry                    // retry (within retry_max)
+	verdictFail                     // a failure no retry mends
+	verdictAmbiguous                // a POST that may have been processed
+)
+
+// classify is the retry rule above as a pure function of the method, the
+// answer or error, and whether any of the request was written.
+func classify(method string, resp *http.Response, err error, wrote bool) verdict {
 	if err != nil {
-		return true
+		switch {
+		case errors.Is(err, context.Canceled), errors.Is(err, context.DeadlineExceeded):
+			return verdictFail
+		case isPermanent(err):
+			return verdictFail
+		case !wrote || isDialError(err):
+			return verdictRetry // nothing reached the service
+		case method == http.MethodPost:
+			return verdictAmbiguous
+		default:
+			return verdictRetry
+		}
 	}
-	return resp.StatusCode == http.StatusTooManyRequests ||
-		(resp.StatusCode >= 500 && resp.StatusCode != http.StatusNotImplemented)
+	switch {
+	case resp.StatusCode == http.StatusTooManyRequests:
+		return verdictRetry // the service refused before acting
+	case resp.StatusCode >= 500 && resp.StatusCode != http.StatusNotImplemented:
+		if method == http.MethodPost {
+			return verdictAmbiguous
+		}
+		return verdictRetry
+	default:
+		return verdictDone
+	}
+}
+
+// isDialError reports a failure to connect, before anything was sent.
+func isDialError(err error) bool {
+	var op *net.OpError
+	return errors.As(err, &op) && op.Op == "dial"
+}
+
+func isPermanent(err error) bool {
+	var (
+		unknownAuthority x509.UnknownAuthorityError
+		hostname         x509.HostnameError
+		invalid          x509.CertificateInvalidError
+		verify           *tls.CertificateVerificationError
+		dns              *net.DNSError
+	)
+	return errors.As(err, &unknownAuthority) || errors.As(err, &hostname) || errors.As(err, &invalid) ||
+		errors.As(err, &verify) || (errors.As(err, &dns) && dns.IsNotFound)
+}
+
+// permanent explains a permanent failure, or returns nil for any other.
+func permanent(err error, req *http.Request) error {
+	if err == nil || !isPermanent(err) {
+		return nil
+	}
+	host := req.URL.Hostname()
+	var (
+		hostname x509.HostnameError
+		dns      *net.DNSError
+	)
+	switch {
+	case errors.As(err, &dns):
+		return &permanentError{Err: err, Fix: fmt.Sprintf("The host name %s does not resolve: check the provider's `hostname` or `address` attribute (or TFE_HOSTNAME / TFE_ADDRESS). Not retried.", host)}
+	case errors.As(err, &hostname):
+		return &permanentError{Err: err, Fix: fmt.Sprintf("The certificate of %s does not name that host: set the provider's `hostname` or `address` to a name the certificate holds, or fix the certificate. Not retried.", host)}
+	default:
+		return &permanentError{Err: err, Fix: fmt.Sprintf("The certificate of %s is not trusted: add its CA to the system's trust store or point SSL_CERT_FILE (or SSL_CERT_DIR) at a CA bundle that holds it; "+
+			"for testing only, set the provider's `ssl_skip_verify = true` (or TFE_SSL_SKIP_VERIFY). Not retried.", host)}
+	}
+}
+
+func drain(resp *http.Response) {
+	_, _ = io.Copy(io.Discard, io.LimitReader(resp.Body, 1<<16))
+	resp.Body.Close() //nolint:errcheck,gosec // drained for connection reuse
 }
 
 func (t *retryTransport) backoff(attempt int, resp *http.Response) time.Duration {
@@ -97,4 +258,67 @@ func (t *retryTransport) backoff(attempt int, resp *http.Response) time.Duration
 	}
 	// Up to 20% jitter so parallel resources do not retry in lockstep.
 	return wait - time.Duration(rand.Int64N(int64(wait)/5+1)) //nolint:gosec // jitter, not a secret
+}
+
+// maxErrorBody bounds the error bodies the transport reads to rewrite.
+const maxErrorBody = 1 << 20
+
+// jsonapiErrors is a JSON:API error document.
+type jsonapiErrors struct {
+	Errors []jsonapiError `json:"errors"`
+}
+
+type jsonapiError struct {
+	Status string `json:"status,omitempty"`
+	Title  string `json:"title,omitempty"`
+	Detail string `json:"detail,omitempty"`
+	Source *struct {
+		Pointer   string `json:"pointer,omitempty"`
+		Parameter string `json:"parameter,omitempty"`
+	} `json:"source,omitempty"`
+}
+
+// explainErrorBody rewrites the JSON:API error body of a 400, 409, 413 or
+// 422 answer so that go-tfe, which builds its error message from each
+// error's title and detail only (dropping status and source.pointer),
+// builds one that quotes the service's detail and names the Terraform
+// attribute at fault (serviceErrorText). Other answers pass unchanged.
+func explainErrorBody(resp *http.Response) *http.Response {
+	switch resp.StatusCode {
+	case http.StatusBadRequest, http.StatusConflict, http.StatusRequestEntityTooLarge, http.StatusUnprocessableEntity:
+	default:
+		return resp
+	}
+	return rewriteErrors(resp, func(e jsonapiError) string { return serviceErrorText(resp.StatusCode, e) })
+}
+
+// exhaustedBody rewrites a 5xx that outlasted the retries to say so.
+func exhaustedBody(resp *http.Response, retries int) *http.Response {
+	out := rewriteErrors(resp, func(e jsonapiError) string {
+		return fmt.Sprintf("%s (%d) after %d retries (the provider's retry_max is %d): %s. The service may be overloaded or down: try again later, or raise retry_max.",
+			firstNonEmpty(e.Title, http.StatusText(resp.StatusCode)), resp.StatusCode, retries, retries, firstNonEmpty(e.Detail, "no detail given"))
+	})
+	return out
+}
+
+// rewriteErrors replaces resp's body by a JSON:API error document whose
+// errors carry only a title, msg of the original error (go-tfe then uses
+// the title alone as the message). A body that is not a JSON:API error
+// document gets one error built from the status.
+func rewriteErrors(resp *http.Response, msg func(jsonapiError) string) *http.Response {
+	raw, err := io.ReadAll(io.LimitReader(resp.Body, maxErrorBody))
+	resp.Body.Close() //nolint:errcheck,gosec // replaced below
+	var doc jsonapiErrors
+	if err != nil || json.Unmarshal(raw, &doc) != nil || len(doc.Errors) == 0 {
+		doc.Errors = []jsonapiError{{Status: strconv.Itoa(resp.StatusCode), Title: http.StatusText(resp.StatusCode)}}
+	}
+	out := jsonapiErrors{Errors: make([]jsonapiError, len(doc.Errors))}
+	for i, e := range doc.Errors {
+		out.Errors[i] = jsonapiError{Status: e.Status, Title: msg(e), Source: e.Source}
+	}
+	b, _ := json.Marshal(out) //nolint:errchkjson // plain strings
+	resp.Body = io.NopCloser(bytes.NewReader(b))
+	resp.ContentLength = int64(len(b))
+	resp.Header.Del("Content-Length")
+	return resp
 }

@@ -2,67 +2,272 @@ package provider
 
 import (
 	"context"
+	"crypto/tls"
+	"crypto/x509"
+	"errors"
 	"io"
+	"net"
 	"net/http"
 	"net/http/httptest"
 	"strings"
 	"sync/atomic"
 	"testing"
 	"time"
+
+	tfe "github.com/hashicorp/go-tfe"
 )
+
+// countingTransport counts the attempts the retry transport makes.
+type countingTransport struct {
+	next  http.RoundTripper
+	calls atomic.Int32
+}
+
+func (c *countingTransport) RoundTrip(req *http.Request) (*http.Response, error) {
+	c.calls.Add(1)
+	return c.next.RoundTrip(req)
+}
 
 func TestRetryTransport(t *testing.T) {
 	t.Parallel()
+	type want struct {
+		calls     int32
+		code      int    // the status handed back, when no error
+		body      string // a part of the body handed back
+		err       string // a part of the error, when one
+		ambiguous bool   // the error is an *ambiguousWriteError
+	}
 	tests := map[string]struct {
-		statuses  []int // answered in order; the last repeats
-		max       int
-		wantCalls int32
-		wantCode  int
-		wantErr   string
+		method   string
+		statuses []int // answered in order; the last repeats; 0 drops the connection after reading the request
+		max      int
+		want     want
 	}{
-		"success at once":           {statuses: []int{200}, max: 3, wantCalls: 1, wantCode: 200},
-		"503 then success":          {statuses: []int{503, 503, 200}, max: 3, wantCalls: 3, wantCode: 200},
-		"500 exhausted":             {statuses: []int{500}, max: 2, wantCalls: 3, wantCode: 500},
-		"429 exhausted is an error": {statuses: []int{429}, max: 1, wantCalls: 2, wantErr: "still rate limited"},
-		"404 not retried":           {statuses: []int{404}, max: 3, wantCalls: 1, wantCode: 404},
-		"501 not retried":           {statuses: []int{501}, max: 3, wantCalls: 1, wantCode: 501},
-		"no retries configured":     {statuses: []int{503}, max: 0, wantCalls: 1, wantCode: 503},
+		"GET success at once":               {method: "GET", statuses: []int{200}, max: 3, want: want{calls: 1, code: 200}},
+		"GET 503 then success":              {method: "GET", statuses: []int{503, 503, 200}, max: 3, want: want{calls: 3, code: 200}},
+		"GET 500 exhausted names retry_max": {method: "GET", statuses: []int{500}, max: 2, want: want{calls: 3, code: 500, body: "after 2 retries (the provider's retry_max is 2)"}},
+		"PATCH 502 retried":                 {method: "PATCH", statuses: []int{502, 200}, max: 3, want: want{calls: 2, code: 200}},
+		"DELETE 503 retried":                {method: "DELETE", statuses: []int{503, 204}, max: 3, want: want{calls: 2, code: 204}},
+		"PUT dropped connection retried":    {method: "PUT", statuses: []int{0, 200}, max: 3, want: want{calls: 2, code: 200}},
+		"GET 429 exhausted is an error":     {method: "GET", statuses: []int{429}, max: 1, want: want{calls: 2, err: "still rate limited (429) after 1 retries (retry_max = 1)"}},
+		"GET 404 not retried":               {method: "GET", statuses: []int{404}, max: 3, want: want{calls: 1, code: 404}},
+		"GET 501 not retried":               {method: "GET", statuses: []int{501}, max: 3, want: want{calls: 1, code: 501}},
+		"GET no retries configured":         {method: "GET", statuses: []int{503}, max: 0, want: want{calls: 1, code: 503, body: "after 0 retries"}},
+		"POST 429 replayed":                 {method: "POST", statuses: []int{429, 201}, max: 3, want: want{calls: 2, code: 201}},
+		"POST 503 is ambiguous":             {method: "POST", statuses: []int{503, 201}, max: 3, want: want{calls: 1, ambiguous: true, err: "may or may not have processed it"}},
+		"POST 500 is ambiguous":             {method: "POST", statuses: []int{500}, max: 3, want: want{calls: 1, ambiguous: true}},
+		"POST dropped connection ambiguous": {method: "POST", statuses: []int{0, 201}, max: 3, want: want{calls: 1, ambiguous: true}},
+		"POST 501 not retried":              {method: "POST", statuses: []int{501}, max: 3, want: want{calls: 1, code: 501}},
+		"POST 422 explained":                {method: "POST", statuses: []int{422}, max: 3, want: want{calls: 1, code: 422, body: `(422 invalid attribute): name \"x\" has already been taken (attribute \"name\")`}},
 	}
 	for name, tc := range tests {
 		t.Run(name, func(t *testing.T) {
 			t.Parallel()
-			var calls atomic.Int32
+			var served atomic.Int32
 			srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-				n := int(calls.Add(1))
+				n := int(served.Add(1))
 				body, _ := io.ReadAll(r.Body)
 				if string(body) != "payload" {
 					t.Errorf("attempt %d sent body %q", n, body)
 				}
-				w.WriteHeader(tc.statuses[min(n, len(tc.statuses))-1])
+				status := tc.statuses[min(n, len(tc.statuses))-1]
+				switch status {
+				case 0:
+					conn, _, err := w.(http.Hijacker).Hijack()
+					if err == nil {
+						conn.Close()
+					}
+				case 422:
+					w.Header().Set("Content-Type", "application/vnd.api+json")
+					w.WriteHeader(422)
+					_, _ = io.WriteString(w, `{"errors":[{"status":"422","title":"invalid attribute","detail":"name \"x\" has already been taken","source":{"pointer":"/data/attributes/name"}}]}`)
+				default:
+					w.WriteHeader(status)
+				}
 			}))
 			defer srv.Close()
-			c := &http.Client{Transport: &retryTransport{next: http.DefaultTransport, max: tc.max, minWait: time.Millisecond, maxWait: 5 * time.Millisecond}}
-			req, err := http.NewRequestWithContext(context.Background(), http.MethodPost, srv.URL, strings.NewReader("payload"))
+			counter := &countingTransport{next: srv.Client().Transport}
+			c := &http.Client{Transport: &retryTransport{next: counter, max: tc.max, minWait: time.Millisecond, maxWait: 5 * time.Millisecond}}
+			req, err := http.NewRequestWithContext(context.Background(), tc.method, srv.URL+"/api/v2/thing", strings.NewReader("payload"))
 			if err != nil {
 				t.Fatal(err)
 			}
 			resp, err := c.Do(req)
-			if tc.wantErr != "" {
-				if err == nil || !strings.Contains(err.Error(), tc.wantErr) {
-					t.Fatalf("err = %v, want %q", err, tc.wantErr)
+			var amb *ambiguousWriteError
+			if errors.As(err, &amb) != tc.want.ambiguous {
+				t.Errorf("ambiguous = %v, want %v (err %v)", !tc.want.ambiguous, tc.want.ambiguous, err)
+			}
+			switch {
+			case tc.want.err != "" || tc.want.ambiguous:
+				if err == nil || !strings.Contains(err.Error(), tc.want.err) {
+					t.Fatalf("err = %v, want one containing %q", err, tc.want.err)
 				}
-			} else {
+				if amb != nil && (amb.Start.IsZero() || amb.End.Before(amb.Start)) {
+					t.Errorf("window %v..%v", amb.Start, amb.End)
+				}
+			default:
 				if err != nil {
 					t.Fatal(err)
 				}
+				b, _ := io.ReadAll(resp.Body)
 				resp.Body.Close()
-				if resp.StatusCode != tc.wantCode {
-					t.Errorf("status %d, want %d", resp.StatusCode, tc.wantCode)
+				if resp.StatusCode != tc.want.code {
+					t.Errorf("status %d, want %d", resp.StatusCode, tc.want.code)
+				}
+				if !strings.Contains(string(b), tc.want.body) {
+					t.Errorf("body %s, want one containing %s", b, tc.want.body)
 				}
 			}
-			if got := calls.Load(); got != tc.wantCalls {
-				t.Errorf("%d calls, want %d", got, tc.wantCalls)
+			if got := counter.calls.Load(); got != tc.want.calls {
+				t.Errorf("%d attempts, want %d", got, tc.want.calls)
 			}
 		})
+	}
+}
+
+// TestRetryTransportPermanent: failures no retry can mend fail at once,
+// with a message naming what to fix; a refused connection (nothing sent)
+// is retried, POST included.
+func TestRetryTransportPermanent(t *testing.T) {
+	t.Parallel()
+	tlsSrv := httptest.NewTLSServer(http.HandlerFunc(func(w http.ResponseWriter, _ *http.Request) { w.WriteHeader(200) }))
+	t.Cleanup(tlsSrv.Close)
+	pool := x509.NewCertPool()
+	pool.AddCert(tlsSrv.Certificate())
+	trusting := &http.Transport{TLSClientConfig: &tls.Config{RootCAs: pool, MinVersion: tls.VersionTLS12}}
+	_, port, _ := net.SplitHostPort(tlsSrv.Listener.Addr().String())
+
+	closed, err := (&net.ListenConfig{}).Listen(context.Background(), "tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	refusedURL := "http://" + closed.Addr().String()
+	closed.Close()
+
+	tests := map[string]struct {
+		url       string
+		next      http.RoundTripper
+		method    string
+		wantCalls int32
+		wantErr   []string
+		permanent bool
+	}{
+		"untrusted certificate": {url: tlsSrv.URL, next: &http.Transport{}, method: "GET", wantCalls: 1, permanent: true,
+			wantErr: []string{"certificate", "ssl_skip_verify", "SSL_CERT_FILE", "Not retried"}},
+		"untrusted certificate, POST": {url: tlsSrv.URL, next: &http.Transport{}, method: "POST", wantCalls: 1, permanent: true,
+			wantErr: []string{"ssl_skip_verify"}},
+		"hostname mismatch": {url: "https://localhost:" + port, next: trusting, method: "GET", wantCalls: 1, permanent: true,
+			wantErr: []string{"does not name that host", "`hostname` or `address`"}},
+		"unknown host": {url: "http://tfgov-no-such-host.invalid", next: &http.Transport{}, method: "GET", wantCalls: 1, permanent: true,
+			wantErr: []string{"tfgov-no-such-host.invalid does not resolve", "`hostname` or `address`"}},
+		"connection refused, POST retried": {url: refusedURL, next: &http.Transport{}, method: "POST", wantCalls: 3,
+			wantErr: []string{"refused", "gave up after 2 retries", "retry_max"}},
+	}
+	for name, tc := range tests {
+		t.Run(name, func(t *testing.T) {
+			t.Parallel()
+			counter := &countingTransport{next: tc.next}
+			// The provider's own backoff: a retried permanent failure
+			// would take seconds.
+			c := &http.Client{Transport: &retryTransport{next: counter, max: 2, minWait: 250 * time.Millisecond, maxWait: 5 * time.Second}}
+			req, err := http.NewRequestWithContext(context.Background(), tc.method, tc.url+"/api/v2/ping", strings.NewReader("x"))
+			if err != nil {
+				t.Fatal(err)
+			}
+			start := time.Now()
+			resp, err := c.Do(req)
+			elapsed := time.Since(start)
+			if err == nil {
+				resp.Body.Close()
+				t.Fatal("no error")
+			}
+			t.Logf("%s: failed after %s: %v", name, elapsed, err)
+			var perr *permanentError
+			if errors.As(err, &perr) != tc.permanent {
+				t.Errorf("permanent = %v, want %v", !tc.permanent, tc.permanent)
+			}
+			for _, w := range tc.wantErr {
+				if !strings.Contains(err.Error(), w) {
+					t.Errorf("error does not say %q", w)
+				}
+			}
+			if got := counter.calls.Load(); got != tc.wantCalls {
+				t.Errorf("%d attempts, want %d", got, tc.wantCalls)
+			}
+		})
+	}
+}
+
+// TestProviderUntrustedCertificateFailsFast measures what a user sees: a
+// go-tfe client built as Configure builds it, against a server whose
+// certificate is not trusted, fails at its first request in well under a
+// second (it took 7.4 s of retries before retries were classified).
+func TestProviderUntrustedCertificateFailsFast(t *testing.T) {
+	t.Parallel()
+	srv := httptest.NewTLSServer(http.HandlerFunc(func(w http.ResponseWriter, _ *http.Request) { w.WriteHeader(200) }))
+	defer srv.Close()
+	hc := &http.Client{Transport: &retryTransport{next: &http.Transport{}, max: defaultRetryMax, minWait: 250 * time.Millisecond, maxWait: 5 * time.Second}}
+	start := time.Now()
+	_, err := tfe.NewClient(&tfe.Config{Address: srv.URL, Token: "t", HTTPClient: hc, RetryServerErrors: false})
+	elapsed := time.Since(start)
+	t.Logf("untrusted certificate: failed after %s: %v", elapsed, err)
+	if err == nil || !strings.Contains(err.Error(), "ssl_skip_verify") {
+		t.Fatalf("err = %v, want one naming ssl_skip_verify", err)
+	}
+	if elapsed > 500*time.Millisecond {
+		t.Errorf("took %s, want well under a second", elapsed)
+	}
+}
+
+func TestPointerAttribute(t *testing.T) {
+	t.Parallel()
+	for pointer, want := range map[string]string{
+		"/data/attributes/name":                          "name",
+		"/data/attributes/enforcement-level":             "enforcement_level",
+		"/data/attributes/deprecation/deprecated-status": "deprecation.deprecated_status",
+		"/data/relationships/team":                       "team_id",
+		"/data/relationships/policy-sets":                "policy_set_ids",
+		"/data/id":                                       "",
+		"":                                               "",
+		"/meta/x/y":                                      "",
+	} {
+		if got := pointerAttribute(pointer); got != want {
+			t.Errorf("pointerAttribute(%q) = %q, want %q", pointer, got, want)
+		}
+	}
+}
+
+func TestClassify(t *testing.T) {
+	t.Parallel()
+	dial := &net.OpError{Op: "dial", Net: "tcp", Err: errors.New("connection refused")}
+	reset := &net.OpError{Op: "read", Net: "tcp", Err: errors.New("connection reset by peer")}
+	for _, tc := range []struct {
+		method string
+		status int
+		err    error
+		wrote  bool
+		want   verdict
+	}{
+		{"POST", 0, dial, false, verdictRetry},
+		{"POST", 0, dial, true, verdictRetry},
+		{"POST", 0, reset, true, verdictAmbiguous},
+		{"POST", 0, reset, false, verdictRetry},
+		{"GET", 0, reset, true, verdictRetry},
+		{"POST", 0, context.Canceled, true, verdictFail},
+		{"GET", 0, &net.DNSError{Err: "no such host", Name: "x", IsNotFound: true}, false, verdictFail},
+		{"POST", 503, nil, true, verdictAmbiguous},
+		{"POST", 429, nil, true, verdictRetry},
+		{"DELETE", 503, nil, true, verdictRetry},
+		{"PUT", 500, nil, true, verdictRetry},
+		{"GET", 501, nil, true, verdictDone},
+		{"POST", 422, nil, true, verdictDone},
+	} {
+		var resp *http.Response
+		if tc.err == nil {
+			resp = &http.Response{StatusCode: tc.status}
+		}
+		if got := classify(tc.method, resp, tc.err, tc.wrote); got != tc.want {
+			t.Errorf("classify(%s, %d, %v, wrote=%v) = %d, want %d", tc.method, tc.status, tc.err, tc.wrote, got, tc.want)
+		}
 	}
 }

@@ -17,34 +17,15 @@ func (s *Server) registerAgentTokens() {
 	s.route("DELETE /api/v2/authentication-tokens/{id}", s.deleteAuthenticationToken)
 }
 
-// agentPoolFor returns the pool when p may manage its tokens.
-func (st *state) agentPoolFor(p principal, poolID string) *agentPool {
-	ap := st.AgentPools[poolID]
-	if ap == nil || !st.memberOf(p, ap.Org) || !st.hasOrgAccess(p, ap.Org, canManageAgentPools) {
-		return nil
-	}
-	return ap
-}
-
 // listAgentTokens lists a pool's tokens, oldest first, 20 a page by default,
 // with `links` and `meta.pagination` as the reference shows; `token` is
 // always null.
 func (s *Server) listAgentTokens(w http.ResponseWriter, r *http.Request, p principal) *apiError {
-	ap := s.st.agentPoolFor(p, r.PathValue("id"))
+	ap := s.st.agentPoolFor(p, r.PathValue("id"), true)
 	if ap == nil {
 		return errNotFound()
 	}
-	pg, e := parsePage(r, 20)
-	if e != nil {
-		return e
-	}
-	all := sorted(s.st.Tokens, func(t *token) bool { return t.Kind == tokenAgent && t.PoolID == ap.ID })
-	var data []resource
-	for _, t := range paginate(all, pg) {
-		data = append(data, tokenResource(t, ""))
-	}
-	writeDoc(w, http.StatusOK, pageDocument(r, pg, len(all), orEmpty(data)))
-	return nil
+	return writeList(w, r, sorted(s.st.Tokens, func(t *token) bool { return t.Kind == tokenAgent && t.PoolID == ap.ID }), storedTokenResource)
 }
 
 // createAgentToken creates a token and answers 201 with the secret, the
@@ -55,7 +36,7 @@ func (s *Server) listAgentTokens(w http.ResponseWriter, r *http.Request, p princ
 // relates to the user who made it, or is null for team and organization
 // tokens, which act as no user (go-tfe decodes it as a user).
 func (s *Server) createAgentToken(w http.ResponseWriter, r *http.Request, p principal) *apiError {
-	ap := s.st.agentPoolFor(p, r.PathValue("id"))
+	ap := s.st.agentPoolFor(p, r.PathValue("id"), true)
 	if ap == nil {
 		return errNotFound()
 	}
@@ -67,10 +48,7 @@ func (s *Server) createAgentToken(w http.ResponseWriter, r *http.Request, p prin
 	if b.err != nil {
 		return b.err
 	}
-	t := &token{record: s.st.newRecord("at-"), Kind: tokenAgent, PoolID: ap.ID, Description: desc, CreatedBy: p.userID()}
-	secret := s.st.issueToken(t)
-	writeDoc(w, http.StatusCreated, document{Data: tokenResource(t, secret)})
-	return nil
+	return s.st.writeNewToken(w, &token{record: s.st.newRecord("at-"), Kind: tokenAgent, PoolID: ap.ID, Description: desc, CreatedBy: p.userID()})
 }
 
 // tokenFor returns the token at id when p may see it. The path is shared by
@@ -85,7 +63,7 @@ func (st *state) tokenFor(p principal, id string) *token {
 	}
 	switch t.Kind {
 	case tokenAgent:
-		if st.agentPoolFor(p, t.PoolID) != nil {
+		if st.agentPoolFor(p, t.PoolID, true) != nil {
 			return t
 		}
 	case tokenUser:
@@ -93,7 +71,7 @@ func (st *state) tokenFor(p principal, id string) *token {
 			return t
 		}
 	case tokenTeam:
-		if tm := st.Teams[t.TeamID]; tm != nil && st.canSeeTeam(p, tm) && st.canManageTeamToken(p, tm) {
+		if st.teamForTokens(p, t.TeamID) != nil {
 			return t
 		}
 	case tokenOrganization:
@@ -106,22 +84,11 @@ func (st *state) tokenFor(p principal, id string) *token {
 
 // readAuthenticationToken shows a token with `token` null.
 func (s *Server) readAuthenticationToken(w http.ResponseWriter, r *http.Request, p principal) *apiError {
-	t := s.st.tokenFor(p, r.PathValue("id"))
-	if t == nil {
-		return errNotFound()
-	}
-	writeDoc(w, http.StatusOK, document{Data: tokenResource(t, "")})
-	return nil
+	return writeOne(w, http.StatusOK, s.st.tokenFor(p, r.PathValue("id")), storedTokenResource)
 }
 
 // deleteAuthenticationToken revokes a token: 204, and the secret stops
 // working at once.
 func (s *Server) deleteAuthenticationToken(w http.ResponseWriter, r *http.Request, p principal) *apiError {
-	t := s.st.tokenFor(p, r.PathValue("id"))
-	if t == nil {
-		return errNotFound()
-	}
-	s.st.deleteToken(t.ID)
-	writeNoContent(w)
-	return nil
+	return deleteOne(w, s.st.tokenFor(p, r.PathValue("id")), s.st.deleteToken)
 }

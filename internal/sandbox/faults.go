@@ -14,8 +14,11 @@ import (
 // server never sends (the 500 and 503 of module deprecation, say). It is a
 // test switch, not part of the emulated API: it applies to routes registered
 // with route (every /api/v2 endpoint except ping), after authentication, so
-// a request without a valid token still gets 401, and it never changes
-// state. Each matching request is counted in Stats as usual.
+// a request without a valid token still gets 401. By default the request is
+// not processed and nothing changes; with After or Drop it is processed (the
+// change is made and persisted) and only its answer is lost, as when a
+// timeout or a proxy eats the answer of a POST that the service acted on.
+// Each matching request is counted in Stats as usual.
 type Fault struct {
 	// Route is a route pattern exactly as registered and as Stats counts it,
 	// such as "PATCH /api/v2/organizations/{org}/registry-modules/private/{ns}/{name}/{provider}/{version}".
@@ -27,8 +30,14 @@ type Fault struct {
 	// At least one of Route and Path is required.
 	Method string `json:"method,omitempty"`
 	Path   string `json:"path,omitempty"`
-	// Status is the HTTP status to answer, 400 to 599.
-	Status int `json:"status"`
+	// Status is the HTTP status to answer, 400 to 599. Not used with Drop.
+	Status int `json:"status,omitempty"`
+	// After processes the request, then answers Status instead of the
+	// handler's answer.
+	After bool `json:"after,omitempty"`
+	// Drop processes the request, then drops the connection with no
+	// answer at all (the client sees a transport error such as EOF).
+	Drop bool `json:"drop,omitempty"`
 	// Count is how many matching requests get the fault, at least 1; the
 	// fault is dropped once they have been answered.
 	Count int `json:"count"`
@@ -45,7 +54,10 @@ func (f Fault) validate() error {
 	if f.Path != "" && !strings.HasPrefix(f.Path, "/") {
 		errs = append(errs, fmt.Errorf("path must start with /, got %q", f.Path))
 	}
-	if f.Status < 400 || f.Status > 599 {
+	if f.After && f.Drop {
+		errs = append(errs, errors.New("after and drop exclude each other"))
+	}
+	if (!f.Drop || f.Status != 0) && (f.Status < 400 || f.Status > 599) {
 		errs = append(errs, fmt.Errorf("status must be between 400 and 599, got %d", f.Status))
 	}
 	if f.Count < 1 {
@@ -90,9 +102,9 @@ func (s *Server) ClearFaults() {
 	s.faultsMu.Unlock()
 }
 
-// takeFault returns the error for the first fault matching the request and
-// uses up one of its answers, or nil when no fault matches.
-func (s *Server) takeFault(pattern string, r *http.Request) *apiError {
+// takeFault returns the first fault matching the request, with the error it
+// answers, and uses up one of its answers; nil when no fault matches.
+func (s *Server) takeFault(pattern string, r *http.Request) (*Fault, *apiError) {
 	s.faultsMu.Lock()
 	defer s.faultsMu.Unlock()
 	for i, f := range s.faults {
@@ -107,9 +119,10 @@ func (s *Server) takeFault(pattern string, r *http.Request) *apiError {
 		if detail == "" {
 			detail = "fault injected by the sandbox"
 		}
-		return &apiError{Status: f.Status, Title: strings.ToLower(http.StatusText(f.Status)), Detail: detail}
+		taken := *f
+		return &taken, &apiError{Status: f.Status, Title: strings.ToLower(http.StatusText(f.Status)), Detail: detail}
 	}
-	return nil
+	return nil, nil
 }
 
 // writeFault writes a fault's error. A 429 carries X-RateLimit-Reset, which

@@ -99,6 +99,8 @@ type apiError struct {
 	Title   string
 	Detail  string
 	Pointer string
+	// Parameter names the query parameter at fault (source.parameter).
+	Parameter string
 }
 
 func (e *apiError) Error() string { return fmt.Sprintf("%d %s: %s", e.Status, e.Title, e.Detail) }
@@ -120,7 +122,7 @@ func errInvalidAttribute(attr, detail string) *apiError {
 
 // errBadRequest is a 400 for a malformed query parameter.
 func errBadRequest(param, detail string) *apiError {
-	return &apiError{Status: http.StatusBadRequest, Title: "bad request", Detail: fmt.Sprintf("%s: %s", param, detail)}
+	return &apiError{Status: http.StatusBadRequest, Title: "bad request", Detail: fmt.Sprintf("%s: %s", param, detail), Parameter: param}
 }
 
 // errConflict is a 409 with a detail.
@@ -138,6 +140,8 @@ func writeError(w http.ResponseWriter, e *apiError) {
 	}
 	if e.Pointer != "" {
 		obj["source"] = map[string]any{"pointer": e.Pointer}
+	} else if e.Parameter != "" {
+		obj["source"] = map[string]any{"parameter": e.Parameter}
 	}
 	w.Header().Set("Content-Type", mediaType)
 	w.WriteHeader(e.Status)
@@ -439,12 +443,16 @@ func parsePage(r *http.Request, defaultSize int) (page, *apiError) { //nolint:un
 	return p, nil
 }
 
-// paginate returns the page of items that p selects.
+// paginate returns the page of items that p selects. A page past the last
+// one is empty, whatever its number: the reference does not say, and the real
+// service answers a page past the end with an empty data array and the
+// pagination of the list. The offset is computed only for a page that
+// exists, so no page[number] can overflow it.
 func paginate[T any](items []T, p page) []T {
-	start := (p.Number - 1) * p.Size
-	if start >= len(items) {
+	if p.Number-1 >= (len(items)+p.Size-1)/p.Size {
 		return []T{}
 	}
+	start := (p.Number - 1) * p.Size
 	end := min(start+p.Size, len(items))
 	return items[start:end]
 }
@@ -473,23 +481,37 @@ func pageDocument(r *http.Request, p page, total int, data []resource) document 
 		}
 		return n
 	}
+	// next is the following page's number, 0 (no page) past the last, so
+	// that a page[number] near the largest int does not wrap around.
+	next := 0
+	if p.Number < pages {
+		next = p.Number + 1
+	}
 	return document{
 		Data: data,
 		Links: map[string]any{
 			"self":  link(p.Number),
 			"first": link(1),
 			"prev":  link(p.Number - 1),
-			"next":  link(p.Number + 1),
+			"next":  link(next),
 			"last":  link(pages),
 		},
 		Meta: map[string]any{"pagination": map[string]any{
 			"current-page": p.Number,
 			"prev-page":    intOrNil(p.Number - 1),
-			"next-page":    intOrNil(p.Number + 1),
+			"next-page":    intOrNil(next),
 			"total-pages":  pages,
 			"total-count":  total,
 		}},
 	}
+}
+
+// orEmpty turns a nil slice into an empty one so `data` is `[]`, not null.
+func orEmpty(rs []resource) []resource {
+	if rs == nil {
+		return []resource{}
+	}
+	return rs
 }
 
 func requestScheme(r *http.Request) string {

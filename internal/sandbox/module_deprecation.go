@@ -155,11 +155,7 @@ func isHTTPURL(s string) bool {
 // is likewise 200 and changes nothing, so a retried revert is harmless.
 // `reason` and `link` are type-checked but otherwise ignored.
 func (s *Server) updateModuleVersionDeprecation(w http.ResponseWriter, r *http.Request, p principal) *apiError {
-	m := s.st.moduleByPath(r.PathValue("org"), r.PathValue("ns"), r.PathValue("name"), r.PathValue("provider"))
-	if m == nil || !s.st.memberOf(p, m.Org) || !s.st.hasOrgAccess(p, m.Org, canManageModules) {
-		return errNotFound()
-	}
-	mv := m.version(r.PathValue("version"))
+	_, mv := s.st.moduleVersionFor(r, p, true, r.PathValue("version"))
 	if mv == nil {
 		return errNotFound()
 	}

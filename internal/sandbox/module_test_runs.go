@@ -628,8 +628,10 @@ func (s *Server) serveTestRunLog(w http.ResponseWriter, r *http.Request) {
 			*param.dst = n
 		}
 	}
+	// end is computed from what is left, so that no offset or limit can
+	// overflow it.
 	start := min(offset, len(framed))
-	end := min(start+limit, len(framed))
+	end := start + min(limit, len(framed)-start)
 	w.Header().Set("Content-Type", "text/plain; charset=utf-8")
 	w.Header().Set("Content-Length", strconv.Itoa(end-start))
 	w.WriteHeader(http.StatusOK)

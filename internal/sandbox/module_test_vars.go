@@ -192,17 +192,7 @@ func (s *Server) listTestVariables(w http.ResponseWriter, r *http.Request, p pri
 	if m == nil {
 		return errNotFound()
 	}
-	pg, e := parsePage(r, 20)
-	if e != nil {
-		return e
-	}
-	all := s.st.moduleTestVariables(m.ID)
-	var data []resource
-	for _, v := range paginate(all, pg) {
-		data = append(data, testVariableResource(v))
-	}
-	writeDoc(w, http.StatusOK, pageDocument(r, pg, len(all), orEmpty(data)))
-	return nil
+	return writeList(w, r, s.st.moduleTestVariables(m.ID), testVariableResource)
 }
 
 // createTestVariable answers 201 with the new variable. `key` and

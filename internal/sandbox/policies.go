@@ -298,9 +298,8 @@ func (s *Server) createPolicy(w http.ResponseWriter, r *http.Request, p principa
 
 // checkQuery applies the query rules: only OPA policies take one, and an
 // OPA policy must have one at creation (go-tfe requires it client-side).
-// The real service silently keeps a Sentinel policy's query null when a
-// PATCH sends one; the sandbox refuses it with a 422 instead, so that a
-// client sending it learns at once.
+// A PATCH of a Sentinel policy never gets here with a query: updatePolicy
+// drops it first, as the real service does.
 func checkQuery(kind string, query *string, creating bool) *apiError {
 	switch {
 	case query != nil && kind != "opa":
@@ -362,8 +361,11 @@ func (s *Server) readPolicy(w http.ResponseWriter, r *http.Request, p principal)
 // description clears it (stored as sent). `name` and `kind` cannot change:
 // sending a different value is a 422 naming it (sending the current value
 // is accepted). The level is checked against the policy's kind, and the
-// query rules are those of create. `updated-at` becomes the time of the
-// update.
+// query rules are those of create, except that a `query` sent for a
+// Sentinel policy is accepted and ignored, its query staying null: that is
+// what the real service does (see shared/go-tfe-notes.md), and a client
+// written against it may send one. It must still be a string. `updated-at`
+// becomes the time of the update.
 func (s *Server) updatePolicy(w http.ResponseWriter, r *http.Request, p principal) *apiError {
 	pol := s.st.policyFor(p, r.PathValue("id"))
 	if pol == nil {
@@ -388,6 +390,9 @@ func (s *Server) updatePolicy(w http.ResponseWriter, r *http.Request, p principa
 	}
 	if kind != nil && *kind != pol.Kind {
 		return errInvalidAttribute("kind", fmt.Sprintf("kind cannot be changed (it is %q); make a new policy instead", pol.Kind))
+	}
+	if pol.Kind != "opa" {
+		query = nil
 	}
 	if e := checkQuery(pol.Kind, query, false); e != nil {
 		return e
@@ -530,8 +535,8 @@ func (s *Server) downloadPolicy(w http.ResponseWriter, r *http.Request, p princi
 // `data` for a policy that is not in the set's organization or is of
 // another kind (the real service's "one or more policies not found").
 func (s *Server) policySetPolicies(r *http.Request, p principal) (*policySet, []string, *apiError) {
-	ps := s.st.PolicySets[r.PathValue("id")]
-	if ps == nil || !s.st.canManagePoliciesIn(p, ps.Org) {
+	ps := s.st.policySetFor(p, r.PathValue("id"))
+	if ps == nil {
 		return nil, nil, errNotFound()
 	}
 	ids, e := decodeLinkage(r, "policies")

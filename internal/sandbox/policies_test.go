@@ -451,10 +451,6 @@ func TestPolicies_validation(t *testing.T) {
 			_, err := w.owner.Policies.Update(ctx, opa.ID, tfe.PolicyUpdateOptions{EnforcementLevel: tfe.EnforcementMode(tfe.EnforcementSoft)})
 			return err
 		}, "enforcement-level"},
-		"update: query on sentinel": {func() error {
-			_, err := w.owner.Policies.Update(ctx, sentinel.ID, tfe.PolicyUpdateOptions{Query: tfe.String("data.x")})
-			return err
-		}, "query"},
 		"update: blank query": {func() error {
 			_, err := w.owner.Policies.Update(ctx, opa.ID, tfe.PolicyUpdateOptions{Query: tfe.String(" ")})
 			return err
@@ -523,6 +519,40 @@ func TestPolicies_validation(t *testing.T) {
 			t.Errorf("opa policy after refused updates: %+v, %v", o, err)
 		}
 	})
+}
+
+// TestPolicies_sentinelQueryUpdate: a PATCH that sends `query` for a
+// Sentinel policy succeeds and the query stays null, as on the real
+// service; the rest of the PATCH applies. A query that is not a string is
+// still a 422.
+func TestPolicies_sentinelQueryUpdate(t *testing.T) {
+	t.Parallel()
+	ctx := context.Background()
+	w := newWorld(t)
+	pol := w.policy(t, sentinelPolicy("s", tfe.EnforcementHard))
+	up, err := w.owner.Policies.Update(ctx, pol.ID, tfe.PolicyUpdateOptions{
+		Query: tfe.String("data.x"), EnforcementLevel: tfe.EnforcementMode(tfe.EnforcementAdvisory),
+	})
+	if err != nil {
+		t.Fatalf("update with a query: %v", err)
+	}
+	if up.Query != nil || up.EnforcementLevel != tfe.EnforcementAdvisory {
+		t.Errorf("answer: query %v, level %s; want null and advisory", up.Query, up.EnforcementLevel)
+	}
+	read, err := w.owner.Policies.Read(ctx, pol.ID)
+	if err != nil || read.Query != nil || read.EnforcementLevel != tfe.EnforcementAdvisory {
+		t.Errorf("read back: %+v, %v", read, err)
+	}
+	for _, query := range []string{`" "`, `""`} {
+		r := policyRaw(t, w, http.MethodPatch, "/api/v2/policies/"+pol.ID, `{"data":{"type":"policies","attributes":{"query":`+query+`}}}`)
+		if r.Status != http.StatusOK || string(r.one(t).Attributes["query"]) != "null" {
+			t.Errorf("query %s: %d, query %s; want 200 and null", query, r.Status, r.one(t).Attributes["query"])
+		}
+	}
+	r := policyRaw(t, w, http.MethodPatch, "/api/v2/policies/"+pol.ID, `{"data":{"type":"policies","attributes":{"query":7}}}`)
+	if r.Status != http.StatusUnprocessableEntity || len(r.Doc.Errors) != 1 || !strings.Contains(r.Doc.Errors[0].Detail, "query") {
+		t.Errorf("query 7: %d %+v, want 422 naming query", r.Status, r.Doc.Errors)
+	}
 }
 
 func TestPolicies_list(t *testing.T) {

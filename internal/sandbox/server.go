@@ -3,15 +3,17 @@
 // against it. Acceptance tests and the quickstart run against it when no live
 // endpoint is configured.
 //
-// One file serves each section of the reference (agent_tokens.go, ...);
-// fixtures.go serves the supporting endpoints (organizations, teams,
-// workspaces, ...) that the reference names but does not document, shaped as
-// go-tfe expects them. Where the reference says "not shown", the handler's
+// One file serves each section of the reference (agent_tokens.go, ...),
+// and one file each area of supporting endpoints that the reference names
+// but does not document (organizations.go, teams.go, workspaces.go, ...),
+// shaped as go-tfe expects them. Where the reference says "not shown", the handler's
 // doc comment records what the sandbox does and why.
 package sandbox
 
 import (
+	"bytes"
 	"context"
+	"crypto/tls"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -19,7 +21,9 @@ import (
 	"log"
 	"net"
 	"net/http"
+	"runtime/debug"
 	"strconv"
+	"strings"
 	"sync"
 	"time"
 )
@@ -50,6 +54,18 @@ type Options struct {
 	// or a name looked up on PATH when a run starts. Empty means
 	// "terraform".
 	Terraform string
+	// TLS, when set (with a certificate), makes both listeners serve HTTPS:
+	// ListenAndServe and the upload listener, whose addresses then start
+	// with https://. SelfSignedCertificate makes one.
+	TLS *tls.Config
+	// Latency delays every request (API and upload listener, not the
+	// /_sandbox/ admin endpoints) by this long before it is served, outside
+	// the state lock: parallel requests wait concurrently, as over a slow
+	// network.
+	Latency time.Duration
+	// Chaos, when enabled, injects random faults (see Chaos); SetChaos
+	// changes it later.
+	Chaos Chaos
 }
 
 // Server is the sandbox: an http.Handler for the API plus the upload
@@ -74,6 +90,10 @@ type Server struct {
 
 	faultsMu sync.Mutex
 	faults   []*Fault
+
+	chaos chaosEngine
+
+	patterns []string // every pattern registered with route, in order
 }
 
 // handlerFunc is the shape of every API handler: it either writes a
@@ -84,6 +104,9 @@ type handlerFunc func(w http.ResponseWriter, r *http.Request, p principal) *apiE
 func New(opts Options) (*Server, error) {
 	if opts.RateLimit != 0 && opts.RateLimit <= 3 {
 		return nil, fmt.Errorf("rate limit %d would stop go-tfe clients: use 0 (none) or more than 3", opts.RateLimit)
+	}
+	if opts.Latency < 0 {
+		return nil, fmt.Errorf("latency must not be negative, got %s", opts.Latency)
 	}
 	s := &Server{opts: opts, adminToken: opts.Token, logger: opts.Logger, stats: map[string]int{}, pathStats: map[string]int{}}
 	if s.adminToken == "" {
@@ -100,6 +123,9 @@ func New(opts Options) (*Server, error) {
 		}
 	}
 	s.st = st
+	if err := s.SetChaos(opts.Chaos); err != nil {
+		return nil, err
+	}
 	if s.st.AdminUserID == "" || s.st.Users[s.st.AdminUserID] == nil {
 		admin := &user{record: s.st.newRecord("user-"), Username: "admin", Email: "admin@sandbox.invalid", SiteAdmin: true}
 		s.st.Users[admin.ID] = admin
@@ -130,12 +156,59 @@ func (s *Server) Close() error {
 	return s.uploads.close()
 }
 
-// ServeHTTP serves the API.
+// ServeHTTP serves the API. Every request but the admin ones (/_sandbox/)
+// first waits Options.Latency, outside any lock, as network latency would.
+// A panic in a handler is answered as a 500 JSON:API error, never a dropped
+// connection (except the deliberate drop of a lost answer).
 func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	start := time.Now()
+	if !strings.HasPrefix(r.URL.Path, "/_sandbox/") && !sleepCtx(r, s.opts.Latency) {
+		return
+	}
 	rec := &statusRecorder{ResponseWriter: w, status: http.StatusOK}
+	defer func() {
+		if v := recover(); v != nil {
+			s.recovered(rec, r, v)
+		}
+		s.logger.Printf("%s %s %d %s", r.Method, r.URL.RequestURI(), rec.status, time.Since(start).Round(time.Microsecond))
+	}()
+	if !cleanPath(r.URL.Path) {
+		// net/http's mux would redirect to the cleaned path; the API
+		// has no such addresses, and a redirect is no JSON:API answer.
+		s.count("unmatched")
+		writeError(rec, errNotFound())
+		return
+	}
 	s.mux.ServeHTTP(rec, r)
-	s.logger.Printf("%s %s %d %s", r.Method, r.URL.RequestURI(), rec.status, time.Since(start).Round(time.Microsecond))
+}
+
+// cleanPath reports whether p has no "." or ".." segment and no empty one
+// but a trailing slash's. An ID holding an escaped slash or dot (%2F, %2E)
+// is unescaped into p and judged the same way.
+func cleanPath(p string) bool {
+	segs := strings.Split(strings.TrimPrefix(p, "/"), "/")
+	for i, seg := range segs {
+		if seg == "." || seg == ".." || (seg == "" && i != len(segs)-1) {
+			return false
+		}
+	}
+	return true
+}
+
+// recovered answers a request whose handler panicked with v: a 500
+// JSON:API error if nothing was written yet. http.ErrAbortHandler (a lost
+// answer's dropped connection) is passed on for net/http to drop the
+// connection.
+func (s *Server) recovered(w *statusRecorder, r *http.Request, v any) {
+	if v == http.ErrAbortHandler { //nolint:errorlint // the sentinel is panicked as is
+		w.status = 0
+		s.logger.Printf("%s %s dropped the connection (lost answer)", r.Method, r.URL.RequestURI())
+		panic(v)
+	}
+	s.logger.Printf("%s %s panic: %v\n%s", r.Method, r.URL.RequestURI(), v, debug.Stack())
+	if !w.wrote {
+		writeError(w, &apiError{Status: http.StatusInternalServerError, Title: "internal server error", Detail: "the sandbox failed on this request (a bug: see its log)"})
+	}
 }
 
 // routes registers every endpoint. Each section of the reference has one
@@ -147,12 +220,26 @@ func (s *Server) routes() {
 	s.mux.HandleFunc("POST /_sandbox/faults", s.adminOnly(s.createFault))
 	s.mux.HandleFunc("GET /_sandbox/faults", s.adminOnly(s.listFaults))
 	s.mux.HandleFunc("DELETE /_sandbox/faults", s.adminOnly(s.clearFaults))
+	s.mux.HandleFunc("PUT /_sandbox/chaos", s.adminOnly(s.putChaos))
+	s.mux.HandleFunc("GET /_sandbox/chaos", s.adminOnly(s.getChaos))
+	s.mux.HandleFunc("DELETE /_sandbox/chaos", s.adminOnly(s.deleteChaos))
 	s.mux.HandleFunc("/", func(w http.ResponseWriter, r *http.Request) {
 		// Unknown routes answer 404, never 405 or 501: go-tfe retries 5xx.
 		s.count("unmatched")
 		writeError(w, errNotFound())
 	})
-	s.registerFixtures()
+	s.registerDiscovery()
+	s.registerOrganizations()
+	s.registerUserTokens()
+	s.registerMemberships()
+	s.registerTeams()
+	s.registerTeamTokens()
+	s.registerOrganizationTokens()
+	s.registerWorkspaces()
+	s.registerAgentPools()
+	s.registerRegistryModules()
+	s.registerPolicySets()
+	s.registerOAuthClients()
 	s.registerAgentTokens()
 	s.registerModuleDeprecation()
 	s.registerTeamAccess()
@@ -162,42 +249,71 @@ func (s *Server) routes() {
 }
 
 // route registers an authenticated API handler. The wrapper counts the
-// request under its pattern, answers 401 without a valid token, answers an
-// injected Fault when one matches, takes the state lock and, after a
-// successful change, writes the snapshot.
+// request under its pattern, reads its body (bounded) before taking any
+// lock, so that a client sending slowly delays only itself (a bad body is
+// answered after authentication), and draws its chaos (a 429 or 503 here ends it
+// unprocessed); then, holding the state lock, it answers 401 without a valid
+// token, answers an injected Fault when one matches, runs the handler and,
+// after a successful change, writes the snapshot. The answer is held in a
+// buffer and leaves only after the lock is released and the snapshot is
+// written, so a client never sees a change that a crash could lose.
 func (s *Server) route(pattern string, h handlerFunc) {
+	s.patterns = append(s.patterns, pattern)
 	s.mux.HandleFunc(pattern, func(w http.ResponseWriter, r *http.Request) {
 		s.count(pattern)
 		s.countPath(r)
-		write := r.Method != http.MethodGet && r.Method != http.MethodHead
-		if write {
-			s.mu.Lock()
-			defer s.mu.Unlock()
-		} else {
-			s.mu.RLock()
-			defer s.mu.RUnlock()
-		}
-		p, ok := s.authenticate(r)
-		if !ok {
-			// The reference leaves the failed-authentication status "not
-			// shown"; the real service answers 401, which go-tfe maps to
-			// ErrUnauthorized.
-			writeError(w, &apiError{Status: http.StatusUnauthorized, Title: "unauthorized", Detail: "a valid bearer token is required"})
-			return
-		}
-		if e := s.takeFault(pattern, r); e != nil {
-			writeFault(w, e)
-			return
-		}
-		rec := &statusRecorder{ResponseWriter: w, status: http.StatusOK}
-		if e := h(rec, r, p); e != nil {
-			writeError(rec, e)
-			return
-		}
-		if write && rec.status < 400 {
-			s.persistLocked()
-		}
+		bodyErr := readBodyFirst(r, pattern)
+		s.serve(w, r, func(w http.ResponseWriter) (answerMode, *apiError) {
+			return s.processLocked(pattern, h, w, r, bodyErr)
+		})
 	})
+}
+
+// processLocked runs h for route with the state lock held. bodyErr, what
+// readBodyFirst found wrong with the body, is answered once the caller is
+// authenticated.
+func (s *Server) processLocked(pattern string, h handlerFunc, w http.ResponseWriter, r *http.Request, bodyErr *apiError) (answerMode, *apiError) {
+	write := r.Method != http.MethodGet && r.Method != http.MethodHead
+	if write {
+		s.mu.Lock()
+		defer s.mu.Unlock()
+	} else {
+		s.mu.RLock()
+		defer s.mu.RUnlock()
+	}
+	p, ok := s.authenticate(r)
+	if !ok {
+		// The reference leaves the failed-authentication status "not
+		// shown"; the real service answers 401, which go-tfe maps to
+		// ErrUnauthorized.
+		writeError(w, &apiError{Status: http.StatusUnauthorized, Title: "unauthorized", Detail: "a valid bearer token is required"})
+		return answerAsWritten, nil
+	}
+	if bodyErr != nil {
+		writeError(w, bodyErr)
+		return answerAsWritten, nil
+	}
+	mode := answerAsWritten
+	f, fe := s.takeFault(pattern, r)
+	switch {
+	case f == nil:
+	case f.Drop:
+		mode = answerDropped
+	case f.After:
+		mode = answerStatus
+	default:
+		writeFault(w, fe)
+		return answerAsWritten, nil
+	}
+	rec := &statusRecorder{ResponseWriter: w, status: http.StatusOK}
+	if e := h(rec, r, p); e != nil {
+		writeError(rec, e)
+		return mode, fe
+	}
+	if write && rec.status < 400 {
+		s.persistLocked()
+	}
+	return mode, fe
 }
 
 // ping is go-tfe's start-up request. It sends the headers go-tfe reads:
@@ -261,12 +377,13 @@ func (s *Server) Stats() map[string]int {
 	return out
 }
 
-// ResetStats zeroes the request counter.
+// ResetStats zeroes the request counter and the chaos counters.
 func (s *Server) ResetStats() {
 	s.statsMu.Lock()
 	s.stats = map[string]int{}
 	s.pathStats = map[string]int{}
 	s.statsMu.Unlock()
+	s.chaos.reset()
 }
 
 // getStats serves the counter at GET /_sandbox/stats (admin token only),
@@ -278,7 +395,7 @@ func (s *Server) getStats(w http.ResponseWriter, _ *http.Request) {
 		total += v
 	}
 	w.Header().Set("Content-Type", "application/json")
-	_ = json.NewEncoder(w).Encode(map[string]any{"requests": stats, "total": total})
+	_ = json.NewEncoder(w).Encode(map[string]any{"requests": stats, "total": total, "chaos": s.ChaosStats()})
 }
 
 func (s *Server) resetStats(w http.ResponseWriter, _ *http.Request) {
@@ -301,29 +418,102 @@ func (s *Server) persistLocked() {
 	}
 }
 
-// ListenAndServe serves the API on addr until ctx ends.
+// ListenAndServe serves the API on ln until ctx ends, over HTTPS when
+// Options.TLS is set.
 func (s *Server) ListenAndServe(ctx context.Context, ln net.Listener) error {
-	srv := &http.Server{Handler: s, ReadHeaderTimeout: 10 * time.Second}
+	srv := &http.Server{Handler: s, ReadHeaderTimeout: 10 * time.Second, ReadTimeout: apiReadTimeout, IdleTimeout: idleTimeout}
 	go func() {
 		<-ctx.Done()
 		shutdown, cancel := context.WithTimeout(context.Background(), 5*time.Second)
 		defer cancel()
 		_ = srv.Shutdown(shutdown) //nolint:contextcheck // ctx is already done here
 	}()
-	err := srv.Serve(ln)
+	err := serveOn(srv, ln, s.opts.TLS)
 	if errors.Is(err, http.ErrServerClosed) {
 		return nil
 	}
 	return fmt.Errorf("serving the sandbox: %w", err)
 }
 
+// Timeouts of the listeners. A request (headers and body) must arrive within
+// apiReadTimeout (bodies are at most 10 MB), or uploadReadTimeout on the
+// upload listener (archives of up to 100 MB); an idle keep-alive connection
+// is closed after idleTimeout. There is no write timeout: a slow answer of
+// chaos may be held back for minutes.
+const (
+	apiReadTimeout    = 2 * time.Minute
+	uploadReadTimeout = 10 * time.Minute
+	idleTimeout       = 2 * time.Minute
+)
+
+// readBodyFirst reads r's body before the handler runs and before any lock
+// is taken, and puts it back as an in-memory body, so that a client sending
+// slowly delays only itself. A body that cannot be read (the client went
+// away or was too slow) is a 400. Every route but the policy upload reads
+// at most a JSON:API document: a longer body is a 413, and a body sent as
+// JSON that is not JSON is a 422 like decodeBody's, even on a route that
+// reads no body (the real service parses a JSON body before routing). The
+// policy upload reads up to MaxPolicyCodeSize+1 bytes, and its handler
+// answers 413 for more; the rest of a body over a limit is drained (a
+// bounded amount) so that the client reads the answer rather than a reset
+// connection.
+func readBodyFirst(r *http.Request, pattern string) *apiError {
+	if r.Body == nil || r.Body == http.NoBody {
+		return nil
+	}
+	upload := strings.HasSuffix(pattern, "/upload")
+	limit := int64(maxJSONBody)
+	if upload {
+		limit = MaxPolicyCodeSize
+	}
+	raw, err := io.ReadAll(io.LimitReader(r.Body, limit+1))
+	over := err == nil && int64(len(raw)) > limit
+	if over {
+		_, err = io.Copy(io.Discard, io.LimitReader(r.Body, 8*limit))
+	}
+	switch {
+	case err != nil:
+		return &apiError{Status: http.StatusBadRequest, Title: "bad request", Detail: "could not read the request body: " + err.Error()}
+	case over && !upload:
+		return &apiError{Status: http.StatusRequestEntityTooLarge, Title: "request too large", Detail: "a JSON:API body may not exceed 1 MB"}
+	case !upload && len(raw) > 0 && isJSON(r.Header.Get("Content-Type")) && !json.Valid(raw):
+		return &apiError{Status: http.StatusUnprocessableEntity, Title: "malformed body", Detail: "the body is not a JSON:API document: it is not valid JSON", Pointer: "/data"}
+	}
+	r.Body = io.NopCloser(bytes.NewReader(raw))
+	return nil
+}
+
+// isJSON reports whether a Content-Type is JSON (JSON:API's included).
+func isJSON(contentType string) bool {
+	mt, _, _ := strings.Cut(contentType, ";")
+	mt = strings.ToLower(strings.TrimSpace(mt))
+	return mt == "application/json" || mt == mediaType || strings.HasSuffix(mt, "+json")
+}
+
+// serveOn serves srv on ln, over HTTPS (with HTTP/2) when cfg is set.
+func serveOn(srv *http.Server, ln net.Listener, cfg *tls.Config) error {
+	if cfg == nil {
+		return srv.Serve(ln)
+	}
+	srv.TLSConfig = cfg.Clone()
+	return srv.ServeTLS(ln, "", "")
+}
+
 // statusRecorder remembers the status a handler wrote.
 type statusRecorder struct {
 	http.ResponseWriter
 	status int
+	wrote  bool
 }
 
 func (r *statusRecorder) WriteHeader(status int) {
-	r.status = status
+	if !r.wrote {
+		r.status, r.wrote = status, true
+	}
 	r.ResponseWriter.WriteHeader(status)
+}
+
+func (r *statusRecorder) Write(p []byte) (int, error) {
+	r.wrote = true
+	return r.ResponseWriter.Write(p)
 }

@@ -35,6 +35,9 @@ type state struct {
 	PolicySets      map[string]*policySet      `json:"policy_sets"`
 	TeamAccesses    map[string]*teamAccess     `json:"team_accesses"`
 	Policies        map[string]*policy         `json:"policies"`
+	// OAuthClients and OAuthTokens are the VCS providers (oauth_clients.go).
+	OAuthClients map[string]*oauthClient `json:"oauth_clients"`
+	OAuthTokens  map[string]*oauthToken  `json:"oauth_tokens"`
 	// ConfigurationVersions and TestRuns are the module test runs section
 	// (module_test_runs.go).
 	ConfigurationVersions map[string]*configurationVersion `json:"configuration_versions"`
@@ -56,6 +59,8 @@ func newState() *state {
 		PolicySets:      map[string]*policySet{},
 		TeamAccesses:    map[string]*teamAccess{},
 		Policies:        map[string]*policy{},
+		OAuthClients:    map[string]*oauthClient{},
+		OAuthTokens:     map[string]*oauthToken{},
 
 		ConfigurationVersions: map[string]*configurationVersion{},
 		TestRuns:              map[string]*testRun{},

@@ -2,6 +2,7 @@ package sandbox
 
 import (
 	"context"
+	"crypto/tls"
 	"fmt"
 	"io"
 	"net"
@@ -45,18 +46,45 @@ func newUploadServer(s *Server, addr string) (*uploadServer, error) {
 	if err != nil {
 		return nil, fmt.Errorf("starting the upload listener on %s: %w", addr, err)
 	}
-	u := &uploadServer{s: s, ln: ln, mux: http.NewServeMux(), base: "http://" + ln.Addr().String(), slots: map[string]uploadSlot{}}
+	u := &uploadServer{s: s, ln: ln, mux: http.NewServeMux(), base: scheme(s.opts.TLS) + "://" + ln.Addr().String(), slots: map[string]uploadSlot{}}
 	u.mux.HandleFunc("PUT /uploads/{secret}", u.put)
 	u.mux.HandleFunc("/", func(w http.ResponseWriter, _ *http.Request) { writeError(w, errNotFound()) })
-	u.srv = &http.Server{Handler: u.mux, ReadHeaderTimeout: 10 * time.Second}
-	go func() { _ = u.srv.Serve(ln) }()
+	u.srv = &http.Server{Handler: http.HandlerFunc(u.serveHTTP), ReadHeaderTimeout: 10 * time.Second, ReadTimeout: uploadReadTimeout, IdleTimeout: idleTimeout}
+	go func() { _ = serveOn(u.srv, ln, s.opts.TLS) }()
 	return u, nil
+}
+
+// scheme is "https" when the sandbox serves TLS, else "http".
+func scheme(cfg *tls.Config) string {
+	if cfg != nil {
+		return "https"
+	}
+	return "http"
 }
 
 func (u *uploadServer) close() error {
 	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
 	defer cancel()
 	return u.srv.Shutdown(ctx)
+}
+
+// serveHTTP serves the upload listener; every request first waits
+// Options.Latency. A panic is a 500, as on the API.
+func (u *uploadServer) serveHTTP(w http.ResponseWriter, r *http.Request) {
+	if !sleepCtx(r, u.s.opts.Latency) {
+		return
+	}
+	rec := &statusRecorder{ResponseWriter: w, status: http.StatusOK}
+	defer func() {
+		if v := recover(); v != nil {
+			u.s.recovered(rec, r, v)
+		}
+	}()
+	if !cleanPath(r.URL.Path) {
+		writeError(rec, errNotFound())
+		return
+	}
+	u.mux.ServeHTTP(rec, r)
 }
 
 // newUploadURL registers a one-time upload of at most limit bytes and
@@ -70,9 +98,17 @@ func (u *uploadServer) newUploadURL(limit int64, accept func(st *state, body []b
 }
 
 // put consumes a slot: a second PUT to the same address is a 404, as for an
-// address that never existed.
+// address that never existed. Chaos applies to it as to the API's routes.
 func (u *uploadServer) put(w http.ResponseWriter, r *http.Request) {
 	u.s.count("PUT {upload_url}")
+	u.s.serve(w, r, func(w http.ResponseWriter) (answerMode, *apiError) {
+		u.process(w, r)
+		return answerAsWritten, nil
+	})
+}
+
+// process stores one upload.
+func (u *uploadServer) process(w http.ResponseWriter, r *http.Request) {
 	secret := r.PathValue("secret")
 	u.mu.Lock()
 	slot, ok := u.slots[secret]

@@ -1,0 +1,330 @@
+package provider
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"fmt"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"regexp"
+	"sort"
+	"strings"
+	"syscall"
+	"testing"
+	"time"
+
+	tfe "github.com/hashicorp/go-tfe"
+	"github.com/hashicorp/terraform-plugin-testing/helper/resource"
+
+	"github.com/tfgov/terraform-provider-tfgov/internal/sandbox"
+)
+
+// TestAccCrashConvergence (issue 12): `terraform apply` killed with SIGKILL
+// (with its provider process, the whole process group, as a crash or an
+// OOM kill of the runner takes both) at several moments, counted in
+// sandbox writes so that the moments do not depend on timing; then applied
+// again. The re-apply either converges or fails with errors that each name
+// the exact object and give its import ID in a ready import block; the
+// test follows that advice as a user would (an import block per error,
+// with the address from the error's "with" line), applies once more, and
+// then requires an empty plan and the service holding exactly the objects
+// in state, except agent tokens made by a killed apply: their secret died
+// with the process, no later apply can tell them from tokens made
+// elsewhere, and they are counted and logged.
+func TestAccCrashConvergence(t *testing.T) {
+	if os.Getenv(resource.EnvTfAcc) == "" {
+		t.Skipf("acceptance tests need %s=1", resource.EnvTfAcc)
+	}
+	if testAccSandbox() == nil {
+		t.Skip("killing at a given number of writes needs the sandbox's request counter")
+	}
+	tfBin := os.Getenv("TF_ACC_TERRAFORM_PATH")
+	bin := t.TempDir()
+	build := exec.CommandContext(context.Background(), "go", "build", "-o", filepath.Join(bin, "terraform-provider-tfgov"), "github.com/tfgov/terraform-provider-tfgov")
+	if out, err := build.CombinedOutput(); err != nil {
+		t.Fatalf("building the provider: %v\n%s", err, out)
+	}
+	cliConfig := filepath.Join(t.TempDir(), "terraformrc")
+	if err := os.WriteFile(cliConfig, fmt.Appendf(nil, `provider_installation {
+  dev_overrides { "registry.terraform.io/tfgov/tfgov" = %q }
+  direct {}
+}
+`, bin), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	// Moments: after the first write, amid the creates, late in the apply.
+	for _, killAt := range []int{1, 12, 30} {
+		t.Run(fmt.Sprintf("kill after %d writes", killAt), func(t *testing.T) {
+			crashAndConverge(t, tfBin, cliConfig, killAt)
+		})
+	}
+}
+
+func crashAndConverge(t *testing.T, tfBin, cliConfig string, killAt int) {
+	ctx := context.Background()
+	// A little latency spreads the apply out, so the kill lands amid
+	// requests rather than after the last.
+	sb, err := newSandboxOrganization(sandbox.Options{Latency: 5 * time.Millisecond}, "tfgov-crash")
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(sb.stop)
+	c, err := tfe.NewClient(&tfe.Config{Address: sb.address, Token: sb.token})
+	if err != nil {
+		t.Fatal(err)
+	}
+	org := sb.organization
+	pool, err := c.AgentPools.Create(ctx, org, tfe.AgentPoolCreateOptions{Name: tfe.String("crash")})
+	if err != nil {
+		t.Fatal(err)
+	}
+	ws, err := c.Workspaces.Create(ctx, org, tfe.WorkspaceCreateOptions{Name: tfe.String("crash")})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var teams []string
+	for i := range 5 {
+		tm, err := c.Teams.Create(ctx, org, tfe.TeamCreateOptions{Name: tfe.String(fmt.Sprintf("crash-%d", i)), Visibility: tfe.String("organization")})
+		if err != nil {
+			t.Fatal(err)
+		}
+		teams = append(teams, tm.ID)
+	}
+	m, err := c.RegistryModules.Create(ctx, org, tfe.RegistryModuleCreateOptions{Name: tfe.String("crash"), Provider: tfe.String("aws"), RegistryName: tfe.PrivateRegistry})
+	if err != nil {
+		t.Fatal(err)
+	}
+	mod := moduleRef{Organization: org, Name: m.Name, Provider: m.Provider}
+
+	dir := t.TempDir()
+	config := fmt.Sprintf(`
+terraform {
+  required_providers {
+    tfgov = { source = "tfgov/tfgov" }
+  }
+}
+
+provider "tfgov" {
+  address      = %[1]q
+  token        = %[2]q
+  organization = %[3]q
+}
+
+resource "tfgov_agent_token" "a" {
+  count         = 5
+  agent_pool_id = %[4]q
+  description   = "crash-${count.index}"
+}
+
+resource "tfgov_policy" "p" {
+  count = 10
+  name  = "crash-${count.index}"
+}
+
+resource "tfgov_policy_upload" "p" {
+  count     = 10
+  policy_id = tfgov_policy.p[count.index].id
+  content   = "main = rule { true }\n"
+}
+
+resource "tfgov_team_access" "t" {
+  count        = 5
+  team_id      = %[5]s[count.index]
+  workspace_id = %[6]q
+  access       = "read"
+}
+
+resource "tfgov_module_test_variable" "v" {
+  count           = 10
+  module_name     = %[7]q
+  module_provider = %[8]q
+  key             = "CRASH_${count.index}"
+  value           = "value-${count.index}"
+}
+`, sb.address, sb.token, org, pool.ID, hclList(teams), ws.ID, mod.Name, mod.Provider)
+	if err := os.WriteFile(filepath.Join(dir, "main.tf"), []byte(config), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	tf := func(args ...string) *exec.Cmd {
+		cmd := exec.CommandContext(ctx, tfBin, args...)
+		cmd.Dir = dir
+		cmd.Env = append(os.Environ(), "TF_CLI_CONFIG_FILE="+cliConfig, "TF_IN_AUTOMATION=1", "CHECKPOINT_DISABLE=1")
+		cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true}
+		return cmd
+	}
+	writes := func() int {
+		n := 0
+		for k, v := range sb.srv.Stats() {
+			if !strings.HasPrefix(k, "GET ") {
+				n += v
+			}
+		}
+		return n
+	}
+
+	// 1. The apply, killed once killAt writes have reached the service.
+	sb.srv.ResetStats()
+	cmd := tf("apply", "-auto-approve", "-no-color", "-parallelism=4")
+	var out bytes.Buffer
+	cmd.Stdout, cmd.Stderr = &out, &out
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	done := make(chan error, 1)
+	go func() { done <- cmd.Wait() }()
+	killed := false
+	for !killed {
+		select {
+		case err := <-done:
+			t.Fatalf("the apply ended (%v) before %d writes (it made %d):\n%s", err, killAt, writes(), out.String())
+		case <-time.After(time.Millisecond):
+			if writes() >= killAt {
+				_ = syscall.Kill(-cmd.Process.Pid, syscall.SIGKILL)
+				<-done //nolint:errcheck // killed: the error says so
+				killed = true
+			}
+		}
+	}
+	// Let requests already sent finish on the service.
+	time.Sleep(100 * time.Millisecond)
+	killedWrites := writes()
+	_ = os.Remove(filepath.Join(dir, ".terraform.tfstate.lock.info"))
+
+	// 2. Apply again: converges, or every error names an object to import.
+	out.Reset()
+	cmd = tf("apply", "-auto-approve", "-no-color")
+	cmd.Stdout, cmd.Stderr = &out, &out
+	reapplyErr := cmd.Run()
+	imports := ""
+	if reapplyErr != nil {
+		var unnamed []string
+		imports, unnamed = importBlocksFromErrors(out.String())
+		if len(unnamed) > 0 || imports == "" {
+			t.Fatalf("the re-apply after the kill failed with errors that name no object to import (%s):\n%s", strings.Join(unnamed, "; "), out.String())
+		}
+		if err := os.WriteFile(filepath.Join(dir, "imports.tf"), []byte(imports), 0o600); err != nil {
+			t.Fatal(err)
+		}
+		out.Reset()
+		cmd = tf("apply", "-auto-approve", "-no-color")
+		cmd.Stdout, cmd.Stderr = &out, &out
+		if err := cmd.Run(); err != nil {
+			t.Fatalf("the apply with the import blocks the errors gave failed: %v\n%s\nimports.tf:\n%s", err, out.String(), imports)
+		}
+	}
+
+	if imports != "" {
+		t.Logf("import blocks written from the re-apply's errors:\n%s", imports)
+	}
+
+	// 3. Converged: an empty plan, and the service holds the state's objects.
+	out.Reset()
+	cmd = tf("plan", "-detailed-exitcode", "-no-color")
+	cmd.Stdout, cmd.Stderr = &out, &out
+	if err := cmd.Run(); err != nil {
+		t.Fatalf("the plan after converging is not empty (%v):\n%s", err, out.String())
+	}
+	out.Reset()
+	cmd = tf("show", "-json")
+	cmd.Stdout = &out
+	if err := cmd.Run(); err != nil {
+		t.Fatal(err)
+	}
+	state := map[string]map[string]bool{}
+	var show struct {
+		Values struct {
+			RootModule struct {
+				Resources []struct {
+					Type   string         `json:"type"`
+					Values map[string]any `json:"values"`
+				} `json:"resources"`
+			} `json:"root_module"`
+		} `json:"values"`
+	}
+	if err := json.Unmarshal(out.Bytes(), &show); err != nil {
+		t.Fatal(err)
+	}
+	for _, r := range show.Values.RootModule.Resources {
+		if state[r.Type] == nil {
+			state[r.Type] = map[string]bool{}
+		}
+		id, _ := r.Values["id"].(string)
+		state[r.Type][id] = true
+	}
+	service := map[string][]string{}
+	tokens, err := c.AgentTokens.List(ctx, pool.ID)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, tok := range tokens.Items {
+		service["tfgov_agent_token"] = append(service["tfgov_agent_token"], tok.ID)
+	}
+	pols, err := policyClient{c}.list(ctx, org, "", "")
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, p := range pols {
+		service["tfgov_policy"] = append(service["tfgov_policy"], p.ID)
+		if code, err := c.Policies.Download(ctx, p.ID); err == nil && len(code) > 0 {
+			service["tfgov_policy_upload"] = append(service["tfgov_policy_upload"], p.ID)
+		}
+	}
+	grants, err := listTeamAccess(ctx, c, ws.ID)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, g := range grants {
+		service["tfgov_team_access"] = append(service["tfgov_team_access"], g.ID)
+	}
+	vars, err := listTestVariables(ctx, c, mod)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for id := range vars.byID {
+		service["tfgov_module_test_variable"] = append(service["tfgov_module_test_variable"], id)
+	}
+	orphanTokens := 0
+	for _, typ := range []string{"tfgov_agent_token", "tfgov_policy", "tfgov_policy_upload", "tfgov_team_access", "tfgov_module_test_variable"} {
+		for _, id := range service[typ] {
+			if state[typ][id] {
+				continue
+			}
+			if typ == "tfgov_agent_token" {
+				orphanTokens++
+				continue
+			}
+			t.Errorf("%s %s is on the service but not in state", typ, id)
+		}
+		if len(state[typ]) > len(service[typ]) {
+			t.Errorf("%s: %d in state, %d on the service", typ, len(state[typ]), len(service[typ]))
+		}
+	}
+	t.Logf("killed after %d writes (%d had reached the service); re-apply: %s; %d import blocks followed; converged with %d objects; agent tokens left by the killed apply: %d",
+		killAt, killedWrites, map[bool]string{true: "failed naming objects to import", false: "converged"}[reapplyErr != nil], strings.Count(imports, "import {"), len(show.Values.RootModule.Resources), orphanTokens)
+}
+
+var (
+	errorHeadRE = regexp.MustCompile(`(?m)^Error: `)
+	withRE      = regexp.MustCompile(`(?m)^\s*with ([^,\s]+),`)
+	importIDRE  = regexp.MustCompile(`(?m)^\s*id\s*=\s*("[^"]+")`)
+)
+
+// importBlocksFromErrors reads Terraform's human output and turns every
+// error that gives an import block into one with the address the error's
+// "with" line names. Errors that give none are returned as unnamed.
+func importBlocksFromErrors(output string) (imports string, unnamed []string) {
+	var blocks []string
+	parts := errorHeadRE.Split(output, -1)
+	for _, part := range parts[1:] {
+		with, id := withRE.FindStringSubmatch(part), importIDRE.FindStringSubmatch(part)
+		if with == nil || id == nil {
+			unnamed = append(unnamed, strings.SplitN(part, "\n", 2)[0])
+			continue
+		}
+		blocks = append(blocks, fmt.Sprintf("import {\n  to = %s\n  id = %s\n}\n", with[1], id[1]))
+	}
+	sort.Strings(blocks)
+	return strings.Join(blocks, "\n"), unnamed
+}

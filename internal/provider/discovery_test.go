@@ -1,0 +1,106 @@
+package provider
+
+import (
+	"crypto/tls"
+	"net/http"
+	"net/http/httptest"
+	"net/url"
+	"strings"
+	"testing"
+
+	"github.com/hashicorp/go-cleanhttp"
+)
+
+// discoveryServer serves doc (or status, when doc is "") at
+// /.well-known/terraform.json over HTTPS, or plain HTTP when plain is set.
+func discoveryServer(t *testing.T, status int, doc string, plain bool) *httptest.Server {
+	t.Helper()
+	h := http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if r.URL.Path != "/.well-known/terraform.json" || doc == "" {
+			w.WriteHeader(status)
+			return
+		}
+		w.Header().Set("Content-Type", "application/json")
+		_, _ = w.Write([]byte(doc))
+	})
+	ts := httptest.NewUnstartedServer(h)
+	if plain {
+		ts.Start()
+	} else {
+		ts.StartTLS()
+	}
+	t.Cleanup(ts.Close)
+	return ts
+}
+
+func TestDiscoverAPI(t *testing.T) {
+	t.Parallel()
+	tests := map[string]struct {
+		doc       string
+		status    int
+		plain     bool
+		transport string // "trusted" (default), "system", "skip-verify"
+		want      string // the API URL, with %s for the server's host
+		wantErr   string
+	}{
+		"hcp terraform":         {doc: `{"tfe.v2":"/api/v2/","tfe.v2.1":"/api/v2/","tfe.v2.2":"/api/v2/","modules.v1":"/api/registry/v1/modules/"}`, want: "https://%s/api/v2/"},
+		"another base path":     {doc: `{"tfe.v2.2":"/tfe/api/v2/"}`, want: "https://%s/tfe/api/v2/"},
+		"only tfe.v2":           {doc: `{"tfe.v2":"/api/v2/"}`, want: "https://%s/api/v2/"},
+		"absolute, no slash":    {doc: `{"tfe.v2.2":"https://api.example.test/v2"}`, want: "https://api.example.test/v2/"},
+		"no discovery document": {status: http.StatusNotFound, wantErr: "is not HCP Terraform or Terraform Enterprise: its service discovery document"},
+		"no tfe service":        {doc: `{"modules.v1":"/v1/modules/"}`, wantErr: "lists no tfe.v2.2, tfe.v2.1, tfe.v2 service"},
+		"not json":              {doc: `<html>`, wantErr: "failed to decode discovery document"},
+		"plain http":            {doc: `{"tfe.v2.2":"/api/v2/"}`, plain: true, wantErr: "does not speak HTTPS"},
+		"untrusted certificate": {doc: `{"tfe.v2.2":"/api/v2/"}`, transport: "system", wantErr: "TLS certificate is not trusted"},
+		"ssl_skip_verify":       {doc: `{"tfe.v2.2":"/api/v2/"}`, transport: "skip-verify", want: "https://%s/api/v2/"},
+	}
+	for name, tc := range tests {
+		t.Run(name, func(t *testing.T) {
+			t.Parallel()
+			ts := discoveryServer(t, tc.status, tc.doc, tc.plain)
+			transport := ts.Client().Transport
+			switch tc.transport {
+			case "system":
+				transport = cleanhttp.DefaultPooledTransport()
+			case "skip-verify":
+				tr := cleanhttp.DefaultPooledTransport()
+				tr.TLSClientConfig = &tls.Config{InsecureSkipVerify: true} //nolint:gosec // what the test is about
+				transport = tr
+			}
+			if tc.plain {
+				transport = cleanhttp.DefaultPooledTransport()
+			}
+			host := strings.TrimPrefix(strings.TrimPrefix(ts.URL, "https://"), "http://")
+			got, err := discoverAPI(host, transport)
+			if tc.wantErr != "" {
+				if err == nil || !strings.Contains(err.Error(), tc.wantErr) {
+					t.Fatalf("got %v, %v; want an error containing %q", got, err, tc.wantErr)
+				}
+				return
+			}
+			if err != nil {
+				t.Fatal(err)
+			}
+			want := strings.Replace(tc.want, "%s", host, 1)
+			if got.String() != want {
+				t.Errorf("got %s, want %s", got, want)
+			}
+		})
+	}
+}
+
+func TestDiscoverAPI_invalidHostname(t *testing.T) {
+	t.Parallel()
+	if _, err := discoverAPI("not a host!", http.DefaultTransport); err == nil || !strings.Contains(err.Error(), "is not a valid hostname") {
+		t.Errorf("got %v", err)
+	}
+}
+
+func TestDiscoverAPI_serverError(t *testing.T) {
+	t.Parallel()
+	ts := discoveryServer(t, http.StatusBadGateway, "", false)
+	u, _ := url.Parse(ts.URL)
+	if _, err := discoverAPI(u.Host, ts.Client().Transport); err == nil || !strings.Contains(err.Error(), "service discovery at https://"+u.Host+"/.well-known/terraform.json failed") {
+		t.Errorf("got %v", err)
+	}
+}

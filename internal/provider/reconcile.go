@@ -1,0 +1,151 @@
+package provider
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"maps"
+	"sync"
+	"time"
+
+	"github.com/hashicorp/terraform-plugin-log/tflog"
+)
+
+// Creates that know whether they happened.
+//
+// The transport never replays a POST that the service may have processed
+// (transport.go): it returns an *ambiguousWriteError instead, with the
+// window in which the request was in flight. Each resource that creates
+// then looks for what identifies its object before it creates again:
+//
+//   - found and provably this create's object (same identity, attributes
+//     as sent and, where the API returns a creation time, created within
+//     the window): adopted, with no second create;
+//   - found but not provably this create's: the create fails with the
+//     existing object's ID and an import block (ambiguousConflict);
+//   - nothing found: the first attempt made nothing, so it creates again,
+//     up to maxAmbiguousCreates attempts in all.
+//
+// The look-ups happen only after an ambiguous answer: a create answered
+// at once costs one request, as before.
+
+// maxAmbiguousCreates bounds the create attempts of one resource that end
+// ambiguously, each followed by a look-up that found nothing.
+const maxAmbiguousCreates = 5
+
+// clockSkew is how far the service's clock may be from the provider's when
+// a creation time is compared with a request's window.
+const clockSkew = 5 * time.Second
+
+// asAmbiguous returns the ambiguous write in err's chain (go-tfe returns
+// the transport's error wrapped in a *url.Error).
+func asAmbiguous(err error) (*ambiguousWriteError, bool) {
+	var amb *ambiguousWriteError
+	ok := errors.As(err, &amb)
+	return amb, ok
+}
+
+// isAmbiguous reports whether err is a write that may have been processed.
+func isAmbiguous(err error) bool {
+	_, ok := asAmbiguous(err)
+	return ok
+}
+
+// within reports whether t (the service's creation time of an object) lies
+// in the request's window, widened by clockSkew on both sides.
+func (e *ambiguousWriteError) within(t time.Time) bool {
+	return !t.Before(e.Start.Add(-clockSkew)) && !t.After(e.End.Add(clockSkew))
+}
+
+// Reconciliation outcomes, counted by resource type for tests and logs.
+const (
+	reconcileAdopted   = "adopted"   // the lost create's object was found and kept
+	reconcileRecreated = "recreated" // nothing was made: created again
+	reconcileRefused   = "refused"   // an object not provably this create's: error with import block
+	reconcileRevoked   = "revoked"   // agent tokens: an unreceived token revoked
+)
+
+var (
+	reconcileMu     sync.Mutex
+	reconcileCounts = map[string]int{}
+)
+
+func countReconcile(resourceType, outcome string) {
+	reconcileMu.Lock()
+	reconcileCounts[resourceType+" "+outcome]++
+	reconcileMu.Unlock()
+}
+
+// reconciliations returns the counts so far, keyed "<type> <outcome>".
+func reconciliations() map[string]int {
+	reconcileMu.Lock()
+	defer reconcileMu.Unlock()
+	return maps.Clone(reconcileCounts)
+}
+
+// ambiguousConflict is the message for an object that stands where a
+// create whose answer was lost would have put its own, but which is not
+// provably that create's: it names the object and gives the import block.
+// The provider is not told the resource's address; Terraform prints it in
+// the diagnostic's "with" line, which the block's `to` must be set to.
+func ambiguousConflict(resourceType, what, id, importID, why string, amb *ambiguousWriteError) string {
+	return fmt.Sprintf("The create request ended without a definite answer (%s), and %s now exists as %s, but it is not provably the object this create made: %s.\n\n%s",
+		amb.Reason, what, id, why, importAdvice(resourceType, id, importID))
+}
+
+// importAdvice tells how to manage an existing object (id) with the
+// resource instead of creating one: an import block with the object's
+// import ID. The provider is not told the resource's address; Terraform
+// prints it in the diagnostic's "with" line, which `to` must be set to.
+func importAdvice(resourceType, id, importID string) string {
+	return fmt.Sprintf("If %s is the object you want this resource to manage, import it (set `to` to this resource's address, shown in the \"with\" line above):\n\n"+
+		"  import {\n    to = %s.<name>\n    id = %q\n  }\n\n"+
+		"or run: terraform import '%s.<name>' %s\n\n"+
+		"Otherwise delete %s, or change the configuration so that it no longer conflicts, then apply again.",
+		id, resourceType, importID, resourceType, importID, id)
+}
+
+// ambiguousGaveUp is the message when every attempt ended ambiguously.
+func ambiguousGaveUp(what string, err error) string {
+	return fmt.Sprintf("Creating %s: %d attempts ended without a definite answer, and none made it (checked after each): %s. "+
+		"The service appears to be failing; apply again later.", what, maxAmbiguousCreates, err)
+}
+
+// conflictError is a refusal to adopt: Error is the whole message.
+type conflictError struct{ msg string }
+
+func (e *conflictError) Error() string { return e.msg }
+
+// reconcileCreate runs create and, after each ambiguous answer, look,
+// which returns the object the lost create provably made (adopt = true),
+// or a *conflictError for an object that is not provably it, or neither
+// when nothing was made, and then create runs again.
+func reconcileCreate[T any](ctx context.Context, resourceType string, create func() (T, error), look func(*ambiguousWriteError) (T, bool, error)) (T, error) {
+	var zero T
+	var err error
+	for range maxAmbiguousCreates {
+		var obj T
+		obj, err = create()
+		amb, ok := asAmbiguous(err)
+		if !ok {
+			return obj, err
+		}
+		tflog.Info(ctx, "Create ended ambiguously; looking for what it made", map[string]any{"resource_type": resourceType, "reason": amb.Reason})
+		found, adopt, lerr := look(amb)
+		var conflict *conflictError
+		switch {
+		case errors.As(lerr, &conflict):
+			countReconcile(resourceType, reconcileRefused)
+			return zero, lerr
+		case lerr != nil:
+			return zero, fmt.Errorf("%w; then looking for what it made: %w", err, lerr)
+		case adopt:
+			countReconcile(resourceType, reconcileAdopted)
+			tflog.Info(ctx, "Adopted the object the ambiguous create made", map[string]any{"resource_type": resourceType})
+			return found, nil
+		}
+		countReconcile(resourceType, reconcileRecreated)
+		tflog.Info(ctx, "The ambiguous create made nothing; creating again", map[string]any{"resource_type": resourceType})
+	}
+	return zero, errors.New(ambiguousGaveUp(resourceType, err))
+}

@@ -1,0 +1,179 @@
+package sandbox
+
+import (
+	"net/http"
+	"slices"
+	"strings"
+	"time"
+)
+
+// Workspaces: the basic records team access and the quickstart need. Not
+// documented by the reference; shaped as go-tfe expects.
+
+func (s *Server) registerWorkspaces() {
+	s.route("POST /api/v2/organizations/{org}/workspaces", s.createWorkspace)
+	s.route("GET /api/v2/organizations/{org}/workspaces", s.listWorkspaces)
+	s.route("GET /api/v2/organizations/{org}/workspaces/{name}", s.readWorkspace)
+	s.route("DELETE /api/v2/organizations/{org}/workspaces/{name}", s.deleteWorkspace)
+	s.route("GET /api/v2/workspaces/{id}", s.readWorkspace)
+	s.route("GET /api/v2/workspaces/{id}/relationships/remote-state-consumers", s.listRemoteStateConsumers)
+	s.route("DELETE /api/v2/workspaces/{id}", s.deleteWorkspace)
+}
+
+type workspace struct {
+	record
+	Org         string    `json:"org"`
+	Name        string    `json:"name"`
+	Description string    `json:"description"`
+	UpdatedAt   time.Time `json:"updated_at"`
+}
+
+// workspaceResource renders a workspace with the settings go-tfe's
+// Workspace decodes at the values a workspace made through the API has on
+// the real service (the sandbox changes none of them): remote execution
+// inherited from the organization, speculative plans, file triggers and
+// structured run output on, destroy plans allowed, no VCS repository, no
+// agent pool, Terraform version `latest`. `permissions` (which depend on
+// the caller) and `project` are left out: the sandbox has no projects.
+func workspaceResource(ws *workspace) resource {
+	return resource{
+		Type: "workspaces",
+		ID:   ws.ID,
+		Attributes: map[string]any{
+			"name":                          ws.Name,
+			"description":                   ws.Description,
+			"created-at":                    timestamp(ws.CreatedAt),
+			"updated-at":                    timestamp(ws.UpdatedAt),
+			"execution-mode":                "remote",
+			"auto-apply":                    false,
+			"auto-apply-run-trigger":        false,
+			"locked":                        false,
+			"resource-count":                0,
+			"actions":                       map[string]any{"is-destroyable": true},
+			"allow-destroy-plan":            true,
+			"assessments-enabled":           false,
+			"can-queue-destroy-plan":        false,
+			"environment":                   "default",
+			"file-triggers-enabled":         true,
+			"global-remote-state":           false,
+			"project-remote-state":          false,
+			"operations":                    true,
+			"queue-all-runs":                false,
+			"speculative-enabled":           true,
+			"structured-run-output-enabled": true,
+			"source":                        "tfe-api",
+			"terraform-version":             "latest",
+			"working-directory":             "",
+			"trigger-prefixes":              []string{},
+			"trigger-patterns":              []string{},
+			"tag-names":                     []string{},
+			"vcs-repo":                      nil,
+			"setting-overwrites":            map[string]any{"execution-mode": false, "agent-pool": false},
+		},
+		Relationships: map[string]any{
+			"organization": relOne("organizations", ws.Org),
+			"agent-pool":   relOne("agent-pools", ""),
+		},
+		Links: map[string]any{"self": apiPath("workspaces", ws.ID)},
+	}
+}
+
+func canManageWorkspaces(a orgAccess) bool { return a.ManageWorkspaces }
+
+// createWorkspace creates a workspace; owners and manage-workspaces may.
+// Names follow nameRE and are unique in the organization (422).
+func (s *Server) createWorkspace(w http.ResponseWriter, r *http.Request, p principal) *apiError {
+	org, b, e := s.st.decodeIn(r, p, canManageWorkspaces, "workspaces")
+	if e != nil {
+		return e
+	}
+	name := b.reqString("name")
+	desc := b.optString("description")
+	if b.err != nil {
+		return b.err
+	}
+	if e := checkName(name); e != nil {
+		return e
+	}
+	if s.st.workspaceByName(org, name) != nil {
+		return errNameTaken()
+	}
+	ws := &workspace{record: s.st.newRecord("ws-"), Org: org, Name: name}
+	ws.UpdatedAt = ws.CreatedAt
+	assign(&ws.Description, desc)
+	s.st.Workspaces[ws.ID] = ws
+	return writeOne(w, http.StatusCreated, ws, workspaceResource)
+}
+
+func (st *state) workspaceByName(org, name string) *workspace {
+	return find(st.Workspaces, func(ws *workspace) bool { return ws.Org == org && ws.Name == name })
+}
+
+// canReadWorkspace: the sandbox lets every member of the organization read
+// its workspaces' basic records (the real service narrows this by team
+// access; no endpoint of the reference depends on that).
+func (st *state) canReadWorkspace(p principal, ws *workspace) bool {
+	return st.memberOf(p, ws.Org)
+}
+
+func (s *Server) listWorkspaces(w http.ResponseWriter, r *http.Request, p principal) *apiError {
+	org, e := s.st.orgFor(r, p, nil)
+	if e != nil {
+		return e
+	}
+	search := r.URL.Query().Get("search[name]")
+	all := sorted(s.st.Workspaces, func(ws *workspace) bool {
+		return ws.Org == org && strings.Contains(ws.Name, search)
+	})
+	return writeList(w, r, all, workspaceResource)
+}
+
+// workspaceFor returns ws when p may read it and, with manage, may manage
+// workspaces; otherwise nil.
+func (st *state) workspaceFor(p principal, ws *workspace, manage bool) *workspace {
+	return visible(ws, func(ws *workspace) bool {
+		return st.canReadWorkspace(p, ws) && st.mayIn(p, ws.Org, managing(manage, canManageWorkspaces))
+	})
+}
+
+// workspaceAt is the workspace a request names, by `{org}/workspaces/{name}`
+// or by `workspaces/{id}`.
+func (st *state) workspaceAt(r *http.Request) *workspace {
+	if id := r.PathValue("id"); id != "" {
+		return st.Workspaces[id]
+	}
+	return st.workspaceByName(r.PathValue("org"), r.PathValue("name"))
+}
+
+// readWorkspace serves both read paths (by name and by ID).
+func (s *Server) readWorkspace(w http.ResponseWriter, r *http.Request, p principal) *apiError {
+	return writeOne(w, http.StatusOK, s.st.workspaceFor(p, s.st.workspaceAt(r), false), workspaceResource)
+}
+
+// listRemoteStateConsumers lists the workspaces that may read this one's
+// state. The sandbox keeps no state, so none may: the list is always
+// empty, as on the real service for a workspace that shares with nobody.
+// hashicorp/tfe's tfe_workspace reads it; a 404 would make it take the
+// sandbox for a Terraform Enterprise older than v202104 and report
+// global_remote_state = true.
+func (s *Server) listRemoteStateConsumers(w http.ResponseWriter, r *http.Request, p principal) *apiError {
+	if s.st.workspaceFor(p, s.st.Workspaces[r.PathValue("id")], false) == nil {
+		return errNotFound()
+	}
+	return writeList(w, r, []*workspace{}, workspaceResource)
+}
+
+// deleteWorkspace serves both delete paths (by name and by ID).
+func (s *Server) deleteWorkspace(w http.ResponseWriter, r *http.Request, p principal) *apiError {
+	return deleteOne(w, s.st.workspaceFor(p, s.st.workspaceAt(r), true), s.st.deleteWorkspace)
+}
+
+// deleteWorkspace removes a workspace and what hangs off it.
+func (st *state) deleteWorkspace(id string) {
+	st.deleteTeamAccessWhere(func(ta *teamAccess) bool { return ta.WorkspaceID == id })
+	for _, ap := range st.AgentPools {
+		ap.AllowedWorkspaces = slices.DeleteFunc(ap.AllowedWorkspaces, func(ws string) bool { return ws == id })
+		ap.ExcludedWorkspaces = slices.DeleteFunc(ap.ExcludedWorkspaces, func(ws string) bool { return ws == id })
+	}
+	delete(st.Workspaces, id)
+}
