@@ -339,13 +339,8 @@ func (r *teamAccessResource) addError(ctx context.Context, teamID, wsID string, 
 	}
 	for _, g := range grants {
 		if g.Team != nil && g.Team.ID == teamID {
-			return fmt.Sprintf("Team %s already has %q access to workspace %s (team access %s), and a team can hold only one access per workspace.\n\n"+
-				"To manage the existing access with this resource, import %s into it: add an import block next to this resource, "+
-				"whose to is this resource's address (Terraform shows it above, after \"with\"):\n\n"+
-				"  import {\n    to = tfgov_team_access.<name>\n    id = %q\n  }\n\n"+
-				"or run: terraform import tfgov_team_access.<name> %s\n\n"+
-				"Otherwise remove the existing access first.\n\nThe service said: %s",
-				teamID, g.Access, wsID, g.ID, g.ID, g.ID, g.ID, err)
+			return fmt.Sprintf("Team %s already has %q access to workspace %s (team access %s), and a team can hold only one access per workspace.\n\n%s\n\nThe service said: %s",
+				teamID, g.Access, wsID, g.ID, importAdvice("tfgov_team_access", g.ID, g.ID), err)
 		}
 	}
 	return fmt.Sprintf("Adding access for team %s to workspace %s: %s", teamID, wsID, err)

@@ -310,8 +310,8 @@ func TestAccTeamAccessResource_conflict(t *testing.T) {
 			// provider's detail, which refers to it instead of a placeholder.
 			ExpectError: matchWrapped(`with `+teamAccessAddr+`,`,
 				`Team `+team.ID+` already has "read" access to workspace `+ws.ID+` (team access `+existing.ID+`)`,
-				`this resource's address (Terraform shows it above, after "with")`,
-				`to = tfgov_team_access.<name>`, `id = "`+existing.ID+`"`, `terraform import tfgov_team_access.<name> `+existing.ID),
+				"set `to` to this resource's address, shown in the \"with\" line above",
+				`to = tfgov_team_access.<name>`, `id = "`+existing.ID+`"`, `terraform import 'tfgov_team_access.<name>' `+existing.ID),
 		}},
 	})
 	if ta, err := testAccTeamAccessOf(t, team.ID, ws.ID); err != nil || ta == nil || ta.ID != existing.ID || ta.Access != tfe.AccessRead {
