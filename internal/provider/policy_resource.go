@@ -175,8 +175,20 @@ func validatePolicyKind(kindV, query, level types.String, diags *diag.Diagnostic
 	}
 }
 
+// ModifyPlan plans the organization, and tells tfgov_policy_upload's plan
+// the kind of an existing policy (policyKindCache), from the plan: no
+// request.
 func (r *policyResource) ModifyPlan(ctx context.Context, req resource.ModifyPlanRequest, resp *resource.ModifyPlanResponse) {
 	r.data.planOrganization(ctx, req, resp)
+	if req.Plan.Raw.IsNull() || r.data == nil {
+		return
+	}
+	var id, kind types.String
+	resp.Diagnostics.Append(resp.Plan.GetAttribute(ctx, path.Root("id"), &id)...)
+	resp.Diagnostics.Append(resp.Plan.GetAttribute(ctx, path.Root("kind"), &kind)...)
+	if !id.IsUnknown() && !kind.IsUnknown() {
+		r.data.policyKinds.remember(id.ValueString(), kind.ValueString())
+	}
 }
 
 func (r *policyResource) Create(ctx context.Context, req resource.CreateRequest, resp *resource.CreateResponse) {
@@ -217,6 +229,7 @@ func (r *policyResource) Create(ctx context.Context, req resource.CreateRequest,
 	want := plan
 	plan.set(pol.values())
 	checkPolicyWritten(want, plan, &resp.Diagnostics)
+	r.data.policyKinds.remember(plan.ID.ValueString(), plan.Kind.ValueString())
 	resp.Diagnostics.Append(resp.State.Set(ctx, &plan)...)
 }
 

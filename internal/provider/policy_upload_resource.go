@@ -10,6 +10,7 @@ import (
 	"os"
 	"regexp"
 	"strings"
+	"sync"
 	"unicode/utf8"
 
 	"github.com/hashicorp/terraform-plugin-framework-validators/resourcevalidator"
@@ -61,7 +62,8 @@ func (r *policyUploadResource) Schema(_ context.Context, _ resource.SchemaReques
 			"Empty code (or only whitespace) is refused at plan: the service accepts an empty upload, but an empty policy can never pass " +
 			"(a Rego module needs a package declaration, a Sentinel policy its main rule). " +
 			"For an `opa` policy the code must parse as Rego (v1, or v0 for older OPA versions), checked with OPA's own parser at plan " +
-			"whenever the kind is known then (from this resource's last upload) or the code is plainly Rego (it declares a package, or the file is named `*.rego`), " +
+			"whenever the kind is known then (from this resource's last upload, or the `tfgov_policy` of this configuration it refers to, once that exists) " +
+			"or the code is plainly Rego (it declares a package, or the file is named `*.rego`), " +
 			"so that nothing is created for code that would be refused; otherwise before the upload. " +
 			"A `source` file edited between `terraform plan -out` and the apply of that plan is refused with an error saying so, and nothing is uploaded; " +
 			"a new upload's plan shows `content_sha256` as known after apply, and uploads the file as the apply finds it.\n\n" +
@@ -212,9 +214,13 @@ func (r *policyUploadResource) ModifyPlan(ctx context.Context, req resource.Modi
 	// The refresh's record served the check above; the apply does not keep it.
 	resp.Diagnostics.Append(resp.Private.SetKey(ctx, sourceReadKey, nil)...)
 	if codeAttr != "" {
+		// The kind from this resource's last upload, else from the
+		// tfgov_policy refreshed or planned in this run.
 		kind := ""
 		if k, ok := privateJSON[policyKindRecord](ctx, req.Private, policyKindKey, &resp.Diagnostics); ok && k.PolicyID == plan.PolicyID.ValueString() {
 			kind = k.Kind
+		} else if r.data != nil && !plan.PolicyID.IsUnknown() {
+			kind = r.data.policyKinds.kind(plan.PolicyID.ValueString())
 		}
 		if err := checkPolicyCode(kind, codeName, code); err != nil {
 			resp.Diagnostics.AddAttributeError(path.Root(codeAttr), policyCodeSummary(err), policyCodeDetail(kind, codeName, err))
@@ -246,6 +252,25 @@ func policyCodeDetail(kind, name string, err error) string {
 	default:
 		return fmt.Sprintf("The code is Rego (it declares a package, or the file is named *.rego) but does not parse, so nothing will be uploaded. OPA's parser says:\n%s", err)
 	}
+}
+
+// policyKindCache maps policy IDs to kinds (`opa`, `sentinel`). Terraform
+// refreshes (or creates) a tfgov_policy before planning an upload that
+// refers to it, in the same provider process, so the upload's plan learns
+// the kind of a policy the configuration manages without a request. The
+// zero value is ready to use.
+type policyKindCache struct{ m sync.Map }
+
+func (c *policyKindCache) remember(id, kind string) {
+	if id != "" && kind != "" {
+		c.m.Store(id, kind)
+	}
+}
+
+func (c *policyKindCache) kind(id string) string {
+	k, _ := c.m.Load(id)
+	s, _ := k.(string)
+	return s
 }
 
 // Private state of tfgov_policy_upload.

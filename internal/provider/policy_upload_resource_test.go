@@ -588,3 +588,35 @@ func TestAccPolicyUploadResource_importWithSource(t *testing.T) {
 		},
 	})
 }
+
+// TestAccPolicyUploadResource_regoAtPlanExistingPolicy: a new upload to an
+// OPA policy that already exists (managed in the same configuration) is
+// checked as Rego at plan, although the code does not look like Rego: the
+// kind comes from the policy's refresh, without a request. Nothing is
+// uploaded.
+func TestAccPolicyUploadResource_regoAtPlanExistingPolicy(t *testing.T) {
+	name := testAccName("upload-kind")
+	policyOnly := fmt.Sprintf("resource \"tfgov_policy\" \"test\" {\n  name  = %q\n  kind  = \"opa\"\n  query = \"data.terraform.policies.tags.deny\"\n}\n", name)
+	resource.ParallelTest(t, resource.TestCase{
+		PreCheck:                 func() { testAccPreCheck(t) },
+		ProtoV6ProviderFactories: testAccProtoV6ProviderFactories,
+		CheckDestroy:             testAccCheckPolicyDestroyed(t, name),
+		Steps: []resource.TestStep{
+			{Config: policyOnly},
+			{
+				Config:      testAccPolicyWithUpload(name, "opa", sentinelCode),
+				PlanOnly:    true,
+				ExpectError: regexp.MustCompile(`(?s)Invalid Rego.*The policy is an OPA policy, and its code does not parse as Rego, so nothing\s+will be uploaded`),
+			},
+			{
+				Config: policyOnly,
+				Check: func(s *terraform.State) error {
+					if _, err := testAccClient(t).Policies.Download(context.Background(), testAccPolicyID(s, policyAddr)); !isNotFound(err) {
+						return fmt.Errorf("download after a plan-time refusal: want 404 (no code), got %w", err)
+					}
+					return nil
+				},
+			},
+		},
+	})
+}

@@ -56,6 +56,9 @@ type providerData struct {
 	// testVariables shares module test variable lists between refreshes
 	// (module_test_variables.go).
 	testVariables testVariableLists
+	// policyKinds holds the kind of each policy tfgov_policy read or wrote
+	// in this run, by ID, for tfgov_policy_upload's plan-time Rego check.
+	policyKinds policyKindCache
 }
 
 func (p *tfgovProvider) Metadata(_ context.Context, _ provider.MetadataRequest, resp *provider.MetadataResponse) {
