@@ -30,6 +30,7 @@ var (
 	_ resource.ResourceWithImportState      = (*moduleTestVariableResource)(nil)
 	_ resource.ResourceWithModifyPlan       = (*moduleTestVariableResource)(nil)
 	_ resource.ResourceWithConfigValidators = (*moduleTestVariableResource)(nil)
+	_ resource.ResourceWithValidateConfig   = (*moduleTestVariableResource)(nil)
 )
 
 // NewModuleTestVariableResource is the tfgov_module_test_variable resource.
@@ -187,6 +188,22 @@ func (r *moduleTestVariableResource) ConfigValidators(context.Context) []resourc
 		resourcevalidator.Conflicting(path.MatchRoot("value"), path.MatchRoot("value_wo")),
 		resourcevalidator.RequiredTogether(path.MatchRoot("value_wo"), path.MatchRoot("value_wo_version")),
 	}
+}
+
+// ValidateConfig warns when a sensitive variable takes its value from the
+// plain `value`: Terraform keeps it in state and shows it in plans unless
+// the expression that sets it is itself sensitive (a mark the provider is
+// not told), whereas `value_wo` keeps it out of both.
+func (r *moduleTestVariableResource) ValidateConfig(ctx context.Context, req resource.ValidateConfigRequest, resp *resource.ValidateConfigResponse) {
+	var cfg moduleTestVariableResourceModel
+	resp.Diagnostics.Append(req.Config.Get(ctx, &cfg)...)
+	if resp.Diagnostics.HasError() || !cfg.Sensitive.ValueBool() || cfg.Value.IsNull() {
+		return
+	}
+	resp.Diagnostics.AddAttributeWarning(path.Root("value"), "Sensitive value in a plain attribute",
+		"This variable is sensitive, but its value is set with value, which Terraform stores in state and shows in plans "+
+			"unless the expression is itself sensitive (such as a variable declared sensitive = true). "+
+			"To keep the secret out of state and plans, set value_wo and value_wo_version instead.")
 }
 
 func (r *moduleTestVariableResource) Configure(_ context.Context, req resource.ConfigureRequest, resp *resource.ConfigureResponse) {
