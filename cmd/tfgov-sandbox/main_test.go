@@ -79,3 +79,31 @@ func TestRun_badFlags(t *testing.T) {
 		t.Errorf("negative --latency: %v", err)
 	}
 }
+
+// TestREADMEListsEveryFlag: each flag of the command is in the README's
+// flag list (as `--name`).
+func TestREADMEListsEveryFlag(t *testing.T) {
+	var usage strings.Builder
+	if err := run(context.Background(), []string{"-h"}, io.Discard, &usage); err == nil {
+		t.Fatal("-h: want flag.ErrHelp")
+	}
+	readme, err := os.ReadFile(filepath.Join("..", "..", "README.md"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	n := 0
+	for _, line := range strings.Split(usage.String(), "\n") {
+		f := strings.Fields(line)
+		if len(f) == 0 || !strings.HasPrefix(line, "  -") {
+			continue
+		}
+		n++
+		name := strings.TrimPrefix(f[0], "-")
+		if !strings.Contains(string(readme), "`--"+name) {
+			t.Errorf("README.md does not list the flag --%s", name)
+		}
+	}
+	if n == 0 {
+		t.Fatalf("no flags found in the usage:\n%s", usage.String())
+	}
+}

@@ -1,3 +1,11 @@
+terraform {
+  required_providers {
+    tfgov = {
+      source = "tfgov/tfgov"
+    }
+  }
+}
+
 # Credentials come from the environment (TFE_TOKEN, or `terraform login`);
 # never write a token into configuration.
 provider "tfgov" {

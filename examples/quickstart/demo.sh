@@ -42,10 +42,14 @@ EOF
 export TF_CLI_CONFIG_FILE=$work/terraformrc TF_IN_AUTOMATION=1 CHECKPOINT_DISABLE=1
 tar -C "$here" --exclude=.demo --exclude=demo.sh -cf - . | tar -C "$work/config" -xf -
 
+# Colour codes only for a terminal.
+color=()
+[ -t 1 ] || color=(-no-color)
+
 echo "==> terraform apply"
-"$terraform" -chdir="$work/config" apply -auto-approve -input=false
-echo "==> What it made"
+echo "    (Terraform warns \"Provider development overrides are in effect\": expected, the demo runs the provider built in $bin instead of one from the registry.)"
+"$terraform" -chdir="$work/config" apply -auto-approve -input=false "${color[@]}"
+echo "==> What it made (the outputs are above)"
 "$terraform" -chdir="$work/config" state list
-"$terraform" -chdir="$work/config" output
 echo "==> A second plan is empty:"
-"$terraform" -chdir="$work/config" plan -detailed-exitcode -input=false >/dev/null && echo "    no changes"
+"$terraform" -chdir="$work/config" plan -detailed-exitcode -input=false "${color[@]}" >/dev/null && echo "    no changes"

@@ -252,6 +252,15 @@ func (r *agentTokenResource) Read(ctx context.Context, req resource.ReadRequest,
 		return
 	}
 	tok, ok := tokens.lookup(state.ID.ValueString())
+	if !ok && !tokens.definite() {
+		// Make sure (shared_lists.go): read by ID.
+		if tok, err = r.data.client.AgentTokens.Read(ctx, state.ID.ValueString()); err == nil {
+			ok = true
+		} else if !isNotFound(err) {
+			resp.Diagnostics.AddError("Error reading agent token", fmt.Sprintf("Reading agent token %s: %s", state.ID.ValueString(), err))
+			return
+		}
+	}
 	if !ok {
 		tflog.Info(ctx, "Agent token no longer exists; removing it from state", map[string]any{"id": state.ID.ValueString(), "agent_pool_id": poolID, "pool_missing": tokens.parentMissing})
 		resp.State.RemoveResource(ctx)

@@ -155,7 +155,10 @@ func (d *providerData) refreshPolicy(ctx context.Context, org, id string) (*poli
 	if err != nil {
 		return nil, fmt.Errorf("listing the policies of organization %s: %w", org, err)
 	}
-	pol, _ := pols.lookup(id)
+	pol, ok := pols.lookup(id)
+	if !ok && !pols.definite() {
+		return d.refreshPolicy(ctx, "", id) // make sure: read by ID
+	}
 	return pol, nil
 }
 

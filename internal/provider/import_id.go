@@ -19,3 +19,9 @@ func splitImportID(id string, n int, want string) ([]string, error) {
 	}
 	return parts, nil
 }
+
+// importingKey is the private state key ImportState sets for the read that
+// follows an import, which then explains a missing object instead of
+// removing it silently (Terraform would only say "non-existent remote
+// object"). That read clears it.
+const importingKey = "importing"

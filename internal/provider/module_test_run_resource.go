@@ -225,8 +225,8 @@ func timeoutsAttribute(ctx context.Context) schema.Attribute {
 		DeleteDescription: "How long destroy waits for a queued or running run to be canceled (a duration such as `\"2m\"`). Defaults to `5m`.",
 	})
 	if n, ok := a.(schema.SingleNestedAttribute); ok {
-		n.MarkdownDescription = "How long the apply waits for the run (`create`) and destroy for its cancellation (`delete`)."
-		return n
+		n.MarkdownDescription = "How long the apply waits for the run (`create`) and destroy for its cancellation (`delete`). Each must be above zero."
+		return withPositiveTimeouts(n)
 	}
 	return a
 }

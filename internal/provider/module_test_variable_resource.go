@@ -30,6 +30,7 @@ var (
 	_ resource.ResourceWithImportState      = (*moduleTestVariableResource)(nil)
 	_ resource.ResourceWithModifyPlan       = (*moduleTestVariableResource)(nil)
 	_ resource.ResourceWithConfigValidators = (*moduleTestVariableResource)(nil)
+	_ resource.ResourceWithValidateConfig   = (*moduleTestVariableResource)(nil)
 )
 
 // NewModuleTestVariableResource is the tfgov_module_test_variable resource.
@@ -107,10 +108,11 @@ func (r *moduleTestVariableResource) Schema(_ context.Context, _ resource.Schema
 					"The API cannot rename a sensitive variable, so changing its key replaces it.")},
 			},
 			"value": schema.StringAttribute{
-				Optional:  true,
-				Sensitive: true,
-				MarkdownDescription: "Value of the variable (may be empty). Stored in state. Exactly one of `value` and `value_wo` must be set; " +
-					"prefer `value_wo` for secrets.",
+				Optional: true,
+				MarkdownDescription: "Value of a plain variable (may be empty). Stored in state and shown in plans, like the API shows it to anyone who may read the module's tests, " +
+					"so that `terraform plan -generate-config-out` writes it as it is. For a secret use `value_wo` with `sensitive = true` " +
+					"(or pass a value marked sensitive, such as a sensitive variable). At most one of `value` and `value_wo` may be set, and one of them must be, " +
+					"except on an existing sensitive variable: see `sensitive`.",
 			},
 			"value_wo": schema.StringAttribute{
 				Optional:  true,
@@ -118,7 +120,7 @@ func (r *moduleTestVariableResource) Schema(_ context.Context, _ resource.Schema
 				WriteOnly: true,
 				MarkdownDescription: "Write-only value of the variable (Terraform 1.11 or later): sent to the API, never stored in the plan or state. " +
 					"Set `value_wo_version` with it, and change `value_wo_version` to send a new value: a change of `value_wo` alone is not seen. " +
-					"Exactly one of `value` and `value_wo` must be set.",
+					"At most one of `value` and `value_wo` may be set.",
 			},
 			"value_wo_version": schema.Int64Attribute{
 				Optional:            true,
@@ -156,7 +158,9 @@ func (r *moduleTestVariableResource) Schema(_ context.Context, _ resource.Schema
 				Computed: true,
 				Default:  booldefault.StaticBool(false),
 				MarkdownDescription: "Whether the value is sensitive: the API never returns a sensitive value. Defaults to `false`. " +
-					"A variable can be made sensitive in place, but not made non-sensitive again: setting `false` on a sensitive variable replaces it.",
+					"A variable can be made sensitive in place, but not made non-sensitive again: setting `false` on a sensitive variable replaces it. " +
+					"A sensitive variable that already exists (such as one just imported, whose value cannot be read back) may leave out both `value` and `value_wo`: " +
+					"Terraform then leaves its value as it is on the service. That is how `terraform plan -generate-config-out` writes an imported sensitive variable.",
 				PlanModifiers: []planmodifier.Bool{boolplanmodifier.RequiresReplaceIf(
 					func(_ context.Context, req planmodifier.BoolRequest, resp *boolplanmodifier.RequiresReplaceIfFuncResponse) {
 						resp.RequiresReplace = req.StateValue.ValueBool() && !req.PlanValue.IsUnknown() && !req.PlanValue.ValueBool()
@@ -181,16 +185,56 @@ func replaceIfSensitive(ctx context.Context, req planmodifier.StringRequest, res
 
 func (r *moduleTestVariableResource) ConfigValidators(context.Context) []resource.ConfigValidator {
 	return []resource.ConfigValidator{
-		resourcevalidator.ExactlyOneOf(path.MatchRoot("value"), path.MatchRoot("value_wo")),
+		resourcevalidator.Conflicting(path.MatchRoot("value"), path.MatchRoot("value_wo")),
 		resourcevalidator.RequiredTogether(path.MatchRoot("value_wo"), path.MatchRoot("value_wo_version")),
 	}
+}
+
+// ValidateConfig warns when a sensitive variable takes its value from the
+// plain `value`: Terraform keeps it in state and shows it in plans unless
+// the expression that sets it is itself sensitive (a mark the provider is
+// not told), whereas `value_wo` keeps it out of both.
+func (r *moduleTestVariableResource) ValidateConfig(ctx context.Context, req resource.ValidateConfigRequest, resp *resource.ValidateConfigResponse) {
+	var cfg moduleTestVariableResourceModel
+	resp.Diagnostics.Append(req.Config.Get(ctx, &cfg)...)
+	if resp.Diagnostics.HasError() || !cfg.Sensitive.ValueBool() || cfg.Value.IsNull() {
+		return
+	}
+	resp.Diagnostics.AddAttributeWarning(path.Root("value"), "Sensitive value in a plain attribute",
+		"This variable is sensitive, but its value is set with value, which Terraform stores in state and shows in plans "+
+			"unless the expression is itself sensitive (such as a variable declared sensitive = true). "+
+			"To keep the secret out of state and plans, set value_wo and value_wo_version instead.")
 }
 
 func (r *moduleTestVariableResource) Configure(_ context.Context, req resource.ConfigureRequest, resp *resource.ConfigureResponse) {
 	r.data = configureData(req.ProviderData, &resp.Diagnostics)
 }
 
+// ModifyPlan plans the organization, and requires a value (`value` or
+// `value_wo`) unless the variable is sensitive and already exists: an
+// imported sensitive variable's value cannot be read back, so its
+// configuration may leave the value to the service.
 func (r *moduleTestVariableResource) ModifyPlan(ctx context.Context, req resource.ModifyPlanRequest, resp *resource.ModifyPlanResponse) {
+	if req.Plan.Raw.IsNull() {
+		return
+	}
+	var cfg moduleTestVariableResourceModel
+	resp.Diagnostics.Append(req.Config.Get(ctx, &cfg)...)
+	if resp.Diagnostics.HasError() {
+		return
+	}
+	if cfg.Value.IsNull() && cfg.ValueWO.IsNull() && !cfg.Sensitive.IsUnknown() {
+		switch {
+		case !cfg.Sensitive.ValueBool():
+			resp.Diagnostics.AddAttributeError(path.Root("value"), "Missing value",
+				"Set value (a plain value) or value_wo (a secret, with sensitive = true and value_wo_version). "+
+					"Only an existing sensitive variable may leave both out, to keep the value it has on the service.")
+		case req.State.Raw.IsNull():
+			resp.Diagnostics.AddAttributeError(path.Root("value_wo"), "Missing value",
+				"A new sensitive variable needs a value: set value_wo and value_wo_version (or value). "+
+					"Leaving both out keeps the value of an existing sensitive variable, such as an imported one; this one does not exist yet.")
+		}
+	}
 	r.data.planOrganization(ctx, req, resp)
 }
 
@@ -263,6 +307,15 @@ func (r *moduleTestVariableResource) Read(ctx context.Context, req resource.Read
 		return
 	}
 	v := vars.byID[id]
+	if v == nil && vars.pages > 1 {
+		// Make sure (shared_lists.go): read by ID.
+		if v, err = r.data.client.TestVariables.Read(ctx, mod.id(), id); isNotFound(err) {
+			v = nil
+		} else if err != nil {
+			resp.Diagnostics.AddError("Error reading module test variable", testVariableError(mod, "read test variable "+id+" of", err))
+			return
+		}
+	}
 	if v == nil {
 		tflog.Info(ctx, "Module test variable no longer exists; removing it from state", fields)
 		resp.State.RemoveResource(ctx)

@@ -145,7 +145,6 @@ func TestAccModuleTestVariableResource_basic(t *testing.T) {
 					statecheck.ExpectKnownValue(testVariableAddr, tfjsonpath.New("hcl"), knownvalue.Bool(false)),
 					statecheck.ExpectKnownValue(testVariableAddr, tfjsonpath.New("description"), knownvalue.StringExact("Region the tests run in")),
 					statecheck.ExpectKnownValue(testVariableAddr, tfjsonpath.New("value_wo_version"), knownvalue.Null()),
-					statecheck.ExpectSensitiveValue(testVariableAddr, tfjsonpath.New("value")),
 					sameID.AddStateValue(testVariableAddr, tfjsonpath.New("id")),
 					tvServer(t, mod, "AWS_REGION", "eu-west-1", "Region the tests run in", false),
 				),
@@ -174,6 +173,9 @@ func TestAccModuleTestVariableResource_basic(t *testing.T) {
 					plancheck.ExpectResourceAction(testVariableAddr, plancheck.ResourceActionNoop),
 				}},
 			},
+			// ... and with terraform plan -generate-config-out, which writes
+			// the plain value as it is: the generated configuration plans clean.
+			{ResourceName: testVariableAddr, ImportState: true, ImportStateKind: resource.ImportBlockWithID, ImportStateId: mod.String() + "/AWS_REGION", GenerateConfig: true},
 			// Value and description in place; removing the description sets it to "".
 			{
 				Config:           config("AWS_REGION", "us-east-1", ""),
@@ -288,9 +290,19 @@ func TestAccModuleTestVariableResource_sensitive(t *testing.T) {
 				ImportPlanChecks: resource.ImportPlanChecks{PreApply: []plancheck.PlanCheck{
 					plancheck.ExpectResourceAction(testVariableAddr, plancheck.ResourceActionUpdate),
 					plancheck.ExpectKnownValue(testVariableAddr, tfjsonpath.New("description"), knownvalue.StringExact("")),
-					plancheck.ExpectSensitiveValue(testVariableAddr, tfjsonpath.New("value")),
 				}},
 			},
+			// A generated configuration leaves the unreadable value out (both
+			// value and value_wo), which an existing sensitive variable allows:
+			// it plans clean.
+			{ResourceName: testVariableAddr, ImportState: true, ImportStateKind: resource.ImportBlockWithID, ImportStateId: mod.String() + "/TOKEN", GenerateConfig: true},
+			// So may a hand-written one: the value stays as it is.
+			{
+				Config:            testAccTestVariableConfig(mod, `key = "TOKEN"`, `sensitive = true`),
+				ConfigPlanChecks:  tvExpect(plancheck.ResourceActionUpdate),
+				ConfigStateChecks: append(tvState("TOKEN", knownvalue.Null(), true), tvServer(t, mod, "TOKEN", "", "", true)),
+			},
+			{Config: testAccTestVariableConfig(mod, `key = "TOKEN"`, `sensitive = true`), PlanOnly: true},
 			// The API cannot rename a sensitive variable: replaced.
 			{
 				Config:           config("API_TOKEN", "secret-2", true),
@@ -499,8 +511,9 @@ func TestAccModuleTestVariableResource_invalid(t *testing.T) {
 		"key empty":                {[]string{`key = ""`, `value = ""`}, `key must begin with a letter or an underscore`},
 		"description too long":     {[]string{`key = "A"`, `value = ""`, fmt.Sprintf("description = %q", strings.Repeat("é", 513))}, `description UTF-8 character count must be at most 512, got: 513`},
 		"category":                 {[]string{`key = "A"`, `value = ""`, `category = "terraform"`}, `category value must be one of: \["env"\], got: "terraform"`},
-		"value and value_wo":       {[]string{`key = "A"`, `value = "x"`, `value_wo = "y"`, `value_wo_version = 1`}, `(?i)exactly one of these attributes must be configured: \[value,value_wo\]`},
-		"neither":                  {[]string{`key = "A"`}, `(?i)exactly one of these attributes must be configured: \[value,value_wo\]`},
+		"value and value_wo":       {[]string{`key = "A"`, `value = "x"`, `value_wo = "y"`, `value_wo_version = 1`}, `(?i)these attributes cannot be configured together: \[value,value_wo\]`},
+		"neither":                  {[]string{`key = "A"`}, `Missing value.*Set value \(a plain value\) or value_wo`},
+		"neither, new sensitive":   {[]string{`key = "A"`, `sensitive = true`}, `Missing value.*A new sensitive variable needs a value`},
 		"value_wo without version": {[]string{`key = "A"`, `value_wo = "y"`}, `(?i)these attributes must be configured together: \[value_wo,value_wo_version\]`},
 		"version without value_wo": {[]string{`key = "A"`, `value = "x"`, `value_wo_version = 1`}, `(?i)these attributes must be configured together: \[value_wo,value_wo_version\]`},
 		"module provider":          {[]string{`module_provider = "AWS"`}, `module_provider.*must contain only lower-case letters and digits`},

@@ -27,6 +27,9 @@ type testVariableList struct {
 	moduleMissing bool
 	byID          map[string]*tfe.Variable
 	byKey         map[string]*tfe.Variable
+	// pages counts the list's pages: a variable missing from a list of
+	// more than one page is only probably gone (recordsByID.definite).
+	pages int
 }
 
 // listTestVariables reads every page of a module's test variables.
@@ -41,6 +44,7 @@ func listTestVariables(ctx context.Context, client *tfe.Client, mod moduleRef) (
 		if err != nil {
 			return nil, err
 		}
+		l.pages++
 		for _, v := range page.Items {
 			l.byID[v.ID] = v
 			l.byKey[v.Key] = v

@@ -140,6 +140,23 @@ func (r *moduleVersionDeprecationResource) Read(ctx context.Context, req resourc
 	ref := state.ref()
 	fields := map[string]any{"module": ref.String()}
 	info, err := readModuleVersion(ctx, r.data.client, ref)
+	// The read that follows an import says what is wrong instead of
+	// leaving Terraform's "non-existent remote object".
+	importing, diags := req.Private.GetKey(ctx, importingKey)
+	resp.Diagnostics.Append(diags...)
+	if len(importing) > 0 {
+		resp.Diagnostics.Append(resp.Private.SetKey(ctx, importingKey, nil)...)
+		switch {
+		case isNotFound(err):
+			resp.Diagnostics.AddError("Cannot import module version deprecation", moduleVersionError(ref, "import the deprecation of", err))
+			return
+		case err == nil && !info.Deprecated:
+			resp.Diagnostics.AddError("Cannot import module version deprecation",
+				fmt.Sprintf("%s is not deprecated, so there is no deprecation to import. "+
+					"To deprecate it with Terraform, remove the import and apply the tfgov_module_version_deprecation resource: it deprecates the version.", ref.describe()))
+			return
+		}
+	}
 	if isNotFound(err) {
 		tflog.Info(ctx, "Module version no longer exists; removing its deprecation from state", fields)
 		resp.State.RemoveResource(ctx)
@@ -217,6 +234,7 @@ func (r *moduleVersionDeprecationResource) ImportState(ctx context.Context, req 
 		resp.Diagnostics.Append(resp.State.SetAttribute(ctx, path.Root(attr), parts[i])...)
 	}
 	resp.Diagnostics.Append(resp.State.SetAttribute(ctx, path.Root("id"), req.ID)...)
+	resp.Diagnostics.Append(resp.Private.SetKey(ctx, importingKey, []byte(`true`))...)
 }
 
 // moduleVersionError explains a failed call on a module version, naming the

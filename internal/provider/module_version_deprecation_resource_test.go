@@ -142,6 +142,8 @@ func TestAccModuleVersionDeprecationResource_basic(t *testing.T) {
 					plancheck.ExpectResourceAction(deprecationAddr, plancheck.ResourceActionNoop),
 				}},
 			},
+			// ... and with terraform plan -generate-config-out: clean.
+			{ResourceName: deprecationAddr, ImportState: true, ImportStateKind: resource.ImportBlockWithID, ImportStateId: v100.String(), GenerateConfig: true},
 			// Change reason and link in place.
 			{
 				Config: config("1.0.0", "Security fix in 1.1.0.", "https://example.com/advisory"),
@@ -260,6 +262,29 @@ func TestAccModuleVersionDeprecationResource_missingModule(t *testing.T) {
 			})
 		})
 	}
+}
+
+// TestAccModuleVersionDeprecationResource_importErrors: importing a version
+// that is not deprecated, or does not exist, says so (rather than
+// Terraform's "non-existent remote object"), with the command and with an
+// import block.
+func TestAccModuleVersionDeprecationResource_importErrors(t *testing.T) {
+	mod := testAccRegistryModule(t, "1.0.0")
+	v100 := testAccModuleVersion(mod, "1.0.0")
+	missing := testAccModuleVersion(mod, "9.9.9")
+	notDeprecated := phraseRE(fmt.Sprintf("Cannot import module version deprecation %s is not deprecated, so there is no deprecation to import.", v100.describe()))
+	notFound := phraseRE(fmt.Sprintf("Could not import the deprecation of %s: the module or the version was not found", missing.describe()))
+	config := testAccDeprecationConfig("", mod.Name, "1.0.0", "x", "")
+	resource.ParallelTest(t, resource.TestCase{
+		PreCheck:                 func() { testAccPreCheck(t) },
+		ProtoV6ProviderFactories: testAccProtoV6ProviderFactories,
+		CheckDestroy:             testAccCheckNotDeprecated(t, v100),
+		Steps: []resource.TestStep{
+			{Config: config, ResourceName: deprecationAddr, ImportState: true, ImportStateKind: resource.ImportBlockWithID, ImportStateId: v100.String(), ExpectError: notDeprecated},
+			{Config: config, ResourceName: deprecationAddr, ImportState: true, ImportStateId: v100.String(), ExpectError: notDeprecated},
+			{Config: config, ResourceName: deprecationAddr, ImportState: true, ImportStateId: missing.String(), ExpectError: notFound},
+		},
+	})
 }
 
 // TestAccModuleVersionDeprecationResource_invalid rejects bad input at plan

@@ -211,10 +211,22 @@ func validatePolicyKind(kindV, query, level types.String, diags *diag.Diagnostic
 	}
 }
 
+// ModifyPlan plans the organization, and tells tfgov_policy_upload's plan
+// the kind of an existing policy (policyKindCache), from the plan: no
+// request.
 func (r *policyResource) ModifyPlan(ctx context.Context, req resource.ModifyPlanRequest, resp *resource.ModifyPlanResponse) {
 	r.data.planOrganization(ctx, req, resp)
-	if req.Plan.Raw.IsNull() || resp.Diagnostics.HasError() {
-		return // destroy
+	if req.Plan.Raw.IsNull() || r.data == nil {
+		return
+	}
+	var id, kind types.String
+	resp.Diagnostics.Append(resp.Plan.GetAttribute(ctx, path.Root("id"), &id)...)
+	resp.Diagnostics.Append(resp.Plan.GetAttribute(ctx, path.Root("kind"), &kind)...)
+	if !id.IsUnknown() && !kind.IsUnknown() {
+		r.data.policyKinds.remember(id.ValueString(), kind.ValueString())
+	}
+	if resp.Diagnostics.HasError() {
+		return
 	}
 	var cfg, plan policyResourceModel
 	resp.Diagnostics.Append(req.Config.Get(ctx, &cfg)...)
@@ -295,6 +307,7 @@ func (r *policyResource) Create(ctx context.Context, req resource.CreateRequest,
 	want := plan
 	plan.set(pol.values())
 	checkPolicyWritten(want, plan, &resp.Diagnostics)
+	r.data.policyKinds.remember(plan.ID.ValueString(), plan.Kind.ValueString())
 	if plan.hasCode() {
 		r.data.lists.inlineCode.Store(pol.ID, true)
 		r.data.putCode(ctx, pol.ID, identityOf(pol), code, &resp.Diagnostics)

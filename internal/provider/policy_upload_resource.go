@@ -5,13 +5,15 @@ import (
 	"crypto/sha256"
 	"encoding/hex"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"os"
 	"regexp"
+	"strings"
+	"sync"
 	"time"
 	"unicode/utf8"
 
-	tfe "github.com/hashicorp/go-tfe"
 	"github.com/hashicorp/terraform-plugin-framework-validators/resourcevalidator"
 	"github.com/hashicorp/terraform-plugin-framework-validators/stringvalidator"
 	"github.com/hashicorp/terraform-plugin-framework/diag"
@@ -62,8 +64,19 @@ func (r *policyUploadResource) Schema(_ context.Context, _ resource.SchemaReques
 			"the code was compared, the code is not downloaded. The upload's answer does not give the new `updated-at`, so the first refresh that is saved " +
 			"after an upload (the next `terraform apply` or `terraform apply -refresh-only`) downloads the code once; plans before it download it each time. " +
 			"Two changes within the same millisecond share an `updated-at`; the API gives no finer signal. " +
+
 			"Code over the API's limit of 10 MB (10,485,760 bytes) is refused at plan time. " +
-			"For an `opa` policy the code must parse as Rego (v1, or v0 for older OPA versions), checked with OPA's own parser before the upload. " +
+			"Empty code (or only whitespace) is refused at plan: the service accepts an empty upload, but an empty policy can never pass " +
+			"(a Rego module needs a package declaration, a Sentinel policy its main rule). " +
+			"For an `opa` policy the code must parse as Rego (v1, or v0 for older OPA versions), checked with OPA's own parser at plan " +
+			"whenever the kind is known then (from this resource's last upload, or the `tfgov_policy` of this configuration it refers to, once that exists) " +
+			"or the code is plainly Rego (it declares a package, or the file is named `*.rego`), " +
+			"so that nothing is created for code that would be refused; otherwise before the upload. " +
+			"A `source` file edited between `terraform plan -out` and the apply of that plan is refused with an error saying so, and nothing is uploaded; " +
+			"a new upload's plan shows `content_sha256` as known after apply, and uploads the file as the apply finds it.\n\n" +
+			"After an import the code is kept as `content`, which `terraform plan -generate-config-out` writes, and which then plans no change. " +
+			"A configuration with `source` instead plans one in-place update after the import, from `content` to `source`, because Terraform cannot know " +
+			"which file an imported policy's code came from; its `content_sha256` stays the same when the file holds the same code, and applying it uploads nothing.\n\n" +
 			"Destroying this resource leaves the policy and its last code in place: the API has no way to remove code; destroy the `tfgov_policy` for that.",
 		Attributes: map[string]schema.Attribute{
 			"id": schema.StringAttribute{
@@ -106,7 +119,7 @@ func (r *policyUploadResource) ConfigValidators(context.Context) []resource.Conf
 	}
 }
 
-// ValidateConfig refuses inline code over the API's limit.
+// ValidateConfig refuses inline code over the API's limit, and empty code.
 func (r *policyUploadResource) ValidateConfig(ctx context.Context, req resource.ValidateConfigRequest, resp *resource.ValidateConfigResponse) {
 	var cfg policyUploadResourceModel
 	resp.Diagnostics.Append(req.Config.Get(ctx, &cfg)...)
@@ -115,6 +128,9 @@ func (r *policyUploadResource) ValidateConfig(ctx context.Context, req resource.
 	}
 	if n := len(cfg.Content.ValueString()); n > maxPolicyCodeSize {
 		resp.Diagnostics.AddAttributeError(path.Root("content"), "Policy code too large", tooLarge(n))
+	}
+	if strings.TrimSpace(cfg.Content.ValueString()) == "" {
+		resp.Diagnostics.AddAttributeError(path.Root("content"), "Empty policy code", fmt.Sprintf("content: %s.", errEmptyPolicy))
 	}
 }
 
@@ -135,7 +151,18 @@ func sha256Hex(b []byte) string {
 // `content`, or of the `source` file, which it reads (refusing one over the
 // API's limit). A file that does not exist yet is accepted only when
 // content_sha256 is configured, for a file another resource writes during
-// the apply.
+// the apply. Code known now is checked now (checkPolicyCode): empty code
+// always, Rego when the policy's kind is known (remembered from the last
+// upload) or the code is plainly Rego.
+//
+// A `source` file edited between `terraform plan -out` and the apply: the
+// apply plans again, and a different SHA-256 would make Terraform report an
+// inconsistent plan as a provider bug. So the refresh of the plan records
+// the file's SHA-256 in private state, and the apply's plan, which gets that
+// same private state, refuses a file that no longer matches it, before
+// anything is uploaded. A new upload has no refresh: its content_sha256 is
+// planned unknown (the code is still read and checked now), and the apply
+// uploads the file as it then is.
 func (r *policyUploadResource) ModifyPlan(ctx context.Context, req resource.ModifyPlanRequest, resp *resource.ModifyPlanResponse) {
 	if req.Plan.Raw.IsNull() {
 		return // destroy
@@ -146,18 +173,157 @@ func (r *policyUploadResource) ModifyPlan(ctx context.Context, req resource.Modi
 	if resp.Diagnostics.HasError() {
 		return
 	}
-	sum := planCodeSHA256(cfg.Content, cfg.Source, cfg.ContentSHA256, &resp.Diagnostics)
-	if resp.Diagnostics.HasError() {
-		return
+	creating := req.State.Raw.IsNull()
+	sum := cfg.ContentSHA256 // null or unknown unless configured
+	var code []byte
+	var codeAttr, codeName string
+	switch {
+	case !cfg.Content.IsNull() && !cfg.Content.IsUnknown():
+		code, codeAttr, codeName = []byte(cfg.Content.ValueString()), "content", "content"
+		got := sha256Hex(code)
+		if !sum.IsNull() && !sum.IsUnknown() && sum.ValueString() != got {
+			resp.Diagnostics.AddAttributeError(path.Root("content_sha256"), "content_sha256 does not match content",
+				fmt.Sprintf("content_sha256 is %s but the SHA-256 of content is %s. Leave content_sha256 out: it is computed from content.", sum.ValueString(), got))
+			return
+		}
+		sum = types.StringValue(got)
+	case !cfg.Source.IsNull() && !cfg.Source.IsUnknown():
+		name := cfg.Source.ValueString()
+		c, err := readPolicySource(name)
+		switch {
+		case os.IsNotExist(err) && !sum.IsNull():
+			// Written during the apply; checked against content_sha256 then.
+		case err != nil:
+			resp.Diagnostics.AddAttributeError(path.Root("source"), "Cannot read the policy code", err.Error()+
+				"\n\nIf another resource writes this file during the apply, set content_sha256 from that resource so the plan knows the code's hash.")
+			return
+		case !sum.IsNull() && !sum.IsUnknown() && sum.ValueString() != sha256Hex(c):
+			resp.Diagnostics.AddAttributeError(path.Root("content_sha256"), "content_sha256 does not match the source file",
+				fmt.Sprintf("content_sha256 is %s but the SHA-256 of %s is %s.", sum.ValueString(), name, sha256Hex(c)))
+			return
+		default:
+			code, codeAttr, codeName = c, "source", name
+			if read, ok := privateJSON[sourceRead](ctx, req.Private, sourceReadKey, &resp.Diagnostics); ok && read.Path == name && read.SHA256 != sha256Hex(c) {
+				resp.Diagnostics.AddAttributeError(path.Root("source"), "Policy file changed since the plan",
+					fmt.Sprintf("%s had SHA-256 %s when Terraform read it for the plan, and has SHA-256 %s now, so the saved plan no longer describes it. "+
+						"Nothing was uploaded. Run terraform plan again to review the new code, then apply it. "+
+						"(With -refresh=false the plan compares with the file as the last refresh read it: refresh first.)", name, read.SHA256, sha256Hex(c)))
+				return
+			}
+			if sum.IsNull() {
+				sum = types.StringValue(sha256Hex(c))
+				if creating {
+					sum = types.StringUnknown()
+				}
+			}
+		}
+	}
+	// The refresh's record served the check above; the apply does not keep it.
+	resp.Diagnostics.Append(resp.Private.SetKey(ctx, sourceReadKey, nil)...)
+	if codeAttr != "" {
+		// The kind from this resource's last upload, else from the
+		// tfgov_policy refreshed or planned in this run.
+		kind := ""
+		if k, ok := privateJSON[policyKindRecord](ctx, req.Private, policyKindKey, &resp.Diagnostics); ok && k.PolicyID == plan.PolicyID.ValueString() {
+			kind = k.Kind
+		} else if r.data != nil && !plan.PolicyID.IsUnknown() {
+			kind = r.data.policyKinds.kind(plan.PolicyID.ValueString())
+		}
+		if err := checkPolicyCode(kind, codeName, code); err != nil {
+			resp.Diagnostics.AddAttributeError(path.Root(codeAttr), policyCodeSummary(err), policyCodeDetail(kind, codeName, err))
+			return
+		}
 	}
 	if sum.IsNull() {
 		sum = types.StringUnknown()
 	}
 	resp.Diagnostics.Append(resp.Plan.SetAttribute(ctx, path.Root("content_sha256"), sum)...)
 	if !plan.PolicyID.IsUnknown() {
-		r.data.refuseInlineCode(plan.PolicyID.ValueString(), &resp.Diagnostics)
+		if r.data != nil {
+			r.data.refuseInlineCode(plan.PolicyID.ValueString(), &resp.Diagnostics)
+		}
 		resp.Diagnostics.Append(resp.Plan.SetAttribute(ctx, path.Root("id"), plan.PolicyID)...)
 	}
+}
+
+func policyCodeSummary(err error) string {
+	if errors.Is(err, errEmptyPolicy) {
+		return "Empty policy code"
+	}
+	return "Invalid Rego"
+}
+
+func policyCodeDetail(kind, name string, err error) string {
+	switch {
+	case errors.Is(err, errEmptyPolicy):
+		return fmt.Sprintf("%s: %s.", name, err)
+	case kind == "opa":
+		return fmt.Sprintf("The policy is an OPA policy, and its code does not parse as Rego, so nothing will be uploaded. OPA's parser says:\n%s", err)
+	default:
+		return fmt.Sprintf("The code is Rego (it declares a package, or the file is named *.rego) but does not parse, so nothing will be uploaded. OPA's parser says:\n%s", err)
+	}
+}
+
+// policyKindCache maps policy IDs to kinds (`opa`, `sentinel`). Terraform
+// refreshes (or creates) a tfgov_policy before planning an upload that
+// refers to it, in the same provider process, so the upload's plan learns
+// the kind of a policy the configuration manages without a request. The
+// zero value is ready to use.
+type policyKindCache struct{ m sync.Map }
+
+func (c *policyKindCache) remember(id, kind string) {
+	if id != "" && kind != "" {
+		c.m.Store(id, kind)
+	}
+}
+
+func (c *policyKindCache) kind(id string) string {
+	k, _ := c.m.Load(id)
+	s, _ := k.(string)
+	return s
+}
+
+// Private state of tfgov_policy_upload.
+const (
+	// sourceReadKey: the `source` file as the last refresh read it.
+	sourceReadKey = "source_read"
+	// policyKindKey: the policy's kind, learnt at the last upload, so
+	// that the next plan checks Rego without a request.
+	policyKindKey = "policy_kind"
+)
+
+type sourceRead struct {
+	Path   string `json:"path"`
+	SHA256 string `json:"sha256"`
+}
+
+type policyKindRecord struct {
+	PolicyID string `json:"policy_id"`
+	Kind     string `json:"kind"`
+}
+
+// privateGetter is the part of the framework's private state that reads.
+type privateGetter interface {
+	GetKey(ctx context.Context, key string) ([]byte, diag.Diagnostics)
+}
+
+// privateJSON reads a JSON value from private state; ok is false when the
+// key is absent or unreadable (then the caller does without it).
+func privateJSON[T any](ctx context.Context, p privateGetter, key string, diags *diag.Diagnostics) (v T, ok bool) {
+	if p == nil {
+		return v, false
+	}
+	b, d := p.GetKey(ctx, key)
+	diags.Append(d...)
+	if len(b) == 0 || json.Unmarshal(b, &v) != nil {
+		return v, false
+	}
+	return v, true
+}
+
+func privateValue(v any) []byte {
+	b, _ := json.Marshal(v) //nolint:errchkjson // plain structs of strings
+	return b
 }
 
 // planCodeSHA256 is the SHA-256 of the code a plan uploads: of content, or
@@ -251,16 +417,12 @@ func codeFor(content, source, sum types.String, diags *diag.Diagnostics) []byte 
 	return code
 }
 
-// checkCodeOfKind checks code for a policy of kind: Rego for OPA (the
-// service checks nothing until a run evaluates it). attr is the attribute
-// an error names.
+// checkCodeOfKind checks code for a policy (checkPolicyCode: empty code,
+// and Rego for OPA). attr is the attribute an error names.
 func checkCodeOfKind(id string, pol policyIdentity, code []byte, attr string, diags *diag.Diagnostics) {
-	if pol.kind != tfe.OPA {
-		return
-	}
-	if err := checkRego(pol.name+".rego", code); err != nil {
-		diags.AddAttributeError(path.Root(attr), "Invalid Rego",
-			fmt.Sprintf("Policy %s (%s) is an OPA policy, and its code does not parse as Rego, so it was not uploaded. OPA's parser says:\n%s", id, pol.name, err))
+	if err := checkPolicyCode(string(pol.kind), pol.name+".rego", code); err != nil {
+		diags.AddAttributeError(path.Root(attr), policyCodeSummary(err),
+			fmt.Sprintf("Policy %s (%s): %s", id, pol.name, strings.Replace(policyCodeDetail(string(pol.kind), attr, err), "will be", "was", 1)))
 	}
 }
 
@@ -276,20 +438,20 @@ func (d *providerData) putCode(ctx context.Context, id string, pol policyIdentit
 	tflog.Info(ctx, "Uploaded policy code", map[string]any{"policy_id": id, "bytes": len(code), "sha256": sha256Hex(code)})
 }
 
-// upload checks Rego code with OPA's parser when the policy is an OPA
-// one, and uploads: one request. The policy's kind is known when this
-// process created or listed the policy (the usual case: tfgov_policy
-// created it in the same apply), else it is read first (one more request).
-// It records in private state that the code was uploaded by us, with the
-// policy's updated-at not yet known (see Read).
-func (r *policyUploadResource) upload(ctx context.Context, m *policyUploadResourceModel, priv privateStateSetter, diags *diag.Diagnostics) {
+// upload checks the code (checkPolicyCode with the policy's kind) and
+// uploads it: one request. The policy's kind is known when this process
+// created or listed the policy (the usual case: tfgov_policy created it in
+// the same apply), else it is read first (one more request). It records in
+// private state that the code was uploaded by us, with the policy's
+// updated-at not yet known (see Read).
+func (r *policyUploadResource) upload(ctx context.Context, m *policyUploadResourceModel, priv privateStateSetter, diags *diag.Diagnostics) (kind string) {
 	code := m.code(diags)
 	if diags.HasError() {
-		return
+		return ""
 	}
 	id := m.PolicyID.ValueString()
 	if r.data.refuseInlineCode(id, diags); diags.HasError() {
-		return
+		return ""
 	}
 	pol, ok := r.data.knownPolicy(id)
 	if !ok {
@@ -297,7 +459,7 @@ func (r *policyUploadResource) upload(ctx context.Context, m *policyUploadResour
 		read, err := policyClient{r.data.client}.read(ctx, id)
 		if err != nil {
 			diags.AddAttributeError(path.Root("policy_id"), "Error uploading policy code", policyError("Policy "+id, err))
-			return
+			return ""
 		}
 		r.data.rememberPolicy(read)
 		pol = identityOf(read)
@@ -308,15 +470,25 @@ func (r *policyUploadResource) upload(ctx context.Context, m *policyUploadResour
 	}
 	checkCodeOfKind(id, pol, code, attr, diags)
 	if diags.HasError() {
-		return
+		return ""
 	}
 	r.data.putCode(ctx, id, pol, code, diags)
 	if diags.HasError() {
-		return
+		return ""
 	}
 	m.ID = m.PolicyID
 	m.ContentSHA256 = types.StringValue(sha256Hex(code))
 	diags.Append(setCodeSignal(ctx, priv, codeSignal{Organization: pol.organization})...)
+	return string(pol.kind)
+}
+
+// rememberKind records the policy's kind for the next plan's Rego check.
+func rememberKind(ctx context.Context, p interface {
+	SetKey(context.Context, string, []byte) diag.Diagnostics
+}, policyID, kind string, diags *diag.Diagnostics) {
+	if kind != "" {
+		diags.Append(p.SetKey(ctx, policyKindKey, privateValue(policyKindRecord{PolicyID: policyID, Kind: kind}))...)
+	}
 }
 
 func (r *policyUploadResource) Create(ctx context.Context, req resource.CreateRequest, resp *resource.CreateResponse) {
@@ -325,10 +497,11 @@ func (r *policyUploadResource) Create(ctx context.Context, req resource.CreateRe
 	if resp.Diagnostics.HasError() {
 		return
 	}
-	r.upload(ctx, &plan, resp.Private, &resp.Diagnostics)
+	kind := r.upload(ctx, &plan, resp.Private, &resp.Diagnostics)
 	if resp.Diagnostics.HasError() {
 		return
 	}
+	rememberKind(ctx, resp.Private, plan.PolicyID.ValueString(), kind, &resp.Diagnostics)
 	resp.Diagnostics.Append(resp.State.Set(ctx, &plan)...)
 }
 
@@ -352,6 +525,23 @@ func (r *policyUploadResource) Read(ctx context.Context, req resource.ReadReques
 		return
 	}
 	id := state.PolicyID.ValueString()
+	importing := false
+	if b, d := req.Private.GetKey(ctx, importingKey); len(b) > 0 {
+		resp.Diagnostics.Append(d...)
+		resp.Diagnostics.Append(resp.Private.SetKey(ctx, importingKey, nil)...)
+		importing = true
+	}
+	noCode := func() {
+		if importing {
+			resp.Diagnostics.AddError("Cannot import policy code",
+				fmt.Sprintf("Policy %s was not found, or has no code yet (the service has nothing to download before the first upload), "+
+					"or the token may not manage policies. A policy without code has no tfgov_policy_upload to import: remove the import, "+
+					"and let this resource upload the code instead.", id))
+			return
+		}
+		tflog.Info(ctx, "Policy or its code no longer exists; removing the upload from state", map[string]any{"policy_id": id})
+		resp.State.RemoveResource(ctx)
+	}
 	sig, diags := getCodeSignal(ctx, req.Private)
 	resp.Diagnostics.Append(diags...)
 	if sig.Organization == "" {
@@ -363,7 +553,8 @@ func (r *policyUploadResource) Read(ctx context.Context, req resource.ReadReques
 	if !orgKnown {
 		org = r.data.organization // a guess: the policy may be elsewhere
 	}
-	next := codeSignal{}
+	var next *codeSignal // recorded when the code is downloaded
+	unchanged := false
 	if org != "" {
 		pols, err := r.data.organizationPolicies(ctx, org)
 		if err != nil {
@@ -372,36 +563,45 @@ func (r *policyUploadResource) Read(ctx context.Context, req resource.ReadReques
 		}
 		pol, ok := pols.lookup(id)
 		switch {
-		case !ok && orgKnown:
-			tflog.Info(ctx, "Policy no longer exists; removing the upload from state", map[string]any{"policy_id": id, "organization": org})
-			resp.State.RemoveResource(ctx)
+		case !ok && orgKnown && pols.definite():
+			noCode()
 			return
 		case ok && sig.UpdatedAt != "" && sig.UpdatedAt == updatedAtSignal(pol):
 			tflog.Debug(ctx, "Policy unchanged since its code was last compared; not downloading", map[string]any{"policy_id": id, "updated_at": sig.UpdatedAt})
-			return // resp.State and resp.Private are the request's
+			unchanged = true
 		case ok:
-			next = codeSignal{Organization: org, UpdatedAt: updatedAtSignal(pol)}
+			next = &codeSignal{Organization: org, UpdatedAt: updatedAtSignal(pol)}
 		}
 	}
-	if state.Content.IsNull() && state.Source.IsNull() {
-		// Just imported: take the code as inline content, so a
-		// configuration with the same content plans no change.
-		state.Content = types.StringUnknown()
+	if !unchanged {
+		if state.Content.IsNull() && state.Source.IsNull() {
+			// Just imported: take the code as inline content, so a
+			// configuration with the same content plans no change.
+			state.Content = types.StringUnknown()
+		}
+		sum, content, gone, err := r.data.downloadCode(ctx, id, state.ContentSHA256, state.Content)
+		if gone {
+			noCode()
+			return
+		}
+		if err != nil {
+			resp.Diagnostics.AddError("Error reading policy code", err.Error())
+			return
+		}
+		state.ContentSHA256, state.Content = sum, content
+		if next == nil {
+			next = &codeSignal{}
+		}
+		resp.Diagnostics.Append(setCodeSignal(ctx, resp.Private, *next)...)
 	}
-	var gone bool
-	var err error
-	state.ContentSHA256, state.Content, gone, err = r.data.downloadCode(ctx, id, state.ContentSHA256, state.Content)
-	if gone {
-		tflog.Info(ctx, "Policy or its code no longer exists; removing the upload from state", map[string]any{"policy_id": id})
-		resp.State.RemoveResource(ctx)
-		return
-	}
-	if err != nil {
-		resp.Diagnostics.AddError("Error reading policy code", err.Error())
-		return
+	if !state.Source.IsNull() {
+		// The file as this refresh finds it, for the apply of a saved plan
+		// (ModifyPlan); an unreadable file is the plan's to report.
+		if c, err := readPolicySource(state.Source.ValueString()); err == nil {
+			resp.Diagnostics.Append(resp.Private.SetKey(ctx, sourceReadKey, privateValue(sourceRead{Path: state.Source.ValueString(), SHA256: sha256Hex(c)}))...)
+		}
 	}
 	state.ID = state.PolicyID
-	resp.Diagnostics.Append(setCodeSignal(ctx, resp.Private, next)...)
 	resp.Diagnostics.Append(resp.State.Set(ctx, &state)...)
 }
 
@@ -415,10 +615,11 @@ func (r *policyUploadResource) Update(ctx context.Context, req resource.UpdateRe
 		return
 	}
 	if plan.ContentSHA256.IsUnknown() || !plan.ContentSHA256.Equal(state.ContentSHA256) {
-		r.upload(ctx, &plan, resp.Private, &resp.Diagnostics)
+		kind := r.upload(ctx, &plan, resp.Private, &resp.Diagnostics)
 		if resp.Diagnostics.HasError() {
 			return
 		}
+		rememberKind(ctx, resp.Private, plan.PolicyID.ValueString(), kind, &resp.Diagnostics)
 	}
 	resp.Diagnostics.Append(resp.State.Set(ctx, &plan)...)
 }
@@ -434,6 +635,7 @@ func (r *policyUploadResource) ImportState(ctx context.Context, req resource.Imp
 	}
 	resp.Diagnostics.Append(resp.State.SetAttribute(ctx, path.Root("id"), req.ID)...)
 	resp.Diagnostics.Append(resp.State.SetAttribute(ctx, path.Root("policy_id"), req.ID)...)
+	resp.Diagnostics.Append(resp.Private.SetKey(ctx, importingKey, []byte(`true`))...)
 }
 
 // Delete makes no request: the API cannot remove a policy's code, and the

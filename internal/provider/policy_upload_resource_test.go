@@ -193,12 +193,27 @@ resource "tfgov_policy_upload" "test" {
 					testAccCheckCode(t, regoV0Code),
 				},
 			},
-			// Code that is not Rego is refused before the upload: the
-			// policy keeps its code.
+			// Code that is not Rego is refused at plan (the kind is known
+			// from the last upload): the policy keeps its code.
 			{
 				PreConfig:   func() { write(badRego) },
 				Config:      config(file),
-				ExpectError: regexp.MustCompile(`(?s)Invalid Rego.*does not parse as Rego, so it was not uploaded.*rego_parse_error`),
+				PlanOnly:    true,
+				ExpectError: regexp.MustCompile(`(?s)Invalid Rego.*The policy is an OPA policy, and its code does not parse as Rego, so nothing\s+will be uploaded.*rego_parse_error`),
+			},
+			// ... even when it does not look like Rego at all.
+			{
+				PreConfig:   func() { write("main = rule { true }\n") },
+				Config:      config(file),
+				PlanOnly:    true,
+				ExpectError: regexp.MustCompile(`(?s)Invalid Rego.*The policy is an OPA policy`),
+			},
+			// An empty file is refused at plan.
+			{
+				PreConfig:   func() { write("\n") },
+				Config:      config(file),
+				PlanOnly:    true,
+				ExpectError: regexp.MustCompile(`(?s)Empty policy code.*the code is empty.*can never pass`),
 			},
 			{
 				PreConfig:         func() { write(regoV0Code) },
@@ -280,6 +295,9 @@ func TestAccPolicyUploadResource_invalid(t *testing.T) {
 		"sha not hex":    {`policy_id = "pol-abc"` + "\n" + `content = "x"` + "\n" + `content_sha256 = "abc"`, `content_sha256.*must be 64 lowercase hexadecimal characters`},
 		"directory":      {`policy_id = "pol-abc"` + "\n" + fmt.Sprintf("source = %q", t.TempDir()), `is a directory, not a file`},
 		"empty source":   {`policy_id = "pol-abc"` + "\n" + `source = ""`, `source.*at least 1`},
+		"empty content":  {`policy_id = "pol-abc"` + "\n" + `content = ""`, `Empty policy code.*content: the code is empty`},
+		"blank content":  {`policy_id = "pol-abc"` + "\n" + `content = " \n "`, `Empty policy code`},
+		"bad rego":       {`policy_id = "pol-abc"` + "\n" + fmt.Sprintf("content = %q", badRego), `Invalid Rego.*rego_parse_error`},
 		"policy missing": {`policy_id = "pol-doesnotexist0001"` + "\n" + `content = "x"`, `Policy pol-doesnotexist0001 not found, or the token may not manage policies`},
 	}
 	for name, tc := range tests {
@@ -305,6 +323,22 @@ func TestAccPolicyUploadResource_invalid(t *testing.T) {
 				ImportState:   true,
 				ImportStateId: "acme/name",
 				ExpectError:   wrappedRE(`want the policy ID, pol-<id>`),
+			}},
+		})
+	})
+	// A policy without code has no upload to import: said so, instead of
+	// Terraform's "non-existent remote object".
+	t.Run("import a policy without code", func(t *testing.T) {
+		pol := testAccPolicy(t, tfe.Sentinel)
+		resource.ParallelTest(t, resource.TestCase{
+			PreCheck:                 func() { testAccPreCheck(t) },
+			ProtoV6ProviderFactories: testAccProtoV6ProviderFactories,
+			Steps: []resource.TestStep{{
+				Config:        fmt.Sprintf("resource \"tfgov_policy_upload\" \"test\" {\n  policy_id = %q\n  content = \"x\"\n}\n", pol.ID),
+				ResourceName:  uploadAddr,
+				ImportState:   true,
+				ImportStateId: pol.ID,
+				ExpectError:   regexp.MustCompile(`(?s)` + wrappedRE(`Cannot import policy code.*Policy `+pol.ID+` was not found, or has no code yet.*remove the import`).String()),
 			}},
 		})
 	})
@@ -349,26 +383,27 @@ func TestAccPolicyUploadResource_opaInline(t *testing.T) {
 		ProtoV6ProviderFactories: testAccProtoV6ProviderFactories,
 		CheckDestroy:             testAccCheckPolicyDestroyed(t, name),
 		Steps: []resource.TestStep{
+			// Rego (it declares a package) that does not parse is refused
+			// at plan, although the policy is new: nothing is made.
 			{
 				Config:      testAccPolicyWithUpload(name, "opa", badRego),
-				ExpectError: regexp.MustCompile(`(?s)Invalid Rego.*content.*rego_parse_error`),
+				ExpectError: regexp.MustCompile(`(?s)Invalid Rego.*content.*The code is Rego \(it declares a package, or the file is\s+named \*\.rego\) but\s+does not parse, so nothing will be uploaded.*rego_parse_error`),
 			},
-			// The policy was made, the code was not uploaded (and the
-			// plan still has the upload to do).
 			{
-				RefreshState:       true,
-				ExpectNonEmptyPlan: true,
+				PreConfig: func() {
+					l, err := testAccClient(t).Policies.List(context.Background(), testAccOrganization(), &tfe.PolicyListOptions{Search: name})
+					if err != nil || len(l.Items) != 0 {
+						t.Fatalf("after a plan-time refusal the policy should not exist: %v, %+v", err, l)
+					}
+				},
+				Config:            testAccPolicyWithUpload(name, "opa", regoCode),
+				ConfigStateChecks: []statecheck.StateCheck{testAccCheckCode(t, regoCode)},
 				Check: func(s *terraform.State) error {
-					id := testAccPolicyID(s, policyAddr)
-					if _, err := testAccClient(t).Policies.Download(context.Background(), id); !isNotFound(err) {
-						return fmt.Errorf("download after a refused upload: want 404, got %w", err)
+					if id := testAccPolicyID(s, policyAddr); id == "" {
+						return fmt.Errorf("%s has no ID", policyAddr)
 					}
 					return nil
 				},
-			},
-			{
-				Config:            testAccPolicyWithUpload(name, "opa", regoCode),
-				ConfigStateChecks: []statecheck.StateCheck{testAccCheckCode(t, regoCode)},
 			},
 		},
 	})
@@ -396,18 +431,31 @@ func testAccPolicy(t *testing.T, kind tfe.PolicyKind) *tfe.Policy {
 }
 
 // TestAccPolicyResource_requests counts the API requests (go-tfe's start-up
-// ping aside) of a policy and its upload: create, refresh and destroy. It
+// ping and the token check aside) of a policy and its upload: create, refresh and destroy. It
 // is not parallel, so the counter sees no other test's requests.
 func TestAccPolicyResource_requests(t *testing.T) {
 	sb := testAccSandbox()
 	if sb == nil {
 		t.Skip("request counting needs the sandbox")
 	}
+	// Each provider start costs go-tfe's ping and the token check, exactly
+	// one of each; the phases count the rest.
+	var startPings, startChecks int
 	snapshot := func() map[string]int {
 		s := sb.Stats()
+		startPings, startChecks = s["GET /api/v2/ping"], s["GET /api/v2/account/details"]
 		delete(s, "GET /api/v2/ping")
+		delete(s, "GET /api/v2/account/details")
 		return s
 	}
+	pings, checks := sb.RequestsTo("GET", "/api/v2/ping"), sb.RequestsTo("GET", "/api/v2/account/details")
+	defer func() {
+		snapshot()
+		// The test's own go-tfe client may ping too, never check.
+		if p, c := startPings-pings, startChecks-checks; c == 0 || c > p {
+			t.Errorf("provider starts: %d pings and %d token checks, want one check per provider start", p, c)
+		}
+	}()
 	since := func(before map[string]int) (map[string]int, int) {
 		diff, total := map[string]int{}, 0
 		for k, v := range snapshot() {
@@ -485,6 +533,90 @@ func TestAccPolicyResource_requests(t *testing.T) {
 						"GET /api/v2/policies/{id}/download": 1,                         // the code, for its SHA-256
 					})
 					before = snapshot() // after testAccPolicyListPages' own requests
+					return nil
+				},
+			},
+		},
+	})
+}
+
+// TestAccPolicyUploadResource_importWithSource: an import (block) into a
+// configuration with `source` plans one in-place update, content -> source,
+// with the same content_sha256 (Terraform cannot know the file an imported
+// upload came from; the docs say so), and its apply uploads nothing; the
+// next plan is empty. A generated configuration (content) plans clean.
+func TestAccPolicyUploadResource_importWithSource(t *testing.T) {
+	pol := testAccPolicy(t, tfe.OPA)
+	if err := testAccClient(t).Policies.Upload(context.Background(), pol.ID, []byte(regoCode)); err != nil {
+		t.Fatal(err)
+	}
+	file := filepath.Join(t.TempDir(), "policy.rego")
+	if err := os.WriteFile(file, []byte(regoCode), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	upload := fmt.Sprintf("resource \"tfgov_policy_upload\" \"test\" {\n  policy_id = %q\n  source    = %q\n}\n", pol.ID, file)
+	importBlock := fmt.Sprintf("import {\n  to = tfgov_policy_upload.test\n  id = %q\n}\n", pol.ID)
+	uploads := func() int {
+		if sb := testAccSandbox(); sb != nil {
+			return sb.RequestsTo("PUT", "/api/v2/policies/"+pol.ID+"/upload")
+		}
+		return 0
+	}
+	before := 0
+	resource.ParallelTest(t, resource.TestCase{
+		PreCheck:                 func() { testAccPreCheck(t) },
+		ProtoV6ProviderFactories: testAccProtoV6ProviderFactories,
+		Steps: []resource.TestStep{
+			{
+				PreConfig: func() { before = uploads() },
+				Config:    upload + importBlock,
+				ConfigPlanChecks: resource.ConfigPlanChecks{PreApply: []plancheck.PlanCheck{
+					plancheck.ExpectResourceAction(uploadAddr, plancheck.ResourceActionUpdate),
+					plancheck.ExpectKnownValue(uploadAddr, tfjsonpath.New("content_sha256"), knownvalue.StringExact(sha256String(regoCode))),
+					plancheck.ExpectKnownValue(uploadAddr, tfjsonpath.New("content"), knownvalue.Null()),
+				}},
+				ConfigStateChecks: []statecheck.StateCheck{
+					statecheck.ExpectKnownValue(uploadAddr, tfjsonpath.New("source"), knownvalue.StringExact(file)),
+					testAccCheckCode(t, regoCode),
+					stateCheckFunc(func(context.Context, *tfjson.State) error {
+						if n := uploads() - before; n != 0 {
+							return fmt.Errorf("the apply after the import uploaded %d times, want 0", n)
+						}
+						return nil
+					}),
+				},
+			},
+			{Config: upload, PlanOnly: true},
+			{ResourceName: uploadAddr, ImportState: true, ImportStateKind: resource.ImportBlockWithID, ImportStateId: pol.ID, GenerateConfig: true},
+		},
+	})
+}
+
+// TestAccPolicyUploadResource_regoAtPlanExistingPolicy: a new upload to an
+// OPA policy that already exists (managed in the same configuration) is
+// checked as Rego at plan, although the code does not look like Rego: the
+// kind comes from the policy's refresh, without a request. Nothing is
+// uploaded.
+func TestAccPolicyUploadResource_regoAtPlanExistingPolicy(t *testing.T) {
+	name := testAccName("upload-kind")
+	policyOnly := fmt.Sprintf("resource \"tfgov_policy\" \"test\" {\n  name  = %q\n  kind  = \"opa\"\n  query = \"data.terraform.policies.tags.deny\"\n}\n", name)
+	resource.ParallelTest(t, resource.TestCase{
+		PreCheck:                 func() { testAccPreCheck(t) },
+		ProtoV6ProviderFactories: testAccProtoV6ProviderFactories,
+		CheckDestroy:             testAccCheckPolicyDestroyed(t, name),
+		Steps: []resource.TestStep{
+			{Config: policyOnly},
+			{
+				Config:      testAccPolicyWithUpload(name, "opa", sentinelCode),
+				PlanOnly:    true,
+				ExpectError: regexp.MustCompile(`(?s)Invalid Rego.*The policy is an OPA policy, and its code does not parse as Rego, so nothing\s+will be uploaded`),
+			},
+			{
+				Config: policyOnly,
+				Check: func(s *terraform.State) error {
+					if _, err := testAccClient(t).Policies.Download(context.Background(), testAccPolicyID(s, policyAddr)); !isNotFound(err) {
+						return fmt.Errorf("download after a plan-time refusal: want 404 (no code), got %w", err)
+					}
 					return nil
 				},
 			},

@@ -58,6 +58,9 @@ type providerData struct {
 	testVariables testVariableLists
 	// lists shares the other bulk lists (bulk_lists.go).
 	lists bulkLists
+	// policyKinds holds the kind of each policy tfgov_policy read or wrote
+	// in this run, by ID, for tfgov_policy_upload's plan-time Rego check.
+	policyKinds policyKindCache
 }
 
 func (p *tfgovProvider) Metadata(_ context.Context, _ provider.MetadataRequest, resp *provider.MetadataResponse) {
@@ -138,13 +141,10 @@ func (p *tfgovProvider) Configure(ctx context.Context, req provider.ConfigureReq
 		credentialsHost = u.Hostname()
 	}
 
-	token := firstNonEmpty(cfg.Token.ValueString(), os.Getenv("TFE_TOKEN"))
-	if token == "" {
-		token, err = tokenFromEnvironment(credentialsHost)
-		if err != nil {
-			resp.Diagnostics.AddAttributeError(path.Root("token"), "Unable to read Terraform CLI credentials", err.Error())
-			return
-		}
+	token, tokenSrc, err := findToken(cfg.Token.ValueString(), credentialsHost)
+	if err != nil {
+		resp.Diagnostics.AddAttributeError(path.Root("token"), "Unable to read Terraform CLI credentials", err.Error())
+		return
 	}
 	if token == "" {
 		resp.Diagnostics.AddAttributeError(path.Root("token"), "Missing API token",
@@ -200,6 +200,11 @@ func (p *tfgovProvider) Configure(ctx context.Context, req provider.ConfigureReq
 		resp.Diagnostics.AddError("Unable to create the API client", fmt.Sprintf("Connecting to %s: %s", address, err))
 		return
 	}
+	// One request: a wrong token fails here, before anything is written.
+	checkToken(ctx, client, tokenSrc, address, &resp.Diagnostics)
+	if resp.Diagnostics.HasError() {
+		return
+	}
 	tflog.Debug(ctx, "Configured tfgov provider", map[string]any{
 		"address": address, "organization": cfg.Organization.ValueString(), "retry_max": retryMax, "ssl_skip_verify": skipVerify,
 	})
@@ -234,6 +239,7 @@ func (p *tfgovProvider) DataSources(_ context.Context) []func() datasource.DataS
 		NewPoliciesDataSource,
 		NewModuleTestRunsDataSource,
 		NewModuleTestRunDataSource,
+		NewModuleTestVariablesDataSource,
 	}
 }
 

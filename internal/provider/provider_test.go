@@ -39,6 +39,7 @@ func TestMain(m *testing.M) {
 }
 
 func runTests(m *testing.M) int {
+	defer removeCLIProvider()
 	if os.Getenv("TF_ACC") == "" {
 		return m.Run()
 	}

@@ -3,6 +3,7 @@ package provider
 import (
 	"context"
 	"regexp"
+	"slices"
 	"strings"
 	"testing"
 
@@ -11,6 +12,7 @@ import (
 	"github.com/hashicorp/terraform-plugin-framework/provider"
 	"github.com/hashicorp/terraform-plugin-framework/resource"
 	rschema "github.com/hashicorp/terraform-plugin-framework/resource/schema"
+	"github.com/hashicorp/terraform-plugin-framework/schema/validator"
 	acctest "github.com/hashicorp/terraform-plugin-testing/helper/resource"
 )
 
@@ -116,6 +118,7 @@ func TestSchemas(t *testing.T) {
 			t.Errorf("%s is not importable", meta.TypeName)
 		}
 		checkDescriptions(t, meta.TypeName, resourceAttrs("", resp.Schema.Attributes))
+		checkPositiveTimeouts(t, meta.TypeName, resp.Schema.Attributes)
 	}
 	for _, f := range p.DataSources(ctx) {
 		d := f()
@@ -176,5 +179,21 @@ data "tfgov_agent_tokens" "test" { agent_pool_id = "apool-abc" }`,
 				}},
 			})
 		})
+	}
+}
+
+// checkPositiveTimeouts: every duration in a resource's `timeouts` refuses
+// zero and negative values at plan (withPositiveTimeouts).
+func checkPositiveTimeouts(t *testing.T, typeName string, attrs map[string]rschema.Attribute) {
+	t.Helper()
+	n, ok := attrs["timeouts"].(rschema.SingleNestedAttribute)
+	if !ok {
+		return
+	}
+	for name, a := range n.Attributes {
+		s, ok := a.(rschema.StringAttribute)
+		if !ok || !slices.ContainsFunc(s.Validators, func(v validator.String) bool { _, ok := v.(positiveDuration); return ok }) {
+			t.Errorf("%s: timeouts.%s does not refuse zero or negative durations (use withPositiveTimeouts)", typeName, name)
+		}
 	}
 }

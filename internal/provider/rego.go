@@ -34,6 +34,44 @@ func checkRego(name string, code []byte) error {
 	return errV1
 }
 
+// checkPolicyCode reports why code cannot be a policy's code, or nil, when
+// it is known at plan time (inline, or read from a file). kind is the
+// policy's kind (`opa`, `sentinel`) or "" when not known yet; code that
+// declares a package, or a file named *.rego, is taken for Rego then
+// (Sentinel has no package declarations), so that most broken Rego is
+// refused at plan even for a policy created in the same apply. The
+// service accepts an empty upload, but an empty policy can never pass (a
+// Rego module needs a package, a Sentinel policy its main rule), so empty
+// code is refused whatever the kind. tfgov_policy_upload and tfgov_policy's
+// inline code share it.
+func checkPolicyCode(kind, name string, code []byte) error {
+	if strings.TrimSpace(string(code)) == "" {
+		return errEmptyPolicy
+	}
+	if kind == "opa" || (kind == "" && (strings.HasSuffix(name, ".rego") || declaresRegoPackage(code))) {
+		return checkRego(name, code)
+	}
+	return nil
+}
+
+// errEmptyPolicy is checkPolicyCode's answer for empty code.
+var errEmptyPolicy = errors.New("the code is empty (or only whitespace). The service would accept it, but an empty policy can never pass: " +
+	"a Rego module needs at least a package declaration, a Sentinel policy its main rule")
+
+// declaresRegoPackage reports whether the first statement of code, after
+// blank lines and # comments, is a package declaration: Rego, since
+// Sentinel has no such statement.
+func declaresRegoPackage(code []byte) bool {
+	for _, line := range strings.Split(string(code), "\n") {
+		line = strings.TrimSpace(line)
+		if line == "" || strings.HasPrefix(line, "#") {
+			continue
+		}
+		return line == "package" || strings.HasPrefix(line, "package ") || strings.HasPrefix(line, "package\t")
+	}
+	return false
+}
+
 // checkRegoQuery reports why query is not a Rego query, or nil.
 func checkRegoQuery(query string) error {
 	if strings.TrimSpace(query) == "" {

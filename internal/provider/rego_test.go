@@ -82,3 +82,40 @@ func BenchmarkCheckRego(b *testing.B) {
 		}
 	}
 }
+
+func TestCheckPolicyCode(t *testing.T) {
+	t.Parallel()
+	const rego = "package terraform.policies\n\ndeny contains msg if { msg := \"x\"; false }\n"
+	const brokenRego = "# tags\npackage terraform.policies\n\ndeny contains msg if {\n"
+	const sentinel = "import \"tfplan/v2\" as tfplan\n\nmain = rule { true }\n"
+	tests := map[string]struct {
+		kind, name, code string
+		wantErr          string
+	}{
+		"empty opa":                 {"opa", "p", "", "the code is empty"},
+		"blank sentinel":            {"sentinel", "p", " \n\t\n", "the code is empty"},
+		"empty, kind unknown":       {"", "p", "", "the code is empty"},
+		"rego":                      {"opa", "p", rego, ""},
+		"broken rego":               {"opa", "p.rego", brokenRego, "p.rego:"},
+		"not rego at all":           {"opa", "p", sentinel, "p:"},
+		"sentinel":                  {"sentinel", "p", sentinel, ""},
+		"broken rego as sentinel":   {"sentinel", "p", brokenRego, ""},
+		"unknown kind, package":     {"", "p", brokenRego, "p:"},
+		"unknown kind, .rego file":  {"", "tags.rego", "deny[msg] {", "tags.rego:"},
+		"unknown kind, sentinel":    {"", "p.sentinel", sentinel, ""},
+		"unknown kind, valid rego":  {"", "p", rego, ""},
+		"package name in a comment": {"", "p", "# package x\nmain = rule { true }\n", ""},
+	}
+	for name, tc := range tests {
+		t.Run(name, func(t *testing.T) {
+			t.Parallel()
+			err := checkPolicyCode(tc.kind, tc.name, []byte(tc.code))
+			switch {
+			case tc.wantErr == "" && err != nil:
+				t.Errorf("error %v, want none", err)
+			case tc.wantErr != "" && (err == nil || !strings.Contains(err.Error(), tc.wantErr)):
+				t.Errorf("error %v, want one containing %q", err, tc.wantErr)
+			}
+		})
+	}
+}

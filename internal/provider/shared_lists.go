@@ -126,10 +126,21 @@ func (c *sharedLists[K, V]) invalidateWhere(match func(K) bool) {
 // recordsByID is the list of one parent, indexed by record ID.
 // parentMissing is set when listing the parent was a 404: the parent is
 // gone (or the token may no longer see it), and so are its records.
+//
+// pages counts the pages the list took. With offset paging, a record
+// deleted from an earlier page while a later one is fetched moves a record
+// of the later page onto the earlier one, unseen: so a record missing from
+// a list of more than one page is only probably gone, and the caller makes
+// sure with a read by ID (definite reports whether that is needed).
 type recordsByID[T any] struct {
 	parentMissing bool
 	byID          map[string]T
+	pages         int
 }
+
+// definite reports whether a record missing from the list is surely gone:
+// the list was one consistent answer.
+func (l *recordsByID[T]) definite() bool { return l.parentMissing || l.pages <= 1 }
 
 // lookup returns the record with id, and whether it exists.
 func (l *recordsByID[T]) lookup(id string) (T, bool) {
@@ -151,6 +162,7 @@ func listAllPages[T any](ctx context.Context, id func(T) string, page func(ctx c
 		if err != nil {
 			return nil, err
 		}
+		l.pages++
 		for _, it := range items {
 			l.byID[id(it)] = it
 		}

@@ -22,6 +22,29 @@ var (
 	fixedTeamAccessLevels = teamAccessLevels[:4]
 )
 
+// fixedTeamAccessPermissions are the permissions each fixed level implies,
+// as the service reports them (go-tfe-notes: `admin` on the real service;
+// the API reference's table for the others). policy_overrides is false for
+// every fixed level: overriding policies is granted separately.
+var fixedTeamAccessPermissions = map[string]map[string]attr.Value{
+	"read":  fixedPermissions(tfe.RunsPermissionRead, tfe.VariablesPermissionRead, tfe.StateVersionsPermissionRead, tfe.SentinelMocksPermissionNone, false, false),
+	"plan":  fixedPermissions(tfe.RunsPermissionPlan, tfe.VariablesPermissionRead, tfe.StateVersionsPermissionRead, tfe.SentinelMocksPermissionNone, false, false),
+	"write": fixedPermissions(tfe.RunsPermissionApply, tfe.VariablesPermissionWrite, tfe.StateVersionsPermissionWrite, tfe.SentinelMocksPermissionRead, true, false),
+	"admin": fixedPermissions(tfe.RunsPermissionApply, tfe.VariablesPermissionWrite, tfe.StateVersionsPermissionWrite, tfe.SentinelMocksPermissionRead, true, true),
+}
+
+func fixedPermissions(runs tfe.RunsPermissionType, vars tfe.VariablesPermissionType, states tfe.StateVersionsPermissionType, mocks tfe.SentinelMocksPermissionType, locking, runTasks bool) map[string]attr.Value {
+	return map[string]attr.Value{
+		"runs":              types.StringValue(string(runs)),
+		"variables":         types.StringValue(string(vars)),
+		"state_versions":    types.StringValue(string(states)),
+		"sentinel_mocks":    types.StringValue(string(mocks)),
+		"workspace_locking": types.BoolValue(locking),
+		"run_tasks":         types.BoolValue(runTasks),
+		"policy_overrides":  types.BoolValue(false),
+	}
+}
+
 // Allowed values of each permission, from go-tfe's constants.
 var (
 	teamAccessRunsValues          = []string{string(tfe.RunsPermissionRead), string(tfe.RunsPermissionPlan), string(tfe.RunsPermissionApply)}

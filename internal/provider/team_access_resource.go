@@ -63,7 +63,8 @@ func (r *teamAccessResource) Schema(_ context.Context, _ resource.SchemaRequest,
 	}
 	resp.Schema = schema.Schema{
 		MarkdownDescription: "A team's access to a workspace. A team holds at most one access per workspace.\n\n" +
-			"With a fixed level (`read`, `plan`, `write`, `admin`) the service decides the permissions, and `permissions` shows them. " +
+			"With a fixed level (`read`, `plan`, `write`, `admin`) the service decides the permissions, and `permissions` shows them; " +
+			"a configuration may leave `permissions` out or write exactly the permissions the level implies (as `terraform plan -generate-config-out` does for an imported grant), nothing else. " +
 			"With `custom` you choose each permission in `permissions`; those you leave out get the service's defaults. " +
 			"The organization-level permissions of the team still apply: the team's effective access to the workspace is the more restrictive of the two.\n\n" +
 			"**Lost answers.** When the add request ends without a definite answer (a 5xx, or a connection lost once the request was sent), " +
@@ -97,7 +98,8 @@ func (r *teamAccessResource) Schema(_ context.Context, _ resource.SchemaRequest,
 			"permissions": schema.SingleNestedAttribute{
 				Optional: true,
 				Computed: true,
-				MarkdownDescription: "The team's permissions on the workspace. Set it only with `access = \"custom\"`; with a fixed level it is read-only and shows the permissions the level implies. " +
+				MarkdownDescription: "The team's permissions on the workspace. Choose them only with `access = \"custom\"`; with a fixed level they are read-only and show the permissions the level implies " +
+					"(a configuration may repeat exactly those, as a generated configuration does). " +
 					"With `custom`, leaving it out keeps whatever permissions the team access has on the service.",
 				Attributes: map[string]schema.Attribute{
 					"runs": schema.StringAttribute{
@@ -142,8 +144,11 @@ func (r *teamAccessResource) Configure(_ context.Context, req resource.Configure
 	r.data = configureData(req.ProviderData, &resp.Diagnostics)
 }
 
-// ValidateConfig rejects permissions set together with a fixed level: the
-// service would refuse them (they are read-only there).
+// ValidateConfig rejects permissions set together with a fixed level,
+// unless they are exactly the permissions that level implies (as
+// `terraform plan -generate-config-out` writes them for an imported
+// grant): the service would refuse any other (they are read-only there),
+// and the provider never sends them with a fixed level.
 func (r *teamAccessResource) ValidateConfig(ctx context.Context, req resource.ValidateConfigRequest, resp *resource.ValidateConfigResponse) {
 	var access types.String
 	var perms types.Object
@@ -152,11 +157,26 @@ func (r *teamAccessResource) ValidateConfig(ctx context.Context, req resource.Va
 	if resp.Diagnostics.HasError() || access.IsNull() || access.IsUnknown() || perms.IsNull() || perms.IsUnknown() {
 		return
 	}
-	if level := access.ValueString(); slices.Contains(fixedTeamAccessLevels, level) {
-		resp.Diagnostics.AddAttributeError(path.Root("permissions"), "Permissions set with a fixed access level",
-			fmt.Sprintf("permissions can be set only when access is \"custom\". With access = %q the permissions are the ones that level implies, and they are read-only. "+
-				"Set access = \"custom\" to choose each permission, or remove the permissions attribute.", level))
+	level := access.ValueString()
+	if !slices.Contains(fixedTeamAccessLevels, level) {
+		return
 	}
+	implied := fixedTeamAccessPermissions[level]
+	var differ []string
+	for name, v := range perms.Attributes() {
+		if !v.IsNull() && (v.IsUnknown() || !v.Equal(implied[name])) {
+			differ = append(differ, fmt.Sprintf("%s = %s (%s implies %s)", name, v, level, implied[name]))
+		}
+	}
+	if len(differ) == 0 {
+		return
+	}
+	slices.Sort(differ)
+	resp.Diagnostics.AddAttributeError(path.Root("permissions"), "Permissions set with a fixed access level",
+		fmt.Sprintf("permissions can be chosen only when access is \"custom\". With access = %q the permissions are the ones that level implies, and they are read-only; "+
+			"these differ from them: %s. "+
+			"Set access = \"custom\" to choose each permission, or remove the permissions attribute (or write exactly what the level implies).",
+			level, strings.Join(differ, ", ")))
 }
 
 // ModifyPlan plans a custom grant's permissions: those the configuration
@@ -320,12 +340,8 @@ func (r *teamAccessResource) addError(ctx context.Context, teamID, wsID string, 
 	}
 	for _, g := range grants {
 		if g.Team != nil && g.Team.ID == teamID {
-			return fmt.Sprintf("Team %s already has %q access to workspace %s (team access %s), and a team can hold only one access per workspace.\n\n"+
-				"To manage the existing access with this resource, import it into the address shown below, with an import block:\n\n"+
-				"  import {\n    to = <address>\n    id = %q\n  }\n\n"+
-				"or with the command:\n\n  terraform import <address> %s\n\n"+
-				"Otherwise remove the existing access first.\n\nThe service said: %s",
-				teamID, g.Access, wsID, g.ID, g.ID, g.ID, err)
+			return fmt.Sprintf("Team %s already has %q access to workspace %s (team access %s), and a team can hold only one access per workspace.\n\n%s\n\nThe service said: %s",
+				teamID, g.Access, wsID, g.ID, importAdvice("tfgov_team_access", g.ID, g.ID), err)
 		}
 	}
 	return fmt.Sprintf("Adding access for team %s to workspace %s: %s", teamID, wsID, err)
@@ -359,7 +375,16 @@ func (r *teamAccessResource) Read(ctx context.Context, req resource.ReadRequest,
 			resp.Diagnostics.AddError("Error reading team access", fmt.Sprintf("Listing the team access of workspace %s: %s", wsID, err))
 			return
 		}
-		ta, _ = grants.lookup(id)
+		var ok bool
+		if ta, ok = grants.lookup(id); !ok && !grants.definite() {
+			// Make sure (shared_lists.go): read by ID.
+			if ta, err = r.data.client.TeamAccess.Read(ctx, id); isNotFound(err) {
+				ta = nil
+			} else if err != nil {
+				resp.Diagnostics.AddError("Error reading team access", fmt.Sprintf("Reading team access %s: %s", id, err))
+				return
+			}
+		}
 	}
 	if ta == nil {
 		tflog.Info(ctx, "Team access no longer exists; removing it from state", map[string]any{"id": id, "workspace_id": wsID})

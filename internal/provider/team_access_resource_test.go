@@ -179,6 +179,9 @@ func TestAccTeamAccessResource_basic(t *testing.T) {
 					plancheck.ExpectResourceAction(teamAccessAddr, plancheck.ResourceActionNoop),
 				}},
 			},
+			// ... and with terraform plan -generate-config-out: the generated
+			// configuration (permissions included) plans with no change.
+			{ResourceName: teamAccessAddr, ImportState: true, ImportStateKind: resource.ImportBlockWithID, GenerateConfig: true},
 			{Config: cfg("plan", ""), ConfigPlanChecks: taExpectAction(plancheck.ResourceActionUpdate), ConfigStateChecks: testAccTeamAccessChecks(t, "plan", taPlan)},
 			{Config: cfg("write", ""), ConfigPlanChecks: taExpectAction(plancheck.ResourceActionUpdate), ConfigStateChecks: testAccTeamAccessChecks(t, "write", taWrite)},
 			{Config: cfg("admin", ""), ConfigPlanChecks: taExpectAction(plancheck.ResourceActionUpdate), ConfigStateChecks: testAccTeamAccessChecks(t, "admin", taAdmin)},
@@ -196,6 +199,12 @@ func TestAccTeamAccessResource_basic(t *testing.T) {
 				ConfigPlanChecks:  taExpectAction(plancheck.ResourceActionUpdate),
 				ConfigStateChecks: testAccTeamAccessChecks(t, "custom", taPerms{"apply", "none", "none", "none", false, false, false}),
 			},
+			{ResourceName: teamAccessAddr, ImportState: true, ImportStateKind: resource.ImportBlockWithID, GenerateConfig: true},
+			// A fixed level may repeat exactly the permissions it implies.
+			{Config: cfg("write", taWrite.hcl()), ConfigPlanChecks: taExpectAction(plancheck.ResourceActionUpdate), ConfigStateChecks: testAccTeamAccessChecks(t, "write", taWrite)},
+			{Config: cfg("write", taWrite.hcl()), PlanOnly: true},
+			{Config: cfg("write", ""), PlanOnly: true},
+			{Config: cfg("custom", `{ runs = "apply" }`), ConfigStateChecks: testAccTeamAccessChecks(t, "custom", taPerms{"apply", "none", "none", "none", false, false, false})},
 			// Drift: a permission changed outside Terraform is put back.
 			{
 				PreConfig: func() {
@@ -215,6 +224,9 @@ func TestAccTeamAccessResource_basic(t *testing.T) {
 				ConfigStateChecks: testAccTeamAccessChecks(t, "custom", taPerms{"apply", "none", "none", "none", false, false, false}),
 			},
 			// custom -> plan.
+			// ... and with terraform plan -generate-config-out: the generated
+			// configuration (permissions included) plans with no change.
+			{ResourceName: teamAccessAddr, ImportState: true, ImportStateKind: resource.ImportBlockWithID, GenerateConfig: true},
 			{Config: cfg("plan", ""), ConfigPlanChecks: taExpectAction(plancheck.ResourceActionUpdate), ConfigStateChecks: testAccTeamAccessChecks(t, "plan", taPlan)},
 			// Drift: removed outside Terraform, it is added again.
 			{
@@ -294,8 +306,12 @@ func TestAccTeamAccessResource_conflict(t *testing.T) {
 		ProtoV6ProviderFactories: testAccProtoV6ProviderFactories,
 		Steps: []resource.TestStep{{
 			Config: testAccTeamAccessConfig(team.ID, ws.ID, "write", ""),
-			ExpectError: matchWrapped(`Team `+team.ID+` already has "read" access to workspace `+ws.ID+` (team access `+existing.ID+`)`,
-				`id = "`+existing.ID+`"`, `terraform import <address> `+existing.ID),
+			// Terraform names the resource's address right above the
+			// provider's detail, which refers to it instead of a placeholder.
+			ExpectError: matchWrapped(`with `+teamAccessAddr+`,`,
+				`Team `+team.ID+` already has "read" access to workspace `+ws.ID+` (team access `+existing.ID+`)`,
+				"set `to` to this resource's address, shown in the \"with\" line above",
+				`to = tfgov_team_access.<name>`, `id = "`+existing.ID+`"`, `terraform import 'tfgov_team_access.<name>' `+existing.ID),
 		}},
 	})
 	if ta, err := testAccTeamAccessOf(t, team.ID, ws.ID); err != nil || ta == nil || ta.ID != existing.ID || ta.Access != tfe.AccessRead {
@@ -309,7 +325,7 @@ func TestAccTeamAccessResource_invalid(t *testing.T) {
 		team, ws, access, perms string
 		want                    string
 	}{
-		"permissions with a fixed level": {"team-abc", "ws-abc", "admin", `{ runs = "plan" }`, `permissions can be set only when access is "custom".*access = "admin"`},
+		"permissions with a fixed level": {"team-abc", "ws-abc", "admin", `{ runs = "plan" }`, `permissions can be chosen only when access is\s+"custom".*access = "admin".*these differ from them: runs = "plan"\s+\(admin\s+implies\s+"apply"\)\. Set`},
 		"unknown level":                  {"team-abc", "ws-abc", "owner", "", `access.*value must be one of`},
 		"unknown runs":                   {"team-abc", "ws-abc", "custom", `{ runs = "destroy" }`, `permissions.runs.*value must be one of`},
 		"unknown state_versions":         {"team-abc", "ws-abc", "custom", `{ state_versions = "outputs" }`, `permissions.state_versions.*value must be one of`},

@@ -5,8 +5,10 @@ import (
 	"fmt"
 	"net/url"
 	"regexp"
+	"time"
 
 	"github.com/hashicorp/terraform-plugin-framework-validators/stringvalidator"
+	"github.com/hashicorp/terraform-plugin-framework/resource/schema"
 	"github.com/hashicorp/terraform-plugin-framework/schema/validator"
 )
 
@@ -42,4 +44,45 @@ func (v urlValidator) ValidateString(ctx context.Context, req validator.StringRe
 	if err != nil || (u.Scheme != "http" && u.Scheme != "https") || u.Host == "" {
 		resp.Diagnostics.AddAttributeError(req.Path, "Invalid URL", fmt.Sprintf("%s %s, got %q.", req.Path, v.Description(ctx), s))
 	}
+}
+
+// positiveDuration requires a Go duration above zero, such as `30m`: a
+// timeout of zero or less would fail the operation before it starts.
+// (terraform-plugin-framework-timeouts only checks that it parses.)
+type positiveDuration struct{}
+
+func (positiveDuration) Description(context.Context) string {
+	return `must be a positive duration such as "30m" or "1h30m"`
+}
+
+func (v positiveDuration) MarkdownDescription(context.Context) string {
+	return "must be a positive duration such as `\"30m\"` or `\"1h30m\"`"
+}
+
+func (v positiveDuration) ValidateString(ctx context.Context, req validator.StringRequest, resp *validator.StringResponse) {
+	if req.ConfigValue.IsNull() || req.ConfigValue.IsUnknown() {
+		return
+	}
+	d, err := time.ParseDuration(req.ConfigValue.ValueString())
+	if err == nil && d <= 0 {
+		resp.Diagnostics.AddAttributeError(req.Path, "Invalid timeout",
+			fmt.Sprintf("%s %s, got %q: a timeout of zero or less would end the operation before it starts. Leave it out for the default.", req.Path, v.Description(ctx), req.ConfigValue.ValueString()))
+	}
+}
+
+// withPositiveTimeouts adds positiveDuration to every duration of a
+// terraform-plugin-framework-timeouts `timeouts` attribute: a resource with
+// timeouts takes its attribute through it, so that `timeouts.create = "-5m"`
+// is refused at plan, naming timeouts.create.
+func withPositiveTimeouts(a schema.SingleNestedAttribute) schema.SingleNestedAttribute {
+	attrs := make(map[string]schema.Attribute, len(a.Attributes))
+	for name, at := range a.Attributes {
+		if s, ok := at.(schema.StringAttribute); ok {
+			s.Validators = append(append([]validator.String(nil), s.Validators...), positiveDuration{})
+			at = s
+		}
+		attrs[name] = at
+	}
+	a.Attributes = attrs
+	return a
 }

@@ -28,6 +28,11 @@ func TestValidators(t *testing.T) {
 		"url no scheme":      {urlValidator{}, types.StringValue("example.com"), true},
 		"url ftp":            {urlValidator{}, types.StringValue("ftp://example.com"), true},
 		"url null skipped":   {urlValidator{}, types.StringNull(), false},
+		"duration positive":  {positiveDuration{}, types.StringValue("1h30m"), false},
+		"duration negative":  {positiveDuration{}, types.StringValue("-5m"), true},
+		"duration zero":      {positiveDuration{}, types.StringValue("0s"), true},
+		"duration bare zero": {positiveDuration{}, types.StringValue("0"), true},
+		"duration unknown":   {positiveDuration{}, types.StringUnknown(), false},
 	}
 	for name, tc := range tests {
 		t.Run(name, func(t *testing.T) {

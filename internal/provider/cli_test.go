@@ -1,0 +1,291 @@
+package provider
+
+import (
+	"bytes"
+	"context"
+	"fmt"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"regexp"
+	"runtime"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/hashicorp/terraform-plugin-testing/helper/resource"
+)
+
+// Tests that drive the terraform binary themselves, for what
+// terraform-plugin-testing cannot do (a saved plan applied after a change,
+// `terraform validate` of the examples as a user copies them). They run the
+// provider built from this tree through a dev_overrides block, exactly as
+// the README tells a user to.
+
+var (
+	cliProviderOnce sync.Once
+	cliProviderDir  string
+	errCLIProvider  error
+)
+
+// testCLIConfig builds the provider (and the sandbox) once into a
+// temporary directory, as make build does into ./bin, and returns a Terraform CLI configuration file whose dev_overrides point
+// tfgov/tfgov at it. Skips without TF_ACC.
+func testCLIConfig(t *testing.T) string {
+	t.Helper()
+	if os.Getenv(resource.EnvTfAcc) == "" {
+		t.Skipf("tests that run terraform need %s=1", resource.EnvTfAcc)
+	}
+	cliProviderOnce.Do(func() {
+		dir, err := os.MkdirTemp("", "tfgov-cli-test-") //nolint:usetesting // shared by every test of the package; TestMain removes it
+		if err != nil {
+			errCLIProvider = err
+			return
+		}
+		cliProviderDir = dir
+		root := repoRoot()
+		for bin, pkg := range map[string]string{"terraform-provider-tfgov": ".", "tfgov-sandbox": "./cmd/tfgov-sandbox"} {
+			cmd := exec.Command("go", "build", "-o", filepath.Join(dir, bin), pkg) //nolint:gosec,noctx // fixed arguments
+			cmd.Dir = root
+			if out, err := cmd.CombinedOutput(); err != nil {
+				errCLIProvider = fmt.Errorf("go build %s: %w\n%s", pkg, err, out)
+				return
+			}
+		}
+		rc := fmt.Sprintf("provider_installation {\n  dev_overrides {\n    \"tfgov/tfgov\" = %q\n  }\n  direct {}\n}\n", dir)
+		errCLIProvider = os.WriteFile(filepath.Join(dir, "terraformrc"), []byte(rc), 0o600)
+	})
+	if errCLIProvider != nil {
+		t.Fatalf("building the provider for the terraform CLI: %v", errCLIProvider)
+	}
+	return filepath.Join(cliProviderDir, "terraformrc")
+}
+
+// removeCLIProvider removes what testCLIConfig built (TestMain calls it).
+func removeCLIProvider() {
+	if cliProviderDir != "" {
+		_ = os.RemoveAll(cliProviderDir)
+	}
+}
+
+// runTerraform runs the terraform binary in dir with the dev_overrides
+// configuration and the provider's environment (TFE_ADDRESS, TFE_TOKEN,
+// TFE_ORGANIZATION as the acceptance tests have them), returning its
+// combined output.
+func runTerraform(t *testing.T, dir string, args ...string) (string, error) {
+	t.Helper()
+	rc := testCLIConfig(t)
+	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Minute)
+	defer cancel()
+	cmd := exec.CommandContext(ctx, os.Getenv("TF_ACC_TERRAFORM_PATH"), append([]string{"-chdir=" + dir}, args...)...) //nolint:gosec // the test's own terraform
+	cmd.Env = append(os.Environ(), "TF_CLI_CONFIG_FILE="+rc, "CHECKPOINT_DISABLE=1", "TF_IN_AUTOMATION=1")
+	var out bytes.Buffer
+	cmd.Stdout, cmd.Stderr = &out, &out
+	err := cmd.Run()
+	return out.String(), err
+}
+
+// TestAccPolicyUploadResource_sourceChangedAfterPlan: a source file edited
+// between `terraform plan -out` and `terraform apply` of that plan fails
+// with a message saying so (not Terraform's "bug in the provider"), and
+// nothing is uploaded.
+func TestAccPolicyUploadResource_sourceChangedAfterPlan(t *testing.T) {
+	testCLIConfig(t)
+	testAccPreCheck(t)
+	dir := t.TempDir()
+	name := testAccName("changed")
+	file := filepath.Join(dir, "policy.rego")
+	write := func(code string) {
+		if err := os.WriteFile(file, []byte(code), 0o600); err != nil {
+			t.Fatal(err)
+		}
+	}
+	config := fmt.Sprintf(`
+terraform {
+  required_providers {
+    tfgov = { source = "tfgov/tfgov" }
+  }
+}
+
+resource "tfgov_policy" "test" {
+  name  = %q
+  kind  = "opa"
+  query = "data.terraform.policies.tags.deny"
+}
+
+resource "tfgov_policy_upload" "test" {
+  policy_id = tfgov_policy.test.id
+  source    = "${path.module}/policy.rego"
+}
+`, name)
+	if err := os.WriteFile(filepath.Join(dir, "main.tf"), []byte(config), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	write(regoCode)
+	must := func(args ...string) string {
+		t.Helper()
+		out, err := runTerraform(t, dir, args...)
+		if err != nil {
+			t.Fatalf("terraform %s: %v\n%s", strings.Join(args, " "), err, out)
+		}
+		return out
+	}
+	must("apply", "-auto-approve", "-no-color")
+	t.Cleanup(func() {
+		if out, err := runTerraform(t, dir, "destroy", "-auto-approve", "-no-color"); err != nil {
+			t.Errorf("terraform destroy: %v\n%s", err, out)
+		}
+	})
+
+	write(regoV0Code)
+	must("plan", "-out=tfplan", "-no-color")
+	write(regoCode + "# edited after the plan\n")
+	out, err := runTerraform(t, dir, "apply", "-no-color", "tfplan")
+	if err == nil {
+		t.Fatalf("apply of a plan whose source file changed since: no error\n%s", out)
+	}
+	for _, want := range []string{"Error: Policy file changed since the plan", "Nothing was uploaded", "Run terraform plan again"} {
+		if !strings.Contains(strings.Join(strings.Fields(out), " "), want) {
+			t.Errorf("apply output lacks %q:\n%s", want, out)
+		}
+	}
+	if strings.Contains(out, "bug in the provider") {
+		t.Errorf("apply output blames the provider:\n%s", out)
+	}
+	// Nothing was uploaded: the policy still has the applied code.
+	l, err := testAccClient(t).Policies.List(context.Background(), testAccOrganization(), nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, p := range l.Items {
+		if p.Name != name {
+			continue
+		}
+		code, err := testAccClient(t).Policies.Download(context.Background(), p.ID)
+		if err != nil || string(code) != regoCode {
+			t.Errorf("the policy's code after the refused apply: %q, %v; want the code applied before", code, err)
+		}
+	}
+
+	// A new plan takes the edited file, and applies.
+	must("apply", "-auto-approve", "-no-color")
+	if out := must("plan", "-detailed-exitcode", "-no-color"); !strings.Contains(out, "No changes") {
+		t.Errorf("plan after apply is not empty:\n%s", out)
+	}
+}
+
+// repoRoot is the repository's top directory.
+func repoRoot() string {
+	_, here, _, _ := runtime.Caller(0)
+	return filepath.Join(filepath.Dir(here), "..", "..")
+}
+
+// TestAccQuickstartDemo runs `make demo`'s script as make does, with its
+// output not a terminal: no colour codes, the outputs shown once, the dev
+// overrides warning explained, and an empty second plan.
+func TestAccQuickstartDemo(t *testing.T) {
+	rc := testCLIConfig(t)
+	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Minute)
+	defer cancel()
+	script := filepath.Join(repoRoot(), "examples", "quickstart", "demo.sh")
+	// A copy of the quickstart, so the test leaves no .demo directory behind.
+	dir := t.TempDir()
+	if out, err := exec.CommandContext(ctx, "cp", "-R", filepath.Dir(script)+"/.", dir).CombinedOutput(); err != nil { //nolint:gosec // test paths
+		t.Fatalf("copying the quickstart: %v\n%s", err, out)
+	}
+	_ = os.RemoveAll(filepath.Join(dir, ".demo"))
+	cmd := exec.CommandContext(ctx, "bash", filepath.Join(dir, "demo.sh"), filepath.Dir(rc), os.Getenv("TF_ACC_TERRAFORM_PATH")) //nolint:gosec // test paths
+	var env []string
+	for _, kv := range os.Environ() {
+		if !strings.HasPrefix(kv, "TFE_") && !strings.HasPrefix(kv, "TF_CLI_CONFIG_FILE=") {
+			env = append(env, kv)
+		}
+	}
+	cmd.Env = env
+	out, err := cmd.CombinedOutput()
+	if err != nil {
+		t.Fatalf("demo.sh: %v\n%s", err, out)
+	}
+	s := string(out)
+	if strings.Contains(s, "\x1b[") {
+		t.Errorf("demo output has colour codes although it is not a terminal:\n%s", s)
+	}
+	// An output's value as apply and terraform output print it (the plan's
+	// "Changes to Outputs" prefixes it with +).
+	if n := len(regexp.MustCompile(`(?m)^\s*team_access\s+= \{$`).FindAllString(s, -1)); n != 1 {
+		t.Errorf("demo shows the outputs %d times, want once:\n%s", n, s)
+	}
+	for _, want := range []string{`"Provider development overrides are in effect": expected`, "no changes"} {
+		if !strings.Contains(s, want) {
+			t.Errorf("demo output lacks %q:\n%s", want, s)
+		}
+	}
+}
+
+// requiredProvidersShim is what the provider's page (docs/index.md) tells a
+// user to write once per configuration; the resource and data source
+// examples are snippets for such a configuration.
+const requiredProvidersShim = `terraform {
+  required_providers {
+    tfgov = { source = "tfgov/tfgov" }
+  }
+}
+`
+
+// TestAccExamplesValidate: every example a user may copy passes `terraform
+// validate` with the provider built from this tree. examples/provider,
+// examples/quickstart and the guides' examples are whole configurations and
+// must name tfgov/tfgov themselves; the resource, data source and guide snippets get the
+// required_providers block of the provider's page. Examples that also need
+// another provider (such as hashicorp/time) cannot be installed offline and
+// are only checked to parse, by terraform fmt.
+func TestAccExamplesValidate(t *testing.T) {
+	testCLIConfig(t)
+	root := filepath.Join(repoRoot(), "examples")
+	dirs := []string{filepath.Join(root, "provider"), filepath.Join(root, "quickstart")}
+	for _, pattern := range []string{"resources/*", "data-sources/*", "guides/*"} {
+		m, _ := filepath.Glob(filepath.Join(root, pattern))
+		dirs = append(dirs, m...)
+	}
+	otherProvider := regexp.MustCompile(`(?m)^\s*(resource|data)\s+"([a-z0-9]+)_`)
+	for _, dir := range dirs {
+		rel, _ := filepath.Rel(root, dir)
+		t.Run(rel, func(t *testing.T) {
+			t.Parallel()
+			work := t.TempDir()
+			files, _ := filepath.Glob(filepath.Join(dir, "*.tf"))
+			whole := rel == "provider" || rel == "quickstart" || strings.HasPrefix(rel, "guides"+string(filepath.Separator))
+			needsOther := false
+			for _, f := range files {
+				b, err := os.ReadFile(f) //nolint:gosec // the repository's examples
+				if err != nil {
+					t.Fatal(err)
+				}
+				for _, m := range otherProvider.FindAllStringSubmatch(string(b), -1) {
+					needsOther = needsOther || m[2] != "tfgov"
+				}
+				if !whole && strings.HasPrefix(filepath.Base(f), "import-") {
+					// An import block's example goes next to the resource's.
+					f = filepath.Join(work, "import.tf")
+				} else {
+					f = filepath.Join(work, filepath.Base(f))
+				}
+				if err := os.WriteFile(f, b, 0o600); err != nil {
+					t.Fatal(err)
+				}
+			}
+			if !whole {
+				if err := os.WriteFile(filepath.Join(work, "required_providers.tf"), []byte(requiredProvidersShim), 0o600); err != nil {
+					t.Fatal(err)
+				}
+			}
+			if needsOther {
+				t.Skipf("%s also needs a provider other than tfgov, which cannot be installed offline", rel)
+			}
+			if out, err := runTerraform(t, work, "validate", "-no-color"); err != nil {
+				t.Errorf("terraform validate of examples/%s: %v\n%s", rel, err, out)
+			}
+		})
+	}
+}

@@ -1,0 +1,94 @@
+package provider
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"os"
+
+	tfe "github.com/hashicorp/go-tfe"
+	"github.com/hashicorp/terraform-plugin-framework/diag"
+	"github.com/hashicorp/terraform-plugin-framework/path"
+	"github.com/hashicorp/terraform-plugin-log/tflog"
+)
+
+// Finding the API token, and checking it once when the provider is
+// configured, so that a wrong token fails the plan before anything is
+// written, naming where the token came from.
+
+// tokenSource says where the provider found its token, and how to fix a
+// wrong one there.
+type tokenSource struct {
+	// name is the source, as the error names it.
+	name string
+	// fix says how to put a valid token there.
+	fix string
+	// attribute is set when the token is the provider's `token`.
+	attribute bool
+}
+
+// findToken looks for the token in the order the provider documents: the
+// `token` attribute, TFE_TOKEN, TF_TOKEN_<host>, the credentials file of
+// `terraform login`. token is "" when there is none.
+func findToken(attr, hostname string) (token string, src tokenSource, err error) {
+	login := fmt.Sprintf("run `terraform login %s`", hostname)
+	if attr != "" {
+		return attr, tokenSource{
+			name:      "the provider's token attribute",
+			fix:       fmt.Sprintf("Set the token attribute to a valid API token, or better remove it and use TFE_TOKEN or `terraform login %s`.", hostname),
+			attribute: true,
+		}, nil
+	}
+	if tok := os.Getenv("TFE_TOKEN"); tok != "" {
+		return tok, tokenSource{
+			name: "the TFE_TOKEN environment variable",
+			fix:  "Export TFE_TOKEN with a valid API token, or unset it to use the credentials of `terraform login`.",
+		}, nil
+	}
+	envName := tokenEnvName(hostname)
+	if tok := os.Getenv(envName); tok != "" {
+		return tok, tokenSource{
+			name: "the " + envName + " environment variable",
+			fix:  "Export " + envName + " with a valid API token, or unset it and " + login + ".",
+		}, nil
+	}
+	tok, err := tokenFromEnvironment(hostname)
+	if err != nil || tok == "" {
+		return "", tokenSource{}, err
+	}
+	file, _ := credentialsFile()
+	return tok, tokenSource{
+		name: "the credentials file " + file + " (written by `terraform login`)",
+		fix:  "Replace the token: " + login + ", or set TFE_TOKEN, which takes precedence.",
+	}, nil
+}
+
+// checkToken makes one authenticated request to learn whether the service
+// accepts the token: GET /api/v2/account/details (go-tfe's
+// Users.ReadCurrent), the cheapest read that needs no organization.
+//
+// Only a 401 fails: it is the service's answer to a token it does not
+// know, whatever the token's kind. The real service answers the request for
+// user and team tokens; an organization token (and, on the sandbox, a team
+// token) gets 404, which still proves the token authenticated, as does
+// any answer but 401. Other failures (the service unreachable, 5xx after
+// the retries) are left to the first real request, which reports them in
+// context. So every plan costs go-tfe's ping and this one request before
+// the resources' own.
+func checkToken(ctx context.Context, client *tfe.Client, src tokenSource, address string, diags *diag.Diagnostics) {
+	_, err := client.Users.ReadCurrent(ctx)
+	if !errors.Is(err, tfe.ErrUnauthorized) {
+		if err != nil {
+			tflog.Debug(ctx, "Token check inconclusive; carrying on", map[string]any{"error": err.Error()})
+		}
+		return
+	}
+	summary := "Invalid API token"
+	detail := fmt.Sprintf("%s refused the API token from %s (401 Unauthorized): the token is wrong, expired or revoked, or belongs to another host. %s",
+		address, src.name, src.fix)
+	if src.attribute {
+		diags.AddAttributeError(path.Root("token"), summary, detail)
+		return
+	}
+	diags.AddError(summary, detail)
+}

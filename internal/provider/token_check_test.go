@@ -1,0 +1,118 @@
+package provider
+
+import (
+	"context"
+	"fmt"
+	"net/url"
+	"os"
+	"path/filepath"
+	"regexp"
+	"strings"
+	"testing"
+
+	tfe "github.com/hashicorp/go-tfe"
+	"github.com/hashicorp/terraform-plugin-framework/diag"
+	"github.com/hashicorp/terraform-plugin-testing/helper/resource"
+)
+
+// testAccAddress is the API address the acceptance tests use.
+func testAccAddress() string {
+	return firstNonEmpty(os.Getenv("TFE_ADDRESS"), "https://"+firstNonEmpty(os.Getenv("TFE_HOSTNAME"), defaultHostname))
+}
+
+// TestAccProviderConfigure_wrongToken: a token the service refuses fails
+// when the provider is configured (at plan, before any write), naming the
+// source the token came from and how to fix it, for each of the four
+// sources. Not parallel: it sets the provider's environment.
+func TestAccProviderConfigure_wrongToken(t *testing.T) {
+	testAccPreCheck(t)
+	u, err := url.Parse(testAccAddress())
+	if err != nil {
+		t.Fatal(err)
+	}
+	host := u.Hostname()
+	envName := tokenEnvName(host)
+	cliDir := t.TempDir()
+	creds := fmt.Sprintf(`{"credentials":{%q:{"token":"wrong-from-file"}}}`, host)
+	if err := os.WriteFile(filepath.Join(cliDir, "credentials.tfrc.json"), []byte(creds), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	const data = `
+data "tfgov_policies" "test" {}
+`
+	good := os.Getenv("TFE_TOKEN")
+	tests := []struct {
+		name, provider string
+		env            map[string]string
+		want           string
+	}{
+		{"attribute", `provider "tfgov" { token = "wrong-attribute" }`, nil,
+			`Error: Invalid API token.*with provider\["registry.terraform.io/hashicorp/tfgov"\].*refused the API token from the provider's token attribute \(401 Unauthorized\).*Set the token attribute to a valid API token`},
+		{"TFE_TOKEN", "", map[string]string{"TFE_TOKEN": "wrong-env"},
+			`Invalid API token.*refused the API token from the TFE_TOKEN environment variable.*Export TFE_TOKEN with a valid API token`},
+		{"TF_TOKEN_host", "", map[string]string{"TFE_TOKEN": "", envName: "wrong-host-env"},
+			`Invalid API token.*from the ` + envName + ` environment variable.*Export ` + envName + ` with a valid API token, or unset it and run .terraform login ` + regexp.QuoteMeta(host)},
+		{"credentials file", "", map[string]string{"TFE_TOKEN": "", envName: "", "TF_CLI_CONFIG_DIR": cliDir},
+			`Invalid API token.*from the credentials file ` + regexp.QuoteMeta(filepath.Join(cliDir, "credentials.tfrc.json")) + ` \(written by .terraform login.\).*run .terraform login ` + regexp.QuoteMeta(host)},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			t.Setenv("TFE_TOKEN", good)
+			for k, v := range tc.env {
+				t.Setenv(k, v)
+			}
+			resource.Test(t, resource.TestCase{
+				ProtoV6ProviderFactories: testAccProtoV6ProviderFactories,
+				Steps: []resource.TestStep{{
+					Config:      tc.provider + data,
+					ExpectError: regexp.MustCompile(`(?s)` + strings.ReplaceAll(tc.want, " ", `\s+`)),
+				}},
+			})
+		})
+	}
+}
+
+// TestAccCheckToken_tokenKinds: the token check accepts a user, a team and
+// an organization token, and refuses an unknown one: one request each.
+func TestAccCheckToken_tokenKinds(t *testing.T) {
+	ctx := context.Background()
+	c := testAccClient(t)
+	team := testAccTeam(t, nil)
+	teamToken, err := c.TeamTokens.Create(ctx, team.ID)
+	if err != nil {
+		t.Fatalf("team token: %v", err)
+	}
+	t.Cleanup(func() { _ = c.TeamTokens.Delete(ctx, team.ID) })
+	tokens := map[string]string{"user": os.Getenv("TFE_TOKEN"), "team": teamToken.Token, "unknown": "not-a-token"}
+	if testAccSandbox() != nil {
+		// Regenerating the organization's token would break a live
+		// organization's own automation; on the sandbox it is free.
+		orgToken, err := c.OrganizationTokens.Create(ctx, testAccOrganization())
+		if err != nil {
+			t.Fatalf("organization token: %v", err)
+		}
+		tokens["organization"] = orgToken.Token
+	}
+	for kind, tok := range tokens {
+		t.Run(kind, func(t *testing.T) {
+			client, err := tfe.NewClient(&tfe.Config{Address: testAccAddress(), Token: tok})
+			if err != nil {
+				t.Fatal(err)
+			}
+			var diags diag.Diagnostics
+			before := 0
+			if sb := testAccSandbox(); sb != nil {
+				before = sb.RequestsTo("GET", "/api/v2/account/details")
+			}
+			checkToken(ctx, client, tokenSource{name: "test", fix: "fix it"}, testAccAddress(), &diags)
+			if got, want := diags.HasError(), kind == "unknown"; got != want {
+				t.Errorf("%s token: error %v, want %v (%v)", kind, got, want, diags)
+			}
+			if sb := testAccSandbox(); sb != nil {
+				if n := sb.RequestsTo("GET", "/api/v2/account/details") - before; n != 1 {
+					t.Errorf("%s token: %d requests, want 1", kind, n)
+				}
+			}
+		})
+	}
+}
