@@ -169,6 +169,7 @@ func (p *tfgovProvider) Configure(ctx context.Context, req provider.ConfigureReq
 
 	httpClient := cleanhttp.DefaultPooledClient()
 	transport := cleanhttp.DefaultPooledTransport()
+	transport.ResponseHeaderTimeout = responseHeaderTimeout
 	if skipVerify {
 		transport.TLSClientConfig = &tls.Config{InsecureSkipVerify: true} //nolint:gosec // the user asked for it
 	}

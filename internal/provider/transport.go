@@ -2,7 +2,6 @@ package provider
 
 import (
 	"bytes"
-	"context"
 	"crypto/tls"
 	"crypto/x509"
 	"encoding/json"
@@ -101,7 +100,7 @@ func (t *retryTransport) RoundTrip(req *http.Request) (*http.Response, error) {
 			WroteHeaders:     func() { wrote.Store(true) },
 		}))
 		resp, err := t.next.RoundTrip(traced)
-		switch v := classify(req.Method, resp, err, wrote.Load()); v {
+		switch v := classify(req.Method, resp, err, wrote.Load(), ctx.Err() != nil); v {
 		case verdictDone:
 			return explainErrorBody(resp), nil
 		case verdictFail:
@@ -161,6 +160,15 @@ func (t *retryTransport) RoundTrip(req *http.Request) (*http.Response, error) {
 	}
 }
 
+// responseHeaderTimeout bounds the wait for an answer once a request has
+// been sent. Without it a service that accepted a connection and never
+// answered would hold the apply until Terraform itself gives up. It ends a
+// request as a transport error after sending, so a GET, PUT, PATCH or
+// DELETE is retried and a POST is ambiguous and reconciled; the longest
+// legitimate wait (a 10 MB policy upload is being sent, not awaited) is far
+// below it.
+const responseHeaderTimeout = 2 * time.Minute
+
 type verdict int
 
 const (
@@ -171,11 +179,14 @@ const (
 )
 
 // classify is the retry rule above as a pure function of the method, the
-// answer or error, and whether any of the request was written.
-func classify(method string, resp *http.Response, err error, wrote bool) verdict {
+// answer or error, whether any of the request was written, and whether the
+// caller's context is done. Only the caller's context ending is final: a
+// transport's own timeout (net/http reports its response-header timeout as
+// context.DeadlineExceeded too) is a failure after sending like any other.
+func classify(method string, resp *http.Response, err error, wrote, canceled bool) verdict {
 	if err != nil {
 		switch {
-		case errors.Is(err, context.Canceled), errors.Is(err, context.DeadlineExceeded):
+		case canceled:
 			return verdictFail
 		case isPermanent(err):
 			return verdictFail

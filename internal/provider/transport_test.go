@@ -5,6 +5,7 @@ import (
 	"crypto/tls"
 	"crypto/x509"
 	"errors"
+	"fmt"
 	"io"
 	"net"
 	"net/http"
@@ -241,33 +242,95 @@ func TestClassify(t *testing.T) {
 	t.Parallel()
 	dial := &net.OpError{Op: "dial", Net: "tcp", Err: errors.New("connection refused")}
 	reset := &net.OpError{Op: "read", Net: "tcp", Err: errors.New("connection reset by peer")}
+	// What net/http returns for its response-header timeout: it matches
+	// context.DeadlineExceeded although no context ended.
+	timeoutAwaitingHeaders := fmt.Errorf("net/http: timeout awaiting response headers: %w", context.DeadlineExceeded)
 	for _, tc := range []struct {
 		method string
 		status int
 		err    error
 		wrote  bool
 		want   verdict
+		// canceled: the caller's context is done
+		canceled bool
 	}{
-		{"POST", 0, dial, false, verdictRetry},
-		{"POST", 0, dial, true, verdictRetry},
-		{"POST", 0, reset, true, verdictAmbiguous},
-		{"POST", 0, reset, false, verdictRetry},
-		{"GET", 0, reset, true, verdictRetry},
-		{"POST", 0, context.Canceled, true, verdictFail},
-		{"GET", 0, &net.DNSError{Err: "no such host", Name: "x", IsNotFound: true}, false, verdictFail},
-		{"POST", 503, nil, true, verdictAmbiguous},
-		{"POST", 429, nil, true, verdictRetry},
-		{"DELETE", 503, nil, true, verdictRetry},
-		{"PUT", 500, nil, true, verdictRetry},
-		{"GET", 501, nil, true, verdictDone},
-		{"POST", 422, nil, true, verdictDone},
+		{"POST", 0, dial, false, verdictRetry, false},
+		{"POST", 0, dial, true, verdictRetry, false},
+		{"POST", 0, reset, true, verdictAmbiguous, false},
+		{"POST", 0, reset, false, verdictRetry, false},
+		{"GET", 0, reset, true, verdictRetry, false},
+		{"POST", 0, context.Canceled, true, verdictFail, true},
+		{"GET", 0, context.DeadlineExceeded, true, verdictFail, true},
+		{"POST", 0, timeoutAwaitingHeaders, true, verdictAmbiguous, false},
+		{"GET", 0, timeoutAwaitingHeaders, true, verdictRetry, false},
+		{"GET", 0, &net.DNSError{Err: "no such host", Name: "x", IsNotFound: true}, false, verdictFail, false},
+		{"POST", 503, nil, true, verdictAmbiguous, false},
+		{"POST", 429, nil, true, verdictRetry, false},
+		{"DELETE", 503, nil, true, verdictRetry, false},
+		{"PUT", 500, nil, true, verdictRetry, false},
+		{"GET", 501, nil, true, verdictDone, false},
+		{"POST", 422, nil, true, verdictDone, false},
 	} {
 		var resp *http.Response
 		if tc.err == nil {
 			resp = &http.Response{StatusCode: tc.status}
 		}
-		if got := classify(tc.method, resp, tc.err, tc.wrote); got != tc.want {
-			t.Errorf("classify(%s, %d, %v, wrote=%v) = %d, want %d", tc.method, tc.status, tc.err, tc.wrote, got, tc.want)
+		if got := classify(tc.method, resp, tc.err, tc.wrote, tc.canceled); got != tc.want {
+			t.Errorf("classify(%s, %d, %v, wrote=%v, canceled=%v) = %d, want %d", tc.method, tc.status, tc.err, tc.wrote, tc.canceled, got, tc.want)
+		}
+	}
+}
+
+// TestRetryTransportHungService: a service that reads a request and never
+// answers ends it after the transport's response-header timeout, as a
+// transport error after sending: a GET is retried, a POST is ambiguous (the
+// service may have acted) and not replayed.
+func TestRetryTransportHungService(t *testing.T) {
+	t.Parallel()
+	var hang atomic.Bool
+	hang.Store(true)
+	release := make(chan struct{})
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		_, _ = io.Copy(io.Discard, r.Body)
+		if hang.Swap(false) {
+			select {
+			case <-release:
+			case <-r.Context().Done():
+			}
+			return
+		}
+		w.WriteHeader(http.StatusOK)
+	}))
+	t.Cleanup(func() { close(release); srv.Close() })
+
+	for _, tc := range []struct {
+		method        string
+		wantAmbiguous bool
+		wantCalls     int32
+	}{
+		{method: "GET", wantCalls: 2},
+		{method: "POST", wantAmbiguous: true, wantCalls: 1},
+	} {
+		hang.Store(true)
+		counter := &countingTransport{next: &http.Transport{ResponseHeaderTimeout: 100 * time.Millisecond}}
+		c := &http.Client{Transport: &retryTransport{next: counter, max: 2, minWait: time.Millisecond, maxWait: 5 * time.Millisecond}}
+		req, err := http.NewRequestWithContext(context.Background(), tc.method, srv.URL+"/api/v2/x", strings.NewReader("x"))
+		if err != nil {
+			t.Fatal(err)
+		}
+		resp, err := c.Do(req)
+		if resp != nil {
+			resp.Body.Close()
+		}
+		var amb *ambiguousWriteError
+		if got := errors.As(err, &amb); got != tc.wantAmbiguous {
+			t.Errorf("%s: ambiguous = %v, want %v (err %v)", tc.method, got, tc.wantAmbiguous, err)
+		}
+		if !tc.wantAmbiguous && err != nil {
+			t.Errorf("%s: %v, want the retry's answer", tc.method, err)
+		}
+		if got := counter.calls.Load(); got != tc.wantCalls {
+			t.Errorf("%s: %d attempts, want %d", tc.method, got, tc.wantCalls)
 		}
 	}
 }
