@@ -27,25 +27,6 @@ resource "tfgov_policy" "test" {
 `, name, code)
 }
 
-// testAccCheckPolicyCode checks on the server the code of the policy at
-// tfgov_policy.test.
-func testAccCheckPolicyCode(t *testing.T, code string) statecheck.StateCheck {
-	return stateCheckFunc(func(ctx context.Context, s *tfjson.State) error {
-		id, err := stateID(s, policyAddr)
-		if err != nil {
-			return err
-		}
-		got, err := testAccClient(t).Policies.Download(ctx, id)
-		if err != nil {
-			return fmt.Errorf("downloading the code of %s: %w", id, err)
-		}
-		if string(got) != code {
-			return fmt.Errorf("policy %s holds %q, want %q", id, got, code)
-		}
-		return nil
-	})
-}
-
 // TestAccPolicyResource_inlineCode: tfgov_policy with `content` uploads
 // the code at create, uploads new code in place, plans an upload for code
 // changed outside Terraform, refuses Rego that does not parse at plan
@@ -69,7 +50,7 @@ func TestAccPolicyResource_inlineCode(t *testing.T) {
 				Config: testAccPolicyInline(name, regoCode),
 				ConfigStateChecks: []statecheck.StateCheck{
 					statecheck.ExpectKnownValue(policyAddr, tfjsonpath.New("content_sha256"), knownvalue.StringExact(sha256String(regoCode))),
-					testAccCheckPolicyCode(t, regoCode),
+					testAccCheckCode(t, policyAddr, regoCode),
 					stateCheckFunc(func(_ context.Context, s *tfjson.State) error {
 						var err error
 						policyID, err = stateID(s, policyAddr)
@@ -84,7 +65,7 @@ func TestAccPolicyResource_inlineCode(t *testing.T) {
 				ConfigPlanChecks: expectAction(policyAddr, plancheck.ResourceActionUpdate),
 				ConfigStateChecks: []statecheck.StateCheck{
 					statecheck.ExpectKnownValue(policyAddr, tfjsonpath.New("content_sha256"), knownvalue.StringExact(sha256String(regoV2))),
-					testAccCheckPolicyCode(t, regoV2),
+					testAccCheckCode(t, policyAddr, regoV2),
 				},
 			},
 			// Drift: code changed outside Terraform; the plan uploads it again.
@@ -96,7 +77,7 @@ func TestAccPolicyResource_inlineCode(t *testing.T) {
 				},
 				Config:            testAccPolicyInline(name, regoV2),
 				ConfigPlanChecks:  expectAction(policyAddr, plancheck.ResourceActionUpdate),
-				ConfigStateChecks: []statecheck.StateCheck{testAccCheckPolicyCode(t, regoV2)},
+				ConfigStateChecks: []statecheck.StateCheck{testAccCheckCode(t, policyAddr, regoV2)},
 			},
 		},
 	})
@@ -120,7 +101,7 @@ resource "tfgov_policy_upload" "test" {
 		Steps: []resource.TestStep{
 			{Config: both, ExpectError: regexp.MustCompile(`Policy code managed twice`)},
 			{Config: both, PlanOnly: true, ExpectError: regexp.MustCompile(`Policy code managed twice`)},
-			{Config: testAccPolicyInline(name, regoCode), ConfigStateChecks: []statecheck.StateCheck{testAccCheckPolicyCode(t, regoCode)}},
+			{Config: testAccPolicyInline(name, regoCode), ConfigStateChecks: []statecheck.StateCheck{testAccCheckCode(t, policyAddr, regoCode)}},
 		},
 	})
 }

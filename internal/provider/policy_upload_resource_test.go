@@ -59,10 +59,12 @@ resource "tfgov_policy_upload" "test" {
 `, name, kind, query, code)
 }
 
-// testAccCheckCode checks through go-tfe that the policy holds code.
-func testAccCheckCode(t *testing.T, code string) statecheck.StateCheck {
+// testAccCheckCode checks through go-tfe that the policy of the resource at
+// addr (a tfgov_policy, or a tfgov_policy_upload, whose id is its
+// policy_id) holds code.
+func testAccCheckCode(t *testing.T, addr, code string) statecheck.StateCheck {
 	return stateCheckFunc(func(ctx context.Context, s *tfjson.State) error {
-		id, err := stateID(s, uploadAddr) // the upload's id is its policy_id
+		id, err := stateID(s, addr)
 		if err != nil {
 			return err
 		}
@@ -93,7 +95,7 @@ func TestAccPolicyUploadResource_sentinel(t *testing.T) {
 					statecheck.ExpectKnownValue(uploadAddr, tfjsonpath.New("source"), knownvalue.Null()),
 					statecheck.CompareValuePairs(uploadAddr, tfjsonpath.New("id"), policyAddr, tfjsonpath.New("id"), compare.ValuesSame()),
 					samePolicy.AddStateValue(policyAddr, tfjsonpath.New("id")),
-					testAccCheckCode(t, sentinelCode),
+					testAccCheckCode(t, uploadAddr, sentinelCode),
 					stateCheckFunc(func(_ context.Context, s *tfjson.State) error {
 						var err error
 						policyID, err = stateID(s, policyAddr)
@@ -110,7 +112,7 @@ func TestAccPolicyUploadResource_sentinel(t *testing.T) {
 				ConfigStateChecks: []statecheck.StateCheck{
 					statecheck.ExpectKnownValue(uploadAddr, tfjsonpath.New("content_sha256"), knownvalue.StringExact(sha256String(sentinelCodeV2))),
 					samePolicy.AddStateValue(policyAddr, tfjsonpath.New("id")),
-					testAccCheckCode(t, sentinelCodeV2),
+					testAccCheckCode(t, uploadAddr, sentinelCodeV2),
 				},
 			},
 			// Drift: code changed outside Terraform; the plan uploads it again.
@@ -126,7 +128,7 @@ func TestAccPolicyUploadResource_sentinel(t *testing.T) {
 					plancheck.ExpectResourceAction(policyAddr, plancheck.ResourceActionNoop),
 					plancheck.ExpectKnownValue(uploadAddr, tfjsonpath.New("content_sha256"), knownvalue.StringExact(sha256String(sentinelCodeV2))),
 				}},
-				ConfigStateChecks: []statecheck.StateCheck{testAccCheckCode(t, sentinelCodeV2)},
+				ConfigStateChecks: []statecheck.StateCheck{testAccCheckCode(t, uploadAddr, sentinelCodeV2)},
 			},
 			// Drift: the policy is deleted outside Terraform; both are made again.
 			{
@@ -140,7 +142,7 @@ func TestAccPolicyUploadResource_sentinel(t *testing.T) {
 					plancheck.ExpectResourceAction(policyAddr, plancheck.ResourceActionCreate),
 					plancheck.ExpectResourceAction(uploadAddr, plancheck.ResourceActionCreate),
 				}},
-				ConfigStateChecks: []statecheck.StateCheck{testAccCheckCode(t, sentinelCodeV2)},
+				ConfigStateChecks: []statecheck.StateCheck{testAccCheckCode(t, uploadAddr, sentinelCodeV2)},
 			},
 		},
 	})
@@ -180,7 +182,7 @@ resource "tfgov_policy_upload" "test" {
 				ConfigStateChecks: []statecheck.StateCheck{
 					statecheck.ExpectKnownValue(uploadAddr, tfjsonpath.New("content_sha256"), knownvalue.StringExact(sha256String(regoCode))),
 					statecheck.ExpectKnownValue(uploadAddr, tfjsonpath.New("content"), knownvalue.Null()),
-					testAccCheckCode(t, regoCode),
+					testAccCheckCode(t, uploadAddr, regoCode),
 				},
 			},
 			// Editing the file plans an upload.
@@ -190,7 +192,7 @@ resource "tfgov_policy_upload" "test" {
 				ConfigPlanChecks: expectAction(uploadAddr, plancheck.ResourceActionUpdate),
 				ConfigStateChecks: []statecheck.StateCheck{
 					statecheck.ExpectKnownValue(uploadAddr, tfjsonpath.New("content_sha256"), knownvalue.StringExact(sha256String(regoV0Code))),
-					testAccCheckCode(t, regoV0Code),
+					testAccCheckCode(t, uploadAddr, regoV0Code),
 				},
 			},
 			// Code that is not Rego is refused at plan (the kind is known
@@ -219,7 +221,7 @@ resource "tfgov_policy_upload" "test" {
 				PreConfig:         func() { write(regoV0Code) },
 				Config:            config(file),
 				ConfigPlanChecks:  expectAction(uploadAddr, plancheck.ResourceActionNoop),
-				ConfigStateChecks: []statecheck.StateCheck{testAccCheckCode(t, regoV0Code)},
+				ConfigStateChecks: []statecheck.StateCheck{testAccCheckCode(t, uploadAddr, regoV0Code)},
 			},
 			// A missing file is an error at plan time.
 			{
@@ -369,7 +371,7 @@ resource "tfgov_policy_upload" "test" {
 			return nil
 		},
 		Steps: []resource.TestStep{
-			{Config: config, ConfigStateChecks: []statecheck.StateCheck{testAccCheckCode(t, sentinelCode)}},
+			{Config: config, ConfigStateChecks: []statecheck.StateCheck{testAccCheckCode(t, uploadAddr, sentinelCode)}},
 		},
 	})
 }
@@ -397,7 +399,7 @@ func TestAccPolicyUploadResource_opaInline(t *testing.T) {
 					}
 				},
 				Config:            testAccPolicyWithUpload(name, "opa", regoCode),
-				ConfigStateChecks: []statecheck.StateCheck{testAccCheckCode(t, regoCode)},
+				ConfigStateChecks: []statecheck.StateCheck{testAccCheckCode(t, uploadAddr, regoCode)},
 				Check: func(s *terraform.State) error {
 					if id := testAccPolicyID(s, policyAddr); id == "" {
 						return fmt.Errorf("%s has no ID", policyAddr)
@@ -577,7 +579,7 @@ func TestAccPolicyUploadResource_importWithSource(t *testing.T) {
 				}},
 				ConfigStateChecks: []statecheck.StateCheck{
 					statecheck.ExpectKnownValue(uploadAddr, tfjsonpath.New("source"), knownvalue.StringExact(file)),
-					testAccCheckCode(t, regoCode),
+					testAccCheckCode(t, uploadAddr, regoCode),
 					stateCheckFunc(func(context.Context, *tfjson.State) error {
 						if n := uploads() - before; n != 0 {
 							return fmt.Errorf("the apply after the import uploaded %d times, want 0", n)
