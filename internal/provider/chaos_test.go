@@ -82,15 +82,7 @@ type chaosResult struct {
 func runChaosApply(t *testing.T, chaos sandbox.Chaos) *chaosResult {
 	t.Helper()
 	ctx := context.Background()
-	sb, err := newSandboxOrganization(sandbox.Options{}, "tfgov-chaos")
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(sb.stop)
-	c, err := tfe.NewClient(&tfe.Config{Address: sb.address, Token: sb.token})
-	if err != nil {
-		t.Fatal(err)
-	}
+	sb, c := ownSandbox(t, sandbox.Options{}, "tfgov-chaos")
 	org := sb.organization
 	pool, err := c.AgentPools.Create(ctx, org, tfe.AgentPoolCreateOptions{Name: tfe.String("chaos")})
 	if err != nil {

@@ -66,15 +66,7 @@ func crashAndConverge(t *testing.T, tfBin, cliConfig string, killAt int) {
 	ctx := context.Background()
 	// A little latency spreads the apply out, so the kill lands amid
 	// requests rather than after the last.
-	sb, err := newSandboxOrganization(sandbox.Options{Latency: 5 * time.Millisecond}, "tfgov-crash")
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(sb.stop)
-	c, err := tfe.NewClient(&tfe.Config{Address: sb.address, Token: sb.token})
-	if err != nil {
-		t.Fatal(err)
-	}
+	sb, c := ownSandbox(t, sandbox.Options{Latency: 5 * time.Millisecond}, "tfgov-crash")
 	org := sb.organization
 	pool, err := c.AgentPools.Create(ctx, org, tfe.AgentPoolCreateOptions{Name: tfe.String("crash")})
 	if err != nil {

@@ -135,6 +135,23 @@ func newSandboxOrganization(opts sandbox.Options, org string) (*sandboxOrganizat
 	return &sandboxOrganization{srv: srv, address: ts.URL, token: token, organization: org, stop: stop}, nil
 }
 
+// ownSandbox starts a sandbox of the test's own (for tests that change the
+// whole sandbox: chaos, latency) with an organization, stopped at the end of
+// the test, and returns it with a go-tfe client of the organization's owner.
+func ownSandbox(t *testing.T, opts sandbox.Options, org string) (*sandboxOrganization, *tfe.Client) {
+	t.Helper()
+	sb, err := newSandboxOrganization(opts, org)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(sb.stop)
+	c, err := tfe.NewClient(&tfe.Config{Address: sb.address, Token: sb.token})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return sb, c
+}
+
 // bootstrapOrganization creates org on the sandbox at address with its
 // admin token, as a user would, and returns a token of the org's owner.
 // httpClient may be nil (go-tfe's default).
