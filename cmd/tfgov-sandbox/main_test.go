@@ -16,27 +16,10 @@ import (
 // TestRun starts the command with the demo seed on a free port, uses the
 // token it prints through go-tfe, and stops it as a signal would.
 func TestRun(t *testing.T) {
-	ctx, cancel := context.WithCancel(context.Background())
-	defer cancel()
 	dir := t.TempDir()
 	envFile := filepath.Join(dir, "env")
-	pr, pw := io.Pipe()
-	done := make(chan error, 1)
-	go func() {
-		done <- run(ctx, []string{"--listen", "127.0.0.1:0", "--seed", "demo", "--quiet", "--data", filepath.Join(dir, "s.json"), "--env-file", envFile}, pw, io.Discard)
-		pw.Close()
-	}()
-	env := map[string]string{}
-	sc := bufio.NewScanner(pr)
-	for sc.Scan() {
-		if k, v, ok := strings.Cut(strings.TrimPrefix(sc.Text(), "export "), "="); ok && !strings.HasPrefix(sc.Text(), "#") {
-			env[k] = v
-		}
-		if _, ok := env["TF_VAR_module_provider"]; ok {
-			break
-		}
-	}
-	go func() { _, _ = io.Copy(io.Discard, pr) }()
+	env, stop := startRun(t, []string{"--listen", "127.0.0.1:0", "--seed", "demo", "--quiet", "--data", filepath.Join(dir, "s.json"), "--env-file", envFile},
+		func(_ string, env map[string]string) bool { _, ok := env["TF_VAR_module_provider"]; return ok })
 	for _, k := range []string{"TFE_ADDRESS", "TFE_TOKEN", "TFE_ORGANIZATION", "TF_VAR_agent_pool_id"} {
 		if env[k] == "" {
 			t.Fatalf("%s not printed; got %v", k, env)
@@ -52,14 +35,46 @@ func TestRun(t *testing.T) {
 	if _, err := c.AgentPools.Read(context.Background(), env["TF_VAR_agent_pool_id"]); err != nil {
 		t.Fatalf("reading the seeded pool: %v", err)
 	}
-	cancel()
-	select {
-	case err := <-done:
-		if err != nil {
-			t.Fatalf("the sandbox stopped with %v", err)
+	stop()
+}
+
+// startRun runs the command with args for the rest of the test, reads the
+// export lines it prints until until(line, env) says they are complete, and
+// returns them with a function that stops the command as a signal would and
+// checks that it stopped cleanly.
+func startRun(t *testing.T, args []string, until func(line string, env map[string]string) bool) (map[string]string, func()) {
+	t.Helper()
+	ctx, cancel := context.WithCancel(context.Background())
+	t.Cleanup(cancel)
+	pr, pw := io.Pipe()
+	done := make(chan error, 1)
+	go func() {
+		done <- run(ctx, args, pw, io.Discard)
+		pw.Close()
+	}()
+	env := map[string]string{}
+	sc := bufio.NewScanner(pr)
+	for sc.Scan() {
+		line := sc.Text()
+		if k, v, ok := strings.Cut(strings.TrimPrefix(line, "export "), "="); ok && !strings.HasPrefix(line, "#") {
+			env[k] = v
 		}
-	case <-time.After(10 * time.Second):
-		t.Fatal("the sandbox did not stop")
+		if until(line, env) {
+			break
+		}
+	}
+	go func() { _, _ = io.Copy(io.Discard, pr) }()
+	return env, func() {
+		t.Helper()
+		cancel()
+		select {
+		case err := <-done:
+			if err != nil {
+				t.Fatalf("the sandbox stopped with %v", err)
+			}
+		case <-time.After(10 * time.Second):
+			t.Fatal("the sandbox did not stop")
+		}
 	}
 }
 

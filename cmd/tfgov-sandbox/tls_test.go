@@ -1,7 +1,6 @@
 package main
 
 import (
-	"bufio"
 	"context"
 	"crypto/tls"
 	"crypto/x509"
@@ -11,7 +10,6 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
-	"time"
 
 	tfe "github.com/hashicorp/go-tfe"
 )
@@ -20,26 +18,11 @@ import (
 // certificate file it wrote as the only trusted root, and TFE_HOSTNAME and
 // TFE_TOKEN through go-tfe over https.
 func TestRun_tls(t *testing.T) {
-	ctx, cancel := context.WithCancel(context.Background())
-	defer cancel()
 	certOut := filepath.Join(t.TempDir(), "sandbox.pem")
-	pr, pw := io.Pipe()
-	done := make(chan error, 1)
-	go func() {
-		done <- run(ctx, []string{"--listen", "127.0.0.1:0", "--tls", "--tls-cert-out", certOut, "--seed", "demo", "--quiet"}, pw, io.Discard)
-		pw.Close()
-	}()
-	env := map[string]string{}
-	sc := bufio.NewScanner(pr)
-	for sc.Scan() {
-		if k, v, ok := strings.Cut(strings.TrimPrefix(sc.Text(), "export "), "="); ok && !strings.HasPrefix(sc.Text(), "#") {
-			env[k] = v
-		}
-		if strings.Contains(sc.Text(), "TF_TOKEN_<host> cannot name port") {
-			break
-		}
-	}
-	go func() { _, _ = io.Copy(io.Discard, pr) }()
+	env, stop := startRun(t, []string{"--listen", "127.0.0.1:0", "--tls", "--tls-cert-out", certOut, "--seed", "demo", "--quiet"},
+		func(line string, _ map[string]string) bool {
+			return strings.Contains(line, "TF_TOKEN_<host> cannot name port")
+		})
 	if env["TFE_ADDRESS"] != "" || env["SSL_CERT_FILE"] != certOut || !strings.HasPrefix(env["TFE_HOSTNAME"], "127.0.0.1:") {
 		t.Fatalf("exports %v", env)
 	}
@@ -59,15 +42,7 @@ func TestRun_tls(t *testing.T) {
 	if _, err := c.AgentPools.Read(context.Background(), env["TF_VAR_agent_pool_id"]); err != nil {
 		t.Fatalf("reading the seeded pool over https: %v", err)
 	}
-	cancel()
-	select {
-	case err := <-done:
-		if err != nil {
-			t.Fatalf("the sandbox stopped with %v", err)
-		}
-	case <-time.After(10 * time.Second):
-		t.Fatal("the sandbox did not stop")
-	}
+	stop()
 }
 
 func TestRun_badTLSFlags(t *testing.T) {
