@@ -47,7 +47,7 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 	fs.StringVar(&tlsf.certFile, "tls-cert", "", "serve HTTPS with this certificate (PEM; with --tls-key)")
 	fs.StringVar(&tlsf.keyFile, "tls-key", "", "private key (PEM) of --tls-cert")
 	latency := fs.Duration("latency", 0, "delay every request by this long before serving it (parallel requests wait concurrently)")
-	faults := fs.String("faults", "", "random faults, e.g. seed=7,429=0.05,503=0.05,lost=0.05,slow=0.05,slow-delay=1s (see README)")
+	faults := fs.String("faults", "", "random faults, e.g. seed=7,429=0.05,503=0.05,lost=0.05,slow=0.05,slow-delay=1s (see internal/sandbox/README.md)")
 	if err := fs.Parse(args); err != nil {
 		return err
 	}

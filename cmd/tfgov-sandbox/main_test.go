@@ -95,14 +95,14 @@ func TestRun_badFlags(t *testing.T) {
 	}
 }
 
-// TestREADMEListsEveryFlag: each flag of the command is in the README's
-// flag list (as `--name`).
+// TestREADMEListsEveryFlag: each flag of the command is in the sandbox
+// page's flag list (internal/sandbox/README.md, as `--name`).
 func TestREADMEListsEveryFlag(t *testing.T) {
 	var usage strings.Builder
 	if err := run(context.Background(), []string{"-h"}, io.Discard, &usage); err == nil {
 		t.Fatal("-h: want flag.ErrHelp")
 	}
-	readme, err := os.ReadFile(filepath.Join("..", "..", "README.md"))
+	readme, err := os.ReadFile(filepath.Join("..", "..", "internal", "sandbox", "README.md"))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -115,7 +115,7 @@ func TestREADMEListsEveryFlag(t *testing.T) {
 		n++
 		name := strings.TrimPrefix(f[0], "-")
 		if !strings.Contains(string(readme), "`--"+name) {
-			t.Errorf("README.md does not list the flag --%s", name)
+			t.Errorf("internal/sandbox/README.md does not list the flag --%s", name)
 		}
 	}
 	if n == 0 {
