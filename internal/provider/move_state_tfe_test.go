@@ -101,7 +101,7 @@ func TestMoveStateFromTFE(t *testing.T) {
 		},
 		{
 			name: "team access custom, before policy_overrides", r: NewTeamAccessResource(), address: tfe, source: "tfe_team_access", version: 1,
-			raw: `{"id":"tws-2","access":"custom","team_id":"team-1","workspace_id":"ws-1","permissions":[{"runs":"apply","variables":"none","state_versions":"read-outputs","sentinel_mocks":"read","workspace_locking":true,"run_tasks":true}]}`,
+			raw:  `{"id":"tws-2","access":"custom","team_id":"team-1","workspace_id":"ws-1","permissions":[{"runs":"apply","variables":"none","state_versions":"read-outputs","sentinel_mocks":"read","workspace_locking":true,"run_tasks":true}]}`,
 			want: map[string]string{"access": `"custom"`, `permissions.runs`: `"apply"`, `permissions.state_versions`: `"read-outputs"`, `permissions.run_tasks`: "true", `permissions.policy_overrides`: "<null>"},
 		},
 		{
