@@ -11,7 +11,9 @@ import (
 	"github.com/hashicorp/terraform-plugin-framework/diag"
 	"github.com/hashicorp/terraform-plugin-framework/path"
 	"github.com/hashicorp/terraform-plugin-framework/resource"
+	"github.com/hashicorp/terraform-plugin-framework/tfsdk"
 	"github.com/hashicorp/terraform-plugin-framework/types"
+	"github.com/hashicorp/terraform-plugin-go/tftypes"
 )
 
 // Moving state from hashicorp/tfe: `moved { from = tfe_policy.x  to =
@@ -111,7 +113,35 @@ func (m tfeMove) stateMover() resource.StateMover {
 			return
 		}
 		resp.Diagnostics.Append(resp.TargetState.Set(ctx, model)...)
+		if !resp.Diagnostics.HasError() {
+			fillIdentity(ctx, resp.TargetState, resp.TargetIdentity)
+		}
 	}}
+}
+
+// fillIdentity fills the target's resource identity, when the target
+// resource has one (the framework then hands an empty one), from the moved
+// state's attributes of the same names, such as id and organization. When
+// one is missing or null the identity stays null, and the refresh that
+// follows the move sets it, as after an upgrade from a state without one.
+func fillIdentity(ctx context.Context, state tfsdk.State, id *tfsdk.ResourceIdentity) {
+	if id == nil || id.Schema == nil {
+		return
+	}
+	typ := id.Schema.Type().TerraformType(ctx)
+	vals := map[string]tftypes.Value{}
+	for name := range id.Schema.GetAttributes() {
+		v, _, err := tftypes.WalkAttributePath(state.Raw, tftypes.NewAttributePath().WithAttributeName(name))
+		tv, ok := v.(tftypes.Value)
+		if err != nil || !ok || tv.IsNull() {
+			return
+		}
+		vals[name] = tv
+	}
+	if tftypes.ValidateValue(typ, vals) != nil {
+		return
+	}
+	id.Raw = tftypes.NewValue(typ, vals)
 }
 
 // convert maps the source state's JSON at schema version v to the target

@@ -128,6 +128,27 @@ func TestAccMoveFromTFE(t *testing.T) {
 	if !strings.Contains(secret, ".atlasv1.") {
 		t.Fatalf("agent token secret in the tfe state: %q", secret)
 	}
+	// Terraform 1.12 and later keep tfe_policy's resource identity, which
+	// the move ignores; the stand-in writes it as v0.79.0 does.
+	var ver struct {
+		V string `json:"terraform_version"`
+	}
+	vout, _ := runTerraformEnv(t, dir, env, "version", "-json")
+	if err := json.Unmarshal([]byte(vout), &ver); err != nil {
+		t.Fatalf("terraform version -json: %v\n%s", err, vout)
+	}
+	var major, minor int
+	if _, err := fmt.Sscanf(ver.V, "%d.%d", &major, &minor); err != nil {
+		t.Fatalf("terraform version %q: %v", ver.V, err)
+	}
+	id := before.identity(t, "tfe_policy", "require_tags")
+	switch {
+	case major == 1 && minor < 12: // no resource identities
+	case id == nil:
+		t.Errorf("Terraform %s kept no identity for tfe_policy", ver.V)
+	case id["id"] != before.attr(t, "tfe_policy", "require_tags", "id") || id["organization"] != org || id["hostname"] == "":
+		t.Errorf("tfe_policy identity: %v", id)
+	}
 	// The developers' grant as schema version 0 wrote it.
 	before.rewrite(t, dir, "tfe_team_access", "developers", 0, func(a map[string]any) {
 		a["workspace_id"] = org + "/" + ws.Name
@@ -247,6 +268,7 @@ type tfState struct {
 		Instances            []struct {
 			SchemaVersion int            `json:"schema_version"`
 			Attributes    map[string]any `json:"attributes"`
+			Identity      map[string]any `json:"identity"`
 		}
 	}
 }
@@ -277,6 +299,18 @@ func (s *tfState) attr(t *testing.T, typ, name, attr string) string {
 	}
 	t.Fatalf("no %s.%s in state", typ, name)
 	return ""
+}
+
+// identity is the resource identity of typ.name in state, nil without one.
+func (s *tfState) identity(t *testing.T, typ, name string) map[string]any {
+	t.Helper()
+	for _, r := range s.Resources {
+		if r.Type == typ && r.Name == name && len(r.Instances) == 1 {
+			return r.Instances[0].Identity
+		}
+	}
+	t.Fatalf("no %s.%s in state", typ, name)
+	return nil
 }
 
 // rewrite edits one resource instance of the state file in dir, setting

@@ -9,6 +9,7 @@ import (
 
 	"github.com/hashicorp/terraform-plugin-framework/path"
 	"github.com/hashicorp/terraform-plugin-framework/resource"
+	"github.com/hashicorp/terraform-plugin-framework/resource/identityschema"
 	"github.com/hashicorp/terraform-plugin-framework/tfsdk"
 	"github.com/hashicorp/terraform-plugin-go/tfprotov6"
 	"github.com/hashicorp/terraform-plugin-go/tftypes"
@@ -296,4 +297,52 @@ func TestMoveStateFromTFE_everyVersionHasAMapping(t *testing.T) {
 func jsonQuote(s string) string {
 	b, _ := json.Marshal(s)
 	return string(b)
+}
+
+// TestMoveStateFromTFE_identity: when the target resource has a resource
+// identity, the move fills it from the moved state's attributes of the
+// same names, or leaves it null (for the refresh) when one has no value.
+func TestMoveStateFromTFE_identity(t *testing.T) {
+	ctx := context.Background()
+	for _, tc := range []struct {
+		name  string
+		attrs map[string]identityschema.Attribute
+		want  string
+	}{
+		{"id and organization", map[string]identityschema.Attribute{
+			"id": identityschema.StringAttribute{RequiredForImport: true}, "organization": identityschema.StringAttribute{OptionalForImport: true},
+		}, `tftypes.Object["id":tftypes.String, "organization":tftypes.String]<"id":tftypes.String<"pol-1">, "organization":tftypes.String<"org">>`},
+		{"an attribute the state does not have", map[string]identityschema.Attribute{
+			"id": identityschema.StringAttribute{RequiredForImport: true}, "hostname": identityschema.StringAttribute{OptionalForImport: true},
+		}, "null"},
+		{"an attribute null in the state", map[string]identityschema.Attribute{
+			"id": identityschema.StringAttribute{RequiredForImport: true}, "query": identityschema.StringAttribute{OptionalForImport: true},
+		}, "null"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			r := NewPolicyResource()
+			var sr resource.SchemaResponse
+			r.Schema(ctx, resource.SchemaRequest{}, &sr)
+			is := identityschema.Schema{Attributes: tc.attrs}
+			resp := resource.MoveStateResponse{
+				TargetState:    tfsdk.State{Schema: sr.Schema, Raw: tftypes.NewValue(sr.Schema.Type().TerraformType(ctx), nil)},
+				TargetIdentity: &tfsdk.ResourceIdentity{Schema: is, Raw: tftypes.NewValue(is.Type().TerraformType(ctx), nil)},
+			}
+			req := resource.MoveStateRequest{
+				SourceProviderAddress: "registry.terraform.io/hashicorp/tfe", SourceTypeName: "tfe_policy",
+				SourceRawState: &tfprotov6.RawState{JSON: []byte(`{"id":"pol-1","name":"p","organization":"org","kind":"sentinel","query":null,"policy":"x"}`)},
+			}
+			tfePolicyMove.stateMover().StateMover(ctx, req, &resp)
+			if resp.Diagnostics.HasError() {
+				t.Fatal(resp.Diagnostics)
+			}
+			got := "null"
+			if !resp.TargetIdentity.Raw.IsNull() {
+				got = resp.TargetIdentity.Raw.String()
+			}
+			if got != tc.want {
+				t.Errorf("identity %s; want %s", got, tc.want)
+			}
+		})
+	}
 }
