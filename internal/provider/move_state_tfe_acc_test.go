@@ -149,6 +149,27 @@ func TestAccMoveFromTFE(t *testing.T) {
 	case id["id"] != before.attr(t, "tfe_policy", "require_tags", "id") || id["organization"] != org || id["hostname"] == "":
 		t.Errorf("tfe_policy identity: %v", id)
 	}
+	// A state the move cannot map fails the plan, naming the attribute, and
+	// leaves the state as it was: the agent token without its secret.
+	step("2-move")
+	saved, err := os.ReadFile(filepath.Join(dir, "terraform.tfstate")) //nolint:gosec // the test's own file
+	if err != nil {
+		t.Fatal(err)
+	}
+	before.rewrite(t, dir, "tfe_agent_token", "ci", 0, func(a map[string]any) { delete(a, "token") })
+	edited, _ := os.ReadFile(filepath.Join(dir, "terraform.tfstate")) //nolint:gosec // the test's own file
+	out := tf(1, "plan")
+	if flat := strings.Join(strings.Fields(out), " "); !strings.Contains(flat, `Attribute "token" of the tfe_agent_token state (schema version 0) is missing`) {
+		t.Errorf("plan of a tfe_agent_token without its secret:\n%s", out)
+	}
+	if now, _ := os.ReadFile(filepath.Join(dir, "terraform.tfstate")); !bytes.Equal(now, edited) { //nolint:gosec // the test's own file
+		t.Error("a failed move changed the state file")
+	}
+	if err := os.WriteFile(filepath.Join(dir, "terraform.tfstate"), saved, 0o600); err != nil {
+		t.Fatal(err)
+	}
+	before = readState(t, dir)
+
 	// The developers' grant as schema version 0 wrote it.
 	before.rewrite(t, dir, "tfe_team_access", "developers", 0, func(a map[string]any) {
 		a["workspace_id"] = org + "/" + ws.Name
@@ -160,7 +181,7 @@ func TestAccMoveFromTFE(t *testing.T) {
 	// only an apply makes); neither the plan nor the apply writes.
 	step("2-move")
 	sb.srv.ResetStats()
-	out := tf(2, "plan", "-detailed-exitcode")
+	out = tf(2, "plan", "-detailed-exitcode")
 	for _, not := range []string{"will be created", "will be updated", "must be replaced", "will be destroyed", "changed outside of Terraform"} {
 		if strings.Contains(out, not) {
 			t.Errorf("plan with the moved blocks shows %q:\n%s", not, out)
