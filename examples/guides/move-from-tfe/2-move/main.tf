@@ -1,0 +1,144 @@
+# During the move: both providers. hashicorp/tfe stays until the apply has
+# moved every tfe_* resource out of the state.
+terraform {
+  required_providers {
+    tfe = {
+      source  = "hashicorp/tfe"
+      version = "~> 0.79"
+    }
+    tfgov = {
+      source = "tfgov/tfgov"
+    }
+  }
+}
+
+provider "tfe" {}
+
+provider "tfgov" {}
+
+variable "workspace_id" {
+  type = string
+}
+
+variable "developers_team_id" {
+  type = string
+}
+
+variable "platform_team_id" {
+  type = string
+}
+
+variable "agent_pool_id" {
+  type = string
+}
+
+variable "module_name" {
+  type = string
+}
+
+variable "module_provider" {
+  type = string
+}
+
+variable "api_token" {
+  type      = string
+  sensitive = true
+  ephemeral = true
+}
+
+resource "tfgov_policy" "require_tags" {
+  name              = "require-tags"
+  description       = "Every resource has tags"
+  kind              = "sentinel"
+  content           = file("${path.module}/require-tags.sentinel")
+  enforcement_level = "soft-mandatory"
+}
+
+moved {
+  from = tfe_policy.require_tags
+  to   = tfgov_policy.require_tags
+}
+
+resource "tfgov_team_access" "developers" {
+  access       = "write"
+  team_id      = var.developers_team_id
+  workspace_id = var.workspace_id
+}
+
+moved {
+  from = tfe_team_access.developers
+  to   = tfgov_team_access.developers
+}
+
+resource "tfgov_team_access" "platform" {
+  access       = "custom"
+  team_id      = var.platform_team_id
+  workspace_id = var.workspace_id
+  permissions = {
+    runs              = "plan"
+    variables         = "read"
+    state_versions    = "read-outputs"
+    sentinel_mocks    = "none"
+    workspace_locking = false
+    run_tasks         = false
+  }
+}
+
+moved {
+  from = tfe_team_access.platform
+  to   = tfgov_team_access.platform
+}
+
+resource "tfgov_agent_token" "ci" {
+  agent_pool_id = var.agent_pool_id
+  description   = "ci agents"
+}
+
+moved {
+  from = tfe_agent_token.ci
+  to   = tfgov_agent_token.ci
+}
+
+resource "tfgov_module_test_variable" "region" {
+  key             = "AWS_REGION"
+  value           = "eu-west-1"
+  module_name     = var.module_name
+  module_provider = var.module_provider
+}
+
+moved {
+  from = tfe_test_variable.region
+  to   = tfgov_module_test_variable.region
+}
+
+resource "tfgov_module_test_variable" "log_level" {
+  key             = "LOG_LEVEL"
+  value           = "debug"
+  sensitive       = true
+  module_name     = var.module_name
+  module_provider = var.module_provider
+}
+
+moved {
+  from = tfe_test_variable.log_level
+  to   = tfgov_module_test_variable.log_level
+}
+
+resource "tfgov_module_test_variable" "api_token" {
+  key              = "API_TOKEN"
+  value_wo         = var.api_token
+  value_wo_version = 1
+  sensitive        = true
+  module_name      = var.module_name
+  module_provider  = var.module_provider
+}
+
+moved {
+  from = tfe_test_variable.api_token
+  to   = tfgov_module_test_variable.api_token
+}
+
+output "agent_token" {
+  value     = tfgov_agent_token.ci.token
+  sensitive = true
+}

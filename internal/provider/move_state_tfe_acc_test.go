@@ -1,0 +1,363 @@
+package provider
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"fmt"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"sort"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	tfe "github.com/hashicorp/go-tfe"
+	"github.com/tfgov/terraform-provider-tfgov/internal/sandbox"
+)
+
+var (
+	standInOnce sync.Once
+	standInDir  string
+	errStandIn  error
+)
+
+// testTFEStandInConfig builds the test-only hashicorp/tfe stand-in
+// (internal/tfestandin) next to the provider testCLIConfig builds, and
+// returns a CLI configuration whose dev_overrides serve both: tfgov/tfgov
+// and, at registry.terraform.io/hashicorp/tfe, the stand-in.
+func testTFEStandInConfig(t *testing.T) string {
+	t.Helper()
+	tfgovDir := filepath.Dir(testCLIConfig(t))
+	standInOnce.Do(func() {
+		standInDir = filepath.Join(tfgovDir, "hashicorp-tfe")
+		cmd := exec.Command("go", "build", "-o", filepath.Join(standInDir, "terraform-provider-tfe"), "./internal/tfestandin/cmd/terraform-provider-tfe") //nolint:gosec,noctx // fixed arguments
+		cmd.Dir = repoRoot()
+		if out, err := cmd.CombinedOutput(); err != nil {
+			errStandIn = fmt.Errorf("go build the hashicorp/tfe stand-in: %w\n%s", err, out)
+			return
+		}
+		rc := fmt.Sprintf("provider_installation {\n  dev_overrides {\n    \"tfgov/tfgov\" = %q\n    \"hashicorp/tfe\" = %q\n  }\n  direct {}\n}\n", tfgovDir, standInDir)
+		errStandIn = os.WriteFile(filepath.Join(standInDir, "terraformrc"), []byte(rc), 0o600)
+	})
+	if errStandIn != nil {
+		t.Fatal(errStandIn)
+	}
+	return filepath.Join(standInDir, "terraformrc")
+}
+
+// TestAccMoveFromTFE follows the guide "Migrating from hashicorp/tfe"
+// (templates/guides/migrating-from-hashicorp-tfe.md.tmpl) with its own
+// example files: objects made with hashicorp/tfe (the stand-in, which
+// writes v0.79.0's state) move to tfgov with `moved` blocks. The plan
+// shows only moves, the plan and the apply send no write to the service
+// (the sandbox's request counter), the agent token keeps its secret, the
+// plan after is empty, and so is the plan once hashicorp/tfe is removed.
+// One team access is turned into a schema version 0 state (workspace_id as
+// <organization>/<workspace name>, no permissions), as hashicorp/tfe's
+// first releases wrote it.
+func TestAccMoveFromTFE(t *testing.T) {
+	rc := testTFEStandInConfig(t)
+	if testAccSandbox() == nil {
+		t.Skip("counts the requests with the in-process sandbox's counter; runs only against the sandbox")
+	}
+	sb, c := ownSandbox(t, sandbox.Options{}, "tfgov-move")
+	ctx := context.Background()
+	org := sb.organization
+	ws, err := c.Workspaces.Create(ctx, org, tfe.WorkspaceCreateOptions{Name: tfe.String("app")})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var teams []string
+	for _, n := range []string{"developers", "platform"} {
+		tm, err := c.Teams.Create(ctx, org, tfe.TeamCreateOptions{Name: tfe.String(n), Visibility: tfe.String("organization")})
+		if err != nil {
+			t.Fatal(err)
+		}
+		teams = append(teams, tm.ID)
+	}
+	pool, err := c.AgentPools.Create(ctx, org, tfe.AgentPoolCreateOptions{Name: tfe.String("ci")})
+	if err != nil {
+		t.Fatal(err)
+	}
+	mod, err := c.RegistryModules.Create(ctx, org, tfe.RegistryModuleCreateOptions{Name: tfe.String("network"), Provider: tfe.String("aws"), RegistryName: tfe.PrivateRegistry})
+	if err != nil {
+		t.Fatal(err)
+	}
+	env := []string{
+		"TF_CLI_CONFIG_FILE=" + rc, "CHECKPOINT_DISABLE=1", "TF_IN_AUTOMATION=1",
+		"TFE_ADDRESS=" + sb.address, "TFE_TOKEN=" + sb.token, "TFE_ORGANIZATION=" + org, "TFE_HOSTNAME=",
+		"TF_VAR_organization=" + org, "TF_VAR_workspace_id=" + ws.ID, "TF_VAR_developers_team_id=" + teams[0], "TF_VAR_platform_team_id=" + teams[1],
+		"TF_VAR_agent_pool_id=" + pool.ID, "TF_VAR_module_name=" + mod.Name, "TF_VAR_module_provider=" + mod.Provider, "TF_VAR_api_token=hunter2",
+	}
+	dir := t.TempDir()
+	tf := func(wantCode int, args ...string) string {
+		t.Helper()
+		out, code := runTerraformEnv(t, dir, env, append(args, "-no-color")...)
+		if code != wantCode {
+			t.Fatalf("terraform %s: exit code %d, want %d\n%s", strings.Join(args, " "), code, wantCode, out)
+		}
+		return out
+	}
+	step := func(name string) {
+		t.Helper()
+		src := filepath.Join(repoRoot(), "examples", "guides", "move-from-tfe", name)
+		files, _ := filepath.Glob(filepath.Join(src, "*"))
+		if len(files) == 0 {
+			t.Fatalf("no example files in %s", src)
+		}
+		for _, f := range files {
+			b, err := os.ReadFile(f) //nolint:gosec // the repository's examples
+			if err != nil {
+				t.Fatal(err)
+			}
+			if err := os.WriteFile(filepath.Join(dir, filepath.Base(f)), b, 0o600); err != nil {
+				t.Fatal(err)
+			}
+		}
+	}
+
+	// Step 1: the objects, made with hashicorp/tfe.
+	step("1-tfe")
+	tf(0, "apply", "-auto-approve")
+	tf(0, "plan", "-detailed-exitcode") // the stand-in itself plans clean
+	before := readState(t, dir)
+	secret := before.attr(t, "tfe_agent_token", "ci", "token")
+	if !strings.Contains(secret, ".atlasv1.") {
+		t.Fatalf("agent token secret in the tfe state: %q", secret)
+	}
+	// Terraform 1.12 and later keep tfe_policy's resource identity, which
+	// the move ignores; the stand-in writes it as v0.79.0 does.
+	var ver struct {
+		V string `json:"terraform_version"`
+	}
+	vout, _ := runTerraformEnv(t, dir, env, "version", "-json")
+	if err := json.Unmarshal([]byte(vout), &ver); err != nil {
+		t.Fatalf("terraform version -json: %v\n%s", err, vout)
+	}
+	var major, minor int
+	if _, err := fmt.Sscanf(ver.V, "%d.%d", &major, &minor); err != nil {
+		t.Fatalf("terraform version %q: %v", ver.V, err)
+	}
+	id := before.identity(t, "tfe_policy", "require_tags")
+	switch {
+	case major == 1 && minor < 12: // no resource identities
+	case id == nil:
+		t.Errorf("Terraform %s kept no identity for tfe_policy", ver.V)
+	case id["id"] != before.attr(t, "tfe_policy", "require_tags", "id") || id["organization"] != org || id["hostname"] == "":
+		t.Errorf("tfe_policy identity: %v", id)
+	}
+	// A state the move cannot map fails the plan, naming the attribute, and
+	// leaves the state as it was: the agent token without its secret.
+	step("2-move")
+	saved, err := os.ReadFile(filepath.Join(dir, "terraform.tfstate")) //nolint:gosec // the test's own file
+	if err != nil {
+		t.Fatal(err)
+	}
+	before.rewrite(t, dir, "tfe_agent_token", "ci", 0, func(a map[string]any) { delete(a, "token") })
+	edited, _ := os.ReadFile(filepath.Join(dir, "terraform.tfstate")) //nolint:gosec // the test's own file
+	out := tf(1, "plan")
+	if flat := strings.Join(strings.Fields(out), " "); !strings.Contains(flat, `Attribute "token" of the tfe_agent_token state (schema version 0) is missing`) {
+		t.Errorf("plan of a tfe_agent_token without its secret:\n%s", out)
+	}
+	if now, _ := os.ReadFile(filepath.Join(dir, "terraform.tfstate")); !bytes.Equal(now, edited) { //nolint:gosec // the test's own file
+		t.Error("a failed move changed the state file")
+	}
+	if err := os.WriteFile(filepath.Join(dir, "terraform.tfstate"), saved, 0o600); err != nil {
+		t.Fatal(err)
+	}
+	before = readState(t, dir)
+
+	// The developers' grant as schema version 0 wrote it.
+	before.rewrite(t, dir, "tfe_team_access", "developers", 0, func(a map[string]any) {
+		a["workspace_id"] = org + "/" + ws.Name
+		delete(a, "permissions")
+	})
+
+	// Step 2: both providers, moved blocks. The plan shows seven moves and
+	// nothing else (exit code 2: a move is a change of the state, which
+	// only an apply makes); neither the plan nor the apply writes.
+	step("2-move")
+	sb.srv.ResetStats()
+	out = tf(2, "plan", "-detailed-exitcode")
+	for _, not := range []string{"will be created", "will be updated", "must be replaced", "will be destroyed", "changed outside of Terraform"} {
+		if strings.Contains(out, not) {
+			t.Errorf("plan with the moved blocks shows %q:\n%s", not, out)
+		}
+	}
+	for _, m := range []string{
+		"tfe_policy.require_tags has moved to tfgov_policy.require_tags",
+		"tfe_team_access.developers has moved to tfgov_team_access.developers",
+		"tfe_team_access.platform has moved to tfgov_team_access.platform",
+		"tfe_agent_token.ci has moved to tfgov_agent_token.ci",
+		"tfe_test_variable.region has moved to tfgov_module_test_variable.region",
+		"tfe_test_variable.log_level has moved to tfgov_module_test_variable.log_level",
+		"tfe_test_variable.api_token has moved to tfgov_module_test_variable.api_token",
+		"Plan: 0 to add, 0 to change, 0 to destroy.",
+	} {
+		if !strings.Contains(out, m) {
+			t.Errorf("plan lacks %q:\n%s", m, out)
+		}
+	}
+	checkReadsOnly(t, "plan", sb.srv.Stats())
+	sb.srv.ResetStats()
+	tf(0, "apply", "-auto-approve")
+	checkReadsOnly(t, "apply", sb.srv.Stats())
+
+	after := readState(t, dir)
+	if got := after.attr(t, "tfgov_agent_token", "ci", "token"); got != secret {
+		t.Errorf("agent token secret after the move: %q, want %q", got, secret)
+	}
+	if got := after.attr(t, "tfgov_team_access", "developers", "workspace_id"); got != ws.ID {
+		t.Errorf("workspace_id of the grant moved from schema version 0: %q, want %s", got, ws.ID)
+	}
+	for _, r := range after.Resources {
+		if strings.HasPrefix(r.Type, "tfe_") || !strings.Contains(r.Provider, "tfgov/tfgov") {
+			t.Errorf("state still holds %s.%s of %s", r.Type, r.Name, r.Provider)
+		}
+	}
+	sb.srv.ResetStats()
+	if out := tf(0, "plan", "-detailed-exitcode"); !strings.Contains(out, "No changes.") {
+		t.Errorf("plan after the move:\n%s", out)
+	}
+	logStats(t, "plan after the move", sb.srv.Stats())
+
+	// Step 3: hashicorp/tfe removed.
+	step("3-tfgov")
+	if out := tf(0, "plan", "-detailed-exitcode"); !strings.Contains(out, "No changes.") {
+		t.Errorf("plan without hashicorp/tfe:\n%s", out)
+	}
+	// tfgov manages what moved: destroy removes it from the service.
+	tf(0, "destroy", "-auto-approve")
+	if l, err := c.AgentTokens.List(ctx, pool.ID); err != nil || len(l.Items) != 0 {
+		t.Errorf("agent tokens after destroy: %v, %v", l, err)
+	}
+	if l, err := c.TeamAccess.List(ctx, &tfe.TeamAccessListOptions{WorkspaceID: ws.ID}); err != nil || len(l.Items) != 0 {
+		t.Errorf("team access after destroy: %v, %v", l, err)
+	}
+}
+
+// checkReadsOnly fails on any request but a GET, and logs the counts.
+func checkReadsOnly(t *testing.T, what string, stats map[string]int) {
+	t.Helper()
+	logStats(t, what, stats)
+	for route, n := range stats {
+		if !strings.HasPrefix(route, "GET ") {
+			t.Errorf("%s sent %d %s: a move must not write", what, n, route)
+		}
+	}
+}
+
+func logStats(t *testing.T, what string, stats map[string]int) {
+	t.Helper()
+	routes := make([]string, 0, len(stats))
+	total := 0
+	for r, n := range stats {
+		routes = append(routes, fmt.Sprintf("%d %s", n, r))
+		total += n
+	}
+	sort.Strings(routes)
+	t.Logf("%s: %d requests:\n  %s", what, total, strings.Join(routes, "\n  "))
+}
+
+// runTerraformEnv runs terraform in dir with env added to the test's
+// environment (later entries win), returning its output and exit code.
+func runTerraformEnv(t *testing.T, dir string, env []string, args ...string) (string, int) {
+	t.Helper()
+	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Minute)
+	defer cancel()
+	cmd := exec.CommandContext(ctx, os.Getenv("TF_ACC_TERRAFORM_PATH"), append([]string{"-chdir=" + dir}, args...)...) //nolint:gosec // the test's own terraform
+	cmd.Env = append(os.Environ(), env...)
+	var out bytes.Buffer
+	cmd.Stdout, cmd.Stderr = &out, &out
+	err := cmd.Run()
+	if ee, ok := err.(*exec.ExitError); ok { //nolint:errorlint // exec returns it unwrapped
+		return out.String(), ee.ExitCode()
+	} else if err != nil {
+		t.Fatalf("running terraform: %v", err)
+	}
+	return out.String(), 0
+}
+
+// tfState is the part of a local state file the test reads.
+type tfState struct {
+	raw       map[string]any
+	Resources []struct {
+		Type, Name, Provider string
+		Instances            []struct {
+			SchemaVersion int            `json:"schema_version"`
+			Attributes    map[string]any `json:"attributes"`
+			Identity      map[string]any `json:"identity"`
+		}
+	}
+}
+
+func readState(t *testing.T, dir string) *tfState {
+	t.Helper()
+	b, err := os.ReadFile(filepath.Join(dir, "terraform.tfstate")) //nolint:gosec // the test's own file
+	if err != nil {
+		t.Fatal(err)
+	}
+	var s tfState
+	if err := json.Unmarshal(b, &s); err != nil {
+		t.Fatal(err)
+	}
+	if err := json.Unmarshal(b, &s.raw); err != nil {
+		t.Fatal(err)
+	}
+	return &s
+}
+
+func (s *tfState) attr(t *testing.T, typ, name, attr string) string {
+	t.Helper()
+	for _, r := range s.Resources {
+		if r.Type == typ && r.Name == name && len(r.Instances) == 1 {
+			v, _ := r.Instances[0].Attributes[attr].(string)
+			return v
+		}
+	}
+	t.Fatalf("no %s.%s in state", typ, name)
+	return ""
+}
+
+// identity is the resource identity of typ.name in state, nil without one.
+func (s *tfState) identity(t *testing.T, typ, name string) map[string]any {
+	t.Helper()
+	for _, r := range s.Resources {
+		if r.Type == typ && r.Name == name && len(r.Instances) == 1 {
+			return r.Instances[0].Identity
+		}
+	}
+	t.Fatalf("no %s.%s in state", typ, name)
+	return nil
+}
+
+// rewrite edits one resource instance of the state file in dir, setting
+// its schema version, and bumps the serial as Terraform would.
+func (s *tfState) rewrite(t *testing.T, dir, typ, name string, version int, edit func(map[string]any)) {
+	t.Helper()
+	found := false
+	for _, r := range s.raw["resources"].([]any) {
+		r := r.(map[string]any)
+		if r["type"] != typ || r["name"] != name {
+			continue
+		}
+		inst := r["instances"].([]any)[0].(map[string]any)
+		inst["schema_version"] = version
+		edit(inst["attributes"].(map[string]any))
+		found = true
+	}
+	if !found {
+		t.Fatalf("no %s.%s in state", typ, name)
+	}
+	s.raw["serial"] = s.raw["serial"].(float64) + 1
+	b, err := json.MarshalIndent(s.raw, "", "  ")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(filepath.Join(dir, "terraform.tfstate"), b, 0o600); err != nil {
+		t.Fatal(err)
+	}
+}
