@@ -1,0 +1,244 @@
+package provider
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"fmt"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"regexp"
+	"strings"
+	"sync"
+	"syscall"
+	"testing"
+	"time"
+
+	tfe "github.com/hashicorp/go-tfe"
+	"github.com/hashicorp/go-version"
+)
+
+// The tfgov_module_test action's tests drive the terraform binary
+// (terraform-plugin-testing v1.16 cannot invoke an action): `terraform
+// apply -invoke=action.tfgov_module_test.test` against the sandbox, whose
+// engine runs the module's tests with the real `terraform test`. Actions
+// need Terraform 1.14: run them with TF_ACC_TERRAFORM_PATH set to 1.15.9
+// (/work/shared/terraform/install.sh prints its path); with an older
+// Terraform they skip.
+
+// actionTerraform skips the test unless TF_ACC is set and the Terraform
+// under test has actions (1.14 or later).
+func actionTerraform(t *testing.T) {
+	t.Helper()
+	testCLIConfig(t)
+	testAccPreCheck(t)
+	out, err := exec.CommandContext(context.Background(), os.Getenv("TF_ACC_TERRAFORM_PATH"), "version", "-json").Output() //nolint:gosec // the test's own terraform
+	if err != nil {
+		t.Fatalf("terraform version: %v", err)
+	}
+	var v struct {
+		Version string `json:"terraform_version"`
+	}
+	if err := json.Unmarshal(out, &v); err != nil {
+		t.Fatalf("terraform version -json: %v\n%s", err, out)
+	}
+	if got, err := version.NewVersion(v.Version); err != nil || got.LessThan(version.Must(version.NewVersion("1.14.0"))) {
+		t.Skipf("actions need Terraform 1.14 or later; %s is %s (set TF_ACC_TERRAFORM_PATH to a newer one)", os.Getenv("TF_ACC_TERRAFORM_PATH"), v.Version)
+	}
+}
+
+// writeActionConfig writes a configuration with one tfgov_module_test
+// action named test, with the given argument lines, into a new directory.
+func writeActionConfig(t *testing.T, mod moduleRef, lines ...string) string {
+	t.Helper()
+	dir := t.TempDir()
+	config := fmt.Sprintf(`
+terraform {
+  required_providers {
+    tfgov = { source = "tfgov/tfgov" }
+  }
+}
+
+action "tfgov_module_test" "test" {
+  config {
+    module_name     = %q
+    module_provider = %q
+    %s
+  }
+}
+`, mod.Name, mod.Provider, strings.Join(lines, "\n    "))
+	if err := os.WriteFile(filepath.Join(dir, "main.tf"), []byte(config), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	return dir
+}
+
+const invokeTest = "-invoke=action.tfgov_module_test.test"
+
+// moduleRuns lists mod's test runs through go-tfe.
+func moduleRuns(t *testing.T, mod moduleRef) []*tfe.TestRun {
+	t.Helper()
+	l, err := testAccClient(t).TestRuns.List(context.Background(), mod.id(), nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return l.Items
+}
+
+// oneRun is mod's only test run.
+func oneRun(t *testing.T, mod moduleRef) *tfe.TestRun {
+	t.Helper()
+	runs := moduleRuns(t, mod)
+	if len(runs) != 1 {
+		t.Fatalf("module %s has %d test runs, want 1", mod, len(runs))
+	}
+	return runs[0]
+}
+
+// flat is out with its whitespace runs made one space.
+func flat(out string) string { return strings.Join(strings.Fields(out), " ") }
+
+// TestAccModuleTestAction_pass invokes the action on a passing module: one
+// run, finished and passed, and the apply shows its progress: queued,
+// running and finished with the counts, once each.
+func TestAccModuleTestAction_pass(t *testing.T) {
+	actionTerraform(t)
+	mod := testAccModule(t)
+	dir := writeActionConfig(t, mod, fmt.Sprintf("source = %q", testModuleDir(t, "pass")), `verbose = true`, `test_directory = "tests"`)
+	start := time.Now()
+	out, err := runTerraform(t, dir, "apply", invokeTest, "-auto-approve", "-no-color")
+	t.Logf("invocation: %s", time.Since(start).Round(time.Millisecond))
+	if err != nil {
+		t.Fatalf("terraform apply -invoke: %v\n%s", err, out)
+	}
+	tr := oneRun(t, mod)
+	if tr.Status != tfe.TestRunFinished || tr.TestStatus != tfe.TestPass || tr.TestsPassed != 3 {
+		t.Errorf("run %s: %s, %s, %d passed; want finished, pass, 3 passed", tr.ID, tr.Status, tr.TestStatus, tr.TestsPassed)
+	}
+	o := flat(out)
+	for _, want := range []string{
+		"Uploading 3 files",
+		fmt.Sprintf("Test run %s of %s: finished (pass), 3 passed, 0 failed, 0 errored, 0 skipped", tr.ID, mod),
+	} {
+		if !strings.Contains(o, want) {
+			t.Errorf("output lacks %q:\n%s", want, out)
+		}
+	}
+	// Each state is reported once, however many reads it took.
+	for _, status := range []string{"queued", "running", "finished"} {
+		if n := strings.Count(o, fmt.Sprintf("Test run %s of %s: %s", tr.ID, mod, status)); n > 1 {
+			t.Errorf("%s reported %d times, want at most once:\n%s", status, n, out)
+		}
+	}
+}
+
+// TestAccModuleTestAction_fail: a failing test fails the invocation with
+// the counts and the failed assertion from the end of the log.
+func TestAccModuleTestAction_fail(t *testing.T) {
+	actionTerraform(t)
+	mod := testAccModule(t)
+	dir := writeActionConfig(t, mod, fmt.Sprintf("source = %q", testModuleDir(t, "fail")))
+	start := time.Now()
+	out, err := runTerraform(t, dir, "apply", invokeTest, "-auto-approve", "-no-color")
+	t.Logf("invocation: %s", time.Since(start).Round(time.Millisecond))
+	if err == nil {
+		t.Fatalf("terraform apply -invoke of failing tests: no error\n%s", out)
+	}
+	tr := oneRun(t, mod)
+	o := flat(out)
+	for _, want := range []string{
+		"Error: Error when invoking action",
+		fmt.Sprintf("Module tests failed: The tests of %s failed in run %s: 1 passed, 1 failed, 0 errored, 0 skipped.", mod, tr.ID),
+		"End of the log:",
+		"The answer is not 42.",
+		fmt.Sprintf("Test run %s of %s: finished (fail)", tr.ID, mod),
+	} {
+		if !strings.Contains(o, want) {
+			t.Errorf("output lacks %q:\n%s", want, out)
+		}
+	}
+	if strings.Contains(out, "bug in the provider") {
+		t.Errorf("output blames the provider:\n%s", out)
+	}
+}
+
+// TestAccModuleTestAction_cancelOnInterrupt: Terraform interrupted (SIGINT,
+// as Ctrl-C sends) while the run is executing cancels the run on the
+// service. The slow module lets its apply in progress finish on an
+// interrupt, so the run is canceled within the 30 s grace period, without
+// a force-cancel.
+func TestAccModuleTestAction_cancelOnInterrupt(t *testing.T) {
+	actionTerraform(t)
+	if testAccSandbox() == nil {
+		// The marker file the test waits for is written by the engine's
+		// terraform on this machine.
+		t.Skip("knowing when the run executes needs the sandbox on this machine")
+	}
+	mod := testAccModule(t)
+	marker := filepath.Join(t.TempDir(), "started")
+	dir := writeActionConfig(t, mod, fmt.Sprintf("source = %q", testModuleDir(t, "slow")),
+		fmt.Sprintf(`variables = { wait_seconds = "15", started_marker = %q }`, `"`+marker+`"`))
+
+	ctx, cancel := context.WithTimeout(context.Background(), 3*time.Minute)
+	defer cancel()
+	cmd := exec.CommandContext(ctx, os.Getenv("TF_ACC_TERRAFORM_PATH"), "-chdir="+dir, "apply", invokeTest, "-auto-approve", "-no-color") //nolint:gosec // the test's own terraform
+	cmd.Env = append(os.Environ(), "TF_CLI_CONFIG_FILE="+testCLIConfig(t), "CHECKPOINT_DISABLE=1", "TF_IN_AUTOMATION=1")
+	var out lockedBuffer
+	cmd.Stdout, cmd.Stderr = &out, &out
+	start := time.Now()
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	// Interrupt once the module's wait has begun and the action has
+	// reported the run running.
+	running := regexp.MustCompile(`Test run trun-\S+ of \S+: running`)
+	for {
+		if _, err := os.Stat(marker); err == nil && running.MatchString(out.String()) {
+			break
+		}
+		if time.Since(start) > time.Minute {
+			_ = cmd.Process.Kill()
+			_ = cmd.Wait()
+			t.Fatalf("the slow module's test did not start within a minute:\n%s", out.String())
+		}
+		time.Sleep(100 * time.Millisecond)
+	}
+	interrupted := time.Now()
+	t.Logf("test executing after %s; interrupting terraform", interrupted.Sub(start).Round(time.Millisecond))
+	if err := cmd.Process.Signal(syscall.SIGINT); err != nil {
+		t.Fatal(err)
+	}
+	// Terraform's exit status is its own: once interrupted, it shows
+	// nothing more of the action (terraform-plugin-go forwards no event
+	// after Stop), and 1.15.9 reports "Apply complete!" and exits 0.
+	err := cmd.Wait()
+	t.Logf("terraform exited %s after the interrupt (%v)", time.Since(interrupted).Round(time.Millisecond), err)
+
+	tr := oneRun(t, mod)
+	if tr.Status != tfe.TestRunCanceled || tr.StatusTimestamps.CanceledAt.IsZero() {
+		t.Fatalf("run %s is %s (canceled at %v) after the interrupt, want canceled:\n%s", tr.ID, tr.Status, tr.StatusTimestamps.CanceledAt, out.String())
+	}
+	if !tr.StatusTimestamps.ForceCanceledAt.IsZero() {
+		t.Errorf("run %s was force-canceled; the interrupt should have stopped it within the grace period", tr.ID)
+	}
+}
+
+// lockedBuffer is a bytes.Buffer that a command writes while the test
+// reads it.
+type lockedBuffer struct {
+	mu sync.Mutex
+	b  bytes.Buffer
+}
+
+func (b *lockedBuffer) Write(p []byte) (int, error) {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	return b.b.Write(p)
+}
+
+func (b *lockedBuffer) String() string {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	return b.b.String()
+}
