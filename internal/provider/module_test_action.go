@@ -242,17 +242,10 @@ func (a *moduleTestAction) Invoke(ctx context.Context, req action.InvokeRequest,
 	}
 	tflog.Info(ctx, "Queued module test run", map[string]any{"id": rec.ID, "module": m.String(), "configuration_version_id": cvID})
 	start := time.Now()
-	var last runProgress
-	report := func(r *testRunRecord) {
-		now := progressOf(r)
-		if now != last {
-			last = now
-			progress.send(now.message(r.ID, m, time.Since(start)))
-		}
-	}
-	report(rec)
+	report := &runReporter{m: m, start: start, send: progress.send}
+	report.observe(rec)
 	done, err := c.waitFor(waitCtx, m, rec.ID, func(r *testRunRecord) bool {
-		report(r)
+		report.observe(r)
 		return r.final()
 	})
 	if done != nil {
@@ -297,6 +290,22 @@ func (a *moduleTestAction) cancelRun(ctx context.Context, c testRunClient, m mod
 	}
 	tflog.Warn(cctx, "Canceled module test run", map[string]any{"id": rec.ID, "module": m.String(), "status": status})
 	diags.AddError("Module test run canceled", fmt.Sprintf("Test run %s of %s was canceled (it is now %s) because %s.", rec.ID, m, status, why))
+}
+
+// runReporter sends a progress message for a run read when what the
+// message reports (runProgress) has changed since the last one.
+type runReporter struct {
+	m     moduleRef
+	start time.Time
+	last  runProgress
+	send  func(string)
+}
+
+func (r *runReporter) observe(rec *testRunRecord) {
+	if now := progressOf(rec); now != r.last {
+		r.last = now
+		r.send(now.message(rec.ID, r.m, time.Since(r.start)))
+	}
 }
 
 // runProgress is what a progress message reports of a run: a new message

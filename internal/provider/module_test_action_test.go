@@ -17,6 +17,9 @@ import (
 
 	tfe "github.com/hashicorp/go-tfe"
 	"github.com/hashicorp/go-version"
+	"github.com/hashicorp/terraform-plugin-testing/helper/resource"
+	"github.com/hashicorp/terraform-plugin-testing/terraform"
+	"github.com/hashicorp/terraform-plugin-testing/tfversion"
 )
 
 // The tfgov_module_test action's tests drive the terraform binary
@@ -241,4 +244,126 @@ func (b *lockedBuffer) String() string {
 	b.mu.Lock()
 	defer b.mu.Unlock()
 	return b.b.String()
+}
+
+// testAccActionConfig is a configuration with one tfgov_module_test action
+// named test, with the given argument lines (HCL).
+func testAccActionConfig(mod moduleRef, lines ...string) string {
+	return fmt.Sprintf(`
+action "tfgov_module_test" "test" {
+  config {
+    module_name     = %q
+    module_provider = %q
+    %s
+  }
+}
+`, mod.Name, mod.Provider, strings.Join(lines, "\n    "))
+}
+
+// TestAccModuleTestAction_invalid: bad arguments are refused when
+// Terraform validates the configuration, naming the attribute, before
+// anything is sent.
+func TestAccModuleTestAction_invalid(t *testing.T) {
+	mod := moduleRef{Name: "network", Provider: "aws"}
+	pass := fmt.Sprintf("source = %q", testModuleDir(t, "pass"))
+	tests := map[string]struct {
+		config string
+		want   string
+	}{
+		"neither":          {testAccActionConfig(mod), `Exactly one of these attributes must be configured: \[source,configuration_version_id\]`},
+		"both":             {testAccActionConfig(mod, pass, `configuration_version_id = "cv-abc"`), `Exactly one of these attributes must be configured: \[source,configuration_version_id\]`},
+		"missing dir":      {testAccActionConfig(mod, `source = "/nonexistent/module"`), `source: the directory /nonexistent/module does not exist`},
+		"file as dir":      {testAccActionConfig(mod, fmt.Sprintf("source = %q", filepath.Join(testModuleDir(t, "pass"), "main.tf"))), `source: .*main.tf is not a directory`},
+		"blank dir":        {testAccActionConfig(mod, `source = " "`), `source must not be empty or only whitespace`},
+		"bad cv id":        {testAccActionConfig(mod, `configuration_version_id = "ws-abc"`), `configuration_version_id.*cv-`},
+		"escaping dir":     {testAccActionConfig(mod, pass, `test_directory = "../tests"`), `test_directory must be a relative path inside the configuration`},
+		"absolute filter":  {testAccActionConfig(mod, pass, `filters = ["/etc/x.tftest.hcl"]`), `filters\[0\] must be a relative path`},
+		"bad var name":     {testAccActionConfig(mod, pass, `variables = { "1st" = "1" }`), `Variable name "1st" must start with a letter or underscore`},
+		"bad var value":    {testAccActionConfig(mod, pass, `variables = { name = "tester" }`), `The value of name must be a literal`},
+		"bad provider":     {testAccActionConfig(moduleRef{Name: "network", Provider: "AWS"}, pass), `module_provider must contain only lower-case letters and digits`},
+		"bad timeout":      {testAccActionConfig(mod, pass, `timeout = "soon"`), `Invalid timeout.*timeout must be a duration such as "30m" or "1h30m", got "soon"`},
+		"negative timeout": {testAccActionConfig(mod, pass, `timeout = "-5m"`), `Invalid timeout.*timeout must be a positive duration such as "30m" or "1h30m", got "-5m"`},
+	}
+	for name, tc := range tests {
+		t.Run(name, func(t *testing.T) {
+			resource.ParallelTest(t, resource.TestCase{
+				PreCheck:                 func() { testAccPreCheck(t) },
+				TerraformVersionChecks:   []tfversion.TerraformVersionCheck{tfversion.SkipBelow(tfversion.Version1_14_0)},
+				ProtoV6ProviderFactories: testAccProtoV6ProviderFactories,
+				Steps: []resource.TestStep{{
+					Config:      tc.config,
+					PlanOnly:    true,
+					ExpectError: regexp.MustCompile(`(?s)` + strings.ReplaceAll(tc.want, " ", `\s+`)),
+				}},
+			})
+		})
+	}
+}
+
+// TestAccModuleTestAction_trigger: the action runs from another
+// resource's lifecycle (action_trigger after_create and after_update), here a
+// terraform_data standing for a published module version; a failing
+// test fails the apply.
+func TestAccModuleTestAction_trigger(t *testing.T) {
+	mod := testAccModule(t)
+	config := func(module, release string) string {
+		return fmt.Sprintf(`
+resource "terraform_data" "release" {
+  input = %q
+
+  lifecycle {
+    action_trigger {
+      events  = [after_create, after_update]
+      actions = [action.tfgov_module_test.test]
+    }
+  }
+}
+`, release) + testAccActionConfig(mod, fmt.Sprintf("source = %q", testModuleDir(t, module)))
+	}
+	resource.ParallelTest(t, resource.TestCase{
+		PreCheck:                 func() { testAccPreCheck(t) },
+		TerraformVersionChecks:   []tfversion.TerraformVersionCheck{tfversion.SkipBelow(tfversion.Version1_14_0)},
+		ProtoV6ProviderFactories: testAccProtoV6ProviderFactories,
+		Steps: []resource.TestStep{
+			{
+				Config: config("pass", "1.0.0"),
+				Check: func(*terraform.State) error {
+					runs := moduleRuns(t, mod)
+					if len(runs) != 1 || runs[0].Status != tfe.TestRunFinished || runs[0].TestStatus != tfe.TestPass {
+						return fmt.Errorf("after the first release, %d runs (want 1 finished and passed): %+v", len(runs), runs)
+					}
+					return nil
+				},
+			},
+			{
+				// A new release (an update) runs the tests again; they fail.
+				Config:      config("fail", "1.1.0"),
+				ExpectError: regexp.MustCompile(`(?s)Module\s+tests\s+failed.*1\s+passed,\s+1\s+failed.*The\s+answer\s+is\s+not\s+42`),
+			},
+		},
+	})
+}
+
+// TestAccModuleTestAction_timeout: a run still going when the action's
+// timeout passes is canceled on the service, and the invocation fails
+// saying so.
+func TestAccModuleTestAction_timeout(t *testing.T) {
+	actionTerraform(t)
+	mod := testAccModule(t)
+	dir := writeActionConfig(t, mod, fmt.Sprintf("source = %q", testModuleDir(t, "slow")),
+		`variables = { wait_seconds = "8" }`, `timeout = "3s"`)
+	start := time.Now()
+	out, err := runTerraform(t, dir, "apply", invokeTest, "-auto-approve", "-no-color")
+	t.Logf("invocation: %s", time.Since(start).Round(time.Millisecond))
+	if err == nil {
+		t.Fatalf("terraform apply -invoke past its timeout: no error\n%s", out)
+	}
+	tr := oneRun(t, mod)
+	if tr.Status != tfe.TestRunCanceled {
+		t.Errorf("run %s is %s after the timeout, want canceled", tr.ID, tr.Status)
+	}
+	want := fmt.Sprintf("Module test run canceled: Test run %s of %s was canceled (it is now canceled) because it was still", tr.ID, mod)
+	if o := flat(out); !strings.Contains(o, want) || !strings.Contains(o, "when the timeout (3s) passed") {
+		t.Errorf("output lacks %q ... when the timeout (3s) passed:\n%s", want, out)
+	}
 }
