@@ -36,6 +36,15 @@ func actionTerraform(t *testing.T) {
 	t.Helper()
 	testCLIConfig(t)
 	testAccPreCheck(t)
+	if ok, v := terraformHasActions(t); !ok {
+		t.Skipf("actions need Terraform 1.14 or later; %s is %s (set TF_ACC_TERRAFORM_PATH to a newer one)", os.Getenv("TF_ACC_TERRAFORM_PATH"), v)
+	}
+}
+
+// terraformHasActions reports whether the Terraform under test
+// (TF_ACC_TERRAFORM_PATH) has actions, with its version.
+func terraformHasActions(t *testing.T) (bool, string) {
+	t.Helper()
 	out, err := exec.CommandContext(context.Background(), os.Getenv("TF_ACC_TERRAFORM_PATH"), "version", "-json").Output() //nolint:gosec // the test's own terraform
 	if err != nil {
 		t.Fatalf("terraform version: %v", err)
@@ -46,9 +55,8 @@ func actionTerraform(t *testing.T) {
 	if err := json.Unmarshal(out, &v); err != nil {
 		t.Fatalf("terraform version -json: %v\n%s", err, out)
 	}
-	if got, err := version.NewVersion(v.Version); err != nil || got.LessThan(version.Must(version.NewVersion("1.14.0"))) {
-		t.Skipf("actions need Terraform 1.14 or later; %s is %s (set TF_ACC_TERRAFORM_PATH to a newer one)", os.Getenv("TF_ACC_TERRAFORM_PATH"), v.Version)
-	}
+	got, err := version.NewVersion(v.Version)
+	return err == nil && !got.LessThan(version.Must(version.NewVersion("1.14.0"))), v.Version
 }
 
 // writeActionConfig writes a configuration with one tfgov_module_test

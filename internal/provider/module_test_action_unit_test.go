@@ -2,13 +2,17 @@ package provider
 
 import (
 	"context"
+	"fmt"
+	"maps"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 	"time"
 
 	"github.com/hashicorp/terraform-plugin-framework/action"
+	"github.com/hashicorp/terraform-plugin-framework/types"
 )
 
 // TestRunReporter: a message for each change of the run's status, outcome
@@ -121,5 +125,44 @@ func TestCheckModuleDirectory(t *testing.T) {
 		if got != tc.want {
 			t.Errorf("%s: %q, want %q", name, got, tc.want)
 		}
+	}
+}
+
+// TestModuleTestActionDocs: the action's page template, written by hand
+// because Terraform 1.11 (which generates the docs in CI) exports no action
+// schemas, says what the schema says: its description, and each argument
+// with its type and description, as tfplugindocs renders them.
+func TestModuleTestActionDocs(t *testing.T) {
+	var resp action.SchemaResponse
+	NewModuleTestAction().Schema(context.Background(), action.SchemaRequest{}, &resp)
+	page, err := os.ReadFile(filepath.Join(repoRoot(), "templates", "actions", "module_test.md.tmpl"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := map[bool][]string{}
+	for _, name := range slices.Sorted(maps.Keys(resp.Schema.Attributes)) {
+		a := resp.Schema.Attributes[name]
+		var typ string
+		switch ty := a.GetType(); {
+		case ty.Equal(types.StringType):
+			typ = "String"
+		case ty.Equal(types.BoolType):
+			typ = "Boolean"
+		case ty.Equal(types.ListType{ElemType: types.StringType}):
+			typ = "List of String"
+		case ty.Equal(types.MapType{ElemType: types.StringType}):
+			typ = "Map of String"
+		}
+		if typ == "" {
+			t.Fatalf("%s: type %s has no name here; add it", name, a.GetType())
+		}
+		want[a.IsRequired()] = append(want[a.IsRequired()], fmt.Sprintf("- `%s` (%s) %s", name, typ, a.GetMarkdownDescription()))
+	}
+	schemaDoc := "## Schema\n\n### Required\n\n" + strings.Join(want[true], "\n") + "\n\n### Optional\n\n" + strings.Join(want[false], "\n") + "\n"
+	if !strings.HasSuffix(string(page), schemaDoc) {
+		t.Errorf("templates/actions/module_test.md.tmpl does not end with the schema's arguments; replace its Schema section with:\n\n%s", schemaDoc)
+	}
+	if !strings.Contains(string(page), "# tfgov_module_test (Action)\n\n"+resp.Schema.MarkdownDescription+"\n") {
+		t.Errorf("templates/actions/module_test.md.tmpl lacks the schema's description (run make docs with Terraform 1.14 or later on PATH and copy the page)")
 	}
 }
