@@ -123,7 +123,23 @@ func TestAccModuleTestAction_pass(t *testing.T) {
 	if err != nil {
 		t.Fatalf("terraform apply -invoke: %v\n%s", err, out)
 	}
+	var requests map[string]int
+	if sb := testAccSandbox(); sb != nil {
+		base := "/api/v2/organizations/" + mod.Organization + "/tests/registry-modules/private/" + mod.Organization + "/" + mod.Name + "/" + mod.Provider + "/test-runs"
+		requests = map[string]int{
+			"create configuration version": sb.RequestsTo("POST", base+"/configuration-versions"),
+			"create run":                   sb.RequestsTo("POST", base),
+			"list runs":                    sb.RequestsTo("GET", base),
+		}
+	}
 	tr := oneRun(t, mod)
+	if requests != nil {
+		requests["read run"] = testAccSandbox().RequestsTo("GET", "/api/v2/organizations/"+mod.Organization+"/tests/registry-modules/private/"+mod.Organization+"/"+mod.Name+"/"+mod.Provider+"/test-runs/"+tr.ID)
+		t.Logf("requests: %v", requests)
+		if requests["create configuration version"] != 1 || requests["create run"] != 1 || requests["list runs"] != 0 || requests["read run"] < 1 {
+			t.Errorf("the invocation made %v; want one configuration version, one run, no list and at least one poll", requests)
+		}
+	}
 	if tr.Status != tfe.TestRunFinished || tr.TestStatus != tfe.TestPass || tr.TestsPassed != 3 {
 		t.Errorf("run %s: %s, %s, %d passed; want finished, pass, 3 passed", tr.ID, tr.Status, tr.TestStatus, tr.TestsPassed)
 	}
