@@ -235,7 +235,17 @@ func (a *moduleTestAction) Invoke(ctx context.Context, req action.InvokeRequest,
 	}
 
 	defer a.data.testRunsChanged(m)
-	rec, err := c.queue(waitCtx, "tfgov_module_test", m, testRunCreateOptions(m, cvID, cfg.TestDirectory.ValueStringPointer(), cfg.Verbose.ValueBoolPointer(), filters, vars))
+	opts := testRunCreateOptions(m, cvID, cfg.TestDirectory.ValueStringPointer(), cfg.Verbose.ValueBoolPointer(), filters, vars)
+	sent := time.Now()
+	rec, err := c.queue(waitCtx, "tfgov_module_test", m, opts)
+	if err != nil && waitCtx.Err() != nil {
+		// Interrupted (or out of time) while the request was in flight:
+		// the service may have queued the run all the same.
+		if rec = a.interruptedCreate(ctx, c, m, opts, sent); rec != nil {
+			a.cancelRun(ctx, c, m, rec, timeout, err, &resp.Diagnostics)
+			return
+		}
+	}
 	if err != nil {
 		resp.Diagnostics.AddError("Error queuing module test run", fmt.Sprintf("Queuing a test run of configuration version %s: %s", cvID, moduleTestsError(m, err)))
 		return
@@ -261,6 +271,27 @@ func (a *moduleTestAction) Invoke(ctx context.Context, req action.InvokeRequest,
 	}
 	summary, detail := c.describeOutcome(ctx, m, rec)
 	resp.Diagnostics.AddError(summary, detail)
+}
+
+// interruptedCreate looks, with a fresh context, for the run that a create
+// request sent at sent and cut short by the end of the invocation's
+// context may have queued: a run on the configuration version sent,
+// created since, with the inputs sent (lostCreate). Nil when there is none
+// or the look-up failed.
+func (a *moduleTestAction) interruptedCreate(ctx context.Context, c testRunClient, m moduleRef, opts *tfe.TestRunCreateOptions, sent time.Time) *testRunRecord {
+	lctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), interruptCancelTimeout)
+	defer cancel()
+	rec, found, err := c.lostCreate(lctx, m, opts, &ambiguousWriteError{Start: sent, End: time.Now()})
+	if err != nil {
+		tflog.Error(lctx, "Looking for the run of an interrupted create failed", map[string]any{"module": m.String(), "error": err.Error()})
+		return nil
+	}
+	if !found {
+		tflog.Info(lctx, "The interrupted create queued no run", map[string]any{"module": m.String()})
+		return nil
+	}
+	tflog.Info(lctx, "The interrupted create queued a run", map[string]any{"module": m.String(), "id": rec.ID})
+	return rec
 }
 
 // cancelRun cancels a run that waiting for stopped with err: Terraform was

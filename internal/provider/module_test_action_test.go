@@ -5,6 +5,7 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"net/http"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -17,6 +18,9 @@ import (
 
 	tfe "github.com/hashicorp/go-tfe"
 	"github.com/hashicorp/go-version"
+	"github.com/hashicorp/terraform-plugin-framework/action"
+	"github.com/hashicorp/terraform-plugin-framework/tfsdk"
+	"github.com/hashicorp/terraform-plugin-go/tftypes"
 	"github.com/hashicorp/terraform-plugin-testing/helper/resource"
 	"github.com/hashicorp/terraform-plugin-testing/terraform"
 	"github.com/hashicorp/terraform-plugin-testing/tfversion"
@@ -389,5 +393,73 @@ func TestAccModuleTestAction_timeout(t *testing.T) {
 	want := fmt.Sprintf("Module test run canceled: Test run %s of %s was canceled (it is now canceled) because it was still", tr.ID, mod)
 	if o := flat(out); !strings.Contains(o, want) || !strings.Contains(o, "when the timeout (3s) passed") {
 		t.Errorf("output lacks %q ... when the timeout (3s) passed:\n%s", want, out)
+	}
+}
+
+// cutAfter is a transport that, for the requests match selects, sends the
+// request and gets the service's answer, then ends the invocation's
+// context (cut) and answers the caller with its error: Terraform
+// interrupted while the request was in flight, after the service acted.
+type cutAfter struct {
+	match func(*http.Request) bool
+	cut   context.CancelFunc
+}
+
+func (c cutAfter) RoundTrip(r *http.Request) (*http.Response, error) {
+	resp, err := http.DefaultTransport.RoundTrip(r)
+	if err != nil || !c.match(r) {
+		return resp, err
+	}
+	_ = resp.Body.Close()
+	c.cut()
+	return nil, context.Canceled
+}
+
+// TestAccModuleTestAction_interruptedCreate: Terraform interrupted while
+// the request that queues the run is in flight, and the service queued
+// it: the action finds the run and cancels it instead of leaving it to run.
+func TestAccModuleTestAction_interruptedCreate(t *testing.T) {
+	testAccPreCheck(t)
+	mod := testAccModule(t)
+	ctx, cut := context.WithCancel(context.Background())
+	defer cut()
+	address := os.Getenv("TFE_ADDRESS")
+	if address == "" {
+		address = "https://" + firstNonEmpty(os.Getenv("TFE_HOSTNAME"), defaultHostname)
+	}
+	client, err := tfe.NewClient(&tfe.Config{Address: address, Token: os.Getenv("TFE_TOKEN"), HTTPClient: &http.Client{Transport: cutAfter{
+		match: func(r *http.Request) bool {
+			return r.Method == http.MethodPost && strings.HasSuffix(r.URL.Path, "/test-runs")
+		},
+		cut: cut,
+	}}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	a := &moduleTestAction{data: &providerData{client: client, organization: mod.Organization}}
+	var sresp action.SchemaResponse
+	a.Schema(ctx, action.SchemaRequest{}, &sresp)
+	typ := sresp.Schema.Type().TerraformType(ctx).(tftypes.Object)
+	vals := map[string]tftypes.Value{}
+	for name, at := range typ.AttributeTypes {
+		vals[name] = tftypes.NewValue(at, nil)
+	}
+	vals["module_name"] = tftypes.NewValue(tftypes.String, mod.Name)
+	vals["module_provider"] = tftypes.NewValue(tftypes.String, mod.Provider)
+	vals["source"] = tftypes.NewValue(tftypes.String, testModuleDir(t, "slow"))
+	vals["variables"] = tftypes.NewValue(tftypes.Map{ElementType: tftypes.String}, map[string]tftypes.Value{"wait_seconds": tftypes.NewValue(tftypes.String, "3")})
+	var progress []string
+	resp := action.InvokeResponse{SendProgress: func(e action.InvokeProgressEvent) { progress = append(progress, e.Message) }}
+	start := time.Now()
+	a.Invoke(ctx, action.InvokeRequest{Config: tfsdk.Config{Schema: sresp.Schema, Raw: tftypes.NewValue(typ, vals)}}, &resp)
+	t.Logf("invocation: %s; progress: %q; diagnostics: %v", time.Since(start).Round(time.Millisecond), progress, resp.Diagnostics)
+
+	tr := oneRun(t, mod)
+	if tr.Status != tfe.TestRunCanceled {
+		t.Errorf("run %s is %s after the interrupted create, want canceled", tr.ID, tr.Status)
+	}
+	if !resp.Diagnostics.HasError() || resp.Diagnostics.Errors()[0].Summary() != "Module test run canceled" ||
+		!strings.Contains(resp.Diagnostics.Errors()[0].Detail(), tr.ID+" of "+mod.String()+" was canceled (it is now canceled) because Terraform was interrupted") {
+		t.Errorf("diagnostics %v, want the run canceled because Terraform was interrupted", resp.Diagnostics)
 	}
 }
