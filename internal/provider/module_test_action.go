@@ -238,16 +238,23 @@ func (a *moduleTestAction) Invoke(ctx context.Context, req action.InvokeRequest,
 	opts := testRunCreateOptions(m, cvID, cfg.TestDirectory.ValueStringPointer(), cfg.Verbose.ValueBoolPointer(), filters, vars)
 	sent := time.Now()
 	rec, err := c.queue(waitCtx, "tfgov_module_test", m, opts)
-	if err != nil && waitCtx.Err() != nil {
+	if err != nil && waitCtx.Err() != nil && !cfg.Source.IsNull() {
 		// Interrupted (or out of time) while the request was in flight:
-		// the service may have queued the run all the same.
+		// the service may have queued the run all the same. Only on a
+		// configuration version this invocation made is a run provably
+		// its own: on a given one, another's run with the same inputs
+		// could be canceled.
 		if rec = a.interruptedCreate(ctx, c, m, opts, sent); rec != nil {
 			a.cancelRun(ctx, c, m, rec, timeout, err, &resp.Diagnostics)
 			return
 		}
 	}
 	if err != nil {
-		resp.Diagnostics.AddError("Error queuing module test run", fmt.Sprintf("Queuing a test run of configuration version %s: %s", cvID, moduleTestsError(m, err)))
+		detail := fmt.Sprintf("Queuing a test run of configuration version %s: %s", cvID, moduleTestsError(m, err))
+		if waitCtx.Err() != nil && cfg.Source.IsNull() {
+			detail += ". The request was cut short once sent: the service may have queued the run; look for it among the module's test runs."
+		}
+		resp.Diagnostics.AddError("Error queuing module test run", detail)
 		return
 	}
 	tflog.Info(ctx, "Queued module test run", map[string]any{"id": rec.ID, "module": m.String(), "configuration_version_id": cvID})
