@@ -239,12 +239,18 @@ const requiredProvidersShim = `terraform {
 // must name tfgov/tfgov themselves; the resource, data source and guide snippets get the
 // required_providers block of the provider's page. Examples that also need
 // another provider (such as hashicorp/time) cannot be installed offline and
-// are only checked to parse, by terraform fmt.
+// are only checked to parse, by terraform fmt. Action examples need
+// Terraform 1.14 and are validated only with it, next to an empty
+// modules/network directory: the module directory they name.
 func TestAccExamplesValidate(t *testing.T) {
 	testCLIConfig(t)
 	root := filepath.Join(repoRoot(), "examples")
 	dirs := []string{filepath.Join(root, "provider"), filepath.Join(root, "quickstart")}
-	for _, pattern := range []string{"resources/*", "data-sources/*", "guides/*"} {
+	patterns := []string{"resources/*", "data-sources/*", "guides/*"}
+	if ok, _ := terraformHasActions(t); ok {
+		patterns = append(patterns, "actions/*")
+	}
+	for _, pattern := range patterns {
 		m, _ := filepath.Glob(filepath.Join(root, pattern))
 		dirs = append(dirs, m...)
 	}
@@ -263,7 +269,7 @@ func TestAccExamplesValidate(t *testing.T) {
 					t.Fatal(err)
 				}
 				for _, m := range otherProvider.FindAllStringSubmatch(string(b), -1) {
-					needsOther = needsOther || m[2] != "tfgov"
+					needsOther = needsOther || m[2] != "tfgov" && m[2] != "terraform" // terraform_data is built in
 				}
 				if !whole && strings.HasPrefix(filepath.Base(f), "import-") {
 					// An import block's example goes next to the resource's.
@@ -277,6 +283,11 @@ func TestAccExamplesValidate(t *testing.T) {
 			}
 			if !whole {
 				if err := os.WriteFile(filepath.Join(work, "required_providers.tf"), []byte(requiredProvidersShim), 0o600); err != nil {
+					t.Fatal(err)
+				}
+			}
+			if strings.HasPrefix(rel, "actions"+string(filepath.Separator)) {
+				if err := os.MkdirAll(filepath.Join(work, "modules", "network"), 0o750); err != nil {
 					t.Fatal(err)
 				}
 			}

@@ -11,6 +11,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"maps"
 	"net/url"
 	"os"
 	"slices"
@@ -529,4 +530,54 @@ func (c testRunClient) stillRunning(ctx context.Context, m moduleRef, id string,
 		return rec, nil
 	}
 	return rec, callErr
+}
+
+// ---- shared by the tfgov_module_test_run resource and the
+// tfgov_module_test action
+
+// testRunCreateOptions is the request that queues a run of configuration
+// version cvID in m's tests; variables are sent in key order.
+func testRunCreateOptions(m moduleRef, cvID string, testDirectory *string, verbose *bool, filters []string, variables map[string]string) *tfe.TestRunCreateOptions {
+	opts := &tfe.TestRunCreateOptions{
+		TestDirectory:        testDirectory,
+		Verbose:              verbose,
+		Filters:              filters,
+		ConfigurationVersion: &tfe.ConfigurationVersion{ID: cvID},
+		RegistryModule: &tfe.RegistryModule{
+			Name: m.Name, Provider: m.Provider, Namespace: m.Organization, RegistryName: tfe.PrivateRegistry,
+			Organization: &tfe.Organization{Name: m.Organization},
+		},
+	}
+	for _, k := range slices.Sorted(maps.Keys(variables)) {
+		opts.Variables = append(opts.Variables, &tfe.RunVariable{Key: k, Value: variables[k]})
+	}
+	return opts
+}
+
+// queue queues a run (one request) for the resource or action named who;
+// when the answer is lost, it adopts the run the request made, if any
+// (lostCreate), or queues it again.
+func (c testRunClient) queue(ctx context.Context, who string, m moduleRef, opts *tfe.TestRunCreateOptions) (*testRunRecord, error) {
+	return reconcileCreate(ctx, who,
+		func() (*testRunRecord, error) { return c.create(ctx, m, opts) },
+		func(amb *ambiguousWriteError) (*testRunRecord, bool, error) { return c.lostCreate(ctx, m, opts, amb) })
+}
+
+// describeOutcome explains a run that did not pass: a summary, and the
+// counts with the end of its log.
+func (c testRunClient) describeOutcome(ctx context.Context, m moduleRef, rec *testRunRecord) (summary, detail string) {
+	var what string
+	switch {
+	case rec.Status == string(tfe.TestRunFinished):
+		summary, what = "Module tests failed", fmt.Sprintf("The tests of %s failed in run %s: %s.", m, rec.ID, rec.counts())
+	case rec.Status == string(tfe.TestRunCanceled):
+		summary, what = "Module test run canceled", fmt.Sprintf("Test run %s of %s was canceled before the tests completed.", rec.ID, m)
+	default:
+		summary, what = "Module test run errored", fmt.Sprintf("Test run %s of %s errored: the tests could not run.", rec.ID, m)
+	}
+	tail, err := c.logTail(ctx, m, rec.ID)
+	if err != nil {
+		tail = fmt.Sprintf("(the log could not be read: %s)", err)
+	}
+	return summary, what + "\n\nEnd of the log:\n" + tail
 }

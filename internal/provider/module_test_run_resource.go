@@ -4,14 +4,11 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"maps"
 	pathpkg "path"
 	"regexp"
-	"slices"
 	"strings"
 	"time"
 
-	tfe "github.com/hashicorp/go-tfe"
 	"github.com/hashicorp/hcl/v2"
 	"github.com/hashicorp/hcl/v2/hclsyntax"
 	"github.com/hashicorp/terraform-plugin-framework-timeouts/resource/timeouts"
@@ -339,27 +336,15 @@ func (r *moduleTestRunResource) Create(ctx context.Context, req resource.CreateR
 	}
 	plan.ConfigurationVersionID = types.StringValue(cvID)
 
-	opts := tfe.TestRunCreateOptions{
-		TestDirectory:        plan.TestDirectory.ValueStringPointer(),
-		Verbose:              plan.Verbose.ValueBoolPointer(),
-		ConfigurationVersion: &tfe.ConfigurationVersion{ID: cvID},
-		RegistryModule: &tfe.RegistryModule{
-			Name: m.Name, Provider: m.Provider, Namespace: m.Organization, RegistryName: tfe.PrivateRegistry,
-			Organization: &tfe.Organization{Name: m.Organization},
-		},
-	}
-	resp.Diagnostics.Append(plan.Filters.ElementsAs(ctx, &opts.Filters, false)...)
+	var filters []string
+	resp.Diagnostics.Append(plan.Filters.ElementsAs(ctx, &filters, false)...)
 	var vars map[string]string
 	resp.Diagnostics.Append(plan.Variables.ElementsAs(ctx, &vars, false)...)
 	if resp.Diagnostics.HasError() {
 		return
 	}
-	for _, k := range slices.Sorted(maps.Keys(vars)) {
-		opts.Variables = append(opts.Variables, &tfe.RunVariable{Key: k, Value: vars[k]})
-	}
-	rec, err := reconcileCreate(ctx, "tfgov_module_test_run",
-		func() (*testRunRecord, error) { return c.create(ctx, m, &opts) },
-		func(amb *ambiguousWriteError) (*testRunRecord, bool, error) { return c.lostCreate(ctx, m, &opts, amb) })
+	opts := testRunCreateOptions(m, cvID, plan.TestDirectory.ValueStringPointer(), plan.Verbose.ValueBoolPointer(), filters, vars)
+	rec, err := c.queue(ctx, "tfgov_module_test_run", m, opts)
 	if err != nil {
 		resp.Diagnostics.AddError("Error creating module test run", fmt.Sprintf("Queuing a test run of configuration version %s: %s", cvID, moduleTestsError(m, err)))
 		return
@@ -401,20 +386,7 @@ func (r *moduleTestRunResource) Create(ctx context.Context, req resource.CreateR
 // reportOutcome explains a run that did not pass, with the counts and the
 // end of its log: an error, or a warning when failures are accepted.
 func (r *moduleTestRunResource) reportOutcome(ctx context.Context, c testRunClient, m moduleRef, rec *testRunRecord, fail bool, diags *diag.Diagnostics) {
-	var summary, what string
-	switch {
-	case rec.Status == string(tfe.TestRunFinished):
-		summary, what = "Module tests failed", fmt.Sprintf("The tests of %s failed in run %s: %s.", m, rec.ID, rec.counts())
-	case rec.Status == string(tfe.TestRunCanceled):
-		summary, what = "Module test run canceled", fmt.Sprintf("Test run %s of %s was canceled before the tests completed.", rec.ID, m)
-	default:
-		summary, what = "Module test run errored", fmt.Sprintf("Test run %s of %s errored: the tests could not run.", rec.ID, m)
-	}
-	tail, err := c.logTail(ctx, m, rec.ID)
-	if err != nil {
-		tail = fmt.Sprintf("(the log could not be read: %s)", err)
-	}
-	detail := what + "\n\nEnd of the log:\n" + tail
+	summary, detail := c.describeOutcome(ctx, m, rec)
 	if !fail {
 		diags.AddWarning(summary, detail+"\n\nfail_on_test_failure is false, so the apply goes on.")
 		return

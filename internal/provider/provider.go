@@ -13,6 +13,7 @@ import (
 	"github.com/hashicorp/go-cleanhttp"
 	tfe "github.com/hashicorp/go-tfe"
 	"github.com/hashicorp/terraform-plugin-framework-validators/int64validator"
+	"github.com/hashicorp/terraform-plugin-framework/action"
 	"github.com/hashicorp/terraform-plugin-framework/datasource"
 	"github.com/hashicorp/terraform-plugin-framework/path"
 	"github.com/hashicorp/terraform-plugin-framework/provider"
@@ -28,7 +29,10 @@ const (
 	defaultRetryMax = 5
 )
 
-var _ provider.Provider = (*tfgovProvider)(nil)
+var (
+	_ provider.Provider            = (*tfgovProvider)(nil)
+	_ provider.ProviderWithActions = (*tfgovProvider)(nil)
+)
 
 // New returns the provider factory for the given version.
 func New(version string) func() provider.Provider {
@@ -216,6 +220,7 @@ func (p *tfgovProvider) Configure(ctx context.Context, req provider.ConfigureReq
 	}
 	resp.ResourceData = data
 	resp.DataSourceData = data
+	resp.ActionData = data
 }
 
 func (p *tfgovProvider) Resources(_ context.Context) []func() resource.Resource {
@@ -227,6 +232,14 @@ func (p *tfgovProvider) Resources(_ context.Context) []func() resource.Resource 
 		NewTeamAccessResource,
 		NewPolicyResource,
 		NewPolicyUploadResource,
+	}
+}
+
+// Actions are Terraform 1.14's imperative operations; older Terraform
+// versions do not see them.
+func (p *tfgovProvider) Actions(_ context.Context) []func() action.Action {
+	return []func() action.Action{
+		NewModuleTestAction,
 	}
 }
 

@@ -1,0 +1,465 @@
+package provider
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"fmt"
+	"net/http"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"regexp"
+	"strings"
+	"sync"
+	"syscall"
+	"testing"
+	"time"
+
+	tfe "github.com/hashicorp/go-tfe"
+	"github.com/hashicorp/go-version"
+	"github.com/hashicorp/terraform-plugin-framework/action"
+	"github.com/hashicorp/terraform-plugin-framework/tfsdk"
+	"github.com/hashicorp/terraform-plugin-go/tftypes"
+	"github.com/hashicorp/terraform-plugin-testing/helper/resource"
+	"github.com/hashicorp/terraform-plugin-testing/terraform"
+	"github.com/hashicorp/terraform-plugin-testing/tfversion"
+)
+
+// The tfgov_module_test action's tests drive the terraform binary
+// (terraform-plugin-testing v1.16 cannot invoke an action): `terraform
+// apply -invoke=action.tfgov_module_test.test` against the sandbox, whose
+// engine runs the module's tests with the real `terraform test`. Actions
+// need Terraform 1.14: run them with TF_ACC_TERRAFORM_PATH set to 1.15.9
+// (/work/shared/terraform/install.sh prints its path); with an older
+// Terraform they skip.
+
+// actionTerraform skips the test unless TF_ACC is set and the Terraform
+// under test has actions (1.14 or later).
+func actionTerraform(t *testing.T) {
+	t.Helper()
+	testCLIConfig(t)
+	testAccPreCheck(t)
+	if ok, v := terraformHasActions(t); !ok {
+		t.Skipf("actions need Terraform 1.14 or later; %s is %s (set TF_ACC_TERRAFORM_PATH to a newer one)", os.Getenv("TF_ACC_TERRAFORM_PATH"), v)
+	}
+}
+
+// terraformHasActions reports whether the Terraform under test
+// (TF_ACC_TERRAFORM_PATH) has actions, with its version.
+func terraformHasActions(t *testing.T) (bool, string) {
+	t.Helper()
+	out, err := exec.CommandContext(context.Background(), os.Getenv("TF_ACC_TERRAFORM_PATH"), "version", "-json").Output() //nolint:gosec // the test's own terraform
+	if err != nil {
+		t.Fatalf("terraform version: %v", err)
+	}
+	var v struct {
+		Version string `json:"terraform_version"`
+	}
+	if err := json.Unmarshal(out, &v); err != nil {
+		t.Fatalf("terraform version -json: %v\n%s", err, out)
+	}
+	got, err := version.NewVersion(v.Version)
+	return err == nil && !got.LessThan(version.Must(version.NewVersion("1.14.0"))), v.Version
+}
+
+// writeActionConfig writes a configuration with one tfgov_module_test
+// action named test, with the given argument lines, into a new directory.
+func writeActionConfig(t *testing.T, mod moduleRef, lines ...string) string {
+	t.Helper()
+	dir := t.TempDir()
+	config := fmt.Sprintf(`
+terraform {
+  required_providers {
+    tfgov = { source = "tfgov/tfgov" }
+  }
+}
+
+action "tfgov_module_test" "test" {
+  config {
+    module_name     = %q
+    module_provider = %q
+    %s
+  }
+}
+`, mod.Name, mod.Provider, strings.Join(lines, "\n    "))
+	if err := os.WriteFile(filepath.Join(dir, "main.tf"), []byte(config), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	return dir
+}
+
+const invokeTest = "-invoke=action.tfgov_module_test.test"
+
+// moduleRuns lists mod's test runs through go-tfe.
+func moduleRuns(t *testing.T, mod moduleRef) []*tfe.TestRun {
+	t.Helper()
+	l, err := testAccClient(t).TestRuns.List(context.Background(), mod.id(), nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return l.Items
+}
+
+// oneRun is mod's only test run.
+func oneRun(t *testing.T, mod moduleRef) *tfe.TestRun {
+	t.Helper()
+	runs := moduleRuns(t, mod)
+	if len(runs) != 1 {
+		t.Fatalf("module %s has %d test runs, want 1", mod, len(runs))
+	}
+	return runs[0]
+}
+
+// flat is out with its whitespace runs made one space.
+func flat(out string) string { return strings.Join(strings.Fields(out), " ") }
+
+// TestAccModuleTestAction_pass invokes the action on a passing module: one
+// run, finished and passed, and the apply shows its progress: queued,
+// running and finished with the counts, once each.
+func TestAccModuleTestAction_pass(t *testing.T) {
+	actionTerraform(t)
+	mod := testAccModule(t)
+	dir := writeActionConfig(t, mod, fmt.Sprintf("source = %q", testModuleDir(t, "pass")), `verbose = true`, `test_directory = "tests"`)
+	start := time.Now()
+	out, err := runTerraform(t, dir, "apply", invokeTest, "-auto-approve", "-no-color")
+	t.Logf("invocation: %s", time.Since(start).Round(time.Millisecond))
+	if err != nil {
+		t.Fatalf("terraform apply -invoke: %v\n%s", err, out)
+	}
+	var requests map[string]int
+	if sb := testAccSandbox(); sb != nil {
+		base := "/api/v2/organizations/" + mod.Organization + "/tests/registry-modules/private/" + mod.Organization + "/" + mod.Name + "/" + mod.Provider + "/test-runs"
+		requests = map[string]int{
+			"create configuration version": sb.RequestsTo("POST", base+"/configuration-versions"),
+			"create run":                   sb.RequestsTo("POST", base),
+			"list runs":                    sb.RequestsTo("GET", base),
+		}
+	}
+	tr := oneRun(t, mod)
+	if requests != nil {
+		requests["read run"] = testAccSandbox().RequestsTo("GET", "/api/v2/organizations/"+mod.Organization+"/tests/registry-modules/private/"+mod.Organization+"/"+mod.Name+"/"+mod.Provider+"/test-runs/"+tr.ID)
+		t.Logf("requests: %v", requests)
+		if requests["create configuration version"] != 1 || requests["create run"] != 1 || requests["list runs"] != 0 || requests["read run"] < 1 {
+			t.Errorf("the invocation made %v; want one configuration version, one run, no list and at least one poll", requests)
+		}
+	}
+	if tr.Status != tfe.TestRunFinished || tr.TestStatus != tfe.TestPass || tr.TestsPassed != 3 {
+		t.Errorf("run %s: %s, %s, %d passed; want finished, pass, 3 passed", tr.ID, tr.Status, tr.TestStatus, tr.TestsPassed)
+	}
+	o := flat(out)
+	for _, want := range []string{
+		"Uploading 3 files",
+		fmt.Sprintf("Test run %s of %s: finished (pass), 3 passed, 0 failed, 0 errored, 0 skipped", tr.ID, mod),
+	} {
+		if !strings.Contains(o, want) {
+			t.Errorf("output lacks %q:\n%s", want, out)
+		}
+	}
+	// Each state is reported once, however many reads it took.
+	for _, status := range []string{"queued", "running", "finished"} {
+		if n := strings.Count(o, fmt.Sprintf("Test run %s of %s: %s", tr.ID, mod, status)); n > 1 {
+			t.Errorf("%s reported %d times, want at most once:\n%s", status, n, out)
+		}
+	}
+}
+
+// TestAccModuleTestAction_fail: a failing test fails the invocation with
+// the counts and the failed assertion from the end of the log.
+func TestAccModuleTestAction_fail(t *testing.T) {
+	actionTerraform(t)
+	mod := testAccModule(t)
+	dir := writeActionConfig(t, mod, fmt.Sprintf("source = %q", testModuleDir(t, "fail")))
+	start := time.Now()
+	out, err := runTerraform(t, dir, "apply", invokeTest, "-auto-approve", "-no-color")
+	t.Logf("invocation: %s", time.Since(start).Round(time.Millisecond))
+	if err == nil {
+		t.Fatalf("terraform apply -invoke of failing tests: no error\n%s", out)
+	}
+	tr := oneRun(t, mod)
+	o := flat(out)
+	for _, want := range []string{
+		"Error: Error when invoking action",
+		fmt.Sprintf("Module tests failed: The tests of %s failed in run %s: 1 passed, 1 failed, 0 errored, 0 skipped.", mod, tr.ID),
+		"End of the log:",
+		"The answer is not 42.",
+		fmt.Sprintf("Test run %s of %s: finished (fail)", tr.ID, mod),
+	} {
+		if !strings.Contains(o, want) {
+			t.Errorf("output lacks %q:\n%s", want, out)
+		}
+	}
+	if strings.Contains(out, "bug in the provider") {
+		t.Errorf("output blames the provider:\n%s", out)
+	}
+}
+
+// TestAccModuleTestAction_cancelOnInterrupt: Terraform interrupted (SIGINT,
+// as Ctrl-C sends) while the run is executing cancels the run on the
+// service. The slow module lets its apply in progress finish on an
+// interrupt, so the run is canceled within the 30 s grace period, without
+// a force-cancel.
+func TestAccModuleTestAction_cancelOnInterrupt(t *testing.T) {
+	actionTerraform(t)
+	if testAccSandbox() == nil {
+		// The marker file the test waits for is written by the engine's
+		// terraform on this machine.
+		t.Skip("knowing when the run executes needs the sandbox on this machine")
+	}
+	mod := testAccModule(t)
+	marker := filepath.Join(t.TempDir(), "started")
+	dir := writeActionConfig(t, mod, fmt.Sprintf("source = %q", testModuleDir(t, "slow")),
+		fmt.Sprintf(`variables = { wait_seconds = "15", started_marker = %q }`, `"`+marker+`"`))
+
+	ctx, cancel := context.WithTimeout(context.Background(), 3*time.Minute)
+	defer cancel()
+	cmd := exec.CommandContext(ctx, os.Getenv("TF_ACC_TERRAFORM_PATH"), "-chdir="+dir, "apply", invokeTest, "-auto-approve", "-no-color") //nolint:gosec // the test's own terraform
+	cmd.Env = append(os.Environ(), "TF_CLI_CONFIG_FILE="+testCLIConfig(t), "CHECKPOINT_DISABLE=1", "TF_IN_AUTOMATION=1")
+	var out lockedBuffer
+	cmd.Stdout, cmd.Stderr = &out, &out
+	start := time.Now()
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	// Interrupt once the module's wait has begun and the action has
+	// reported the run running.
+	running := regexp.MustCompile(`Test run trun-\S+ of \S+: running`)
+	for {
+		if _, err := os.Stat(marker); err == nil && running.MatchString(out.String()) {
+			break
+		}
+		if time.Since(start) > time.Minute {
+			_ = cmd.Process.Kill()
+			_ = cmd.Wait()
+			t.Fatalf("the slow module's test did not start within a minute:\n%s", out.String())
+		}
+		time.Sleep(100 * time.Millisecond)
+	}
+	interrupted := time.Now()
+	t.Logf("test executing after %s; interrupting terraform", interrupted.Sub(start).Round(time.Millisecond))
+	if err := cmd.Process.Signal(syscall.SIGINT); err != nil {
+		t.Fatal(err)
+	}
+	// Terraform's exit status is its own: once interrupted, it shows
+	// nothing more of the action (terraform-plugin-go forwards no event
+	// after Stop), and 1.15.9 reports "Apply complete!" and exits 0.
+	err := cmd.Wait()
+	t.Logf("terraform exited %s after the interrupt (%v)", time.Since(interrupted).Round(time.Millisecond), err)
+
+	tr := oneRun(t, mod)
+	if tr.Status != tfe.TestRunCanceled || tr.StatusTimestamps.CanceledAt.IsZero() {
+		t.Fatalf("run %s is %s (canceled at %v) after the interrupt, want canceled:\n%s", tr.ID, tr.Status, tr.StatusTimestamps.CanceledAt, out.String())
+	}
+	if !tr.StatusTimestamps.ForceCanceledAt.IsZero() {
+		t.Errorf("run %s was force-canceled; the interrupt should have stopped it within the grace period", tr.ID)
+	}
+}
+
+// lockedBuffer is a bytes.Buffer that a command writes while the test
+// reads it.
+type lockedBuffer struct {
+	mu sync.Mutex
+	b  bytes.Buffer
+}
+
+func (b *lockedBuffer) Write(p []byte) (int, error) {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	return b.b.Write(p)
+}
+
+func (b *lockedBuffer) String() string {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	return b.b.String()
+}
+
+// testAccActionConfig is a configuration with one tfgov_module_test action
+// named test, with the given argument lines (HCL).
+func testAccActionConfig(mod moduleRef, lines ...string) string {
+	return fmt.Sprintf(`
+action "tfgov_module_test" "test" {
+  config {
+    module_name     = %q
+    module_provider = %q
+    %s
+  }
+}
+`, mod.Name, mod.Provider, strings.Join(lines, "\n    "))
+}
+
+// TestAccModuleTestAction_invalid: bad arguments are refused when
+// Terraform validates the configuration, naming the attribute, before
+// anything is sent.
+func TestAccModuleTestAction_invalid(t *testing.T) {
+	mod := moduleRef{Name: "network", Provider: "aws"}
+	pass := fmt.Sprintf("source = %q", testModuleDir(t, "pass"))
+	tests := map[string]struct {
+		config string
+		want   string
+	}{
+		"neither":          {testAccActionConfig(mod), `Exactly one of these attributes must be configured: \[source,configuration_version_id\]`},
+		"both":             {testAccActionConfig(mod, pass, `configuration_version_id = "cv-abc"`), `Exactly one of these attributes must be configured: \[source,configuration_version_id\]`},
+		"missing dir":      {testAccActionConfig(mod, `source = "/nonexistent/module"`), `source: the directory /nonexistent/module does not exist`},
+		"file as dir":      {testAccActionConfig(mod, fmt.Sprintf("source = %q", filepath.Join(testModuleDir(t, "pass"), "main.tf"))), `source: .*main.tf is not a directory`},
+		"blank dir":        {testAccActionConfig(mod, `source = " "`), `source must not be empty or only whitespace`},
+		"bad cv id":        {testAccActionConfig(mod, `configuration_version_id = "ws-abc"`), `configuration_version_id.*cv-`},
+		"escaping dir":     {testAccActionConfig(mod, pass, `test_directory = "../tests"`), `test_directory must be a relative path inside the configuration`},
+		"absolute filter":  {testAccActionConfig(mod, pass, `filters = ["/etc/x.tftest.hcl"]`), `filters\[0\] must be a relative path`},
+		"bad var name":     {testAccActionConfig(mod, pass, `variables = { "1st" = "1" }`), `Variable name "1st" must start with a letter or underscore`},
+		"bad var value":    {testAccActionConfig(mod, pass, `variables = { name = "tester" }`), `The value of name must be a literal`},
+		"bad provider":     {testAccActionConfig(moduleRef{Name: "network", Provider: "AWS"}, pass), `module_provider must contain only lower-case letters and digits`},
+		"bad timeout":      {testAccActionConfig(mod, pass, `timeout = "soon"`), `Invalid timeout.*timeout must be a duration such as "30m" or "1h30m", got "soon"`},
+		"negative timeout": {testAccActionConfig(mod, pass, `timeout = "-5m"`), `Invalid timeout.*timeout must be a positive duration such as "30m" or "1h30m", got "-5m"`},
+	}
+	for name, tc := range tests {
+		t.Run(name, func(t *testing.T) {
+			resource.ParallelTest(t, resource.TestCase{
+				PreCheck:                 func() { testAccPreCheck(t) },
+				TerraformVersionChecks:   []tfversion.TerraformVersionCheck{tfversion.SkipBelow(tfversion.Version1_14_0)},
+				ProtoV6ProviderFactories: testAccProtoV6ProviderFactories,
+				Steps: []resource.TestStep{{
+					Config:      tc.config,
+					PlanOnly:    true,
+					ExpectError: regexp.MustCompile(`(?s)` + strings.ReplaceAll(tc.want, " ", `\s+`)),
+				}},
+			})
+		})
+	}
+}
+
+// TestAccModuleTestAction_trigger: the action runs from another
+// resource's lifecycle (action_trigger after_create and after_update), here a
+// terraform_data standing for a published module version; a failing
+// test fails the apply.
+func TestAccModuleTestAction_trigger(t *testing.T) {
+	mod := testAccModule(t)
+	config := func(module, release string) string {
+		return fmt.Sprintf(`
+resource "terraform_data" "release" {
+  input = %q
+
+  lifecycle {
+    action_trigger {
+      events  = [after_create, after_update]
+      actions = [action.tfgov_module_test.test]
+    }
+  }
+}
+`, release) + testAccActionConfig(mod, fmt.Sprintf("source = %q", testModuleDir(t, module)))
+	}
+	resource.ParallelTest(t, resource.TestCase{
+		PreCheck:                 func() { testAccPreCheck(t) },
+		TerraformVersionChecks:   []tfversion.TerraformVersionCheck{tfversion.SkipBelow(tfversion.Version1_14_0)},
+		ProtoV6ProviderFactories: testAccProtoV6ProviderFactories,
+		Steps: []resource.TestStep{
+			{
+				Config: config("pass", "1.0.0"),
+				Check: func(*terraform.State) error {
+					runs := moduleRuns(t, mod)
+					if len(runs) != 1 || runs[0].Status != tfe.TestRunFinished || runs[0].TestStatus != tfe.TestPass {
+						return fmt.Errorf("after the first release, %d runs (want 1 finished and passed): %+v", len(runs), runs)
+					}
+					return nil
+				},
+			},
+			{
+				// A new release (an update) runs the tests again; they fail.
+				Config:      config("fail", "1.1.0"),
+				ExpectError: regexp.MustCompile(`(?s)Module\s+tests\s+failed.*1\s+passed,\s+1\s+failed.*The\s+answer\s+is\s+not\s+42`),
+			},
+		},
+	})
+}
+
+// TestAccModuleTestAction_timeout: a run still going when the action's
+// timeout passes is canceled on the service, and the invocation fails
+// saying so.
+func TestAccModuleTestAction_timeout(t *testing.T) {
+	actionTerraform(t)
+	mod := testAccModule(t)
+	dir := writeActionConfig(t, mod, fmt.Sprintf("source = %q", testModuleDir(t, "slow")),
+		`variables = { wait_seconds = "8" }`, `timeout = "3s"`)
+	start := time.Now()
+	out, err := runTerraform(t, dir, "apply", invokeTest, "-auto-approve", "-no-color")
+	t.Logf("invocation: %s", time.Since(start).Round(time.Millisecond))
+	if err == nil {
+		t.Fatalf("terraform apply -invoke past its timeout: no error\n%s", out)
+	}
+	tr := oneRun(t, mod)
+	if tr.Status != tfe.TestRunCanceled {
+		t.Errorf("run %s is %s after the timeout, want canceled", tr.ID, tr.Status)
+	}
+	want := fmt.Sprintf("Module test run canceled: Test run %s of %s was canceled (it is now canceled) because it was still", tr.ID, mod)
+	if o := flat(out); !strings.Contains(o, want) || !strings.Contains(o, "when the timeout (3s) passed") {
+		t.Errorf("output lacks %q ... when the timeout (3s) passed:\n%s", want, out)
+	}
+}
+
+// cutAfter is a transport that, for the requests match selects, sends the
+// request and gets the service's answer, then ends the invocation's
+// context (cut) and answers the caller with its error: Terraform
+// interrupted while the request was in flight, after the service acted.
+type cutAfter struct {
+	match func(*http.Request) bool
+	cut   context.CancelFunc
+}
+
+func (c cutAfter) RoundTrip(r *http.Request) (*http.Response, error) {
+	resp, err := http.DefaultTransport.RoundTrip(r)
+	if err != nil || !c.match(r) {
+		return resp, err
+	}
+	_ = resp.Body.Close()
+	c.cut()
+	return nil, context.Canceled
+}
+
+// TestAccModuleTestAction_interruptedCreate: Terraform interrupted while
+// the request that queues the run is in flight, and the service queued
+// it: the action finds the run and cancels it instead of leaving it to run.
+func TestAccModuleTestAction_interruptedCreate(t *testing.T) {
+	testAccPreCheck(t)
+	mod := testAccModule(t)
+	ctx, cut := context.WithCancel(context.Background())
+	defer cut()
+	address := os.Getenv("TFE_ADDRESS")
+	if address == "" {
+		address = "https://" + firstNonEmpty(os.Getenv("TFE_HOSTNAME"), defaultHostname)
+	}
+	client, err := tfe.NewClient(&tfe.Config{Address: address, Token: os.Getenv("TFE_TOKEN"), HTTPClient: &http.Client{Transport: cutAfter{
+		match: func(r *http.Request) bool {
+			return r.Method == http.MethodPost && strings.HasSuffix(r.URL.Path, "/test-runs")
+		},
+		cut: cut,
+	}}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	a := &moduleTestAction{data: &providerData{client: client, organization: mod.Organization}}
+	var sresp action.SchemaResponse
+	a.Schema(ctx, action.SchemaRequest{}, &sresp)
+	typ := sresp.Schema.Type().TerraformType(ctx).(tftypes.Object)
+	vals := map[string]tftypes.Value{}
+	for name, at := range typ.AttributeTypes {
+		vals[name] = tftypes.NewValue(at, nil)
+	}
+	vals["module_name"] = tftypes.NewValue(tftypes.String, mod.Name)
+	vals["module_provider"] = tftypes.NewValue(tftypes.String, mod.Provider)
+	vals["source"] = tftypes.NewValue(tftypes.String, testModuleDir(t, "slow"))
+	vals["variables"] = tftypes.NewValue(tftypes.Map{ElementType: tftypes.String}, map[string]tftypes.Value{"wait_seconds": tftypes.NewValue(tftypes.String, "3")})
+	var progress []string
+	resp := action.InvokeResponse{SendProgress: func(e action.InvokeProgressEvent) { progress = append(progress, e.Message) }}
+	start := time.Now()
+	a.Invoke(ctx, action.InvokeRequest{Config: tfsdk.Config{Schema: sresp.Schema, Raw: tftypes.NewValue(typ, vals)}}, &resp)
+	t.Logf("invocation: %s; progress: %q; diagnostics: %v", time.Since(start).Round(time.Millisecond), progress, resp.Diagnostics)
+
+	tr := oneRun(t, mod)
+	if tr.Status != tfe.TestRunCanceled {
+		t.Errorf("run %s is %s after the interrupted create, want canceled", tr.ID, tr.Status)
+	}
+	if !resp.Diagnostics.HasError() || resp.Diagnostics.Errors()[0].Summary() != "Module test run canceled" ||
+		!strings.Contains(resp.Diagnostics.Errors()[0].Detail(), tr.ID+" of "+mod.String()+" was canceled (it is now canceled) because Terraform was interrupted") {
+		t.Errorf("diagnostics %v, want the run canceled because Terraform was interrupted", resp.Diagnostics)
+	}
+}
