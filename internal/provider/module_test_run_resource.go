@@ -357,12 +357,29 @@ func (r *moduleTestRunResource) Create(ctx context.Context, req resource.CreateR
 	for _, k := range slices.Sorted(maps.Keys(vars)) {
 		opts.Variables = append(opts.Variables, &tfe.RunVariable{Key: k, Value: vars[k]})
 	}
+	// A configuration version this create uploaded is its own: a run on
+	// it can be adopted after a lost answer (lostCreate).
+	ownCV := !plan.Source.IsNull()
+	var maybeOrphans []*testRunRecord
 	rec, err := reconcileCreate(ctx, "tfgov_module_test_run",
-		func() (*testRunRecord, error) { return c.create(ctx, m, &opts) },
-		func(amb *ambiguousWriteError) (*testRunRecord, bool, error) { return c.lostCreate(ctx, m, &opts, amb) })
+		func() (*testRunRecord, error) {
+			rec, err := c.create(ctx, m, &opts)
+			if err == nil {
+				r.data.owned.receive(rec.ID)
+			}
+			return rec, err
+		},
+		func(amb *ambiguousWriteError) (*testRunRecord, bool, error) {
+			run, adopt, candidates, err := c.lostCreate(ctx, m, &opts, amb, ownCV, &r.data.owned)
+			maybeOrphans = append(maybeOrphans, candidates...)
+			return run, adopt, err
+		})
 	if err != nil {
 		resp.Diagnostics.AddError("Error creating module test run", fmt.Sprintf("Queuing a test run of configuration version %s: %s", cvID, moduleTestsError(m, err)))
 		return
+	}
+	if len(maybeOrphans) > 0 {
+		resp.Diagnostics.AddWarning("A test run may have been queued twice", testRunOrphansWarning(m, cvID, rec.ID, maybeOrphans))
 	}
 	tflog.Info(ctx, "Queued module test run", map[string]any{"id": rec.ID, "module": m.String(), "configuration_version_id": cvID})
 	plan.apply(ctx, rec, &resp.Diagnostics)
@@ -396,6 +413,28 @@ func (r *moduleTestRunResource) Create(ctx context.Context, req resource.CreateR
 		return
 	}
 	r.reportOutcome(ctx, c, m, rec, plan.FailOnTestFailure.ValueBool(), &resp.Diagnostics)
+}
+
+// testRunOrphansWarning says which runs a create whose answer was lost may
+// have queued besides run id, the one in state.
+func testRunOrphansWarning(m moduleRef, cvID, id string, runs []*testRunRecord) string {
+	seen := map[string]bool{}
+	var lines []string
+	for _, run := range runs {
+		if run.ID == id || seen[run.ID] {
+			continue
+		}
+		seen[run.ID] = true
+		lines = append(lines, fmt.Sprintf("  - %s (created %s, %s)", run.ID, run.CreatedAt.UTC().Format(time.RFC3339), run.Status))
+	}
+	slices.Sort(lines)
+	return fmt.Sprintf("A request that queues a test run of module %s on configuration version %s ended without a definite answer, so the service may have queued a run this apply never heard of. "+
+		"Runs of one configuration version with the same inputs cannot be told apart (a `count` or `for_each` sibling, or another configuration, queues identical ones), "+
+		"so the provider adopted none and queued %s, which is in state. These runs match the request and were queued while it was in flight; one of them may be the lost request's run, the others belong to someone else:\n\n%s\n\n"+
+		"The API cannot delete a run. A run that is still queued or running can be canceled in the module's Tests page, or with the API: "+
+		"POST /api/v2/organizations/<organization>/tests/registry-modules/private/<organization>/<name>/<provider>/test-runs/<id>/cancel. "+
+		"Give the resource `source` instead of `configuration_version_id` to have a lost answer's run adopted instead: the provider then uploads a configuration version of its own, whose runs can only be its own.",
+		m, cvID, id, strings.Join(lines, "\n"))
 }
 
 // reportOutcome explains a run that did not pass, with the counts and the

@@ -2,6 +2,7 @@ package provider
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"net/url"
 	"regexp"
@@ -262,11 +263,24 @@ func (r *moduleTestVariableResource) Create(ctx context.Context, req resource.Cr
 		HCL:         plan.HCL.ValueBoolPointer(),
 		Sensitive:   plan.Sensitive.ValueBoolPointer(),
 	}
+	// Before the first create: what the module held (ownership.go).
+	r.data.snapshotTestVariables(ctx, mod)
 	v, err := reconcileCreate(ctx, "tfgov_module_test_variable",
-		func() (*tfe.Variable, error) { return r.data.client.TestVariables.Create(ctx, mod.id(), opts) },
+		func() (*tfe.Variable, error) {
+			v, err := r.data.client.TestVariables.Create(ctx, mod.id(), opts)
+			if err == nil {
+				r.data.owned.receive(v.ID)
+			}
+			return v, err
+		},
 		func(amb *ambiguousWriteError) (*tfe.Variable, bool, error) {
-			return lostTestVariable(ctx, r.data.client, mod, opts, amb)
+			return lostTestVariable(ctx, r.data.client, mod, opts, amb, &r.data.owned)
 		})
+	var existed *existedBeforeError
+	if errors.As(err, &existed) {
+		resp.Diagnostics.AddAttributeError(path.Root("key"), "Module test variable already exists", existed.Error())
+		return
+	}
 	if err != nil {
 		if _, ok := err.(*conflictError); ok { //nolint:errorlint // reconcileCreate returns it unwrapped
 			resp.Diagnostics.AddError("Error creating module test variable", err.Error())

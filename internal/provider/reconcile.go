@@ -62,7 +62,7 @@ const (
 	reconcileAdopted   = "adopted"   // the lost create's object was found and kept
 	reconcileRecreated = "recreated" // nothing was made: created again
 	reconcileRefused   = "refused"   // an object not provably this create's: error with import block
-	reconcileRevoked   = "revoked"   // agent tokens: an unreceived token revoked
+	reconcileLeft      = "left"      // an object that may be a lost create's, left alone and named in a warning
 )
 
 var (
