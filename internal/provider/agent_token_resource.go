@@ -72,10 +72,13 @@ func (r *agentTokenResource) Schema(_ context.Context, _ resource.SchemaRequest,
 			"The API cannot change a token: any change of `description` or `rotation_triggers` creates a new token and revokes the old one " +
 			"(add `lifecycle { create_before_destroy = true }` to hand the new secret to your agents before the old one stops working).\n\n" +
 			"**Lost answers.** A token has no natural key and its secret is returned only once, so a token made by a create whose answer was lost " +
-			"(a 5xx, or a connection lost once the request was sent) is a live credential nobody holds. After such an answer the provider lists the pool's tokens and revokes every token " +
-			"with the description sent, created within the request's window (between its start and its failed answer, give or take 5 seconds of clock skew), " +
-			"whose create answer this provider process did not receive; tokens made by other resources of the same apply (`count`, `for_each`) are never revoked. Then it creates the token again. " +
-			"A token made at the same moment with the same description by another Terraform run would be revoked too: give concurrent configurations distinct descriptions. " +
+			"(a 5xx, or a connection lost once the request was sent) can never be adopted: nobody received its secret. The provider creates the token again, " +
+			"and never revokes a token it cannot prove it made: no API field says which process made a token, and another configuration's (or a person's) token " +
+			"with the same description made at the same moment looks the same. Instead the apply ends with a warning that lists the possible orphans: " +
+			"the pool's tokens with the description sent, created while the lost request was in flight (give or take 5 seconds of clock skew), " +
+			"that no create of this apply received (tokens of `count` and `for_each` siblings are never listed), with how to revoke them " +
+			"(the pool's token list in the organization's settings, or `DELETE /api/v2/authentication-tokens/<id>`). " +
+			"Give each configuration's tokens a description of its own to make that list exact. " +
 			"A token whose create answer reached a Terraform process that was then killed before saving state cannot be told from others and stays: revoke it in the pool's token list.",
 		Attributes: map[string]schema.Attribute{
 			"id": schema.StringAttribute{

@@ -124,8 +124,11 @@ func (r *moduleTestRunResource) Schema(ctx context.Context, _ resource.SchemaReq
 			"A run that has ended is only removed from state: the API cannot delete runs.\n\n" +
 			"Module test endpoints need a token of the organization's owners team or of one of its members.\n\n" +
 			"**Lost answers.** When the request that queues the run ends without a definite answer (a 5xx, or a connection lost once the request was sent), " +
-			"the provider looks among the module's runs for one on the same configuration version, created within the request's window (between its start and its failed answer, " +
-			"give or take 5 seconds of clock skew), with the inputs sent; it adopts that run, or queues the run again if there is none. " +
+			"the provider adopts a run only when it provably queued it. With `source`, the configuration version is the provider's own upload, which nothing else knows of: " +
+			"a run of the module on it with the inputs sent is adopted; none, and the run is queued again. " +
+			"With `configuration_version_id`, `count` and `for_each` siblings and other configurations may queue runs of the same version with identical inputs, " +
+			"so no run is adopted: the provider queues the run again and warns, naming the runs of that version with the inputs sent that were queued while the lost request was in flight " +
+			"(one of them may be an orphan; the API cannot delete runs, but a run still going can be canceled). " +
 			"A configuration version whose create answer was lost is not looked for: only the upload address in that lost answer could use it, " +
 			"so it stays empty and runs nothing; the provider makes another. A cancel whose answer was lost is not sent again: the grace period shows whether the run stops.",
 		Attributes: map[string]schema.Attribute{
@@ -378,8 +381,8 @@ func (r *moduleTestRunResource) Create(ctx context.Context, req resource.CreateR
 		resp.Diagnostics.AddError("Error creating module test run", fmt.Sprintf("Queuing a test run of configuration version %s: %s", cvID, moduleTestsError(m, err)))
 		return
 	}
-	if len(maybeOrphans) > 0 {
-		resp.Diagnostics.AddWarning("A test run may have been queued twice", testRunOrphansWarning(m, cvID, rec.ID, maybeOrphans))
+	if w := testRunOrphansWarning(m, cvID, rec.ID, maybeOrphans); w != "" {
+		resp.Diagnostics.AddWarning("A test run may have been queued twice", w)
 	}
 	tflog.Info(ctx, "Queued module test run", map[string]any{"id": rec.ID, "module": m.String(), "configuration_version_id": cvID})
 	plan.apply(ctx, rec, &resp.Diagnostics)
@@ -426,6 +429,9 @@ func testRunOrphansWarning(m moduleRef, cvID, id string, runs []*testRunRecord) 
 		}
 		seen[run.ID] = true
 		lines = append(lines, fmt.Sprintf("  - %s (created %s, %s)", run.ID, run.CreatedAt.UTC().Format(time.RFC3339), run.Status))
+	}
+	if len(lines) == 0 {
+		return ""
 	}
 	slices.Sort(lines)
 	return fmt.Sprintf("A request that queues a test run of module %s on configuration version %s ended without a definite answer, so the service may have queued a run this apply never heard of. "+

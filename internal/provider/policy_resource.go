@@ -81,8 +81,11 @@ func (r *policyResource) Schema(_ context.Context, _ resource.SchemaRequest, res
 			"so a change the API did not make fails the apply instead of showing up as drift later.\n\n" +
 			"**Lost answers.** When the create request ends without a definite answer (a 5xx, or a connection lost once the request was sent), " +
 			"the provider does not send it again blindly: it looks up the organization's policy with that name. " +
-			"The API returns no creation time for a policy, so the provider adopts it only when every attribute is as sent, " +
-			"it has not changed since it was created (`updated_at` null: no code uploaded, no update) and no policy set includes it; " +
+			"The API returns no creation time for a policy, so before its first create in an organization the provider notes the policies the organization already has " +
+			"(one list request per 100 policies, per organization and apply, shared by every create there). After a lost answer a policy is adopted only when it provably did not exist before: " +
+			"it is not among those noted, no other resource of the apply made it, every attribute is as sent, " +
+			"it has not changed since it was created (`updated_at` null: no code uploaded, no update) and no policy set includes it. " +
+			"A policy that existed before fails the create exactly as it does with no fault (\"Policy already exists\", with an `import` block); " +
 			"a policy of that name in any other shape fails the create with its ID and an `import` block. No such policy: the create is sent again. " +
 			"A policy whose code upload failed stays in state, and the next apply uploads the code (`tfgov_policy_upload`).",
 		Attributes: map[string]schema.Attribute{

@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"net/http"
 	"net/http/httptest"
+	"os"
 	"regexp"
 	"sync/atomic"
 	"testing"
@@ -14,6 +15,7 @@ import (
 	tfjson "github.com/hashicorp/terraform-json"
 	"github.com/hashicorp/terraform-plugin-testing/helper/resource"
 	"github.com/hashicorp/terraform-plugin-testing/statecheck"
+	"github.com/hashicorp/terraform-plugin-testing/terraform"
 
 	"github.com/tfgov/terraform-provider-tfgov/internal/sandbox"
 )
@@ -363,5 +365,230 @@ func TestAccLostAnswerChanged(t *testing.T) {
 				ExpectError: regexp.MustCompile(`(?s)not\s+provably\s+the\s+object\s+this\s+create\s+made:\s+the\s+value\s+differs.*id\s+=\s+"` + regexp.QuoteMeta(mod.String()+"/var-")),
 			}},
 		})
+	})
+}
+
+// TestAccLostAnswerSiblings: `count` siblings that send identical creates
+// (agent tokens with one description in one pool, test runs of one
+// configuration version), one of whose answers is lost: each sibling ends
+// with an object of its own, all alive, and the lost create's object is
+// left alone (never a sibling's): for agent tokens, named in a warning.
+func TestAccLostAnswerSiblings(t *testing.T) {
+	sb := testAccSandbox()
+	if sb == nil {
+		t.Skip("lost answers are injected by the sandbox")
+	}
+	const siblings = 3
+	for _, drop := range []bool{false, true} {
+		fault := func(path string) sandbox.Fault {
+			if drop {
+				return sandbox.Fault{Method: "POST", Path: path, Drop: true, Count: 1}
+			}
+			return sandbox.Fault{Method: "POST", Path: path, Status: 503, After: true, Count: 1}
+		}
+		t.Run(fmt.Sprintf("agent tokens, drop=%v", drop), func(t *testing.T) {
+			c := testAccClient(t)
+			pool := testAccAgentPool(t)
+			postPath := "/api/v2/agent-pools/" + pool.ID + "/authentication-tokens"
+			var posts0 int
+			resource.ParallelTest(t, resource.TestCase{
+				PreCheck:                 func() { testAccPreCheck(t) },
+				ProtoV6ProviderFactories: testAccProtoV6ProviderFactories,
+				Steps: []resource.TestStep{{
+					PreConfig: func() {
+						posts0 = sb.RequestsTo("POST", postPath)
+						if err := sb.InjectFault(fault(postPath)); err != nil {
+							t.Fatal(err)
+						}
+					},
+					Config: fmt.Sprintf(`
+resource "tfgov_agent_token" "test" {
+  count         = %d
+  agent_pool_id = %q
+  description   = "siblings"
+}
+`, siblings, pool.ID),
+					ConfigStateChecks: []statecheck.StateCheck{stateCheckFunc(func(ctx context.Context, s *tfjson.State) error {
+						if n := sb.RequestsTo("POST", postPath) - posts0; n != siblings+1 {
+							return fmt.Errorf("%d creates sent, want %d", n, siblings+1)
+						}
+						inState := map[string]bool{}
+						for i := range siblings {
+							id, err := stateID(s, fmt.Sprintf("tfgov_agent_token.test[%d]", i))
+							if err != nil {
+								return err
+							}
+							if isOrphanCandidate(id) {
+								return fmt.Errorf("token %s, in state, was named as a possible orphan", id)
+							}
+							inState[id] = true
+						}
+						if len(inState) != siblings {
+							return fmt.Errorf("%d distinct tokens in state, want %d", len(inState), siblings)
+						}
+						tokens, err := allAgentTokens(ctx, c, pool.ID)
+						if err != nil {
+							return err
+						}
+						left := 0
+						for _, tok := range tokens {
+							switch {
+							case inState[tok.ID]:
+								delete(inState, tok.ID)
+							case isOrphanCandidate(tok.ID):
+								left++
+							default:
+								return fmt.Errorf("token %s: neither in state nor named in a warning", tok.ID)
+							}
+						}
+						if len(inState) != 0 || left != 1 {
+							return fmt.Errorf("tokens in state missing from the pool: %v; tokens left and named: %d, want 1", inState, left)
+						}
+						return nil
+					})},
+				}},
+			})
+		})
+		t.Run(fmt.Sprintf("test runs of one configuration version, drop=%v", drop), func(t *testing.T) {
+			mod := testAccModule(t)
+			cv := testAccTestConfiguration(t, mod, "pass")
+			postPath := "/api/v2/" + mod.testRunsPath()
+			var posts0 int
+			resource.ParallelTest(t, resource.TestCase{
+				PreCheck:                 func() { testAccPreCheck(t) },
+				ProtoV6ProviderFactories: testAccProtoV6ProviderFactories,
+				Steps: []resource.TestStep{{
+					PreConfig: func() {
+						posts0 = sb.RequestsTo("POST", postPath)
+						if err := sb.InjectFault(fault(postPath)); err != nil {
+							t.Fatal(err)
+						}
+					},
+					Config: fmt.Sprintf(`
+resource "tfgov_module_test_run" "test" {
+  count                    = %d
+  module_name              = %q
+  module_provider          = %q
+  configuration_version_id = %q
+  wait_for_completion      = false
+}
+`, siblings, mod.Name, mod.Provider, cv),
+					ConfigStateChecks: []statecheck.StateCheck{stateCheckFunc(func(ctx context.Context, s *tfjson.State) error {
+						if n := sb.RequestsTo("POST", postPath) - posts0; n != siblings+1 {
+							return fmt.Errorf("%d creates sent, want %d", n, siblings+1)
+						}
+						inState := map[string]bool{}
+						for i := range siblings {
+							id, err := stateID(s, fmt.Sprintf("tfgov_module_test_run.test[%d]", i))
+							if err != nil {
+								return err
+							}
+							inState[id] = true
+						}
+						if len(inState) != siblings {
+							return fmt.Errorf("%d distinct runs in state, want %d: a sibling's run was adopted", len(inState), siblings)
+						}
+						l, err := testAccClient(t).TestRuns.List(ctx, mod.id(), &tfe.TestRunListOptions{ListOptions: tfe.ListOptions{PageSize: 100}})
+						if err != nil {
+							return err
+						}
+						if len(l.Items) != siblings+1 {
+							return fmt.Errorf("%d runs on the service, want %d (the siblings' and the lost one)", len(l.Items), siblings+1)
+						}
+						return nil
+					})},
+				}},
+			})
+		})
+	}
+}
+
+// TestAccPreWriteSnapshotRequests counts what the pre-write snapshots
+// cost: one list per parent per apply, a request per 100 objects it
+// holds, shared by every create under the parent, whatever their number.
+// A workspace with 120 grants made beforehand gets 10 more (2 list
+// requests), an organization 10 policies (1), a module 10 test variables
+// (1): 4 list requests for 30 creates.
+func TestAccPreWriteSnapshotRequests(t *testing.T) {
+	if os.Getenv(resource.EnvTfAcc) == "" {
+		t.Skipf("acceptance tests need %s=1", resource.EnvTfAcc)
+	}
+	if testAccSandbox() == nil {
+		t.Skip("requests are counted by the sandbox")
+	}
+	ctx := context.Background()
+	sb, c := ownSandbox(t, sandbox.Options{}, "tfgov-snapshot")
+	org := sb.organization
+	ws, err := c.Workspaces.Create(ctx, org, tfe.WorkspaceCreateOptions{Name: tfe.String("w")})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var teams []string
+	for i := range 130 {
+		tm, err := c.Teams.Create(ctx, org, tfe.TeamCreateOptions{Name: tfe.String(fmt.Sprintf("t-%d", i)), Visibility: tfe.String("organization")})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if i < 120 {
+			if _, err := c.TeamAccess.Add(ctx, tfe.TeamAccessAddOptions{Access: tfe.Access(tfe.AccessRead), Team: tm, Workspace: ws}); err != nil {
+				t.Fatal(err)
+			}
+		} else {
+			teams = append(teams, tm.ID)
+		}
+	}
+	m, err := c.RegistryModules.Create(ctx, org, tfe.RegistryModuleCreateOptions{Name: tfe.String("m"), Provider: tfe.String("aws"), RegistryName: tfe.PrivateRegistry})
+	if err != nil {
+		t.Fatal(err)
+	}
+	config := fmt.Sprintf(`
+provider "tfgov" {
+  address      = %[1]q
+  token        = %[2]q
+  organization = %[3]q
+}
+
+resource "tfgov_team_access" "t" {
+  count        = 10
+  team_id      = %[4]s[count.index]
+  workspace_id = %[5]q
+  access       = "read"
+}
+
+resource "tfgov_policy" "p" {
+  count = 10
+  name  = "p-${count.index}"
+}
+
+resource "tfgov_module_test_variable" "v" {
+  count           = 10
+  module_name     = %[6]q
+  module_provider = "aws"
+  key             = "V_${count.index}"
+  value           = "v"
+}
+`, sb.address, sb.token, org, hclList(teams), ws.ID, m.Name)
+	resource.Test(t, resource.TestCase{
+		ProtoV6ProviderFactories: testAccProtoV6ProviderFactories,
+		Steps: []resource.TestStep{{
+			PreConfig: sb.srv.ResetStats,
+			Config:    config,
+			Check: func(*terraform.State) error {
+				stats := sb.srv.Stats()
+				got := map[string]int{
+					"team access":    stats["GET /api/v2/team-workspaces"],
+					"policies":       stats["GET /api/v2/organizations/{org}/policies"],
+					"test variables": stats["GET /api/v2/organizations/{org}/tests/registry-modules/private/{ns}/{name}/{provider}/vars"],
+				}
+				want := map[string]int{"team access": 2, "policies": 1, "test variables": 1}
+				t.Logf("pre-write snapshot list requests for 30 creates: %v; requests in all: %d", got, sumStats(stats))
+				for k, w := range want {
+					if got[k] != w {
+						return fmt.Errorf("%d list requests of %s during the apply, want %d (one list per parent per apply): %v", got[k], k, w, stats)
+					}
+				}
+				return nil
+			},
+		}},
 	})
 }
