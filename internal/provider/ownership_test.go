@@ -20,10 +20,11 @@ func TestOwnershipSnapshot(t *testing.T) {
 	var o ownership
 	var lists atomic.Int32
 	release := make(chan struct{})
+	var listErr error // the list succeeds
 	list := func(context.Context) (map[string]bool, error) {
 		lists.Add(1)
 		<-release
-		return map[string]bool{"a": true}, nil
+		return map[string]bool{"a": true}, listErr
 	}
 	var wg sync.WaitGroup
 	for range 10 {

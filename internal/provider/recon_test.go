@@ -285,8 +285,11 @@ func createdID(body []byte) (string, error) {
 			ID string `json:"id"`
 		} `json:"data"`
 	}
-	if err := json.Unmarshal(body, &doc); err != nil || doc.Data.ID == "" {
-		return "", fmt.Errorf("no ID in the answer %q: %v", body, err)
+	if err := json.Unmarshal(body, &doc); err != nil {
+		return "", fmt.Errorf("decoding the answer %q: %w", body, err)
+	}
+	if doc.Data.ID == "" {
+		return "", fmt.Errorf("no ID in the answer %q", body)
 	}
 	return doc.Data.ID, nil
 }
