@@ -3,6 +3,7 @@ package provider
 import (
 	"context"
 	"fmt"
+	"slices"
 	"strings"
 	"sync"
 	"time"
@@ -71,10 +72,13 @@ func (r *agentTokenResource) Schema(_ context.Context, _ resource.SchemaRequest,
 			"The API cannot change a token: any change of `description` or `rotation_triggers` creates a new token and revokes the old one " +
 			"(add `lifecycle { create_before_destroy = true }` to hand the new secret to your agents before the old one stops working).\n\n" +
 			"**Lost answers.** A token has no natural key and its secret is returned only once, so a token made by a create whose answer was lost " +
-			"(a 5xx, or a connection lost once the request was sent) is a live credential nobody holds. After such an answer the provider lists the pool's tokens and revokes every token " +
-			"with the description sent, created within the request's window (between its start and its failed answer, give or take 5 seconds of clock skew), " +
-			"whose create answer this provider process did not receive; tokens made by other resources of the same apply (`count`, `for_each`) are never revoked. Then it creates the token again. " +
-			"A token made at the same moment with the same description by another Terraform run would be revoked too: give concurrent configurations distinct descriptions. " +
+			"(a 5xx, or a connection lost once the request was sent) can never be adopted: nobody received its secret. The provider creates the token again, " +
+			"and never revokes a token it cannot prove it made: no API field says which process made a token, and another configuration's (or a person's) token " +
+			"with the same description made at the same moment looks the same. Instead the apply ends with a warning that lists the possible orphans: " +
+			"the pool's tokens with the description sent, created while the lost request was in flight (give or take 5 seconds of clock skew), " +
+			"that no create of this apply received (tokens of `count` and `for_each` siblings are never listed), with how to revoke them " +
+			"(the pool's token list in the organization's settings, or `DELETE /api/v2/authentication-tokens/<id>`). " +
+			"Give each configuration's tokens a description of its own to make that list exact. " +
 			"A token whose create answer reached a Terraform process that was then killed before saving state cannot be told from others and stays: revoke it in the pool's token list.",
 		Attributes: map[string]schema.Attribute{
 			"id": schema.StringAttribute{
@@ -130,21 +134,24 @@ func (r *agentTokenResource) Create(ctx context.Context, req resource.CreateRequ
 	defer r.data.lists.agentTokens.invalidate(poolID)
 	tflog.Debug(ctx, "Creating agent token", map[string]any{"agent_pool_id": poolID})
 	opts := tfe.AgentTokenCreateOptions{Description: plan.Description.ValueStringPointer()}
-	pool := receivedAgentTokens.pool(poolID)
+	pool := r.data.owned.lock("agent pool " + poolID)
+	var maybeOrphans []*tfe.AgentToken
 	tok, err := reconcileCreate(ctx, "tfgov_agent_token",
 		func() (*tfe.AgentToken, error) {
 			pool.RLock()
 			defer pool.RUnlock()
 			tok, err := r.data.client.AgentTokens.Create(ctx, poolID, opts)
 			if err == nil {
-				receivedAgentTokens.add(tok.ID)
+				r.data.owned.receive(tok.ID)
 			}
 			return tok, err
 		},
 		func(amb *ambiguousWriteError) (*tfe.AgentToken, bool, error) {
 			pool.Lock()
 			defer pool.Unlock()
-			return nil, false, r.revokeUnreceived(ctx, poolID, *opts.Description, amb)
+			found, err := r.unreceivedTokens(ctx, poolID, *opts.Description, amb)
+			maybeOrphans = append(maybeOrphans, found...)
+			return nil, false, err
 		})
 	if err != nil {
 		resp.Diagnostics.AddAttributeError(path.Root("agent_pool_id"), "Error creating agent token", agentPoolError(poolID, err))
@@ -154,69 +161,34 @@ func (r *agentTokenResource) Create(ctx context.Context, req resource.CreateRequ
 	plan.Token = types.StringValue(tok.Token)
 	plan.CreatedAt = types.StringValue(tok.CreatedAt.UTC().Format(time.RFC3339))
 	tflog.Info(ctx, "Created agent token", map[string]any{"id": tok.ID, "agent_pool_id": poolID})
+	if w := agentTokenOrphansWarning(poolID, *opts.Description, tok.ID, maybeOrphans); w != "" {
+		resp.Diagnostics.AddWarning("An agent token may have been left behind", w)
+	}
 	resp.Diagnostics.Append(resp.State.Set(ctx, plan)...)
 }
 
-// receivedAgentTokens is every agent token whose create answer this
-// provider process received, and a lock per pool that orders creates and
-// reconciliations (see revokeUnreceived).
-var receivedAgentTokens = &agentTokenRegistry{ids: map[string]bool{}, pools: map[string]*sync.RWMutex{}}
-
-type agentTokenRegistry struct {
-	mu    sync.Mutex
-	ids   map[string]bool
-	pools map[string]*sync.RWMutex
-}
-
-func (g *agentTokenRegistry) add(id string) {
-	g.mu.Lock()
-	g.ids[id] = true
-	g.mu.Unlock()
-}
-
-func (g *agentTokenRegistry) received(id string) bool {
-	g.mu.Lock()
-	defer g.mu.Unlock()
-	return g.ids[id]
-}
-
-// pool returns the lock of an agent pool: creates hold it shared while
-// their request is in flight, a reconciliation holds it alone.
-func (g *agentTokenRegistry) pool(id string) *sync.RWMutex {
-	g.mu.Lock()
-	defer g.mu.Unlock()
-	l := g.pools[id]
-	if l == nil {
-		l = &sync.RWMutex{}
-		g.pools[id] = l
-	}
-	return l
-}
-
-// revokeUnreceived makes sure that no token made by a create whose answer
-// was lost (amb) stays alive: its secret was returned once, to nobody, so
-// it could never be in state. An agent token has no natural key, so the
-// rule is: every token of the pool with the description sent, created
-// within the request's window (its created-at, give or take clockSkew),
-// whose create answer this provider process did not receive, is revoked;
-// then the caller creates again. The pool's lock is held alone meanwhile,
-// so every other create of the pool in this process has returned and
-// recorded its token: siblings with the same description (made by `count`
-// or `for_each` in the same apply) are never revoked. A token made at the
-// same moment with the same description by another process (another
-// Terraform run) would be revoked too: give concurrent configurations
-// distinct descriptions.
-func (r *agentTokenResource) revokeUnreceived(ctx context.Context, poolID, description string, amb *ambiguousWriteError) error {
-	opts := &tfe.AgentTokenListOptions{ListOptions: tfe.ListOptions{PageSize: 100}}
-	var revoke []string
+// unreceivedTokens returns the tokens that a create whose answer was lost
+// (amb) may have made: the pool's tokens with the description sent,
+// created within the request's window (their created-at, give or take
+// clockSkew), whose create answer this provider did not receive. None is
+// ever revoked: the API has no field that says which process made a
+// token, and one made by another configuration (or a person) at the same
+// moment with the same description looks the same. They are named in a
+// warning instead (agentTokenOrphansWarning). The caller holds the pool's
+// lock alone, so every other create of the pool in this provider has
+// returned and recorded its token: siblings with the same description
+// (made by `count` or `for_each`) are never named.
+func (r *agentTokenResource) unreceivedTokens(ctx context.Context, poolID, description string, amb *ambiguousWriteError) ([]*tfe.AgentToken, error) {
+	opts := &tfe.AgentTokenListOptions{ListOptions: tfe.ListOptions{PageSize: bulkPageSize}}
+	var found []*tfe.AgentToken
 	for {
 		l, err := r.data.client.AgentTokens.ListWithOptions(ctx, poolID, opts)
 		if err != nil {
-			return err
+			return nil, err
 		}
 		for _, t := range l.Items {
-			if t.Description == description && amb.within(t.CreatedAt) && !receivedAgentTokens.received(t.ID) {
-				revoke = append(revoke, t.ID)
+			if t.Description == description && amb.within(t.CreatedAt) && !r.data.owned.wasReceived(t.ID) {
+				found = append(found, t)
 			}
 		}
 		if l.Pagination == nil || l.NextPage == 0 || l.NextPage <= l.CurrentPage {
@@ -224,14 +196,42 @@ func (r *agentTokenResource) revokeUnreceived(ctx context.Context, poolID, descr
 		}
 		opts.PageNumber = l.NextPage
 	}
-	for _, id := range revoke {
-		if err := r.data.client.AgentTokens.Delete(ctx, id); err != nil && !isNotFound(err) {
-			return fmt.Errorf("revoking agent token %s, made by the create whose answer was lost: %w", id, err)
-		}
-		countReconcile("tfgov_agent_token", reconcileRevoked)
-		tflog.Warn(ctx, "Revoked an agent token whose create answer was lost", map[string]any{"id": id, "agent_pool_id": poolID})
+	for _, t := range found {
+		countReconcile("tfgov_agent_token", reconcileLeft)
+		agentTokenOrphanCandidates.Store(t.ID, true)
+		tflog.Warn(ctx, "An agent token whose create answer was lost may be this one; it is left alone", map[string]any{"id": t.ID, "agent_pool_id": poolID})
 	}
-	return nil
+	return found, nil
+}
+
+// agentTokenOrphanCandidates is every token some create of this process
+// named as possibly left behind (tests count them).
+var agentTokenOrphanCandidates sync.Map // token ID → true
+
+// agentTokenOrphansWarning tells which tokens a create whose answer was
+// lost may have left behind, and how to revoke them; "" for none.
+func agentTokenOrphansWarning(poolID, description, id string, tokens []*tfe.AgentToken) string {
+	seen := map[string]bool{}
+	var lines []string
+	for _, t := range tokens {
+		if t.ID == id || seen[t.ID] {
+			continue
+		}
+		seen[t.ID] = true
+		lines = append(lines, fmt.Sprintf("  - %s (created %s)", t.ID, t.CreatedAt.UTC().Format(time.RFC3339)))
+	}
+	if len(lines) == 0 {
+		return ""
+	}
+	slices.Sort(lines)
+	return fmt.Sprintf("A request that creates an agent token in pool %s ended without a definite answer, so the service may have made a token whose secret nobody received. "+
+		"The provider created the token again (%s, in state) and revoked nothing: no API field tells which process made a token, "+
+		"and a token of another configuration or person with the same description made at the same moment looks the same. "+
+		"These tokens of the pool have the description %q, were created while the lost request was in flight, and were not received by this apply:\n\n%s\n\n"+
+		"One of them may be a live credential that nobody holds. Revoke each one that no agent and no other configuration uses: "+
+		"in the organization's settings (Agents, then the pool, then its token list), or with the API: DELETE /api/v2/authentication-tokens/<id>. "+
+		"Giving each configuration's tokens a description of its own makes such a list exact.",
+		poolID, id, description, strings.Join(lines, "\n"))
 }
 
 // Read refreshes the token from its pool's token list, which every token

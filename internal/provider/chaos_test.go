@@ -21,7 +21,13 @@ import (
 // 503 before processing, lost answers, slow answers), with a fixed seed.
 // The apply must succeed; the service must then hold exactly the objects
 // in state (no orphans, duplicates or missing ones, counted through the
-// API); the plan that follows must be empty (plugin-testing checks it).
+// API with go-tfe), except agent tokens that lost creates may have made,
+// which are never revoked and each of which a warning names; the plan
+// that follows must be empty (plugin-testing checks it). A second
+// configuration shares the pool (and the shared tokens' description), the
+// workspaces, the module and the organization, and keeps making tokens
+// while the apply runs: nothing it holds may be revoked, adopted or
+// changed (issue 18).
 // The same configuration applied with no faults gives the wall time to
 // compare with. No timing is asserted.
 const (
@@ -58,6 +64,8 @@ func TestAccChaos(t *testing.T) {
 	t.Logf("chaos: faults injected by kind: %v; requests %d (no faults: %d)", chaos.faults, chaos.requests, calm.requests)
 	t.Logf("chaos: retries %d (no faults: %d); reconciliations by kind: %v", chaos.retries, calm.retries, chaos.reconciled)
 	t.Logf("chaos: orphans %d, duplicates %d, missing %d (no faults: %d, %d, %d)", chaos.orphans, chaos.duplicates, chaos.missing, calm.orphans, calm.duplicates, calm.missing)
+	t.Logf("chaos: agent tokens left by lost creates and named in warnings: %d (no faults: %d); the other configuration's tokens its failed creates may have made: %d",
+		chaos.left, calm.left, chaos.otherLost)
 	t.Logf("chaos: destroy under the same chaos: faults injected by kind: %v; objects left: %d", chaos.destroyFaults, chaos.leftAfterDestroy)
 	if n := chaos.faults[sandbox.ChaosLostAnswer503] + chaos.faults[sandbox.ChaosLostAnswerDropped]; n == 0 {
 		t.Errorf("no lost answers were injected: the test proves nothing about them")
@@ -72,8 +80,12 @@ type chaosResult struct {
 	retries                      int64
 	reconciled                   map[string]int
 	orphans, duplicates, missing int
-	destroyFaults                map[string]int
-	leftAfterDestroy             int
+	// left: agent tokens a lost create may have made, left alone and
+	// named in a warning; otherLost: tokens the second configuration's
+	// failed creates may have made.
+	left, otherLost  int
+	destroyFaults    map[string]int
+	leftAfterDestroy int
 }
 
 // runChaosApply applies the configuration to a sandbox of its own, with
@@ -108,6 +120,14 @@ func runChaosApply(t *testing.T, chaos sandbox.Chaos) *chaosResult {
 		t.Fatal(err)
 	}
 	mod := moduleRef{Organization: org, Name: m.Name, Provider: m.Provider}
+	// A second configuration sharing the pool (and the shared tokens'
+	// description), the workspaces, the module and the organization,
+	// which keeps making tokens during the apply.
+	other, err := newOtherConfiguration(ctx, c, org, pool.ID, "chaos", workspaces, mod, testModuleDir(t, "pass"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(other.stopApplying)
 
 	config := fmt.Sprintf(`
 provider "tfgov" {
@@ -183,11 +203,13 @@ resource "tfgov_module_test_run" "r" {
 					t.Fatal(err)
 				}
 				retries0, reconciled0 = retriesMade.Load(), reconciliations()
+				other.applyMeanwhile(100 * time.Millisecond)
 				start = time.Now()
 			},
 			Config: config,
 			Check: func(s *terraform.State) error {
 				res.wall = time.Since(start)
+				other.stopApplying()
 				if err := sb.srv.SetChaos(sandbox.Chaos{}); err != nil {
 					return err
 				}
@@ -202,7 +224,10 @@ resource "tfgov_module_test_run" "r" {
 						res.reconciled[k] = d
 					}
 				}
-				return res.count(ctx, c, s, pool.ID, org, workspaces, mod)
+				if err := other.unchanged(ctx, org, workspaces, mod); err != nil {
+					return err
+				}
+				return res.count(ctx, c, s, pool.ID, org, workspaces, mod, other)
 			},
 		}, {
 			// Destroy under the same chaos: a DELETE whose answer was lost
@@ -222,8 +247,11 @@ resource "tfgov_module_test_run" "r" {
 					return err
 				}
 				res.destroyFaults = sb.srv.ChaosStats()
+				if err := other.unchanged(ctx, org, workspaces, mod); err != nil {
+					return err
+				}
 				left := &chaosResult{}
-				err := left.count(ctx, c, nil, pool.ID, org, workspaces, mod)
+				err := left.count(ctx, c, nil, pool.ID, org, workspaces, mod, other)
 				res.leftAfterDestroy = left.orphans
 				return err
 			},
@@ -233,8 +261,15 @@ resource "tfgov_module_test_run" "r" {
 }
 
 // count compares what the service holds with the state, kind by kind, and
-// fails on any orphan, duplicate or missing object.
-func (res *chaosResult) count(ctx context.Context, c *tfe.Client, s *terraform.State, poolID, org string, workspaces []string, mod moduleRef) error {
+// fails on any orphan, duplicate or missing object. It lists through
+// go-tfe, paging to the end (second_config_test.go). The second
+// configuration's objects are not this configuration's: they are skipped.
+// Agent tokens that a lost create may have made are never revoked: a token
+// that a warning named is counted as left (res.left); a token with the
+// shared description that nobody named may be one that a create of the
+// second configuration made and never heard of (res.otherLost), up to the
+// number of its creates that failed.
+func (res *chaosResult) count(ctx context.Context, c *tfe.Client, s *terraform.State, poolID, org string, workspaces []string, mod moduleRef, other *otherConfiguration) error {
 	inState := map[string]map[string]bool{}
 	var resources map[string]*terraform.ResourceState
 	if s != nil && s.RootModule() != nil {
@@ -263,23 +298,36 @@ func (res *chaosResult) count(ctx context.Context, c *tfe.Client, s *terraform.S
 				res.missing++
 				problems = append(problems, fmt.Sprintf("%s %s: in state, not on the service", typ, id))
 			}
+			if other.holds(id) {
+				problems = append(problems, fmt.Sprintf("%s %s: the other configuration's, adopted", typ, id))
+			}
 		}
 	}
 
 	tokens := map[string]int{}
 	ownDescriptions := map[string]int{}
-	for page := 1; page != 0; {
-		l, err := c.AgentTokens.ListWithOptions(ctx, poolID, &tfe.AgentTokenListOptions{ListOptions: tfe.ListOptions{PageNumber: page, PageSize: 100}})
-		if err != nil {
-			return err
+	allTokens, err := serviceAgentTokens(ctx, c, poolID)
+	if err != nil {
+		return err
+	}
+	otherUnknown := 0
+	for _, tok := range allTokens {
+		switch {
+		case inState["tfgov_agent_token"][tok.ID]:
+		case other.holds(tok.ID):
+			continue
+		case isOrphanCandidate(tok.ID):
+			res.left++
+			continue
+		case tok.Description == "chaos" && other != nil && otherUnknown < other.failedCreates:
+			otherUnknown++
+			res.otherLost++
+			continue
 		}
-		for _, tok := range l.Items {
-			tokens[tok.ID]++
-			if tok.Description != "chaos" {
-				ownDescriptions[tok.Description]++
-			}
+		tokens[tok.ID]++
+		if tok.Description != "chaos" {
+			ownDescriptions[tok.Description]++
 		}
-		page = l.NextPage
 	}
 	compare("tfgov_agent_token", tokens)
 	for d, n := range ownDescriptions {
@@ -290,12 +338,14 @@ func (res *chaosResult) count(ctx context.Context, c *tfe.Client, s *terraform.S
 	}
 
 	policies := map[string]int{}
-	pols, err := policyClient{c}.list(ctx, org, "", "")
+	pols, err := servicePolicies(ctx, c, org)
 	if err != nil {
 		return err
 	}
 	for _, p := range pols {
-		policies[p.ID]++
+		if !other.holds(p.ID) {
+			policies[p.ID]++
+		}
 	}
 	compare("tfgov_policy", policies)
 	// Every upload in state: its policy holds the code.
@@ -309,35 +359,41 @@ func (res *chaosResult) count(ctx context.Context, c *tfe.Client, s *terraform.S
 
 	grants := map[string]int{}
 	for _, ws := range workspaces {
-		l, err := listTeamAccess(ctx, c, ws)
+		l, err := serviceTeamAccess(ctx, c, ws)
 		if err != nil {
 			return err
 		}
 		for _, g := range l {
-			grants[g.ID]++
+			if !other.holds(g.ID) {
+				grants[g.ID]++
+			}
 		}
 	}
 	compare("tfgov_team_access", grants)
 
 	vars := map[string]int{}
-	vl, err := listTestVariables(ctx, c, mod)
+	vl, err := serviceTestVariables(ctx, c, mod)
 	if err != nil {
 		return err
 	}
-	for id := range vl.byID {
-		vars[id]++
+	for _, v := range vl {
+		if !other.holds(v.ID) {
+			vars[v.ID]++
+		}
 	}
 	compare("tfgov_module_test_variable", vars)
 
 	// Runs cannot be deleted: after a destroy they stay on the service.
 	if s != nil {
 		runs := map[string]int{}
-		l, err := testRunClient{c}.list(ctx, mod, nil)
+		l, err := serviceTestRuns(ctx, c, mod)
 		if err != nil {
 			return err
 		}
 		for _, r := range l {
-			runs[r.ID]++
+			if !other.holds(r.ID) {
+				runs[r.ID]++
+			}
 		}
 		compare("tfgov_module_test_run", runs)
 	}

@@ -32,7 +32,10 @@ import (
 // then requires an empty plan and the service holding exactly the objects
 // in state, except agent tokens made by a killed apply: their secret died
 // with the process, no later apply can tell them from tokens made
-// elsewhere, and they are counted and logged.
+// elsewhere, and they are counted and logged. The service is counted with
+// go-tfe, paging to the end. A second configuration shares the pool (and
+// a token description), the workspace, the module and the organization:
+// no error may advise importing its objects, and they stay unchanged.
 func TestAccCrashConvergence(t *testing.T) {
 	if os.Getenv(resource.EnvTfAcc) == "" {
 		t.Skipf("acceptance tests need %s=1", resource.EnvTfAcc)
@@ -89,6 +92,12 @@ func crashAndConverge(t *testing.T, tfBin, cliConfig string, killAt int) {
 		t.Fatal(err)
 	}
 	mod := moduleRef{Organization: org, Name: m.Name, Provider: m.Provider}
+	// A second configuration sharing the pool (with the description of the
+	// first token), the workspace, the module and the organization.
+	other, err := newOtherConfiguration(ctx, c, org, pool.ID, "crash-0", []string{ws.ID}, mod, testModuleDir(t, "pass"))
+	if err != nil {
+		t.Fatal(err)
+	}
 
 	dir := t.TempDir()
 	config := fmt.Sprintf(`
@@ -210,6 +219,12 @@ resource "tfgov_module_test_variable" "v" {
 	if imports != "" {
 		t.Logf("import blocks written from the re-apply's errors:\n%s", imports)
 	}
+	for _, m := range importIDRE.FindAllStringSubmatch(imports, -1) {
+		id := strings.Trim(m[1], `"`)
+		if other.holds(id[strings.LastIndex(id, "/")+1:]) {
+			t.Errorf("an error advised importing %s, which the other configuration holds", id)
+		}
+	}
 
 	// 3. Converged: an empty plan, and the service holds the state's objects.
 	out.Reset()
@@ -245,37 +260,51 @@ resource "tfgov_module_test_variable" "v" {
 		id, _ := r.Values["id"].(string)
 		state[r.Type][id] = true
 	}
+	if err := other.unchanged(ctx, org, []string{ws.ID}, mod); err != nil {
+		t.Error(err)
+	}
+	// What the service holds, through go-tfe paging to the end, without
+	// the other configuration's objects.
 	service := map[string][]string{}
-	tokens, err := c.AgentTokens.List(ctx, pool.ID)
+	tokens, err := serviceAgentTokens(ctx, c, pool.ID)
 	if err != nil {
 		t.Fatal(err)
 	}
-	for _, tok := range tokens.Items {
-		service["tfgov_agent_token"] = append(service["tfgov_agent_token"], tok.ID)
+	for _, tok := range tokens {
+		if !other.holds(tok.ID) {
+			service["tfgov_agent_token"] = append(service["tfgov_agent_token"], tok.ID)
+		}
 	}
-	pols, err := policyClient{c}.list(ctx, org, "", "")
+	pols, err := servicePolicies(ctx, c, org)
 	if err != nil {
 		t.Fatal(err)
 	}
 	for _, p := range pols {
+		if other.holds(p.ID) {
+			continue
+		}
 		service["tfgov_policy"] = append(service["tfgov_policy"], p.ID)
 		if code, err := c.Policies.Download(ctx, p.ID); err == nil && len(code) > 0 {
 			service["tfgov_policy_upload"] = append(service["tfgov_policy_upload"], p.ID)
 		}
 	}
-	grants, err := listTeamAccess(ctx, c, ws.ID)
+	grants, err := serviceTeamAccess(ctx, c, ws.ID)
 	if err != nil {
 		t.Fatal(err)
 	}
 	for _, g := range grants {
-		service["tfgov_team_access"] = append(service["tfgov_team_access"], g.ID)
+		if !other.holds(g.ID) {
+			service["tfgov_team_access"] = append(service["tfgov_team_access"], g.ID)
+		}
 	}
-	vars, err := listTestVariables(ctx, c, mod)
+	vars, err := serviceTestVariables(ctx, c, mod)
 	if err != nil {
 		t.Fatal(err)
 	}
-	for id := range vars.byID {
-		service["tfgov_module_test_variable"] = append(service["tfgov_module_test_variable"], id)
+	for _, v := range vars {
+		if !other.holds(v.ID) {
+			service["tfgov_module_test_variable"] = append(service["tfgov_module_test_variable"], v.ID)
+		}
 	}
 	orphanTokens := 0
 	for _, typ := range []string{"tfgov_agent_token", "tfgov_policy", "tfgov_policy_upload", "tfgov_team_access", "tfgov_module_test_variable"} {

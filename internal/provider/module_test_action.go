@@ -237,7 +237,12 @@ func (a *moduleTestAction) Invoke(ctx context.Context, req action.InvokeRequest,
 	defer a.data.testRunsChanged(m)
 	opts := testRunCreateOptions(m, cvID, cfg.TestDirectory.ValueStringPointer(), cfg.Verbose.ValueBoolPointer(), filters, vars)
 	sent := time.Now()
-	rec, err := c.queue(waitCtx, "tfgov_module_test", m, opts)
+	rec, maybeOrphans, err := c.queue(waitCtx, "tfgov_module_test", m, opts, !cfg.Source.IsNull(), &a.data.owned)
+	if err == nil {
+		if w := testRunOrphansWarning(m, cvID, rec.ID, "which this invocation followed", maybeOrphans); w != "" {
+			resp.Diagnostics.AddWarning("A test run may have been queued twice", w)
+		}
+	}
 	if err != nil && waitCtx.Err() != nil && !cfg.Source.IsNull() {
 		// Interrupted (or out of time) while the request was in flight:
 		// the service may have queued the run all the same. Only on a
@@ -288,7 +293,7 @@ func (a *moduleTestAction) Invoke(ctx context.Context, req action.InvokeRequest,
 func (a *moduleTestAction) interruptedCreate(ctx context.Context, c testRunClient, m moduleRef, opts *tfe.TestRunCreateOptions, sent time.Time) *testRunRecord {
 	lctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), interruptCancelTimeout)
 	defer cancel()
-	rec, found, err := c.lostCreate(lctx, m, opts, &ambiguousWriteError{Start: sent, End: time.Now()})
+	rec, found, _, err := c.lostCreate(lctx, m, opts, &ambiguousWriteError{Start: sent, End: time.Now()}, true, &a.data.owned)
 	if err != nil {
 		tflog.Error(lctx, "Looking for the run of an interrupted create failed", map[string]any{"module": m.String(), "error": err.Error()})
 		return nil

@@ -130,19 +130,24 @@ func (c testRunClient) create(ctx context.Context, m moduleRef, opts *tfe.TestRu
 }
 
 // lostCreate looks for the run a create whose answer was lost (amb) may
-// have queued: a run of the module on the configuration version sent,
-// created within the request's window (its created-at, give or take
-// clockSkew), with the test directory, filters, verbosity and variables
-// sent. Such a run is adopted; a configuration version the provider made
-// for this create (source) can have no other run. None means the create
-// queued nothing.
-func (c testRunClient) lostCreate(ctx context.Context, m moduleRef, sent *tfe.TestRunCreateOptions, amb *ambiguousWriteError) (*testRunRecord, bool, error) {
+// have queued: a run of the module on the configuration version sent, with
+// the test directory, filters, verbosity and variables sent, that no
+// create of this provider received (owned). Runs have no natural key, and
+// `count` or `for_each` siblings (or another configuration) queuing runs of
+// one configuration version send identical inputs, so such a run is
+// adopted only when ownCV says that this create made and uploaded the
+// configuration version itself: nothing else knows that version's ID, so
+// a run on it can only be this create's. Otherwise nothing is adopted
+// (the caller queues the run again) and the matching runs created within
+// the request's window (its created-at, give or take clockSkew) are
+// returned as candidates: each may be an orphan the lost create queued.
+func (c testRunClient) lostCreate(ctx context.Context, m moduleRef, sent *tfe.TestRunCreateOptions, amb *ambiguousWriteError, ownCV bool, owned *ownership) (run *testRunRecord, adopt bool, candidates []*testRunRecord, err error) {
 	runs, err := c.list(ctx, m, nil)
 	if err != nil {
-		return nil, false, err
+		return nil, false, nil, err
 	}
 	for _, run := range runs {
-		if run.configurationVersionID() != sent.ConfigurationVersion.ID || !amb.within(run.CreatedAt) {
+		if run.configurationVersionID() != sent.ConfigurationVersion.ID || owned.wasReceived(run.ID) {
 			continue
 		}
 		if sent.TestDirectory != nil && run.TestDirectory != *sent.TestDirectory ||
@@ -151,9 +156,14 @@ func (c testRunClient) lostCreate(ctx context.Context, m moduleRef, sent *tfe.Te
 			!sameRunVariables(run.Variables, sent.Variables) {
 			continue
 		}
-		return run, true, nil
+		if ownCV {
+			return run, true, nil, nil
+		}
+		if amb.within(run.CreatedAt) {
+			candidates = append(candidates, run)
+		}
 	}
-	return nil, false, nil
+	return nil, false, candidates, nil
 }
 
 // sameRunVariables compares a run's variables with those sent.
@@ -557,10 +567,21 @@ func testRunCreateOptions(m moduleRef, cvID string, testDirectory *string, verbo
 // queue queues a run (one request) for the resource or action named who;
 // when the answer is lost, it adopts the run the request made, if any
 // (lostCreate), or queues it again.
-func (c testRunClient) queue(ctx context.Context, who string, m moduleRef, opts *tfe.TestRunCreateOptions) (*testRunRecord, error) {
-	return reconcileCreate(ctx, who,
-		func() (*testRunRecord, error) { return c.create(ctx, m, opts) },
-		func(amb *ambiguousWriteError) (*testRunRecord, bool, error) { return c.lostCreate(ctx, m, opts, amb) })
+func (c testRunClient) queue(ctx context.Context, who string, m moduleRef, opts *tfe.TestRunCreateOptions, ownCV bool, owned *ownership) (rec *testRunRecord, maybeOrphans []*testRunRecord, err error) {
+	rec, err = reconcileCreate(ctx, who,
+		func() (*testRunRecord, error) {
+			rec, err := c.create(ctx, m, opts)
+			if err == nil {
+				owned.receive(rec.ID)
+			}
+			return rec, err
+		},
+		func(amb *ambiguousWriteError) (*testRunRecord, bool, error) {
+			run, adopt, candidates, err := c.lostCreate(ctx, m, opts, amb, ownCV, owned)
+			maybeOrphans = append(maybeOrphans, candidates...)
+			return run, adopt, err
+		})
+	return rec, maybeOrphans, err
 }
 
 // describeOutcome explains a run that did not pass: a summary, and the

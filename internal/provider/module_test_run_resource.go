@@ -6,6 +6,7 @@ import (
 	"fmt"
 	pathpkg "path"
 	"regexp"
+	"slices"
 	"strings"
 	"time"
 
@@ -121,8 +122,11 @@ func (r *moduleTestRunResource) Schema(ctx context.Context, _ resource.SchemaReq
 			"A run that has ended is only removed from state: the API cannot delete runs.\n\n" +
 			"Module test endpoints need a token of the organization's owners team or of one of its members.\n\n" +
 			"**Lost answers.** When the request that queues the run ends without a definite answer (a 5xx, or a connection lost once the request was sent), " +
-			"the provider looks among the module's runs for one on the same configuration version, created within the request's window (between its start and its failed answer, " +
-			"give or take 5 seconds of clock skew), with the inputs sent; it adopts that run, or queues the run again if there is none. " +
+			"the provider adopts a run only when it provably queued it. With `source`, the configuration version is the provider's own upload, which nothing else knows of: " +
+			"a run of the module on it with the inputs sent is adopted; none, and the run is queued again. " +
+			"With `configuration_version_id`, `count` and `for_each` siblings and other configurations may queue runs of the same version with identical inputs, " +
+			"so no run is adopted: the provider queues the run again and warns, naming the runs of that version with the inputs sent that were queued while the lost request was in flight " +
+			"(one of them may be an orphan; the API cannot delete runs, but a run still going can be canceled). " +
 			"A configuration version whose create answer was lost is not looked for: only the upload address in that lost answer could use it, " +
 			"so it stays empty and runs nothing; the provider makes another. A cancel whose answer was lost is not sent again: the grace period shows whether the run stops.",
 		Attributes: map[string]schema.Attribute{
@@ -344,10 +348,15 @@ func (r *moduleTestRunResource) Create(ctx context.Context, req resource.CreateR
 		return
 	}
 	opts := testRunCreateOptions(m, cvID, plan.TestDirectory.ValueStringPointer(), plan.Verbose.ValueBoolPointer(), filters, vars)
-	rec, err := c.queue(ctx, "tfgov_module_test_run", m, opts)
+	// A configuration version this create uploaded is its own: a run on
+	// it can be adopted after a lost answer (lostCreate).
+	rec, maybeOrphans, err := c.queue(ctx, "tfgov_module_test_run", m, opts, !plan.Source.IsNull(), &r.data.owned)
 	if err != nil {
 		resp.Diagnostics.AddError("Error creating module test run", fmt.Sprintf("Queuing a test run of configuration version %s: %s", cvID, moduleTestsError(m, err)))
 		return
+	}
+	if w := testRunOrphansWarning(m, cvID, rec.ID, "which is in state", maybeOrphans); w != "" {
+		resp.Diagnostics.AddWarning("A test run may have been queued twice", w)
 	}
 	tflog.Info(ctx, "Queued module test run", map[string]any{"id": rec.ID, "module": m.String(), "configuration_version_id": cvID})
 	plan.apply(ctx, rec, &resp.Diagnostics)
@@ -381,6 +390,31 @@ func (r *moduleTestRunResource) Create(ctx context.Context, req resource.CreateR
 		return
 	}
 	r.reportOutcome(ctx, c, m, rec, plan.FailOnTestFailure.ValueBool(), &resp.Diagnostics)
+}
+
+// testRunOrphansWarning says which runs a create whose answer was lost may
+// have queued besides run id, the one in state.
+func testRunOrphansWarning(m moduleRef, cvID, id, where string, runs []*testRunRecord) string {
+	seen := map[string]bool{}
+	var lines []string
+	for _, run := range runs {
+		if run.ID == id || seen[run.ID] {
+			continue
+		}
+		seen[run.ID] = true
+		lines = append(lines, fmt.Sprintf("  - %s (created %s, %s)", run.ID, run.CreatedAt.UTC().Format(time.RFC3339), run.Status))
+	}
+	if len(lines) == 0 {
+		return ""
+	}
+	slices.Sort(lines)
+	return fmt.Sprintf("A request that queues a test run of module %s on configuration version %s ended without a definite answer, so the service may have queued a run this apply never heard of. "+
+		"Runs of one configuration version with the same inputs cannot be told apart (a `count` or `for_each` sibling, or another configuration, queues identical ones), "+
+		"so the provider adopted none and queued %s, %s. These runs match the request and were queued while it was in flight; one of them may be the lost request's run, the others belong to someone else:\n\n%s\n\n"+
+		"The API cannot delete a run. A run that is still queued or running can be canceled in the module's Tests page, or with the API: "+
+		"POST /api/v2/organizations/<organization>/tests/registry-modules/private/<organization>/<name>/<provider>/test-runs/<id>/cancel. "+
+		"Give the resource `source` instead of `configuration_version_id` to have a lost answer's run adopted instead: the provider then uploads a configuration version of its own, whose runs can only be its own.",
+		m, cvID, id, where, strings.Join(lines, "\n"))
 }
 
 // reportOutcome explains a run that did not pass, with the counts and the

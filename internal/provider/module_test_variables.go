@@ -98,13 +98,16 @@ type testVariableAPIList struct {
 
 // lostTestVariable looks for the variable a create whose answer was lost
 // (amb) may have made: the module's variable with the key sent (keys are
-// unique in a module). It is adopted when it was created within the
-// request's window (its created-at, give or take clockSkew) and its
-// description, category, hcl, sensitive and (unless sensitive, which hides
-// it) value are as sent; a variable with the key in any other shape is
-// refused with its ID and import ID. No such variable means the create
-// made nothing.
-func lostTestVariable(ctx context.Context, client *tfe.Client, mod moduleRef, sent tfe.VariableCreateOptions, amb *ambiguousWriteError) (*tfe.Variable, bool, error) {
+// unique in a module). It is adopted only when it provably did not exist
+// before this create: it is not in the module's pre-write snapshot
+// (ownership.go), no other create of this provider received it, it was
+// created within the request's window (its created-at, give or take
+// clockSkew), and its description, category, hcl, sensitive and (unless
+// sensitive, which hides it) value are as sent. A variable that existed
+// before fails as it would without the fault ("already exists", with its
+// import block); one in any other shape is refused with its ID and import
+// ID. No such variable means the create made nothing.
+func lostTestVariable(ctx context.Context, client *tfe.Client, mod moduleRef, sent tfe.VariableCreateOptions, amb *ambiguousWriteError, owned *ownership) (*tfe.Variable, bool, error) {
 	path := strings.TrimPrefix(mod.varsPath(), "/api/v2/")
 	opts := &tfe.VariableListOptions{ListOptions: tfe.ListOptions{PageSize: testVariableListPageSize}}
 	key := *sent.Key
@@ -121,7 +124,18 @@ func lostTestVariable(ctx context.Context, client *tfe.Client, mod moduleRef, se
 			if v.Key != key {
 				continue
 			}
+			existed, snapshot := owned.existedBefore(testVariableSnapshotKey(mod), v.ID)
+			if existed {
+				return nil, false, &existedBeforeError{&conflictError{fmt.Sprintf("Module %s already has a test variable with key %q (%s), which existed before this create was sent: %s.\n\n%s",
+					mod, key, v.ID, amb, importAdvice("tfgov_module_test_variable", v.ID, mod.String()+"/"+v.ID))}}
+			}
 			var differs []string
+			if !snapshot {
+				differs = append(differs, "the provider could not list the module's variables before the create, so it cannot tell whether the variable existed before")
+			}
+			if owned.wasReceived(v.ID) {
+				differs = append(differs, "another resource of this apply created it")
+			}
 			if !amb.within(v.CreatedAt) {
 				differs = append(differs, "it was created at "+v.CreatedAt.UTC().Format(time.RFC3339)+", outside the request's window")
 			}

@@ -2,6 +2,7 @@ package provider
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"strings"
 	"time"
@@ -80,8 +81,11 @@ func (r *policyResource) Schema(_ context.Context, _ resource.SchemaRequest, res
 			"so a change the API did not make fails the apply instead of showing up as drift later.\n\n" +
 			"**Lost answers.** When the create request ends without a definite answer (a 5xx, or a connection lost once the request was sent), " +
 			"the provider does not send it again blindly: it looks up the organization's policy with that name. " +
-			"The API returns no creation time for a policy, so the provider adopts it only when every attribute is as sent, " +
-			"it has not changed since it was created (`updated_at` null: no code uploaded, no update) and no policy set includes it; " +
+			"The API returns no creation time for a policy, so before its first create in an organization the provider notes the policies the organization already has " +
+			"(one list request per 100 policies, per organization and apply, shared by every create there). After a lost answer a policy is adopted only when it provably did not exist before: " +
+			"it is not among those noted, no other resource of the apply made it, every attribute is as sent, " +
+			"it has not changed since it was created (`updated_at` null: no code uploaded, no update) and no policy set includes it. " +
+			"A policy that existed before fails the create exactly as it does with no fault (\"Policy already exists\", with an `import` block); " +
 			"a policy of that name in any other shape fails the create with its ID and an `import` block. No such policy: the create is sent again. " +
 			"A policy whose code upload failed stays in state, and the next apply uploads the code (`tfgov_policy_upload`).",
 		Attributes: map[string]schema.Attribute{
@@ -284,11 +288,26 @@ func (r *policyResource) Create(ctx context.Context, req resource.CreateRequest,
 		}
 	}
 	tflog.Debug(ctx, "Creating policy", map[string]any{"organization": org, "name": plan.Name.ValueString(), "kind": plan.Kind.ValueString()})
+	// Before the first create: what the organization held (ownership.go).
+	r.data.snapshotPolicies(ctx, org)
 	defer r.data.lists.policies.invalidate(org)
 	pc := policyClient{r.data.client}
 	pol, err := reconcileCreate(ctx, "tfgov_policy",
-		func() (*policyAPI, error) { return pc.create(ctx, org, opts) },
-		func(amb *ambiguousWriteError) (*policyAPI, bool, error) { return pc.lostCreate(ctx, org, opts, amb) })
+		func() (*policyAPI, error) {
+			pol, err := pc.create(ctx, org, opts)
+			if err == nil {
+				r.data.owned.receive(pol.ID)
+			}
+			return pol, err
+		},
+		func(amb *ambiguousWriteError) (*policyAPI, bool, error) {
+			return pc.lostCreate(ctx, org, opts, amb, &r.data.owned)
+		})
+	var taken *existedBeforeError
+	if errors.As(err, &taken) {
+		resp.Diagnostics.AddAttributeError(path.Root("name"), "Policy already exists", taken.Error())
+		return
+	}
 	if err != nil && strings.Contains(err.Error(), `(attribute "name")`) {
 		// The name is taken: name the policy that holds it.
 		if existing, ferr := pc.findByName(ctx, org, plan.Name.ValueString()); ferr == nil {
@@ -324,14 +343,18 @@ func (r *policyResource) Create(ctx context.Context, req resource.CreateRequest,
 }
 
 // lostCreate looks for the policy a create whose answer was lost (amb)
-// may have made: the policy of org with the name sent. The policy API
-// returns no creation time, so the window is proved another way: the
-// policy is adopted only when every attribute is as sent and it has not
-// changed since it was created (updated-at null: no code uploaded, no
-// update) and no policy set includes it. A policy of that name in any
-// other shape is refused with its ID and an import block; none at all
-// means the create made nothing.
-func (p policyClient) lostCreate(ctx context.Context, org string, sent *tfe.PolicyCreateOptions, amb *ambiguousWriteError) (*policyAPI, bool, error) {
+// may have made: the policy of org with the name sent (names are unique in
+// an organization). The policy API returns no creation time, so the policy
+// is adopted only when it provably did not exist before this create
+// (ownership.go): it is not in the organization's pre-write snapshot, no
+// other create of this provider received it, every attribute is as sent,
+// it has not changed since it was created (updated-at null: no code
+// uploaded, no update) and no policy set includes it. A policy that
+// existed before fails as it would without the fault ("Policy already
+// exists", with its import block); any other policy of that name is
+// refused with its ID and an import block. None at all means the create
+// made nothing.
+func (p policyClient) lostCreate(ctx context.Context, org string, sent *tfe.PolicyCreateOptions, amb *ambiguousWriteError, owned *ownership) (*policyAPI, bool, error) {
 	name := *sent.Name
 	pol, err := p.findByName(ctx, org, name)
 	if isNotFound(err) {
@@ -340,7 +363,18 @@ func (p policyClient) lostCreate(ctx context.Context, org string, sent *tfe.Poli
 	if err != nil {
 		return nil, false, err
 	}
+	existed, snapshot := owned.existedBefore(policySnapshotKey(org), pol.ID)
+	if existed {
+		return nil, false, &existedBeforeError{&conflictError{fmt.Sprintf("Organization %s already has a policy named %q (%s), which existed before this create was sent: %s.\n\n%s",
+			org, name, pol.ID, amb, importAdvice("tfgov_policy", pol.ID, pol.ID))}}
+	}
 	var differs []string
+	if !snapshot {
+		differs = append(differs, "the provider could not list the organization's policies before the create, so it cannot tell whether the policy existed before")
+	}
+	if owned.wasReceived(pol.ID) {
+		differs = append(differs, "another resource of this apply created it")
+	}
 	if pol.Kind != sent.Kind && sent.Kind != "" {
 		differs = append(differs, fmt.Sprintf("kind is %q", pol.Kind))
 	}

@@ -65,6 +65,8 @@ type providerData struct {
 	// policyKinds holds the kind of each policy tfgov_policy read or wrote
 	// in this run, by ID, for tfgov_policy_upload's plan-time Rego check.
 	policyKinds policyKindCache
+	// owned proves which objects this provider made (ownership.go).
+	owned ownership
 }
 
 func (p *tfgovProvider) Metadata(_ context.Context, _ provider.MetadataRequest, resp *provider.MetadataResponse) {

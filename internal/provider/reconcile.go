@@ -19,12 +19,23 @@ import (
 // then looks for what identifies its object before it creates again:
 //
 //   - found and provably this create's object (same identity, attributes
-//     as sent and, where the API returns a creation time, created within
-//     the window): adopted, with no second create;
-//   - found but not provably this create's: the create fails with the
-//     existing object's ID and an import block (ambiguousConflict);
+//     as sent, absent from the parent's pre-write snapshot and received by
+//     no other create of this provider (ownership.go) and, where the API
+//     returns a creation time, created within the window): adopted, with
+//     no second create;
+//   - found and in the pre-write snapshot: it existed before the create,
+//     so the create fails exactly as it does with no fault (the "already
+//     exists" error with an import block);
+//   - found but not provably this create's otherwise: the create fails
+//     with the existing object's ID and an import block
+//     (ambiguousConflict);
 //   - nothing found: the first attempt made nothing, so it creates again,
 //     up to maxAmbiguousCreates attempts in all.
+//
+// Where nothing can ever be proved (agent tokens, whose secret only the
+// lost answer held; test runs of a configuration version that siblings
+// share), nothing is adopted and nothing is revoked: the resource creates
+// again and names what the lost create may have left in a warning.
 //
 // The look-ups happen only after an ambiguous answer: a create answered
 // at once costs one request, as before.
@@ -62,7 +73,7 @@ const (
 	reconcileAdopted   = "adopted"   // the lost create's object was found and kept
 	reconcileRecreated = "recreated" // nothing was made: created again
 	reconcileRefused   = "refused"   // an object not provably this create's: error with import block
-	reconcileRevoked   = "revoked"   // agent tokens: an unreceived token revoked
+	reconcileLeft      = "left"      // an object that may be a lost create's, left alone and named in a warning
 )
 
 var (

@@ -41,9 +41,17 @@ func TestAmbiguousWindow(t *testing.T) {
 
 // TestAccLostAnswers: for every resource that creates, a create the
 // service processed and whose answer was lost (a 503 after processing, or
-// a dropped connection) ends with exactly one object on the service, the
-// one in state: adopted with no second create, or (agent tokens, whose
-// secret was lost with the answer) revoked and made again.
+// a dropped connection) ends with the object in state and nothing else of
+// this configuration's on the service: adopted with no second create; or,
+// where the lost create's object cannot be proved this resource's (agent
+// tokens, whose secret was lost with the answer; test runs of a given
+// configuration version, which siblings share), made again while the lost
+// one is left alone and named in a warning. A second configuration shares
+// the pool, the workspace, the module and the organization: its objects
+// (made through go-tfe a moment before the create, as its apply would,
+// with the same description, the same configuration version and the same
+// inputs wherever the API allows two alike) are neither revoked, adopted
+// nor changed.
 func TestAccLostAnswers(t *testing.T) {
 	sb := testAccSandbox()
 	if sb == nil {
@@ -53,48 +61,102 @@ func TestAccLostAnswers(t *testing.T) {
 		config    string
 		postPath  string
 		wantPosts int // creates sent in all
-		onService func(ctx context.Context, s *tfjson.State) error
+		// other makes the second configuration's objects and returns
+		// their IDs and a check that they are as they were.
+		other func(ctx context.Context) (ids map[string]bool, unchanged func(context.Context) error)
+		// onService checks what the service holds, given the state and the
+		// second configuration's IDs.
+		onService func(ctx context.Context, s *tfjson.State, others map[string]bool) error
 	}
 	cases := map[string]func(t *testing.T) tcase{
 		"policy": func(t *testing.T) tcase {
 			name := testAccName("lost")
+			c := testAccClient(t)
 			return tcase{
 				config:    testAccPolicyConfig(name, "", "", "lost answer", ""),
 				postPath:  "/api/v2/organizations/" + testAccOrganization() + "/policies",
 				wantPosts: 1,
-				onService: func(ctx context.Context, s *tfjson.State) error {
+				other: func(ctx context.Context) (map[string]bool, func(context.Context) error) {
+					pol, err := policyClient{c}.create(ctx, testAccOrganization(), &tfe.PolicyCreateOptions{
+						Name: tfe.String(name + "-other"), Kind: tfe.Sentinel, Description: tfe.String("lost answer"),
+					})
+					if err != nil {
+						t.Fatal(err)
+					}
+					t.Cleanup(func() { _ = c.Policies.Delete(context.Background(), pol.ID) })
+					return map[string]bool{pol.ID: true}, func(ctx context.Context) error {
+						got, err := c.Policies.Read(ctx, pol.ID)
+						if err != nil {
+							return err
+						}
+						if got.Description != "lost answer" || !got.UpdatedAt.IsZero() {
+							return fmt.Errorf("policy %s changed: description %q, updated-at %s", pol.ID, got.Description, got.UpdatedAt)
+						}
+						return nil
+					}
+				},
+				onService: func(ctx context.Context, s *tfjson.State, _ map[string]bool) error {
 					id, err := stateID(s, policyAddr)
 					if err != nil {
 						return err
 					}
-					pols, err := policyClient{testAccClient(t)}.list(ctx, testAccOrganization(), name, "")
+					pols, err := c.Policies.List(ctx, testAccOrganization(), &tfe.PolicyListOptions{Search: name})
 					if err != nil {
 						return err
 					}
-					if len(pols) != 1 || pols[0].ID != id {
-						return fmt.Errorf("%d policies named %s on the service, want one, %s", len(pols), name, id)
+					var mine []string
+					for _, p := range pols.Items {
+						if p.Name == name {
+							mine = append(mine, p.ID)
+						}
+					}
+					if len(mine) != 1 || mine[0] != id {
+						return fmt.Errorf("policies named %s on the service: %v, want one, %s", name, mine, id)
 					}
 					return nil
 				},
 			}
 		},
 		"team access": func(t *testing.T) tcase {
-			team, ws := testAccTeam(t, nil), testAccWorkspace(t)
+			team, otherTeam, ws := testAccTeam(t, nil), testAccTeam(t, nil), testAccWorkspace(t)
+			c := testAccClient(t)
 			return tcase{
 				config:    testAccTeamAccessConfig(team.ID, ws.ID, "write", ""),
 				postPath:  "/api/v2/team-workspaces",
 				wantPosts: 1,
-				onService: func(ctx context.Context, s *tfjson.State) error {
+				other: func(ctx context.Context) (map[string]bool, func(context.Context) error) {
+					g, err := c.TeamAccess.Add(ctx, tfe.TeamAccessAddOptions{Access: tfe.Access(tfe.AccessWrite), Team: otherTeam, Workspace: ws})
+					if err != nil {
+						t.Fatal(err)
+					}
+					return map[string]bool{g.ID: true}, func(ctx context.Context) error {
+						got, err := c.TeamAccess.Read(ctx, g.ID)
+						if err != nil {
+							return err
+						}
+						if got.Access != tfe.AccessWrite {
+							return fmt.Errorf("grant %s changed: access %q", g.ID, got.Access)
+						}
+						return nil
+					}
+				},
+				onService: func(ctx context.Context, s *tfjson.State, others map[string]bool) error {
 					id, err := stateID(s, "tfgov_team_access.test")
 					if err != nil {
 						return err
 					}
-					grants, err := listTeamAccess(ctx, testAccClient(t), ws.ID)
+					grants, err := c.TeamAccess.List(ctx, &tfe.TeamAccessListOptions{WorkspaceID: ws.ID})
 					if err != nil {
 						return err
 					}
-					if len(grants) != 1 || grants[0].ID != id {
-						return fmt.Errorf("%d grants on workspace %s, want one, %s", len(grants), ws.ID, id)
+					var mine []string
+					for _, g := range grants.Items {
+						if !others[g.ID] {
+							mine = append(mine, g.ID)
+						}
+					}
+					if len(mine) != 1 || mine[0] != id {
+						return fmt.Errorf("grants of this configuration on workspace %s: %v, want one, %s", ws.ID, mine, id)
 					}
 					return nil
 				},
@@ -102,56 +164,121 @@ func TestAccLostAnswers(t *testing.T) {
 		},
 		"module test variable": func(t *testing.T) tcase {
 			mod := testAccModule(t)
+			c := testAccClient(t)
 			return tcase{
 				config:    testAccTestVariableConfig(mod, `key = "LOST"`, `value = "v"`, `sensitive = true`),
 				postPath:  mod.varsPath(),
 				wantPosts: 1,
-				onService: func(ctx context.Context, s *tfjson.State) error {
+				other: func(ctx context.Context) (map[string]bool, func(context.Context) error) {
+					v, err := c.TestVariables.Create(ctx, mod.id(), tfe.VariableCreateOptions{
+						Key: tfe.String("OTHER"), Value: tfe.String("v"), Category: tfe.Category(tfe.CategoryEnv), Sensitive: tfe.Bool(true),
+					})
+					if err != nil {
+						t.Fatal(err)
+					}
+					return map[string]bool{v.ID: true}, func(ctx context.Context) error {
+						got, err := c.TestVariables.Read(ctx, mod.id(), v.ID)
+						if err != nil {
+							return err
+						}
+						if got.Key != "OTHER" || !got.Sensitive {
+							return fmt.Errorf("variable %s changed: key %q, sensitive %v", v.ID, got.Key, got.Sensitive)
+						}
+						return nil
+					}
+				},
+				onService: func(ctx context.Context, s *tfjson.State, others map[string]bool) error {
 					id, err := stateID(s, testVariableAddr)
 					if err != nil {
 						return err
 					}
-					l, err := listTestVariables(ctx, testAccClient(t), mod)
+					l, err := c.TestVariables.List(ctx, mod.id(), nil)
 					if err != nil {
 						return err
 					}
-					if len(l.byID) != 1 || l.byID[id] == nil {
-						return fmt.Errorf("%d variables in module %s, want one, %s", len(l.byID), mod, id)
+					var mine []string
+					for _, v := range l.Items {
+						if !others[v.ID] {
+							mine = append(mine, v.ID)
+						}
+					}
+					if len(mine) != 1 || mine[0] != id {
+						return fmt.Errorf("variables of this configuration in module %s: %v, want one, %s", mod, mine, id)
 					}
 					return nil
 				},
 			}
 		},
+		// With `source` the provider uploads a configuration version of its
+		// own: a run on it can only be this create's, and is adopted.
 		"module test run": func(t *testing.T) tcase {
+			mod := testAccModule(t)
+			return tcase{
+				config:    testAccTestRunConfig(mod, fmt.Sprintf("source = %q", testModuleDir(t, "pass")), "wait_for_completion = false"),
+				postPath:  "/api/v2/" + mod.testRunsPath(),
+				wantPosts: 1,
+				other:     otherTestRun(t, mod, ""),
+				onService: testRunsOnService(t, mod, 1),
+			}
+		},
+		// With a given configuration version, which siblings and other
+		// configurations may share with identical inputs, no run is
+		// provably this create's: it queues another, and the lost one is
+		// named in a warning.
+		"module test run of a configuration version": func(t *testing.T) tcase {
 			mod := testAccModule(t)
 			cv := testAccTestConfiguration(t, mod, "pass")
 			return tcase{
 				config:    testAccTestRunConfig(mod, fmt.Sprintf("configuration_version_id = %q", cv), "wait_for_completion = false"),
 				postPath:  "/api/v2/" + mod.testRunsPath(),
-				wantPosts: 1,
-				onService: func(ctx context.Context, s *tfjson.State) error {
-					id, err := stateID(s, testRunAddr)
-					if err != nil {
-						return err
-					}
-					runs, err := testRunClient{testAccClient(t)}.list(ctx, mod, nil)
-					if err != nil {
-						return err
-					}
-					if len(runs) != 1 || runs[0].ID != id {
-						return fmt.Errorf("%d runs of module %s, want one, %s", len(runs), mod, id)
-					}
-					return nil
-				},
+				wantPosts: 2,
+				other:     otherTestRun(t, mod, cv),
+				onService: testRunsOnService(t, mod, 2),
 			}
 		},
 		"agent token": func(t *testing.T) tcase {
 			pool := testAccAgentPool(t)
+			c := testAccClient(t)
 			return tcase{
 				config:    testAccAgentTokenConfig(pool.ID, "lost", ""),
 				postPath:  "/api/v2/agent-pools/" + pool.ID + "/authentication-tokens",
-				wantPosts: 2, // the token whose secret was lost is revoked
-				onService: testAccCheckAgentTokens(t, pool.ID),
+				wantPosts: 2, // the token whose secret was lost is left alone, named in a warning
+				other: func(ctx context.Context) (map[string]bool, func(context.Context) error) {
+					tok, err := c.AgentTokens.Create(ctx, pool.ID, tfe.AgentTokenCreateOptions{Description: tfe.String("lost")})
+					if err != nil {
+						t.Fatal(err)
+					}
+					return map[string]bool{tok.ID: true}, func(ctx context.Context) error {
+						_, err := c.AgentTokens.Read(ctx, tok.ID)
+						return err
+					}
+				},
+				onService: func(ctx context.Context, s *tfjson.State, others map[string]bool) error {
+					id, err := stateID(s, agentTokenAddr)
+					if err != nil {
+						return err
+					}
+					tokens, err := allAgentTokens(ctx, c, pool.ID)
+					if err != nil {
+						return err
+					}
+					var inState, left int
+					for _, tok := range tokens {
+						switch {
+						case tok.ID == id:
+							inState++
+						case others[tok.ID]:
+						case isOrphanCandidate(tok.ID):
+							left++
+						default:
+							return fmt.Errorf("token %s is in the pool, neither in state, the other configuration's, nor named in a warning", tok.ID)
+						}
+					}
+					if inState != 1 || left != 1 {
+						return fmt.Errorf("pool %s: %d tokens in state and %d named in a warning, want 1 and 1", pool.ID, inState, left)
+					}
+					return nil
+				},
 			}
 		},
 	}
@@ -162,11 +289,14 @@ func TestAccLostAnswers(t *testing.T) {
 				// Not parallel: policies and team access share their create
 				// path with other tests, which would take the fault.
 				var posts0 int
+				var others map[string]bool
+				var unchanged func(context.Context) error
 				resource.Test(t, resource.TestCase{
 					PreCheck:                 func() { testAccPreCheck(t) },
 					ProtoV6ProviderFactories: testAccProtoV6ProviderFactories,
 					Steps: []resource.TestStep{{
 						PreConfig: func() {
+							others, unchanged = tc.other(context.Background())
 							posts0 = sb.RequestsTo("POST", tc.postPath)
 							f := sandbox.Fault{Method: "POST", Path: tc.postPath, Status: 503, After: true, Count: 1}
 							if drop {
@@ -181,7 +311,15 @@ func TestAccLostAnswers(t *testing.T) {
 							if n := sb.RequestsTo("POST", tc.postPath) - posts0; n != tc.wantPosts {
 								return fmt.Errorf("%d creates sent, want %d", n, tc.wantPosts)
 							}
-							return tc.onService(ctx, s)
+							for _, r := range s.Values.RootModule.Resources {
+								if id, _ := r.AttributeValues["id"].(string); others[id] {
+									return fmt.Errorf("%s adopted the other configuration's %s", r.Address, id)
+								}
+							}
+							if err := unchanged(ctx); err != nil {
+								return fmt.Errorf("the other configuration's object: %w", err)
+							}
+							return tc.onService(ctx, s, others)
 						})},
 					}},
 				})
@@ -190,10 +328,55 @@ func TestAccLostAnswers(t *testing.T) {
 	}
 }
 
+// otherTestRun makes the second configuration's run of mod: on cv, or on
+// a configuration version of its own when cv is "", with default inputs.
+func otherTestRun(t *testing.T, mod moduleRef, cv string) func(ctx context.Context) (map[string]bool, func(context.Context) error) {
+	return func(ctx context.Context) (map[string]bool, func(context.Context) error) {
+		if cv == "" {
+			cv = testAccTestConfiguration(t, mod, "pass")
+		}
+		run := testAccTestRun(t, mod, cv)
+		return map[string]bool{run.ID: true}, func(ctx context.Context) error {
+			_, err := testAccClient(t).TestRuns.Read(ctx, mod.id(), run.ID)
+			return err
+		}
+	}
+}
+
+// testRunsOnService checks that mod holds the run in state and, besides
+// the second configuration's, want runs in all (the one in state, and any
+// a lost create queued and a warning named).
+func testRunsOnService(t *testing.T, mod moduleRef, want int) func(ctx context.Context, s *tfjson.State, others map[string]bool) error {
+	return func(ctx context.Context, s *tfjson.State, others map[string]bool) error {
+		id, err := stateID(s, testRunAddr)
+		if err != nil {
+			return err
+		}
+		l, err := testAccClient(t).TestRuns.List(ctx, mod.id(), &tfe.TestRunListOptions{ListOptions: tfe.ListOptions{PageSize: 100}})
+		if err != nil {
+			return err
+		}
+		var mine []string
+		found := false
+		for _, r := range l.Items {
+			if !others[r.ID] {
+				mine = append(mine, r.ID)
+				found = found || r.ID == id
+			}
+		}
+		if len(mine) != want || !found {
+			return fmt.Errorf("runs of this configuration in module %s: %v, want %d with %s", mod, mine, want, id)
+		}
+		return nil
+	}
+}
+
 // TestAccLostAnswerRefused: after an ambiguous create, an object with the
-// same identity that is not provably this create's (made outside
-// Terraform, with other attributes) is not adopted: the create fails naming
-// its ID in an import block.
+// same identity made outside Terraform before the apply (with other
+// attributes) is not adopted: it is in the pre-write snapshot, and the
+// create fails as it would with no fault, naming its ID in an import
+// block. (TestAccLostAnswerNotOurs covers such objects with the attributes
+// sent, TestAccLostAnswerChanged objects made after the snapshot.)
 func TestAccLostAnswerRefused(t *testing.T) {
 	sb := testAccSandbox()
 	if sb == nil {
@@ -221,8 +404,8 @@ func TestAccLostAnswerRefused(t *testing.T) {
 					}
 				},
 				Config: testAccPolicyConfig(name, "", "", "mine", ""),
-				ExpectError: regexp.MustCompile(`(?s)not\s+provably\s+the\s+object\s+this\s+create\s+made:\s+the\s+description\s+differs.*import\s+\{\s+to\s+=\s+tfgov_policy\.<name>\s+id\s+=\s+"` +
-					regexp.QuoteMeta(pol.ID) + `"`),
+				ExpectError: regexp.MustCompile(`(?s)Policy\s+already\s+exists.*` + phraseRE(fmt.Sprintf("already has a policy named %q (%s), which existed before this create was sent", name, pol.ID)).String() +
+					`.*import\s+\{\s+to\s+=\s+tfgov_policy\.<name>\s+id\s+=\s+"` + regexp.QuoteMeta(pol.ID) + `"`),
 			}},
 		})
 	})
@@ -244,8 +427,8 @@ func TestAccLostAnswerRefused(t *testing.T) {
 					}
 				},
 				Config: testAccTestVariableConfig(mod, `key = "TAKEN"`, `value = "mine"`),
-				ExpectError: regexp.MustCompile(`(?s)the\s+value\s+differs.*id\s+=\s+"` +
-					regexp.QuoteMeta(mod.String()+"/"+v.ID) + `"`),
+				ExpectError: regexp.MustCompile(`(?s)Module\s+test\s+variable\s+already\s+exists.*` + phraseRE(fmt.Sprintf("already has a test variable with key %q (%s), which existed before", "TAKEN", v.ID)).String() +
+					`.*id\s+=\s+"` + regexp.QuoteMeta(mod.String()+"/"+v.ID) + `"`),
 			}},
 		})
 	})

@@ -69,8 +69,10 @@ func (r *teamAccessResource) Schema(_ context.Context, _ resource.SchemaRequest,
 			"The organization-level permissions of the team still apply: the team's effective access to the workspace is the more restrictive of the two.\n\n" +
 			"**Lost answers.** When the add request ends without a definite answer (a 5xx, or a connection lost once the request was sent), " +
 			"the provider looks up the workspace's access for the team before adding it again. The API returns no creation time for a grant, " +
-			"so an existing grant is adopted when its access level and every permission sent are as sent (granting the same access twice is the same act); " +
-			"a grant of other access fails the add with its ID and an `import` block. No grant: the add is sent again.",
+			"so before its first add to a workspace the provider notes the grants the workspace already has (one list request per 100 grants, per workspace and apply, " +
+			"shared by every add to that workspace). After a lost answer a grant is adopted only when it provably did not exist before: it is not among those noted, " +
+			"no other resource of the apply made it, and its access level and every permission sent are as sent. A grant that existed before fails the add exactly as it does with no fault " +
+			"(\"already has access\", with an `import` block); any other grant fails with its ID and an `import` block. No grant: the add is sent again.",
 		Attributes: map[string]schema.Attribute{
 			"id": schema.StringAttribute{
 				Computed:            true,
@@ -262,9 +264,17 @@ func (r *teamAccessResource) Create(ctx context.Context, req resource.CreateRequ
 		PolicyOverrides:  po.policyOverrides,
 	}
 	tflog.Debug(ctx, "Adding team access", map[string]any{"team_id": teamID, "workspace_id": wsID, "access": plan.Access.ValueString()})
+	// Before the first add: what the workspace held (ownership.go).
+	r.data.snapshotTeamAccess(ctx, wsID)
 	defer r.data.lists.teamAccess.invalidate(wsID)
 	ta, err := reconcileCreate(ctx, "tfgov_team_access",
-		func() (*tfe.TeamAccess, error) { return r.data.client.TeamAccess.Add(ctx, opts) },
+		func() (*tfe.TeamAccess, error) {
+			ta, err := r.data.client.TeamAccess.Add(ctx, opts)
+			if err == nil {
+				r.data.owned.receive(ta.ID)
+			}
+			return ta, err
+		},
 		func(amb *ambiguousWriteError) (*tfe.TeamAccess, bool, error) { return r.lostAdd(ctx, opts, amb) })
 	if _, ok := err.(*conflictError); ok { //nolint:errorlint // reconcileCreate returns it unwrapped
 		resp.Diagnostics.AddError("Error adding team access", err.Error())
@@ -280,10 +290,14 @@ func (r *teamAccessResource) Create(ctx context.Context, req resource.CreateRequ
 
 // lostAdd looks for the grant an add whose answer was lost (amb) may have
 // made: the workspace's grant to the team, of which there can be only one.
-// The API returns no creation time for a grant, so it is adopted when its
-// access level and every permission sent are as sent (granting the same
-// access twice is the same act); a grant of other access is refused with
-// its ID and an import block. No grant means the add made nothing.
+// The API returns no creation time for a grant, so the grant is adopted
+// only when it provably did not exist before this add (ownership.go): it
+// is not in the workspace's pre-write snapshot, no other create of this
+// provider received it, and its access level and every permission sent
+// are as sent. A grant that existed before fails as it would without the
+// fault ("already has access", with its import block); any other grant
+// the provider cannot prove it made is refused with its ID and an import
+// block. No grant means the add made nothing.
 func (r *teamAccessResource) lostAdd(ctx context.Context, sent tfe.TeamAccessAddOptions, amb *ambiguousWriteError) (*tfe.TeamAccess, bool, error) {
 	grants, err := listTeamAccess(ctx, r.data.client, sent.Workspace.ID)
 	if err != nil {
@@ -316,6 +330,15 @@ func (r *teamAccessResource) lostAdd(ctx context.Context, sent tfe.TeamAccessAdd
 				differs = append(differs, "permissions."+p.name+" differs")
 			}
 		}
+		existed, snapshot := r.data.owned.existedBefore(teamAccessSnapshotKey(sent.Workspace.ID), g.ID)
+		switch {
+		case existed:
+			return nil, false, &conflictError{teamAccessTaken(sent.Team.ID, sent.Workspace.ID, g, amb.Error())}
+		case !snapshot:
+			differs = append(differs, "the provider could not list the workspace's access before the add, so it cannot tell whether the grant existed before")
+		case r.data.owned.wasReceived(g.ID):
+			differs = append(differs, "another resource of this apply created it")
+		}
 		if len(differs) > 0 {
 			return nil, false, &conflictError{ambiguousConflict("tfgov_team_access",
 				fmt.Sprintf("access for team %s to workspace %s", sent.Team.ID, sent.Workspace.ID), g.ID, g.ID, strings.Join(differs, ", "), amb)}
@@ -340,11 +363,17 @@ func (r *teamAccessResource) addError(ctx context.Context, teamID, wsID string, 
 	}
 	for _, g := range grants {
 		if g.Team != nil && g.Team.ID == teamID {
-			return fmt.Sprintf("Team %s already has %q access to workspace %s (team access %s), and a team can hold only one access per workspace.\n\n%s\n\nThe service said: %s",
-				teamID, g.Access, wsID, g.ID, importAdvice("tfgov_team_access", g.ID, g.ID), err)
+			return teamAccessTaken(teamID, wsID, g, err.Error())
 		}
 	}
 	return fmt.Sprintf("Adding access for team %s to workspace %s: %s", teamID, wsID, err)
+}
+
+// teamAccessTaken is the error for an add refused because the team already
+// holds grant g on the workspace (said: what the service answered).
+func teamAccessTaken(teamID, wsID string, g *tfe.TeamAccess, said string) string {
+	return fmt.Sprintf("Team %s already has %q access to workspace %s (team access %s), and a team can hold only one access per workspace.\n\n%s\n\nThe service said: %s",
+		teamID, g.Access, wsID, g.ID, importAdvice("tfgov_team_access", g.ID, g.ID), said)
 }
 
 // Read refreshes the grant from its workspace's list of grants, which
