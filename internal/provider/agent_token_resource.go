@@ -268,9 +268,15 @@ func (r *agentTokenResource) Read(ctx context.Context, req resource.ReadRequest,
 		resp.State.RemoveResource(ctx)
 		return
 	}
-	state.Description = types.StringValue(tok.Description)
-	state.CreatedAt = types.StringValue(tok.CreatedAt.UTC().Format(time.RFC3339))
+	state.setListed(tok)
 	resp.Diagnostics.Append(resp.State.Set(ctx, state)...)
+}
+
+// setListed sets what a token's read or list returns (Read and the list
+// resource).
+func (m *agentTokenResourceModel) setListed(tok *tfe.AgentToken) {
+	m.Description = types.StringValue(tok.Description)
+	m.CreatedAt = types.StringValue(tok.CreatedAt.UTC().Format(time.RFC3339))
 }
 
 // Update is reached only when nothing but computed values would change:

@@ -173,11 +173,17 @@ func (r *moduleVersionDeprecationResource) Read(ctx context.Context, req resourc
 		resp.State.RemoveResource(ctx)
 		return
 	}
-	state.ID = types.StringValue(ref.String())
-	state.ModuleVersionID = types.StringValue(info.ID)
-	state.Reason = types.StringPointerValue(info.Reason)
-	state.Link = types.StringPointerValue(info.Link)
+	state.setDeprecation(ref, info)
 	resp.Diagnostics.Append(resp.State.Set(ctx, &state)...)
+}
+
+// setDeprecation sets what the read of deprecated version ref returned
+// (Read and the list resource).
+func (m *moduleVersionDeprecationResourceModel) setDeprecation(ref moduleVersionRef, info *moduleVersionInfo) {
+	m.ID = types.StringValue(ref.String())
+	m.ModuleVersionID = types.StringValue(info.ID)
+	m.Reason = types.StringPointerValue(info.Reason)
+	m.Link = types.StringPointerValue(info.Link)
 }
 
 // Update sends the new reason and link: one request.
