@@ -12,8 +12,8 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/hashicorp/go-version"
 	tfe "github.com/hashicorp/go-tfe"
+	"github.com/hashicorp/go-version"
 )
 
 // skipTerraformBelow skips a test that runs the terraform binary itself
@@ -127,7 +127,7 @@ func TestAccListResources_generateConfig(t *testing.T) {
 	query, n := queryAdoptionFixtures(t)
 	dir := t.TempDir()
 	for name, content := range map[string]string{
-		"main.tf":         "terraform {\n  required_providers {\n    tfgov = { source = \"tfgov/tfgov\" }\n  }\n}\n\nprovider \"tfgov\" {}\n",
+		"main.tf":          "terraform {\n  required_providers {\n    tfgov = { source = \"tfgov/tfgov\" }\n  }\n}\n\nprovider \"tfgov\" {}\n",
 		"find.tfquery.hcl": query,
 	} {
 		if err := os.WriteFile(filepath.Join(dir, name), []byte(content), 0o600); err != nil {

@@ -63,8 +63,10 @@ list "tfgov_%[1]s" "test" {
 }
 
 var (
-	orgCheck   = func() knownvalue.Check { return knownvalue.StringExact(testAccOrganization()) }
-	idLike     = func(prefix string) knownvalue.Check { return knownvalue.StringRegexp(regexp.MustCompile(`^` + prefix + `-[A-Za-z0-9]+$`)) }
+	orgCheck = func() knownvalue.Check { return knownvalue.StringExact(testAccOrganization()) }
+	idLike   = func(prefix string) knownvalue.Check {
+		return knownvalue.StringRegexp(regexp.MustCompile(`^` + prefix + `-[A-Za-z0-9]+$`))
+	}
 	moduleIDOf = func(mod moduleRef, last string, check knownvalue.Check) map[string]knownvalue.Check {
 		return map[string]knownvalue.Check{
 			"organization": knownvalue.StringExact(mod.Organization), "module_name": knownvalue.StringExact(mod.Name),
