@@ -86,7 +86,7 @@ func TestListResource_policy(t *testing.T) {
 		}
 	}
 	// Filters: kind, name search, both; the limit.
-	checkResults(t, "policy", p.list("tfgov_policy", map[string]string{"kind": "opa"}, false, 1000), listSize/3, false)
+	checkResults(t, "policy", p.list("tfgov_policy", map[string]string{"kind": "opa"}, false, 1000), (listSize+2)/3, false)
 	checkResults(t, "policy", p.list("tfgov_policy", map[string]string{"search": "pol-01"}, false, 1000), 10, false)
 	checkResults(t, "policy", p.list("tfgov_policy", map[string]string{"search": "pol-01", "kind": "opa", "organization": "list-pol"}, false, 1000), 3, false)
 	checkResults(t, "policy", p.list("tfgov_policy", nil, false, 7), 7, false)
