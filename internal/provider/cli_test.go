@@ -289,7 +289,7 @@ func TestAccExamplesValidate(t *testing.T) {
 				for _, m := range otherProvider.FindAllStringSubmatch(string(b), -1) {
 					needsOther = needsOther || m[2] != "tfgov"
 				}
-				if !whole && filepath.Base(f) == "import-by-identity.tf" {
+				if !whole && filepath.Base(f) == "identity-import.tf" {
 					identityExample = b // validated on its own below
 					continue
 				}
@@ -317,13 +317,13 @@ func TestAccExamplesValidate(t *testing.T) {
 			if identityExample != nil {
 				// An import by identity (Terraform 1.12+), next to the
 				// resource instead of the import by ID.
-				t.Run("import-by-identity", func(t *testing.T) {
+				t.Run("identity-import", func(t *testing.T) {
 					skipTerraformBelow(t, "1.12.0")
 					if err := os.WriteFile(filepath.Join(work, "import.tf"), identityExample, 0o600); err != nil {
 						t.Fatal(err)
 					}
 					if out, err := runTerraform(t, work, "validate", "-no-color"); err != nil {
-						t.Errorf("terraform validate of examples/%s/import-by-identity.tf: %v\n%s", rel, err, out)
+						t.Errorf("terraform validate of examples/%s/identity-import.tf: %v\n%s", rel, err, out)
 					}
 				})
 			}
