@@ -115,7 +115,7 @@ func (l *listBase) stream(ctx context.Context, req list.ListRequest, resp *list.
 	tflog.Debug(ctx, "Listed", map[string]any{"type": l.typ, "count": len(items), "limit": req.Limit, "include_resource": req.IncludeResource})
 	resp.Results = func(push func(list.ListResult) bool) {
 		for i, it := range items {
-			if req.Limit > 0 && int64(i) >= req.Limit {
+			if full(req, items[:i]) {
 				return
 			}
 			res := req.NewListResult(ctx)
@@ -131,6 +131,11 @@ func (l *listBase) stream(ctx context.Context, req list.ListRequest, resp *list.
 			}
 		}
 	}
+}
+
+// full reports whether items already hold the request's limit.
+func full(req list.ListRequest, items []listed) bool {
+	return req.Limit > 0 && int64(len(items)) >= req.Limit
 }
 
 // organization is the list's organization: the configured one, else the
@@ -282,6 +287,9 @@ func (l *policyUploadList) List(ctx context.Context, req list.ListRequest, resp 
 	var diags diag.Diagnostics
 	var items []listed
 	for _, pol := range l.policies(ctx, req, &diags) {
+		if full(req, items) {
+			break // no download for a result Terraform would drop
+		}
 		if pol.UpdatedAt.IsZero() {
 			continue // never changed since created: no code uploaded
 		}
@@ -522,6 +530,9 @@ func (l *deprecationList) List(ctx context.Context, req list.ListRequest, resp *
 	}
 	var items []listed
 	for _, vs := range registryModuleVersions(m) {
+		if full(req, items) {
+			break // no read for a result Terraform would drop
+		}
 		ref := moduleVersionRef{Organization: mod.Organization, Name: mod.Name, Provider: mod.Provider, Version: vs}
 		info, err := readModuleVersion(ctx, l.data.client, ref)
 		if err != nil {

@@ -136,6 +136,12 @@ func TestListResource_policyUpload(t *testing.T) {
 	if got := downloads(); got != 3 {
 		t.Errorf("%d downloads, want 3 (the policies with updated-at)", got)
 	}
+	// With a limit of 1, the download that found the first is the last.
+	before := downloads()
+	checkResults(t, "policy_upload", p.list("tfgov_policy_upload", nil, false, 1), 1, false)
+	if got := downloads() - before; got != 1 {
+		t.Errorf("limit 1: %d downloads, want 1", got)
+	}
 }
 
 func TestListResource_teamAccess(t *testing.T) {
@@ -321,6 +327,17 @@ func TestListResource_moduleVersionDeprecation(t *testing.T) {
 	}
 	if total != 4 {
 		t.Errorf("%d requests, want 4 (1 + one per version)", total)
+	}
+	// With a limit of 1: the module and the newest versions down to the
+	// first deprecated one (2.0.0 is not, 1.1.0 is).
+	before = sb.Stats()
+	checkResults(t, "module_version_deprecation", p.list("tfgov_module_version_deprecation", map[string]string{"module_name": "mod", "module_provider": "aws"}, false, 1), 1, false)
+	total = 0
+	for k, v := range sb.Stats() {
+		total += v - before[k]
+	}
+	if total != 3 {
+		t.Errorf("limit 1: %d requests, want 3", total)
 	}
 }
 
