@@ -208,7 +208,7 @@ func TestAccModuleTestVariableResource_identity(t *testing.T) {
 
 func TestAccModuleTestRunResource_identity(t *testing.T) {
 	mod := testAccModule(t)
-	dir := copyTestModule(t, "pass")
+	dir := testModuleDir(t, "pass")
 	testAccIdentity(t, identityCase{
 		typ: "module_test_run", addr: testRunAddr,
 		config: testAccTestRunConfig(mod, fmt.Sprintf("source = %q", dir)),

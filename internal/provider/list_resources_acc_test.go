@@ -17,8 +17,8 @@ import (
 )
 
 // skipTerraformBelow skips a test that runs the terraform binary itself
-// when that binary is older than min.
-func skipTerraformBelow(t *testing.T, min string) {
+// when that binary is older than least.
+func skipTerraformBelow(t *testing.T, least string) {
 	t.Helper()
 	out, err := exec.Command(os.Getenv("TF_ACC_TERRAFORM_PATH"), "version", "-json").Output() //nolint:gosec,noctx // the test's own terraform
 	if err != nil {
@@ -30,8 +30,8 @@ func skipTerraformBelow(t *testing.T, min string) {
 	if err := json.Unmarshal(out, &v); err != nil {
 		t.Fatal(err)
 	}
-	if version.Must(version.NewVersion(v.Version)).LessThan(version.Must(version.NewVersion(min))) {
-		t.Skipf("needs Terraform %s or later, this is %s", min, v.Version)
+	if version.Must(version.NewVersion(v.Version)).LessThan(version.Must(version.NewVersion(least))) {
+		t.Skipf("needs Terraform %s or later, this is %s", least, v.Version)
 	}
 }
 

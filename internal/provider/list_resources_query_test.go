@@ -146,7 +146,7 @@ func TestAccModuleTestVariableList_query(t *testing.T) {
 
 func TestAccModuleTestRunList_query(t *testing.T) {
 	mod := testAccModule(t)
-	dir := copyTestModule(t, "pass")
+	dir := testModuleDir(t, "pass")
 	testAccQuery(t, queryCase{
 		typ: "module_test_run", config: testAccTestRunConfig(mod, fmt.Sprintf("source = %q", dir)),
 		filter:   fmt.Sprintf("module_name = %q\n    module_provider = %q", mod.Name, mod.Provider),

@@ -18,8 +18,9 @@ import (
 // listSize is how many objects the paging tests list: more than one page.
 const listSize = 150
 
-// pages is the number of list requests for n objects: ceil(n/100).
-func pages(n int) int { return (n + bulkPageSize - 1) / bulkPageSize }
+// listPages is the number of list requests for listSize objects:
+// ceil(listSize/100).
+const listPages = (listSize + bulkPageSize - 1) / bulkPageSize
 
 // checkResults checks that results are n results without diagnostics, each
 // with an identity of every identity attribute of typ (no provider prefix)
@@ -75,8 +76,8 @@ func TestListResource_policy(t *testing.T) {
 	const listPath = "/api/v2/organizations/list-pol/policies"
 	before := sb.RequestsTo("GET", listPath)
 	res := p.list("tfgov_policy", nil, true, 1000)
-	if got := sb.RequestsTo("GET", listPath) - before; got != pages(listSize) {
-		t.Errorf("listing %d policies took %d requests, want %d", listSize, got, pages(listSize))
+	if got := sb.RequestsTo("GET", listPath) - before; got != listPages {
+		t.Errorf("listing %d policies took %d requests, want %d", listSize, got, listPages)
 	}
 	checkResults(t, "policy", res, listSize, true)
 	for _, r := range res {
@@ -166,8 +167,8 @@ func TestListResource_teamAccess(t *testing.T) {
 	}
 	before := sb.RequestsTo("GET", "/api/v2/team-workspaces")
 	res := p.list("tfgov_team_access", map[string]string{"workspace_id": ws.ID}, true, 1000)
-	if got := sb.RequestsTo("GET", "/api/v2/team-workspaces") - before; got != pages(listSize) {
-		t.Errorf("listing %d grants took %d requests, want %d", listSize, got, pages(listSize))
+	if got := sb.RequestsTo("GET", "/api/v2/team-workspaces") - before; got != listPages {
+		t.Errorf("listing %d grants took %d requests, want %d", listSize, got, listPages)
 	}
 	checkResults(t, "team_access", res, listSize, true)
 	for _, r := range res {
@@ -197,8 +198,8 @@ func TestListResource_agentToken(t *testing.T) {
 	listPath := "/api/v2/agent-pools/" + pool.ID + "/authentication-tokens"
 	before := sb.RequestsTo("GET", listPath)
 	res := p.list("tfgov_agent_token", map[string]string{"agent_pool_id": pool.ID}, true, 1000)
-	if got := sb.RequestsTo("GET", listPath) - before; got != pages(listSize) {
-		t.Errorf("listing %d tokens took %d requests, want %d", listSize, got, pages(listSize))
+	if got := sb.RequestsTo("GET", listPath) - before; got != listPages {
+		t.Errorf("listing %d tokens took %d requests, want %d", listSize, got, listPages)
 	}
 	checkResults(t, "agent_token", res, listSize, true)
 	for _, r := range res {
@@ -240,8 +241,8 @@ func TestListResource_moduleTestVariable(t *testing.T) {
 	before := sb.RequestsTo("GET", listPath)
 	cfg := map[string]string{"module_name": "mod", "module_provider": "aws"}
 	res := p.list("tfgov_module_test_variable", cfg, true, 1000)
-	if got := sb.RequestsTo("GET", listPath) - before; got != pages(listSize) {
-		t.Errorf("listing %d variables took %d requests, want %d (path %s)", listSize, got, pages(listSize), listPath)
+	if got := sb.RequestsTo("GET", listPath) - before; got != listPages {
+		t.Errorf("listing %d variables took %d requests, want %d (path %s)", listSize, got, listPages, listPath)
 	}
 	checkResults(t, "module_test_variable", res, listSize, true)
 	for _, r := range res {

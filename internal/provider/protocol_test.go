@@ -155,7 +155,7 @@ func (p *protoProvider) list(typ string, cfg map[string]string, include bool, li
 		p.t.Fatalf("no list resource %s", typ)
 	}
 	config := p.value(ls, vals)
-	ls6, ok := p.srv.(tfprotov6.ProviderServerWithListResource)
+	ls6, ok := p.srv.(tfprotov6.ProviderServerWithListResource) //nolint:staticcheck // the only interface with ListResource in terraform-plugin-go v0.31
 	if !ok {
 		p.t.Fatal("the provider server does not serve list resources")
 	}
