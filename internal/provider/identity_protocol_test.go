@@ -208,3 +208,104 @@ func TestIdentity_protocolUpdateNoPriorIdentity(t *testing.T) {
 		t.Errorf("update: description %q", got)
 	}
 }
+
+// TestIdentity_protocolUpdateEveryType: an update of each type whose
+// state has no identity returns one (Update's identity comes from the
+// state it returns, whatever the update does).
+func TestIdentity_protocolUpdateEveryType(t *testing.T) {
+	ctx := context.Background()
+	const org = "ident-every"
+	_, c, p := protoSandbox(t, org, nil)
+	pol, err := c.Policies.Create(ctx, org, tfe.PolicyCreateOptions{Name: tfe.String("pol"), Kind: tfe.Sentinel, EnforcementLevel: tfe.EnforcementMode(tfe.EnforcementAdvisory)})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := c.Policies.Upload(ctx, pol.ID, []byte("main = rule { true }\n")); err != nil {
+		t.Fatal(err)
+	}
+	ws, err := c.Workspaces.Create(ctx, org, tfe.WorkspaceCreateOptions{Name: tfe.String("ws")})
+	if err != nil {
+		t.Fatal(err)
+	}
+	team, err := c.Teams.Create(ctx, org, tfe.TeamCreateOptions{Name: tfe.String("team"), Visibility: tfe.String("organization")})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := c.TeamAccess.Add(ctx, tfe.TeamAccessAddOptions{Access: tfe.Access(tfe.AccessRead), Team: team, Workspace: ws}); err != nil {
+		t.Fatal(err)
+	}
+	pool, err := c.AgentPools.Create(ctx, org, tfe.AgentPoolCreateOptions{Name: tfe.String("pool")})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := c.AgentTokens.Create(ctx, pool.ID, tfe.AgentTokenCreateOptions{Description: tfe.String("tok")}); err != nil {
+		t.Fatal(err)
+	}
+	mod := listTestModule(t, c, org, "1.0.0")
+	if _, err := c.TestVariables.Create(ctx, mod.id(), tfe.VariableCreateOptions{Key: tfe.String("K"), Value: tfe.String("v"), Category: tfe.Category(tfe.CategoryEnv)}); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := deprecateModuleVersion(ctx, c, moduleVersionRef{Organization: org, Name: mod.Name, Provider: mod.Provider, Version: "1.0.0"}, tfe.String("old"), nil); err != nil {
+		t.Fatal(err)
+	}
+	modCfg := map[string]string{"module_name": mod.Name, "module_provider": mod.Provider}
+	packed, err := packConfiguration(testModuleDir(t, "pass"), true)
+	if err != nil {
+		t.Fatal(err)
+	}
+	cv, err := testRunClient{c}.uploadConfiguration(ctx, mod, packed.archive)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := c.TestRuns.Create(ctx, tfe.TestRunCreateOptions{
+		ConfigurationVersion: &tfe.ConfigurationVersion{ID: cv},
+		RegistryModule:       &tfe.RegistryModule{Name: mod.Name, Provider: mod.Provider, Namespace: org, RegistryName: tfe.PrivateRegistry, Organization: &tfe.Organization{Name: org}},
+	}); err != nil {
+		t.Fatal(err)
+	}
+	for _, tc := range []struct {
+		typ string
+		cfg map[string]string
+		// change is the planned change of the update.
+		change map[string]tftypes.Value
+	}{
+		{"policy_upload", nil, map[string]tftypes.Value{"content": tftypes.NewValue(tftypes.String, "main = rule { false }\n"), "content_sha256": tftypes.NewValue(tftypes.String, nil)}},
+		{"team_access", map[string]string{"workspace_id": ws.ID}, map[string]tftypes.Value{"access": tftypes.NewValue(tftypes.String, "write")}},
+		{"agent_token", map[string]string{"agent_pool_id": pool.ID}, nil},
+		{"module_test_variable", modCfg, map[string]tftypes.Value{"value": tftypes.NewValue(tftypes.String, "w")}},
+		{"module_version_deprecation", modCfg, map[string]tftypes.Value{"reason": tftypes.NewValue(tftypes.String, "older")}},
+		{"module_test_run", modCfg, map[string]tftypes.Value{"wait_for_completion": tftypes.NewValue(tftypes.Bool, false)}},
+	} {
+		t.Run(tc.typ, func(t *testing.T) {
+			typ := "tfgov_" + tc.typ
+			res := p.list(typ, tc.cfg, true, 10)
+			if len(res) != 1 {
+				t.Fatalf("%d listed", len(res))
+			}
+			prior := res[0].resource
+			planned := map[string]tftypes.Value{}
+			for k, v := range prior {
+				planned[k] = v
+			}
+			for k, v := range tc.change {
+				planned[k] = v
+			}
+			if v, ok := planned["content_sha256"]; ok && v.IsNull() {
+				planned["content_sha256"] = tftypes.NewValue(tftypes.String, sha256String("main = rule { false }\n"))
+			}
+			rt := p.schema.ResourceSchemas[typ].ValueType()
+			resp, err := p.fresh().srv.ApplyResourceChange(ctx, &tfprotov6.ApplyResourceChangeRequest{
+				TypeName: typ, PriorState: p.dynamic(rt, prior), PlannedState: p.dynamic(rt, planned), Config: p.dynamic(rt, planned),
+			})
+			if err != nil {
+				t.Fatal(err)
+			}
+			if hasErrors(resp.Diagnostics) {
+				t.Fatalf("update: %s", diagText(resp.Diagnostics))
+			}
+			if got := p.identityOfResponse(typ, resp.NewIdentity); !equalMaps(got, res[0].identity) {
+				t.Errorf("update: identity %v, want %v", got, res[0].identity)
+			}
+		})
+	}
+}
