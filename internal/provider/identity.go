@@ -38,8 +38,9 @@ import (
 // after an update of a resource whose state predates identity (made by
 // Terraform 1.11, which has none), and not after a read that finds the
 // object deleted outside Terraform, where the identity is taken from the
-// prior state. A Terraform without identity support gets none back (the
-// framework drops it).
+// prior state. A Terraform without identity support (1.11) sends none and
+// ignores the one it gets back: its behaviour is unchanged (the existing
+// acceptance tests pass on 1.11).
 
 // identityAttr is one attribute of an identity.
 type identityAttr struct{ name, description string }
