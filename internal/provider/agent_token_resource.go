@@ -125,6 +125,7 @@ func (r *agentTokenResource) Configure(_ context.Context, req resource.Configure
 }
 
 func (r *agentTokenResource) Create(ctx context.Context, req resource.CreateRequest, resp *resource.CreateResponse) {
+	defer syncIdentity(ctx, "agent_token", nil, &resp.State, resp.Identity, &resp.Diagnostics)
 	plan, diags := getModel[agentTokenResourceModel](ctx, req.Plan)
 	resp.Diagnostics.Append(diags...)
 	if resp.Diagnostics.HasError() {
@@ -240,6 +241,7 @@ func agentTokenOrphansWarning(poolID, description, id string, tokens []*tfe.Agen
 // outside Terraform. The secret is never listed, so the one in state is
 // kept.
 func (r *agentTokenResource) Read(ctx context.Context, req resource.ReadRequest, resp *resource.ReadResponse) {
+	defer syncIdentity(ctx, "agent_token", &req.State, &resp.State, resp.Identity, &resp.Diagnostics)
 	state, diags := getModel[agentTokenResourceModel](ctx, req.State)
 	resp.Diagnostics.Append(diags...)
 	if resp.Diagnostics.HasError() {
@@ -266,14 +268,21 @@ func (r *agentTokenResource) Read(ctx context.Context, req resource.ReadRequest,
 		resp.State.RemoveResource(ctx)
 		return
 	}
-	state.Description = types.StringValue(tok.Description)
-	state.CreatedAt = types.StringValue(tok.CreatedAt.UTC().Format(time.RFC3339))
+	state.setListed(tok)
 	resp.Diagnostics.Append(resp.State.Set(ctx, state)...)
+}
+
+// setListed sets what a token's read or list returns (Read and the list
+// resource).
+func (m *agentTokenResourceModel) setListed(tok *tfe.AgentToken) {
+	m.Description = types.StringValue(tok.Description)
+	m.CreatedAt = types.StringValue(tok.CreatedAt.UTC().Format(time.RFC3339))
 }
 
 // Update is reached only when nothing but computed values would change:
 // every configurable attribute forces a new token.
 func (r *agentTokenResource) Update(ctx context.Context, req resource.UpdateRequest, resp *resource.UpdateResponse) {
+	defer syncIdentity(ctx, "agent_token", &req.State, &resp.State, resp.Identity, &resp.Diagnostics)
 	var plan agentTokenResourceModel
 	resp.Diagnostics.Append(req.Plan.Get(ctx, &plan)...)
 	resp.Diagnostics.Append(resp.State.Set(ctx, &plan)...)
@@ -298,6 +307,7 @@ func (r *agentTokenResource) Delete(ctx context.Context, req resource.DeleteRequ
 // ID, whose pool is then found among the provider organization's agent
 // pools (the token read does not name its pool).
 func (r *agentTokenResource) ImportState(ctx context.Context, req resource.ImportStateRequest, resp *resource.ImportStateResponse) {
+	req.ID = identityImportID(ctx, "agent_token", req, &resp.Diagnostics)
 	const forms = "<agent_pool_id>/<token_id> or <token_id> (at-<id>)"
 	var poolID, tokenID string
 	if strings.HasPrefix(req.ID, "at-") {

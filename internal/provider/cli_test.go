@@ -254,6 +254,29 @@ func TestAccExamplesValidate(t *testing.T) {
 		m, _ := filepath.Glob(filepath.Join(root, pattern))
 		dirs = append(dirs, m...)
 	}
+	// List resource examples (.tfquery.hcl, Terraform 1.14+): each with the
+	// provider's page's required_providers block and a provider block.
+	lists, _ := filepath.Glob(filepath.Join(root, "list-resources", "*"))
+	for _, dir := range lists {
+		rel, _ := filepath.Rel(root, dir)
+		t.Run(rel, func(t *testing.T) {
+			t.Parallel()
+			skipTerraformBelow(t, "1.14.0")
+			work := t.TempDir()
+			b, err := os.ReadFile(filepath.Join(dir, "list-resource.tfquery.hcl")) //nolint:gosec // the repository's examples
+			if err != nil {
+				t.Fatal(err)
+			}
+			for name, content := range map[string]string{"list.tfquery.hcl": string(b), "main.tf": requiredProvidersShim + "\nprovider \"tfgov\" {}\n"} {
+				if err := os.WriteFile(filepath.Join(work, name), []byte(content), 0o600); err != nil {
+					t.Fatal(err)
+				}
+			}
+			if out, err := runTerraform(t, work, "validate", "-query", "-no-color"); err != nil {
+				t.Errorf("terraform validate -query of examples/%s: %v\n%s", rel, err, out)
+			}
+		})
+	}
 	otherProvider := regexp.MustCompile(`(?m)^\s*(resource|data)\s+"([a-z0-9]+)_`)
 	for _, dir := range dirs {
 		rel, _ := filepath.Rel(root, dir)
@@ -263,6 +286,7 @@ func TestAccExamplesValidate(t *testing.T) {
 			files, _ := filepath.Glob(filepath.Join(dir, "*.tf"))
 			whole := rel == "provider" || rel == "quickstart" || strings.HasPrefix(rel, "guides"+string(filepath.Separator))
 			needsOther := false
+			var identityExample []byte
 			for _, f := range files {
 				b, err := os.ReadFile(f) //nolint:gosec // the repository's examples
 				if err != nil {
@@ -270,6 +294,10 @@ func TestAccExamplesValidate(t *testing.T) {
 				}
 				for _, m := range otherProvider.FindAllStringSubmatch(string(b), -1) {
 					needsOther = needsOther || m[2] != "tfgov" && m[2] != "terraform" // terraform_data is built in
+				}
+				if !whole && filepath.Base(f) == "identity-import.tf" {
+					identityExample = b // validated on its own below
+					continue
 				}
 				if !whole && strings.HasPrefix(filepath.Base(f), "import-") {
 					// An import block's example goes next to the resource's.
@@ -296,6 +324,19 @@ func TestAccExamplesValidate(t *testing.T) {
 			}
 			if out, err := runTerraform(t, work, "validate", "-no-color"); err != nil {
 				t.Errorf("terraform validate of examples/%s: %v\n%s", rel, err, out)
+			}
+			if identityExample != nil {
+				// An import by identity (Terraform 1.12+), next to the
+				// resource instead of the import by ID.
+				t.Run("identity-import", func(t *testing.T) {
+					skipTerraformBelow(t, "1.12.0")
+					if err := os.WriteFile(filepath.Join(work, "import.tf"), identityExample, 0o600); err != nil {
+						t.Fatal(err)
+					}
+					if out, err := runTerraform(t, work, "validate", "-no-color"); err != nil {
+						t.Errorf("terraform validate of examples/%s/identity-import.tf: %v\n%s", rel, err, out)
+					}
+				})
 			}
 		})
 	}

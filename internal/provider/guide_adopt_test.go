@@ -122,6 +122,33 @@ func TestAccGuideAdoptingAnOrganization(t *testing.T) {
 		tf(dir, append([]string{"apply", "-auto-approve"}, v...)...)
 		emptyPlan(dir, v)
 	})
+	t.Run("terraform query", func(t *testing.T) {
+		skipTerraformBelow(t, "1.14.0")
+		dir := copyExample("adopt-query")
+		q, err := os.ReadFile(filepath.Join(repoRoot(), "examples", "guides", "adopt-query", "find.tfquery.hcl"))
+		if err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(filepath.Join(dir, "find.tfquery.hcl"), q, 0o600); err != nil {
+			t.Fatal(err)
+		}
+		v := append(append([]string(nil), vars...), "-var", "policy_search="+prefix)
+		found := tf(dir, append([]string{"query", "-generate-config-out=generated.tf"}, v...)...)
+		gen, err := os.ReadFile(filepath.Join(dir, "generated.tf")) //nolint:gosec // the test's own file
+		if err != nil {
+			t.Fatalf("no generated.tf: %v\n%s", err, found)
+		}
+		for _, want := range []string{`value            = "eu-west-1"`, `access   = "admin"`, `access   = "custom"`, `content        = "main = rule { true }\n"`, "identity = {"} {
+			if !strings.Contains(string(gen), want) {
+				t.Errorf("generated.tf lacks %q:\n%s", want, gen)
+			}
+		}
+		// The plan needs no variable: the query's are in its own file.
+		// 2 team access, 2 policies, 2 uploads, 2 test variables.
+		onlyImports(tf(dir, "plan"), 8)
+		tf(dir, "apply", "-auto-approve")
+		emptyPlan(dir, nil)
+	})
 	t.Run("for_each", func(t *testing.T) {
 		dir := copyExample("adopt-for-each")
 		// 2 team access, 2 test variables.

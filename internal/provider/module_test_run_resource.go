@@ -304,6 +304,7 @@ func (r *moduleTestRunResource) ModifyPlan(ctx context.Context, req resource.Mod
 // configuration version is given, queues the run (one request) and, when
 // waiting, reads it with backoff until it ends.
 func (r *moduleTestRunResource) Create(ctx context.Context, req resource.CreateRequest, resp *resource.CreateResponse) {
+	defer syncIdentity(ctx, "module_test_run", nil, &resp.State, resp.Identity, &resp.Diagnostics)
 	var plan moduleTestRunResourceModel
 	resp.Diagnostics.Append(req.Plan.Get(ctx, &plan)...)
 	if resp.Diagnostics.HasError() {
@@ -475,6 +476,7 @@ func int64Ptr(n *int) types.Int64 {
 // to be sure; a run that no longer exists (or whose module was deleted)
 // leaves state.
 func (r *moduleTestRunResource) Read(ctx context.Context, req resource.ReadRequest, resp *resource.ReadResponse) {
+	defer syncIdentity(ctx, "module_test_run", &req.State, &resp.State, resp.Identity, &resp.Diagnostics)
 	var state moduleTestRunResourceModel
 	resp.Diagnostics.Append(req.State.Get(ctx, &state)...)
 	if resp.Diagnostics.HasError() {
@@ -504,6 +506,7 @@ func (r *moduleTestRunResource) Read(ctx context.Context, req resource.ReadReque
 // timeouts, a moved source directory with the same contents, or the first
 // plan after an import: it records them and makes no request.
 func (r *moduleTestRunResource) Update(ctx context.Context, req resource.UpdateRequest, resp *resource.UpdateResponse) {
+	defer syncIdentity(ctx, "module_test_run", &req.State, &resp.State, resp.Identity, &resp.Diagnostics)
 	var plan moduleTestRunResourceModel
 	resp.Diagnostics.Append(req.Plan.Get(ctx, &plan)...)
 	if resp.Diagnostics.HasError() {
@@ -549,6 +552,7 @@ func (r *moduleTestRunResource) Delete(ctx context.Context, req resource.DeleteR
 // or `<module_name>/<module_provider>/<run_id>` in the provider's
 // organization: the API reads a run only under its module's path.
 func (r *moduleTestRunResource) ImportState(ctx context.Context, req resource.ImportStateRequest, resp *resource.ImportStateResponse) {
+	req.ID = identityImportID(ctx, "module_test_run", req, &resp.Diagnostics)
 	const forms = "<organization>/<module_name>/<module_provider>/<run_id> or <module_name>/<module_provider>/<run_id> (run_id trun-<id>)"
 	parts := strings.Split(req.ID, "/")
 	if len(parts) == 3 {

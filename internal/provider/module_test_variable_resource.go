@@ -243,6 +243,7 @@ func (r *moduleTestVariableResource) ModifyPlan(ctx context.Context, req resourc
 }
 
 func (r *moduleTestVariableResource) Create(ctx context.Context, req resource.CreateRequest, resp *resource.CreateResponse) {
+	defer syncIdentity(ctx, "module_test_variable", nil, &resp.State, resp.Identity, &resp.Diagnostics)
 	var plan, config moduleTestVariableResourceModel
 	resp.Diagnostics.Append(req.Plan.Get(ctx, &plan)...)
 	resp.Diagnostics.Append(req.Config.Get(ctx, &config)...)
@@ -305,6 +306,7 @@ func (r *moduleTestVariableResource) Create(ctx context.Context, req resource.Cr
 // shares among every variable of the module it refreshes. A variable (or a
 // module) that is gone leaves state.
 func (r *moduleTestVariableResource) Read(ctx context.Context, req resource.ReadRequest, resp *resource.ReadResponse) {
+	defer syncIdentity(ctx, "module_test_variable", &req.State, &resp.State, resp.Identity, &resp.Diagnostics)
 	var state moduleTestVariableResourceModel
 	resp.Diagnostics.Append(req.State.Get(ctx, &state)...)
 	if resp.Diagnostics.HasError() {
@@ -346,6 +348,7 @@ func (r *moduleTestVariableResource) Read(ctx context.Context, req resource.Read
 // value_wo; a value, when it differs from state (or the variable switches
 // from value_wo to value).
 func (r *moduleTestVariableResource) Update(ctx context.Context, req resource.UpdateRequest, resp *resource.UpdateResponse) {
+	defer syncIdentity(ctx, "module_test_variable", &req.State, &resp.State, resp.Identity, &resp.Diagnostics)
 	var plan, state, config moduleTestVariableResourceModel
 	resp.Diagnostics.Append(req.Plan.Get(ctx, &plan)...)
 	resp.Diagnostics.Append(req.State.Get(ctx, &state)...)
@@ -413,6 +416,7 @@ func (r *moduleTestVariableResource) Delete(ctx context.Context, req resource.De
 // or `.../<key>`; a key is resolved to the ID through the module's list
 // (which the Read that follows the import then reuses).
 func (r *moduleTestVariableResource) ImportState(ctx context.Context, req resource.ImportStateRequest, resp *resource.ImportStateResponse) {
+	req.ID = identityImportID(ctx, "module_test_variable", req, &resp.Diagnostics)
 	parts, err := splitImportID(req.ID, 4, testVariableImportForms)
 	if err != nil {
 		resp.Diagnostics.AddError("Invalid import ID", err.Error())

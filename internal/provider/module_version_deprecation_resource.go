@@ -110,6 +110,7 @@ func (r *moduleVersionDeprecationResource) ModifyPlan(ctx context.Context, req r
 
 // Create deprecates the version: one request.
 func (r *moduleVersionDeprecationResource) Create(ctx context.Context, req resource.CreateRequest, resp *resource.CreateResponse) {
+	defer syncIdentity(ctx, "module_version_deprecation", nil, &resp.State, resp.Identity, &resp.Diagnostics)
 	var plan moduleVersionDeprecationResourceModel
 	resp.Diagnostics.Append(req.Plan.Get(ctx, &plan)...)
 	if resp.Diagnostics.HasError() {
@@ -132,6 +133,7 @@ func (r *moduleVersionDeprecationResource) Create(ctx context.Context, req resou
 // it, and the reference shows no list of module versions; the per-version
 // read (with include=deprecation) is the cheapest request there is.
 func (r *moduleVersionDeprecationResource) Read(ctx context.Context, req resource.ReadRequest, resp *resource.ReadResponse) {
+	defer syncIdentity(ctx, "module_version_deprecation", &req.State, &resp.State, resp.Identity, &resp.Diagnostics)
 	var state moduleVersionDeprecationResourceModel
 	resp.Diagnostics.Append(req.State.Get(ctx, &state)...)
 	if resp.Diagnostics.HasError() {
@@ -171,15 +173,22 @@ func (r *moduleVersionDeprecationResource) Read(ctx context.Context, req resourc
 		resp.State.RemoveResource(ctx)
 		return
 	}
-	state.ID = types.StringValue(ref.String())
-	state.ModuleVersionID = types.StringValue(info.ID)
-	state.Reason = types.StringPointerValue(info.Reason)
-	state.Link = types.StringPointerValue(info.Link)
+	state.setDeprecation(ref, info)
 	resp.Diagnostics.Append(resp.State.Set(ctx, &state)...)
+}
+
+// setDeprecation sets what the read of deprecated version ref returned
+// (Read and the list resource).
+func (m *moduleVersionDeprecationResourceModel) setDeprecation(ref moduleVersionRef, info *moduleVersionInfo) {
+	m.ID = types.StringValue(ref.String())
+	m.ModuleVersionID = types.StringValue(info.ID)
+	m.Reason = types.StringPointerValue(info.Reason)
+	m.Link = types.StringPointerValue(info.Link)
 }
 
 // Update sends the new reason and link: one request.
 func (r *moduleVersionDeprecationResource) Update(ctx context.Context, req resource.UpdateRequest, resp *resource.UpdateResponse) {
+	defer syncIdentity(ctx, "module_version_deprecation", &req.State, &resp.State, resp.Identity, &resp.Diagnostics)
 	var plan moduleVersionDeprecationResourceModel
 	resp.Diagnostics.Append(req.Plan.Get(ctx, &plan)...)
 	if resp.Diagnostics.HasError() {
@@ -225,6 +234,7 @@ func (r *moduleVersionDeprecationResource) Delete(ctx context.Context, req resou
 
 // ImportState takes `<organization>/<module_name>/<module_provider>/<module_version>`.
 func (r *moduleVersionDeprecationResource) ImportState(ctx context.Context, req resource.ImportStateRequest, resp *resource.ImportStateResponse) {
+	req.ID = identityImportID(ctx, "module_version_deprecation", req, &resp.Diagnostics)
 	parts, err := splitImportID(req.ID, 4, "<organization>/<module_name>/<module_provider>/<module_version>")
 	if err != nil {
 		resp.Diagnostics.AddError("Invalid import ID", err.Error())

@@ -260,6 +260,7 @@ func (r *policyResource) ModifyPlan(ctx context.Context, req resource.ModifyPlan
 }
 
 func (r *policyResource) Create(ctx context.Context, req resource.CreateRequest, resp *resource.CreateResponse) {
+	defer syncIdentity(ctx, "policy", nil, &resp.State, resp.Identity, &resp.Diagnostics)
 	var plan policyResourceModel
 	resp.Diagnostics.Append(req.Plan.Get(ctx, &plan)...)
 	if resp.Diagnostics.HasError() {
@@ -426,6 +427,7 @@ func codeAttr(m policyResourceModel) string {
 // Terraform. A policy imported by ID has no organization in state yet, and
 // is read by ID once.
 func (r *policyResource) Read(ctx context.Context, req resource.ReadRequest, resp *resource.ReadResponse) {
+	defer syncIdentity(ctx, "policy", &req.State, &resp.State, resp.Identity, &resp.Diagnostics)
 	var state policyResourceModel
 	resp.Diagnostics.Append(req.State.Get(ctx, &state)...)
 	if resp.Diagnostics.HasError() {
@@ -464,6 +466,7 @@ func (r *policyResource) Read(ctx context.Context, req resource.ReadRequest, res
 // Update sends description, query and enforcement level (never the
 // deprecated `enforce`), then checks the answer against the plan.
 func (r *policyResource) Update(ctx context.Context, req resource.UpdateRequest, resp *resource.UpdateResponse) {
+	defer syncIdentity(ctx, "policy", &req.State, &resp.State, resp.Identity, &resp.Diagnostics)
 	var plan, state policyResourceModel
 	resp.Diagnostics.Append(req.Plan.Get(ctx, &plan)...)
 	resp.Diagnostics.Append(req.State.Get(ctx, &state)...)
@@ -560,6 +563,7 @@ func (r *policyResource) Delete(ctx context.Context, req resource.DeleteRequest,
 // ImportState takes the policy ID (`pol-<id>`) or `<organization>/<name>`,
 // which is looked up by name.
 func (r *policyResource) ImportState(ctx context.Context, req resource.ImportStateRequest, resp *resource.ImportStateResponse) {
+	req.ID = identityImportID(ctx, "policy", req, &resp.Diagnostics)
 	const forms = "pol-<id> or <organization>/<policy name>"
 	if strings.HasPrefix(req.ID, "pol-") {
 		resource.ImportStatePassthroughID(ctx, path.Root("id"), req, resp)

@@ -492,6 +492,7 @@ func rememberKind(ctx context.Context, p interface {
 }
 
 func (r *policyUploadResource) Create(ctx context.Context, req resource.CreateRequest, resp *resource.CreateResponse) {
+	defer syncIdentity(ctx, "policy_upload", nil, &resp.State, resp.Identity, &resp.Diagnostics)
 	var plan policyUploadResourceModel
 	resp.Diagnostics.Append(req.Plan.Get(ctx, &plan)...)
 	if resp.Diagnostics.HasError() {
@@ -519,6 +520,7 @@ func (r *policyUploadResource) Create(ctx context.Context, req resource.CreateRe
 // or a 404 on the download (the policy is gone, or has no code), removes
 // the resource from state.
 func (r *policyUploadResource) Read(ctx context.Context, req resource.ReadRequest, resp *resource.ReadResponse) {
+	defer syncIdentity(ctx, "policy_upload", &req.State, &resp.State, resp.Identity, &resp.Diagnostics)
 	var state policyUploadResourceModel
 	resp.Diagnostics.Append(req.State.Get(ctx, &state)...)
 	if resp.Diagnostics.HasError() {
@@ -608,6 +610,7 @@ func (r *policyUploadResource) Read(ctx context.Context, req resource.ReadReques
 // Update uploads when the code changed; a new `source` path with the same
 // code makes no request.
 func (r *policyUploadResource) Update(ctx context.Context, req resource.UpdateRequest, resp *resource.UpdateResponse) {
+	defer syncIdentity(ctx, "policy_upload", &req.State, &resp.State, resp.Identity, &resp.Diagnostics)
 	var plan, state policyUploadResourceModel
 	resp.Diagnostics.Append(req.Plan.Get(ctx, &plan)...)
 	resp.Diagnostics.Append(req.State.Get(ctx, &state)...)
@@ -629,6 +632,7 @@ func (r *policyUploadResource) Update(ctx context.Context, req resource.UpdateRe
 // `source` file in the configuration, the first plan switches to it, and
 // uploads only if the file differs.
 func (r *policyUploadResource) ImportState(ctx context.Context, req resource.ImportStateRequest, resp *resource.ImportStateResponse) {
+	req.ID = identityImportID(ctx, "policy_upload", req, &resp.Diagnostics)
 	if !regexp.MustCompile(`^pol-[A-Za-z0-9]+$`).MatchString(req.ID) {
 		resp.Diagnostics.AddError("Invalid import ID", fmt.Sprintf("invalid import ID %q: want the policy ID, pol-<id>", req.ID))
 		return

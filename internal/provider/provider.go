@@ -223,6 +223,7 @@ func (p *tfgovProvider) Configure(ctx context.Context, req provider.ConfigureReq
 	resp.ResourceData = data
 	resp.DataSourceData = data
 	resp.ActionData = data
+	resp.ListResourceData = data
 }
 
 func (p *tfgovProvider) Resources(_ context.Context) []func() resource.Resource {

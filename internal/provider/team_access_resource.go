@@ -240,6 +240,7 @@ func customTeamAccessPermissionOptions(ctx context.Context, plan teamAccessResou
 }
 
 func (r *teamAccessResource) Create(ctx context.Context, req resource.CreateRequest, resp *resource.CreateResponse) {
+	defer syncIdentity(ctx, "team_access", nil, &resp.State, resp.Identity, &resp.Diagnostics)
 	var plan teamAccessResourceModel
 	resp.Diagnostics.Append(req.Plan.Get(ctx, &plan)...)
 	if resp.Diagnostics.HasError() {
@@ -382,6 +383,7 @@ func teamAccessTaken(teamID, wsID string, g *tfe.TeamAccess, said string) string
 // missing workspace, was removed outside Terraform. A grant imported by ID
 // has no workspace in state yet, and is read by ID once.
 func (r *teamAccessResource) Read(ctx context.Context, req resource.ReadRequest, resp *resource.ReadResponse) {
+	defer syncIdentity(ctx, "team_access", &req.State, &resp.State, resp.Identity, &resp.Diagnostics)
 	var state teamAccessResourceModel
 	resp.Diagnostics.Append(req.State.Get(ctx, &state)...)
 	if resp.Diagnostics.HasError() {
@@ -426,6 +428,7 @@ func (r *teamAccessResource) Read(ctx context.Context, req resource.ReadRequest,
 // Update changes the access level and, for a custom grant whose
 // permissions are known, sends every permission: one request.
 func (r *teamAccessResource) Update(ctx context.Context, req resource.UpdateRequest, resp *resource.UpdateResponse) {
+	defer syncIdentity(ctx, "team_access", &req.State, &resp.State, resp.Identity, &resp.Diagnostics)
 	var plan, state teamAccessResourceModel
 	resp.Diagnostics.Append(req.Plan.Get(ctx, &plan)...)
 	resp.Diagnostics.Append(req.State.Get(ctx, &state)...)
@@ -483,6 +486,7 @@ func (r *teamAccessResource) Delete(ctx context.Context, req resource.DeleteRequ
 // which it resolves to the ID: the workspace by name, the team by name,
 // then the workspace's grants (three requests, on import only).
 func (r *teamAccessResource) ImportState(ctx context.Context, req resource.ImportStateRequest, resp *resource.ImportStateResponse) {
+	req.ID = identityImportID(ctx, "team_access", req, &resp.Diagnostics)
 	const forms = "tws-<id> or <organization>/<workspace_name>/<team_name>"
 	if strings.HasPrefix(req.ID, "tws-") {
 		resource.ImportStatePassthroughID(ctx, path.Root("id"), req, resp)

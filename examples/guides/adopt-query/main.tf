@@ -1,0 +1,9 @@
+terraform {
+  required_providers {
+    tfgov = {
+      source = "tfgov/tfgov"
+    }
+  }
+}
+
+provider "tfgov" {}

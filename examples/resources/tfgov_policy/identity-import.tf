@@ -1,0 +1,6 @@
+import {
+  to = tfgov_policy.required_tags
+  identity = {
+    id = "pol-Wf1qTbkVZ4fKvWxE"
+  }
+}

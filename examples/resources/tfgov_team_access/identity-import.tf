@@ -1,0 +1,6 @@
+import {
+  to = tfgov_team_access.developers
+  identity = {
+    id = "tws-19iugLwoNgtWZbKP"
+  }
+}

@@ -1,0 +1,311 @@
+package provider
+
+import (
+	"context"
+	"testing"
+
+	tfe "github.com/hashicorp/go-tfe"
+	"github.com/hashicorp/terraform-plugin-go/tfprotov6"
+	"github.com/hashicorp/terraform-plugin-go/tftypes"
+)
+
+// Protocol-level identity tests (protocol_test.go) of a state that has no
+// identity yet, as every state written by Terraform 1.11 (or by this
+// provider before identity): the refresh of an object deleted outside
+// Terraform removes it without "Missing Resource Identity After Read", a
+// refresh of an existing one returns its identity, and an update returns
+// one without "Missing Resource Identity After Update" (hashicorp/tfe
+// shipped both bugs).
+
+// readNoIdentity refreshes state (of typ) with no current identity.
+func (p *protoProvider) readNoIdentity(typ string, state map[string]tftypes.Value) *tfprotov6.ReadResourceResponse {
+	p.t.Helper()
+	resp, err := p.srv.ReadResource(context.Background(), &tfprotov6.ReadResourceRequest{
+		TypeName: typ, CurrentState: p.dynamic(p.schema.ResourceSchemas[typ].ValueType(), state),
+	})
+	if err != nil {
+		p.t.Fatal(err)
+	}
+	return resp
+}
+
+// identityOfResponse decodes an identity (nil when there is none).
+func (p *protoProvider) identityOfResponse(typ string, id *tfprotov6.ResourceIdentityData) map[string]string {
+	p.t.Helper()
+	if id == nil {
+		return nil
+	}
+	out := map[string]string{}
+	for k, v := range p.decode(p.idents.IdentitySchemas[typ].ValueType(), id.IdentityData) {
+		out[k] = str(p.t, v)
+	}
+	return out
+}
+
+func TestIdentity_protocolNoPriorIdentity(t *testing.T) {
+	ctx := context.Background()
+	const org = "ident-org"
+	_, c, p := protoSandbox(t, org, nil)
+
+	// One object of each type, found through the list resources (whose
+	// include_resource is the state a refresh writes).
+	pol, err := c.Policies.Create(ctx, org, tfe.PolicyCreateOptions{Name: tfe.String("pol"), Kind: tfe.Sentinel, EnforcementLevel: tfe.EnforcementMode(tfe.EnforcementAdvisory)})
+	if err != nil {
+		t.Fatal(err)
+	}
+	uploaded, err := c.Policies.Create(ctx, org, tfe.PolicyCreateOptions{Name: tfe.String("uploaded"), Kind: tfe.Sentinel, EnforcementLevel: tfe.EnforcementMode(tfe.EnforcementAdvisory)})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := c.Policies.Upload(ctx, uploaded.ID, []byte("main = rule { true }\n")); err != nil {
+		t.Fatal(err)
+	}
+	ws, err := c.Workspaces.Create(ctx, org, tfe.WorkspaceCreateOptions{Name: tfe.String("ws")})
+	if err != nil {
+		t.Fatal(err)
+	}
+	team, err := c.Teams.Create(ctx, org, tfe.TeamCreateOptions{Name: tfe.String("team"), Visibility: tfe.String("organization")})
+	if err != nil {
+		t.Fatal(err)
+	}
+	ta, err := c.TeamAccess.Add(ctx, tfe.TeamAccessAddOptions{Access: tfe.Access(tfe.AccessRead), Team: team, Workspace: ws})
+	if err != nil {
+		t.Fatal(err)
+	}
+	pool, err := c.AgentPools.Create(ctx, org, tfe.AgentPoolCreateOptions{Name: tfe.String("pool")})
+	if err != nil {
+		t.Fatal(err)
+	}
+	tok, err := c.AgentTokens.Create(ctx, pool.ID, tfe.AgentTokenCreateOptions{Description: tfe.String("tok")})
+	if err != nil {
+		t.Fatal(err)
+	}
+	mod := listTestModule(t, c, org, "1.0.0")
+	v, err := c.TestVariables.Create(ctx, mod.id(), tfe.VariableCreateOptions{Key: tfe.String("K"), Value: tfe.String("v"), Category: tfe.Category(tfe.CategoryEnv)})
+	if err != nil {
+		t.Fatal(err)
+	}
+	ver := moduleVersionRef{Organization: org, Name: mod.Name, Provider: mod.Provider, Version: "1.0.0"}
+	if _, err := deprecateModuleVersion(ctx, c, ver, tfe.String("old"), nil); err != nil {
+		t.Fatal(err)
+	}
+	modCfg := map[string]string{"module_name": mod.Name, "module_provider": mod.Provider}
+	packed, err := packConfiguration(testModuleDir(t, "pass"), true)
+	if err != nil {
+		t.Fatal(err)
+	}
+	cv, err := testRunClient{c}.uploadConfiguration(ctx, mod, packed.archive)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := c.TestRuns.Create(ctx, tfe.TestRunCreateOptions{
+		ConfigurationVersion: &tfe.ConfigurationVersion{ID: cv},
+		RegistryModule:       &tfe.RegistryModule{Name: mod.Name, Provider: mod.Provider, Namespace: org, RegistryName: tfe.PrivateRegistry, Organization: &tfe.Organization{Name: org}},
+	}); err != nil {
+		t.Fatal(err)
+	}
+
+	for _, tc := range []struct {
+		typ    string
+		cfg    map[string]string
+		remove func() error
+	}{
+		{"policy", nil, func() error { return c.Policies.Delete(ctx, pol.ID) }},
+		{"policy_upload", nil, func() error { return c.Policies.Delete(ctx, uploaded.ID) }},
+		{"team_access", map[string]string{"workspace_id": ws.ID}, func() error { return c.TeamAccess.Remove(ctx, ta.ID) }},
+		{"agent_token", map[string]string{"agent_pool_id": pool.ID}, func() error { return c.AgentTokens.Delete(ctx, tok.ID) }},
+		{"module_test_variable", modCfg, func() error { return c.TestVariables.Delete(ctx, mod.id(), v.ID) }},
+		{"module_version_deprecation", modCfg, func() error { return undeprecateModuleVersion(ctx, c, ver) }},
+		// A run cannot be deleted, only its module (last: the module goes).
+		{"module_test_run", modCfg, func() error { return c.RegistryModules.DeleteProvider(ctx, mod.id()) }},
+	} {
+		t.Run(tc.typ, func(t *testing.T) {
+			typ := "tfgov_" + tc.typ
+			var state map[string]tftypes.Value
+			var want map[string]string
+			for _, r := range p.list(typ, tc.cfg, true, 100) {
+				if tc.typ != "policy" || r.identity["id"] == pol.ID {
+					state, want = r.resource, r.identity
+				}
+			}
+			if state == nil {
+				t.Fatalf("%s: nothing listed", typ)
+			}
+			// An existing object: its identity comes back.
+			resp := p.fresh().readNoIdentity(typ, state)
+			if hasErrors(resp.Diagnostics) {
+				t.Fatalf("refresh: %s", diagText(resp.Diagnostics))
+			}
+			if got := p.identityOfResponse(typ, resp.NewIdentity); len(got) == 0 || !equalMaps(got, want) {
+				t.Errorf("refresh: identity %v, want %v", got, want)
+			}
+			// Deleted outside Terraform: removed from state, no error.
+			if err := tc.remove(); err != nil {
+				t.Fatal(err)
+			}
+			resp = p.fresh().readNoIdentity(typ, state)
+			if len(resp.Diagnostics) > 0 {
+				t.Fatalf("refresh after delete: %s", diagText(resp.Diagnostics))
+			}
+			if got := p.decode(p.schema.ResourceSchemas[typ].ValueType(), resp.NewState); got != nil {
+				t.Errorf("refresh after delete kept %v", got)
+			}
+		})
+	}
+}
+
+func equalMaps(a, b map[string]string) bool {
+	if len(a) != len(b) {
+		return false
+	}
+	for k, v := range a {
+		if b[k] != v {
+			return false
+		}
+	}
+	return true
+}
+
+// TestIdentity_protocolUpdateNoPriorIdentity: an in-place update of a
+// resource whose state has no identity (made by Terraform 1.11, then
+// applied with -refresh=false on 1.12 or later) returns the identity.
+func TestIdentity_protocolUpdateNoPriorIdentity(t *testing.T) {
+	ctx := context.Background()
+	const org = "ident-upd"
+	_, c, p := protoSandbox(t, org, nil)
+	pol, err := c.Policies.Create(ctx, org, tfe.PolicyCreateOptions{Name: tfe.String("pol"), Kind: tfe.Sentinel, EnforcementLevel: tfe.EnforcementMode(tfe.EnforcementAdvisory)})
+	if err != nil {
+		t.Fatal(err)
+	}
+	const typ = "tfgov_policy"
+	res := p.list(typ, nil, true, 10)
+	if len(res) != 1 {
+		t.Fatalf("%d policies listed", len(res))
+	}
+	prior := res[0].resource
+	planned := map[string]tftypes.Value{}
+	for k, v := range prior {
+		planned[k] = v
+	}
+	planned["description"] = tftypes.NewValue(tftypes.String, "changed")
+	config := map[string]tftypes.Value{
+		"name": prior["name"], "kind": prior["kind"], "enforcement_level": prior["enforcement_level"], "description": planned["description"],
+	}
+	rt := p.schema.ResourceSchemas[typ].ValueType()
+	resp, err := p.srv.ApplyResourceChange(ctx, &tfprotov6.ApplyResourceChangeRequest{
+		TypeName: typ, PriorState: p.dynamic(rt, prior), PlannedState: p.dynamic(rt, planned), Config: p.dynamic(rt, config),
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if hasErrors(resp.Diagnostics) {
+		t.Fatalf("update: %s", diagText(resp.Diagnostics))
+	}
+	if got := p.identityOfResponse(typ, resp.NewIdentity); got["id"] != pol.ID {
+		t.Errorf("update: identity %v, want id %s", got, pol.ID)
+	}
+	if got := str(t, p.decode(rt, resp.NewState)["description"]); got != "changed" {
+		t.Errorf("update: description %q", got)
+	}
+}
+
+// TestIdentity_protocolUpdateEveryType: an update of each type whose
+// state has no identity returns one (Update's identity comes from the
+// state it returns, whatever the update does).
+func TestIdentity_protocolUpdateEveryType(t *testing.T) {
+	ctx := context.Background()
+	const org = "ident-every"
+	_, c, p := protoSandbox(t, org, nil)
+	pol, err := c.Policies.Create(ctx, org, tfe.PolicyCreateOptions{Name: tfe.String("pol"), Kind: tfe.Sentinel, EnforcementLevel: tfe.EnforcementMode(tfe.EnforcementAdvisory)})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := c.Policies.Upload(ctx, pol.ID, []byte("main = rule { true }\n")); err != nil {
+		t.Fatal(err)
+	}
+	ws, err := c.Workspaces.Create(ctx, org, tfe.WorkspaceCreateOptions{Name: tfe.String("ws")})
+	if err != nil {
+		t.Fatal(err)
+	}
+	team, err := c.Teams.Create(ctx, org, tfe.TeamCreateOptions{Name: tfe.String("team"), Visibility: tfe.String("organization")})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := c.TeamAccess.Add(ctx, tfe.TeamAccessAddOptions{Access: tfe.Access(tfe.AccessRead), Team: team, Workspace: ws}); err != nil {
+		t.Fatal(err)
+	}
+	pool, err := c.AgentPools.Create(ctx, org, tfe.AgentPoolCreateOptions{Name: tfe.String("pool")})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := c.AgentTokens.Create(ctx, pool.ID, tfe.AgentTokenCreateOptions{Description: tfe.String("tok")}); err != nil {
+		t.Fatal(err)
+	}
+	mod := listTestModule(t, c, org, "1.0.0")
+	if _, err := c.TestVariables.Create(ctx, mod.id(), tfe.VariableCreateOptions{Key: tfe.String("K"), Value: tfe.String("v"), Category: tfe.Category(tfe.CategoryEnv)}); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := deprecateModuleVersion(ctx, c, moduleVersionRef{Organization: org, Name: mod.Name, Provider: mod.Provider, Version: "1.0.0"}, tfe.String("old"), nil); err != nil {
+		t.Fatal(err)
+	}
+	modCfg := map[string]string{"module_name": mod.Name, "module_provider": mod.Provider}
+	packed, err := packConfiguration(testModuleDir(t, "pass"), true)
+	if err != nil {
+		t.Fatal(err)
+	}
+	cv, err := testRunClient{c}.uploadConfiguration(ctx, mod, packed.archive)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := c.TestRuns.Create(ctx, tfe.TestRunCreateOptions{
+		ConfigurationVersion: &tfe.ConfigurationVersion{ID: cv},
+		RegistryModule:       &tfe.RegistryModule{Name: mod.Name, Provider: mod.Provider, Namespace: org, RegistryName: tfe.PrivateRegistry, Organization: &tfe.Organization{Name: org}},
+	}); err != nil {
+		t.Fatal(err)
+	}
+	for _, tc := range []struct {
+		typ string
+		cfg map[string]string
+		// change is the planned change of the update.
+		change map[string]tftypes.Value
+	}{
+		{"policy_upload", nil, map[string]tftypes.Value{"content": tftypes.NewValue(tftypes.String, "main = rule { false }\n"), "content_sha256": tftypes.NewValue(tftypes.String, nil)}},
+		{"team_access", map[string]string{"workspace_id": ws.ID}, map[string]tftypes.Value{"access": tftypes.NewValue(tftypes.String, "write")}},
+		{"agent_token", map[string]string{"agent_pool_id": pool.ID}, nil},
+		{"module_test_variable", modCfg, map[string]tftypes.Value{"value": tftypes.NewValue(tftypes.String, "w")}},
+		{"module_version_deprecation", modCfg, map[string]tftypes.Value{"reason": tftypes.NewValue(tftypes.String, "older")}},
+		{"module_test_run", modCfg, map[string]tftypes.Value{"wait_for_completion": tftypes.NewValue(tftypes.Bool, false)}},
+	} {
+		t.Run(tc.typ, func(t *testing.T) {
+			typ := "tfgov_" + tc.typ
+			res := p.list(typ, tc.cfg, true, 10)
+			if len(res) != 1 {
+				t.Fatalf("%d listed", len(res))
+			}
+			prior := res[0].resource
+			planned := map[string]tftypes.Value{}
+			for k, v := range prior {
+				planned[k] = v
+			}
+			for k, v := range tc.change {
+				planned[k] = v
+			}
+			if v, ok := planned["content_sha256"]; ok && v.IsNull() {
+				planned["content_sha256"] = tftypes.NewValue(tftypes.String, sha256String("main = rule { false }\n"))
+			}
+			rt := p.schema.ResourceSchemas[typ].ValueType()
+			resp, err := p.fresh().srv.ApplyResourceChange(ctx, &tfprotov6.ApplyResourceChangeRequest{
+				TypeName: typ, PriorState: p.dynamic(rt, prior), PlannedState: p.dynamic(rt, planned), Config: p.dynamic(rt, planned),
+			})
+			if err != nil {
+				t.Fatal(err)
+			}
+			if hasErrors(resp.Diagnostics) {
+				t.Fatalf("update: %s", diagText(resp.Diagnostics))
+			}
+			if got := p.identityOfResponse(typ, resp.NewIdentity); !equalMaps(got, res[0].identity) {
+				t.Errorf("update: identity %v, want %v", got, res[0].identity)
+			}
+		})
+	}
+}
