@@ -266,6 +266,14 @@ func (r *moduleTestRunResource) ModifyPlan(ctx context.Context, req resource.Mod
 	if resp.Diagnostics.HasError() {
 		return
 	}
+	var state moduleTestRunResourceModel
+	creating := req.State.Raw.IsNull()
+	if !creating {
+		resp.Diagnostics.Append(req.State.Get(ctx, &state)...)
+		if resp.Diagnostics.HasError() {
+			return
+		}
+	}
 	hash := types.StringNull()
 	switch {
 	case cfg.Source.IsUnknown():
@@ -276,16 +284,16 @@ func (r *moduleTestRunResource) ModifyPlan(ctx context.Context, req resource.Mod
 			resp.Diagnostics.AddAttributeError(path.Root("source"), "Cannot pack the module directory", err.Error())
 			return
 		}
-		hash = types.StringValue(packed.hash)
 		tflog.Debug(ctx, "Hashed module test configuration", map[string]any{"source": cfg.Source.ValueString(), "source_hash": packed.hash, "files": packed.files})
+		// Saved plans: see code_hash.go.
+		hash = planLocalHash(ctx, req.Private, path.Root("source"), "Module directory", cfg.Source.ValueString(), packed.hash, creating, state.SourceHash, &resp.Diagnostics)
+		if resp.Diagnostics.HasError() {
+			return
+		}
 	}
+	resp.Diagnostics.Append(forgetLocalHash(ctx, resp.Private)...)
 	resp.Diagnostics.Append(resp.Plan.SetAttribute(ctx, path.Root("source_hash"), hash)...)
-	if req.State.Raw.IsNull() {
-		return
-	}
-	var state moduleTestRunResourceModel
-	resp.Diagnostics.Append(req.State.Get(ctx, &state)...)
-	if resp.Diagnostics.HasError() {
+	if creating {
 		return
 	}
 	imported, diags := req.Private.GetKey(ctx, privateImported)
@@ -324,11 +332,6 @@ func (r *moduleTestRunResource) Create(ctx context.Context, req resource.CreateR
 		packed, err := packConfiguration(plan.Source.ValueString(), true)
 		if err != nil {
 			resp.Diagnostics.AddAttributeError(path.Root("source"), "Cannot pack the module directory", err.Error())
-			return
-		}
-		if !plan.SourceHash.IsUnknown() && plan.SourceHash.ValueString() != packed.hash {
-			resp.Diagnostics.AddAttributeError(path.Root("source"), "Module directory changed since the plan",
-				fmt.Sprintf("The plan was made for %s with hash %s, but its files now hash to %s. Run terraform plan again.", plan.Source.ValueString(), plan.SourceHash.ValueString(), packed.hash))
 			return
 		}
 		plan.SourceHash = types.StringValue(packed.hash)
@@ -491,6 +494,13 @@ func (r *moduleTestRunResource) Read(ctx context.Context, req resource.ReadReque
 		return
 	}
 	state.apply(ctx, rec, &resp.Diagnostics)
+	if !state.Source.IsNull() {
+		// The directory as this refresh finds it, for the apply of a saved
+		// plan (planLocalHash); an unreadable one is the plan's to report.
+		if packed, err := packConfiguration(state.Source.ValueString(), false); err == nil {
+			resp.Diagnostics.Append(recordLocalHash(ctx, resp.Private, state.Source.ValueString(), packed.hash)...)
+		}
+	}
 	resp.Diagnostics.Append(resp.State.Set(ctx, &state)...)
 }
 
@@ -502,6 +512,15 @@ func (r *moduleTestRunResource) Update(ctx context.Context, req resource.UpdateR
 	resp.Diagnostics.Append(req.Plan.Get(ctx, &plan)...)
 	if resp.Diagnostics.HasError() {
 		return
+	}
+	if plan.SourceHash.IsUnknown() {
+		// Adopting the directory of an imported run: hashed now (code_hash.go).
+		packed, err := packConfiguration(plan.Source.ValueString(), false)
+		if err != nil {
+			resp.Diagnostics.AddAttributeError(path.Root("source"), "Cannot pack the module directory", err.Error())
+			return
+		}
+		plan.SourceHash = types.StringValue(packed.hash)
 	}
 	resp.Diagnostics.Append(resp.Private.SetKey(ctx, privateImported, nil)...)
 	resp.Diagnostics.Append(resp.State.Set(ctx, &plan)...)

@@ -234,14 +234,16 @@ func (r *policyResource) ModifyPlan(ctx context.Context, req resource.ModifyPlan
 	if resp.Diagnostics.HasError() {
 		return
 	}
-	sum := planCodeSHA256(cfg.Content, cfg.Source, cfg.ContentSHA256, &resp.Diagnostics)
+	var stateSum types.String
+	if !req.State.Raw.IsNull() {
+		resp.Diagnostics.Append(req.State.GetAttribute(ctx, path.Root("content_sha256"), &stateSum)...)
+	}
+	planned := planPolicyCode(ctx, cfg.Content, cfg.Source, cfg.ContentSHA256, stateSum, req.State.Raw.IsNull(), req.Private, &resp.Diagnostics)
 	if resp.Diagnostics.HasError() {
 		return
 	}
-	if sum.IsNull() && cfg.hasCode() {
-		sum = types.StringUnknown()
-	}
-	resp.Diagnostics.Append(resp.Plan.SetAttribute(ctx, path.Root("content_sha256"), sum)...)
+	resp.Diagnostics.Append(forgetLocalHash(ctx, resp.Private)...)
+	resp.Diagnostics.Append(resp.Plan.SetAttribute(ctx, path.Root("content_sha256"), planned.SHA256)...)
 	if !cfg.Content.IsNull() && !cfg.Content.IsUnknown() && !plan.Kind.IsUnknown() && !plan.Name.IsUnknown() {
 		if n := len(cfg.Content.ValueString()); n > maxPolicyCodeSize {
 			resp.Diagnostics.AddAttributeError(path.Root("content"), "Policy code too large", tooLarge(n))
@@ -422,6 +424,13 @@ func (r *policyResource) Read(ctx context.Context, req resource.ReadRequest, res
 				state.ContentSHA256 = types.StringNull()
 			}
 			resp.Diagnostics.Append(setCodeSignal(ctx, resp.Private, codeSignal{Organization: state.Organization.ValueString(), UpdatedAt: updatedAtSignal(pol)})...)
+		}
+	}
+	if !state.Source.IsNull() {
+		// The file as this refresh finds it, for the apply of a saved plan
+		// (planPolicyCode); an unreadable file is the plan's to report.
+		if c, err := readPolicySource(state.Source.ValueString()); err == nil {
+			resp.Diagnostics.Append(recordLocalHash(ctx, resp.Private, state.Source.ValueString(), sha256Hex(c))...)
 		}
 	}
 	resp.Diagnostics.Append(resp.State.Set(ctx, &state)...)
