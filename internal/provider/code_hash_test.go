@@ -49,7 +49,9 @@ func TestLocalHashPlan(t *testing.T) {
 // fakePrivate is private state in a map.
 type fakePrivate map[string][]byte
 
-func (p fakePrivate) GetKey(_ context.Context, key string) ([]byte, diag.Diagnostics) { return p[key], nil }
+func (p fakePrivate) GetKey(_ context.Context, key string) ([]byte, diag.Diagnostics) {
+	return p[key], nil
+}
 
 func (p fakePrivate) SetKey(_ context.Context, key string, v []byte) diag.Diagnostics {
 	if len(v) == 0 {
