@@ -114,7 +114,9 @@ func (r *moduleTestRunResource) Schema(ctx context.Context, _ resource.SchemaReq
 			"configuration version, or an existing configuration version (`configuration_version_id`). A run cannot be changed: a change of any input " +
 			"that the run uses (the module, the directory's contents, the configuration version, `test_directory`, `filters`, `verbose`, `variables`) " +
 			"or of `triggers` starts a new run. The directory's contents are hashed at plan time (`source_hash`), so editing a file plans a new run; " +
-			"moving the directory without changing it does not.\n\n" +
+			"moving the directory without changing it does not. A new run's `source_hash` is known after apply: `terraform apply PLANFILE` packs the directory " +
+			"as it finds it then, and records that hash; for an existing run, a directory edited between the plan and the apply of a saved plan that keeps the run " +
+			"fails the apply with an error saying so.\n\n" +
 			"With `wait_for_completion` (the default) the apply waits for the run to end. If tests fail, or the run errors or is canceled, the apply fails " +
 			"with the counts and the end of the run's log when `fail_on_test_failure` is true (the default), or warns when it is false. A failed apply " +
 			"still records the run in state, **tainted**: the next apply starts a new run (fix the module first), and `terraform untaint` accepts the " +
@@ -140,8 +142,8 @@ func (r *moduleTestRunResource) Schema(ctx context.Context, _ resource.SchemaReq
 					"Exactly one of `source` and `configuration_version_id` must be set.",
 				Validators: []validator.String{notBlank()},
 			},
-			"source_hash": computedString("Hex SHA-256 of the packed `source` directory (names, permissions and contents of its files; not their times), computed at plan time. " +
-				"A different hash starts a new run. Null with `configuration_version_id`."),
+			"source_hash": computedString("Hex SHA-256 of the packed `source` directory (names, permissions and contents of its files; not their times), computed at plan time " +
+				"for an existing run, and by the apply for a new one. A different hash starts a new run. Null with `configuration_version_id`."),
 			"configuration_version_id": schema.StringAttribute{
 				Optional: true,
 				Computed: true,

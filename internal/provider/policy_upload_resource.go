@@ -73,7 +73,10 @@ func (r *policyUploadResource) Schema(_ context.Context, _ resource.SchemaReques
 			"or the code is plainly Rego (it declares a package, or the file is named `*.rego`), " +
 			"so that nothing is created for code that would be refused; otherwise before the upload. " +
 			"A `source` file edited between `terraform plan -out` and the apply of that plan is refused with an error saying so, and nothing is uploaded; " +
-			"a new upload's plan shows `content_sha256` as known after apply, and uploads the file as the apply finds it.\n\n" +
+			"a new upload's plan shows `content_sha256` as known after apply, and uploads the file as the apply finds it. " +
+			"(With `-refresh=false` a plan compares the file with the last refresh's reading of it: refresh first after editing it.)\n\n" +
+			"A failed upload (after the provider's retries, `retry_max`) fails the apply: a new upload leaves nothing in state, and the next apply uploads again; " +
+			"an upload of changed code keeps the code last uploaded in state, and the next apply uploads again. The policy itself is never touched.\n\n" +
 			"After an import the code is kept as `content`, which `terraform plan -generate-config-out` writes, and which then plans no change. " +
 			"A configuration with `source` instead plans one in-place update after the import, from `content` to `source`, because Terraform cannot know " +
 			"which file an imported policy's code came from; its `content_sha256` stays the same when the file holds the same code, and applying it uploads nothing.\n\n" +
