@@ -115,8 +115,8 @@ func (r *moduleTestRunResource) Schema(ctx context.Context, _ resource.SchemaReq
 			"that the run uses (the module, the directory's contents, the configuration version, `test_directory`, `filters`, `verbose`, `variables`) " +
 			"or of `triggers` starts a new run. The directory's contents are hashed at plan time (`source_hash`), so editing a file plans a new run; " +
 			"moving the directory without changing it does not. A new run's `source_hash` is known after apply: `terraform apply PLANFILE` packs the directory " +
-			"as it finds it then, and records that hash; for an existing run, a directory edited between the plan and the apply of a saved plan that keeps the run " +
-			"fails the apply with an error saying so.\n\n" +
+			"as it finds it then, and records that hash; when a saved plan updates a run in place (such as a change of `wait_for_completion`), a directory edited " +
+			"after the plan fails the apply with an error saying so.\n\n" +
 			"With `wait_for_completion` (the default) the apply waits for the run to end. If tests fail, or the run errors or is canceled, the apply fails " +
 			"with the counts and the end of the run's log when `fail_on_test_failure` is true (the default), or warns when it is false. A failed apply " +
 			"still records the run in state, **tainted**: the next apply starts a new run (fix the module first), and `terraform untaint` accepts the " +

@@ -128,8 +128,8 @@ func (r *policyResource) Schema(_ context.Context, _ resource.SchemaRequest, res
 				Computed: true,
 				MarkdownDescription: "What happens when the policy fails. For `sentinel`: " + backticked(policyLevels["sentinel"]) +
 					"; for `opa`: " + backticked(policyLevels["opa"]) + ". Checked against `kind` at plan time. " +
-					"When left out, the API's default (`hard-mandatory` for Sentinel, `advisory` for OPA) is kept and shown here, with no diff.",
-				PlanModifiers: []planmodifier.String{stringplanmodifier.UseStateForUnknown()},
+					"Defaults to the kind's default: `hard-mandatory` for Sentinel, `advisory` for OPA (the API's); removing it from the configuration plans that default.",
+				PlanModifiers: []planmodifier.String{policyLevelDefault{}},
 				Validators:    []validator.String{stringvalidator.OneOf(allPolicyLevels...)},
 			},
 			"policy_set_ids": schema.SetAttribute{
