@@ -240,9 +240,15 @@ func (r *policyResource) ModifyPlan(ctx context.Context, req resource.ModifyPlan
 	if resp.Diagnostics.HasError() {
 		return
 	}
-	var stateSum types.String
+	var stateSum, stateLevel types.String
 	if !req.State.Raw.IsNull() {
 		resp.Diagnostics.Append(req.State.GetAttribute(ctx, path.Root("content_sha256"), &stateSum)...)
+		resp.Diagnostics.Append(req.State.GetAttribute(ctx, path.Root("enforcement_level"), &stateLevel)...)
+		if !plan.UpdatedAt.IsUnknown() && !plan.EnforcementLevel.Equal(stateLevel) {
+			// The default level planned by policyLevelDefault, after the
+			// framework found no change: the update moves updated_at.
+			resp.Diagnostics.Append(resp.Plan.SetAttribute(ctx, path.Root("updated_at"), types.StringUnknown())...)
+		}
 	}
 	planned := planPolicyCode(ctx, cfg.Content, cfg.Source, cfg.ContentSHA256, stateSum, req.State.Raw.IsNull(), req.Private, &resp.Diagnostics)
 	if resp.Diagnostics.HasError() {
