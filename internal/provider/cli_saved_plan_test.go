@@ -217,3 +217,50 @@ func TestAccModuleTestRunResource_sourceChangedAfterPlan(t *testing.T) {
 	}
 	d.emptyPlan()
 }
+
+// TestAccModuleTestVariableResource_secretNotShown: the value of a
+// variable marked sensitive appears neither in the plan, nor in the apply's
+// output, nor in the provider's logs at TRACE; a plain variable's value is
+// shown as readable_value.
+func TestAccModuleTestVariableResource_secretNotShown(t *testing.T) {
+	const secret = "hunter2-d4e5f6"
+	mod := testAccModule(t)
+	d := newCLIDir(t, testAccTestVariableConfig(mod, `key = "PASSWORD"`, fmt.Sprintf("value = %q", secret), "sensitive = true")+`
+resource "tfgov_module_test_variable" "plain" {
+  module_name     = "`+mod.Name+`"
+  module_provider = "`+mod.Provider+`"
+  key             = "REGION"
+  value           = "eu-west-1"
+}
+`)
+	logFile := filepath.Join(t.TempDir(), "provider.log")
+	t.Setenv("TF_LOG_PROVIDER", "TRACE")
+	t.Setenv("TF_LOG_PATH", logFile)
+	plan := d.must("plan")
+	apply := d.must("apply", "-auto-approve")
+	for what, out := range map[string]string{"plan": plan, "apply": apply} {
+		if strings.Contains(out, secret) {
+			t.Errorf("the %s shows the secret:\n%s", what, out)
+		}
+		if what == "plan" && !strings.Contains(strings.Join(strings.Fields(out), " "), `readable_value = "eu-west-1"`) {
+			t.Errorf("the %s does not show the plain variable's readable_value:\n%s", what, out)
+		}
+	}
+	if !strings.Contains(plan, "(sensitive value)") {
+		t.Errorf("the plan does not show the value as sensitive:\n%s", plan)
+	}
+	logs, err := os.ReadFile(logFile) //nolint:gosec // the test's own file
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(logs) == 0 {
+		t.Fatal("no provider log written")
+	}
+	if strings.Contains(string(logs), secret) {
+		t.Errorf("the provider's TRACE log holds the secret")
+	}
+	if got := d.stateAttr("tfgov_module_test_variable.test", "readable_value"); got != nil {
+		t.Errorf("readable_value of the sensitive variable: %v, want null", got)
+	}
+	d.emptyPlan()
+}
