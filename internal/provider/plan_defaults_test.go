@@ -23,6 +23,10 @@ import (
 //     cannot be made through the public API of a live service;
 //     planOrganization plans it, replacing the resource.
 //   - tfgov_module_test_variable.category: `env` is its only valid value.
+//   - tfgov_module_test_variable.value: it has no default; left out on an
+//     existing variable it keeps the service's value, as documented (a
+//     generated configuration writes `value = null # sensitive`), and
+//     TestAccModuleTestVariableResource_sensitive plans that as no change.
 //   - tfgov_module_test_run.configuration_version_id: exactly one of it
 //     and `source` is required, so it cannot be removed alone.
 //   - tfgov_policy.content_sha256 and tfgov_policy_upload.content_sha256
