@@ -67,8 +67,11 @@ func codeOnServer(c *tfe.Client, addr, code string) statecheck.StateCheck {
 			return err
 		}
 		got, err := c.Policies.Download(ctx, id)
-		if err != nil || string(got) != code {
-			return fmt.Errorf("code of %s: %q, %v; want %q", id, got, err, code)
+		if err != nil {
+			return fmt.Errorf("downloading the code of %s: %w", id, err)
+		}
+		if string(got) != code {
+			return fmt.Errorf("code of %s: %q, want %q", id, got, code)
 		}
 		return nil
 	})
