@@ -169,8 +169,8 @@ func (r *moduleTestVariableResource) Schema(_ context.Context, _ resource.Schema
 				Default:  booldefault.StaticBool(false),
 				MarkdownDescription: "Whether the value is sensitive: the API never returns a sensitive value. Defaults to `false`. " +
 					"A variable can be made sensitive in place, but not made non-sensitive again: setting `false` on a sensitive variable replaces it. " +
-					"A sensitive variable that already exists (such as one just imported, whose value cannot be read back) may leave out both `value` and `value_wo`: " +
-					"Terraform then leaves its value as it is on the service. That is how `terraform plan -generate-config-out` writes an imported sensitive variable.",
+					"A variable that already exists (such as one just imported; a sensitive one's value cannot be read back) may leave out both `value` and `value_wo`: " +
+					"Terraform then leaves its value as it is on the service. That is how `terraform plan -generate-config-out` writes an imported variable.",
 				PlanModifiers: []planmodifier.Bool{boolplanmodifier.RequiresReplaceIf(
 					func(_ context.Context, req planmodifier.BoolRequest, resp *boolplanmodifier.RequiresReplaceIfFuncResponse) {
 						resp.RequiresReplace = req.StateValue.ValueBool() && !req.PlanValue.IsUnknown() && !req.PlanValue.ValueBool()
