@@ -212,10 +212,21 @@ func TestAccModuleTestRunResource_sourceChangedAfterPlan(t *testing.T) {
 	if got := d.stateAttr("tfgov_module_test_run.test", "source_hash"); got != hash() {
 		t.Errorf("source_hash %v after the replace, want the directory's as the apply found it (%s)", got, hash())
 	}
-	if id := d.stateAttr("tfgov_module_test_run.test", "id"); id == first {
-		t.Errorf("the run was not replaced: still %v", id)
+	second := d.stateAttr("tfgov_module_test_run.test", "id")
+	if second == first {
+		t.Errorf("the run was not replaced: still %v", second)
 	}
 	d.emptyPlan()
+
+	// In place (waiting for completion is not part of the run): a
+	// directory edited after the plan is refused, and the run is kept.
+	d.write("main.tf", requiredProvidersShim+testAccTestRunConfig(mod, `source = "${path.module}/module"`, "wait_for_completion = true", "fail_on_test_failure = false"))
+	d.must("plan", "-out=tfplan")
+	d.write("module/README.md", "edited after the in-place plan\n")
+	d.applyFails("Error: Module directory changed since the plan", "Nothing was uploaded", "Run terraform plan again")
+	if id := d.stateAttr("tfgov_module_test_run.test", "id"); id != second {
+		t.Errorf("the refused apply changed the run: %v, want %v", id, second)
+	}
 }
 
 // TestAccModuleTestVariableResource_secretNotShown: the value of a
