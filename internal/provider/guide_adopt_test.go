@@ -114,7 +114,7 @@ func TestAccGuideAdoptingAnOrganization(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		for _, want := range []string{`value            = "eu-west-1"`, `access = "admin"`, `access = "custom"`, `content        = "main = rule { true }\n"`} {
+		for _, want := range []string{`value            = null # sensitive`, `access = "admin"`, `access = "custom"`, `content        = "main = rule { true }\n"`} {
 			if !strings.Contains(string(gen), want) {
 				t.Errorf("generated.tf lacks %q:\n%s", want, gen)
 			}

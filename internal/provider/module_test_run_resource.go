@@ -112,7 +112,9 @@ func (r *moduleTestRunResource) Schema(ctx context.Context, _ resource.SchemaReq
 			"configuration version, or an existing configuration version (`configuration_version_id`). A run cannot be changed: a change of any input " +
 			"that the run uses (the module, the directory's contents, the configuration version, `test_directory`, `filters`, `verbose`, `variables`) " +
 			"or of `triggers` starts a new run. The directory's contents are hashed at plan time (`source_hash`), so editing a file plans a new run; " +
-			"moving the directory without changing it does not.\n\n" +
+			"moving the directory without changing it does not. A new run's `source_hash` is known after apply: `terraform apply PLANFILE` packs the directory " +
+			"as it finds it then, and records that hash; when a saved plan updates a run in place (such as a change of `wait_for_completion`), a directory edited " +
+			"after the plan fails the apply with an error saying so.\n\n" +
 			"With `wait_for_completion` (the default) the apply waits for the run to end. If tests fail, or the run errors or is canceled, the apply fails " +
 			"with the counts and the end of the run's log when `fail_on_test_failure` is true (the default), or warns when it is false. A failed apply " +
 			"still records the run in state, **tainted**: the next apply starts a new run (fix the module first), and `terraform untaint` accepts the " +
@@ -141,8 +143,8 @@ func (r *moduleTestRunResource) Schema(ctx context.Context, _ resource.SchemaReq
 					"Exactly one of `source` and `configuration_version_id` must be set.",
 				Validators: []validator.String{notBlank()},
 			},
-			"source_hash": computedString("Hex SHA-256 of the packed `source` directory (names, permissions and contents of its files; not their times), computed at plan time. " +
-				"A different hash starts a new run. Null with `configuration_version_id`."),
+			"source_hash": computedString("Hex SHA-256 of the packed `source` directory (names, permissions and contents of its files; not their times), computed at plan time " +
+				"for an existing run, and by the apply for a new one. A different hash starts a new run. Null with `configuration_version_id`."),
 			"configuration_version_id": schema.StringAttribute{
 				Optional: true,
 				Computed: true,
@@ -267,6 +269,14 @@ func (r *moduleTestRunResource) ModifyPlan(ctx context.Context, req resource.Mod
 	if resp.Diagnostics.HasError() {
 		return
 	}
+	var state moduleTestRunResourceModel
+	creating := req.State.Raw.IsNull()
+	if !creating {
+		resp.Diagnostics.Append(req.State.Get(ctx, &state)...)
+		if resp.Diagnostics.HasError() {
+			return
+		}
+	}
 	hash := types.StringNull()
 	switch {
 	case cfg.Source.IsUnknown():
@@ -277,16 +287,16 @@ func (r *moduleTestRunResource) ModifyPlan(ctx context.Context, req resource.Mod
 			resp.Diagnostics.AddAttributeError(path.Root("source"), "Cannot pack the module directory", err.Error())
 			return
 		}
-		hash = types.StringValue(packed.hash)
 		tflog.Debug(ctx, "Hashed module test configuration", map[string]any{"source": cfg.Source.ValueString(), "source_hash": packed.hash, "files": packed.files})
+		// Saved plans: see code_hash.go.
+		hash = planLocalHash(ctx, req.Private, path.Root("source"), "Module directory", cfg.Source.ValueString(), packed.hash, creating, state.SourceHash, &resp.Diagnostics)
+		if resp.Diagnostics.HasError() {
+			return
+		}
 	}
+	resp.Diagnostics.Append(forgetLocalHash(ctx, resp.Private)...)
 	resp.Diagnostics.Append(resp.Plan.SetAttribute(ctx, path.Root("source_hash"), hash)...)
-	if req.State.Raw.IsNull() {
-		return
-	}
-	var state moduleTestRunResourceModel
-	resp.Diagnostics.Append(req.State.Get(ctx, &state)...)
-	if resp.Diagnostics.HasError() {
+	if creating {
 		return
 	}
 	imported, diags := req.Private.GetKey(ctx, privateImported)
@@ -326,11 +336,6 @@ func (r *moduleTestRunResource) Create(ctx context.Context, req resource.CreateR
 		packed, err := packConfiguration(plan.Source.ValueString(), true)
 		if err != nil {
 			resp.Diagnostics.AddAttributeError(path.Root("source"), "Cannot pack the module directory", err.Error())
-			return
-		}
-		if !plan.SourceHash.IsUnknown() && plan.SourceHash.ValueString() != packed.hash {
-			resp.Diagnostics.AddAttributeError(path.Root("source"), "Module directory changed since the plan",
-				fmt.Sprintf("The plan was made for %s with hash %s, but its files now hash to %s. Run terraform plan again.", plan.Source.ValueString(), plan.SourceHash.ValueString(), packed.hash))
 			return
 		}
 		plan.SourceHash = types.StringValue(packed.hash)
@@ -499,6 +504,13 @@ func (r *moduleTestRunResource) Read(ctx context.Context, req resource.ReadReque
 		return
 	}
 	state.apply(ctx, rec, &resp.Diagnostics)
+	if !state.Source.IsNull() {
+		// The directory as this refresh finds it, for the apply of a saved
+		// plan (planLocalHash); an unreadable one is the plan's to report.
+		if packed, err := packConfiguration(state.Source.ValueString(), false); err == nil {
+			resp.Diagnostics.Append(recordLocalHash(ctx, resp.Private, state.Source.ValueString(), packed.hash)...)
+		}
+	}
 	resp.Diagnostics.Append(resp.State.Set(ctx, &state)...)
 }
 
@@ -511,6 +523,15 @@ func (r *moduleTestRunResource) Update(ctx context.Context, req resource.UpdateR
 	resp.Diagnostics.Append(req.Plan.Get(ctx, &plan)...)
 	if resp.Diagnostics.HasError() {
 		return
+	}
+	if plan.SourceHash.IsUnknown() {
+		// Adopting the directory of an imported run: hashed now (code_hash.go).
+		packed, err := packConfiguration(plan.Source.ValueString(), false)
+		if err != nil {
+			resp.Diagnostics.AddAttributeError(path.Root("source"), "Cannot pack the module directory", err.Error())
+			return
+		}
+		plan.SourceHash = types.StringValue(packed.hash)
 	}
 	resp.Diagnostics.Append(resp.Private.SetKey(ctx, privateImported, nil)...)
 	resp.Diagnostics.Append(resp.State.Set(ctx, &plan)...)

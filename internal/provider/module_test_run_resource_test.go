@@ -156,7 +156,10 @@ func TestAccModuleTestRunResource_basic(t *testing.T) {
 				ConfigPlanChecks: resource.ConfigPlanChecks{PreApply: []plancheck.PlanCheck{
 					plancheck.ExpectResourceAction(testRunAddr, plancheck.ResourceActionUpdate),
 				}},
-				ConfigStateChecks: []statecheck.StateCheck{sameRun.AddStateValue(testRunAddr, tfjsonpath.New("id"))},
+				ConfigStateChecks: []statecheck.StateCheck{
+					sameRun.AddStateValue(testRunAddr, tfjsonpath.New("id")),
+					newRun.AddStateValue(testRunAddr, tfjsonpath.New("id")), // the run the next step replaces
+				},
 			},
 			{
 				// An edited test file: a new run, which fails.
@@ -212,7 +215,11 @@ func TestAccModuleTestRunResource_basic(t *testing.T) {
 func TestAccModuleTestRunResource_failure(t *testing.T) {
 	mod := testAccModule(t)
 	dir := testModuleDir(t, "fail")
-	runs := statecheck.CompareValue(compare.ValuesDiffer())
+	// The failed run's ID is in no state that state checks see (its step
+	// fails), so the plan that replaces it tells it.
+	var failed string
+	newRun := statecheck.CompareValue(compare.ValuesDiffer())
+	sameRun := statecheck.CompareValue(compare.ValuesSame())
 	resource.ParallelTest(t, resource.TestCase{
 		PreCheck:                 func() { testAccPreCheck(t) },
 		ProtoV6ProviderFactories: testAccProtoV6ProviderFactories,
@@ -227,8 +234,18 @@ func TestAccModuleTestRunResource_failure(t *testing.T) {
 				Config: testAccTestRunConfig(mod, fmt.Sprintf("source = %q", dir), "fail_on_test_failure = false"),
 				ConfigPlanChecks: resource.ConfigPlanChecks{PreApply: []plancheck.PlanCheck{
 					plancheck.ExpectResourceAction(testRunAddr, plancheck.ResourceActionReplace),
+					priorValue(testRunAddr, "id", &failed),
 				}},
-				ConfigStateChecks: append(testRunOutcome("fail", 1, 1), runs.AddStateValue(testRunAddr, tfjsonpath.New("id"))),
+				ConfigStateChecks: append(testRunOutcome("fail", 1, 1),
+					newRun.AddStateValue(testRunAddr, tfjsonpath.New("id")),
+					sameRun.AddStateValue(testRunAddr, tfjsonpath.New("id")),
+					stateCheckFunc(func(_ context.Context, s *tfjson.State) error {
+						id, err := stateID(s, testRunAddr)
+						if err == nil && (failed == "" || id == failed) {
+							err = fmt.Errorf("the run after the failed one is %s, the failed one %q: want a new run", id, failed)
+						}
+						return err
+					})),
 			},
 			{
 				// Turning failures back on does not rerun the tests.
@@ -236,8 +253,39 @@ func TestAccModuleTestRunResource_failure(t *testing.T) {
 				ConfigPlanChecks: resource.ConfigPlanChecks{PreApply: []plancheck.PlanCheck{
 					plancheck.ExpectResourceAction(testRunAddr, plancheck.ResourceActionUpdate),
 				}},
+				ConfigStateChecks: []statecheck.StateCheck{sameRun.AddStateValue(testRunAddr, tfjsonpath.New("id"))},
+			},
+			{
+				// New triggers: a new run, which fails the apply again.
+				Config:      testAccTestRunConfig(mod, fmt.Sprintf("source = %q", dir), `triggers = { attempt = "2" }`),
+				ExpectError: regexp.MustCompile(`Module tests failed`),
+			},
+			{
+				Config: testAccTestRunConfig(mod, fmt.Sprintf("source = %q", dir), `triggers = { attempt = "2" }`, "fail_on_test_failure = false"),
+				ConfigPlanChecks: resource.ConfigPlanChecks{PreApply: []plancheck.PlanCheck{
+					plancheck.ExpectResourceAction(testRunAddr, plancheck.ResourceActionReplace),
+				}},
+				ConfigStateChecks: []statecheck.StateCheck{newRun.AddStateValue(testRunAddr, tfjsonpath.New("id"))},
 			},
 		},
+	})
+}
+
+// priorValue is a plan check that records the string attribute attr of
+// the resource at addr as the plan's prior state holds it (such as a
+// tainted resource's, which no state check sees).
+func priorValue(addr, attr string, into *string) plancheck.PlanCheck {
+	return planCheckFunc(func(_ context.Context, plan *tfjson.Plan) error {
+		if plan.PriorState == nil || plan.PriorState.Values == nil {
+			return fmt.Errorf("the plan has no prior state")
+		}
+		for _, r := range plan.PriorState.Values.RootModule.Resources {
+			if r.Address == addr {
+				*into, _ = r.AttributeValues[attr].(string)
+				return nil
+			}
+		}
+		return fmt.Errorf("%s is not in the plan's prior state", addr)
 	})
 }
 

@@ -46,6 +46,7 @@ type moduleTestVariableResourceModel struct {
 	ModuleProvider types.String `tfsdk:"module_provider"`
 	Key            types.String `tfsdk:"key"`
 	Value          types.String `tfsdk:"value"`
+	ReadableValue  types.String `tfsdk:"readable_value"`
 	ValueWO        types.String `tfsdk:"value_wo"`
 	ValueWOVersion types.Int64  `tfsdk:"value_wo_version"`
 	Description    types.String `tfsdk:"description"`
@@ -112,11 +113,20 @@ func (r *moduleTestVariableResource) Schema(_ context.Context, _ resource.Schema
 					"The API cannot rename a sensitive variable, so changing its key replaces it.")},
 			},
 			"value": schema.StringAttribute{
-				Optional: true,
-				MarkdownDescription: "Value of a plain variable (may be empty). Stored in state and shown in plans, like the API shows it to anyone who may read the module's tests, " +
-					"so that `terraform plan -generate-config-out` writes it as it is. For a secret use `value_wo` with `sensitive = true` " +
-					"(or pass a value marked sensitive, such as a sensitive variable). At most one of `value` and `value_wo` may be set, and one of them must be, " +
-					"except on an existing sensitive variable: see `sensitive`.",
+				Optional:  true,
+				Computed:  true,
+				Sensitive: true,
+				MarkdownDescription: "Value of the variable (may be empty). Marked sensitive, so plans and the CLI never show it, whatever `sensitive` says; " +
+					"`readable_value` shows a plain variable's value. It is stored in state: to keep a secret out of state too, use `value_wo` (with `sensitive = true`). " +
+					"At most one of `value` and `value_wo` may be set, and a new variable needs one of them. " +
+					"Left out on an existing variable, the value it has on the service is kept (the plan shows no change for it): " +
+					"that is how `terraform plan -generate-config-out` writes it (`value = null # sensitive`), so a generated configuration plans clean.",
+				PlanModifiers: []planmodifier.String{stringplanmodifier.UseStateForUnknown()},
+			},
+			"readable_value": schema.StringAttribute{
+				Computed: true,
+				MarkdownDescription: "The value of a variable that is not sensitive, shown in plans and usable in expressions without being redacted; " +
+					"null for a sensitive variable, and for a value set with `value_wo`.",
 			},
 			"value_wo": schema.StringAttribute{
 				Optional:  true,
@@ -163,8 +173,8 @@ func (r *moduleTestVariableResource) Schema(_ context.Context, _ resource.Schema
 				Default:  booldefault.StaticBool(false),
 				MarkdownDescription: "Whether the value is sensitive: the API never returns a sensitive value. Defaults to `false`. " +
 					"A variable can be made sensitive in place, but not made non-sensitive again: setting `false` on a sensitive variable replaces it. " +
-					"A sensitive variable that already exists (such as one just imported, whose value cannot be read back) may leave out both `value` and `value_wo`: " +
-					"Terraform then leaves its value as it is on the service. That is how `terraform plan -generate-config-out` writes an imported sensitive variable.",
+					"A variable that already exists (such as one just imported; a sensitive one's value cannot be read back) may leave out both `value` and `value_wo`: " +
+					"Terraform then leaves its value as it is on the service. That is how `terraform plan -generate-config-out` writes an imported variable.",
 				PlanModifiers: []planmodifier.Bool{boolplanmodifier.RequiresReplaceIf(
 					func(_ context.Context, req planmodifier.BoolRequest, resp *boolplanmodifier.RequiresReplaceIfFuncResponse) {
 						resp.RequiresReplace = req.StateValue.ValueBool() && !req.PlanValue.IsUnknown() && !req.PlanValue.ValueBool()
@@ -194,20 +204,19 @@ func (r *moduleTestVariableResource) ConfigValidators(context.Context) []resourc
 	}
 }
 
-// ValidateConfig warns when a sensitive variable takes its value from the
-// plain `value`: Terraform keeps it in state and shows it in plans unless
-// the expression that sets it is itself sensitive (a mark the provider is
-// not told), whereas `value_wo` keeps it out of both.
+// ValidateConfig warns when a sensitive variable takes its value from
+// `value`: plans never show it (value is Sensitive), but Terraform keeps it
+// in state, whereas `value_wo` keeps it out of state too.
 func (r *moduleTestVariableResource) ValidateConfig(ctx context.Context, req resource.ValidateConfigRequest, resp *resource.ValidateConfigResponse) {
 	var cfg moduleTestVariableResourceModel
 	resp.Diagnostics.Append(req.Config.Get(ctx, &cfg)...)
 	if resp.Diagnostics.HasError() || !cfg.Sensitive.ValueBool() || cfg.Value.IsNull() {
 		return
 	}
-	resp.Diagnostics.AddAttributeWarning(path.Root("value"), "Sensitive value in a plain attribute",
-		"This variable is sensitive, but its value is set with value, which Terraform stores in state and shows in plans "+
-			"unless the expression is itself sensitive (such as a variable declared sensitive = true). "+
-			"To keep the secret out of state and plans, set value_wo and value_wo_version instead.")
+	// On sensitive, not value: Terraform prints the line the warning names.
+	resp.Diagnostics.AddAttributeWarning(path.Root("sensitive"), "Secret kept in state",
+		"This variable is sensitive and its value is set with value, which plans never show but Terraform stores in state. "+
+			"To keep the secret out of state too, set value_wo and value_wo_version instead (Terraform 1.11 or later).")
 }
 
 func (r *moduleTestVariableResource) Configure(_ context.Context, req resource.ConfigureRequest, resp *resource.ConfigureResponse) {
@@ -227,19 +236,29 @@ func (r *moduleTestVariableResource) ModifyPlan(ctx context.Context, req resourc
 	if resp.Diagnostics.HasError() {
 		return
 	}
-	if cfg.Value.IsNull() && cfg.ValueWO.IsNull() && !cfg.Sensitive.IsUnknown() {
-		switch {
-		case !cfg.Sensitive.ValueBool():
-			resp.Diagnostics.AddAttributeError(path.Root("value"), "Missing value",
-				"Set value (a plain value) or value_wo (a secret, with sensitive = true and value_wo_version). "+
-					"Only an existing sensitive variable may leave both out, to keep the value it has on the service.")
-		case req.State.Raw.IsNull():
-			resp.Diagnostics.AddAttributeError(path.Root("value_wo"), "Missing value",
-				"A new sensitive variable needs a value: set value_wo and value_wo_version (or value). "+
-					"Leaving both out keeps the value of an existing sensitive variable, such as an imported one; this one does not exist yet.")
-		}
+	if cfg.Value.IsNull() && cfg.ValueWO.IsNull() && req.State.Raw.IsNull() {
+		resp.Diagnostics.AddAttributeError(path.Root("value"), "Missing value",
+			"A new variable needs a value: set value, or value_wo and value_wo_version (a secret kept out of state, with sensitive = true). "+
+				"Leaving both out keeps the value of an existing variable, such as an imported one; this one does not exist yet.")
 	}
 	r.data.planOrganization(ctx, req, resp)
+	var plan moduleTestVariableResourceModel
+	resp.Diagnostics.Append(resp.Plan.Get(ctx, &plan)...)
+	if resp.Diagnostics.HasError() {
+		return
+	}
+	if !cfg.ValueWO.IsNull() || !cfg.ValueWOVersion.IsNull() {
+		plan.Value = types.StringNull() // write-only: nothing in state
+	}
+	switch {
+	case plan.Sensitive.IsUnknown() || (!plan.Sensitive.ValueBool() && plan.Value.IsUnknown()):
+		plan.ReadableValue = types.StringUnknown()
+	case plan.Sensitive.ValueBool():
+		plan.ReadableValue = types.StringNull()
+	default:
+		plan.ReadableValue = plan.Value
+	}
+	resp.Diagnostics.Append(resp.Plan.Set(ctx, &plan)...)
 }
 
 func (r *moduleTestVariableResource) Create(ctx context.Context, req resource.CreateRequest, resp *resource.CreateResponse) {
@@ -467,6 +486,10 @@ func testVariableModel(v *tfe.Variable, prior moduleTestVariableResourceModel) *
 		m.Value = types.StringNull()
 	case !v.Sensitive:
 		m.Value = types.StringValue(v.Value)
+	}
+	m.ReadableValue = types.StringNull()
+	if !v.Sensitive {
+		m.ReadableValue = m.Value
 	}
 	return &m
 }

@@ -296,11 +296,12 @@ func TestAccModuleTestVariableResource_sensitive(t *testing.T) {
 			// value and value_wo), which an existing sensitive variable allows:
 			// it plans clean.
 			{ResourceName: testVariableAddr, ImportState: true, ImportStateKind: resource.ImportBlockWithID, ImportStateId: mod.String() + "/TOKEN", GenerateConfig: true},
-			// So may a hand-written one: the value stays as it is.
+			// So may a hand-written one: the value stays as it is, on the
+			// service and in state (value is Optional and Computed).
 			{
 				Config:            testAccTestVariableConfig(mod, `key = "TOKEN"`, `sensitive = true`),
-				ConfigPlanChecks:  tvExpect(plancheck.ResourceActionUpdate),
-				ConfigStateChecks: append(tvState("TOKEN", knownvalue.Null(), true), tvServer(t, mod, "TOKEN", "", "", true)),
+				ConfigPlanChecks:  tvExpect(plancheck.ResourceActionNoop),
+				ConfigStateChecks: append(tvState("TOKEN", knownvalue.StringExact("secret-2"), true), tvServer(t, mod, "TOKEN", "", "", true)),
 			},
 			{Config: testAccTestVariableConfig(mod, `key = "TOKEN"`, `sensitive = true`), PlanOnly: true},
 			// The API cannot rename a sensitive variable: replaced.
@@ -512,8 +513,8 @@ func TestAccModuleTestVariableResource_invalid(t *testing.T) {
 		"description too long":     {[]string{`key = "A"`, `value = ""`, fmt.Sprintf("description = %q", strings.Repeat("é", 513))}, `description UTF-8 character count must be at most 512, got: 513`},
 		"category":                 {[]string{`key = "A"`, `value = ""`, `category = "terraform"`}, `category value must be one of: \["env"\], got: "terraform"`},
 		"value and value_wo":       {[]string{`key = "A"`, `value = "x"`, `value_wo = "y"`, `value_wo_version = 1`}, `(?i)these attributes cannot be configured together: \[value,value_wo\]`},
-		"neither":                  {[]string{`key = "A"`}, `Missing value.*Set value \(a plain value\) or value_wo`},
-		"neither, new sensitive":   {[]string{`key = "A"`, `sensitive = true`}, `Missing value.*A new sensitive variable needs a value`},
+		"neither":                  {[]string{`key = "A"`}, `Missing value.*A new variable needs a value`},
+		"neither, new sensitive":   {[]string{`key = "A"`, `sensitive = true`}, `Missing value.*A new variable needs a value`},
 		"value_wo without version": {[]string{`key = "A"`, `value_wo = "y"`}, `(?i)these attributes must be configured together: \[value_wo,value_wo_version\]`},
 		"version without value_wo": {[]string{`key = "A"`, `value = "x"`, `value_wo_version = 1`}, `(?i)these attributes must be configured together: \[value_wo,value_wo_version\]`},
 		"module provider":          {[]string{`module_provider = "AWS"`}, `module_provider.*must contain only lower-case letters and digits`},

@@ -10,6 +10,8 @@ import (
 
 	tfe "github.com/hashicorp/go-tfe"
 	"github.com/hashicorp/terraform-plugin-framework/attr"
+	"github.com/hashicorp/terraform-plugin-framework/path"
+	"github.com/hashicorp/terraform-plugin-framework/resource/schema/planmodifier"
 	"github.com/hashicorp/terraform-plugin-framework/types"
 )
 
@@ -199,4 +201,38 @@ func quoted(vals []string) string {
 // levelAllowed reports whether level is valid for kind.
 func levelAllowed(kind, level string) bool {
 	return slices.Contains(policyLevels[kind], level)
+}
+
+// defaultPolicyLevels is each kind's enforcement level when none is set:
+// the API's (hard-mandatory for Sentinel, advisory for OPA).
+var defaultPolicyLevels = map[string]string{
+	string(tfe.Sentinel): string(tfe.EnforcementHard),
+	string(tfe.OPA):      string(tfe.EnforcementAdvisory),
+}
+
+// policyLevelDefault plans enforcement_level's default for the planned
+// kind when the configuration leaves it out (a schema Default cannot
+// depend on another attribute), so that removing it plans the change.
+type policyLevelDefault struct{}
+
+func (policyLevelDefault) Description(context.Context) string {
+	return "defaults to hard-mandatory for sentinel, advisory for opa"
+}
+
+func (d policyLevelDefault) MarkdownDescription(ctx context.Context) string {
+	return d.Description(ctx)
+}
+
+func (policyLevelDefault) PlanModifyString(ctx context.Context, req planmodifier.StringRequest, resp *planmodifier.StringResponse) {
+	if !req.ConfigValue.IsNull() || req.Plan.Raw.IsNull() {
+		return
+	}
+	var kind types.String
+	resp.Diagnostics.Append(req.Plan.GetAttribute(ctx, path.Root("kind"), &kind)...)
+	switch level, ok := defaultPolicyLevels[kind.ValueString()]; {
+	case kind.IsUnknown() || !ok:
+		resp.PlanValue = types.StringUnknown()
+	default:
+		resp.PlanValue = types.StringValue(level)
+	}
 }

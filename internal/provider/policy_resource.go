@@ -87,7 +87,13 @@ func (r *policyResource) Schema(_ context.Context, _ resource.SchemaRequest, res
 			"it has not changed since it was created (`updated_at` null: no code uploaded, no update) and no policy set includes it. " +
 			"A policy that existed before fails the create exactly as it does with no fault (\"Policy already exists\", with an `import` block); " +
 			"a policy of that name in any other shape fails the create with its ID and an `import` block. No such policy: the create is sent again. " +
-			"A policy whose code upload failed stays in state, and the next apply uploads the code (`tfgov_policy_upload`).",
+			"\n\n**A failed code upload.** When the policy is created but its code upload fails (after the provider's retries, `retry_max`), " +
+			"the provider deletes the policy again (nothing refers to it yet) and fails the apply saying so: nothing is left half-made, nothing is in state, " +
+			"and the next apply creates the policy with its code. If that delete fails too, the policy is kept in state without its code and the error says so; " +
+			"Terraform marks it tainted, so the next apply replaces it (or, after `terraform untaint`, uploads its code to it). " +
+			"A failed upload of changed code (an update) keeps the policy and the code last uploaded in state; the next apply uploads again.\n\n" +
+			"**Saved plans.** A `source` file is hashed at plan time. `terraform apply PLANFILE` of a plan that creates the policy shows `content_sha256` as known after apply " +
+			"and uploads the file as the apply finds it; for an existing policy, a file edited after the plan fails the apply with an error saying so, and nothing is uploaded.",
 		Attributes: map[string]schema.Attribute{
 			"id": schema.StringAttribute{
 				Computed:            true,
@@ -126,8 +132,8 @@ func (r *policyResource) Schema(_ context.Context, _ resource.SchemaRequest, res
 				Computed: true,
 				MarkdownDescription: "What happens when the policy fails. For `sentinel`: " + backticked(policyLevels["sentinel"]) +
 					"; for `opa`: " + backticked(policyLevels["opa"]) + ". Checked against `kind` at plan time. " +
-					"When left out, the API's default (`hard-mandatory` for Sentinel, `advisory` for OPA) is kept and shown here, with no diff.",
-				PlanModifiers: []planmodifier.String{stringplanmodifier.UseStateForUnknown()},
+					"Defaults to the kind's default: `hard-mandatory` for Sentinel, `advisory` for OPA (the API's); removing it from the configuration plans that default.",
+				PlanModifiers: []planmodifier.String{policyLevelDefault{}},
 				Validators:    []validator.String{stringvalidator.OneOf(allPolicyLevels...)},
 			},
 			"policy_set_ids": schema.SetAttribute{
@@ -238,14 +244,22 @@ func (r *policyResource) ModifyPlan(ctx context.Context, req resource.ModifyPlan
 	if resp.Diagnostics.HasError() {
 		return
 	}
-	sum := planCodeSHA256(cfg.Content, cfg.Source, cfg.ContentSHA256, &resp.Diagnostics)
+	var stateSum, stateLevel types.String
+	if !req.State.Raw.IsNull() {
+		resp.Diagnostics.Append(req.State.GetAttribute(ctx, path.Root("content_sha256"), &stateSum)...)
+		resp.Diagnostics.Append(req.State.GetAttribute(ctx, path.Root("enforcement_level"), &stateLevel)...)
+		if !plan.UpdatedAt.IsUnknown() && !plan.EnforcementLevel.Equal(stateLevel) {
+			// The default level planned by policyLevelDefault, after the
+			// framework found no change: the update moves updated_at.
+			resp.Diagnostics.Append(resp.Plan.SetAttribute(ctx, path.Root("updated_at"), types.StringUnknown())...)
+		}
+	}
+	planned := planPolicyCode(ctx, cfg.Content, cfg.Source, cfg.ContentSHA256, stateSum, req.State.Raw.IsNull(), req.Private, &resp.Diagnostics)
 	if resp.Diagnostics.HasError() {
 		return
 	}
-	if sum.IsNull() && cfg.hasCode() {
-		sum = types.StringUnknown()
-	}
-	resp.Diagnostics.Append(resp.Plan.SetAttribute(ctx, path.Root("content_sha256"), sum)...)
+	resp.Diagnostics.Append(forgetLocalHash(ctx, resp.Private)...)
+	resp.Diagnostics.Append(resp.Plan.SetAttribute(ctx, path.Root("content_sha256"), planned.SHA256)...)
 	if !cfg.Content.IsNull() && !cfg.Content.IsUnknown() && !plan.Kind.IsUnknown() && !plan.Name.IsUnknown() {
 		if n := len(cfg.Content.ValueString()); n > maxPolicyCodeSize {
 			resp.Diagnostics.AddAttributeError(path.Root("content"), "Policy code too large", tooLarge(n))
@@ -330,10 +344,15 @@ func (r *policyResource) Create(ctx context.Context, req resource.CreateRequest,
 	r.data.policyKinds.remember(plan.ID.ValueString(), plan.Kind.ValueString())
 	if plan.hasCode() {
 		r.data.lists.inlineCode.Store(pol.ID, true)
-		r.data.putCode(ctx, pol.ID, identityOf(pol), code, &resp.Diagnostics)
-		if resp.Diagnostics.HasError() {
-			// The policy exists without its code: state says so, and the
-			// next apply uploads it.
+		var put diag.Diagnostics
+		r.data.putCode(ctx, pol.ID, identityOf(pol), code, &put)
+		if put.HasError() {
+			if r.undoCreate(ctx, pol, put, &resp.Diagnostics) {
+				return // nothing made, nothing in state
+			}
+			// The policy exists without its code: state says so (the
+			// resource is tainted), and the next apply replaces it, or
+			// after terraform untaint uploads the code.
 			plan.ContentSHA256 = types.StringNull()
 		} else {
 			plan.ContentSHA256 = types.StringValue(sha256Hex(code))
@@ -341,6 +360,35 @@ func (r *policyResource) Create(ctx context.Context, req resource.CreateRequest,
 		}
 	}
 	resp.Diagnostics.Append(resp.State.Set(ctx, &plan)...)
+}
+
+// undoCreate deletes pol, just created, whose code upload failed (put):
+// nothing refers to it yet, and a policy left without its code would be
+// tainted by Terraform, which replaces it on the next apply anyway. It
+// reports the failure either way, and whether the policy is gone (then the
+// create leaves no state, and the next apply creates it with its code).
+func (r *policyResource) undoCreate(ctx context.Context, pol *policyAPI, put diag.Diagnostics, diags *diag.Diagnostics) bool {
+	why := ""
+	for _, d := range put.Errors() {
+		why = d.Detail()
+	}
+	tflog.Info(ctx, "Code upload failed; deleting the policy just created", map[string]any{"id": pol.ID})
+	defer r.data.lists.policies.invalidate(identityOf(pol).organization)
+	err := r.data.client.Policies.Delete(ctx, pol.ID)
+	if err == nil || isNotFound(err) {
+		r.data.lists.inlineCode.Delete(pol.ID)
+		diags.AddError("Error uploading policy code",
+			fmt.Sprintf("Policy %q was created (%s), but uploading its code failed: %s\n\n"+
+				"The policy was deleted again, so nothing is left half-made and nothing is recorded in state: the next apply creates the policy and uploads its code.",
+				pol.Name, pol.ID, why))
+		return true
+	}
+	diags.AddError("Error uploading policy code",
+		fmt.Sprintf("Policy %q was created (%s), but uploading its code failed: %s\n\n"+
+			"Deleting the policy again failed too (%s), so it is recorded in state without its code, and Terraform marks it tainted: "+
+			"the next apply deletes it and creates it again with its code. To keep this policy instead, run terraform untaint on it: the next apply then uploads its code.",
+			pol.Name, pol.ID, why, policyError("Policy "+pol.ID, err)))
+	return false
 }
 
 // lostCreate looks for the policy a create whose answer was lost (amb)
@@ -458,6 +506,13 @@ func (r *policyResource) Read(ctx context.Context, req resource.ReadRequest, res
 				state.ContentSHA256 = types.StringNull()
 			}
 			resp.Diagnostics.Append(setCodeSignal(ctx, resp.Private, codeSignal{Organization: state.Organization.ValueString(), UpdatedAt: updatedAtSignal(pol)})...)
+		}
+	}
+	if !state.Source.IsNull() {
+		// The file as this refresh finds it, for the apply of a saved plan
+		// (planPolicyCode); an unreadable file is the plan's to report.
+		if c, err := readPolicySource(state.Source.ValueString()); err == nil {
+			resp.Diagnostics.Append(recordLocalHash(ctx, resp.Private, state.Source.ValueString(), sha256Hex(c))...)
 		}
 	}
 	resp.Diagnostics.Append(resp.State.Set(ctx, &state)...)

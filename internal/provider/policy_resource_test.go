@@ -136,12 +136,12 @@ func TestAccPolicyResource_sentinel(t *testing.T) {
 			levelStep("hard-mandatory"),
 			levelStep("advisory"),
 			levelStep("soft-mandatory"),
-			// Leaving the level out keeps the server's value, with no diff.
+			// Leaving the level out plans Sentinel's default.
 			{
 				Config:           testAccPolicyConfig(name, "", "", "Second", ""),
-				ConfigPlanChecks: expectAction(policyAddr, plancheck.ResourceActionNoop),
+				ConfigPlanChecks: expectAction(policyAddr, plancheck.ResourceActionUpdate),
 				ConfigStateChecks: []statecheck.StateCheck{
-					statecheck.ExpectKnownValue(policyAddr, tfjsonpath.New("enforcement_level"), knownvalue.StringExact("soft-mandatory")),
+					statecheck.ExpectKnownValue(policyAddr, tfjsonpath.New("enforcement_level"), knownvalue.StringExact("hard-mandatory")),
 				},
 			},
 			// Removing the description clears it.

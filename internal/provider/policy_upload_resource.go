@@ -73,7 +73,10 @@ func (r *policyUploadResource) Schema(_ context.Context, _ resource.SchemaReques
 			"or the code is plainly Rego (it declares a package, or the file is named `*.rego`), " +
 			"so that nothing is created for code that would be refused; otherwise before the upload. " +
 			"A `source` file edited between `terraform plan -out` and the apply of that plan is refused with an error saying so, and nothing is uploaded; " +
-			"a new upload's plan shows `content_sha256` as known after apply, and uploads the file as the apply finds it.\n\n" +
+			"a new upload's plan shows `content_sha256` as known after apply, and uploads the file as the apply finds it. " +
+			"(With `-refresh=false` a plan compares the file with the last refresh's reading of it: refresh first after editing it.)\n\n" +
+			"A failed upload (after the provider's retries, `retry_max`) fails the apply: a new upload leaves nothing in state, and the next apply uploads again; " +
+			"an upload of changed code keeps the code last uploaded in state, and the next apply uploads again. The policy itself is never touched.\n\n" +
 			"After an import the code is kept as `content`, which `terraform plan -generate-config-out` writes, and which then plans no change. " +
 			"A configuration with `source` instead plans one in-place update after the import, from `content` to `source`, because Terraform cannot know " +
 			"which file an imported policy's code came from; its `content_sha256` stays the same when the file holds the same code, and applying it uploads nothing.\n\n" +
@@ -155,14 +158,11 @@ func sha256Hex(b []byte) string {
 // always, Rego when the policy's kind is known (remembered from the last
 // upload) or the code is plainly Rego.
 //
-// A `source` file edited between `terraform plan -out` and the apply: the
-// apply plans again, and a different SHA-256 would make Terraform report an
-// inconsistent plan as a provider bug. So the refresh of the plan records
-// the file's SHA-256 in private state, and the apply's plan, which gets that
-// same private state, refuses a file that no longer matches it, before
-// anything is uploaded. A new upload has no refresh: its content_sha256 is
-// planned unknown (the code is still read and checked now), and the apply
-// uploads the file as it then is.
+// A `source` file's hash is planned by planPolicyCode (code_hash.go), so
+// that a saved plan applies, or fails with a clear error when the file
+// changed since the plan: a new upload's content_sha256 is planned unknown
+// (the code is still read and checked now), and the apply uploads the file
+// as it then is.
 func (r *policyUploadResource) ModifyPlan(ctx context.Context, req resource.ModifyPlanRequest, resp *resource.ModifyPlanResponse) {
 	if req.Plan.Raw.IsNull() {
 		return // destroy
@@ -173,53 +173,17 @@ func (r *policyUploadResource) ModifyPlan(ctx context.Context, req resource.Modi
 	if resp.Diagnostics.HasError() {
 		return
 	}
-	creating := req.State.Raw.IsNull()
-	sum := cfg.ContentSHA256 // null or unknown unless configured
-	var code []byte
-	var codeAttr, codeName string
-	switch {
-	case !cfg.Content.IsNull() && !cfg.Content.IsUnknown():
-		code, codeAttr, codeName = []byte(cfg.Content.ValueString()), "content", "content"
-		got := sha256Hex(code)
-		if !sum.IsNull() && !sum.IsUnknown() && sum.ValueString() != got {
-			resp.Diagnostics.AddAttributeError(path.Root("content_sha256"), "content_sha256 does not match content",
-				fmt.Sprintf("content_sha256 is %s but the SHA-256 of content is %s. Leave content_sha256 out: it is computed from content.", sum.ValueString(), got))
-			return
-		}
-		sum = types.StringValue(got)
-	case !cfg.Source.IsNull() && !cfg.Source.IsUnknown():
-		name := cfg.Source.ValueString()
-		c, err := readPolicySource(name)
-		switch {
-		case os.IsNotExist(err) && !sum.IsNull():
-			// Written during the apply; checked against content_sha256 then.
-		case err != nil:
-			resp.Diagnostics.AddAttributeError(path.Root("source"), "Cannot read the policy code", err.Error()+
-				"\n\nIf another resource writes this file during the apply, set content_sha256 from that resource so the plan knows the code's hash.")
-			return
-		case !sum.IsNull() && !sum.IsUnknown() && sum.ValueString() != sha256Hex(c):
-			resp.Diagnostics.AddAttributeError(path.Root("content_sha256"), "content_sha256 does not match the source file",
-				fmt.Sprintf("content_sha256 is %s but the SHA-256 of %s is %s.", sum.ValueString(), name, sha256Hex(c)))
-			return
-		default:
-			code, codeAttr, codeName = c, "source", name
-			if read, ok := privateJSON[sourceRead](ctx, req.Private, sourceReadKey, &resp.Diagnostics); ok && read.Path == name && read.SHA256 != sha256Hex(c) {
-				resp.Diagnostics.AddAttributeError(path.Root("source"), "Policy file changed since the plan",
-					fmt.Sprintf("%s had SHA-256 %s when Terraform read it for the plan, and has SHA-256 %s now, so the saved plan no longer describes it. "+
-						"Nothing was uploaded. Run terraform plan again to review the new code, then apply it. "+
-						"(With -refresh=false the plan compares with the file as the last refresh read it: refresh first.)", name, read.SHA256, sha256Hex(c)))
-				return
-			}
-			if sum.IsNull() {
-				sum = types.StringValue(sha256Hex(c))
-				if creating {
-					sum = types.StringUnknown()
-				}
-			}
-		}
+	var state policyUploadResourceModel
+	if !req.State.Raw.IsNull() {
+		resp.Diagnostics.Append(req.State.Get(ctx, &state)...)
 	}
+	planned := planPolicyCode(ctx, cfg.Content, cfg.Source, cfg.ContentSHA256, state.ContentSHA256, req.State.Raw.IsNull(), req.Private, &resp.Diagnostics)
+	if resp.Diagnostics.HasError() {
+		return
+	}
+	sum, code, codeAttr, codeName := planned.SHA256, planned.Code, planned.Attr, planned.Name
 	// The refresh's record served the check above; the apply does not keep it.
-	resp.Diagnostics.Append(resp.Private.SetKey(ctx, sourceReadKey, nil)...)
+	resp.Diagnostics.Append(forgetLocalHash(ctx, resp.Private)...)
 	if codeAttr != "" {
 		// The kind from this resource's last upload, else from the
 		// tfgov_policy refreshed or planned in this run.
@@ -233,9 +197,6 @@ func (r *policyUploadResource) ModifyPlan(ctx context.Context, req resource.Modi
 			resp.Diagnostics.AddAttributeError(path.Root(codeAttr), policyCodeSummary(err), policyCodeDetail(kind, codeName, err))
 			return
 		}
-	}
-	if sum.IsNull() {
-		sum = types.StringUnknown()
 	}
 	resp.Diagnostics.Append(resp.Plan.SetAttribute(ctx, path.Root("content_sha256"), sum)...)
 	if !plan.PolicyID.IsUnknown() {
@@ -285,17 +246,10 @@ func (c *policyKindCache) kind(id string) string {
 
 // Private state of tfgov_policy_upload.
 const (
-	// sourceReadKey: the `source` file as the last refresh read it.
-	sourceReadKey = "source_read"
 	// policyKindKey: the policy's kind, learnt at the last upload, so
 	// that the next plan checks Rego without a request.
 	policyKindKey = "policy_kind"
 )
-
-type sourceRead struct {
-	Path   string `json:"path"`
-	SHA256 string `json:"sha256"`
-}
 
 type policyKindRecord struct {
 	PolicyID string `json:"policy_id"`
@@ -324,43 +278,6 @@ func privateJSON[T any](ctx context.Context, p privateGetter, key string, diags 
 func privateValue(v any) []byte {
 	b, _ := json.Marshal(v) //nolint:errchkjson // plain structs of strings
 	return b
-}
-
-// planCodeSHA256 is the SHA-256 of the code a plan uploads: of content, or
-// of the source file, which it reads (refusing one over the API's limit);
-// configured is content_sha256 as configured. A file that does not exist yet
-// is accepted only when content_sha256 is configured, for a file another
-// resource writes during the apply. Null when no code is configured.
-// Shared by tfgov_policy_upload and tfgov_policy's inline code.
-func planCodeSHA256(content, source, configured types.String, diags *diag.Diagnostics) types.String {
-	sum := configured // null or unknown unless configured
-	switch {
-	case !content.IsNull() && !content.IsUnknown():
-		got := sha256Hex([]byte(content.ValueString()))
-		if !sum.IsNull() && !sum.IsUnknown() && sum.ValueString() != got {
-			diags.AddAttributeError(path.Root("content_sha256"), "content_sha256 does not match content",
-				fmt.Sprintf("content_sha256 is %s but the SHA-256 of content is %s. Leave content_sha256 out: it is computed from content.", sum.ValueString(), got))
-			return sum
-		}
-		sum = types.StringValue(got)
-	case !source.IsNull() && !source.IsUnknown():
-		code, err := readPolicySource(source.ValueString())
-		switch {
-		case os.IsNotExist(err) && !sum.IsNull():
-			// Written during the apply; checked against content_sha256 then.
-		case err != nil:
-			diags.AddAttributeError(path.Root("source"), "Cannot read the policy code", err.Error()+
-				"\n\nIf another resource writes this file during the apply, set content_sha256 from that resource so the plan knows the code's hash.")
-			return sum
-		case !sum.IsNull() && !sum.IsUnknown() && sum.ValueString() != sha256Hex(code):
-			diags.AddAttributeError(path.Root("content_sha256"), "content_sha256 does not match the source file",
-				fmt.Sprintf("content_sha256 is %s but the SHA-256 of %s is %s.", sum.ValueString(), source.ValueString(), sha256Hex(code)))
-			return sum
-		default:
-			sum = types.StringValue(sha256Hex(code))
-		}
-	}
-	return sum
 }
 
 // readPolicySource reads a code file, refusing one over the API's limit
@@ -600,7 +517,7 @@ func (r *policyUploadResource) Read(ctx context.Context, req resource.ReadReques
 		// The file as this refresh finds it, for the apply of a saved plan
 		// (ModifyPlan); an unreadable file is the plan's to report.
 		if c, err := readPolicySource(state.Source.ValueString()); err == nil {
-			resp.Diagnostics.Append(resp.Private.SetKey(ctx, sourceReadKey, privateValue(sourceRead{Path: state.Source.ValueString(), SHA256: sha256Hex(c)}))...)
+			resp.Diagnostics.Append(recordLocalHash(ctx, resp.Private, state.Source.ValueString(), sha256Hex(c))...)
 		}
 	}
 	state.ID = state.PolicyID

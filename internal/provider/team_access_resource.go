@@ -102,7 +102,7 @@ func (r *teamAccessResource) Schema(_ context.Context, _ resource.SchemaRequest,
 				Computed: true,
 				MarkdownDescription: "The team's permissions on the workspace. Choose them only with `access = \"custom\"`; with a fixed level they are read-only and show the permissions the level implies " +
 					"(a configuration may repeat exactly those, as a generated configuration does). " +
-					"With `custom`, leaving it out keeps whatever permissions the team access has on the service.",
+					"With `custom`, leaving it out (or any permission in it) plans the defaults named below, so removing it from the configuration resets the permissions.",
 				Attributes: map[string]schema.Attribute{
 					"runs": schema.StringAttribute{
 						Optional: true, Computed: true,
@@ -182,11 +182,11 @@ func (r *teamAccessResource) ValidateConfig(ctx context.Context, req resource.Va
 }
 
 // ModifyPlan plans a custom grant's permissions: those the configuration
-// sets, and the service's defaults for those it leaves out, so that a
-// permission changed outside Terraform is put back. Everything else is the
-// framework's: with a fixed level, or `custom` without `permissions`, the
-// permissions are the state's while `access` does not change, and unknown
-// (the service decides) when it does.
+// sets, and the service's defaults for those it leaves out (all of them
+// without `permissions`), so that a permission changed outside Terraform
+// is put back, and removing one from the configuration plans its default.
+// With a fixed level the framework plans them: the state's while `access`
+// does not change, and unknown (the service decides) when it does.
 func (r *teamAccessResource) ModifyPlan(ctx context.Context, req resource.ModifyPlanRequest, resp *resource.ModifyPlanResponse) {
 	if req.Plan.Raw.IsNull() {
 		return
@@ -195,13 +195,14 @@ func (r *teamAccessResource) ModifyPlan(ctx context.Context, req resource.Modify
 	var cfg types.Object
 	resp.Diagnostics.Append(req.Config.GetAttribute(ctx, path.Root("access"), &access)...)
 	resp.Diagnostics.Append(req.Config.GetAttribute(ctx, path.Root("permissions"), &cfg)...)
-	if resp.Diagnostics.HasError() || access.ValueString() != string(tfe.AccessCustom) || cfg.IsNull() || cfg.IsUnknown() {
+	if resp.Diagnostics.HasError() || access.ValueString() != string(tfe.AccessCustom) || cfg.IsUnknown() {
 		return
 	}
+	// A permission left out, or the whole block, plans its default.
 	planned := make(map[string]attr.Value, len(teamAccessPermissionsAttrTypes))
-	for name, v := range cfg.Attributes() {
-		if v.IsNull() {
-			v = customPermissionDefaults[name]
+	for name, v := range customPermissionDefaults {
+		if c, ok := cfg.Attributes()[name]; ok && !c.IsNull() {
+			v = c
 		}
 		planned[name] = v
 	}

@@ -282,8 +282,8 @@ func TestAccTeamAccessResource_custom(t *testing.T) {
 			{Config: cfg("custom", least.hcl()), ConfigPlanChecks: taExpectAction(plancheck.ResourceActionUpdate), ConfigStateChecks: testAccTeamAccessChecks(t, "custom", least)},
 			{Config: cfg("custom", readState.hcl()), ConfigPlanChecks: taExpectAction(plancheck.ResourceActionUpdate), ConfigStateChecks: testAccTeamAccessChecks(t, "custom", readState)},
 			{Config: cfg("custom", `{ state_versions = "write" }`), ConfigPlanChecks: taExpectAction(plancheck.ResourceActionUpdate), ConfigStateChecks: testAccTeamAccessChecks(t, "custom", taPerms{"read", "none", "write", "none", false, false, false})},
-			// Removing permissions from a custom grant leaves them as they are.
-			{Config: cfg("custom", ""), ConfigPlanChecks: taExpectAction(plancheck.ResourceActionNoop), ConfigStateChecks: testAccTeamAccessChecks(t, "custom", taPerms{"read", "none", "write", "none", false, false, false})},
+			// Removing permissions from a custom grant plans the defaults.
+			{Config: cfg("custom", ""), ConfigPlanChecks: taExpectAction(plancheck.ResourceActionUpdate), ConfigStateChecks: testAccTeamAccessChecks(t, "custom", taDefaults)},
 			// custom -> write -> custom with write's permissions -> read.
 			{Config: cfg("write", ""), ConfigPlanChecks: taExpectAction(plancheck.ResourceActionUpdate), ConfigStateChecks: testAccTeamAccessChecks(t, "write", taWrite)},
 			{Config: cfg("custom", taWrite.hcl()), ConfigPlanChecks: taExpectAction(plancheck.ResourceActionUpdate), ConfigStateChecks: testAccTeamAccessChecks(t, "custom", taWrite)},

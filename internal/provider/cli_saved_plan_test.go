@@ -1,0 +1,277 @@
+package provider
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+)
+
+// Saved plans of the resources that hash local files at plan time
+// (code_hash.go): `terraform plan -out` then `terraform apply PLANFILE`
+// with the file edited in between must apply, or fail with an error that
+// says so, never with Terraform's "Provider produced inconsistent final
+// plan".
+
+// cliDir is a working directory for runTerraform with main.tf.
+type cliDir struct {
+	t   *testing.T
+	dir string
+}
+
+func newCLIDir(t *testing.T, config string) *cliDir {
+	t.Helper()
+	testCLIConfig(t)
+	testAccPreCheck(t)
+	d := &cliDir{t: t, dir: t.TempDir()}
+	d.write("main.tf", requiredProvidersShim+config)
+	t.Cleanup(func() {
+		if out, err := runTerraform(t, d.dir, "destroy", "-auto-approve", "-no-color"); err != nil {
+			t.Errorf("terraform destroy: %v\n%s", err, out)
+		}
+	})
+	return d
+}
+
+func (d *cliDir) write(name, content string) {
+	d.t.Helper()
+	p := filepath.Join(d.dir, name)
+	if err := os.MkdirAll(filepath.Dir(p), 0o700); err != nil {
+		d.t.Fatal(err)
+	}
+	if err := os.WriteFile(p, []byte(content), 0o600); err != nil {
+		d.t.Fatal(err)
+	}
+}
+
+// must runs terraform and fails the test on an error.
+func (d *cliDir) must(args ...string) string {
+	d.t.Helper()
+	out, err := runTerraform(d.t, d.dir, append(args, "-no-color")...)
+	if err != nil {
+		d.t.Fatalf("terraform %s: %v\n%s", strings.Join(args, " "), err, out)
+	}
+	if strings.Contains(out, "bug in the provider") {
+		d.t.Fatalf("terraform %s blames the provider:\n%s", strings.Join(args, " "), out)
+	}
+	return out
+}
+
+// applyFails applies the saved plan tfplan, which must fail with every
+// one of want (whitespace folded), and not blame the provider.
+func (d *cliDir) applyFails(want ...string) {
+	d.t.Helper()
+	out, err := runTerraform(d.t, d.dir, "apply", "-no-color", "tfplan")
+	if err == nil {
+		d.t.Fatalf("apply of a plan whose file changed since: no error\n%s", out)
+	}
+	folded := strings.Join(strings.Fields(out), " ")
+	for _, w := range want {
+		if !strings.Contains(folded, w) {
+			d.t.Errorf("apply output lacks %q:\n%s", w, out)
+		}
+	}
+	if strings.Contains(out, "bug in the provider") {
+		d.t.Errorf("apply output blames the provider:\n%s", out)
+	}
+}
+
+// emptyPlan checks that a plan shows no changes.
+func (d *cliDir) emptyPlan() {
+	d.t.Helper()
+	if out := d.must("plan", "-detailed-exitcode"); !strings.Contains(out, "No changes") {
+		d.t.Errorf("plan after apply is not empty:\n%s", out)
+	}
+}
+
+// stateAttr is attribute attr of the resource at addr in state.
+func (d *cliDir) stateAttr(addr, attr string) any {
+	d.t.Helper()
+	out := d.must("show", "-json")
+	var st struct {
+		Values struct {
+			RootModule struct {
+				Resources []struct {
+					Address string         `json:"address"`
+					Values  map[string]any `json:"values"`
+				} `json:"resources"`
+			} `json:"root_module"`
+		} `json:"values"`
+	}
+	if err := json.Unmarshal([]byte(out[strings.Index(out, "{"):]), &st); err != nil {
+		d.t.Fatalf("terraform show -json: %v\n%s", err, out)
+	}
+	for _, r := range st.Values.RootModule.Resources {
+		if r.Address == addr {
+			return r.Values[attr]
+		}
+	}
+	d.t.Fatalf("%s is not in state:\n%s", addr, out)
+	return nil
+}
+
+// TestAccPolicyResource_sourceChangedAfterPlan: a tfgov_policy whose source
+// file is edited between `terraform plan -out` and the apply of that plan.
+// A create plans content_sha256 unknown and uploads the file as the apply
+// finds it; an update fails with a clear error and uploads nothing.
+func TestAccPolicyResource_sourceChangedAfterPlan(t *testing.T) {
+	name := testAccName("saved")
+	d := newCLIDir(t, fmt.Sprintf(`
+resource "tfgov_policy" "test" {
+  name   = %q
+  kind   = "opa"
+  query  = "data.terraform.policies.tags.deny"
+  source = "${path.module}/policy.rego"
+}
+`, name))
+	ctx := context.Background()
+	code := func() string {
+		t.Helper()
+		id, _ := d.stateAttr("tfgov_policy.test", "id").(string)
+		b, err := testAccClient(t).Policies.Download(ctx, id)
+		if err != nil {
+			t.Fatalf("downloading the code of %s: %v", id, err)
+		}
+		return string(b)
+	}
+
+	// Create: the plan cannot promise the file's hash, and the apply
+	// uploads the edited file.
+	d.write("policy.rego", regoV0Code)
+	out := d.must("plan", "-out=tfplan")
+	if !strings.Contains(out, "content_sha256    = (known after apply)") && !strings.Contains(out, "content_sha256 = (known after apply)") {
+		t.Errorf("the create's plan does not show content_sha256 as known after apply:\n%s", out)
+	}
+	d.write("policy.rego", regoCode)
+	d.must("apply", "tfplan")
+	if got := code(); got != regoCode {
+		t.Errorf("code after the create: %q, want the file as the apply found it", got)
+	}
+	if got := d.stateAttr("tfgov_policy.test", "content_sha256"); got != sha256Hex([]byte(regoCode)) {
+		t.Errorf("content_sha256 %v, want the uploaded code's", got)
+	}
+	d.emptyPlan()
+
+	// Update: the file edited after the plan is refused, nothing uploaded.
+	d.write("policy.rego", regoV0Code)
+	d.must("plan", "-out=tfplan")
+	d.write("policy.rego", regoCode+"# edited after the plan\n")
+	d.applyFails("Error: Policy file changed since the plan", "Nothing was uploaded", "Run terraform plan again")
+	if got := code(); got != regoCode {
+		t.Errorf("code after the refused apply: %q, want the code applied before", got)
+	}
+	// A new plan takes the edited file.
+	d.must("apply", "-auto-approve")
+	if got := code(); got != regoCode+"# edited after the plan\n" {
+		t.Errorf("code after the second apply: %q, want the edited file", got)
+	}
+	d.emptyPlan()
+}
+
+// TestAccModuleTestRunResource_sourceChangedAfterPlan: a tfgov_module_test_run
+// whose directory is edited between `terraform plan -out` and the apply of
+// that plan: a new run's source_hash is known after apply, so the apply
+// runs the directory as it finds it, and records its hash.
+func TestAccModuleTestRunResource_sourceChangedAfterPlan(t *testing.T) {
+	mod := testAccModule(t)
+	d := newCLIDir(t, testAccTestRunConfig(mod, `source = "${path.module}/module"`, "wait_for_completion = false"))
+	src := testModuleDir(t, "pass")
+	if err := os.CopyFS(filepath.Join(d.dir, "module"), os.DirFS(src)); err != nil {
+		t.Fatal(err)
+	}
+	hash := func() string {
+		t.Helper()
+		p, err := packConfiguration(filepath.Join(d.dir, "module"), false)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return p.hash
+	}
+
+	// Create.
+	out := d.must("plan", "-out=tfplan")
+	if !strings.Contains(strings.Join(strings.Fields(out), " "), "source_hash = (known after apply)") {
+		t.Errorf("the create's plan does not show source_hash as known after apply:\n%s", out)
+	}
+	d.write("module/README.md", "edited after the plan\n")
+	d.must("apply", "tfplan")
+	if got := d.stateAttr("tfgov_module_test_run.test", "source_hash"); got != hash() {
+		t.Errorf("source_hash %v after the apply, want the directory's as the apply found it (%s)", got, hash())
+	}
+	first := d.stateAttr("tfgov_module_test_run.test", "id")
+	d.emptyPlan()
+
+	// Replace: edited before the plan and again after it.
+	d.write("module/README.md", "edited again\n")
+	d.must("plan", "-out=tfplan")
+	d.write("module/README.md", "and again after the plan\n")
+	d.must("apply", "tfplan")
+	if got := d.stateAttr("tfgov_module_test_run.test", "source_hash"); got != hash() {
+		t.Errorf("source_hash %v after the replace, want the directory's as the apply found it (%s)", got, hash())
+	}
+	second := d.stateAttr("tfgov_module_test_run.test", "id")
+	if second == first {
+		t.Errorf("the run was not replaced: still %v", second)
+	}
+	d.emptyPlan()
+
+	// In place (waiting for completion is not part of the run): a
+	// directory edited after the plan is refused, and the run is kept.
+	d.write("main.tf", requiredProvidersShim+testAccTestRunConfig(mod, `source = "${path.module}/module"`, "wait_for_completion = true", "fail_on_test_failure = false"))
+	d.must("plan", "-out=tfplan")
+	d.write("module/README.md", "edited after the in-place plan\n")
+	d.applyFails("Error: Module directory changed since the plan", "Nothing was uploaded", "Run terraform plan again")
+	if id := d.stateAttr("tfgov_module_test_run.test", "id"); id != second {
+		t.Errorf("the refused apply changed the run: %v, want %v", id, second)
+	}
+}
+
+// TestAccModuleTestVariableResource_secretNotShown: the value of a
+// variable marked sensitive appears neither in the plan, nor in the apply's
+// output, nor in the provider's logs at TRACE; a plain variable's value is
+// shown as readable_value.
+func TestAccModuleTestVariableResource_secretNotShown(t *testing.T) {
+	const secret = "hunter2-d4e5f6"
+	mod := testAccModule(t)
+	d := newCLIDir(t, testAccTestVariableConfig(mod, `key = "PASSWORD"`, fmt.Sprintf("value = %q", secret), "sensitive = true")+`
+resource "tfgov_module_test_variable" "plain" {
+  module_name     = "`+mod.Name+`"
+  module_provider = "`+mod.Provider+`"
+  key             = "REGION"
+  value           = "eu-west-1"
+}
+`)
+	logFile := filepath.Join(t.TempDir(), "provider.log")
+	t.Setenv("TF_LOG_PROVIDER", "TRACE")
+	t.Setenv("TF_LOG_PATH", logFile)
+	plan := d.must("plan")
+	apply := d.must("apply", "-auto-approve")
+	for what, out := range map[string]string{"plan": plan, "apply": apply} {
+		if strings.Contains(out, secret) {
+			t.Errorf("the %s shows the secret:\n%s", what, out)
+		}
+		if what == "plan" && !strings.Contains(strings.Join(strings.Fields(out), " "), `readable_value = "eu-west-1"`) {
+			t.Errorf("the %s does not show the plain variable's readable_value:\n%s", what, out)
+		}
+	}
+	if !strings.Contains(plan, "(sensitive value)") {
+		t.Errorf("the plan does not show the value as sensitive:\n%s", plan)
+	}
+	logs, err := os.ReadFile(logFile) //nolint:gosec // the test's own file
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(logs) == 0 {
+		t.Fatal("no provider log written")
+	}
+	if strings.Contains(string(logs), secret) {
+		t.Errorf("the provider's TRACE log holds the secret")
+	}
+	if got := d.stateAttr("tfgov_module_test_variable.test", "readable_value"); got != nil {
+		t.Errorf("readable_value of the sensitive variable: %v, want null", got)
+	}
+	d.emptyPlan()
+}

@@ -1,0 +1,169 @@
+package provider
+
+import (
+	"context"
+	"fmt"
+	"os"
+
+	"github.com/hashicorp/terraform-plugin-framework/diag"
+	"github.com/hashicorp/terraform-plugin-framework/path"
+	"github.com/hashicorp/terraform-plugin-framework/types"
+)
+
+// Hashes of local files taken at plan time, and saved plans.
+//
+// Three attributes are the hash of something read from disk when Terraform
+// plans: content_sha256 of a policy's `source` file (tfgov_policy,
+// tfgov_policy_upload) and source_hash of a module test run's `source`
+// directory. `terraform apply PLANFILE` plans again before it applies, and
+// a planned value that differs then makes Terraform fail with "Provider
+// produced inconsistent final plan", blaming the provider. So:
+//
+//   - A create has no prior state, and nothing of its first plan reaches the
+//     apply's plan: the hash is planned unknown, and the apply hashes (and
+//     uploads) the file as it then finds it.
+//   - Otherwise every refresh records in private state the hash of the file
+//     at the path in state (recordLocalHash). The apply's plan gets that
+//     same private state (the refreshed state is saved in the plan), so a
+//     file that no longer hashes as the refresh found it is refused with an
+//     error saying so, before anything is uploaded.
+//   - With no record for the configured path (the path changed, or no
+//     refresh: -refresh=false, or the first plan after an import), the hash
+//     is planned known only when it equals the one in state (no change,
+//     nothing to apply); a change is planned unknown, and the apply takes the
+//     file as it finds it.
+//
+// The plan drops the record (forgetLocalHash), so it does not outlive the
+// apply of the plan.
+
+// sourceReadKey is the private state key of a localHashRecord (named when
+// it served tfgov_policy_upload alone; kept for states written then).
+const sourceReadKey = "source_read"
+
+// localHashRecord is the hash of the file (or directory) at Path as the last
+// refresh found it.
+type localHashRecord struct {
+	Path   string `json:"path"`
+	SHA256 string `json:"sha256"`
+}
+
+// localHash is what planning a hash of a local file needs.
+type localHash struct {
+	Path     string           // the configured path
+	Now      string           // its hash, read by this plan
+	Creating bool             // no prior state
+	State    types.String     // the hash in state
+	Recorded *localHashRecord // the last refresh's record; nil if none
+}
+
+// errChangedSincePlan is a file whose hash differs from the refresh's.
+type errChangedSincePlan struct{ path, was, now string }
+
+func (e *errChangedSincePlan) Error() string {
+	return fmt.Sprintf("%s had hash %s when Terraform read it for the plan, and has hash %s now, so the saved plan no longer describes it", e.path, e.was, e.now)
+}
+
+// plan returns the value to plan, or errChangedSincePlan.
+func (h localHash) plan() (types.String, error) {
+	switch {
+	case h.Creating:
+		return types.StringUnknown(), nil
+	case h.Recorded != nil && h.Recorded.Path == h.Path:
+		if h.Recorded.SHA256 != h.Now {
+			return types.StringUnknown(), &errChangedSincePlan{path: h.Path, was: h.Recorded.SHA256, now: h.Now}
+		}
+		return types.StringValue(h.Now), nil
+	case !h.State.IsNull() && !h.State.IsUnknown() && h.State.ValueString() == h.Now:
+		return types.StringValue(h.Now), nil
+	default:
+		return types.StringUnknown(), nil
+	}
+}
+
+// planLocalHash plans the hash now of the local path p (see localHash),
+// reading the refresh's record from private state. A file changed since
+// the refresh is an error on attr, whose summary names what (such as
+// "Policy file") and whose detail says nothing was done.
+func planLocalHash(ctx context.Context, priv privateGetter, attr path.Path, what, p, now string, creating bool, state types.String, diags *diag.Diagnostics) types.String {
+	h := localHash{Path: p, Now: now, Creating: creating, State: state}
+	if rec, ok := privateJSON[localHashRecord](ctx, priv, sourceReadKey, diags); ok {
+		h.Recorded = &rec
+	}
+	v, err := h.plan()
+	if err != nil {
+		diags.AddAttributeError(attr, what+" changed since the plan",
+			err.Error()+". Nothing was uploaded. Run terraform plan again to review the change, then apply it. "+
+				"(With -refresh=false the plan compares with the file as the last refresh read it: refresh first.)")
+	}
+	return v
+}
+
+// recordLocalHash records, for the apply of a saved plan, the hash of the
+// file at p as this refresh finds it.
+func recordLocalHash(ctx context.Context, priv privateStateSetter, p, sum string) diag.Diagnostics {
+	return priv.SetKey(ctx, sourceReadKey, privateValue(localHashRecord{Path: p, SHA256: sum}))
+}
+
+// forgetLocalHash drops the refresh's record from the planned private
+// state: it served this plan only.
+func forgetLocalHash(ctx context.Context, priv privateStateSetter) diag.Diagnostics {
+	return priv.SetKey(ctx, sourceReadKey, nil)
+}
+
+// plannedCode is the code a plan of tfgov_policy or tfgov_policy_upload
+// uploads.
+type plannedCode struct {
+	SHA256 types.String // to plan as content_sha256
+	Code   []byte       // the code, when read now; nil otherwise
+	Attr   string       // the attribute that holds it: "content" or "source"
+	Name   string       // "content", or the source file's path
+}
+
+// planPolicyCode plans content_sha256 of the code in content or source:
+// the SHA-256 of content, or of the source file, which it reads (refusing
+// one over the API's limit); configured is content_sha256 as configured,
+// which must match. A file that does not exist yet is accepted only when
+// content_sha256 is configured, for a file another resource writes during
+// the apply. A source file's hash is planned by planLocalHash (saved
+// plans); state is content_sha256 in state, priv the prior private state.
+// Null when no code is configured, unknown when it is not known yet.
+// tfgov_policy and tfgov_policy_upload plan their code with it.
+func planPolicyCode(ctx context.Context, content, source, configured, state types.String, creating bool, priv privateGetter, diags *diag.Diagnostics) plannedCode {
+	out := plannedCode{SHA256: configured} // null or unknown unless configured
+	switch {
+	case !content.IsNull() && !content.IsUnknown():
+		got := sha256Hex([]byte(content.ValueString()))
+		if !configured.IsNull() && !configured.IsUnknown() && configured.ValueString() != got {
+			diags.AddAttributeError(path.Root("content_sha256"), "content_sha256 does not match content",
+				fmt.Sprintf("content_sha256 is %s but the SHA-256 of content is %s. Leave content_sha256 out: it is computed from content.", configured.ValueString(), got))
+			return out
+		}
+		return plannedCode{SHA256: types.StringValue(got), Code: []byte(content.ValueString()), Attr: "content", Name: "content"}
+	case !source.IsNull() && !source.IsUnknown():
+		name := source.ValueString()
+		code, err := readPolicySource(name)
+		switch {
+		case os.IsNotExist(err) && !configured.IsNull():
+			// Written during the apply; checked against content_sha256 then.
+			return out
+		case err != nil:
+			diags.AddAttributeError(path.Root("source"), "Cannot read the policy code", err.Error()+
+				"\n\nIf another resource writes this file during the apply, set content_sha256 from that resource so the plan knows the code's hash.")
+			return out
+		case !configured.IsNull() && !configured.IsUnknown():
+			if configured.ValueString() != sha256Hex(code) {
+				diags.AddAttributeError(path.Root("content_sha256"), "content_sha256 does not match the source file",
+					fmt.Sprintf("content_sha256 is %s but the SHA-256 of %s is %s.", configured.ValueString(), name, sha256Hex(code)))
+				return out
+			}
+		default:
+			out.SHA256 = planLocalHash(ctx, priv, path.Root("source"), "Policy file", name, sha256Hex(code), creating, state, diags)
+		}
+		out.Code, out.Attr, out.Name = code, "source", name
+		return out
+	}
+	if out.SHA256.IsNull() && (!content.IsNull() || !source.IsNull()) {
+		out.SHA256 = types.StringUnknown()
+	}
+	return out
+}

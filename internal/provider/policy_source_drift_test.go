@@ -1,0 +1,95 @@
+package provider
+
+import (
+	"context"
+	"fmt"
+	"os"
+	"path/filepath"
+	"testing"
+
+	tfjson "github.com/hashicorp/terraform-json"
+	"github.com/hashicorp/terraform-plugin-testing/helper/resource"
+	"github.com/hashicorp/terraform-plugin-testing/knownvalue"
+	"github.com/hashicorp/terraform-plugin-testing/plancheck"
+	"github.com/hashicorp/terraform-plugin-testing/statecheck"
+	"github.com/hashicorp/terraform-plugin-testing/tfjsonpath"
+)
+
+// TestAccPolicySourceDrift: code uploaded from a `source` file and then
+// changed on the service (through go-tfe) is found by its SHA-256: the
+// next plan shows an update although the configuration did not change,
+// and the apply uploads the file again. For tfgov_policy_upload and for
+// tfgov_policy's own `source`.
+func TestAccPolicySourceDrift(t *testing.T) {
+	for _, tc := range []struct {
+		name, addr string
+		config     func(name, file string) string
+	}{
+		{"tfgov_policy_upload", "tfgov_policy_upload.test", func(name, file string) string {
+			return fmt.Sprintf(`
+resource "tfgov_policy" "test" {
+  name  = %q
+  kind  = "opa"
+  query = "data.terraform.policies.tags.deny"
+}
+
+resource "tfgov_policy_upload" "test" {
+  policy_id = tfgov_policy.test.id
+  source    = %q
+}
+`, name, file)
+		}},
+		{"tfgov_policy", policyAddr, func(name, file string) string {
+			return fmt.Sprintf(`
+resource "tfgov_policy" "test" {
+  name   = %q
+  kind   = "opa"
+  query  = "data.terraform.policies.tags.deny"
+  source = %q
+}
+`, name, file)
+		}},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			file := filepath.Join(t.TempDir(), "tags.rego")
+			if err := os.WriteFile(file, []byte(regoCode), 0o600); err != nil {
+				t.Fatal(err)
+			}
+			config := tc.config(testAccName("srcdrift"), file)
+			var policyID string
+			resource.ParallelTest(t, resource.TestCase{
+				PreCheck:                 func() { testAccPreCheck(t) },
+				ProtoV6ProviderFactories: testAccProtoV6ProviderFactories,
+				Steps: []resource.TestStep{
+					{
+						Config: config,
+						ConfigStateChecks: []statecheck.StateCheck{
+							testAccCheckCode(t, tc.addr, regoCode),
+							stateCheckFunc(func(_ context.Context, s *tfjson.State) error {
+								var err error
+								policyID, err = stateID(s, policyAddr)
+								return err
+							}),
+						},
+					},
+					{
+						PreConfig: func() {
+							if err := testAccClient(t).Policies.Upload(context.Background(), policyID, []byte(regoV0Code)); err != nil {
+								t.Fatalf("changing the code outside Terraform: %v", err)
+							}
+						},
+						Config: config,
+						ConfigPlanChecks: resource.ConfigPlanChecks{PreApply: []plancheck.PlanCheck{
+							plancheck.ExpectResourceAction(tc.addr, plancheck.ResourceActionUpdate),
+							plancheck.ExpectKnownValue(tc.addr, tfjsonpath.New("content_sha256"), knownvalue.StringExact(sha256Hex([]byte(regoCode)))),
+						}},
+						ConfigStateChecks: []statecheck.StateCheck{
+							testAccCheckCode(t, tc.addr, regoCode),
+							statecheck.ExpectKnownValue(tc.addr, tfjsonpath.New("content_sha256"), knownvalue.StringExact(sha256Hex([]byte(regoCode)))),
+						},
+					},
+				},
+			})
+		})
+	}
+}
