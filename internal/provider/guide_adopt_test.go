@@ -138,7 +138,7 @@ func TestAccGuideAdoptingAnOrganization(t *testing.T) {
 		if err != nil {
 			t.Fatalf("no generated.tf: %v\n%s", err, found)
 		}
-		for _, want := range []string{`value            = "eu-west-1"`, `access   = "admin"`, `access   = "custom"`, `content        = "main = rule { true }\n"`, "identity = {"} {
+		for _, want := range []string{`description      = "Region"`, `value            = null # sensitive`, `access   = "admin"`, `access   = "custom"`, `content        = "main = rule { true }\n"`, "identity = {"} {
 			if !strings.Contains(string(gen), want) {
 				t.Errorf("generated.tf lacks %q:\n%s", want, gen)
 			}
