@@ -263,7 +263,11 @@ func (r *moduleTestVariableResource) Create(ctx context.Context, req resource.Cr
 		Sensitive:   plan.Sensitive.ValueBoolPointer(),
 	}
 	v, err := reconcileCreate(ctx, "tfgov_module_test_variable",
-		func() (*tfe.Variable, error) { return r.data.client.TestVariables.Create(ctx, mod.id(), opts) },
+		func() (*tfe.Variable, error) {
+			ctx, notes := withResponseNotes(ctx)
+			v, err := r.data.client.TestVariables.Create(ctx, mod.id(), opts)
+			return v, notes.wrap(err)
+		},
 		func(amb *ambiguousWriteError) (*tfe.Variable, bool, error) {
 			return lostTestVariable(ctx, r.data.client, mod, opts, amb)
 		})
@@ -454,7 +458,7 @@ func testVariableModel(v *tfe.Variable, prior moduleTestVariableResourceModel) *
 // variable with the key already (a 422 on key), naming that variable and
 // its import ID; "" when the create failed for another reason.
 func (r *moduleTestVariableResource) existingTestVariable(ctx context.Context, mod moduleRef, key string, err error) string {
-	if !strings.Contains(err.Error(), `(attribute "key")`) {
+	if !rejectedAttribute(err, "key") {
 		return ""
 	}
 	l, lerr := listTestVariables(ctx, r.data.client, mod)

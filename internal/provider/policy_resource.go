@@ -289,7 +289,7 @@ func (r *policyResource) Create(ctx context.Context, req resource.CreateRequest,
 	pol, err := reconcileCreate(ctx, "tfgov_policy",
 		func() (*policyAPI, error) { return pc.create(ctx, org, opts) },
 		func(amb *ambiguousWriteError) (*policyAPI, bool, error) { return pc.lostCreate(ctx, org, opts, amb) })
-	if err != nil && strings.Contains(err.Error(), `(attribute "name")`) {
+	if rejectedAttribute(err, "name") {
 		// The name is taken: name the policy that holds it.
 		if existing, ferr := pc.findByName(ctx, org, plan.Name.ValueString()); ferr == nil {
 			resp.Diagnostics.AddAttributeError(path.Root("name"), "Policy already exists",
@@ -310,14 +310,14 @@ func (r *policyResource) Create(ctx context.Context, req resource.CreateRequest,
 	r.data.policyKinds.remember(plan.ID.ValueString(), plan.Kind.ValueString())
 	if plan.hasCode() {
 		r.data.lists.inlineCode.Store(pol.ID, true)
-		r.data.putCode(ctx, pol.ID, identityOf(pol), code, &resp.Diagnostics)
+		sig := r.data.putCode(ctx, pol.ID, identityOf(pol), code, &resp.Diagnostics)
 		if resp.Diagnostics.HasError() {
 			// The policy exists without its code: state says so, and the
 			// next apply uploads it.
 			plan.ContentSHA256 = types.StringNull()
 		} else {
 			plan.ContentSHA256 = types.StringValue(sha256Hex(code))
-			resp.Diagnostics.Append(setCodeSignal(ctx, resp.Private, codeSignal{Organization: org})...)
+			resp.Diagnostics.Append(setCodeSignal(ctx, resp.Private, sig)...)
 		}
 	}
 	resp.Diagnostics.Append(resp.State.Set(ctx, &plan)...)
@@ -411,7 +411,14 @@ func (r *policyResource) Read(ctx context.Context, req resource.ReadRequest, res
 	if !state.ContentSHA256.IsNull() {
 		sig, diags := getCodeSignal(ctx, req.Private)
 		resp.Diagnostics.Append(diags...)
-		if sig.UpdatedAt == "" || sig.UpdatedAt != updatedAtSignal(pol) {
+		switch {
+		case sig.unchanged(pol, state.ContentSHA256.ValueString()):
+			// Ours: no download. Recording updated-at narrows the signal
+			// to this exact value for the refreshes after a saved one.
+			if sig.UpdatedAt != updatedAtSignal(pol) {
+				resp.Diagnostics.Append(setCodeSignal(ctx, resp.Private, sig.compared(state.Organization.ValueString(), pol))...)
+			}
+		default:
 			var gone bool
 			state.ContentSHA256, state.Content, gone, err = r.data.downloadCode(ctx, pol.ID, state.ContentSHA256, state.Content)
 			if err != nil {
@@ -462,6 +469,14 @@ func (r *policyResource) Update(ctx context.Context, req resource.UpdateRequest,
 		want := plan
 		plan.set(pol.values())
 		checkPolicyWritten(want, plan, &resp.Diagnostics)
+		// The PATCH moved updated-at, and its answer says to what: the code
+		// compared at the plan's refresh is still the code at that
+		// updated-at (a change between that refresh and this PATCH is not
+		// seen, as with any refresh).
+		if sig, diags := getCodeSignal(ctx, req.Private); sig.UpdatedAt != "" && !state.ContentSHA256.IsNull() {
+			resp.Diagnostics.Append(diags...)
+			resp.Diagnostics.Append(setCodeSignal(ctx, resp.Private, sig.compared(state.Organization.ValueString(), pol))...)
+		}
 	}
 	if plan.hasCode() && (plan.ContentSHA256.IsUnknown() || !plan.ContentSHA256.Equal(state.ContentSHA256)) {
 		code := codeFor(plan.Content, plan.Source, plan.ContentSHA256, &resp.Diagnostics)
@@ -473,12 +488,12 @@ func (r *policyResource) Update(ctx context.Context, req resource.UpdateRequest,
 		if resp.Diagnostics.HasError() {
 			return
 		}
-		r.data.putCode(ctx, id, pol, code, &resp.Diagnostics)
+		sig := r.data.putCode(ctx, id, pol, code, &resp.Diagnostics)
 		if resp.Diagnostics.HasError() {
 			return
 		}
 		plan.ContentSHA256 = types.StringValue(sha256Hex(code))
-		resp.Diagnostics.Append(setCodeSignal(ctx, resp.Private, codeSignal{Organization: pol.organization})...)
+		resp.Diagnostics.Append(setCodeSignal(ctx, resp.Private, sig)...)
 	}
 	resp.Diagnostics.Append(resp.State.Set(ctx, &plan)...)
 }

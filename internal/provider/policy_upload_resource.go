@@ -427,15 +427,18 @@ func checkCodeOfKind(id string, pol policyIdentity, code []byte, attr string, di
 }
 
 // putCode uploads code to policy id (one request), which moves the
-// policy's updated-at, so the organization's shared list is dropped.
-func (d *providerData) putCode(ctx context.Context, id string, pol policyIdentity, code []byte, diags *diag.Diagnostics) {
+// policy's updated-at, so the organization's shared list is dropped. It
+// returns the signal (codeSignal) that the code is ours.
+func (d *providerData) putCode(ctx context.Context, id string, pol policyIdentity, code []byte, diags *diag.Diagnostics) codeSignal {
 	tflog.Debug(ctx, "Uploading policy code", map[string]any{"policy_id": id, "bytes": len(code), "kind": string(pol.kind)})
 	defer d.lists.policies.invalidate(pol.organization)
-	if err := d.client.Policies.Upload(ctx, id, code); err != nil {
+	at, err := policyClient{d.client}.upload(ctx, id, code)
+	if err != nil {
 		diags.AddError("Error uploading policy code", policyError("Policy "+id, err))
-		return
+		return codeSignal{}
 	}
 	tflog.Info(ctx, "Uploaded policy code", map[string]any{"policy_id": id, "bytes": len(code), "sha256": sha256Hex(code)})
+	return uploaded(pol.organization, sha256Hex(code), at)
 }
 
 // upload checks the code (checkPolicyCode with the policy's kind) and
@@ -472,13 +475,13 @@ func (r *policyUploadResource) upload(ctx context.Context, m *policyUploadResour
 	if diags.HasError() {
 		return ""
 	}
-	r.data.putCode(ctx, id, pol, code, diags)
+	sig := r.data.putCode(ctx, id, pol, code, diags)
 	if diags.HasError() {
 		return ""
 	}
 	m.ID = m.PolicyID
 	m.ContentSHA256 = types.StringValue(sha256Hex(code))
-	diags.Append(setCodeSignal(ctx, priv, codeSignal{Organization: pol.organization})...)
+	diags.Append(setCodeSignal(ctx, priv, sig)...)
 	return string(pol.kind)
 }
 
@@ -566,9 +569,12 @@ func (r *policyUploadResource) Read(ctx context.Context, req resource.ReadReques
 		case !ok && orgKnown && pols.definite():
 			noCode()
 			return
-		case ok && sig.UpdatedAt != "" && sig.UpdatedAt == updatedAtSignal(pol):
-			tflog.Debug(ctx, "Policy unchanged since its code was last compared; not downloading", map[string]any{"policy_id": id, "updated_at": sig.UpdatedAt})
+		case ok && sig.unchanged(pol, state.ContentSHA256.ValueString()):
+			tflog.Debug(ctx, "Policy code unchanged since this provider last uploaded or compared it; not downloading", map[string]any{"policy_id": id, "updated_at": updatedAtSignal(pol)})
 			unchanged = true
+			if sig.UpdatedAt != updatedAtSignal(pol) {
+				resp.Diagnostics.Append(setCodeSignal(ctx, resp.Private, sig.compared(org, pol))...)
+			}
 		case ok:
 			next = &codeSignal{Organization: org, UpdatedAt: updatedAtSignal(pol)}
 		}
@@ -690,13 +696,64 @@ func (d *providerData) downloadCode(ctx context.Context, id string, sum, content
 // codeSignal.
 const privateCodeSignal = "code_signal"
 
-// codeSignal is what a policy upload keeps in private state to avoid
-// downloading unchanged code: the policy's organization (whose list shows
-// the policy) and the policy's updated-at when the code in state was last
-// compared with the service's ("" when unknown, as right after an upload).
+// codeSignal is what a policy's code keeps in private state (of a
+// tfgov_policy with inline code, or of a tfgov_policy_upload) to avoid
+// downloading code that did not change: the policy's organization, whose
+// list shows the policy's updated-at, and two ways of knowing the code in
+// state is the service's:
+//
+//   - UpdatedAt: the policy's updated-at when the code in state was last
+//     known to be the service's (compared after a download, or written by
+//     this provider's own PATCH); "" when unknown;
+//   - SHA256 and UploadedBy: the code this provider last uploaded, and the
+//     service's time by which that upload was made: the Date header of the
+//     upload's answer plus a second, the header's precision. The upload's
+//     answer has no updated-at, but every later change of the policy (an
+//     upload, a PATCH) moves updated-at past that answer, so an updated-at
+//     before UploadedBy is our upload's own. Both times are the service's,
+//     so the client's clock and its skew play no part. The cost of the
+//     header's precision: a change made outside Terraform within the same
+//     second as our upload's answer is taken for ours.
 type codeSignal struct {
 	Organization string `json:"organization,omitempty"`
 	UpdatedAt    string `json:"updated_at,omitempty"`
+	SHA256       string `json:"sha256,omitempty"`
+	UploadedBy   string `json:"uploaded_by,omitempty"`
+}
+
+// uploaded is the signal after this provider uploaded code with SHA-256
+// sum to a policy of org, its answer dated at (the service's Date; zero
+// when it sent none, which leaves the next refresh to download).
+func uploaded(org, sum string, at time.Time) codeSignal {
+	sig := codeSignal{Organization: org, SHA256: sum}
+	if !at.IsZero() {
+		sig.UploadedBy = at.Add(time.Second).UTC().Format(time.RFC3339)
+	}
+	return sig
+}
+
+// unchanged reports whether the code with SHA-256 sum (the code in state)
+// is still the code of pol, as the organization's list shows pol, without
+// a download: pol's updated-at is the one recorded, or no later than the
+// end of our own upload of that code.
+func (s codeSignal) unchanged(pol *policyAPI, sum string) bool {
+	if pol.UpdatedAt.IsZero() {
+		return false // no code uploaded yet, or no sign of one
+	}
+	if s.UpdatedAt != "" && s.UpdatedAt == updatedAtSignal(pol) {
+		return true
+	}
+	if s.UploadedBy == "" || s.SHA256 == "" || s.SHA256 != sum {
+		return false
+	}
+	by, err := time.Parse(time.RFC3339, s.UploadedBy)
+	return err == nil && pol.UpdatedAt.Before(by)
+}
+
+// compared is the signal once the code in state is known to be pol's
+// code: at pol's updated-at.
+func (s codeSignal) compared(org string, pol *policyAPI) codeSignal {
+	return codeSignal{Organization: org, UpdatedAt: updatedAtSignal(pol)}
 }
 
 // updatedAtSignal is pol's updated-at as codeSignal records it, to the
@@ -708,15 +765,11 @@ func updatedAtSignal(pol *policyAPI) string {
 	return pol.UpdatedAt.UTC().Format(time.RFC3339Nano)
 }
 
-type privateStateGetter interface {
-	GetKey(ctx context.Context, key string) ([]byte, diag.Diagnostics)
-}
-
 type privateStateSetter interface {
 	SetKey(ctx context.Context, key string, value []byte) diag.Diagnostics
 }
 
-func getCodeSignal(ctx context.Context, p privateStateGetter) (codeSignal, diag.Diagnostics) {
+func getCodeSignal(ctx context.Context, p privateGetter) (codeSignal, diag.Diagnostics) {
 	var sig codeSignal
 	if p == nil {
 		return sig, nil
