@@ -3,6 +3,7 @@ package provider
 import (
 	"context"
 	"fmt"
+	"slices"
 	"strings"
 	"sync"
 	"time"
@@ -207,22 +208,15 @@ func (g *agentTokenRegistry) pool(id string) *sync.RWMutex {
 // Terraform run) would be revoked too: give concurrent configurations
 // distinct descriptions.
 func (r *agentTokenResource) revokeUnreceived(ctx context.Context, poolID, description string, amb *ambiguousWriteError) error {
-	opts := &tfe.AgentTokenListOptions{ListOptions: tfe.ListOptions{PageSize: 100}}
+	tokens, err := listAll(ctx, r.data.agentTokenPages(poolID, bulkPageSize))
+	if err != nil {
+		return err
+	}
 	var revoke []string
-	for {
-		l, err := r.data.client.AgentTokens.ListWithOptions(ctx, poolID, opts)
-		if err != nil {
-			return err
+	for _, t := range tokens {
+		if t.Description == description && amb.within(t.CreatedAt) && !receivedAgentTokens.received(t.ID) {
+			revoke = append(revoke, t.ID)
 		}
-		for _, t := range l.Items {
-			if t.Description == description && amb.within(t.CreatedAt) && !receivedAgentTokens.received(t.ID) {
-				revoke = append(revoke, t.ID)
-			}
-		}
-		if l.Pagination == nil || l.NextPage == 0 || l.NextPage <= l.CurrentPage {
-			break
-		}
-		opts.PageNumber = l.NextPage
 	}
 	for _, id := range revoke {
 		if err := r.data.client.AgentTokens.Delete(ctx, id); err != nil && !isNotFound(err) {
@@ -331,37 +325,29 @@ func (r *agentTokenResource) findPool(ctx context.Context, tokenID string) (stri
 	if r.data.organization == "" {
 		return "", fmt.Errorf("importing by token ID alone needs the provider's organization to search its agent pools; set it, or import with <agent_pool_id>/%s", tokenID)
 	}
-	pools := &tfe.AgentPoolListOptions{}
-	for {
-		pl, err := r.data.client.AgentPools.List(ctx, r.data.organization, pools)
+	pools, err := listAll(ctx, func(ctx context.Context, n int) ([]*tfe.AgentPool, *tfe.Pagination, error) {
+		pl, err := r.data.client.AgentPools.List(ctx, r.data.organization, &tfe.AgentPoolListOptions{ListOptions: tfe.ListOptions{PageNumber: n, PageSize: bulkPageSize}})
 		if err != nil {
-			return "", fmt.Errorf("listing agent pools of %s: %w", r.data.organization, err)
+			return nil, nil, err
 		}
-		for _, pool := range pl.Items {
-			tokens := &tfe.AgentTokenListOptions{}
-			for {
-				tl, err := r.data.client.AgentTokens.ListWithOptions(ctx, pool.ID, tokens)
-				if isNotFound(err) {
-					break // a pool whose tokens we may not see
-				}
-				if err != nil {
-					return "", fmt.Errorf("listing tokens of agent pool %s: %w", pool.ID, err)
-				}
-				for _, t := range tl.Items {
-					if t.ID == tokenID {
-						return pool.ID, nil
-					}
-				}
-				if tl.Pagination == nil || tl.NextPage == 0 {
-					break
-				}
-				tokens.PageNumber = tl.NextPage
-			}
+		return pl.Items, pl.Pagination, nil
+	})
+	if err != nil {
+		return "", fmt.Errorf("listing agent pools of %s: %w", r.data.organization, err)
+	}
+	for _, pool := range pools {
+		found := false
+		_, err := walkPages(ctx, r.data.agentTokenPages(pool.ID, bulkPageSize), func(tokens []*tfe.AgentToken) bool {
+			found = slices.ContainsFunc(tokens, func(t *tfe.AgentToken) bool { return t.ID == tokenID })
+			return found
+		})
+		switch {
+		case found:
+			return pool.ID, nil
+		case isNotFound(err): // a pool whose tokens we may not see
+		case err != nil:
+			return "", fmt.Errorf("listing tokens of agent pool %s: %w", pool.ID, err)
 		}
-		if pl.Pagination == nil || pl.NextPage == 0 {
-			break
-		}
-		pools.PageNumber = pl.NextPage
 	}
 	return "", fmt.Errorf("agent token %s was not found in any agent pool of organization %s (or the token may not manage agent pools)", tokenID, r.data.organization)
 }

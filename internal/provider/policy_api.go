@@ -15,8 +15,8 @@ import (
 
 // Policy kinds and the enforcement levels each allows, in the API's order.
 var (
-	policyKinds  = []string{string(tfe.Sentinel), string(tfe.OPA)}
-	policyLevels = map[string][]string{
+	policyKindNames = []string{string(tfe.Sentinel), string(tfe.OPA)}
+	policyLevels    = map[string][]string{
 		string(tfe.Sentinel): {string(tfe.EnforcementHard), string(tfe.EnforcementSoft), string(tfe.EnforcementAdvisory)},
 		string(tfe.OPA):      {string(tfe.EnforcementMandatory), string(tfe.EnforcementAdvisory)},
 	}
@@ -111,18 +111,19 @@ func (p policyClient) update(ctx context.Context, id string, opts *tfe.PolicyUpd
 // list returns every policy of org that matches search (partial name) and
 // kind (either may be empty), all pages.
 func (p policyClient) list(ctx context.Context, org, search, kind string) ([]*policyAPI, error) {
-	opts := &tfe.PolicyListOptions{ListOptions: tfe.ListOptions{PageSize: policyListPageSize}, Search: search, Kind: tfe.PolicyKind(kind)}
-	var out []*policyAPI
-	for {
+	return listAll(ctx, p.pages(org, search, kind))
+}
+
+// pages fetches the pages of org's policies that match search and kind
+// (the pager's fetch).
+func (p policyClient) pages(org, search, kind string) func(context.Context, int) ([]*policyAPI, *tfe.Pagination, error) {
+	return func(ctx context.Context, n int) ([]*policyAPI, *tfe.Pagination, error) {
+		opts := &tfe.PolicyListOptions{ListOptions: tfe.ListOptions{PageNumber: n, PageSize: policyListPageSize}, Search: search, Kind: tfe.PolicyKind(kind)}
 		l := &policyListAPI{}
 		if err := p.do(ctx, "GET", "organizations/"+url.PathEscape(org)+"/policies", opts, l); err != nil {
-			return nil, err
+			return nil, nil, err
 		}
-		out = append(out, l.Items...)
-		if l.Pagination == nil || l.NextPage == 0 || l.NextPage <= opts.PageNumber {
-			return out, nil
-		}
-		opts.PageNumber = l.NextPage
+		return l.Items, l.Pagination, nil
 	}
 }
 

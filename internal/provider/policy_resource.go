@@ -107,9 +107,9 @@ func (r *policyResource) Schema(_ context.Context, _ resource.SchemaRequest, res
 				Optional:            true,
 				Computed:            true,
 				Default:             stringdefault.StaticString(string(tfe.Sentinel)),
-				MarkdownDescription: fmt.Sprintf("Policy-as-code framework: one of %s. Defaults to `sentinel`. Changing it replaces the policy.", backticked(policyKinds)),
+				MarkdownDescription: fmt.Sprintf("Policy-as-code framework: one of %s. Defaults to `sentinel`. Changing it replaces the policy.", backticked(policyKindNames)),
 				PlanModifiers:       []planmodifier.String{stringplanmodifier.RequiresReplace()},
-				Validators:          []validator.String{stringvalidator.OneOf(policyKinds...)},
+				Validators:          []validator.String{stringvalidator.OneOf(policyKindNames...)},
 			},
 			"query": schema.StringAttribute{
 				Optional: true,
@@ -212,20 +212,11 @@ func validatePolicyKind(kindV, query, level types.String, diags *diag.Diagnostic
 }
 
 // ModifyPlan plans the organization, and tells tfgov_policy_upload's plan
-// the kind of an existing policy (policyKindCache), from the plan: no
+// the kind of an existing policy (policyIdentities), from the plan: no
 // request.
 func (r *policyResource) ModifyPlan(ctx context.Context, req resource.ModifyPlanRequest, resp *resource.ModifyPlanResponse) {
 	r.data.planOrganization(ctx, req, resp)
 	if req.Plan.Raw.IsNull() || r.data == nil {
-		return
-	}
-	var id, kind types.String
-	resp.Diagnostics.Append(resp.Plan.GetAttribute(ctx, path.Root("id"), &id)...)
-	resp.Diagnostics.Append(resp.Plan.GetAttribute(ctx, path.Root("kind"), &kind)...)
-	if !id.IsUnknown() && !kind.IsUnknown() {
-		r.data.policyKinds.remember(id.ValueString(), kind.ValueString())
-	}
-	if resp.Diagnostics.HasError() {
 		return
 	}
 	var cfg, plan policyResourceModel
@@ -233,6 +224,11 @@ func (r *policyResource) ModifyPlan(ctx context.Context, req resource.ModifyPlan
 	resp.Diagnostics.Append(resp.Plan.Get(ctx, &plan)...)
 	if resp.Diagnostics.HasError() {
 		return
+	}
+	if !plan.ID.IsUnknown() && !plan.Kind.IsUnknown() {
+		r.data.rememberPolicyIdentity(plan.ID.ValueString(), policyIdentity{
+			kind: tfe.PolicyKind(plan.Kind.ValueString()), name: plan.Name.ValueString(), organization: plan.Organization.ValueString(),
+		})
 	}
 	sum := planCodeSHA256(cfg.Content, cfg.Source, cfg.ContentSHA256, &resp.Diagnostics)
 	if resp.Diagnostics.HasError() {
@@ -307,7 +303,6 @@ func (r *policyResource) Create(ctx context.Context, req resource.CreateRequest,
 	want := plan
 	plan.set(pol.values())
 	checkPolicyWritten(want, plan, &resp.Diagnostics)
-	r.data.policyKinds.remember(plan.ID.ValueString(), plan.Kind.ValueString())
 	if plan.hasCode() {
 		r.data.lists.inlineCode.Store(pol.ID, true)
 		sig := r.data.putCode(ctx, pol.ID, identityOf(pol), code, &resp.Diagnostics)

@@ -10,7 +10,6 @@ import (
 	"os"
 	"regexp"
 	"strings"
-	"sync"
 	"time"
 	"unicode/utf8"
 
@@ -227,7 +226,7 @@ func (r *policyUploadResource) ModifyPlan(ctx context.Context, req resource.Modi
 		if k, ok := privateJSON[policyKindRecord](ctx, req.Private, policyKindKey, &resp.Diagnostics); ok && k.PolicyID == plan.PolicyID.ValueString() {
 			kind = k.Kind
 		} else if r.data != nil && !plan.PolicyID.IsUnknown() {
-			kind = r.data.policyKinds.kind(plan.PolicyID.ValueString())
+			kind = string(r.data.policyKind(plan.PolicyID.ValueString()))
 		}
 		if err := checkPolicyCode(kind, codeName, code); err != nil {
 			resp.Diagnostics.AddAttributeError(path.Root(codeAttr), policyCodeSummary(err), policyCodeDetail(kind, codeName, err))
@@ -262,25 +261,6 @@ func policyCodeDetail(kind, name string, err error) string {
 	default:
 		return fmt.Sprintf("The code is Rego (it declares a package, or the file is named *.rego) but does not parse, so nothing will be uploaded. OPA's parser says:\n%s", err)
 	}
-}
-
-// policyKindCache maps policy IDs to kinds (`opa`, `sentinel`). Terraform
-// refreshes (or creates) a tfgov_policy before planning an upload that
-// refers to it, in the same provider process, so the upload's plan learns
-// the kind of a policy the configuration manages without a request. The
-// zero value is ready to use.
-type policyKindCache struct{ m sync.Map }
-
-func (c *policyKindCache) remember(id, kind string) {
-	if id != "" && kind != "" {
-		c.m.Store(id, kind)
-	}
-}
-
-func (c *policyKindCache) kind(id string) string {
-	k, _ := c.m.Load(id)
-	s, _ := k.(string)
-	return s
 }
 
 // Private state of tfgov_policy_upload.

@@ -118,6 +118,7 @@ func TestAccPolicyUploadResource_sentinel(t *testing.T) {
 			// Drift: code changed outside Terraform; the plan uploads it again.
 			{
 				PreConfig: func() {
+					testAccAfterUploadSecond()
 					if err := testAccClient(t).Policies.Upload(context.Background(), policyID, []byte("main = rule { false }\n")); err != nil {
 						t.Fatalf("uploading outside Terraform: %v", err)
 					}
