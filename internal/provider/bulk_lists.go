@@ -146,8 +146,18 @@ func (d *providerData) policyKind(id string) tfe.PolicyKind {
 
 // refreshPolicy returns policy id of org from the organization's shared
 // list, or nil when it no longer exists. With no organization (right after
-// an import by ID) it reads the policy by ID.
+// an import by ID) it looks in the provider's organization's list, and
+// reads the policy by ID when it is not there.
 func (d *providerData) refreshPolicy(ctx context.Context, org, id string) (*policyAPI, error) {
+	if org == "" && d.organization != "" {
+		// Just imported by ID: the policy is most likely in the provider's
+		// organization, whose list every import shares.
+		if pols, err := d.organizationPolicies(ctx, d.organization); err == nil {
+			if pol, ok := pols.lookup(id); ok {
+				return pol, nil
+			}
+		}
+	}
 	if org == "" {
 		pol, err := policyClient{d.client}.read(ctx, id)
 		if isNotFound(err) {

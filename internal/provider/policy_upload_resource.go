@@ -7,6 +7,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	tfe "github.com/hashicorp/go-tfe"
 	"os"
 	"regexp"
 	"strings"
@@ -280,6 +281,11 @@ type sourceRead struct {
 type policyKindRecord struct {
 	PolicyID string `json:"policy_id"`
 	Kind     string `json:"kind"`
+	// Name and Organization (absent from records of earlier versions)
+	// complete the policy's identity, so that the next upload needs no
+	// read of the policy.
+	Name         string `json:"name,omitempty"`
+	Organization string `json:"organization,omitempty"`
 }
 
 // privateGetter is the part of the framework's private state that reads.
@@ -422,27 +428,31 @@ func (d *providerData) putCode(ctx context.Context, id string, pol policyIdentit
 }
 
 // upload checks the code (checkPolicyCode with the policy's kind) and
-// uploads it: one request. The policy's kind is known when this process
-// created or listed the policy (the usual case: tfgov_policy created it in
-// the same apply), else it is read first (one more request). It records in
-// private state that the code was uploaded by us, with the policy's
-// updated-at not yet known (see Read).
-func (r *policyUploadResource) upload(ctx context.Context, m *policyUploadResourceModel, priv privateStateSetter, diags *diag.Diagnostics) (kind string) {
+// uploads it: one request. The policy's identity (kind, name,
+// organization) is known when this process planned, created or listed the
+// policy, or from this resource's last upload (prior, its private state;
+// nil at create); only else is the policy read first (one more request).
+// It records in private state that the code was uploaded by us
+// (codeSignal), and returns the policy's identity.
+func (r *policyUploadResource) upload(ctx context.Context, m *policyUploadResourceModel, prior privateGetter, priv privateStateSetter, diags *diag.Diagnostics) policyIdentity {
 	code := m.code(diags)
 	if diags.HasError() {
-		return ""
+		return policyIdentity{}
 	}
 	id := m.PolicyID.ValueString()
 	if r.data.refuseInlineCode(id, diags); diags.HasError() {
-		return ""
+		return policyIdentity{}
 	}
 	pol, ok := r.data.knownPolicy(id)
 	if !ok {
-		// Not created nor listed by this process: read its kind.
+		pol, ok = recordedPolicy(ctx, prior, id, diags)
+	}
+	if !ok {
+		// Not seen by this process nor recorded: read it.
 		read, err := policyClient{r.data.client}.read(ctx, id)
 		if err != nil {
 			diags.AddAttributeError(path.Root("policy_id"), "Error uploading policy code", policyError("Policy "+id, err))
-			return ""
+			return policyIdentity{}
 		}
 		r.data.rememberPolicy(read)
 		pol = identityOf(read)
@@ -453,25 +463,35 @@ func (r *policyUploadResource) upload(ctx context.Context, m *policyUploadResour
 	}
 	checkCodeOfKind(id, pol, code, attr, diags)
 	if diags.HasError() {
-		return ""
+		return policyIdentity{}
 	}
 	sig := r.data.putCode(ctx, id, pol, code, diags)
 	if diags.HasError() {
-		return ""
+		return policyIdentity{}
 	}
 	m.ID = m.PolicyID
 	m.ContentSHA256 = types.StringValue(sha256Hex(code))
 	diags.Append(setCodeSignal(ctx, priv, sig)...)
-	return string(pol.kind)
+	return pol
 }
 
-// rememberKind records the policy's kind for the next plan's Rego check.
-func rememberKind(ctx context.Context, p interface {
-	SetKey(context.Context, string, []byte) diag.Diagnostics
-}, policyID, kind string, diags *diag.Diagnostics) {
-	if kind != "" {
-		diags.Append(p.SetKey(ctx, policyKindKey, privateValue(policyKindRecord{PolicyID: policyID, Kind: kind}))...)
+// rememberKind records the policy's identity for the next plan's Rego
+// check and the next upload.
+func rememberKind(ctx context.Context, p privateStateSetter, policyID string, pol policyIdentity, diags *diag.Diagnostics) {
+	if pol.kind != "" {
+		diags.Append(p.SetKey(ctx, policyKindKey, privateValue(policyKindRecord{PolicyID: policyID, Kind: string(pol.kind), Name: pol.name, Organization: pol.organization}))...)
 	}
+}
+
+// recordedPolicy is the identity of policy id as this resource's last
+// upload recorded it in private state (prior), when complete.
+func recordedPolicy(ctx context.Context, prior privateGetter, id string, diags *diag.Diagnostics) (policyIdentity, bool) {
+	if prior == nil {
+		return policyIdentity{}, false
+	}
+	rec, ok := privateJSON[policyKindRecord](ctx, prior, policyKindKey, diags)
+	pi := policyIdentity{kind: tfe.PolicyKind(rec.Kind), name: rec.Name, organization: rec.Organization}
+	return pi, ok && rec.PolicyID == id && pi.complete()
 }
 
 func (r *policyUploadResource) Create(ctx context.Context, req resource.CreateRequest, resp *resource.CreateResponse) {
@@ -480,11 +500,11 @@ func (r *policyUploadResource) Create(ctx context.Context, req resource.CreateRe
 	if resp.Diagnostics.HasError() {
 		return
 	}
-	kind := r.upload(ctx, &plan, resp.Private, &resp.Diagnostics)
+	pol := r.upload(ctx, &plan, nil, resp.Private, &resp.Diagnostics)
 	if resp.Diagnostics.HasError() {
 		return
 	}
-	rememberKind(ctx, resp.Private, plan.PolicyID.ValueString(), kind, &resp.Diagnostics)
+	rememberKind(ctx, resp.Private, plan.PolicyID.ValueString(), pol, &resp.Diagnostics)
 	resp.Diagnostics.Append(resp.State.Set(ctx, &plan)...)
 }
 
@@ -601,11 +621,11 @@ func (r *policyUploadResource) Update(ctx context.Context, req resource.UpdateRe
 		return
 	}
 	if plan.ContentSHA256.IsUnknown() || !plan.ContentSHA256.Equal(state.ContentSHA256) {
-		kind := r.upload(ctx, &plan, resp.Private, &resp.Diagnostics)
+		pol := r.upload(ctx, &plan, req.Private, resp.Private, &resp.Diagnostics)
 		if resp.Diagnostics.HasError() {
 			return
 		}
-		rememberKind(ctx, resp.Private, plan.PolicyID.ValueString(), kind, &resp.Diagnostics)
+		rememberKind(ctx, resp.Private, plan.PolicyID.ValueString(), pol, &resp.Diagnostics)
 	}
 	resp.Diagnostics.Append(resp.State.Set(ctx, &plan)...)
 }
