@@ -29,6 +29,10 @@ type bulkLists struct {
 	// their code (content or source), as planned or created by this
 	// process: a tfgov_policy_upload of one of them is refused.
 	inlineCode sync.Map // string → bool
+	// ownPolicyWrites holds, by policy ID, the PATCH of this provider that
+	// a refresh of the policy found as the policy's last change
+	// (policyWrite).
+	ownPolicyWrites sync.Map // string → policyWrite
 }
 
 // policyIdentity is what never changes about a policy.

@@ -403,6 +403,7 @@ func (r *policyResource) Read(ctx context.Context, req resource.ReadRequest, res
 		return
 	}
 	state.set(pol.values())
+	r.data.notePolicyWrite(ctx, pol, req.Private, resp.Private, &resp.Diagnostics)
 	if !state.ContentSHA256.IsNull() {
 		sig, diags := getCodeSignal(ctx, req.Private)
 		resp.Diagnostics.Append(diags...)
@@ -461,6 +462,7 @@ func (r *policyResource) Update(ctx context.Context, req resource.UpdateRequest,
 			return
 		}
 		tflog.Info(ctx, "Updated policy", map[string]any{"id": id})
+		recordPolicyWrite(ctx, req.Private, resp.Private, pol, &resp.Diagnostics)
 		want := plan
 		plan.set(pol.values())
 		checkPolicyWritten(want, plan, &resp.Diagnostics)
@@ -553,4 +555,66 @@ func (r *policyResource) ImportState(ctx context.Context, req resource.ImportSta
 	}
 	resp.Diagnostics.Append(resp.State.SetAttribute(ctx, path.Root("id"), pol.ID)...)
 	resp.Diagnostics.Append(resp.State.SetAttribute(ctx, path.Root("organization"), parts[0])...)
+}
+
+// A PATCH of a policy moves its updated-at, which a tfgov_policy_upload of
+// that policy would take for a change of its code and download. The PATCH's
+// answer gives the new updated-at, so tfgov_policy keeps in private state
+// the policy's updated-at as its last refresh saw it (policySeenKey) and,
+// after its own PATCH, the move from that value to the answer's
+// (policyWriteKey). The next refresh that finds the policy at the PATCH's
+// updated-at tells this process (ownPolicyWrites), and the upload's refresh
+// that follows it (Terraform refreshes a resource after those it refers to)
+// takes the move as no change of the code when it had compared the code
+// at the value before the PATCH. A change of the code made outside
+// Terraform between the refresh before the PATCH and the PATCH is not
+// seen, as with any refresh.
+const (
+	policySeenKey  = "policy_seen"
+	policyWriteKey = "policy_write"
+)
+
+// policyWrite is a move of a policy's updated-at by this provider's PATCH.
+type policyWrite struct {
+	From string `json:"from"`
+	To   string `json:"to"`
+}
+
+// notePolicyWrite, in a refresh that found pol, records its updated-at
+// (policySeenKey) and tells the process of a PATCH of ours that pol still
+// shows.
+func (d *providerData) notePolicyWrite(ctx context.Context, pol *policyAPI, prior privateGetter, priv privateStateSetter, diags *diag.Diagnostics) {
+	if d == nil || prior == nil {
+		return
+	}
+	now := updatedAtSignal(pol)
+	if w, ok := privateJSON[policyWrite](ctx, prior, policyWriteKey, diags); ok && w.To == now && w.From != "" {
+		d.lists.ownPolicyWrites.Store(pol.ID, w)
+	}
+	if seen, _ := privateJSON[string](ctx, prior, policySeenKey, diags); seen != now {
+		diags.Append(priv.SetKey(ctx, policySeenKey, privateValue(now))...)
+	}
+}
+
+// recordPolicyWrite records, after a PATCH answered with pol, the move of
+// its updated-at from the one the last refresh saw.
+func recordPolicyWrite(ctx context.Context, prior privateGetter, priv privateStateSetter, pol *policyAPI, diags *diag.Diagnostics) {
+	if prior == nil {
+		return
+	}
+	from, ok := privateJSON[string](ctx, prior, policySeenKey, diags)
+	if !ok || from == "" {
+		return
+	}
+	diags.Append(priv.SetKey(ctx, policyWriteKey, privateValue(policyWrite{From: from, To: updatedAtSignal(pol)}))...)
+	diags.Append(priv.SetKey(ctx, policySeenKey, privateValue(updatedAtSignal(pol)))...)
+}
+
+// ownPolicyWrite reports whether this provider's PATCH moved policy id's
+// updated-at from "from" to "to", as a refresh of its tfgov_policy in this
+// process found.
+func (d *providerData) ownPolicyWrite(id, from, to string) bool {
+	v, ok := d.lists.ownPolicyWrites.Load(id)
+	w, _ := v.(policyWrite)
+	return ok && from != "" && w.From == from && w.To == to
 }

@@ -569,7 +569,7 @@ func (r *policyUploadResource) Read(ctx context.Context, req resource.ReadReques
 		case !ok && orgKnown && pols.definite():
 			noCode()
 			return
-		case ok && sig.unchanged(pol, state.ContentSHA256.ValueString()):
+		case ok && (sig.unchanged(pol, state.ContentSHA256.ValueString()) || r.data.ownPolicyWrite(id, sig.UpdatedAt, updatedAtSignal(pol))):
 			tflog.Debug(ctx, "Policy code unchanged since this provider last uploaded or compared it; not downloading", map[string]any{"policy_id": id, "updated_at": updatedAtSignal(pol)})
 			unchanged = true
 			if sig.UpdatedAt != updatedAtSignal(pol) {
