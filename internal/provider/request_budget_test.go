@@ -33,8 +33,8 @@ import (
 //	create   terraform apply of N new resources
 //	plan     terraform plan right after the apply (empty)
 //	drift    terraform plan after one record was changed outside Terraform (one change planned)
-//	update   terraform apply of a metadata change of every resource (code for
-//	         tfgov_policy_upload), which also repairs the drift (repair)
+//	update   terraform apply of a metadata change of every resource
+//	         (the description, access, value or reason), which also repairs the drift (repair)
 //	replan   terraform plan right after the update (budget: plan's)
 //	import   terraform apply of import blocks for every resource, after terraform state rm
 //	destroy  terraform destroy
@@ -59,7 +59,6 @@ func multiPage(p int) int {
 	}
 	return 0
 }
-
 
 var budgetOps = []budgetOp{opCreate, opPlan, opDrift, opUpdate, opReplan, opImport, opDestroy}
 
