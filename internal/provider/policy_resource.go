@@ -17,6 +17,7 @@ import (
 	"github.com/hashicorp/terraform-plugin-framework/resource/schema/stringplanmodifier"
 	"github.com/hashicorp/terraform-plugin-framework/schema/validator"
 	"github.com/hashicorp/terraform-plugin-framework/types"
+	"github.com/hashicorp/terraform-plugin-go/tftypes"
 	"github.com/hashicorp/terraform-plugin-log/tflog"
 )
 
@@ -56,6 +57,35 @@ type policyResourceModel struct {
 
 // hasCode reports whether the policy's code is managed inline.
 func (m *policyResourceModel) hasCode() bool { return !m.Content.IsNull() || !m.Source.IsNull() }
+
+// fields lists the model's attributes: FromTerraform5Value and
+// ToTerraform5Value spare the framework's struct reflection
+// (model_convert.go).
+func (m *policyResourceModel) fields() []modelField {
+	return []modelField{
+		{"id", types.StringType, &m.ID},
+		{"organization", types.StringType, &m.Organization},
+		{"name", types.StringType, &m.Name},
+		{"description", types.StringType, &m.Description},
+		{"kind", types.StringType, &m.Kind},
+		{"query", types.StringType, &m.Query},
+		{"enforcement_level", types.StringType, &m.EnforcementLevel},
+		{"policy_set_ids", types.SetType{ElemType: types.StringType}, &m.PolicySetIDs},
+		{"policy_set_count", types.Int64Type, &m.PolicySetCount},
+		{"updated_at", types.StringType, &m.UpdatedAt},
+		{"content", types.StringType, &m.Content},
+		{"source", types.StringType, &m.Source},
+		{"content_sha256", types.StringType, &m.ContentSHA256},
+	}
+}
+
+func (m *policyResourceModel) FromTerraform5Value(v tftypes.Value) error {
+	return fromTerraformObject(v, m.fields())
+}
+
+func (m *policyResourceModel) ToTerraform5Value() (any, error) {
+	return toTerraformObject(m.fields())
+}
 
 func (m *policyModel) set(v policyValues) {
 	m.ID, m.Organization, m.Name, m.Description, m.Kind = v.ID, v.Organization, v.Name, v.Description, v.Kind
@@ -179,7 +209,7 @@ func (r *policyResource) Configure(_ context.Context, req resource.ConfigureRequ
 // enforcement level must be one of the kind's.
 func (r *policyResource) ValidateConfig(ctx context.Context, req resource.ValidateConfigRequest, resp *resource.ValidateConfigResponse) {
 	var cfg policyResourceModel
-	resp.Diagnostics.Append(req.Config.Get(ctx, &cfg)...)
+	resp.Diagnostics.Append(getInto(ctx, req.Config, &cfg)...)
 	if resp.Diagnostics.HasError() {
 		return
 	}
@@ -220,8 +250,8 @@ func (r *policyResource) ModifyPlan(ctx context.Context, req resource.ModifyPlan
 		return
 	}
 	var cfg, plan policyResourceModel
-	resp.Diagnostics.Append(req.Config.Get(ctx, &cfg)...)
-	resp.Diagnostics.Append(resp.Plan.Get(ctx, &plan)...)
+	resp.Diagnostics.Append(getInto(ctx, req.Config, &cfg)...)
+	resp.Diagnostics.Append(getInto(ctx, resp.Plan, &plan)...)
 	if resp.Diagnostics.HasError() {
 		return
 	}
@@ -253,7 +283,7 @@ func (r *policyResource) ModifyPlan(ctx context.Context, req resource.ModifyPlan
 
 func (r *policyResource) Create(ctx context.Context, req resource.CreateRequest, resp *resource.CreateResponse) {
 	var plan policyResourceModel
-	resp.Diagnostics.Append(req.Plan.Get(ctx, &plan)...)
+	resp.Diagnostics.Append(getInto(ctx, req.Plan, &plan)...)
 	if resp.Diagnostics.HasError() {
 		return
 	}
@@ -388,7 +418,7 @@ func codeAttr(m policyResourceModel) string {
 // is read by ID once.
 func (r *policyResource) Read(ctx context.Context, req resource.ReadRequest, resp *resource.ReadResponse) {
 	var state policyResourceModel
-	resp.Diagnostics.Append(req.State.Get(ctx, &state)...)
+	resp.Diagnostics.Append(getInto(ctx, req.State, &state)...)
 	if resp.Diagnostics.HasError() {
 		return
 	}
@@ -434,8 +464,8 @@ func (r *policyResource) Read(ctx context.Context, req resource.ReadRequest, res
 // deprecated `enforce`), then checks the answer against the plan.
 func (r *policyResource) Update(ctx context.Context, req resource.UpdateRequest, resp *resource.UpdateResponse) {
 	var plan, state policyResourceModel
-	resp.Diagnostics.Append(req.Plan.Get(ctx, &plan)...)
-	resp.Diagnostics.Append(req.State.Get(ctx, &state)...)
+	resp.Diagnostics.Append(getInto(ctx, req.Plan, &plan)...)
+	resp.Diagnostics.Append(getInto(ctx, req.State, &state)...)
 	if resp.Diagnostics.HasError() {
 		return
 	}
@@ -521,7 +551,7 @@ func checkPolicyWritten(want, got policyResourceModel, diags *diag.Diagnostics) 
 
 func (r *policyResource) Delete(ctx context.Context, req resource.DeleteRequest, resp *resource.DeleteResponse) {
 	var state policyResourceModel
-	resp.Diagnostics.Append(req.State.Get(ctx, &state)...)
+	resp.Diagnostics.Append(getInto(ctx, req.State, &state)...)
 	if resp.Diagnostics.HasError() {
 		return
 	}

@@ -24,6 +24,7 @@ import (
 	"github.com/hashicorp/terraform-plugin-framework/resource/schema/stringplanmodifier"
 	"github.com/hashicorp/terraform-plugin-framework/schema/validator"
 	"github.com/hashicorp/terraform-plugin-framework/types"
+	"github.com/hashicorp/terraform-plugin-go/tftypes"
 	"github.com/hashicorp/terraform-plugin-log/tflog"
 )
 
@@ -46,6 +47,25 @@ type policyUploadResourceModel struct {
 	Content       types.String `tfsdk:"content"`
 	Source        types.String `tfsdk:"source"`
 	ContentSHA256 types.String `tfsdk:"content_sha256"`
+}
+
+// fields lists the model's attributes (model_convert.go).
+func (m *policyUploadResourceModel) fields() []modelField {
+	return []modelField{
+		{"id", types.StringType, &m.ID},
+		{"policy_id", types.StringType, &m.PolicyID},
+		{"content", types.StringType, &m.Content},
+		{"source", types.StringType, &m.Source},
+		{"content_sha256", types.StringType, &m.ContentSHA256},
+	}
+}
+
+func (m *policyUploadResourceModel) FromTerraform5Value(v tftypes.Value) error {
+	return fromTerraformObject(v, m.fields())
+}
+
+func (m *policyUploadResourceModel) ToTerraform5Value() (any, error) {
+	return toTerraformObject(m.fields())
 }
 
 var sha256RE = regexp.MustCompile(`^[0-9a-f]{64}$`)
@@ -122,7 +142,7 @@ func (r *policyUploadResource) ConfigValidators(context.Context) []resource.Conf
 // ValidateConfig refuses inline code over the API's limit, and empty code.
 func (r *policyUploadResource) ValidateConfig(ctx context.Context, req resource.ValidateConfigRequest, resp *resource.ValidateConfigResponse) {
 	var cfg policyUploadResourceModel
-	resp.Diagnostics.Append(req.Config.Get(ctx, &cfg)...)
+	resp.Diagnostics.Append(getInto(ctx, req.Config, &cfg)...)
 	if resp.Diagnostics.HasError() || cfg.Content.IsNull() || cfg.Content.IsUnknown() {
 		return
 	}
@@ -168,8 +188,8 @@ func (r *policyUploadResource) ModifyPlan(ctx context.Context, req resource.Modi
 		return // destroy
 	}
 	var cfg, plan policyUploadResourceModel
-	resp.Diagnostics.Append(req.Config.Get(ctx, &cfg)...)
-	resp.Diagnostics.Append(req.Plan.Get(ctx, &plan)...)
+	resp.Diagnostics.Append(getInto(ctx, req.Config, &cfg)...)
+	resp.Diagnostics.Append(getInto(ctx, req.Plan, &plan)...)
 	if resp.Diagnostics.HasError() {
 		return
 	}
@@ -496,7 +516,7 @@ func recordedPolicy(ctx context.Context, prior privateGetter, id string, diags *
 
 func (r *policyUploadResource) Create(ctx context.Context, req resource.CreateRequest, resp *resource.CreateResponse) {
 	var plan policyUploadResourceModel
-	resp.Diagnostics.Append(req.Plan.Get(ctx, &plan)...)
+	resp.Diagnostics.Append(getInto(ctx, req.Plan, &plan)...)
 	if resp.Diagnostics.HasError() {
 		return
 	}
@@ -523,7 +543,7 @@ func (r *policyUploadResource) Create(ctx context.Context, req resource.CreateRe
 // the resource from state.
 func (r *policyUploadResource) Read(ctx context.Context, req resource.ReadRequest, resp *resource.ReadResponse) {
 	var state policyUploadResourceModel
-	resp.Diagnostics.Append(req.State.Get(ctx, &state)...)
+	resp.Diagnostics.Append(getInto(ctx, req.State, &state)...)
 	if resp.Diagnostics.HasError() {
 		return
 	}
@@ -615,8 +635,8 @@ func (r *policyUploadResource) Read(ctx context.Context, req resource.ReadReques
 // code makes no request.
 func (r *policyUploadResource) Update(ctx context.Context, req resource.UpdateRequest, resp *resource.UpdateResponse) {
 	var plan, state policyUploadResourceModel
-	resp.Diagnostics.Append(req.Plan.Get(ctx, &plan)...)
-	resp.Diagnostics.Append(req.State.Get(ctx, &state)...)
+	resp.Diagnostics.Append(getInto(ctx, req.Plan, &plan)...)
+	resp.Diagnostics.Append(getInto(ctx, req.State, &state)...)
 	if resp.Diagnostics.HasError() {
 		return
 	}
@@ -648,7 +668,7 @@ func (r *policyUploadResource) ImportState(ctx context.Context, req resource.Imp
 // policy itself belongs to tfgov_policy.
 func (r *policyUploadResource) Delete(ctx context.Context, req resource.DeleteRequest, _ *resource.DeleteResponse) {
 	var state policyUploadResourceModel
-	_ = req.State.Get(ctx, &state)
+	_ = getInto(ctx, req.State, &state)
 	tflog.Info(ctx, "Removing policy code from state; the policy keeps its last code", map[string]any{"policy_id": state.PolicyID.ValueString()})
 }
 
