@@ -105,7 +105,7 @@ func (r *policyResource) Schema(_ context.Context, _ resource.SchemaRequest, res
 			"a create is two requests (the policy, then its code). Use `tfgov_policy_upload` when the code's lifecycle differs from the policy's, " +
 			"for example when the code is written by another resource during the apply or managed in another configuration. " +
 			"Inline code is checked as `tfgov_policy_upload` checks it: size at plan, Rego syntax with OPA's parser for `opa` policies, and drift through the code's SHA-256 " +
-			"(downloaded only when the policy's `updated-at` moved, see `tfgov_policy_upload`). Removing `content` and `source` leaves the last code on the service.\n\n" +
+			"(downloaded only when the policy's `updated-at` shows a change this provider did not make, see `tfgov_policy_upload`). Removing `content` and `source` leaves the last code on the service.\n\n" +
 			"After every create and update the provider compares what the API returns with the configuration, " +
 			"so a change the API did not make fails the apply instead of showing up as drift later.\n\n" +
 			"**Lost answers.** When the create request ends without a definite answer (a 5xx, or a connection lost once the request was sent), " +

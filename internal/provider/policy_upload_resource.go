@@ -80,10 +80,12 @@ func (r *policyUploadResource) Schema(_ context.Context, _ resource.SchemaReques
 			"The code is uploaded when the resource is created and whenever it changes. A refresh compares the code's SHA-256 with the one in state, " +
 			"so code changed outside Terraform shows up as a change in the next plan. " +
 			"To spare a download per policy on every plan, the provider uses the policy's `updated-at`, which the API moves on every upload and every change of the policy, " +
-			"as the signal: it comes with the organization's policy list that refreshes read anyway (100 policies a request), and while it equals the one recorded the last time " +
-			"the code was compared, the code is not downloaded. The upload's answer does not give the new `updated-at`, so the first refresh that is saved " +
-			"after an upload (the next `terraform apply` or `terraform apply -refresh-only`) downloads the code once; plans before it download it each time. " +
-			"Two changes within the same millisecond share an `updated-at`; the API gives no finer signal. " +
+			"as the signal: it comes with the organization's policy list that refreshes read anyway (100 policies a request), and the code is downloaded only when " +
+			"`updated-at` shows a change this provider did not make. The provider knows its own changes: an upload's answer is dated by the service (its `Date` header), " +
+			"so an `updated-at` before the end of that second is the upload's own, and a `tfgov_policy` update's answer gives the new `updated-at`. " +
+			"Both are the service's clock, so the skew of this machine's clock plays no part. A plan right after an apply therefore downloads nothing. " +
+			"The cost of the `Date` header's precision (a second): code changed outside Terraform within the same second as this provider's upload " +
+			"is taken for the upload's, as are two changes within the same millisecond of `updated-at`; the API gives no finer signal. " +
 
 			"Code over the API's limit of 10 MB (10,485,760 bytes) is refused at plan time. " +
 			"Empty code (or only whitespace) is refused at plan: the service accepts an empty upload, but an empty policy can never pass " +
@@ -530,17 +532,15 @@ func (r *policyUploadResource) Create(ctx context.Context, req resource.CreateRe
 
 // Read checks the code for a change made outside Terraform. Every upload
 // (and every PATCH) moves the policy's updated-at, which the organization's
-// shared policy list (bulkLists) gives for free: when it still equals the
-// updated-at recorded (in private state) the last time the code was
-// compared, the code is unchanged and nothing is downloaded. Otherwise the
-// code is downloaded (one request) and its SHA-256 recorded, with the
-// updated-at the list showed before the download. So a refresh right after
-// this provider uploaded downloads once (the upload's answer does not give
-// the new updated-at), and later refreshes cost no request of their own.
-// Inline `content` is replaced by downloaded text that differs, so the plan
-// shows the change itself. A policy missing from its organization's list,
-// or a 404 on the download (the policy is gone, or has no code), removes
-// the resource from state.
+// shared policy list (bulkLists) gives for free: when it shows no change
+// but this provider's own (codeSignal.unchanged: the updated-at compared
+// last, or one before the end of our upload's answer; or a PATCH of ours,
+// ownPolicyWrite), nothing is downloaded. Otherwise the code is downloaded
+// (one request) and its SHA-256 recorded, with the updated-at the list
+// showed before the download. Inline `content` is replaced by downloaded
+// text that differs, so the plan shows the change itself. A policy missing
+// from its organization's list, or a 404 on the download (the policy is
+// gone, or has no code), removes the resource from state.
 func (r *policyUploadResource) Read(ctx context.Context, req resource.ReadRequest, resp *resource.ReadResponse) {
 	var state policyUploadResourceModel
 	resp.Diagnostics.Append(getInto(ctx, req.State, &state)...)
