@@ -208,7 +208,7 @@ func (g *agentTokenRegistry) pool(id string) *sync.RWMutex {
 // Terraform run) would be revoked too: give concurrent configurations
 // distinct descriptions.
 func (r *agentTokenResource) revokeUnreceived(ctx context.Context, poolID, description string, amb *ambiguousWriteError) error {
-	tokens, err := listAll(ctx, r.data.agentTokenPages(poolID, bulkPageSize))
+	tokens, err := listAll(ctx, r.data.agentTokenPages(poolID))
 	if err != nil {
 		return err
 	}
@@ -337,7 +337,7 @@ func (r *agentTokenResource) findPool(ctx context.Context, tokenID string) (stri
 	}
 	for _, pool := range pools {
 		found := false
-		_, err := walkPages(ctx, r.data.agentTokenPages(pool.ID, bulkPageSize), func(tokens []*tfe.AgentToken) bool {
+		_, err := walkPages(ctx, r.data.agentTokenPages(pool.ID), func(tokens []*tfe.AgentToken) bool {
 			found = slices.ContainsFunc(tokens, func(t *tfe.AgentToken) bool { return t.ID == tokenID })
 			return found
 		})

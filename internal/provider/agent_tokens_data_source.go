@@ -76,7 +76,7 @@ func (d *agentTokensDataSource) Read(ctx context.Context, req datasource.ReadReq
 		return
 	}
 	poolID := cfg.AgentPoolID.ValueString()
-	tokens, err := listAll(ctx, d.data.agentTokenPages(poolID, bulkPageSize))
+	tokens, err := listAll(ctx, d.data.agentTokenPages(poolID))
 	if err != nil {
 		resp.Diagnostics.AddAttributeError(path.Root("agent_pool_id"), "Error listing agent tokens", agentPoolError(poolID, err))
 		return
