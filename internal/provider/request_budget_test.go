@@ -176,6 +176,45 @@ output "ids" { value = { for k, r in tfgov_policy.r : k => r.id } }
 			}[op]
 		},
 	},
+	// An OPA policy with inline code: its update is a PATCH alone too (the
+	// issue measured a re-upload and a download on top).
+	"policy_inline_opa": {
+		config: func(_ *budgetEnv, n, v int) string {
+			return fmt.Sprintf(`resource "tfgov_policy" "r" {
+  for_each    = toset([for i in range(%d) : tostring(i)])
+  name        = "budget-opa-${each.key}"
+  kind        = "opa"
+  query       = "data.terraform.policies.budget.deny"
+  description = "policy ${each.key} v%d"
+  content     = "package terraform.policies.budget\n\nimport rego.v1\n\ndeny contains \"no\" if { false }\n"
+}
+output "ids" { value = { for k, r in tfgov_policy.r : k => r.id } }
+`, n, v)
+		},
+		imports: `import {
+  for_each = local.ids
+  to       = tfgov_policy.r[each.key]
+  id       = each.value
+}
+`,
+		outside: func(e *budgetEnv) {
+			testAccAfterUploadSecond()
+			if err := e.client.Policies.Upload(context.Background(), e.ids["0"], []byte("package terraform.policies.budget\n\ndeny[\"x\"] { true }\n")); err != nil {
+				e.t.Fatal(err)
+			}
+		},
+		repair: 2, // download, PUT
+		budget: func(op budgetOp, n, p int) int {
+			return starts(op) + map[budgetOp]int{
+				opCreate:  2 * n, // POST, PUT
+				opPlan:    p,
+				opDrift:   p + 1,
+				opUpdate:  p + n, // the list, PATCH: no upload, no download
+				opImport:  p + n, // the list; the apply uploads the untracked code
+				opDestroy: p + n,
+			}[op]
+		},
+	},
 	// tfgov_policy and tfgov_policy_upload: the upload reads nothing per
 	// policy that the list gave.
 	"policy_upload": {
