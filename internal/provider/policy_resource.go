@@ -433,7 +433,9 @@ func (r *policyResource) Read(ctx context.Context, req resource.ReadRequest, res
 		return
 	}
 	state.set(pol.values())
-	r.data.notePolicyWrite(ctx, pol, req.Private, resp.Private, &resp.Diagnostics)
+	if !state.hasCode() { // inline code keeps its own signal; no upload resource can refer to it
+		r.data.notePolicyWrite(ctx, pol, req.Private, resp.Private, &resp.Diagnostics)
+	}
 	if !state.ContentSHA256.IsNull() {
 		sig, diags := getCodeSignal(ctx, req.Private)
 		resp.Diagnostics.Append(diags...)
@@ -492,7 +494,9 @@ func (r *policyResource) Update(ctx context.Context, req resource.UpdateRequest,
 			return
 		}
 		tflog.Info(ctx, "Updated policy", map[string]any{"id": id})
-		recordPolicyWrite(ctx, req.Private, resp.Private, pol, &resp.Diagnostics)
+		if !plan.hasCode() {
+			recordPolicyWrite(ctx, req.Private, resp.Private, pol, &resp.Diagnostics)
+		}
 		want := plan
 		plan.set(pol.values())
 		checkPolicyWritten(want, plan, &resp.Diagnostics)
@@ -588,7 +592,9 @@ func (r *policyResource) ImportState(ctx context.Context, req resource.ImportSta
 }
 
 // A PATCH of a policy moves its updated-at, which a tfgov_policy_upload of
-// that policy would take for a change of its code and download. The PATCH's
+// that policy would take for a change of its code and download. (A policy
+// with inline code has no tfgov_policy_upload: its codeSignal covers its
+// own PATCH, and it keeps none of this.) The PATCH's
 // answer gives the new updated-at, so tfgov_policy keeps in private state
 // the policy's updated-at as its last refresh saw it (policySeenKey) and,
 // after its own PATCH, the move from that value to the answer's

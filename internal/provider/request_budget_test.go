@@ -581,6 +581,9 @@ func runBudgetCase(t *testing.T, c budgetCase, n int) map[budgetOp][2]int {
 	// A plan right after the update costs what a plan right after the
 	// create does: nothing the update wrote is read again.
 	measure(opReplan, func() { tf(0, "plan", "-detailed-exitcode") })
+	if fi, err := os.Stat(filepath.Join(dir, "terraform.tfstate")); err == nil {
+		t.Logf("state after the update: %d bytes, %d per resource", fi.Size(), fi.Size()/int64(n))
+	}
 	readIDs()
 	// Import: forget every resource, then import them all.
 	tf(0, append([]string{"state", "rm"}, strings.Fields(tf(0, "state", "list"))...)...)
