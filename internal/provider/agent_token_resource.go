@@ -180,22 +180,15 @@ func (r *agentTokenResource) Create(ctx context.Context, req resource.CreateRequ
 // returned and recorded its token: siblings with the same description
 // (made by `count` or `for_each`) are never named.
 func (r *agentTokenResource) unreceivedTokens(ctx context.Context, poolID, description string, amb *ambiguousWriteError) ([]*tfe.AgentToken, error) {
-	opts := &tfe.AgentTokenListOptions{ListOptions: tfe.ListOptions{PageSize: bulkPageSize}}
+	tokens, err := listAll(ctx, r.data.agentTokenPages(poolID))
+	if err != nil {
+		return nil, err
+	}
 	var found []*tfe.AgentToken
-	for {
-		l, err := r.data.client.AgentTokens.ListWithOptions(ctx, poolID, opts)
-		if err != nil {
-			return nil, err
+	for _, t := range tokens {
+		if t.Description == description && amb.within(t.CreatedAt) && !r.data.owned.wasReceived(t.ID) {
+			found = append(found, t)
 		}
-		for _, t := range l.Items {
-			if t.Description == description && amb.within(t.CreatedAt) && !r.data.owned.wasReceived(t.ID) {
-				found = append(found, t)
-			}
-		}
-		if l.Pagination == nil || l.NextPage == 0 || l.NextPage <= l.CurrentPage {
-			break
-		}
-		opts.PageNumber = l.NextPage
 	}
 	for _, t := range found {
 		countReconcile("tfgov_agent_token", reconcileLeft)
@@ -341,37 +334,29 @@ func (r *agentTokenResource) findPool(ctx context.Context, tokenID string) (stri
 	if r.data.organization == "" {
 		return "", fmt.Errorf("importing by token ID alone needs the provider's organization to search its agent pools; set it, or import with <agent_pool_id>/%s", tokenID)
 	}
-	pools := &tfe.AgentPoolListOptions{}
-	for {
-		pl, err := r.data.client.AgentPools.List(ctx, r.data.organization, pools)
+	pools, err := listAll(ctx, func(ctx context.Context, n int) ([]*tfe.AgentPool, *tfe.Pagination, error) {
+		pl, err := r.data.client.AgentPools.List(ctx, r.data.organization, &tfe.AgentPoolListOptions{ListOptions: tfe.ListOptions{PageNumber: n, PageSize: bulkPageSize}})
 		if err != nil {
-			return "", fmt.Errorf("listing agent pools of %s: %w", r.data.organization, err)
+			return nil, nil, err
 		}
-		for _, pool := range pl.Items {
-			tokens := &tfe.AgentTokenListOptions{}
-			for {
-				tl, err := r.data.client.AgentTokens.ListWithOptions(ctx, pool.ID, tokens)
-				if isNotFound(err) {
-					break // a pool whose tokens we may not see
-				}
-				if err != nil {
-					return "", fmt.Errorf("listing tokens of agent pool %s: %w", pool.ID, err)
-				}
-				for _, t := range tl.Items {
-					if t.ID == tokenID {
-						return pool.ID, nil
-					}
-				}
-				if tl.Pagination == nil || tl.NextPage == 0 {
-					break
-				}
-				tokens.PageNumber = tl.NextPage
-			}
+		return pl.Items, pl.Pagination, nil
+	})
+	if err != nil {
+		return "", fmt.Errorf("listing agent pools of %s: %w", r.data.organization, err)
+	}
+	for _, pool := range pools {
+		found := false
+		_, err := walkPages(ctx, r.data.agentTokenPages(pool.ID), func(tokens []*tfe.AgentToken) bool {
+			found = slices.ContainsFunc(tokens, func(t *tfe.AgentToken) bool { return t.ID == tokenID })
+			return found
+		})
+		switch {
+		case found:
+			return pool.ID, nil
+		case isNotFound(err): // a pool whose tokens we may not see
+		case err != nil:
+			return "", fmt.Errorf("listing tokens of agent pool %s: %w", pool.ID, err)
 		}
-		if pl.Pagination == nil || pl.NextPage == 0 {
-			break
-		}
-		pools.PageNumber = pl.NextPage
 	}
 	return "", fmt.Errorf("agent token %s was not found in any agent pool of organization %s (or the token may not manage agent pools)", tokenID, r.data.organization)
 }

@@ -4,7 +4,6 @@ import (
 	"context"
 	"time"
 
-	tfe "github.com/hashicorp/go-tfe"
 	"github.com/hashicorp/terraform-plugin-framework/datasource"
 	"github.com/hashicorp/terraform-plugin-framework/datasource/schema"
 	"github.com/hashicorp/terraform-plugin-framework/path"
@@ -77,30 +76,23 @@ func (d *agentTokensDataSource) Read(ctx context.Context, req datasource.ReadReq
 		return
 	}
 	poolID := cfg.AgentPoolID.ValueString()
-	opts := &tfe.AgentTokenListOptions{ListOptions: tfe.ListOptions{PageSize: 100}}
-	cfg.Tokens = []agentTokenListEntry{}
-	for {
-		l, err := d.data.client.AgentTokens.ListWithOptions(ctx, poolID, opts)
-		if err != nil {
-			resp.Diagnostics.AddAttributeError(path.Root("agent_pool_id"), "Error listing agent tokens", agentPoolError(poolID, err))
-			return
+	tokens, err := listAll(ctx, d.data.agentTokenPages(poolID))
+	if err != nil {
+		resp.Diagnostics.AddAttributeError(path.Root("agent_pool_id"), "Error listing agent tokens", agentPoolError(poolID, err))
+		return
+	}
+	cfg.Tokens = make([]agentTokenListEntry, 0, len(tokens))
+	for _, t := range tokens {
+		entry := agentTokenListEntry{
+			ID:          types.StringValue(t.ID),
+			Description: types.StringValue(t.Description),
+			CreatedAt:   types.StringValue(t.CreatedAt.UTC().Format(time.RFC3339)),
+			LastUsedAt:  types.StringNull(),
 		}
-		for _, t := range l.Items {
-			entry := agentTokenListEntry{
-				ID:          types.StringValue(t.ID),
-				Description: types.StringValue(t.Description),
-				CreatedAt:   types.StringValue(t.CreatedAt.UTC().Format(time.RFC3339)),
-				LastUsedAt:  types.StringNull(),
-			}
-			if !t.LastUsedAt.IsZero() {
-				entry.LastUsedAt = types.StringValue(t.LastUsedAt.UTC().Format(time.RFC3339))
-			}
-			cfg.Tokens = append(cfg.Tokens, entry)
+		if !t.LastUsedAt.IsZero() {
+			entry.LastUsedAt = types.StringValue(t.LastUsedAt.UTC().Format(time.RFC3339))
 		}
-		if l.Pagination == nil || l.NextPage == 0 {
-			break
-		}
-		opts.PageNumber = l.NextPage
+		cfg.Tokens = append(cfg.Tokens, entry)
 	}
 	cfg.ID = cfg.AgentPoolID
 	resp.Diagnostics.Append(resp.State.Set(ctx, &cfg)...)

@@ -3,7 +3,7 @@ package provider
 import (
 	"context"
 	"fmt"
-	"net/url"
+	"slices"
 	"sync"
 
 	tfe "github.com/hashicorp/go-tfe"
@@ -20,14 +20,19 @@ type bulkLists struct {
 	policies sharedLists[string, recordsByID[*policyAPI]]
 	// testRunPages by module and page number (testRunPageKey).
 	testRunPages sharedLists[testRunPageKey, testRunPage]
-	// policyKinds remembers, by policy ID, the kind and organization of
-	// every policy this process created or listed: neither can change for
-	// an ID, so an upload to a policy known here needs no read of it.
-	policyKinds sync.Map // string → policyIdentity
+	// policyIdentities remembers, by policy ID, what never changes about
+	// every policy this process planned, created or listed (its kind, name
+	// and organization): tfgov_policy_upload's plan checks Rego with the
+	// kind, and an upload to a policy known here needs no read of it.
+	policyIdentities sync.Map // string → policyIdentity
 	// inlineCode holds the IDs of the policies whose tfgov_policy manages
 	// their code (content or source), as planned or created by this
 	// process: a tfgov_policy_upload of one of them is refused.
 	inlineCode sync.Map // string → bool
+	// ownPolicyWrites holds, by policy ID, the PATCH of this provider that
+	// a refresh of the policy found as the policy's last change
+	// (policyWrite).
+	ownPolicyWrites sync.Map // string → policyWrite
 }
 
 // policyIdentity is what never changes about a policy.
@@ -45,18 +50,22 @@ func identityOf(pol *policyAPI) policyIdentity {
 	return pi
 }
 
+// agentTokenPages fetches the pages of an agent pool's tokens, 100 a page
+// (the pager's fetch).
+func (d *providerData) agentTokenPages(poolID string) func(context.Context, int) ([]*tfe.AgentToken, *tfe.Pagination, error) {
+	return func(ctx context.Context, n int) ([]*tfe.AgentToken, *tfe.Pagination, error) {
+		p, err := d.client.AgentTokens.ListWithOptions(ctx, poolID, &tfe.AgentTokenListOptions{ListOptions: tfe.ListOptions{PageNumber: n, PageSize: bulkPageSize}})
+		if err != nil {
+			return nil, nil, err
+		}
+		return p.Items, p.Pagination, nil
+	}
+}
+
 // agentPoolTokens returns the tokens of an agent pool, from the shared list.
 func (d *providerData) agentPoolTokens(ctx context.Context, poolID string) (*recordsByID[*tfe.AgentToken], error) {
 	return d.lists.agentTokens.get(ctx, poolID, func(ctx context.Context) (*recordsByID[*tfe.AgentToken], error) {
-		opts := &tfe.AgentTokenListOptions{ListOptions: tfe.ListOptions{PageSize: bulkPageSize}}
-		l, err := listAllPages(ctx, func(t *tfe.AgentToken) string { return t.ID }, func(ctx context.Context, n int) ([]*tfe.AgentToken, int, error) {
-			opts.PageNumber = n
-			p, err := d.client.AgentTokens.ListWithOptions(ctx, poolID, opts)
-			if err != nil {
-				return nil, 0, err
-			}
-			return p.Items, nextPage(p.Pagination), nil
-		})
+		l, err := listAllPages(ctx, func(t *tfe.AgentToken) string { return t.ID }, d.agentTokenPages(poolID))
 		if err == nil {
 			tflog.Debug(ctx, "Listed agent tokens", map[string]any{"agent_pool_id": poolID, "count": len(l.byID), "pool_missing": l.parentMissing})
 		}
@@ -68,15 +77,7 @@ func (d *providerData) agentPoolTokens(ctx context.Context, poolID string) (*rec
 // list.
 func (d *providerData) workspaceTeamAccess(ctx context.Context, workspaceID string) (*recordsByID[*tfe.TeamAccess], error) {
 	return d.lists.teamAccess.get(ctx, workspaceID, func(ctx context.Context) (*recordsByID[*tfe.TeamAccess], error) {
-		opts := &tfe.TeamAccessListOptions{ListOptions: tfe.ListOptions{PageSize: bulkPageSize}, WorkspaceID: workspaceID}
-		l, err := listAllPages(ctx, func(ta *tfe.TeamAccess) string { return ta.ID }, func(ctx context.Context, n int) ([]*tfe.TeamAccess, int, error) {
-			opts.PageNumber = n
-			p, err := d.client.TeamAccess.List(ctx, opts)
-			if err != nil {
-				return nil, 0, err
-			}
-			return p.Items, nextPage(p.Pagination), nil
-		})
+		l, err := listAllPages(ctx, func(ta *tfe.TeamAccess) string { return ta.ID }, teamAccessPages(d.client, workspaceID, bulkPageSize))
 		if err == nil {
 			tflog.Debug(ctx, "Listed team access", map[string]any{"workspace_id": workspaceID, "count": len(l.byID), "workspace_missing": l.parentMissing})
 		}
@@ -88,15 +89,7 @@ func (d *providerData) workspaceTeamAccess(ctx context.Context, workspaceID stri
 // shared list.
 func (d *providerData) organizationPolicies(ctx context.Context, org string) (*recordsByID[*policyAPI], error) {
 	return d.lists.policies.get(ctx, org, func(ctx context.Context) (*recordsByID[*policyAPI], error) {
-		opts := &tfe.PolicyListOptions{ListOptions: tfe.ListOptions{PageSize: bulkPageSize}}
-		l, err := listAllPages(ctx, func(p *policyAPI) string { return p.ID }, func(ctx context.Context, n int) ([]*policyAPI, int, error) {
-			opts.PageNumber = n
-			p := &policyListAPI{}
-			if err := (policyClient{d.client}).do(ctx, "GET", "organizations/"+url.PathEscape(org)+"/policies", opts, p); err != nil {
-				return nil, 0, err
-			}
-			return p.Items, nextPage(p.Pagination), nil
-		})
+		l, err := listAllPages(ctx, func(p *policyAPI) string { return p.ID }, policyClient{d.client}.pages(org, "", ""))
 		if err != nil {
 			return nil, err
 		}
@@ -108,18 +101,32 @@ func (d *providerData) organizationPolicies(ctx context.Context, org string) (*r
 	})
 }
 
-// rememberPolicy records the kind and organization of pol.
+// rememberPolicy records the identity of pol, as the API returned it.
 func (d *providerData) rememberPolicy(pol *policyAPI) {
-	if pol.Organization == nil || pol.Kind == "" || pol.Name == "" {
-		return
-	}
-	d.lists.policyKinds.Store(pol.ID, identityOf(pol))
+	d.rememberPolicyIdentity(pol.ID, identityOf(pol))
 }
 
-// knownPolicy returns the kind and organization of a policy this process
-// has seen.
-func (d *providerData) knownPolicy(id string) (policyIdentity, bool) {
-	v, ok := d.lists.policyKinds.Load(id)
+// rememberPolicyIdentity records the identity of policy id; one with no
+// kind is not kept, and a partial one (a plan may not know the name or
+// organization yet) never replaces a complete one.
+func (d *providerData) rememberPolicyIdentity(id string, pi policyIdentity) {
+	if d == nil || id == "" || pi.kind == "" {
+		return
+	}
+	if !pi.complete() {
+		if old, ok := d.policyIdentity(id); ok && old.complete() {
+			return
+		}
+	}
+	d.lists.policyIdentities.Store(id, pi)
+}
+
+func (pi policyIdentity) complete() bool {
+	return pi.kind != "" && pi.name != "" && pi.organization != ""
+}
+
+func (d *providerData) policyIdentity(id string) (policyIdentity, bool) {
+	v, ok := d.lists.policyIdentities.Load(id)
 	if !ok {
 		return policyIdentity{}, false
 	}
@@ -127,19 +134,34 @@ func (d *providerData) knownPolicy(id string) (policyIdentity, bool) {
 	return pi, ok
 }
 
-// nextPage is the number of the page after p, or 0 after the last (or for
-// an unpaginated answer).
-func nextPage(p *tfe.Pagination) int {
-	if p == nil {
-		return 0
-	}
-	return p.NextPage
+// knownPolicy returns the kind, name and organization of a policy this
+// process has seen, when it knows all three.
+func (d *providerData) knownPolicy(id string) (policyIdentity, bool) {
+	pi, ok := d.policyIdentity(id)
+	return pi, ok && pi.complete()
+}
+
+// policyKind returns the kind of a policy this process has seen or
+// planned; "" when unknown.
+func (d *providerData) policyKind(id string) tfe.PolicyKind {
+	pi, _ := d.policyIdentity(id)
+	return pi.kind
 }
 
 // refreshPolicy returns policy id of org from the organization's shared
 // list, or nil when it no longer exists. With no organization (right after
-// an import by ID) it reads the policy by ID.
+// an import by ID) it looks in the provider's organization's list, and
+// reads the policy by ID when it is not there.
 func (d *providerData) refreshPolicy(ctx context.Context, org, id string) (*policyAPI, error) {
+	if org == "" && d.organization != "" {
+		// Just imported by ID: the policy is most likely in the provider's
+		// organization, whose list every import shares.
+		if pols, err := d.organizationPolicies(ctx, d.organization); err == nil {
+			if pol, ok := pols.lookup(id); ok {
+				return pol, nil
+			}
+		}
+	}
 	if org == "" {
 		pol, err := policyClient{d.client}.read(ctx, id)
 		if isNotFound(err) {
@@ -176,17 +198,18 @@ type testRunPageKey struct {
 	page   int
 }
 
-// testRunPage is one page of a module's runs.
+// testRunPage is one page of a module's runs, as listed.
 type testRunPage struct {
-	recordsByID[*testRunRecord]
-	// last is set on the module's last page.
-	last bool
+	runs       []*testRunRecord
+	pagination *tfe.Pagination
 }
 
-// moduleTestRun finds run id of module m in the shared pages of its runs:
-// nil when the module's runs do not hold it.
+// moduleTestRun finds run id of module m in the shared pages of its runs
+// (through the pager, each page fetched once for every run): nil when the
+// module's runs do not hold it, or the module is gone.
 func (d *providerData) moduleTestRun(ctx context.Context, m moduleRef, id string) (*testRunRecord, error) {
-	for n := 1; ; n++ {
+	var found *testRunRecord
+	_, err := walkPages(ctx, func(ctx context.Context, n int) ([]*testRunRecord, *tfe.Pagination, error) {
 		page, err := d.lists.testRunPages.get(ctx, testRunPageKey{m.String(), n}, func(ctx context.Context) (*testRunPage, error) {
 			opts := &testRunListOptions{ListOptions: tfe.ListOptions{PageSize: testRunListPageSize, PageNumber: n}}
 			req, err := d.client.NewRequest("GET", m.testRunsPath(), opts)
@@ -196,29 +219,26 @@ func (d *providerData) moduleTestRun(ctx context.Context, m moduleRef, id string
 			l := &testRunRecordList{}
 			err = req.Do(ctx, l)
 			if isNotFound(err) {
-				return &testRunPage{recordsByID: recordsByID[*testRunRecord]{parentMissing: true}, last: true}, nil
+				return &testRunPage{}, nil // the module is gone: an empty last page
 			}
 			if err != nil {
 				return nil, err
 			}
-			p := &testRunPage{recordsByID: recordsByID[*testRunRecord]{byID: make(map[string]*testRunRecord, len(l.Items))}}
-			for _, r := range l.Items {
-				p.byID[r.ID] = r
-			}
-			p.last = l.Pagination == nil || l.NextPage <= n
 			tflog.Debug(ctx, "Listed module test runs", map[string]any{"module": m.String(), "page": n, "count": len(l.Items)})
-			return p, nil
+			return &testRunPage{runs: l.Items, pagination: l.Pagination}, nil
 		})
 		if err != nil {
-			return nil, err
+			return nil, nil, err
 		}
-		if rec, ok := page.lookup(id); ok {
-			return rec, nil
+		return page.runs, page.pagination, nil
+	}, func(runs []*testRunRecord) bool {
+		i := slices.IndexFunc(runs, func(r *testRunRecord) bool { return r.ID == id })
+		if i >= 0 {
+			found = runs[i]
 		}
-		if page.last {
-			return nil, nil
-		}
-	}
+		return found != nil
+	})
+	return found, err
 }
 
 // testRunsChanged drops the shared pages of m's runs: a new run moves every

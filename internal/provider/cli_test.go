@@ -341,3 +341,22 @@ func TestAccExamplesValidate(t *testing.T) {
 		})
 	}
 }
+
+// runTerraformEnv runs terraform in dir with env added to the test's
+// environment (later entries win), returning its output and exit code.
+func runTerraformEnv(t *testing.T, dir string, env []string, args ...string) (string, int) {
+	t.Helper()
+	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Minute)
+	defer cancel()
+	cmd := exec.CommandContext(ctx, os.Getenv("TF_ACC_TERRAFORM_PATH"), append([]string{"-chdir=" + dir}, args...)...) //nolint:gosec // the test's own terraform
+	cmd.Env = append(append(os.Environ(), "CHECKPOINT_DISABLE=1", "TF_IN_AUTOMATION=1"), env...)
+	var out bytes.Buffer
+	cmd.Stdout, cmd.Stderr = &out, &out
+	err := cmd.Run()
+	if ee, ok := err.(*exec.ExitError); ok { //nolint:errorlint // exec returns it unwrapped
+		return out.String(), ee.ExitCode()
+	} else if err != nil {
+		t.Fatalf("running terraform: %v", err)
+	}
+	return out.String(), 0
+}

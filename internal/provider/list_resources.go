@@ -225,8 +225,8 @@ func policyListSchema(what string) listschema.Schema {
 			},
 			"kind": listschema.StringAttribute{
 				Optional:            true,
-				MarkdownDescription: "Only policies of this kind: " + backticked(policyKinds) + ".",
-				Validators:          []validator.String{stringvalidator.OneOf(policyKinds...)},
+				MarkdownDescription: "Only policies of this kind: " + backticked(policyKindNames) + ".",
+				Validators:          []validator.String{stringvalidator.OneOf(policyKindNames...)},
 			},
 		},
 	}

@@ -147,3 +147,13 @@ func getModel[T any](ctx context.Context, g getter) (*T, diag.Diagnostics) {
 	}
 	return m, diags
 }
+
+// getInto is getModel into an existing model: `getInto(ctx, req.Plan,
+// &plan)` in place of `req.Plan.Get(ctx, &plan)`.
+func getInto[T any](ctx context.Context, g getter, m *T) diag.Diagnostics {
+	got, diags := getModel[T](ctx, g)
+	if got != nil {
+		*m = *got
+	}
+	return diags
+}

@@ -2,6 +2,8 @@ package provider
 
 import (
 	"context"
+	"fmt"
+	"reflect"
 	"testing"
 
 	"github.com/hashicorp/terraform-plugin-framework/resource"
@@ -62,4 +64,75 @@ func TestAgentTokenModelConversion(t *testing.T) {
 	if diags := out.Set(ctx, &agentTokenResourceModel{ID: types.StringValue("at-1")}); diags.HasError() {
 		t.Fatal(diags)
 	}
+}
+
+// TestPolicyModelConversion: the policy and policy upload models list every
+// attribute of their schemas, and read and write each as the framework's
+// reflection would, whether known, null or unknown.
+func TestPolicyModelConversion(t *testing.T) {
+	t.Parallel()
+	ctx := context.Background()
+	for name, tc := range map[string]struct {
+		res   resource.Resource
+		check func(raw tftypes.Value, state tfsdk.State) error
+	}{
+		"tfgov_policy":        {res: &policyResource{}, check: roundTrip[policyResourceModel]},
+		"tfgov_policy_upload": {res: &policyUploadResource{}, check: roundTrip[policyUploadResourceModel]},
+	} {
+		var sr resource.SchemaResponse
+		tc.res.Schema(ctx, resource.SchemaRequest{}, &sr)
+		typ := sr.Schema.Type().TerraformType(ctx)
+		obj, ok := typ.(tftypes.Object)
+		if !ok {
+			t.Fatalf("%s: schema type %T", name, typ)
+		}
+		for i, variant := range []string{"known", "null", "unknown"} {
+			vals := map[string]tftypes.Value{}
+			for attr, at := range obj.AttributeTypes {
+				switch {
+				case i == 1:
+					vals[attr] = tftypes.NewValue(at, nil)
+				case i == 2:
+					vals[attr] = tftypes.NewValue(at, tftypes.UnknownValue)
+				case at.Is(tftypes.String):
+					vals[attr] = tftypes.NewValue(at, attr+"-value")
+				case at.Is(tftypes.Number):
+					vals[attr] = tftypes.NewValue(at, 3)
+				case at.Is(tftypes.Set{}):
+					vals[attr] = tftypes.NewValue(at, []tftypes.Value{tftypes.NewValue(tftypes.String, "polset-1")})
+				default:
+					t.Fatalf("%s: attribute %s of type %s: extend the test", name, attr, at)
+				}
+			}
+			raw := tftypes.NewValue(typ, vals)
+			if err := tc.check(raw, tfsdk.State{Schema: sr.Schema, Raw: raw}); err != nil {
+				t.Errorf("%s, %s: %v", name, variant, err)
+			}
+		}
+	}
+}
+
+// roundTrip reads state into T through getModel and through reflection,
+// compares them, and writes the model back.
+func roundTrip[T any](raw tftypes.Value, state tfsdk.State) error {
+	ctx := context.Background()
+	fast, diags := getModel[T](ctx, state)
+	if diags.HasError() {
+		return fmt.Errorf("getModel: %v", diags)
+	}
+	var slow T
+	if diags := state.Get(ctx, &slow); diags.HasError() {
+		return fmt.Errorf("reflection: %v", diags)
+	}
+	if !reflect.DeepEqual(*fast, slow) {
+		return fmt.Errorf("getModel = %+v, reflection = %+v", *fast, slow)
+	}
+	out := tfsdk.State{Schema: state.Schema, Raw: tftypes.NewValue(raw.Type(), nil)}
+	if diags := out.Set(ctx, fast); diags.HasError() {
+		return fmt.Errorf("Set: %v", diags)
+	}
+	if !out.Raw.Equal(raw) {
+		return fmt.Errorf("Set wrote %v, want %v", out.Raw, raw)
+	}
+	return nil
 }

@@ -290,11 +290,12 @@ func (r *moduleTestVariableResource) Create(ctx context.Context, req resource.Cr
 	r.data.snapshotTestVariables(ctx, mod)
 	v, err := reconcileCreate(ctx, "tfgov_module_test_variable",
 		func() (*tfe.Variable, error) {
+			ctx, notes := withResponseNotes(ctx)
 			v, err := r.data.client.TestVariables.Create(ctx, mod.id(), opts)
 			if err == nil {
 				r.data.owned.receive(v.ID)
 			}
-			return v, err
+			return v, notes.wrap(err)
 		},
 		func(amb *ambiguousWriteError) (*tfe.Variable, bool, error) {
 			return lostTestVariable(ctx, r.data.client, mod, opts, amb, &r.data.owned)
@@ -498,7 +499,7 @@ func testVariableModel(v *tfe.Variable, prior moduleTestVariableResourceModel) *
 // variable with the key already (a 422 on key), naming that variable and
 // its import ID; "" when the create failed for another reason.
 func (r *moduleTestVariableResource) existingTestVariable(ctx context.Context, mod moduleRef, key string, err error) string {
-	if !strings.Contains(err.Error(), `(attribute "key")`) {
+	if !rejectedAttribute(err, "key") {
 		return ""
 	}
 	l, lerr := listTestVariables(ctx, r.data.client, mod)

@@ -12,7 +12,6 @@ import (
 	"strings"
 	"sync"
 	"testing"
-	"time"
 
 	tfe "github.com/hashicorp/go-tfe"
 	"github.com/tfgov/terraform-provider-tfgov/internal/sandbox"
@@ -260,25 +259,6 @@ func logStats(t *testing.T, what string, stats map[string]int) {
 	}
 	sort.Strings(routes)
 	t.Logf("%s: %d requests:\n  %s", what, total, strings.Join(routes, "\n  "))
-}
-
-// runTerraformEnv runs terraform in dir with env added to the test's
-// environment (later entries win), returning its output and exit code.
-func runTerraformEnv(t *testing.T, dir string, env []string, args ...string) (string, int) {
-	t.Helper()
-	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Minute)
-	defer cancel()
-	cmd := exec.CommandContext(ctx, os.Getenv("TF_ACC_TERRAFORM_PATH"), append([]string{"-chdir=" + dir}, args...)...) //nolint:gosec // the test's own terraform
-	cmd.Env = append(os.Environ(), env...)
-	var out bytes.Buffer
-	cmd.Stdout, cmd.Stderr = &out, &out
-	err := cmd.Run()
-	if ee, ok := err.(*exec.ExitError); ok { //nolint:errorlint // exec returns it unwrapped
-		return out.String(), ee.ExitCode()
-	} else if err != nil {
-		t.Fatalf("running terraform: %v", err)
-	}
-	return out.String(), 0
 }
 
 // tfState is the part of a local state file the test reads.

@@ -66,8 +66,8 @@ func (d *policiesDataSource) Schema(_ context.Context, _ datasource.SchemaReques
 			},
 			"kind": schema.StringAttribute{
 				Optional:            true,
-				MarkdownDescription: "Keep only policies of this kind: " + backticked(policyKinds) + ".",
-				Validators:          []validator.String{stringvalidator.OneOf(policyKinds...)},
+				MarkdownDescription: "Keep only policies of this kind: " + backticked(policyKindNames) + ".",
+				Validators:          []validator.String{stringvalidator.OneOf(policyKindNames...)},
 			},
 			"ids": schema.ListAttribute{
 				ElementType:         types.StringType,

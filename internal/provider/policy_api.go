@@ -17,8 +17,8 @@ import (
 
 // Policy kinds and the enforcement levels each allows, in the API's order.
 var (
-	policyKinds  = []string{string(tfe.Sentinel), string(tfe.OPA)}
-	policyLevels = map[string][]string{
+	policyKindNames = []string{string(tfe.Sentinel), string(tfe.OPA)}
+	policyLevels    = map[string][]string{
 		string(tfe.Sentinel): {string(tfe.EnforcementHard), string(tfe.EnforcementSoft), string(tfe.EnforcementAdvisory)},
 		string(tfe.OPA):      {string(tfe.EnforcementMandatory), string(tfe.EnforcementAdvisory)},
 	}
@@ -59,12 +59,28 @@ type policyListAPI struct {
 // and Delete go through go-tfe's service directly.
 type policyClient struct{ c *tfe.Client }
 
+// do makes one request; a refusal naming attributes is a *rejectedError.
 func (p policyClient) do(ctx context.Context, method, path string, body any, out any) error {
+	_, err := p.doTimed(ctx, method, path, body, out)
+	return err
+}
+
+// doTimed is do, also returning the service's time when it answered (the
+// Date header, to the second; zero when the service sent none).
+func (p policyClient) doTimed(ctx context.Context, method, path string, body any, out any) (time.Time, error) {
 	req, err := p.c.NewRequest(method, path, body)
 	if err != nil {
-		return err
+		return time.Time{}, err
 	}
-	return req.Do(ctx, out)
+	ctx, notes := withResponseNotes(ctx)
+	err = notes.wrap(req.Do(ctx, out))
+	return notes.serverTime(), err
+}
+
+// upload puts code as the code of policy id (one request), as go-tfe's
+// Policies.Upload does, and returns the service's time when it answered.
+func (p policyClient) upload(ctx context.Context, id string, code []byte) (time.Time, error) {
+	return p.doTimed(ctx, "PUT", "policies/"+url.PathEscape(id)+"/upload", code, nil)
 }
 
 func (p policyClient) read(ctx context.Context, id string) (*policyAPI, error) {
@@ -97,18 +113,19 @@ func (p policyClient) update(ctx context.Context, id string, opts *tfe.PolicyUpd
 // list returns every policy of org that matches search (partial name) and
 // kind (either may be empty), all pages.
 func (p policyClient) list(ctx context.Context, org, search, kind string) ([]*policyAPI, error) {
-	opts := &tfe.PolicyListOptions{ListOptions: tfe.ListOptions{PageSize: policyListPageSize}, Search: search, Kind: tfe.PolicyKind(kind)}
-	var out []*policyAPI
-	for {
+	return listAll(ctx, p.pages(org, search, kind))
+}
+
+// pages fetches the pages of org's policies that match search and kind
+// (the pager's fetch).
+func (p policyClient) pages(org, search, kind string) func(context.Context, int) ([]*policyAPI, *tfe.Pagination, error) {
+	return func(ctx context.Context, n int) ([]*policyAPI, *tfe.Pagination, error) {
+		opts := &tfe.PolicyListOptions{ListOptions: tfe.ListOptions{PageNumber: n, PageSize: policyListPageSize}, Search: search, Kind: tfe.PolicyKind(kind)}
 		l := &policyListAPI{}
 		if err := p.do(ctx, "GET", "organizations/"+url.PathEscape(org)+"/policies", opts, l); err != nil {
-			return nil, err
+			return nil, nil, err
 		}
-		out = append(out, l.Items...)
-		if l.Pagination == nil || l.NextPage == 0 || l.NextPage <= opts.PageNumber {
-			return out, nil
-		}
-		opts.PageNumber = l.NextPage
+		return l.Items, l.Pagination, nil
 	}
 }
 

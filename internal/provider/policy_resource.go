@@ -18,6 +18,7 @@ import (
 	"github.com/hashicorp/terraform-plugin-framework/resource/schema/stringplanmodifier"
 	"github.com/hashicorp/terraform-plugin-framework/schema/validator"
 	"github.com/hashicorp/terraform-plugin-framework/types"
+	"github.com/hashicorp/terraform-plugin-go/tftypes"
 	"github.com/hashicorp/terraform-plugin-log/tflog"
 )
 
@@ -58,6 +59,35 @@ type policyResourceModel struct {
 // hasCode reports whether the policy's code is managed inline.
 func (m *policyResourceModel) hasCode() bool { return !m.Content.IsNull() || !m.Source.IsNull() }
 
+// fields lists the model's attributes: FromTerraform5Value and
+// ToTerraform5Value spare the framework's struct reflection
+// (model_convert.go).
+func (m *policyResourceModel) fields() []modelField {
+	return []modelField{
+		{"id", types.StringType, &m.ID},
+		{"organization", types.StringType, &m.Organization},
+		{"name", types.StringType, &m.Name},
+		{"description", types.StringType, &m.Description},
+		{"kind", types.StringType, &m.Kind},
+		{"query", types.StringType, &m.Query},
+		{"enforcement_level", types.StringType, &m.EnforcementLevel},
+		{"policy_set_ids", types.SetType{ElemType: types.StringType}, &m.PolicySetIDs},
+		{"policy_set_count", types.Int64Type, &m.PolicySetCount},
+		{"updated_at", types.StringType, &m.UpdatedAt},
+		{"content", types.StringType, &m.Content},
+		{"source", types.StringType, &m.Source},
+		{"content_sha256", types.StringType, &m.ContentSHA256},
+	}
+}
+
+func (m *policyResourceModel) FromTerraform5Value(v tftypes.Value) error {
+	return fromTerraformObject(v, m.fields())
+}
+
+func (m *policyResourceModel) ToTerraform5Value() (any, error) {
+	return toTerraformObject(m.fields())
+}
+
 func (m *policyModel) set(v policyValues) {
 	m.ID, m.Organization, m.Name, m.Description, m.Kind = v.ID, v.Organization, v.Name, v.Description, v.Kind
 	m.Query, m.EnforcementLevel, m.PolicySetIDs, m.PolicySetCount, m.UpdatedAt = v.Query, v.EnforcementLevel, v.PolicySetIDs, v.PolicySetCount, v.UpdatedAt
@@ -76,7 +106,7 @@ func (r *policyResource) Schema(_ context.Context, _ resource.SchemaRequest, res
 			"a create is two requests (the policy, then its code). Use `tfgov_policy_upload` when the code's lifecycle differs from the policy's, " +
 			"for example when the code is written by another resource during the apply or managed in another configuration. " +
 			"Inline code is checked as `tfgov_policy_upload` checks it: size at plan, Rego syntax with OPA's parser for `opa` policies, and drift through the code's SHA-256 " +
-			"(downloaded only when the policy's `updated-at` moved, see `tfgov_policy_upload`). Removing `content` and `source` leaves the last code on the service.\n\n" +
+			"(downloaded only when the policy's `updated-at` shows a change this provider did not make, see `tfgov_policy_upload`). Removing `content` and `source` leaves the last code on the service.\n\n" +
 			"After every create and update the provider compares what the API returns with the configuration, " +
 			"so a change the API did not make fails the apply instead of showing up as drift later.\n\n" +
 			"**Lost answers.** When the create request ends without a definite answer (a 5xx, or a connection lost once the request was sent), " +
@@ -117,9 +147,9 @@ func (r *policyResource) Schema(_ context.Context, _ resource.SchemaRequest, res
 				Optional:            true,
 				Computed:            true,
 				Default:             stringdefault.StaticString(string(tfe.Sentinel)),
-				MarkdownDescription: fmt.Sprintf("Policy-as-code framework: one of %s. Defaults to `sentinel`. Changing it replaces the policy.", backticked(policyKinds)),
+				MarkdownDescription: fmt.Sprintf("Policy-as-code framework: one of %s. Defaults to `sentinel`. Changing it replaces the policy.", backticked(policyKindNames)),
 				PlanModifiers:       []planmodifier.String{stringplanmodifier.RequiresReplace()},
-				Validators:          []validator.String{stringvalidator.OneOf(policyKinds...)},
+				Validators:          []validator.String{stringvalidator.OneOf(policyKindNames...)},
 			},
 			"query": schema.StringAttribute{
 				Optional: true,
@@ -189,7 +219,7 @@ func (r *policyResource) Configure(_ context.Context, req resource.ConfigureRequ
 // enforcement level must be one of the kind's.
 func (r *policyResource) ValidateConfig(ctx context.Context, req resource.ValidateConfigRequest, resp *resource.ValidateConfigResponse) {
 	var cfg policyResourceModel
-	resp.Diagnostics.Append(req.Config.Get(ctx, &cfg)...)
+	resp.Diagnostics.Append(getInto(ctx, req.Config, &cfg)...)
 	if resp.Diagnostics.HasError() {
 		return
 	}
@@ -222,27 +252,23 @@ func validatePolicyKind(kindV, query, level types.String, diags *diag.Diagnostic
 }
 
 // ModifyPlan plans the organization, and tells tfgov_policy_upload's plan
-// the kind of an existing policy (policyKindCache), from the plan: no
+// the kind of an existing policy (policyIdentities), from the plan: no
 // request.
 func (r *policyResource) ModifyPlan(ctx context.Context, req resource.ModifyPlanRequest, resp *resource.ModifyPlanResponse) {
 	r.data.planOrganization(ctx, req, resp)
 	if req.Plan.Raw.IsNull() || r.data == nil {
 		return
 	}
-	var id, kind types.String
-	resp.Diagnostics.Append(resp.Plan.GetAttribute(ctx, path.Root("id"), &id)...)
-	resp.Diagnostics.Append(resp.Plan.GetAttribute(ctx, path.Root("kind"), &kind)...)
-	if !id.IsUnknown() && !kind.IsUnknown() {
-		r.data.policyKinds.remember(id.ValueString(), kind.ValueString())
-	}
-	if resp.Diagnostics.HasError() {
-		return
-	}
 	var cfg, plan policyResourceModel
-	resp.Diagnostics.Append(req.Config.Get(ctx, &cfg)...)
-	resp.Diagnostics.Append(resp.Plan.Get(ctx, &plan)...)
+	resp.Diagnostics.Append(getInto(ctx, req.Config, &cfg)...)
+	resp.Diagnostics.Append(getInto(ctx, resp.Plan, &plan)...)
 	if resp.Diagnostics.HasError() {
 		return
+	}
+	if !plan.ID.IsUnknown() && !plan.Kind.IsUnknown() {
+		r.data.rememberPolicyIdentity(plan.ID.ValueString(), policyIdentity{
+			kind: tfe.PolicyKind(plan.Kind.ValueString()), name: plan.Name.ValueString(), organization: plan.Organization.ValueString(),
+		})
 	}
 	var stateSum, stateLevel types.String
 	if !req.State.Raw.IsNull() {
@@ -276,7 +302,7 @@ func (r *policyResource) ModifyPlan(ctx context.Context, req resource.ModifyPlan
 func (r *policyResource) Create(ctx context.Context, req resource.CreateRequest, resp *resource.CreateResponse) {
 	defer syncIdentity(ctx, "policy", nil, &resp.State, resp.Identity, &resp.Diagnostics)
 	var plan policyResourceModel
-	resp.Diagnostics.Append(req.Plan.Get(ctx, &plan)...)
+	resp.Diagnostics.Append(getInto(ctx, req.Plan, &plan)...)
 	if resp.Diagnostics.HasError() {
 		return
 	}
@@ -323,7 +349,7 @@ func (r *policyResource) Create(ctx context.Context, req resource.CreateRequest,
 		resp.Diagnostics.AddAttributeError(path.Root("name"), "Policy already exists", taken.Error())
 		return
 	}
-	if err != nil && strings.Contains(err.Error(), `(attribute "name")`) {
+	if rejectedAttribute(err, "name") {
 		// The name is taken: name the policy that holds it.
 		if existing, ferr := pc.findByName(ctx, org, plan.Name.ValueString()); ferr == nil {
 			resp.Diagnostics.AddAttributeError(path.Root("name"), "Policy already exists",
@@ -341,11 +367,10 @@ func (r *policyResource) Create(ctx context.Context, req resource.CreateRequest,
 	want := plan
 	plan.set(pol.values())
 	checkPolicyWritten(want, plan, &resp.Diagnostics)
-	r.data.policyKinds.remember(plan.ID.ValueString(), plan.Kind.ValueString())
 	if plan.hasCode() {
 		r.data.lists.inlineCode.Store(pol.ID, true)
 		var put diag.Diagnostics
-		r.data.putCode(ctx, pol.ID, identityOf(pol), code, &put)
+		sig := r.data.putCode(ctx, pol.ID, identityOf(pol), code, &put)
 		if put.HasError() {
 			if r.undoCreate(ctx, pol, put, &resp.Diagnostics) {
 				return // nothing made, nothing in state
@@ -355,8 +380,9 @@ func (r *policyResource) Create(ctx context.Context, req resource.CreateRequest,
 			// after terraform untaint uploads the code.
 			plan.ContentSHA256 = types.StringNull()
 		} else {
+			resp.Diagnostics.Append(put...)
 			plan.ContentSHA256 = types.StringValue(sha256Hex(code))
-			resp.Diagnostics.Append(setCodeSignal(ctx, resp.Private, codeSignal{Organization: org})...)
+			resp.Diagnostics.Append(setCodeSignal(ctx, resp.Private, sig)...)
 		}
 	}
 	resp.Diagnostics.Append(resp.State.Set(ctx, &plan)...)
@@ -477,7 +503,7 @@ func codeAttr(m policyResourceModel) string {
 func (r *policyResource) Read(ctx context.Context, req resource.ReadRequest, resp *resource.ReadResponse) {
 	defer syncIdentity(ctx, "policy", &req.State, &resp.State, resp.Identity, &resp.Diagnostics)
 	var state policyResourceModel
-	resp.Diagnostics.Append(req.State.Get(ctx, &state)...)
+	resp.Diagnostics.Append(getInto(ctx, req.State, &state)...)
 	if resp.Diagnostics.HasError() {
 		return
 	}
@@ -492,10 +518,20 @@ func (r *policyResource) Read(ctx context.Context, req resource.ReadRequest, res
 		return
 	}
 	state.set(pol.values())
+	if !state.hasCode() { // inline code keeps its own signal; no upload resource can refer to it
+		r.data.notePolicyWrite(ctx, pol, req.Private, resp.Private, &resp.Diagnostics)
+	}
 	if !state.ContentSHA256.IsNull() {
 		sig, diags := getCodeSignal(ctx, req.Private)
 		resp.Diagnostics.Append(diags...)
-		if sig.UpdatedAt == "" || sig.UpdatedAt != updatedAtSignal(pol) {
+		switch {
+		case sig.unchanged(pol, state.ContentSHA256.ValueString()):
+			// Ours: no download. Recording updated-at narrows the signal
+			// to this exact value for the refreshes after a saved one.
+			if sig.UpdatedAt != updatedAtSignal(pol) {
+				resp.Diagnostics.Append(setCodeSignal(ctx, resp.Private, sig.compared(state.Organization.ValueString(), pol))...)
+			}
+		default:
 			var gone bool
 			state.ContentSHA256, state.Content, gone, err = r.data.downloadCode(ctx, pol.ID, state.ContentSHA256, state.Content)
 			if err != nil {
@@ -523,8 +559,8 @@ func (r *policyResource) Read(ctx context.Context, req resource.ReadRequest, res
 func (r *policyResource) Update(ctx context.Context, req resource.UpdateRequest, resp *resource.UpdateResponse) {
 	defer syncIdentity(ctx, "policy", &req.State, &resp.State, resp.Identity, &resp.Diagnostics)
 	var plan, state policyResourceModel
-	resp.Diagnostics.Append(req.Plan.Get(ctx, &plan)...)
-	resp.Diagnostics.Append(req.State.Get(ctx, &state)...)
+	resp.Diagnostics.Append(getInto(ctx, req.Plan, &plan)...)
+	resp.Diagnostics.Append(getInto(ctx, req.State, &state)...)
 	if resp.Diagnostics.HasError() {
 		return
 	}
@@ -551,9 +587,20 @@ func (r *policyResource) Update(ctx context.Context, req resource.UpdateRequest,
 			return
 		}
 		tflog.Info(ctx, "Updated policy", map[string]any{"id": id})
+		if !plan.hasCode() {
+			recordPolicyWrite(ctx, req.Private, resp.Private, pol, &resp.Diagnostics)
+		}
 		want := plan
 		plan.set(pol.values())
 		checkPolicyWritten(want, plan, &resp.Diagnostics)
+		// The PATCH moved updated-at, and its answer says to what: the code
+		// compared at the plan's refresh is still the code at that
+		// updated-at (a change between that refresh and this PATCH is not
+		// seen, as with any refresh).
+		if sig, diags := getCodeSignal(ctx, req.Private); sig.UpdatedAt != "" && !state.ContentSHA256.IsNull() {
+			resp.Diagnostics.Append(diags...)
+			resp.Diagnostics.Append(setCodeSignal(ctx, resp.Private, sig.compared(state.Organization.ValueString(), pol))...)
+		}
 	}
 	if plan.hasCode() && (plan.ContentSHA256.IsUnknown() || !plan.ContentSHA256.Equal(state.ContentSHA256)) {
 		code := codeFor(plan.Content, plan.Source, plan.ContentSHA256, &resp.Diagnostics)
@@ -565,12 +612,12 @@ func (r *policyResource) Update(ctx context.Context, req resource.UpdateRequest,
 		if resp.Diagnostics.HasError() {
 			return
 		}
-		r.data.putCode(ctx, id, pol, code, &resp.Diagnostics)
+		sig := r.data.putCode(ctx, id, pol, code, &resp.Diagnostics)
 		if resp.Diagnostics.HasError() {
 			return
 		}
 		plan.ContentSHA256 = types.StringValue(sha256Hex(code))
-		resp.Diagnostics.Append(setCodeSignal(ctx, resp.Private, codeSignal{Organization: pol.organization})...)
+		resp.Diagnostics.Append(setCodeSignal(ctx, resp.Private, sig)...)
 	}
 	resp.Diagnostics.Append(resp.State.Set(ctx, &plan)...)
 }
@@ -601,7 +648,7 @@ func checkPolicyWritten(want, got policyResourceModel, diags *diag.Diagnostics) 
 
 func (r *policyResource) Delete(ctx context.Context, req resource.DeleteRequest, resp *resource.DeleteResponse) {
 	var state policyResourceModel
-	resp.Diagnostics.Append(req.State.Get(ctx, &state)...)
+	resp.Diagnostics.Append(getInto(ctx, req.State, &state)...)
 	if resp.Diagnostics.HasError() {
 		return
 	}
@@ -636,4 +683,68 @@ func (r *policyResource) ImportState(ctx context.Context, req resource.ImportSta
 	}
 	resp.Diagnostics.Append(resp.State.SetAttribute(ctx, path.Root("id"), pol.ID)...)
 	resp.Diagnostics.Append(resp.State.SetAttribute(ctx, path.Root("organization"), parts[0])...)
+}
+
+// A PATCH of a policy moves its updated-at, which a tfgov_policy_upload of
+// that policy would take for a change of its code and download. (A policy
+// with inline code has no tfgov_policy_upload: its codeSignal covers its
+// own PATCH, and it keeps none of this.) The PATCH's
+// answer gives the new updated-at, so tfgov_policy keeps in private state
+// the policy's updated-at as its last refresh saw it (policySeenKey) and,
+// after its own PATCH, the move from that value to the answer's
+// (policyWriteKey). The next refresh that finds the policy at the PATCH's
+// updated-at tells this process (ownPolicyWrites), and the upload's refresh
+// that follows it (Terraform refreshes a resource after those it refers to)
+// takes the move as no change of the code when it had compared the code
+// at the value before the PATCH. A change of the code made outside
+// Terraform between the refresh before the PATCH and the PATCH is not
+// seen, as with any refresh.
+const (
+	policySeenKey  = "policy_seen"
+	policyWriteKey = "policy_write"
+)
+
+// policyWrite is a move of a policy's updated-at by this provider's PATCH.
+type policyWrite struct {
+	From string `json:"from"`
+	To   string `json:"to"`
+}
+
+// notePolicyWrite, in a refresh that found pol, records its updated-at
+// (policySeenKey) and tells the process of a PATCH of ours that pol still
+// shows.
+func (d *providerData) notePolicyWrite(ctx context.Context, pol *policyAPI, prior privateGetter, priv privateStateSetter, diags *diag.Diagnostics) {
+	if d == nil || prior == nil {
+		return
+	}
+	now := updatedAtSignal(pol)
+	if w, ok := privateJSON[policyWrite](ctx, prior, policyWriteKey, diags); ok && w.To == now && w.From != "" {
+		d.lists.ownPolicyWrites.Store(pol.ID, w)
+	}
+	if seen, _ := privateJSON[string](ctx, prior, policySeenKey, diags); seen != now {
+		diags.Append(priv.SetKey(ctx, policySeenKey, privateValue(now))...)
+	}
+}
+
+// recordPolicyWrite records, after a PATCH answered with pol, the move of
+// its updated-at from the one the last refresh saw.
+func recordPolicyWrite(ctx context.Context, prior privateGetter, priv privateStateSetter, pol *policyAPI, diags *diag.Diagnostics) {
+	if prior == nil {
+		return
+	}
+	from, ok := privateJSON[string](ctx, prior, policySeenKey, diags)
+	if !ok || from == "" {
+		return
+	}
+	diags.Append(priv.SetKey(ctx, policyWriteKey, privateValue(policyWrite{From: from, To: updatedAtSignal(pol)}))...)
+	diags.Append(priv.SetKey(ctx, policySeenKey, privateValue(updatedAtSignal(pol)))...)
+}
+
+// ownPolicyWrite reports whether this provider's PATCH moved policy id's
+// updated-at from "from" to "to", as a refresh of its tfgov_policy in this
+// process found.
+func (d *providerData) ownPolicyWrite(id, from, to string) bool {
+	v, ok := d.lists.ownPolicyWrites.Load(id)
+	w, _ := v.(policyWrite)
+	return ok && from != "" && w.From == from && w.To == to
 }

@@ -7,10 +7,10 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	tfe "github.com/hashicorp/go-tfe"
 	"os"
 	"regexp"
 	"strings"
-	"sync"
 	"time"
 	"unicode/utf8"
 
@@ -24,6 +24,7 @@ import (
 	"github.com/hashicorp/terraform-plugin-framework/resource/schema/stringplanmodifier"
 	"github.com/hashicorp/terraform-plugin-framework/schema/validator"
 	"github.com/hashicorp/terraform-plugin-framework/types"
+	"github.com/hashicorp/terraform-plugin-go/tftypes"
 	"github.com/hashicorp/terraform-plugin-log/tflog"
 )
 
@@ -48,6 +49,25 @@ type policyUploadResourceModel struct {
 	ContentSHA256 types.String `tfsdk:"content_sha256"`
 }
 
+// fields lists the model's attributes (model_convert.go).
+func (m *policyUploadResourceModel) fields() []modelField {
+	return []modelField{
+		{"id", types.StringType, &m.ID},
+		{"policy_id", types.StringType, &m.PolicyID},
+		{"content", types.StringType, &m.Content},
+		{"source", types.StringType, &m.Source},
+		{"content_sha256", types.StringType, &m.ContentSHA256},
+	}
+}
+
+func (m *policyUploadResourceModel) FromTerraform5Value(v tftypes.Value) error {
+	return fromTerraformObject(v, m.fields())
+}
+
+func (m *policyUploadResourceModel) ToTerraform5Value() (any, error) {
+	return toTerraformObject(m.fields())
+}
+
 var sha256RE = regexp.MustCompile(`^[0-9a-f]{64}$`)
 
 func (r *policyUploadResource) Metadata(_ context.Context, req resource.MetadataRequest, resp *resource.MetadataResponse) {
@@ -60,10 +80,12 @@ func (r *policyUploadResource) Schema(_ context.Context, _ resource.SchemaReques
 			"The code is uploaded when the resource is created and whenever it changes. A refresh compares the code's SHA-256 with the one in state, " +
 			"so code changed outside Terraform shows up as a change in the next plan. " +
 			"To spare a download per policy on every plan, the provider uses the policy's `updated-at`, which the API moves on every upload and every change of the policy, " +
-			"as the signal: it comes with the organization's policy list that refreshes read anyway (100 policies a request), and while it equals the one recorded the last time " +
-			"the code was compared, the code is not downloaded. The upload's answer does not give the new `updated-at`, so the first refresh that is saved " +
-			"after an upload (the next `terraform apply` or `terraform apply -refresh-only`) downloads the code once; plans before it download it each time. " +
-			"Two changes within the same millisecond share an `updated-at`; the API gives no finer signal. " +
+			"as the signal: it comes with the organization's policy list that refreshes read anyway (100 policies a request), and the code is downloaded only when " +
+			"`updated-at` shows a change this provider did not make. The provider knows its own changes: an upload's answer is dated by the service (its `Date` header), " +
+			"so an `updated-at` before the end of that second is the upload's own, and a `tfgov_policy` update's answer gives the new `updated-at`. " +
+			"Both are the service's clock, so the skew of this machine's clock plays no part. A plan right after an apply therefore downloads nothing. " +
+			"The cost of the `Date` header's precision (a second): code changed outside Terraform within the same second as this provider's upload " +
+			"is taken for the upload's, as are two changes within the same millisecond of `updated-at`; the API gives no finer signal. " +
 
 			"Code over the API's limit of 10 MB (10,485,760 bytes) is refused at plan time. " +
 			"Empty code (or only whitespace) is refused at plan: the service accepts an empty upload, but an empty policy can never pass " +
@@ -125,7 +147,7 @@ func (r *policyUploadResource) ConfigValidators(context.Context) []resource.Conf
 // ValidateConfig refuses inline code over the API's limit, and empty code.
 func (r *policyUploadResource) ValidateConfig(ctx context.Context, req resource.ValidateConfigRequest, resp *resource.ValidateConfigResponse) {
 	var cfg policyUploadResourceModel
-	resp.Diagnostics.Append(req.Config.Get(ctx, &cfg)...)
+	resp.Diagnostics.Append(getInto(ctx, req.Config, &cfg)...)
 	if resp.Diagnostics.HasError() || cfg.Content.IsNull() || cfg.Content.IsUnknown() {
 		return
 	}
@@ -168,8 +190,8 @@ func (r *policyUploadResource) ModifyPlan(ctx context.Context, req resource.Modi
 		return // destroy
 	}
 	var cfg, plan policyUploadResourceModel
-	resp.Diagnostics.Append(req.Config.Get(ctx, &cfg)...)
-	resp.Diagnostics.Append(req.Plan.Get(ctx, &plan)...)
+	resp.Diagnostics.Append(getInto(ctx, req.Config, &cfg)...)
+	resp.Diagnostics.Append(getInto(ctx, req.Plan, &plan)...)
 	if resp.Diagnostics.HasError() {
 		return
 	}
@@ -191,7 +213,7 @@ func (r *policyUploadResource) ModifyPlan(ctx context.Context, req resource.Modi
 		if k, ok := privateJSON[policyKindRecord](ctx, req.Private, policyKindKey, &resp.Diagnostics); ok && k.PolicyID == plan.PolicyID.ValueString() {
 			kind = k.Kind
 		} else if r.data != nil && !plan.PolicyID.IsUnknown() {
-			kind = r.data.policyKinds.kind(plan.PolicyID.ValueString())
+			kind = string(r.data.policyKind(plan.PolicyID.ValueString()))
 		}
 		if err := checkPolicyCode(kind, codeName, code); err != nil {
 			resp.Diagnostics.AddAttributeError(path.Root(codeAttr), policyCodeSummary(err), policyCodeDetail(kind, codeName, err))
@@ -225,25 +247,6 @@ func policyCodeDetail(kind, name string, err error) string {
 	}
 }
 
-// policyKindCache maps policy IDs to kinds (`opa`, `sentinel`). Terraform
-// refreshes (or creates) a tfgov_policy before planning an upload that
-// refers to it, in the same provider process, so the upload's plan learns
-// the kind of a policy the configuration manages without a request. The
-// zero value is ready to use.
-type policyKindCache struct{ m sync.Map }
-
-func (c *policyKindCache) remember(id, kind string) {
-	if id != "" && kind != "" {
-		c.m.Store(id, kind)
-	}
-}
-
-func (c *policyKindCache) kind(id string) string {
-	k, _ := c.m.Load(id)
-	s, _ := k.(string)
-	return s
-}
-
 // Private state of tfgov_policy_upload.
 const (
 	// policyKindKey: the policy's kind, learnt at the last upload, so
@@ -254,6 +257,11 @@ const (
 type policyKindRecord struct {
 	PolicyID string `json:"policy_id"`
 	Kind     string `json:"kind"`
+	// Name and Organization (absent from records of earlier versions)
+	// complete the policy's identity, so that the next upload needs no
+	// read of the policy.
+	Name         string `json:"name,omitempty"`
+	Organization string `json:"organization,omitempty"`
 }
 
 // privateGetter is the part of the framework's private state that reads.
@@ -344,39 +352,46 @@ func checkCodeOfKind(id string, pol policyIdentity, code []byte, attr string, di
 }
 
 // putCode uploads code to policy id (one request), which moves the
-// policy's updated-at, so the organization's shared list is dropped.
-func (d *providerData) putCode(ctx context.Context, id string, pol policyIdentity, code []byte, diags *diag.Diagnostics) {
+// policy's updated-at, so the organization's shared list is dropped. It
+// returns the signal (codeSignal) that the code is ours.
+func (d *providerData) putCode(ctx context.Context, id string, pol policyIdentity, code []byte, diags *diag.Diagnostics) codeSignal {
 	tflog.Debug(ctx, "Uploading policy code", map[string]any{"policy_id": id, "bytes": len(code), "kind": string(pol.kind)})
 	defer d.lists.policies.invalidate(pol.organization)
-	if err := d.client.Policies.Upload(ctx, id, code); err != nil {
+	at, err := policyClient{d.client}.upload(ctx, id, code)
+	if err != nil {
 		diags.AddError("Error uploading policy code", policyError("Policy "+id, err))
-		return
+		return codeSignal{}
 	}
 	tflog.Info(ctx, "Uploaded policy code", map[string]any{"policy_id": id, "bytes": len(code), "sha256": sha256Hex(code)})
+	return uploaded(pol.organization, sha256Hex(code), at)
 }
 
 // upload checks the code (checkPolicyCode with the policy's kind) and
-// uploads it: one request. The policy's kind is known when this process
-// created or listed the policy (the usual case: tfgov_policy created it in
-// the same apply), else it is read first (one more request). It records in
-// private state that the code was uploaded by us, with the policy's
-// updated-at not yet known (see Read).
-func (r *policyUploadResource) upload(ctx context.Context, m *policyUploadResourceModel, priv privateStateSetter, diags *diag.Diagnostics) (kind string) {
+// uploads it: one request. The policy's identity (kind, name,
+// organization) is known when this process planned, created or listed the
+// policy, or from this resource's last upload (prior, its private state;
+// nil at create); only else is the policy read first (one more request).
+// It records in private state that the code was uploaded by us
+// (codeSignal), and returns the policy's identity.
+func (r *policyUploadResource) upload(ctx context.Context, m *policyUploadResourceModel, prior privateGetter, priv privateStateSetter, diags *diag.Diagnostics) policyIdentity {
 	code := m.code(diags)
 	if diags.HasError() {
-		return ""
+		return policyIdentity{}
 	}
 	id := m.PolicyID.ValueString()
 	if r.data.refuseInlineCode(id, diags); diags.HasError() {
-		return ""
+		return policyIdentity{}
 	}
 	pol, ok := r.data.knownPolicy(id)
 	if !ok {
-		// Not created nor listed by this process: read its kind.
+		pol, ok = recordedPolicy(ctx, prior, id, diags)
+	}
+	if !ok {
+		// Not seen by this process nor recorded: read it.
 		read, err := policyClient{r.data.client}.read(ctx, id)
 		if err != nil {
 			diags.AddAttributeError(path.Root("policy_id"), "Error uploading policy code", policyError("Policy "+id, err))
-			return ""
+			return policyIdentity{}
 		}
 		r.data.rememberPolicy(read)
 		pol = identityOf(read)
@@ -387,59 +402,67 @@ func (r *policyUploadResource) upload(ctx context.Context, m *policyUploadResour
 	}
 	checkCodeOfKind(id, pol, code, attr, diags)
 	if diags.HasError() {
-		return ""
+		return policyIdentity{}
 	}
-	r.data.putCode(ctx, id, pol, code, diags)
+	sig := r.data.putCode(ctx, id, pol, code, diags)
 	if diags.HasError() {
-		return ""
+		return policyIdentity{}
 	}
 	m.ID = m.PolicyID
 	m.ContentSHA256 = types.StringValue(sha256Hex(code))
-	diags.Append(setCodeSignal(ctx, priv, codeSignal{Organization: pol.organization})...)
-	return string(pol.kind)
+	diags.Append(setCodeSignal(ctx, priv, sig)...)
+	return pol
 }
 
-// rememberKind records the policy's kind for the next plan's Rego check.
-func rememberKind(ctx context.Context, p interface {
-	SetKey(context.Context, string, []byte) diag.Diagnostics
-}, policyID, kind string, diags *diag.Diagnostics) {
-	if kind != "" {
-		diags.Append(p.SetKey(ctx, policyKindKey, privateValue(policyKindRecord{PolicyID: policyID, Kind: kind}))...)
+// rememberKind records the policy's identity for the next plan's Rego
+// check and the next upload.
+func rememberKind(ctx context.Context, p privateStateSetter, policyID string, pol policyIdentity, diags *diag.Diagnostics) {
+	if pol.kind != "" {
+		diags.Append(p.SetKey(ctx, policyKindKey, privateValue(policyKindRecord{PolicyID: policyID, Kind: string(pol.kind), Name: pol.name, Organization: pol.organization}))...)
 	}
+}
+
+// recordedPolicy is the identity of policy id as this resource's last
+// upload recorded it in private state (prior), when complete.
+func recordedPolicy(ctx context.Context, prior privateGetter, id string, diags *diag.Diagnostics) (policyIdentity, bool) {
+	if prior == nil {
+		return policyIdentity{}, false
+	}
+	rec, ok := privateJSON[policyKindRecord](ctx, prior, policyKindKey, diags)
+	pi := policyIdentity{kind: tfe.PolicyKind(rec.Kind), name: rec.Name, organization: rec.Organization}
+	return pi, ok && rec.PolicyID == id && pi.complete()
 }
 
 func (r *policyUploadResource) Create(ctx context.Context, req resource.CreateRequest, resp *resource.CreateResponse) {
 	defer syncIdentity(ctx, "policy_upload", nil, &resp.State, resp.Identity, &resp.Diagnostics)
 	var plan policyUploadResourceModel
-	resp.Diagnostics.Append(req.Plan.Get(ctx, &plan)...)
+	resp.Diagnostics.Append(getInto(ctx, req.Plan, &plan)...)
 	if resp.Diagnostics.HasError() {
 		return
 	}
-	kind := r.upload(ctx, &plan, resp.Private, &resp.Diagnostics)
+	pol := r.upload(ctx, &plan, nil, resp.Private, &resp.Diagnostics)
 	if resp.Diagnostics.HasError() {
 		return
 	}
-	rememberKind(ctx, resp.Private, plan.PolicyID.ValueString(), kind, &resp.Diagnostics)
+	rememberKind(ctx, resp.Private, plan.PolicyID.ValueString(), pol, &resp.Diagnostics)
 	resp.Diagnostics.Append(resp.State.Set(ctx, &plan)...)
 }
 
 // Read checks the code for a change made outside Terraform. Every upload
 // (and every PATCH) moves the policy's updated-at, which the organization's
-// shared policy list (bulkLists) gives for free: when it still equals the
-// updated-at recorded (in private state) the last time the code was
-// compared, the code is unchanged and nothing is downloaded. Otherwise the
-// code is downloaded (one request) and its SHA-256 recorded, with the
-// updated-at the list showed before the download. So a refresh right after
-// this provider uploaded downloads once (the upload's answer does not give
-// the new updated-at), and later refreshes cost no request of their own.
-// Inline `content` is replaced by downloaded text that differs, so the plan
-// shows the change itself. A policy missing from its organization's list,
-// or a 404 on the download (the policy is gone, or has no code), removes
-// the resource from state.
+// shared policy list (bulkLists) gives for free: when it shows no change
+// but this provider's own (codeSignal.unchanged: the updated-at compared
+// last, or one before the end of our upload's answer; or a PATCH of ours,
+// ownPolicyWrite), nothing is downloaded. Otherwise the code is downloaded
+// (one request) and its SHA-256 recorded, with the updated-at the list
+// showed before the download. Inline `content` is replaced by downloaded
+// text that differs, so the plan shows the change itself. A policy missing
+// from its organization's list, or a 404 on the download (the policy is
+// gone, or has no code), removes the resource from state.
 func (r *policyUploadResource) Read(ctx context.Context, req resource.ReadRequest, resp *resource.ReadResponse) {
 	defer syncIdentity(ctx, "policy_upload", &req.State, &resp.State, resp.Identity, &resp.Diagnostics)
 	var state policyUploadResourceModel
-	resp.Diagnostics.Append(req.State.Get(ctx, &state)...)
+	resp.Diagnostics.Append(getInto(ctx, req.State, &state)...)
 	if resp.Diagnostics.HasError() {
 		return
 	}
@@ -485,9 +508,12 @@ func (r *policyUploadResource) Read(ctx context.Context, req resource.ReadReques
 		case !ok && orgKnown && pols.definite():
 			noCode()
 			return
-		case ok && sig.UpdatedAt != "" && sig.UpdatedAt == updatedAtSignal(pol):
-			tflog.Debug(ctx, "Policy unchanged since its code was last compared; not downloading", map[string]any{"policy_id": id, "updated_at": sig.UpdatedAt})
+		case ok && (sig.unchanged(pol, state.ContentSHA256.ValueString()) || r.data.ownPolicyWrite(id, sig.UpdatedAt, updatedAtSignal(pol))):
+			tflog.Debug(ctx, "Policy code unchanged since this provider last uploaded or compared it; not downloading", map[string]any{"policy_id": id, "updated_at": updatedAtSignal(pol)})
 			unchanged = true
+			if sig.UpdatedAt != updatedAtSignal(pol) {
+				resp.Diagnostics.Append(setCodeSignal(ctx, resp.Private, sig.compared(org, pol))...)
+			}
 		case ok:
 			next = &codeSignal{Organization: org, UpdatedAt: updatedAtSignal(pol)}
 		}
@@ -529,17 +555,17 @@ func (r *policyUploadResource) Read(ctx context.Context, req resource.ReadReques
 func (r *policyUploadResource) Update(ctx context.Context, req resource.UpdateRequest, resp *resource.UpdateResponse) {
 	defer syncIdentity(ctx, "policy_upload", &req.State, &resp.State, resp.Identity, &resp.Diagnostics)
 	var plan, state policyUploadResourceModel
-	resp.Diagnostics.Append(req.Plan.Get(ctx, &plan)...)
-	resp.Diagnostics.Append(req.State.Get(ctx, &state)...)
+	resp.Diagnostics.Append(getInto(ctx, req.Plan, &plan)...)
+	resp.Diagnostics.Append(getInto(ctx, req.State, &state)...)
 	if resp.Diagnostics.HasError() {
 		return
 	}
 	if plan.ContentSHA256.IsUnknown() || !plan.ContentSHA256.Equal(state.ContentSHA256) {
-		kind := r.upload(ctx, &plan, resp.Private, &resp.Diagnostics)
+		pol := r.upload(ctx, &plan, req.Private, resp.Private, &resp.Diagnostics)
 		if resp.Diagnostics.HasError() {
 			return
 		}
-		rememberKind(ctx, resp.Private, plan.PolicyID.ValueString(), kind, &resp.Diagnostics)
+		rememberKind(ctx, resp.Private, plan.PolicyID.ValueString(), pol, &resp.Diagnostics)
 	}
 	resp.Diagnostics.Append(resp.State.Set(ctx, &plan)...)
 }
@@ -563,7 +589,7 @@ func (r *policyUploadResource) ImportState(ctx context.Context, req resource.Imp
 // policy itself belongs to tfgov_policy.
 func (r *policyUploadResource) Delete(ctx context.Context, req resource.DeleteRequest, _ *resource.DeleteResponse) {
 	var state policyUploadResourceModel
-	_ = req.State.Get(ctx, &state)
+	_ = getInto(ctx, req.State, &state)
 	tflog.Info(ctx, "Removing policy code from state; the policy keeps its last code", map[string]any{"policy_id": state.PolicyID.ValueString()})
 }
 
@@ -611,13 +637,64 @@ func (d *providerData) downloadCode(ctx context.Context, id string, sum, content
 // codeSignal.
 const privateCodeSignal = "code_signal"
 
-// codeSignal is what a policy upload keeps in private state to avoid
-// downloading unchanged code: the policy's organization (whose list shows
-// the policy) and the policy's updated-at when the code in state was last
-// compared with the service's ("" when unknown, as right after an upload).
+// codeSignal is what a policy's code keeps in private state (of a
+// tfgov_policy with inline code, or of a tfgov_policy_upload) to avoid
+// downloading code that did not change: the policy's organization, whose
+// list shows the policy's updated-at, and two ways of knowing the code in
+// state is the service's:
+//
+//   - UpdatedAt: the policy's updated-at when the code in state was last
+//     known to be the service's (compared after a download, or written by
+//     this provider's own PATCH); "" when unknown;
+//   - SHA256 and UploadedBy: the code this provider last uploaded, and the
+//     service's time by which that upload was made: the Date header of the
+//     upload's answer plus a second, the header's precision. The upload's
+//     answer has no updated-at, but every later change of the policy (an
+//     upload, a PATCH) moves updated-at past that answer, so an updated-at
+//     before UploadedBy is our upload's own. Both times are the service's,
+//     so the client's clock and its skew play no part. The cost of the
+//     header's precision: a change made outside Terraform within the same
+//     second as our upload's answer is taken for ours.
 type codeSignal struct {
 	Organization string `json:"organization,omitempty"`
 	UpdatedAt    string `json:"updated_at,omitempty"`
+	SHA256       string `json:"sha256,omitempty"`
+	UploadedBy   string `json:"uploaded_by,omitempty"`
+}
+
+// uploaded is the signal after this provider uploaded code with SHA-256
+// sum to a policy of org, its answer dated at (the service's Date; zero
+// when it sent none, which leaves the next refresh to download).
+func uploaded(org, sum string, at time.Time) codeSignal {
+	sig := codeSignal{Organization: org, SHA256: sum}
+	if !at.IsZero() {
+		sig.UploadedBy = at.Add(time.Second).UTC().Format(time.RFC3339)
+	}
+	return sig
+}
+
+// unchanged reports whether the code with SHA-256 sum (the code in state)
+// is still the code of pol, as the organization's list shows pol, without
+// a download: pol's updated-at is the one recorded, or no later than the
+// end of our own upload of that code.
+func (s codeSignal) unchanged(pol *policyAPI, sum string) bool {
+	if pol.UpdatedAt.IsZero() {
+		return false // no code uploaded yet, or no sign of one
+	}
+	if s.UpdatedAt != "" && s.UpdatedAt == updatedAtSignal(pol) {
+		return true
+	}
+	if s.UploadedBy == "" || s.SHA256 == "" || s.SHA256 != sum {
+		return false
+	}
+	by, err := time.Parse(time.RFC3339, s.UploadedBy)
+	return err == nil && pol.UpdatedAt.Before(by)
+}
+
+// compared is the signal once the code in state is known to be pol's
+// code: at pol's updated-at.
+func (s codeSignal) compared(org string, pol *policyAPI) codeSignal {
+	return codeSignal{Organization: org, UpdatedAt: updatedAtSignal(pol)}
 }
 
 // updatedAtSignal is pol's updated-at as codeSignal records it, to the
@@ -629,15 +706,11 @@ func updatedAtSignal(pol *policyAPI) string {
 	return pol.UpdatedAt.UTC().Format(time.RFC3339Nano)
 }
 
-type privateStateGetter interface {
-	GetKey(ctx context.Context, key string) ([]byte, diag.Diagnostics)
-}
-
 type privateStateSetter interface {
 	SetKey(ctx context.Context, key string, value []byte) diag.Diagnostics
 }
 
-func getCodeSignal(ctx context.Context, p privateStateGetter) (codeSignal, diag.Diagnostics) {
+func getCodeSignal(ctx context.Context, p privateGetter) (codeSignal, diag.Diagnostics) {
 	var sig codeSignal
 	if p == nil {
 		return sig, nil

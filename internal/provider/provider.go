@@ -62,9 +62,6 @@ type providerData struct {
 	testVariables testVariableLists
 	// lists shares the other bulk lists (bulk_lists.go).
 	lists bulkLists
-	// policyKinds holds the kind of each policy tfgov_policy read or wrote
-	// in this run, by ID, for tfgov_policy_upload's plan-time Rego check.
-	policyKinds policyKindCache
 	// owned proves which objects this provider made (ownership.go).
 	owned ownership
 }

@@ -6,6 +6,8 @@ import (
 	"strconv"
 	"sync"
 
+	tfe "github.com/hashicorp/go-tfe"
+
 	"golang.org/x/sync/singleflight"
 )
 
@@ -148,27 +150,23 @@ func (l *recordsByID[T]) lookup(id string) (T, bool) {
 	return v, ok
 }
 
-// listAllPages collects every page of a paginated list into recordsByID.
-// page fetches page number n (1 first) and returns its records, and the
-// next page's number (0 after the last). A 404 on the first page marks the
-// parent missing.
-func listAllPages[T any](ctx context.Context, id func(T) string, page func(ctx context.Context, n int) ([]T, int, error)) (*recordsByID[T], error) {
+// listAllPages collects every page of a paginated list into recordsByID,
+// through the pager (walkPages). A 404 on the first page marks the parent
+// missing.
+func listAllPages[T any](ctx context.Context, id func(T) string, fetch func(ctx context.Context, page int) ([]T, *tfe.Pagination, error)) (*recordsByID[T], error) {
 	l := &recordsByID[T]{byID: map[string]T{}}
-	for n := 1; ; {
-		items, next, err := page(ctx, n)
-		if isNotFound(err) && n == 1 {
-			return &recordsByID[T]{parentMissing: true}, nil
-		}
-		if err != nil {
-			return nil, err
-		}
-		l.pages++
+	pages, err := walkPages(ctx, fetch, func(items []T) bool {
 		for _, it := range items {
 			l.byID[id(it)] = it
 		}
-		if next <= n {
-			return l, nil
-		}
-		n = next
+		return false
+	})
+	if isNotFound(err) && pages == 0 {
+		return &recordsByID[T]{parentMissing: true}, nil
 	}
+	if err != nil {
+		return nil, err
+	}
+	l.pages = pages
+	return l, nil
 }

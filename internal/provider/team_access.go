@@ -115,18 +115,22 @@ func teamAccessPermissionsFrom(ctx context.Context, obj types.Object, diags *dia
 // The API does not paginate this list unless asked to; should a server
 // paginate it anyway, the further pages are followed.
 func listTeamAccess(ctx context.Context, client *tfe.Client, workspaceID string) ([]*tfe.TeamAccess, error) {
-	opts := &tfe.TeamAccessListOptions{WorkspaceID: workspaceID}
-	var out []*tfe.TeamAccess
-	for {
+	return listAll(ctx, teamAccessPages(client, workspaceID, 0))
+}
+
+// teamAccessPages fetches the pages of a workspace's grants, size a page
+// (0: the API's default, which is no pagination at all for page 1).
+func teamAccessPages(client *tfe.Client, workspaceID string, size int) func(context.Context, int) ([]*tfe.TeamAccess, *tfe.Pagination, error) {
+	return func(ctx context.Context, n int) ([]*tfe.TeamAccess, *tfe.Pagination, error) {
+		opts := &tfe.TeamAccessListOptions{WorkspaceID: workspaceID, ListOptions: tfe.ListOptions{PageSize: size}}
+		if n > 1 || size > 0 {
+			opts.PageNumber = n
+		}
 		l, err := client.TeamAccess.List(ctx, opts)
 		if err != nil {
-			return nil, err
+			return nil, nil, err
 		}
-		out = append(out, l.Items...)
-		if l.Pagination == nil || l.NextPage <= opts.PageNumber {
-			return out, nil
-		}
-		opts.PageNumber = l.NextPage
+		return l.Items, l.Pagination, nil
 	}
 }
 

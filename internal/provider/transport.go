@@ -102,7 +102,9 @@ func (t *retryTransport) RoundTrip(req *http.Request) (*http.Response, error) {
 		resp, err := t.next.RoundTrip(traced)
 		switch v := classify(req.Method, resp, err, wrote.Load(), ctx.Err() != nil); v {
 		case verdictDone:
-			return explainErrorBody(resp), nil
+			resp = explainErrorBody(resp)
+			noteResponse(ctx, resp)
+			return resp, nil
 		case verdictFail:
 			if perr := permanent(err, req); perr != nil {
 				return nil, perr

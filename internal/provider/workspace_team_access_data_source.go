@@ -86,23 +86,21 @@ type teamAccessListQuery struct {
 
 // listTeamAccessWithTeams is listTeamAccess with the teams included.
 func listTeamAccessWithTeams(ctx context.Context, c *tfe.Client, wsID string) ([]*tfe.TeamAccess, error) {
-	q := &teamAccessListQuery{WorkspaceID: wsID, Include: "team"}
-	var out []*tfe.TeamAccess
-	for {
+	return listAll(ctx, func(ctx context.Context, n int) ([]*tfe.TeamAccess, *tfe.Pagination, error) {
+		q := &teamAccessListQuery{WorkspaceID: wsID, Include: "team"}
+		if n > 1 {
+			q.PageNumber = n
+		}
 		r, err := c.NewRequest("GET", "team-workspaces", q)
 		if err != nil {
-			return nil, err
+			return nil, nil, err
 		}
 		l := &tfe.TeamAccessList{}
 		if err := r.Do(ctx, l); err != nil {
-			return nil, err
+			return nil, nil, err
 		}
-		out = append(out, l.Items...)
-		if l.Pagination == nil || l.NextPage <= q.PageNumber {
-			return out, nil
-		}
-		q.PageNumber = l.NextPage
-	}
+		return l.Items, l.Pagination, nil
+	})
 }
 
 // Read lists the grants with their teams included: one request. A team the

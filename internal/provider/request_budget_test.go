@@ -1,0 +1,596 @@
+package provider
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"os"
+	"path/filepath"
+	"sort"
+	"strings"
+	"sync"
+	"testing"
+
+	tfe "github.com/hashicorp/go-tfe"
+	"github.com/tfgov/terraform-provider-tfgov/internal/sandbox"
+)
+
+// Request budgets: for every resource type and operation, the most API
+// requests the operation may make with N resources under one parent, for
+// N = 1, 2 and 150 (150 crosses a page of 100). Each case runs the
+// terraform binary on its own sandbox, whose counter (Server.Stats) then
+// sees nothing but the case's own requests, so the cases run in parallel.
+//
+// Every terraform command configures the provider once per graph walk:
+// go-tfe's start-up ping and the token check at configure, 2 requests for a
+// plan, 4 for an apply (a plan walk, then an apply walk) and 6 for a
+// destroy.
+//
+// The operations, in order:
+//
+//	create   terraform apply of N new resources
+//	plan     terraform plan right after the apply (empty)
+//	drift    terraform plan after one record was changed outside Terraform (one change planned)
+//	update   terraform apply of a metadata change of every resource
+//	         (the description, access, value or reason), which also repairs the drift (repair)
+//	replan   terraform plan right after the update (budget: plan's)
+//	import   terraform apply of import blocks for every resource, after terraform state rm
+//	destroy  terraform destroy
+type budgetOp string
+
+const (
+	opCreate  budgetOp = "create"
+	opPlan    budgetOp = "plan"
+	opDrift   budgetOp = "drift"
+	opUpdate  budgetOp = "update"
+	opReplan  budgetOp = "replan"
+	opImport  budgetOp = "import"
+	opDestroy budgetOp = "destroy"
+)
+
+// multiPage is 1 when a list has more than one page: a record missing from
+// such a list is read by ID before it leaves state (offset paging can hide
+// a record when another is deleted meanwhile).
+func multiPage(p int) int {
+	if p > 1 {
+		return 1
+	}
+	return 0
+}
+
+var budgetOps = []budgetOp{opCreate, opPlan, opDrift, opUpdate, opReplan, opImport, opDestroy}
+
+// budgetEnv is what a case's configuration and its outside change need.
+type budgetEnv struct {
+	t      *testing.T
+	client *tfe.Client
+	org    string
+	// vars are the case's fixtures, for the configuration.
+	vars map[string]string
+	// ids are the resources' IDs by key, from the state (output "ids").
+	ids map[string]string
+}
+
+type budgetCase struct {
+	// fixtures makes the parent(s) for n resources.
+	fixtures func(e *budgetEnv, n int)
+	// config is the configuration of n resources, at version v (1, then 2:
+	// the update). It declares output "ids" (import ID by key, of the main
+	// resource).
+	config func(e *budgetEnv, n, v int) string
+	// imports are the import blocks for the resources, with local.ids
+	// holding the import IDs by key.
+	imports string
+	// outside changes the record of key "0" outside Terraform, so that the
+	// next plan plans one change.
+	outside func(e *budgetEnv)
+	// repair is the cost of repairing the drift, which the update does
+	// too: 1 (one write) unless set; changed code is downloaded again by
+	// the update's refresh (the drift plan was not saved), then uploaded.
+	repair int
+	// budget is the most requests of op with n resources; p is the number
+	// of list pages, ceil(n/100).
+	budget func(op budgetOp, n, p int) int
+}
+
+const budgetProviderBlock = `terraform {
+  required_providers {
+    tfgov = { source = "tfgov/tfgov" }
+  }
+}
+`
+
+// starts is the start-up cost of a command: 2 for a plan, 4 for an apply,
+// 6 for a destroy (its refresh, its plan, its apply).
+func starts(op budgetOp) int {
+	switch op {
+	case opPlan, opDrift, opReplan:
+		return 2
+	case opDestroy:
+		return 6
+	}
+	return 4
+}
+
+var budgetCases = map[string]budgetCase{
+	// tfgov_policy without code: a refresh is the organization's list.
+	"policy": {
+		config: func(_ *budgetEnv, n, v int) string {
+			return fmt.Sprintf(`resource "tfgov_policy" "r" {
+  for_each    = toset([for i in range(%d) : tostring(i)])
+  name        = "budget-${each.key}"
+  description = "policy ${each.key} v%d"
+}
+output "ids" { value = { for k, r in tfgov_policy.r : k => r.id } }
+`, n, v)
+		},
+		imports: `import {
+  for_each = local.ids
+  to       = tfgov_policy.r[each.key]
+  id       = each.value
+}
+`,
+		outside: func(e *budgetEnv) { outsidePolicyDescription(e) },
+		budget: func(op budgetOp, n, p int) int {
+			return starts(op) + map[budgetOp]int{
+				opCreate:  n,     // POST
+				opPlan:    p,     // the list
+				opDrift:   p,     // the list
+				opUpdate:  p + n, // the list, PATCH
+				opImport:  p,     // the provider organization's list (the state has no organization yet)
+				opDestroy: p + n, // the list, DELETE
+			}[op]
+		},
+	},
+	// tfgov_policy with inline code: the code is never downloaded unless
+	// the list shows a change this provider did not make.
+	"policy_inline": {
+		config: func(_ *budgetEnv, n, v int) string {
+			return fmt.Sprintf(`resource "tfgov_policy" "r" {
+  for_each    = toset([for i in range(%d) : tostring(i)])
+  name        = "budget-inline-${each.key}"
+  description = "policy ${each.key} v%d"
+  content     = "main = rule { true }\n"
+}
+output "ids" { value = { for k, r in tfgov_policy.r : k => r.id } }
+`, n, v)
+		},
+		imports: `import {
+  for_each = local.ids
+  to       = tfgov_policy.r[each.key]
+  id       = each.value
+}
+`,
+		outside: func(e *budgetEnv) { outsidePolicyCode(e) },
+		repair:  2, // download, PUT
+		budget: func(op budgetOp, n, p int) int {
+			return starts(op) + map[budgetOp]int{
+				opCreate:  2 * n, // POST, PUT
+				opPlan:    p,     // the list
+				opDrift:   p + 1, // the list, the changed policy's code
+				opUpdate:  p + n, // the list, PATCH
+				opImport:  p + n, // the list; the code is not tracked after an import, so the apply uploads it (PUT)
+				opDestroy: p + n, // the list, DELETE
+			}[op]
+		},
+	},
+	// An OPA policy with inline code: its update is a PATCH alone too (the
+	// issue measured a re-upload and a download on top).
+	"policy_inline_opa": {
+		config: func(_ *budgetEnv, n, v int) string {
+			return fmt.Sprintf(`resource "tfgov_policy" "r" {
+  for_each    = toset([for i in range(%d) : tostring(i)])
+  name        = "budget-opa-${each.key}"
+  kind        = "opa"
+  query       = "data.terraform.policies.budget.deny"
+  description = "policy ${each.key} v%d"
+  content     = "package terraform.policies.budget\n\nimport rego.v1\n\ndeny contains \"no\" if { false }\n"
+}
+output "ids" { value = { for k, r in tfgov_policy.r : k => r.id } }
+`, n, v)
+		},
+		imports: `import {
+  for_each = local.ids
+  to       = tfgov_policy.r[each.key]
+  id       = each.value
+}
+`,
+		outside: func(e *budgetEnv) {
+			testAccAfterUploadSecond()
+			if err := e.client.Policies.Upload(context.Background(), e.ids["0"], []byte("package terraform.policies.budget\n\ndeny[\"x\"] { true }\n")); err != nil {
+				e.t.Fatal(err)
+			}
+		},
+		repair: 2, // download, PUT
+		budget: func(op budgetOp, n, p int) int {
+			return starts(op) + map[budgetOp]int{
+				opCreate:  2 * n, // POST, PUT
+				opPlan:    p,
+				opDrift:   p + 1,
+				opUpdate:  p + n, // the list, PATCH: no upload, no download
+				opImport:  p + n, // the list; the apply uploads the untracked code
+				opDestroy: p + n,
+			}[op]
+		},
+	},
+	// tfgov_policy and tfgov_policy_upload: the upload reads nothing per
+	// policy that the list gave.
+	"policy_upload": {
+		config: func(_ *budgetEnv, n, v int) string {
+			return fmt.Sprintf(`resource "tfgov_policy" "r" {
+  for_each    = toset([for i in range(%d) : tostring(i)])
+  name        = "budget-upload-${each.key}"
+  description = "policy ${each.key} v%d"
+}
+resource "tfgov_policy_upload" "r" {
+  for_each  = tfgov_policy.r
+  policy_id = each.value.id
+  content   = "main = rule { true }\n"
+}
+output "ids" { value = { for k, r in tfgov_policy.r : k => r.id } }
+`, n, v)
+		},
+		imports: `import {
+  for_each = local.ids
+  to       = tfgov_policy.r[each.key]
+  id       = each.value
+}
+import {
+  for_each = local.ids
+  to       = tfgov_policy_upload.r[each.key]
+  id       = each.value
+}
+`,
+		outside: func(e *budgetEnv) { outsidePolicyCode(e) },
+		repair:  2, // download, PUT
+		budget: func(op budgetOp, n, p int) int {
+			return starts(op) + map[budgetOp]int{
+				opCreate:  2 * n, // POST, PUT
+				opPlan:    p,     // the list, for both resources
+				opDrift:   p + 1, // the list, the changed policy's code
+				opUpdate:  p + n, // the list, PATCH
+				opImport:  p + n, // the list, for both resources; the code downloaded once
+				opDestroy: p + n, // the list, DELETE
+			}[op]
+		},
+	},
+	"agent_token": {
+		fixtures: func(e *budgetEnv, _ int) {
+			pool, err := e.client.AgentPools.Create(context.Background(), e.org, tfe.AgentPoolCreateOptions{Name: tfe.String("budget")})
+			if err != nil {
+				e.t.Fatal(err)
+			}
+			e.vars["pool"] = pool.ID
+		},
+		config: func(e *budgetEnv, n, v int) string {
+			// The description of a token cannot change: the update is a
+			// replacement, so v only names the configuration.
+			_ = v
+			return fmt.Sprintf(`resource "tfgov_agent_token" "r" {
+  for_each      = toset([for i in range(%d) : tostring(i)])
+  agent_pool_id = %q
+  description   = "token ${each.key}"
+}
+output "ids" { value = { for k, r in tfgov_agent_token.r : k => "%s/${r.id}" } }
+`, n, e.vars["pool"], e.vars["pool"])
+		},
+		imports: `import {
+  for_each = local.ids
+  to       = tfgov_agent_token.r[each.key]
+  id       = each.value
+}
+`,
+		outside: func(e *budgetEnv) {
+			if err := e.client.AgentTokens.Delete(context.Background(), strings.TrimPrefix(e.ids["0"], e.vars["pool"]+"/")); err != nil {
+				e.t.Fatal(err)
+			}
+		},
+		budget: func(op budgetOp, n, p int) int {
+			return starts(op) + map[budgetOp]int{
+				opCreate:  n,                // POST
+				opPlan:    p,                // the pool's list
+				opDrift:   p + multiPage(p), // the pool's list; the missing token read by ID when the list has pages
+				opUpdate:  p + multiPage(p), // nothing changes but the drift: the list
+				opImport:  p,                // the pool's list, shared by every import
+				opDestroy: p + n,
+			}[op]
+		},
+	},
+	"team_access": {
+		fixtures: func(e *budgetEnv, n int) {
+			ctx := context.Background()
+			ws, err := e.client.Workspaces.Create(ctx, e.org, tfe.WorkspaceCreateOptions{Name: tfe.String("budget")})
+			if err != nil {
+				e.t.Fatal(err)
+			}
+			e.vars["workspace"] = ws.ID
+			var teams []string
+			for i := range n {
+				tm, err := e.client.Teams.Create(ctx, e.org, tfe.TeamCreateOptions{Name: tfe.String(fmt.Sprintf("budget-%d", i)), Visibility: tfe.String("organization")})
+				if err != nil {
+					e.t.Fatal(err)
+				}
+				teams = append(teams, fmt.Sprintf("%q", tm.ID))
+			}
+			e.vars["teams"] = "[" + strings.Join(teams, ", ") + "]"
+		},
+		config: func(e *budgetEnv, _, v int) string {
+			access := map[int]string{1: "read", 2: "write"}[v]
+			return fmt.Sprintf(`locals { teams = %s }
+resource "tfgov_team_access" "r" {
+  for_each     = { for i, t in local.teams : tostring(i) => t }
+  team_id      = each.value
+  workspace_id = %q
+  access       = %q
+}
+output "ids" { value = { for k, r in tfgov_team_access.r : k => r.id } }
+`, e.vars["teams"], e.vars["workspace"], access)
+		},
+		imports: `import {
+  for_each = local.ids
+  to       = tfgov_team_access.r[each.key]
+  id       = each.value
+}
+`,
+		outside: func(e *budgetEnv) {
+			if _, err := e.client.TeamAccess.Update(context.Background(), e.ids["0"], tfe.TeamAccessUpdateOptions{Access: tfe.Access(tfe.AccessPlan)}); err != nil {
+				e.t.Fatal(err)
+			}
+		},
+		budget: func(op budgetOp, n, p int) int {
+			return starts(op) + map[budgetOp]int{
+				opCreate:  n,
+				opPlan:    p,
+				opDrift:   p,
+				opUpdate:  p + n,
+				opImport:  n, // a read by ID
+				opDestroy: p + n,
+			}[op]
+		},
+	},
+	"module_test_variable": {
+		fixtures: func(e *budgetEnv, _ int) { budgetModule(e) },
+		config: func(e *budgetEnv, n, v int) string {
+			return fmt.Sprintf(`resource "tfgov_module_test_variable" "r" {
+  for_each        = toset([for i in range(%d) : tostring(i)])
+  module_name     = %q
+  module_provider = "aws"
+  key             = "VAR_${each.key}"
+  value           = "value v%d"
+  category        = "env"
+}
+output "ids" { value = { for k, r in tfgov_module_test_variable.r : k => "%s/%s/aws/${r.id}" } }
+`, n, e.vars["module"], v, e.org, e.vars["module"])
+		},
+		imports: `import {
+  for_each = local.ids
+  to       = tfgov_module_test_variable.r[each.key]
+  id       = each.value
+}
+`,
+		outside: func(e *budgetEnv) {
+			mod := moduleRef{Organization: e.org, Name: e.vars["module"], Provider: "aws"}
+			id := e.ids["0"][strings.LastIndex(e.ids["0"], "/")+1:]
+			if _, err := e.client.TestVariables.Update(context.Background(), mod.id(), id, tfe.VariableUpdateOptions{Value: tfe.String("changed outside")}); err != nil {
+				e.t.Fatal(err)
+			}
+		},
+		budget: func(op budgetOp, n, p int) int {
+			return starts(op) + map[budgetOp]int{
+				opCreate:  n,
+				opPlan:    p, // the module's list
+				opDrift:   p,
+				opUpdate:  p + n,
+				opImport:  p, // the module's list, shared by every import
+				opDestroy: p + n,
+			}[op]
+		},
+	},
+	"module_version_deprecation": {
+		fixtures: func(e *budgetEnv, n int) {
+			budgetModule(e)
+			id := tfe.RegistryModuleID{Organization: e.org, Name: e.vars["module"], Provider: "aws", Namespace: e.org, RegistryName: tfe.PrivateRegistry}
+			for i := range n {
+				if _, err := e.client.RegistryModules.CreateVersion(context.Background(), id, tfe.RegistryModuleCreateVersionOptions{Version: tfe.String(fmt.Sprintf("1.0.%d", i))}); err != nil {
+					e.t.Fatal(err)
+				}
+			}
+		},
+		config: func(e *budgetEnv, n, v int) string {
+			return fmt.Sprintf(`resource "tfgov_module_version_deprecation" "r" {
+  for_each        = toset([for i in range(%d) : tostring(i)])
+  module_name     = %q
+  module_provider = "aws"
+  module_version  = "1.0.${each.key}"
+  reason          = "reason v%d"
+}
+output "ids" { value = { for k, r in tfgov_module_version_deprecation.r : k => r.id } }
+`, n, e.vars["module"], v)
+		},
+		imports: `import {
+  for_each = local.ids
+  to       = tfgov_module_version_deprecation.r[each.key]
+  id       = each.value
+}
+`,
+		outside: func(e *budgetEnv) {
+			ref := moduleVersionRef{Organization: e.org, Name: e.vars["module"], Provider: "aws", Version: "1.0.0"}
+			if err := undeprecateModuleVersion(context.Background(), e.client, ref); err != nil {
+				e.t.Fatal(err)
+			}
+		},
+		budget: func(op budgetOp, n, _ int) int {
+			// The API has no list of a module's deprecations: one read per
+			// version.
+			return starts(op) + map[budgetOp]int{
+				opCreate:  n,
+				opPlan:    n,
+				opDrift:   n,
+				opUpdate:  2 * n, // read, PATCH
+				opImport:  n,
+				opDestroy: 2 * n, // read, PATCH (revert)
+			}[op]
+		},
+	},
+}
+
+func budgetModule(e *budgetEnv) {
+	m, err := e.client.RegistryModules.Create(context.Background(), e.org, tfe.RegistryModuleCreateOptions{
+		Name: tfe.String("budget"), Provider: tfe.String("aws"), RegistryName: tfe.PrivateRegistry,
+	})
+	if err != nil {
+		e.t.Fatal(err)
+	}
+	e.vars["module"] = m.Name
+}
+
+// outsidePolicyDescription changes the description of policy "0".
+func outsidePolicyDescription(e *budgetEnv) {
+	if _, err := e.client.Policies.Update(context.Background(), e.ids["0"], tfe.PolicyUpdateOptions{Description: tfe.String("changed outside")}); err != nil {
+		e.t.Fatal(err)
+	}
+}
+
+// outsidePolicyCode uploads other code to policy "0", past the second of
+// the provider's own upload (testAccAfterUploadSecond).
+func outsidePolicyCode(e *budgetEnv) {
+	testAccAfterUploadSecond()
+	if err := e.client.Policies.Upload(context.Background(), e.ids["0"], []byte("main = rule { false }\n")); err != nil {
+		e.t.Fatal(err)
+	}
+}
+
+// TestAccRequestBudgets runs every operation of every case at N = 1, 2 and
+// 150 and fails when one makes more requests than its budget. It logs the
+// requests by route of each, the table of the README's "Performance".
+func TestAccRequestBudgets(t *testing.T) {
+	testCLIConfig(t)
+	if testAccSandbox() == nil {
+		t.Skip("request counting needs the sandbox")
+	}
+	var mu sync.Mutex
+	table := map[string]map[budgetOp]string{}
+	names := make([]string, 0, len(budgetCases))
+	for name := range budgetCases {
+		names = append(names, name)
+	}
+	sort.Strings(names)
+	t.Cleanup(func() {
+		var b strings.Builder
+		fmt.Fprintf(&b, "\n| type | N | %s |\n|---|---|%s\n", strings.Join(opNames(), " | "), strings.Repeat("---|", len(budgetOps)))
+		rows := make([]string, 0, len(table))
+		for k := range table {
+			rows = append(rows, k)
+		}
+		sort.Strings(rows)
+		for _, k := range rows {
+			cells := make([]string, len(budgetOps))
+			for i, op := range budgetOps {
+				cells[i] = table[k][op]
+			}
+			fmt.Fprintf(&b, "| %s | %s |\n", strings.Replace(k, " ", " | ", 1), strings.Join(cells, " | "))
+		}
+		t.Log(b.String())
+	})
+	for _, name := range names {
+		for _, n := range []int{1, 2, 150} {
+			t.Run(fmt.Sprintf("%s/N=%d", name, n), func(t *testing.T) {
+				t.Parallel()
+				got := runBudgetCase(t, budgetCases[name], n)
+				mu.Lock()
+				defer mu.Unlock()
+				row := map[budgetOp]string{}
+				for op, c := range got {
+					row[op] = fmt.Sprintf("%d (≤ %d)", c[0], c[1])
+				}
+				table[fmt.Sprintf("%s %d", name, n)] = row
+			})
+		}
+	}
+}
+
+func opNames() []string {
+	s := make([]string, len(budgetOps))
+	for i, op := range budgetOps {
+		s[i] = string(op)
+	}
+	return s
+}
+
+// runBudgetCase runs the operations of c with n resources on a sandbox of
+// its own, checking each against its budget; it returns, by operation, the
+// requests made and the budget.
+func runBudgetCase(t *testing.T, c budgetCase, n int) map[budgetOp][2]int {
+	sb, client := ownSandbox(t, sandbox.Options{}, "budget-"+randomSuffix())
+	e := &budgetEnv{t: t, client: client, org: sb.organization, vars: map[string]string{}}
+	if c.fixtures != nil {
+		c.fixtures(e, n)
+	}
+	dir := t.TempDir()
+	env := []string{"TF_CLI_CONFIG_FILE=" + testCLIConfig(t), "TFE_ADDRESS=" + sb.address, "TFE_TOKEN=" + sb.token, "TFE_ORGANIZATION=" + sb.organization}
+	write := func(file, text string) {
+		if err := os.WriteFile(filepath.Join(dir, file), []byte(text), 0o600); err != nil {
+			t.Fatal(err)
+		}
+	}
+	tf := func(wantExit int, args ...string) string {
+		t.Helper()
+		out, code := runTerraformEnv(t, dir, env, append(args, "-no-color")...)
+		if code != wantExit {
+			t.Fatalf("terraform %s: exit %d, want %d\n%s", strings.Join(args, " "), code, wantExit, out)
+		}
+		return out
+	}
+	pages := (n + bulkPageSize - 1) / bulkPageSize
+	results := map[budgetOp][2]int{}
+	measure := func(op budgetOp, run func()) {
+		t.Helper()
+		before := sb.srv.Stats()
+		run()
+		got, total := statsSince(sb.srv.Stats(), before)
+		budget := c.budget(op, n, pages)
+		if op == opReplan {
+			budget = c.budget(opPlan, n, pages)
+		}
+		if op == opUpdate {
+			budget += max(c.repair, 1)
+		}
+		results[op] = [2]int{total, budget}
+		t.Logf("%s: %d requests (budget %d) %v", op, total, budget, got)
+		if total > budget {
+			t.Errorf("%s of %d resources made %d requests, over its budget of %d: %v", op, n, total, budget, got)
+		}
+	}
+	write("main.tf", budgetProviderBlock+c.config(e, n, 1))
+	measure(opCreate, func() { tf(0, "apply", "-auto-approve") })
+	readIDs := func() {
+		e.ids = nil
+		if err := json.Unmarshal([]byte(tf(0, "output", "-json", "ids")), &e.ids); err != nil {
+			t.Fatal(err)
+		}
+	}
+	readIDs()
+	measure(opPlan, func() { tf(0, "plan", "-detailed-exitcode") })
+	c.outside(e)
+	measure(opDrift, func() { tf(2, "plan", "-detailed-exitcode") })
+	// The update also repairs the drift: one request more (budgetDrift).
+	write("main.tf", budgetProviderBlock+c.config(e, n, 2))
+	measure(opUpdate, func() { tf(0, "apply", "-auto-approve") })
+	// A plan right after the update costs what a plan right after the
+	// create does: nothing the update wrote is read again.
+	measure(opReplan, func() { tf(0, "plan", "-detailed-exitcode") })
+	if fi, err := os.Stat(filepath.Join(dir, "terraform.tfstate")); err == nil {
+		t.Logf("state after the update: %d bytes, %d per resource", fi.Size(), fi.Size()/int64(n))
+	}
+	readIDs()
+	// Import: forget every resource, then import them all.
+	tf(0, append([]string{"state", "rm"}, strings.Fields(tf(0, "state", "list"))...)...)
+	idsJSON, _ := json.Marshal(e.ids)
+	write("imports.tf", fmt.Sprintf("locals {\n  ids = jsondecode(%q)\n}\n", idsJSON)+c.imports)
+	measure(opImport, func() { tf(0, "apply", "-auto-approve") })
+	if err := os.Remove(filepath.Join(dir, "imports.tf")); err != nil {
+		t.Fatal(err)
+	}
+	measure(opDestroy, func() { tf(0, "destroy", "-auto-approve") })
+	return results
+}
