@@ -138,7 +138,8 @@ func (p *tfgovProvider) Configure(ctx context.Context, req provider.ConfigureReq
 				fmt.Sprintf("address (or TFE_ADDRESS) must be an http:// or https:// URL, got %q.", address))
 			return
 		}
-		credentialsHost = u.Hostname()
+		// Terraform CLI keys credentials by host and port (443 folded).
+		credentialsHost = u.Host
 	}
 
 	token, tokenSrc, err := findToken(cfg.Token.ValueString(), credentialsHost)

@@ -30,7 +30,9 @@ func TestAccProviderConfigure_wrongToken(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	host := u.Hostname()
+	// The host as Terraform CLI names it in credentials: with its port
+	// unless 443 (a TFE on another port is real; the sandbox has one).
+	host := u.Host
 	envName := tokenEnvName(host)
 	cliDir := t.TempDir()
 	creds := fmt.Sprintf(`{"credentials":{%q:{"token":"wrong-from-file"}}}`, host)
