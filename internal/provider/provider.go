@@ -90,7 +90,7 @@ func (p *tfgovProvider) Schema(_ context.Context, _ provider.SchemaRequest, resp
 				MarkdownDescription: "API token. Defaults to the `TFE_TOKEN` environment variable, then to the Terraform CLI credentials for the hostname (`TF_TOKEN_<hostname>` or the file written by `terraform login`).",
 			},
 			"organization": schema.StringAttribute{
-				Optional:            true,
+				Optional: true,
 				MarkdownDescription: "Default organization for resources and data sources that take an `organization`. Defaults to the `TFE_ORGANIZATION` environment variable. " +
 					"It may be a value known only after apply (another resource's attribute): resources that take the default then plan their `organization` as known after apply, and a data source that needs it fails until it is known. " +
 					"`hostname`, `address`, `token` and `ssl_skip_verify` must be known at plan, since the provider connects then (with `-allow-deferral`, Terraform defers the provider's resources instead).",
