@@ -193,14 +193,14 @@ func (t *retryTransport) RoundTrip(req *http.Request) (*http.Response, error) {
 			fields["error"] = err.Error()
 		} else {
 			fields["status"] = resp.StatusCode
+			drain(resp)
 			if a := t.asked(resp); a.d > 0 {
 				asked, wait = a, a.d
 				fields["asked"] = a.String()
+				if werr := t.waitAllowed(ctx, req, resp.StatusCode, a); werr != nil {
+					return nil, werr
+				}
 			}
-			drain(resp)
-		}
-		if werr := t.waitAllowed(ctx, req, resp, err, asked, wait); werr != nil {
-			return nil, werr
 		}
 		fields["wait"] = wait.String()
 		retriesMade.Add(1)
@@ -347,11 +347,8 @@ func (t *retryTransport) asked(resp *http.Response) askedWait {
 // waitAllowed returns an error when a wait the service asked for cannot be
 // honoured: longer than maxAsked, or than the operation has left before
 // its deadline. A retry before the asked time would only be refused again.
-func (t *retryTransport) waitAllowed(ctx context.Context, req *http.Request, resp *http.Response, err error, asked askedWait, wait time.Duration) error {
-	if err != nil || asked.d == 0 || wait != asked.d {
-		return nil
-	}
-	status := fmt.Sprintf("%d %s", resp.StatusCode, http.StatusText(resp.StatusCode))
+func (t *retryTransport) waitAllowed(ctx context.Context, req *http.Request, code int, asked askedWait) error {
+	status := fmt.Sprintf("%d %s", code, http.StatusText(code))
 	limit := t.maxAsked
 	if limit <= 0 {
 		limit = defaultMaxAsked

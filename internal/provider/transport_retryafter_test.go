@@ -155,7 +155,10 @@ func TestRetryTransportAskedWaitCanceled(t *testing.T) {
 	rt := &retryTransport{next: srv.Client().Transport, max: 3, minWait: time.Millisecond, maxWait: time.Millisecond,
 		sleep: func(ctx context.Context, _ time.Duration) error { cancel(); <-ctx.Done(); return ctx.Err() }}
 	req, _ := http.NewRequestWithContext(ctx, "GET", srv.URL+"/x", http.NoBody)
-	_, err := (&http.Client{Transport: rt}).Do(req)
+	resp, err := (&http.Client{Transport: rt}).Do(req)
+	if err == nil {
+		resp.Body.Close()
+	}
 	if !errors.Is(err, context.Canceled) || !strings.Contains(err.Error(), "waiting the 1m0s (Retry-After) the service asked for") {
 		t.Fatalf("err = %v", err)
 	}
@@ -173,7 +176,10 @@ func TestRetryTransportRateLimitExhaustedSaysAsked(t *testing.T) {
 	rt := &retryTransport{next: srv.Client().Transport, max: 2, minWait: time.Millisecond, maxWait: time.Millisecond,
 		sleep: func(context.Context, time.Duration) error { return nil }}
 	req, _ := http.NewRequestWithContext(context.Background(), "GET", srv.URL+"/x", http.NoBody)
-	_, err := (&http.Client{Transport: rt}).Do(req)
+	resp, err := (&http.Client{Transport: rt}).Do(req)
+	if err == nil {
+		resp.Body.Close()
+	}
 	if err == nil || !strings.Contains(err.Error(), "still rate limited (429) after 2 retries (retry_max = 2) (the service last asked to wait 2s (Retry-After))") {
 		t.Fatalf("err = %v", err)
 	}
