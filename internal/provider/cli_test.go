@@ -75,7 +75,12 @@ func removeCLIProvider() {
 // combined output.
 func runTerraform(t *testing.T, dir string, args ...string) (string, error) {
 	t.Helper()
-	rc := testCLIConfig(t)
+	return runTerraformRC(t, testCLIConfig(t), dir, args...)
+}
+
+// runTerraformRC is runTerraform with the CLI configuration file rc.
+func runTerraformRC(t *testing.T, rc, dir string, args ...string) (string, error) {
+	t.Helper()
 	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Minute)
 	defer cancel()
 	cmd := exec.CommandContext(ctx, os.Getenv("TF_ACC_TERRAFORM_PATH"), append([]string{"-chdir=" + dir}, args...)...) //nolint:gosec // the test's own terraform
@@ -238,10 +243,12 @@ const requiredProvidersShim = `terraform {
 // examples/quickstart and the guides' examples are whole configurations and
 // must name tfgov/tfgov themselves; the resource, data source and guide snippets get the
 // required_providers block of the provider's page. Examples that also need
-// another provider (such as hashicorp/time) cannot be installed offline and
-// are only checked to parse, by terraform fmt. Action examples need
-// Terraform 1.14 and are validated only with it, next to an empty
-// modules/network directory: the module directory they name.
+// another provider (hashicorp/time, the only one: testProviderMirror fails
+// on any other) are initialised first, and get it from a filesystem mirror
+// built from the Go module proxy (testProviderMirror): a user copying them
+// has the registry. Action examples need Terraform 1.14 and are validated
+// only with it, next to an empty modules/network directory: the module
+// directory they name.
 func TestAccExamplesValidate(t *testing.T) {
 	testCLIConfig(t)
 	root := filepath.Join(repoRoot(), "examples")
@@ -285,7 +292,7 @@ func TestAccExamplesValidate(t *testing.T) {
 			work := t.TempDir()
 			files, _ := filepath.Glob(filepath.Join(dir, "*.tf"))
 			whole := rel == "provider" || rel == "quickstart" || strings.HasPrefix(rel, "guides"+string(filepath.Separator))
-			needsOther := false
+			others := map[string]bool{}
 			var identityExample []byte
 			for _, f := range files {
 				b, err := os.ReadFile(f) //nolint:gosec // the repository's examples
@@ -293,7 +300,9 @@ func TestAccExamplesValidate(t *testing.T) {
 					t.Fatal(err)
 				}
 				for _, m := range otherProvider.FindAllStringSubmatch(string(b), -1) {
-					needsOther = needsOther || m[2] != "tfgov" && m[2] != "terraform" // terraform_data is built in
+					if m[2] != "tfgov" && m[2] != "terraform" { // terraform_data is built in
+						others[m[2]] = true
+					}
 				}
 				if !whole && filepath.Base(f) == "identity-import.tf" {
 					identityExample = b // validated on its own below
@@ -319,10 +328,14 @@ func TestAccExamplesValidate(t *testing.T) {
 					t.Fatal(err)
 				}
 			}
-			if needsOther {
-				t.Skipf("%s also needs a provider other than tfgov, which cannot be installed offline", rel)
+			rc := testCLIConfig(t)
+			if len(others) > 0 {
+				rc = testProviderMirror(t, work, others)
+				if out, err := runTerraformRC(t, rc, work, "init", "-backend=false", "-input=false", "-no-color"); err != nil {
+					t.Fatalf("terraform init of examples/%s (with %v from the mirror): %v\n%s", rel, others, err, out)
+				}
 			}
-			if out, err := runTerraform(t, work, "validate", "-no-color"); err != nil {
+			if out, err := runTerraformRC(t, rc, work, "validate", "-no-color"); err != nil {
 				t.Errorf("terraform validate of examples/%s: %v\n%s", rel, err, out)
 			}
 			if identityExample != nil {
@@ -333,7 +346,7 @@ func TestAccExamplesValidate(t *testing.T) {
 					if err := os.WriteFile(filepath.Join(work, "import.tf"), identityExample, 0o600); err != nil {
 						t.Fatal(err)
 					}
-					if out, err := runTerraform(t, work, "validate", "-no-color"); err != nil {
+					if out, err := runTerraformRC(t, rc, work, "validate", "-no-color"); err != nil {
 						t.Errorf("terraform validate of examples/%s/identity-import.tf: %v\n%s", rel, err, out)
 					}
 				})
@@ -359,4 +372,116 @@ func runTerraformEnv(t *testing.T, dir string, env []string, args ...string) (st
 		t.Fatalf("running terraform: %v", err)
 	}
 	return out.String(), 0
+}
+
+// mirroredProviders are the providers other than tfgov that examples use,
+// with the Go module each is built from and its version. The Go module
+// proxy serves them where the Terraform registry cannot be reached.
+var mirroredProviders = map[string]struct{ module, version string }{
+	"time": {"github.com/hashicorp/terraform-provider-time", "0.14.2"},
+}
+
+var (
+	providerMirrorMu   sync.Mutex
+	providerMirrorDone = map[string]error{}
+)
+
+// testProviderMirror builds each provider of names (hashicorp/<name>) from
+// its Go module into a filesystem mirror in the user's cache directory
+// (kept across runs: the first build takes about a minute, later ones
+// none), and writes into dir a CLI configuration that takes them from the
+// mirror and tfgov/tfgov from the dev_overrides. A provider that cannot be
+// had fails the test, saying why: CI must not pass by skipping.
+func testProviderMirror(t *testing.T, dir string, names map[string]bool) string {
+	t.Helper()
+	cache, err := os.UserCacheDir()
+	if err != nil {
+		t.Fatalf("no cache directory for the provider mirror: %v", err)
+	}
+	mirror := filepath.Join(cache, "tfgov-tests", "provider-mirror")
+	for name := range names {
+		p, ok := mirroredProviders[name]
+		if !ok {
+			t.Fatalf("the example uses provider hashicorp/%s, which the tests cannot install offline: add its Go module to mirroredProviders", name)
+		}
+		bin := filepath.Join(mirror, "registry.terraform.io", "hashicorp", name, p.version, runtime.GOOS+"_"+runtime.GOARCH, "terraform-provider-"+name+"_v"+p.version)
+		providerMirrorMu.Lock()
+		err, done := providerMirrorDone[bin]
+		if !done {
+			err = buildMirroredProvider(bin, p.module, p.version)
+			providerMirrorDone[bin] = err
+		}
+		providerMirrorMu.Unlock()
+		if err != nil {
+			t.Fatalf("hashicorp/%s for the examples: %v", name, err)
+		}
+	}
+	// terraform init looks up tfgov/tfgov too, dev_overrides or not: the
+	// test's own mirror has both, as links.
+	own := filepath.Join(dir, ".mirror")
+	link := func(target, name, version, file string) {
+		d := filepath.Join(own, "registry.terraform.io", name, version, runtime.GOOS+"_"+runtime.GOARCH)
+		if err := os.MkdirAll(d, 0o755); err != nil { //nolint:gosec // a test directory
+			t.Fatal(err)
+		}
+		if err := os.Symlink(target, filepath.Join(d, file)); err != nil {
+			t.Fatal(err)
+		}
+	}
+	providers := filepath.Dir(testCLIConfig(t))
+	link(filepath.Join(providers, "terraform-provider-tfgov"), "tfgov/tfgov", "1.0.0", "terraform-provider-tfgov_v1.0.0")
+	for name := range names {
+		p := mirroredProviders[name]
+		link(filepath.Join(mirror, "registry.terraform.io", "hashicorp", name, p.version, runtime.GOOS+"_"+runtime.GOARCH, "terraform-provider-"+name+"_v"+p.version),
+			"hashicorp/"+name, p.version, "terraform-provider-"+name+"_v"+p.version)
+	}
+	rc := fmt.Sprintf(`provider_installation {
+  dev_overrides {
+    "tfgov/tfgov" = %q
+  }
+  filesystem_mirror {
+    path = %q
+  }
+}
+`, providers, own)
+	path := filepath.Join(dir, ".terraformrc")
+	if err := os.WriteFile(path, []byte(rc), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	return path
+}
+
+// buildMirroredProvider builds module@version into bin, unless an earlier
+// run did.
+func buildMirroredProvider(bin, module, version string) error {
+	if fi, err := os.Stat(bin); err == nil && fi.Mode().IsRegular() && fi.Size() > 0 {
+		return nil
+	}
+	gobin, err := os.MkdirTemp("", "tfgov-provider-build-") //nolint:usetesting // shared by the tests; removed below
+	if err != nil {
+		return err
+	}
+	defer os.RemoveAll(gobin) //nolint:errcheck // a temporary directory
+	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Minute)
+	defer cancel()
+	cmd := exec.CommandContext(ctx, "go", "install", module+"@v"+version) //nolint:gosec // fixed modules
+	cmd.Dir = gobin                                                       // outside this module: go install module@version
+	cmd.Env = append(os.Environ(), "GOBIN="+gobin, "GOFLAGS=-mod=mod", "CGO_ENABLED=0")
+	if out, err := cmd.CombinedOutput(); err != nil {
+		return fmt.Errorf("go install %s@v%s (from the Go module proxy, GOPROXY=%s) failed: %w\n%s", module, version, os.Getenv("GOPROXY"), err, out)
+	}
+	if err := os.MkdirAll(filepath.Dir(bin), 0o755); err != nil { //nolint:gosec // a cache directory
+		return err
+	}
+	built := filepath.Join(gobin, filepath.Base(module))
+	// Copy then rename: the cache may be on another file system.
+	tmp := bin + ".tmp"
+	b, err := os.ReadFile(built) //nolint:gosec // the binary just built
+	if err != nil {
+		return err
+	}
+	if err := os.WriteFile(tmp, b, 0o755); err != nil { //nolint:gosec // an executable
+		return err
+	}
+	return os.Rename(tmp, bin)
 }

@@ -147,3 +147,13 @@ func testModuleDir(t *testing.T, name string) string {
 	}
 	return dir
 }
+
+// cleanupErr reports a cleanup's error: against a live organization an
+// ignored one is a leak nobody hears of. A 404 is fine: the test (or
+// Terraform's destroy) deleted it already.
+func cleanupErr(t *testing.T, what string, err error) {
+	t.Helper()
+	if err != nil && !isNotFound(err) {
+		t.Errorf("cleanup: deleting %s: %v (it may be left in %s)", what, err, testAccOrganization())
+	}
+}

@@ -47,7 +47,7 @@ func TestAccGuideAdoptingAnOrganization(t *testing.T) {
 		if err != nil {
 			t.Fatalf("policy: %v", err)
 		}
-		t.Cleanup(func() { _ = c.Policies.Delete(context.Background(), pol.ID) })
+		t.Cleanup(func() { cleanupErr(t, "policy "+pol.ID, c.Policies.Delete(context.Background(), pol.ID)) })
 		if err := c.Policies.Upload(ctx, pol.ID, []byte(p.code)); err != nil {
 			t.Fatalf("policy code: %v", err)
 		}

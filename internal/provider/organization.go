@@ -50,6 +50,15 @@ func (d *providerData) planOrganization(ctx context.Context, req resource.Modify
 	if resp.Diagnostics.HasError() || !cfg.IsNull() {
 		return
 	}
+	if d.organizationUnknown {
+		// The provider's organization is known only after apply. A new
+		// resource's is too; an existing one keeps its own (the
+		// provider's value is checked again at apply, when it is known).
+		if req.State.Raw.IsNull() {
+			resp.Diagnostics.Append(resp.Plan.SetAttribute(ctx, path.Root("organization"), types.StringUnknown())...)
+		}
+		return
+	}
 	if d.organization == "" {
 		resp.Diagnostics.AddAttributeError(path.Root("organization"), "Missing organization",
 			"Set organization on this resource, or organization on the provider (or the TFE_ORGANIZATION environment variable).")
@@ -73,7 +82,11 @@ func (d *providerData) organizationOr(v types.String, diags *diag.Diagnostics) s
 	if !v.IsNull() && v.ValueString() != "" {
 		return v.ValueString()
 	}
-	if d.organization == "" {
+	switch {
+	case d.organizationUnknown:
+		diags.AddAttributeError(path.Root("organization"), "Organization unknown until apply",
+			"The provider's organization is known only after apply, and this data source needs one to read. Set organization here to a value known at plan, or make the provider's known at plan.")
+	case d.organization == "":
 		diags.AddAttributeError(path.Root("organization"), "Missing organization",
 			"Set organization here, or organization on the provider (or the TFE_ORGANIZATION environment variable).")
 	}

@@ -57,6 +57,9 @@ type providerData struct {
 	client *tfe.Client
 	// organization is the default for resources that take one; may be "".
 	organization string
+	// organizationUnknown: the provider's organization is known only after
+	// apply (organization is then "").
+	organizationUnknown bool
 	// testVariables shares module test variable lists between refreshes
 	// (module_test_variables.go).
 	testVariables testVariableLists
@@ -90,8 +93,10 @@ func (p *tfgovProvider) Schema(_ context.Context, _ provider.SchemaRequest, resp
 				MarkdownDescription: "API token. Defaults to the `TFE_TOKEN` environment variable, then to the Terraform CLI credentials for the hostname (`TF_TOKEN_<hostname>` or the file written by `terraform login`).",
 			},
 			"organization": schema.StringAttribute{
-				Optional:            true,
-				MarkdownDescription: "Default organization for resources and data sources that take an `organization`. Defaults to the `TFE_ORGANIZATION` environment variable.",
+				Optional: true,
+				MarkdownDescription: "Default organization for resources and data sources that take an `organization`. Defaults to the `TFE_ORGANIZATION` environment variable. " +
+					"It may be a value known only after apply (another resource's attribute): resources that take the default then plan their `organization` as known after apply, and a data source that needs it fails until it is known. " +
+					"`hostname`, `address`, `token` and `ssl_skip_verify` must be known at plan, since the provider connects then (with `-allow-deferral`, Terraform defers the provider's resources instead).",
 			},
 			"ssl_skip_verify": schema.BoolAttribute{
 				Optional:            true,
@@ -115,18 +120,37 @@ func (p *tfgovProvider) Configure(ctx context.Context, req provider.ConfigureReq
 	if resp.Diagnostics.HasError() {
 		return
 	}
-	for name, v := range map[string]interface{ IsUnknown() bool }{
-		"hostname": cfg.Hostname, "address": cfg.Address, "token": cfg.Token,
-		"organization": cfg.Organization, "ssl_skip_verify": cfg.SSLSkipVerify, "retry_max": cfg.RetryMax,
-	} {
-		if v.IsUnknown() {
-			resp.Diagnostics.AddAttributeError(path.Root(name), "Unknown provider configuration",
-				fmt.Sprintf("The provider cannot be configured while %s is unknown. Set it to a known value, or use -target to apply what it depends on first.", name))
+	// Only what the client needs to reach the service must be known when
+	// the provider is configured at plan. Terraform configures it again at
+	// apply, with every value known.
+	var unknown []string
+	for _, a := range []struct {
+		name string
+		v    interface{ IsUnknown() bool }
+	}{{"hostname", cfg.Hostname}, {"address", cfg.Address}, {"token", cfg.Token}, {"ssl_skip_verify", cfg.SSLSkipVerify}} {
+		if a.v.IsUnknown() {
+			unknown = append(unknown, a.name)
 		}
 	}
-	if resp.Diagnostics.HasError() {
+	if len(unknown) > 0 {
+		if req.ClientCapabilities.DeferralAllowed {
+			// Terraform (-allow-deferral) plans the provider's resources
+			// in a later round, once these values are known.
+			tflog.Info(ctx, "Deferring: provider connection settings unknown until apply", map[string]any{"unknown": unknown})
+			resp.Deferred = &provider.Deferred{Reason: provider.DeferredReasonProviderConfigUnknown}
+			return
+		}
+		for _, name := range unknown {
+			resp.Diagnostics.AddAttributeError(path.Root(name), "Provider connection setting unknown until apply",
+				fmt.Sprintf("The provider needs %s to reach the service when it plans, but its value is known only after apply. "+
+					"Set it to a value known at plan (a variable or a literal), or apply what it depends on first (terraform apply -target=...).", name))
+		}
 		return
 	}
+	// An organization known only after apply leaves the default unknown:
+	// a resource that takes the default plans its organization as known
+	// after apply, and only a data source that needs it fails, saying so.
+	organizationUnknown := cfg.Organization.IsUnknown()
 
 	// address is used as given; hostname is resolved by service discovery
 	// below, as Terraform CLI and hashicorp/tfe do (discovery.go).
@@ -141,7 +165,8 @@ func (p *tfgovProvider) Configure(ctx context.Context, req provider.ConfigureReq
 				fmt.Sprintf("address (or TFE_ADDRESS) must be an http:// or https:// URL, got %q.", address))
 			return
 		}
-		credentialsHost = u.Hostname()
+		// Terraform CLI keys credentials by host and port (443 folded).
+		credentialsHost = u.Host
 	}
 
 	token, tokenSrc, err := findToken(cfg.Token.ValueString(), credentialsHost)
@@ -166,7 +191,9 @@ func (p *tfgovProvider) Configure(ctx context.Context, req provider.ConfigureReq
 		}
 	}
 	retryMax := int64(defaultRetryMax)
-	if !cfg.RetryMax.IsNull() {
+	// An unknown retry_max plans with the default: nothing is retried
+	// before apply, which configures the provider with the known value.
+	if !cfg.RetryMax.IsNull() && !cfg.RetryMax.IsUnknown() {
 		retryMax = cfg.RetryMax.ValueInt64()
 	}
 
@@ -214,8 +241,12 @@ func (p *tfgovProvider) Configure(ctx context.Context, req provider.ConfigureReq
 	})
 
 	data := &providerData{
-		client:       client,
-		organization: firstNonEmpty(cfg.Organization.ValueString(), os.Getenv("TFE_ORGANIZATION")),
+		client:              client,
+		organization:        firstNonEmpty(cfg.Organization.ValueString(), os.Getenv("TFE_ORGANIZATION")),
+		organizationUnknown: organizationUnknown,
+	}
+	if organizationUnknown {
+		data.organization = ""
 	}
 	resp.ResourceData = data
 	resp.DataSourceData = data

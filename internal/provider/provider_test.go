@@ -175,8 +175,13 @@ func bootstrapOrganization(address, adminToken, org string, httpClient *http.Cli
 	return tok.Token, nil
 }
 
+// testAccPreCheck skips an acceptance test without TF_ACC, as
+// resource.Test does, and fails one whose environment is incomplete.
 func testAccPreCheck(t *testing.T) {
 	t.Helper()
+	if os.Getenv(resource.EnvTfAcc) == "" {
+		t.Skipf("acceptance tests need %s=1", resource.EnvTfAcc)
+	}
 	for _, k := range []string{"TFE_TOKEN", "TFE_ORGANIZATION"} {
 		if os.Getenv(k) == "" {
 			t.Fatalf("%s must be set for acceptance tests (TestMain sets it when it starts the sandbox)", k)

@@ -391,7 +391,9 @@ func TestAccLostAnswerRefused(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		t.Cleanup(func() { _ = testAccClient(t).Policies.Delete(context.Background(), pol.ID) })
+		t.Cleanup(func() {
+			cleanupErr(t, "policy "+pol.ID, testAccClient(t).Policies.Delete(context.Background(), pol.ID))
+		})
 		resource.Test(t, resource.TestCase{
 			PreCheck:                 func() { testAccPreCheck(t) },
 			ProtoV6ProviderFactories: testAccProtoV6ProviderFactories,
@@ -444,7 +446,9 @@ func TestAccNameTaken(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	t.Cleanup(func() { _ = testAccClient(t).Policies.Delete(context.Background(), pol.ID) })
+	t.Cleanup(func() {
+		cleanupErr(t, "policy "+pol.ID, testAccClient(t).Policies.Delete(context.Background(), pol.ID))
+	})
 	resource.ParallelTest(t, resource.TestCase{
 		PreCheck:                 func() { testAccPreCheck(t) },
 		ProtoV6ProviderFactories: testAccProtoV6ProviderFactories,

@@ -30,7 +30,9 @@ func TestAccProviderConfigure_wrongToken(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	host := u.Hostname()
+	// The host as Terraform CLI names it in credentials: with its port
+	// unless 443 (a TFE on another port is real; the sandbox has one).
+	host := u.Host
 	envName := tokenEnvName(host)
 	cliDir := t.TempDir()
 	creds := fmt.Sprintf(`{"credentials":{%q:{"token":"wrong-from-file"}}}`, host)
@@ -82,7 +84,7 @@ func TestAccCheckToken_tokenKinds(t *testing.T) {
 	if err != nil {
 		t.Fatalf("team token: %v", err)
 	}
-	t.Cleanup(func() { _ = c.TeamTokens.Delete(ctx, team.ID) })
+	t.Cleanup(func() { cleanupErr(t, "the token of team "+team.ID, c.TeamTokens.Delete(ctx, team.ID)) })
 	tokens := map[string]string{"user": os.Getenv("TFE_TOKEN"), "team": teamToken.Token, "unknown": "not-a-token"}
 	if testAccSandbox() != nil {
 		// Regenerating the organization's token would break a live

@@ -2,6 +2,7 @@ package provider
 
 import (
 	"bytes"
+	"context"
 	"crypto/tls"
 	"crypto/x509"
 	"encoding/json"
@@ -13,6 +14,7 @@ import (
 	"net/http"
 	"net/http/httptrace"
 	"strconv"
+	"strings"
 	"sync/atomic"
 	"time"
 
@@ -21,7 +23,8 @@ import (
 
 // retryTransport decides, for every request, whether a failure may be
 // retried, and retries what may be with exponential backoff and jitter,
-// honouring X-RateLimit-Reset and Retry-After. A retry is safe only when
+// or after the wait the service asks for (Retry-After, in seconds or as an
+// HTTP date, and X-RateLimit-Reset), in full. A retry is safe only when
 // the service did not act, or when acting twice is the same as acting once:
 //
 //   - GET, PUT, PATCH and DELETE are idempotent: a 429, a 5xx other than
@@ -54,8 +57,55 @@ import (
 type retryTransport struct {
 	next    http.RoundTripper
 	max     int
-	minWait time.Duration
-	maxWait time.Duration
+	minWait time.Duration // first backoff, doubled on every retry
+	maxWait time.Duration // longest backoff the provider chooses itself
+	// maxAsked bounds one wait the service asks for with Retry-After or
+	// X-RateLimit-Reset (0: defaultMaxAsked). Such a wait is honoured in
+	// full, not cut to maxWait: a retry before it is refused again. A wait
+	// beyond maxAsked, or beyond the operation's deadline (its context, set
+	// by the resource's timeouts), fails at once, saying how long the
+	// service asked to wait.
+	maxAsked time.Duration
+	// now and sleep are the clock; nil: time.Now and a timer. Tests
+	// replace them to check minute-long waits without waiting.
+	now   func() time.Time
+	sleep func(ctx context.Context, d time.Duration) error
+}
+
+// defaultMaxAsked is the longest single wait the service may ask for
+// before the provider gives up and says so: HCP Terraform asks for
+// seconds; a longer ask is an outage the user should hear about.
+const defaultMaxAsked = 5 * time.Minute
+
+// askedWait is a wait the service asked for, and the header that asked.
+type askedWait struct {
+	d      time.Duration
+	header string
+}
+
+func (a askedWait) String() string {
+	return fmt.Sprintf("%s (%s)", a.d.Round(time.Millisecond), a.header)
+}
+
+func (t *retryTransport) clock() time.Time {
+	if t.now != nil {
+		return t.now()
+	}
+	return time.Now()
+}
+
+func (t *retryTransport) wait(ctx context.Context, d time.Duration) error {
+	if t.sleep != nil {
+		return t.sleep(ctx, d)
+	}
+	timer := time.NewTimer(d)
+	defer timer.Stop()
+	select {
+	case <-ctx.Done():
+		return ctx.Err()
+	case <-timer.C:
+		return nil
+	}
 }
 
 // retriesMade counts the retries of every retryTransport of the process:
@@ -93,6 +143,7 @@ func (e *permanentError) Unwrap() error { return e.Err }
 func (t *retryTransport) RoundTrip(req *http.Request) (*http.Response, error) {
 	ctx := req.Context()
 	start := time.Now()
+	var asked askedWait // the last wait the service asked for
 	for attempt := 0; ; attempt++ {
 		var wrote atomic.Bool
 		traced := req.WithContext(httptrace.WithClientTrace(ctx, &httptrace.ClientTrace{
@@ -123,30 +174,44 @@ func (t *retryTransport) RoundTrip(req *http.Request) (*http.Response, error) {
 		}
 		if attempt >= t.max {
 			if err == nil && resp.StatusCode == http.StatusTooManyRequests {
+				if a := t.asked(resp); a.d > 0 {
+					asked = a
+				}
 				drain(resp)
-				return nil, fmt.Errorf("%s %s: still rate limited (429) after %d retries (retry_max = %d); raise the provider's retry_max or apply with less parallelism (-parallelism)", req.Method, req.URL.Path, t.max, t.max)
+				said := ""
+				if asked.d > 0 {
+					said = fmt.Sprintf(" (the service last asked to wait %s)", asked)
+				}
+				return nil, fmt.Errorf("%s %s: still rate limited (429) after %d retries (retry_max = %d)%s; raise the provider's retry_max or apply with less parallelism (-parallelism)", req.Method, req.URL.Path, t.max, t.max, said)
 			}
 			if err == nil {
 				return exhaustedBody(resp, t.max), nil
 			}
 			return nil, fmt.Errorf("%w (gave up after %d retries; the provider's retry_max is %d)", err, t.max, t.max)
 		}
-		wait := t.backoff(attempt, resp)
-		fields := map[string]any{"method": req.Method, "path": req.URL.Path, "attempt": attempt + 1, "retry_max": t.max, "wait": wait.String()}
+		wait := t.backoff(attempt)
+		fields := map[string]any{"method": req.Method, "path": req.URL.Path, "attempt": attempt + 1, "retry_max": t.max}
 		if err != nil {
 			fields["error"] = err.Error()
 		} else {
 			fields["status"] = resp.StatusCode
 			drain(resp)
+			if a := t.asked(resp); a.d > 0 {
+				asked, wait = a, a.d
+				fields["asked"] = a.String()
+				if werr := t.waitAllowed(ctx, req, resp.StatusCode, a); werr != nil {
+					return nil, werr
+				}
+			}
 		}
+		fields["wait"] = wait.String()
 		retriesMade.Add(1)
 		tflog.Warn(ctx, "Retrying HCP Terraform API request", fields)
-		timer := time.NewTimer(wait)
-		select {
-		case <-ctx.Done():
-			timer.Stop()
-			return nil, ctx.Err()
-		case <-timer.C:
+		if werr := t.wait(ctx, wait); werr != nil {
+			if asked.d > 0 && wait == asked.d {
+				return nil, fmt.Errorf("%s %s: ended while waiting the %s the service asked for before a retry: %w", req.Method, req.URL.Path, asked, werr)
+			}
+			return nil, werr
 		}
 		if req.Body != nil && req.Body != http.NoBody {
 			if req.GetBody == nil {
@@ -257,14 +322,53 @@ func drain(resp *http.Response) {
 	resp.Body.Close() //nolint:errcheck,gosec // drained for connection reuse
 }
 
-func (t *retryTransport) backoff(attempt int, resp *http.Response) time.Duration {
-	if resp != nil {
-		for _, h := range []string{"X-RateLimit-Reset", "Retry-After"} {
-			if secs, err := strconv.ParseFloat(resp.Header.Get(h), 64); err == nil && secs > 0 {
-				return min(time.Duration(secs*float64(time.Second)), t.maxWait)
+// asked is the wait resp asks for before a retry: Retry-After (seconds or
+// an HTTP date) or X-RateLimit-Reset (seconds until the rate limit window
+// resets, as HCP Terraform sends it), the longer if both; zero if neither.
+func (t *retryTransport) asked(resp *http.Response) askedWait {
+	var a askedWait
+	if v := strings.TrimSpace(resp.Header.Get("Retry-After")); v != "" {
+		if secs, err := strconv.ParseFloat(v, 64); err == nil && secs > 0 {
+			a = askedWait{d: time.Duration(secs * float64(time.Second)), header: "Retry-After"}
+		} else if when, err := http.ParseTime(v); err == nil {
+			if d := when.Sub(t.clock()); d > 0 {
+				a = askedWait{d: d, header: "Retry-After"}
 			}
 		}
 	}
+	if secs, err := strconv.ParseFloat(strings.TrimSpace(resp.Header.Get("X-RateLimit-Reset")), 64); err == nil && secs > 0 {
+		// Retry-After is whole seconds: when it is the reset rounded up,
+		// the reset is the same ask, said more precisely.
+		if d := time.Duration(secs * float64(time.Second)); d > a.d || a.d < d+time.Second {
+			a = askedWait{d: d, header: "X-RateLimit-Reset"}
+		}
+	}
+	return a
+}
+
+// waitAllowed returns an error when a wait the service asked for cannot be
+// honoured: longer than maxAsked, or than the operation has left before
+// its deadline. A retry before the asked time would only be refused again.
+func (t *retryTransport) waitAllowed(ctx context.Context, req *http.Request, code int, asked askedWait) error {
+	status := fmt.Sprintf("%d %s", code, http.StatusText(code))
+	limit := t.maxAsked
+	if limit <= 0 {
+		limit = defaultMaxAsked
+	}
+	if asked.d > limit {
+		return fmt.Errorf("%s %s: %s, and the service asked to wait %s before a retry, longer than the provider waits (%s); not retried: try again later", req.Method, req.URL.Path, status, asked, limit)
+	}
+	if deadline, ok := ctx.Deadline(); ok {
+		if left := deadline.Sub(t.clock()); left < asked.d {
+			return fmt.Errorf("%s %s: %s, and the service asked to wait %s before a retry, but the operation has %s left; not retried: raise the resource's timeouts or try again later", req.Method, req.URL.Path, status, asked, max(left, 0).Round(time.Millisecond))
+		}
+	}
+	return nil
+}
+
+// backoff is the provider's own wait before retry attempt+1, when the
+// service did not ask for one.
+func (t *retryTransport) backoff(attempt int) time.Duration {
 	wait := t.minWait << attempt
 	if wait > t.maxWait || wait <= 0 {
 		wait = t.maxWait
