@@ -31,7 +31,9 @@ func skipTerraformBelow(t *testing.T, least string) {
 		t.Fatal(err)
 	}
 	if version.Must(version.NewVersion(v.Version)).LessThan(version.Must(version.NewVersion(least))) {
-		t.Skipf("needs Terraform %s or later, this is %s", least, v.Version)
+		// The words of tfversion.SkipBelow, which .ci/run counts as a
+		// skip gated on the Terraform version.
+		t.Skipf("Terraform CLI version %s is below minimum version %s: skipping test", v.Version, least)
 	}
 }
 
