@@ -355,8 +355,8 @@ func moveAgentTokenV0(s tfeState, _ *diag.Diagnostics) any {
 // keeps the last value hashicorp/tfe set (the API never returns it); a
 // write-only one (value_wo_version set) keeps its version, and `value`
 // becomes null, as tfgov stores a write-only variable (hashicorp/tfe
-// stores ""). value_wo is never in state. readable_value has no
-// counterpart: tfgov shows a plain value in `value`.
+// stores ""). value_wo is never in state. readable_value is what tfgov's
+// refresh makes it: the value of a plain variable, null otherwise.
 func moveTestVariableV1(s tfeState, _ *diag.Diagnostics) any {
 	m := &moduleTestVariableResourceModel{
 		ID:             s.required("id"),
@@ -383,6 +383,10 @@ func moveTestVariableV1(s tfeState, _ *diag.Diagnostics) any {
 	}
 	if m.Sensitive.IsNull() {
 		m.Sensitive = types.BoolValue(false)
+	}
+	m.ReadableValue = types.StringNull()
+	if !m.Sensitive.ValueBool() {
+		m.ReadableValue = m.Value
 	}
 	return m
 }
