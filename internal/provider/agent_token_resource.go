@@ -205,19 +205,12 @@ var agentTokenOrphanCandidates sync.Map // token ID → true
 // agentTokenOrphansWarning tells which tokens a create whose answer was
 // lost may have left behind, and how to revoke them; "" for none.
 func agentTokenOrphansWarning(poolID, description, id string, tokens []*tfe.AgentToken) string {
-	seen := map[string]bool{}
-	var lines []string
-	for _, t := range tokens {
-		if t.ID == id || seen[t.ID] {
-			continue
-		}
-		seen[t.ID] = true
-		lines = append(lines, fmt.Sprintf("  - %s (created %s)", t.ID, t.CreatedAt.UTC().Format(time.RFC3339)))
-	}
+	lines := candidateLines(tokens, id, func(t *tfe.AgentToken) string { return t.ID }, func(t *tfe.AgentToken) string {
+		return fmt.Sprintf("  - %s (created %s)", t.ID, t.CreatedAt.UTC().Format(time.RFC3339))
+	})
 	if len(lines) == 0 {
 		return ""
 	}
-	slices.Sort(lines)
 	return fmt.Sprintf("A request that creates an agent token in pool %s ended without a definite answer, so the service may have made a token whose secret nobody received. "+
 		"The provider created the token again (%s, in state) and revoked nothing: no API field tells which process made a token, "+
 		"and a token of another configuration or person with the same description made at the same moment looks the same. "+

@@ -3,7 +3,8 @@ package provider
 import (
 	"context"
 	"fmt"
-	"sort"
+	"maps"
+	"slices"
 	"time"
 
 	tfe "github.com/hashicorp/go-tfe"
@@ -348,7 +349,7 @@ func (l *teamAccessList) List(ctx context.Context, req list.ListRequest, resp *l
 	}
 	var items []listed
 	if !diags.HasError() {
-		for _, ta := range sortedByID(grants.byID, func(ta *tfe.TeamAccess) string { return ta.ID }) {
+		for _, ta := range sortedByKey(grants.byID) {
 			team := ""
 			if ta.Team != nil {
 				team = firstNonEmpty(ta.Team.Name, ta.Team.ID)
@@ -366,13 +367,13 @@ func (l *teamAccessList) List(ctx context.Context, req list.ListRequest, resp *l
 	l.stream(ctx, req, resp, items, diags)
 }
 
-// sortedByID returns the records of m ordered by id, for a stable answer.
-func sortedByID[T any](m map[string]T, id func(T) string) []T {
+// sortedByKey returns the records of m in the order of their keys (an ID,
+// or a variable's key), for a stable answer.
+func sortedByKey[T any](m map[string]T) []T {
 	out := make([]T, 0, len(m))
-	for _, v := range m {
-		out = append(out, v)
+	for _, k := range slices.Sorted(maps.Keys(m)) {
+		out = append(out, m[k])
 	}
-	sort.Slice(out, func(i, j int) bool { return id(out[i]) < id(out[j]) })
 	return out
 }
 
@@ -410,7 +411,7 @@ func (l *agentTokenList) List(ctx context.Context, req list.ListRequest, resp *l
 	}
 	var items []listed
 	if !diags.HasError() {
-		for _, tok := range sortedByID(tokens.byID, func(t *tfe.AgentToken) string { return t.ID }) {
+		for _, tok := range sortedByKey(tokens.byID) {
 			items = append(items, listed{
 				identity: []string{pool, tok.ID},
 				display:  fmt.Sprintf("%s (created %s)", firstNonEmpty(tok.Description, tok.ID), tok.CreatedAt.UTC().Format(time.RFC3339)),
@@ -450,7 +451,7 @@ func (l *testVariableListResource) List(ctx context.Context, req list.ListReques
 	}
 	var items []listed
 	if !diags.HasError() {
-		for _, v := range sortedByID(vars.byKey, func(v *tfe.Variable) string { return v.Key }) {
+		for _, v := range sortedByKey(vars.byKey) {
 			display := v.Key
 			if v.Sensitive {
 				display += " (sensitive)"

@@ -6,7 +6,6 @@ import (
 	"fmt"
 	pathpkg "path"
 	"regexp"
-	"slices"
 	"strings"
 	"time"
 
@@ -401,19 +400,12 @@ func (r *moduleTestRunResource) Create(ctx context.Context, req resource.CreateR
 // testRunOrphansWarning says which runs a create whose answer was lost may
 // have queued besides run id, the one in state.
 func testRunOrphansWarning(m moduleRef, cvID, id, where string, runs []*testRunRecord) string {
-	seen := map[string]bool{}
-	var lines []string
-	for _, run := range runs {
-		if run.ID == id || seen[run.ID] {
-			continue
-		}
-		seen[run.ID] = true
-		lines = append(lines, fmt.Sprintf("  - %s (created %s, %s)", run.ID, run.CreatedAt.UTC().Format(time.RFC3339), run.Status))
-	}
+	lines := candidateLines(runs, id, func(r *testRunRecord) string { return r.ID }, func(r *testRunRecord) string {
+		return fmt.Sprintf("  - %s (created %s, %s)", r.ID, r.CreatedAt.UTC().Format(time.RFC3339), r.Status)
+	})
 	if len(lines) == 0 {
 		return ""
 	}
-	slices.Sort(lines)
 	return fmt.Sprintf("A request that queues a test run of module %s on configuration version %s ended without a definite answer, so the service may have queued a run this apply never heard of. "+
 		"Runs of one configuration version with the same inputs cannot be told apart (a `count` or `for_each` sibling, or another configuration, queues identical ones), "+
 		"so the provider adopted none and queued %s, %s. These runs match the request and were queued while it was in flight; one of them may be the lost request's run, the others belong to someone else:\n\n%s\n\n"+

@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"maps"
+	"slices"
 	"sync"
 	"time"
 
@@ -159,4 +160,21 @@ func reconcileCreate[T any](ctx context.Context, resourceType string, create fun
 		tflog.Info(ctx, "The ambiguous create made nothing; creating again", map[string]any{"resource_type": resourceType})
 	}
 	return zero, errors.New(ambiguousGaveUp(resourceType, err))
+}
+
+// candidateLines lists, once each and sorted, the objects a create whose
+// answer was lost may have made besides the one in state (id): the lines of
+// the warnings that name possible orphans (agentTokenOrphansWarning,
+// testRunOrphansWarning).
+func candidateLines[T any](items []T, id string, idOf func(T) string, line func(T) string) []string {
+	seen := map[string]bool{id: true}
+	var lines []string
+	for _, it := range items {
+		if i := idOf(it); !seen[i] {
+			seen[i] = true
+			lines = append(lines, line(it))
+		}
+	}
+	slices.Sort(lines)
+	return lines
 }
