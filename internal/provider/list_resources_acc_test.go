@@ -10,30 +10,52 @@ import (
 	"regexp"
 	"strconv"
 	"strings"
+	"sync"
 	"testing"
 
 	tfe "github.com/hashicorp/go-tfe"
 	"github.com/hashicorp/go-version"
 )
 
+var (
+	terraformVersionOnce sync.Once
+	terraformVersionV    *version.Version
+	errTerraformVersion  error
+)
+
+// terraformVersion is the version of the Terraform under test
+// (TF_ACC_TERRAFORM_PATH), read once per test binary.
+func terraformVersion(t *testing.T) *version.Version {
+	t.Helper()
+	terraformVersionOnce.Do(func() {
+		out, err := exec.Command(os.Getenv("TF_ACC_TERRAFORM_PATH"), "version", "-json").Output() //nolint:gosec,noctx // the test's own terraform
+		if err != nil {
+			errTerraformVersion = fmt.Errorf("terraform version: %w", err)
+			return
+		}
+		var v struct {
+			Version string `json:"terraform_version"`
+		}
+		if err := json.Unmarshal(out, &v); err != nil {
+			errTerraformVersion = fmt.Errorf("terraform version -json: %w\n%s", err, out)
+			return
+		}
+		terraformVersionV, errTerraformVersion = version.NewVersion(v.Version)
+	})
+	if errTerraformVersion != nil {
+		t.Fatal(errTerraformVersion)
+	}
+	return terraformVersionV
+}
+
 // skipTerraformBelow skips a test that runs the terraform binary itself
 // when that binary is older than least.
 func skipTerraformBelow(t *testing.T, least string) {
 	t.Helper()
-	out, err := exec.Command(os.Getenv("TF_ACC_TERRAFORM_PATH"), "version", "-json").Output() //nolint:gosec,noctx // the test's own terraform
-	if err != nil {
-		t.Fatalf("terraform version: %v", err)
-	}
-	var v struct {
-		Version string `json:"terraform_version"`
-	}
-	if err := json.Unmarshal(out, &v); err != nil {
-		t.Fatal(err)
-	}
-	if version.Must(version.NewVersion(v.Version)).LessThan(version.Must(version.NewVersion(least))) {
+	if v := terraformVersion(t); v.LessThan(version.Must(version.NewVersion(least))) {
 		// The words of tfversion.SkipBelow, which .ci/run counts as a
 		// skip gated on the Terraform version.
-		t.Skipf("Terraform CLI version %s is below minimum version %s: skipping test", v.Version, least)
+		t.Skipf("Terraform CLI version %s is below minimum version %s: skipping test", v, least)
 	}
 }
 

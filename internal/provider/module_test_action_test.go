@@ -3,7 +3,6 @@ package provider
 import (
 	"bytes"
 	"context"
-	"encoding/json"
 	"fmt"
 	"net/http"
 	"os"
@@ -51,18 +50,8 @@ func actionTerraform(t *testing.T) {
 // (TF_ACC_TERRAFORM_PATH) has actions, with its version.
 func terraformHasActions(t *testing.T) (bool, string) {
 	t.Helper()
-	out, err := exec.CommandContext(context.Background(), os.Getenv("TF_ACC_TERRAFORM_PATH"), "version", "-json").Output() //nolint:gosec // the test's own terraform
-	if err != nil {
-		t.Fatalf("terraform version: %v", err)
-	}
-	var v struct {
-		Version string `json:"terraform_version"`
-	}
-	if err := json.Unmarshal(out, &v); err != nil {
-		t.Fatalf("terraform version -json: %v\n%s", err, out)
-	}
-	got, err := version.NewVersion(v.Version)
-	return err == nil && !got.LessThan(version.Must(version.NewVersion("1.14.0"))), v.Version
+	v := terraformVersion(t)
+	return !v.LessThan(version.Must(version.NewVersion("1.14.0"))), v.String()
 }
 
 // writeActionConfig writes a configuration with one tfgov_module_test

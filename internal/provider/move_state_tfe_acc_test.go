@@ -14,6 +14,7 @@ import (
 	"testing"
 
 	tfe "github.com/hashicorp/go-tfe"
+	"github.com/hashicorp/go-version"
 	"github.com/tfgov/terraform-provider-tfgov/internal/sandbox"
 )
 
@@ -129,22 +130,12 @@ func TestAccMoveFromTFE(t *testing.T) {
 	}
 	// Terraform 1.12 and later keep tfe_policy's resource identity, which
 	// the move ignores; the stand-in writes it as v0.79.0 does.
-	var ver struct {
-		V string `json:"terraform_version"`
-	}
-	vout, _ := runTerraformEnv(t, dir, env, "version", "-json")
-	if err := json.Unmarshal([]byte(vout), &ver); err != nil {
-		t.Fatalf("terraform version -json: %v\n%s", err, vout)
-	}
-	var major, minor int
-	if _, err := fmt.Sscanf(ver.V, "%d.%d", &major, &minor); err != nil {
-		t.Fatalf("terraform version %q: %v", ver.V, err)
-	}
+	ver := terraformVersion(t)
 	id := before.identity(t, "tfe_policy", "require_tags")
 	switch {
-	case major == 1 && minor < 12: // no resource identities
+	case ver.LessThan(version.Must(version.NewVersion("1.12.0"))): // no resource identities
 	case id == nil:
-		t.Errorf("Terraform %s kept no identity for tfe_policy", ver.V)
+		t.Errorf("Terraform %s kept no identity for tfe_policy", ver)
 	case id["id"] != before.attr(t, "tfe_policy", "require_tags", "id") || id["organization"] != org || id["hostname"] == "":
 		t.Errorf("tfe_policy identity: %v", id)
 	}
