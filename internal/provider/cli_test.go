@@ -81,10 +81,17 @@ func runTerraform(t *testing.T, dir string, args ...string) (string, error) {
 // runTerraformRC is runTerraform with the CLI configuration file rc.
 func runTerraformRC(t *testing.T, rc, dir string, args ...string) (string, error) {
 	t.Helper()
+	return execTerraform(dir, []string{"TF_CLI_CONFIG_FILE=" + rc}, args...)
+}
+
+// execTerraform runs the terraform under test in dir, with env added to
+// the test's environment (later entries win), within 5 minutes, and
+// returns its combined output.
+func execTerraform(dir string, env []string, args ...string) (string, error) {
 	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Minute)
 	defer cancel()
 	cmd := exec.CommandContext(ctx, os.Getenv("TF_ACC_TERRAFORM_PATH"), append([]string{"-chdir=" + dir}, args...)...) //nolint:gosec // the test's own terraform
-	cmd.Env = append(os.Environ(), "TF_CLI_CONFIG_FILE="+rc, "CHECKPOINT_DISABLE=1", "TF_IN_AUTOMATION=1")
+	cmd.Env = append(append(os.Environ(), "CHECKPOINT_DISABLE=1", "TF_IN_AUTOMATION=1"), env...)
 	var out bytes.Buffer
 	cmd.Stdout, cmd.Stderr = &out, &out
 	err := cmd.Run()
@@ -359,19 +366,13 @@ func TestAccExamplesValidate(t *testing.T) {
 // environment (later entries win), returning its output and exit code.
 func runTerraformEnv(t *testing.T, dir string, env []string, args ...string) (string, int) {
 	t.Helper()
-	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Minute)
-	defer cancel()
-	cmd := exec.CommandContext(ctx, os.Getenv("TF_ACC_TERRAFORM_PATH"), append([]string{"-chdir=" + dir}, args...)...) //nolint:gosec // the test's own terraform
-	cmd.Env = append(append(os.Environ(), "CHECKPOINT_DISABLE=1", "TF_IN_AUTOMATION=1"), env...)
-	var out bytes.Buffer
-	cmd.Stdout, cmd.Stderr = &out, &out
-	err := cmd.Run()
+	out, err := execTerraform(dir, env, args...)
 	if ee, ok := err.(*exec.ExitError); ok { //nolint:errorlint // exec returns it unwrapped
-		return out.String(), ee.ExitCode()
+		return out, ee.ExitCode()
 	} else if err != nil {
 		t.Fatalf("running terraform: %v", err)
 	}
-	return out.String(), 0
+	return out, 0
 }
 
 // mirroredProviders are the providers other than tfgov that examples use,
