@@ -9,6 +9,7 @@ import (
 	"github.com/hashicorp/terraform-plugin-framework/diag"
 	"github.com/hashicorp/terraform-plugin-framework/types"
 	"github.com/hashicorp/terraform-plugin-framework/types/basetypes"
+	"github.com/hashicorp/terraform-plugin-log/tflog"
 )
 
 // Shared by tfgov_team_access and the team-access data sources: the access
@@ -141,4 +142,25 @@ func workspaceAccessError(workspaceID string, err error) string {
 		return fmt.Sprintf("Workspace %s was not found, or the API token may not see its team access.", workspaceID)
 	}
 	return fmt.Sprintf("Listing the team access of workspace %s: %s", workspaceID, err)
+}
+
+// organizationTeams returns the teams of an organization that the token
+// may see, from the shared list: one request per 100 teams, per
+// organization and operation, for every grant that names a team (its
+// name, the lock-out guard). Secret teams the token may not see are
+// missing from it.
+func (d *providerData) organizationTeams(ctx context.Context, org string) (*recordsByID[*tfe.Team], error) {
+	return d.lists.teams.get(ctx, org, func(ctx context.Context) (*recordsByID[*tfe.Team], error) {
+		l, err := listAllPages(ctx, func(t *tfe.Team) string { return t.ID }, func(ctx context.Context, n int) ([]*tfe.Team, *tfe.Pagination, error) {
+			p, err := d.client.Teams.List(ctx, org, &tfe.TeamListOptions{ListOptions: tfe.ListOptions{PageNumber: n, PageSize: bulkPageSize}})
+			if err != nil {
+				return nil, nil, err
+			}
+			return p.Items, p.Pagination, nil
+		})
+		if err == nil {
+			tflog.Debug(ctx, "Listed teams", map[string]any{"organization": org, "count": len(l.byID), "organization_missing": l.parentMissing})
+		}
+		return l, err
+	})
 }
