@@ -397,3 +397,79 @@ func TestAccWorkspaceTeamAccessExclusive_lockOut(t *testing.T) {
 		},
 	})
 }
+
+// The request budget of tfgov_workspace_team_access_exclusive
+// (TestAccRequestBudgets): N workspaces, each with a read grant of team
+// "keep" and an admin grant of team "extra", one resource per workspace
+// declaring keep. A refresh is one list per workspace; the plan of a
+// removal adds the lock-out check: the organization's team list, once per
+// walk (the caller is the owner, so one list proves it: no workspace
+// read); each removed grant is one DELETE.
+func init() {
+	budgetCases["workspace_team_access_exclusive"] = budgetCase{
+		fixtures: func(e *budgetEnv, n int) {
+			ctx := context.Background()
+			team := func(name string) string {
+				tm, err := e.client.Teams.Create(ctx, e.org, tfe.TeamCreateOptions{Name: tfe.String(name), Visibility: tfe.String("organization")})
+				if err != nil {
+					e.t.Fatal(err)
+				}
+				return tm.ID
+			}
+			e.vars["keep"], e.vars["extra"], e.vars["more"] = team("keep"), team("extra"), team("more")
+			var wss []string
+			for i := range n {
+				ws, err := e.client.Workspaces.Create(ctx, e.org, tfe.WorkspaceCreateOptions{Name: tfe.String(fmt.Sprintf("budget-%d", i))})
+				if err != nil {
+					e.t.Fatal(err)
+				}
+				for team, access := range map[string]tfe.AccessType{e.vars["keep"]: tfe.AccessRead, e.vars["extra"]: tfe.AccessAdmin} {
+					if _, err := e.client.TeamAccess.Add(ctx, tfe.TeamAccessAddOptions{Access: tfe.Access(access), Team: &tfe.Team{ID: team}, Workspace: &tfe.Workspace{ID: ws.ID}}); err != nil {
+						e.t.Fatal(err)
+					}
+				}
+				wss = append(wss, fmt.Sprintf("%q", ws.ID))
+			}
+			e.vars["workspaces"] = "[" + strings.Join(wss, ", ") + "]"
+		},
+		config: func(e *budgetEnv, _, v int) string {
+			// The update adds a team without a grant: nothing to remove.
+			teams := map[int]string{1: fmt.Sprintf("%q", e.vars["keep"]), 2: fmt.Sprintf("%q, %q", e.vars["keep"], e.vars["more"])}[v]
+			return fmt.Sprintf(`locals { workspaces = %s }
+resource "tfgov_workspace_team_access_exclusive" "r" {
+  for_each     = { for i, w in local.workspaces : tostring(i) => w }
+  workspace_id = each.value
+  team_ids     = [%s]
+}
+output "ids" { value = { for k, r in tfgov_workspace_team_access_exclusive.r : k => r.workspace_id } }
+`, e.vars["workspaces"], teams)
+		},
+		imports: `import {
+  for_each = local.ids
+  to       = tfgov_workspace_team_access_exclusive.r[each.key]
+  id       = each.value
+}
+`,
+		// Someone gives team extra admin access to workspace "0" again.
+		outside: func(e *budgetEnv) {
+			if _, err := e.client.TeamAccess.Add(context.Background(), tfe.TeamAccessAddOptions{
+				Access: tfe.Access(tfe.AccessAdmin), Team: &tfe.Team{ID: e.vars["extra"]}, Workspace: &tfe.Workspace{ID: e.ids["0"]},
+			}); err != nil {
+				e.t.Fatal(err)
+			}
+		},
+		// The repair: the apply walk's list of workspace "0" and its
+		// lock-out check, then one DELETE.
+		repair: 3,
+		budget: func(op budgetOp, n, _ int) int {
+			return starts(op) + map[budgetOp]int{
+				opCreate:  2*n + 2 + n, // each walk: a list per workspace and one team list (lock-out check); a DELETE per workspace
+				opPlan:    n,           // a list per workspace
+				opDrift:   n + 1,       // a list per workspace; the team list (lock-out check of workspace "0")
+				opUpdate:  n + 1,       // a list per workspace; the plan's lock-out check (the repair's); nothing else: teams only added
+				opImport:  n,           // a list per workspace
+				opDestroy: n,           // the refresh: a list per workspace; nothing is removed
+			}[op]
+		},
+	}
+}
