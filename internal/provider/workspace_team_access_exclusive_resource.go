@@ -21,10 +21,10 @@ import (
 )
 
 var (
-	_ resource.ResourceWithConfigure    = (*workspaceTeamAccessExclusiveResource)(nil)
-	_ resource.ResourceWithImportState  = (*workspaceTeamAccessExclusiveResource)(nil)
-	_ resource.ResourceWithModifyPlan   = (*workspaceTeamAccessExclusiveResource)(nil)
-	_ resource.ResourceWithIdentity     = (*workspaceTeamAccessExclusiveResource)(nil)
+	_ resource.ResourceWithConfigure   = (*workspaceTeamAccessExclusiveResource)(nil)
+	_ resource.ResourceWithImportState = (*workspaceTeamAccessExclusiveResource)(nil)
+	_ resource.ResourceWithModifyPlan  = (*workspaceTeamAccessExclusiveResource)(nil)
+	_ resource.ResourceWithIdentity    = (*workspaceTeamAccessExclusiveResource)(nil)
 )
 
 // NewWorkspaceTeamAccessExclusiveResource is the
