@@ -276,6 +276,7 @@ func (p *tfgovProvider) Resources(_ context.Context) []func() resource.Resource 
 func (p *tfgovProvider) Actions(_ context.Context) []func() action.Action {
 	return []func() action.Action{
 		NewModuleTestAction,
+		NewAgentTokenPruneAction,
 	}
 }
 
