@@ -247,7 +247,9 @@ func (unusedForValidator) Description(context.Context) string {
 	return `must be a positive duration such as "720h" or "1h30m" (units h, m, s)`
 }
 
-func (v unusedForValidator) MarkdownDescription(ctx context.Context) string { return v.Description(ctx) }
+func (v unusedForValidator) MarkdownDescription(ctx context.Context) string {
+	return v.Description(ctx)
+}
 
 func (v unusedForValidator) ValidateString(ctx context.Context, req validator.StringRequest, resp *validator.StringResponse) {
 	if req.ConfigValue.IsNull() || req.ConfigValue.IsUnknown() {
