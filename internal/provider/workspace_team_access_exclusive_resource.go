@@ -266,30 +266,6 @@ func (d *providerData) lockOut(ctx context.Context, wsID string, grants *records
 	return ""
 }
 
-// workspaceOrganizationTeams returns the teams of the workspace's
-// organization. The provider's organization is taken when its team list
-// holds teamID, a team with a grant on the workspace (a team can hold
-// access only to a workspace of its own organization); otherwise the
-// workspace is read for its organization.
-func (d *providerData) workspaceOrganizationTeams(ctx context.Context, wsID, teamID string) (*recordsByID[*tfe.Team], error) {
-	if d.organization != "" {
-		teams, err := d.organizationTeams(ctx, d.organization)
-		if err == nil {
-			if _, ok := teams.lookup(teamID); ok {
-				return teams, nil
-			}
-		}
-	}
-	ws, err := d.client.Workspaces.ReadByID(ctx, wsID)
-	if err != nil {
-		return nil, err
-	}
-	if ws.Organization == nil || ws.Organization.Name == "" {
-		return nil, fmt.Errorf("workspace %s names no organization", wsID)
-	}
-	return d.organizationTeams(ctx, ws.Organization.Name)
-}
-
 // Create removes the access of every team of the workspace that team_ids
 // does not name (the plan warned with them): the workspace's list (shared
 // with the plan the apply made), then one DELETE per grant.
