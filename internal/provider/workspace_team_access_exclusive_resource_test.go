@@ -351,7 +351,7 @@ func TestAccWorkspaceTeamAccessExclusive_lockOut(t *testing.T) {
 	c := testAccClient(t)
 	ws := testAccWorkspace(t)
 	adm, other := testAccTeam(t, nil), testAccTeam(t, nil)
-	testAccGrant(t, adm.ID, ws.ID, tfe.AccessAdmin)
+	admGrant := testAccGrant(t, adm.ID, ws.ID, tfe.AccessAdmin)
 	testAccGrant(t, other.ID, ws.ID, tfe.AccessRead)
 	m, err := c.OrganizationMemberships.Create(ctx, testAccOrganization(), tfe.OrganizationMembershipCreateOptions{Email: tfe.String(testAccName("member") + "@example.invalid")})
 	if err != nil {
@@ -382,11 +382,7 @@ func TestAccWorkspaceTeamAccessExclusive_lockOut(t *testing.T) {
 			{
 				Config: provider + testAccExclusiveConfig(ws.ID, adm.ID),
 				ConfigStateChecks: []statecheck.StateCheck{stateCheckFunc(func(context.Context, *tfjson.State) error {
-					l, err := c.TeamAccess.List(ctx, &tfe.TeamAccessListOptions{WorkspaceID: ws.ID})
-					if err != nil || len(l.Items) != 1 || l.Items[0].Team.ID != adm.ID {
-						return fmt.Errorf("grants %v (%v), want only %s's", l, err, adm.ID)
-					}
-					return nil
+					return testAccGrantsAre(t, ws.ID, map[string]string{adm.ID: admGrant.ID})
 				})},
 			},
 			// An update dropping adm: refused at plan too.
