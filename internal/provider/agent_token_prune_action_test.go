@@ -14,6 +14,7 @@ import (
 	tfe "github.com/hashicorp/go-tfe"
 	"github.com/hashicorp/terraform-plugin-testing/helper/resource"
 	"github.com/hashicorp/terraform-plugin-testing/tfversion"
+	"github.com/tfgov/terraform-provider-tfgov/internal/sandbox"
 )
 
 func TestPruneVerdictOf(t *testing.T) {
@@ -75,7 +76,12 @@ const invokePrune = "-invoke=action.tfgov_agent_token_prune.test"
 // token's last-used-at becomes now.
 func agentPoll(t *testing.T, secret string) {
 	t.Helper()
-	req, err := http.NewRequestWithContext(context.Background(), http.MethodGet, os.Getenv("TFE_ADDRESS")+"/api/agent/jobs", nil)
+	agentPollAt(t, os.Getenv("TFE_ADDRESS"), secret)
+}
+
+func agentPollAt(t *testing.T, address, secret string) {
+	t.Helper()
+	req, err := http.NewRequestWithContext(context.Background(), http.MethodGet, address+"/api/agent/jobs", nil)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -268,6 +274,68 @@ func TestAccAgentTokenPruneAction_invalid(t *testing.T) {
 					ExpectError: regexp.MustCompile(`(?s)` + strings.ReplaceAll(tc.want, " ", `\s+`)),
 				}},
 			})
+		})
+	}
+}
+
+// budgetAgentTokenPrune is TestAccRequestBudgets's row of
+// action.tfgov_agent_token_prune: a pool with N tokens unused for two
+// hours and one used just now, unused_for = "1h". The invocation
+// (terraform apply -invoke) costs the start-up of an apply (4: two walks,
+// each go-tfe's ping and the token check); a dry run then lists the pool,
+// p pages of 100; a prune lists it and, for each of the N tokens, reads it
+// again and deletes it. Each case runs on a sandbox of its own.
+func budgetAgentTokenPrune(t *testing.T) {
+	if ok, v := terraformHasActions(t); !ok {
+		t.Skipf("Terraform CLI version %s is below minimum version 1.14.0: skipping test (actions)", v)
+	}
+	for _, n := range []int{1, 2, 150} {
+		t.Run(fmt.Sprintf("agent_token_prune/N=%d", n), func(t *testing.T) {
+			t.Parallel()
+			ctx := context.Background()
+			sb, client := ownSandbox(t, sandbox.Options{}, "budget-"+randomSuffix())
+			pool, err := client.AgentPools.Create(ctx, sb.organization, tfe.AgentPoolCreateOptions{Name: tfe.String("budget")})
+			if err != nil {
+				t.Fatal(err)
+			}
+			for i := range n + 1 {
+				tk, err := client.AgentTokens.Create(ctx, pool.ID, tfe.AgentTokenCreateOptions{Description: tfe.String(fmt.Sprintf("token %d", i))})
+				if err != nil {
+					t.Fatal(err)
+				}
+				if i == n {
+					agentPollAt(t, sb.address, tk.Token) // the one in use
+					continue
+				}
+				if err := sb.srv.BackdateToken(tk.ID, 2*time.Hour); err != nil {
+					t.Fatal(err)
+				}
+			}
+			env := []string{"TF_CLI_CONFIG_FILE=" + testCLIConfig(t), "TFE_ADDRESS=" + sb.address, "TFE_TOKEN=" + sb.token, "TFE_ORGANIZATION=" + sb.organization}
+			p := (n + 1 + bulkPageSize - 1) / bulkPageSize
+			for _, c := range []struct {
+				name   string
+				line   string
+				budget int
+			}{
+				{"dry run", "", 4 + p},
+				{"prune", "dry_run = false", 4 + p + 2*n},
+			} {
+				dir := writePruneConfig(t, pool.ID, `unused_for = "1h"`, c.line)
+				before := sb.srv.Stats()
+				out, code := runTerraformEnv(t, dir, env, "apply", invokePrune, "-auto-approve", "-no-color")
+				if code != 0 {
+					t.Fatalf("terraform apply -invoke (%s): exit %d\n%s", c.name, code, out)
+				}
+				got, total := statsSince(sb.srv.Stats(), before)
+				t.Logf("%s: %d requests (budget %d) %v", c.name, total, c.budget, got)
+				if total > c.budget {
+					t.Errorf("%s of a pool of %d tokens made %d requests, over its budget of %d: %v", c.name, n+1, total, c.budget, got)
+				}
+			}
+			if l, err := client.AgentTokens.List(ctx, pool.ID); err != nil || len(l.Items) != 1 {
+				t.Errorf("after the prune the pool holds %v (%v), want the one token in use", l, err)
+			}
 		})
 	}
 }
