@@ -19,6 +19,7 @@ import (
 	"github.com/hashicorp/terraform-plugin-testing/terraform"
 	"github.com/hashicorp/terraform-plugin-testing/tfjsonpath"
 	"github.com/hashicorp/terraform-plugin-testing/tfversion"
+	"github.com/tfgov/terraform-provider-tfgov/internal/sandbox"
 )
 
 const exclusiveAddr = "tfgov_workspace_team_access_exclusive.test"
@@ -468,4 +469,70 @@ output "ids" { value = { for k, r in tfgov_workspace_team_access_exclusive.r : k
 			}[op]
 		},
 	}
+}
+
+// TestAccWorkspaceTeamAccessExclusive_lostDelete: the answer to a DELETE is
+// lost (processed, then the connection dropped; then processed, answered
+// 503): the apply still ends with exactly the undeclared grants gone, and
+// the next plan is empty. A DELETE refused unprocessed (503, retries
+// exhausted) fails the apply naming the grant, keeps the team in state,
+// and the next apply removes it.
+func TestAccWorkspaceTeamAccessExclusive_lostDelete(t *testing.T) {
+	sb := testAccSandbox()
+	if sb == nil {
+		t.Skip("fault switches need the sandbox")
+	}
+	ws := testAccWorkspace(t)
+	a, b, c := testAccTeam(t, nil), testAccTeam(t, nil), testAccTeam(t, nil)
+	ga := testAccGrant(t, a.ID, ws.ID, tfe.AccessRead)
+	gb := testAccGrant(t, b.ID, ws.ID, tfe.AccessRead)
+	gc := testAccGrant(t, c.ID, ws.ID, tfe.AccessRead)
+	d := testAccTeam(t, nil)
+	var gd *tfe.TeamAccess
+	const noRetry = "provider \"tfgov\" {\n  retry_max = 0\n}\n"
+	resource.ParallelTest(t, resource.TestCase{
+		PreCheck:                 func() { testAccPreCheck(t) },
+		ProtoV6ProviderFactories: testAccProtoV6ProviderFactories,
+		Steps: []resource.TestStep{
+			{Config: testAccExclusiveConfig(ws.ID, a.ID, b.ID, c.ID)},
+			{
+				PreConfig: func() {
+					for _, f := range []sandbox.Fault{
+						{Method: "DELETE", Path: "/api/v2/team-workspaces/" + gb.ID, Drop: true, Count: 1},
+						{Method: "DELETE", Path: "/api/v2/team-workspaces/" + gc.ID, Status: 503, After: true, Count: 1},
+					} {
+						if err := sb.InjectFault(f); err != nil {
+							t.Fatal(err)
+						}
+					}
+				},
+				Config: testAccExclusiveConfig(ws.ID, a.ID),
+				ConfigStateChecks: []statecheck.StateCheck{
+					stateCheckFunc(func(context.Context, *tfjson.State) error { return testAccGrantsAre(t, ws.ID, map[string]string{a.ID: ga.ID}) }),
+				},
+			},
+			// Refused, not processed, and not retried (retry_max = 0): the
+			// apply fails naming the grant; the state keeps d, so the plan
+			// shows it leaving again and the next apply removes it.
+			{
+				PreConfig: func() {
+					gd = testAccGrant(t, d.ID, ws.ID, tfe.AccessWrite)
+					if err := sb.InjectFault(sandbox.Fault{Method: "DELETE", Path: "/api/v2/team-workspaces/" + gd.ID, Status: 503, Count: 1}); err != nil {
+						t.Fatal(err)
+					}
+				},
+				Config:      noRetry + testAccExclusiveConfig(ws.ID, a.ID),
+				ExpectError: regexp.MustCompile(`(?s)Error removing team access.*team ` + d.ID),
+			},
+			{
+				Config: noRetry + testAccExclusiveConfig(ws.ID, a.ID),
+				ConfigPlanChecks: resource.ConfigPlanChecks{PreApply: []plancheck.PlanCheck{
+					expectTeamIDsLeave([]string{a.ID, d.ID}, []string{a.ID}),
+				}},
+				ConfigStateChecks: []statecheck.StateCheck{
+					stateCheckFunc(func(context.Context, *tfjson.State) error { return testAccGrantsAre(t, ws.ID, map[string]string{a.ID: ga.ID}) }),
+				},
+			},
+		},
+	})
 }
