@@ -508,7 +508,9 @@ func TestAccWorkspaceTeamAccessExclusive_lostDelete(t *testing.T) {
 				},
 				Config: testAccExclusiveConfig(ws.ID, a.ID),
 				ConfigStateChecks: []statecheck.StateCheck{
-					stateCheckFunc(func(context.Context, *tfjson.State) error { return testAccGrantsAre(t, ws.ID, map[string]string{a.ID: ga.ID}) }),
+					stateCheckFunc(func(context.Context, *tfjson.State) error {
+						return testAccGrantsAre(t, ws.ID, map[string]string{a.ID: ga.ID})
+					}),
 				},
 			},
 			// Refused, not processed, and not retried (retry_max = 0): the
@@ -530,7 +532,9 @@ func TestAccWorkspaceTeamAccessExclusive_lostDelete(t *testing.T) {
 					expectTeamIDsLeave([]string{a.ID, d.ID}, []string{a.ID}),
 				}},
 				ConfigStateChecks: []statecheck.StateCheck{
-					stateCheckFunc(func(context.Context, *tfjson.State) error { return testAccGrantsAre(t, ws.ID, map[string]string{a.ID: ga.ID}) }),
+					stateCheckFunc(func(context.Context, *tfjson.State) error {
+						return testAccGrantsAre(t, ws.ID, map[string]string{a.ID: ga.ID})
+					}),
 				},
 			},
 		},
