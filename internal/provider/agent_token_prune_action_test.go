@@ -4,6 +4,9 @@ import (
 	"context"
 	"fmt"
 	"net/http"
+	"net/http/httptest"
+	"net/http/httputil"
+	"net/url"
 	"os"
 	"path/filepath"
 	"regexp"
@@ -337,5 +340,64 @@ func budgetAgentTokenPrune(t *testing.T) {
 				t.Errorf("after the prune the pool holds %v (%v), want the one token in use", l, err)
 			}
 		})
+	}
+}
+
+// TestAccAgentTokenPruneAction_usedSinceList: a token an agent uses after
+// the action listed the pool (here: while the list's answer is on its way,
+// through a proxy) is read again before its revocation and kept; the other
+// unused token is revoked.
+func TestAccAgentTokenPruneAction_usedSinceList(t *testing.T) {
+	actionTerraform(t)
+	sb := testAccSandbox()
+	if sb == nil {
+		t.Skip("aging agent tokens needs the sandbox (BackdateToken)")
+	}
+	ctx := context.Background()
+	c := testAccClient(t)
+	pool := testAccAgentPool(t)
+	var toks []*tfe.AgentToken
+	for _, desc := range []string{"revived", "idle"} {
+		tk, err := c.AgentTokens.Create(ctx, pool.ID, tfe.AgentTokenCreateOptions{Description: tfe.String(desc)})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if err := sb.BackdateToken(tk.ID, 2*time.Hour); err != nil {
+			t.Fatal(err)
+		}
+		toks = append(toks, tk)
+	}
+	target, err := url.Parse(os.Getenv("TFE_ADDRESS"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	proxy := httputil.NewSingleHostReverseProxy(target)
+	proxy.ModifyResponse = func(r *http.Response) error {
+		if r.Request.Method == http.MethodGet && r.Request.URL.Path == "/api/v2/agent-pools/"+pool.ID+"/authentication-tokens" {
+			agentPoll(t, toks[0].Token) // after the list was answered
+		}
+		return nil
+	}
+	srv := httptest.NewServer(proxy)
+	t.Cleanup(srv.Close)
+	dir := writePruneConfig(t, pool.ID, `unused_for = "1h"`, `dry_run = false`)
+	main := filepath.Join(dir, "main.tf")
+	b, err := os.ReadFile(main) //nolint:gosec // the test's own file
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(main, append(b, []byte(fmt.Sprintf("provider \"tfgov\" {\n  address = %q\n}\n", srv.URL))...), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	out, err := runTerraform(t, dir, "apply", invokePrune, "-auto-approve", "-no-color")
+	if err != nil {
+		t.Fatalf("terraform apply -invoke: %v\n%s", err, out)
+	}
+	got := poolTokenIDs(t, pool.ID)
+	if !got[toks[0].ID] || got[toks[1].ID] {
+		t.Errorf("the pool holds %v; want %s (used since the list) kept and %s revoked\n%s", got, toks[0].ID, toks[1].ID, out)
+	}
+	if !regexp.MustCompile(regexp.QuoteMeta(toks[0].ID) + `[^\n]*kept: used since the list`).MatchString(out) {
+		t.Errorf("the output does not say %s was kept for its use since the list:\n%s", toks[0].ID, out)
 	}
 }
