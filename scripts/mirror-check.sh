@@ -13,7 +13,10 @@
 #      what it installed: the snapshot's version, from the mirror, locked;
 #   4. terraform plan of it against the sandbox from the snapshot's own
 #      tfgov-sandbox archive (scripts/with-sandbox.sh: HTTPS, hostname
-#      discovery), which must plan the example's policy.
+#      discovery), which must plan the example's policy;
+#   5. the same mirror served over HTTPS on the loopback as a network mirror
+#      (index.json and VERSION.json from release-mirror.sh): terraform init
+#      with the guide's network-mirror.tfrc installs the same version.
 # Everything happens in a temporary directory, removed at the end; the
 # repository is left as it was (goreleaser's before hook, go mod tidy, is
 # skipped).
@@ -21,9 +24,12 @@ set -euo pipefail
 goreleaser=${1:?usage: mirror-check.sh GORELEASER TERRAFORM}
 terraform=${2:?usage: mirror-check.sh GORELEASER TERRAFORM}
 cd "$(dirname "$0")/.."
-root=$PWD
 work=$(mktemp -d "${TMPDIR:-/tmp}/tfgov-mirror-check.XXXXXX")
+server_pid=
 cleanup() {
+  if [ -n "$server_pid" ]; then
+    kill "$server_pid" 2>/dev/null || true
+  fi
   if [ -d "$work/gnupg" ]; then
     GNUPGHOME=$work/gnupg gpgconf --kill all >/dev/null 2>&1 || true
   fi
@@ -39,9 +45,10 @@ fail() { echo "mirror-check: FAILED: $*" >&2; exit 1; }
 # goos and one goarch, for both builds (they share the anchors).
 sed -e 's/^\( *goos: &goos\) \[.*\]$/\1 [linux]/' \
     -e 's/^\( *goarch: &goarch\) \[.*\]$/\1 [amd64]/' .goreleaser.yml >"$work/goreleaser.yml"
-[ "$(grep -c '^ *goos: &goos \[linux\]$' "$work/goreleaser.yml")" = 1 ] &&
-  [ "$(grep -c '^ *goarch: &goarch \[amd64\]$' "$work/goreleaser.yml")" = 1 ] ||
+if [ "$(grep -c '^ *goos: &goos \[linux\]$' "$work/goreleaser.yml")" != 1 ] ||
+  [ "$(grep -c '^ *goarch: &goarch \[amd64\]$' "$work/goreleaser.yml")" != 1 ]; then
   fail ".goreleaser.yml has no one-line 'goos: &goos [...]' and 'goarch: &goarch [...]' to cut to linux_amd64"
+fi
 printf '\ndist: %s\n' "$work/dist" >>"$work/goreleaser.yml"
 
 skip=before
@@ -67,7 +74,7 @@ dist=$work/dist
 version=$(grep -o '"version": *"[^"]*"' "$dist/metadata.json" | head -n1 | sed 's/.*"\([^"]*\)"$/\1/')
 [ -n "$version" ] || fail "no version in $dist/metadata.json"
 step "goreleaser snapshot $version in $((SECONDS - start))s:"
-(cd "$dist" && ls -1 -- *.zip *.tar.gz *.sig *SHA256SUMS | sed 's/^/  /')
+for f in "$dist"/*.zip "$dist"/*.tar.gz "$dist"/*.sig "$dist"/*SHA256SUMS; do echo "  $(basename "$f")"; done
 
 # The registry reads SHA256SUMS: the provider's zip and the manifest, never
 # the sandbox's archive.
@@ -134,4 +141,52 @@ fi
 echo "$out" | grep -q 'data.tfgov_policies.all: Read complete' || { echo "$out" >&2; fail "the plan did not read data.tfgov_policies.all"; }
 echo "$out" | grep -q 'Plan: 1 to add, 0 to change, 0 to destroy' || { echo "$out" >&2; fail "the plan does not add the example's policy"; }
 step "terraform plan with the mirrored provider against tfgov-sandbox $version: $(echo "$out" | grep -m1 '^Plan:')"
+
+# 5. The same mirror as a network mirror: served over HTTPS on the loopback
+# (a throwaway certificate that SSL_CERT_FILE makes Terraform trust), with
+# the guide's network-mirror.tfrc pointed at it.
+if command -v openssl >/dev/null 2>&1 && command -v python3 >/dev/null 2>&1; then
+  openssl req -x509 -newkey rsa:2048 -nodes -days 1 -subj /CN=127.0.0.1 -addext subjectAltName=IP:127.0.0.1 \
+    -keyout "$work/mirror-key.pem" -out "$work/mirror-cert.pem" >/dev/null 2>&1 || fail "openssl could not make a certificate"
+  python3 - "$work/mirror" "$work/mirror-cert.pem" "$work/mirror-key.pem" "$work/mirror-port" >"$work/mirror-server.log" 2>&1 <<'PY' &
+import functools, http.server, os, ssl, sys
+root, cert, key, portfile = sys.argv[1:5]
+handler = functools.partial(http.server.SimpleHTTPRequestHandler, directory=root)
+server = http.server.ThreadingHTTPServer(("127.0.0.1", 0), handler)
+ctx = ssl.SSLContext(ssl.PROTOCOL_TLS_SERVER)
+ctx.load_cert_chain(cert, key)
+server.socket = ctx.wrap_socket(server.socket, server_side=True)
+with open(portfile + ".tmp", "w") as f:
+    f.write(str(server.server_address[1]))
+os.rename(portfile + ".tmp", portfile)
+server.timeout = 1
+deadline = __import__("time").time() + 120  # stops by itself
+while __import__("time").time() < deadline:
+    server.handle_request()
+PY
+  server_pid=$!
+  for _ in $(seq 100); do [ -s "$work/mirror-port" ] && break; sleep 0.1; done
+  [ -s "$work/mirror-port" ] || { cat "$work/mirror-server.log" >&2; fail "the HTTPS mirror server did not start"; }
+  url=https://127.0.0.1:$(cat "$work/mirror-port")/
+  rc_net=$work/terraformrc-network
+  sed "s|https://terraform-mirror.example.com/providers/|$url|" examples/guides/install/network-mirror.tfrc >"$rc_net"
+  grep -q "url *= \"$url\"" "$rc_net" || fail "examples/guides/install/network-mirror.tfrc has no url = \"https://terraform-mirror.example.com/providers/\" to point at the mirror"
+  cfg_net=$work/config-network
+  mkdir "$cfg_net"
+  cp "$cfg"/*.tf "$cfg_net/"
+  status=0
+  out=$(env -u TF_PLUGIN_CACHE_DIR TF_CLI_CONFIG_FILE="$rc_net" SSL_CERT_FILE="$work/mirror-cert.pem" CHECKPOINT_DISABLE=1 \
+    "$terraform" -chdir="$cfg_net" init -input=false -no-color 2>&1) || status=$?
+  kill "$server_pid" 2>/dev/null || true
+  wait "$server_pid" 2>/dev/null || true
+  if [ "$status" -ne 0 ] || ! echo "$out" | grep -q "Installed tfgov/tfgov v$version"; then
+    echo "$out" >&2
+    cat "$work/mirror-server.log" >&2
+    fail "terraform init from the network mirror $url"
+  fi
+  grep -q "version *= \"$version\"" "$cfg_net/.terraform.lock.hcl" || fail "the network mirror's .terraform.lock.hcl does not lock $version"
+  step "terraform init installed tfgov/tfgov v$version from the network mirror $url ($(grep -c 'GET /registry.terraform.io/tfgov/tfgov/' "$work/mirror-server.log") requests: index.json, $version.json, the zip)"
+else
+  step "network mirror: not checked (it needs openssl and python3 for a local HTTPS server)"
+fi
 step "passed in ${SECONDS}s"

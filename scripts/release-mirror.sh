@@ -12,7 +12,7 @@
 #      refuse a release without a signature),
 #   2. checks every zip present against SHA256SUMS (a zip not listed, or with
 #      another hash, is an error),
-#   3. copies the zips to MIRROR_DIR/registry.terraform.io/tfgov/tfgov/, the
+#   3. copies the zips (once all of them checked out) to MIRROR_DIR/registry.terraform.io/tfgov/tfgov/, the
 #      packed layout of a filesystem mirror, and
 #   4. writes the network mirror protocol's index.json and VERSION.json next to
 #      them (Terraform ignores them in a filesystem mirror; served over HTTPS,
@@ -25,7 +25,7 @@ name=terraform-provider-tfgov
 dest=$mirror/registry.terraform.io/tfgov/tfgov
 
 shopt -s nullglob
-sums_files=("$release"/${name}_*_SHA256SUMS)
+sums_files=("$release"/"${name}"_*_SHA256SUMS)
 if [ ${#sums_files[@]} -eq 0 ]; then
   echo "release-mirror.sh: no ${name}_VERSION_SHA256SUMS in $release" >&2
   exit 1
@@ -51,7 +51,7 @@ for sums in "${sums_files[@]}"; do
   else
     echo "release-mirror.sh: $version: SHA256SUMS is not signed (no $(basename "$sums").sig): checking the zips against it only"
   fi
-  zips=("$release"/${name}_"${version}"_*.zip)
+  zips=("$release"/"${name}_${version}"_*.zip)
   if [ ${#zips[@]} -eq 0 ]; then
     echo "release-mirror.sh: no ${name}_${version}_OS_ARCH.zip in $release" >&2
     exit 1
@@ -68,14 +68,17 @@ for sums in "${sums_files[@]}"; do
       echo "release-mirror.sh: $file has SHA-256 $got, $(basename "$sums") says $want" >&2
       exit 1
     fi
-    cp "$zip" "$dest/$file"
-    echo "release-mirror.sh: $version: $file checked and copied"
+  done
+  # Only once every zip checked out: nothing unchecked enters the mirror.
+  for zip in "${zips[@]}"; do
+    cp "$zip" "$dest/"
+    echo "release-mirror.sh: $version: $(basename "$zip") checked and copied"
   done
   # VERSION.json: every platform of this version now in the mirror.
   {
     echo '{"archives": {'
     sep=
-    for zip in "$dest"/${name}_"${version}"_*.zip; do
+    for zip in "$dest"/"${name}_${version}"_*.zip; do
       file=$(basename "$zip")
       platform=${file#"${name}_${version}_"}
       platform=${platform%.zip}
