@@ -16,7 +16,9 @@
 #      discovery), which must plan the example's policy;
 #   5. the same mirror served over HTTPS on the loopback as a network mirror
 #      (index.json and VERSION.json from release-mirror.sh): terraform init
-#      with the guide's network-mirror.tfrc installs the same version.
+#      with the guide's network-mirror.tfrc installs the same version;
+#   6. go install of the sandbox at that version from a module proxy (this
+#      commit, served from a local directory).
 # Everything happens in a temporary directory, removed at the end; the
 # repository is left as it was (goreleaser's before hook, go mod tidy, is
 # skipped).
@@ -189,4 +191,28 @@ PY
 else
   step "network mirror: not checked (it needs openssl and python3 for a local HTTPS server)"
 fi
+
+# 6. go install …/cmd/tfgov-sandbox@VERSION, as the guide tells a user: this
+# commit (git archive HEAD) served as module version v$version by a file
+# proxy, the dependencies from the local module cache (offline), into a
+# module cache of its own (the real one is left as it was).
+module=$(go list -m)
+proxy=$work/goproxy/$module/@v
+mkdir -p "$proxy"
+echo "v$version" >"$proxy/list"
+printf '{"Version":"v%s","Time":"%s"}\n' "$version" "$(date -u +%Y-%m-%dT%H:%M:%SZ)" >"$proxy/v$version.info"
+cp go.mod "$proxy/v$version.mod"
+git archive --format=zip --prefix="$module@v$version/" -o "$proxy/v$version.zip" HEAD
+status=0
+out=$(env GOBIN="$work/gobin" GOMODCACHE="$work/gomodcache" GOFLAGS=-trimpath CGO_ENABLED=0 \
+  GOPROXY="file://$work/goproxy,file://$(go env GOMODCACHE)/cache/download,off" GOSUMDB=off \
+  go install "$module/cmd/tfgov-sandbox@v$version" 2>&1) || status=$?
+chmod -R u+w "$work/gomodcache" 2>/dev/null || true
+if [ "$status" -ne 0 ] || [ ! -x "$work/gobin/tfgov-sandbox" ]; then
+  echo "$out" >&2
+  fail "go install $module/cmd/tfgov-sandbox@v$version"
+fi
+help=$("$work/gobin/tfgov-sandbox" --help 2>&1 || true)
+grep -q -- '-seed' <<<"$help" || { echo "$help" >&2; fail "the go-installed tfgov-sandbox does not run"; }
+step "go install $module/cmd/tfgov-sandbox@v$version works (module proxy layout, offline)"
 step "passed in ${SECONDS}s"
