@@ -73,7 +73,8 @@ func startHTTPSSandbox(t *testing.T, cert tls.Certificate, org string, httpClien
 func useHostnameOnly(t *testing.T) {
 	t.Setenv("TFE_ADDRESS", "")
 	t.Setenv("TFE_TOKEN", "")
-	t.Setenv("TF_CLI_CONFIG_DIR", t.TempDir()) // no credentials file
+	t.Setenv("HOME", t.TempDir()) // no CLI configuration, no credentials file
+	t.Setenv("TF_CLI_CONFIG_FILE", "")
 }
 
 func testAccHostnamePolicyConfig(hostname, org, name, level, extra string) string {
