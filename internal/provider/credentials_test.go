@@ -68,7 +68,7 @@ func TestFindToken(t *testing.T) {
 			".terraform.d/other.txt": block(host, "not a tfrc")}, want: "b", src: `\.terraform\.d/b\.tfrc\.json$`},
 		{name: "config directory not read when TF_CLI_CONFIG_FILE is set", env: map[string]string{"TF_CLI_CONFIG_FILE": "$HOME/dev.tfrc"},
 			files: map[string]string{"dev.tfrc": devOverrides, ".terraform.d/ci.tfrc": block(host, "dir"), ".terraform.d/credentials.tfrc.json": login(host, "l")},
-			want: "l", src: `credentials file .*credentials\.tfrc\.json \(written by .terraform login.\)`},
+			want:  "l", src: `credentials file .*credentials\.tfrc\.json \(written by .terraform login.\)`},
 		{name: "login file for another host", files: map[string]string{".terraform.d/credentials.tfrc.json": login("other.example.com", "x") + "\n"}, want: ""},
 		{name: "login file for the host", files: map[string]string{".terraform.d/credentials.tfrc.json": `{"credentials":{"other.example.com":{"token":"x"},"TFE.EXAMPLE.COM":{"token":"l"}}}`},
 			want: "l", src: "credentials.tfrc.json"},
