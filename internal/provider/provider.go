@@ -266,7 +266,7 @@ func (p *tfgovProvider) Resources(_ context.Context) []func() resource.Resource 
 }
 
 // Actions are Terraform 1.14's imperative operations; older Terraform
-// versions do not see them.
+// versions never ask for them (and fail to parse an `action` block).
 func (p *tfgovProvider) Actions(_ context.Context) []func() action.Action {
 	return []func() action.Action{
 		NewModuleTestAction,
