@@ -121,7 +121,7 @@ func credentialsFromCLIConfig(places cliConfigPlaces, host svchost.Hostname) (cl
 			for _, e := range entries {
 				name := e.Name()
 				if name == filepath.Base(places.login) || e.IsDir() ||
-					!(strings.HasSuffix(name, ".tfrc") || strings.HasSuffix(name, ".tfrc.json")) {
+					(!strings.HasSuffix(name, ".tfrc") && !strings.HasSuffix(name, ".tfrc.json")) {
 					continue
 				}
 				files = append(files, filepath.Join(places.dir, name))

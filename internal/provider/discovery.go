@@ -107,12 +107,12 @@ func discoveryError(hostname, discoURL string, err, cause error) error {
 	switch {
 	case errors.As(cause, &dns) && dns.IsNotFound:
 		return fmt.Errorf("`hostname` %q does not resolve (%v): check the provider's `hostname` (or TFE_HOSTNAME). It is the host name of HCP Terraform (app.terraform.io, the default) or of your Terraform Enterprise, "+
-			"with a port only when that is not 443; for an http:// endpoint set `address` (TFE_ADDRESS) instead.", hostname, dns)
+			"with a port only when that is not 443; for an http:// endpoint set `address` (TFE_ADDRESS) instead", hostname, dns)
 	case errors.As(cause, &op) && op.Op == "dial":
 		return fmt.Errorf("`hostname` %q: nothing accepted an HTTPS connection on %s (%v): check the host name and port in the provider's `hostname` (or TFE_HOSTNAME); "+
-			"without a port it is 443. For an http:// endpoint set `address` (TFE_ADDRESS) instead.", hostname, op.Addr, op.Err)
+			"without a port it is 443. For an http:// endpoint set `address` (TFE_ADDRESS) instead", hostname, op.Addr, op.Err)
 	case errors.As(cause, &dns):
-		return fmt.Errorf("`hostname` %q could not be looked up (%v): check the provider's `hostname` (or TFE_HOSTNAME) and the network's DNS.", hostname, dns)
+		return fmt.Errorf("`hostname` %q could not be looked up (%w): check the provider's `hostname` (or TFE_HOSTNAME) and the network's DNS", hostname, dns)
 	default:
 		return fmt.Errorf("service discovery at %s failed: %w", discoURL, err)
 	}

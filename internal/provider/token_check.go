@@ -66,7 +66,8 @@ func findToken(attr, hostname string) (token string, src tokenSource, looked []s
 	looked = append(looked, "the "+envName+" environment variable: not set")
 	places, err := locateCLIConfig()
 	if err != nil {
-		return "", tokenSource{}, append(looked, "the Terraform CLI configuration: no home directory ("+err.Error()+")"), nil
+		// No home directory: no CLI configuration to read.
+		return "", tokenSource{}, append(looked, "the Terraform CLI configuration: no home directory ("+err.Error()+")"), nil //nolint:nilerr // a missing token, not a failure
 	}
 	creds, err := credentialsFromCLIConfig(places, host)
 	if err != nil {

@@ -333,8 +333,11 @@ func httpToHTTPSServer(req *http.Request, resp *http.Response) error {
 	raw, err := io.ReadAll(io.LimitReader(resp.Body, maxErrorBody))
 	resp.Body.Close() //nolint:errcheck,gosec // replaced below
 	resp.Body = io.NopCloser(bytes.NewReader(raw))
+	if err != nil {
+		return nil //nolint:nilerr // the body could not be read: go-tfe reports the answer as it is
+	}
 	body := strings.TrimSpace(string(raw))
-	if err != nil || !(strings.Contains(body, "HTTP request to an HTTPS server") || strings.Contains(body, "plain HTTP request was sent to HTTPS")) {
+	if !strings.Contains(body, "HTTP request to an HTTPS server") && !strings.Contains(body, "plain HTTP request was sent to HTTPS") {
 		return nil
 	}
 	https := "https://" + req.URL.Host
