@@ -164,7 +164,8 @@ cat <<EOF
 ==> The sandbox is still running on $address (pid $pid).
 Next steps:
   - Work by hand:    source $work/demo.env
-                     terraform -chdir=$work/config plan
+                     terraform -chdir=$work/config plan -var required_tags_level=advisory
+    (without the -var, the plan undoes step 2's change, as the next make demo does first)
   - Change the quickstart (examples/quickstart/*.tf, policies/) and run make demo again:
     the state is kept, so the plan shows your change as an update.
   - Destroy what the demo made:
