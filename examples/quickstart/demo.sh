@@ -89,7 +89,7 @@ trap 'echo "The sandbox is still running (pid $pid): make demo-stop stops it." >
 if $first; then
   grep -v '^export TFE_ADDRESS=' "$work/sandbox.env" >"$work/seed.env"
 fi
-address=$(sed -n 's/^export TFE_ADDRESS=//p' "$work/sandbox.env")
+address=$(sed -n 's/^export TFE_ADDRESS=//p' "$work/sandbox.env" | tr -d "'\"")
 
 cat >"$work/terraformrc" <<EOF
 provider_installation {
