@@ -228,7 +228,7 @@ resource "tfgov_policy_upload" "test" {
 			{
 				Config:      config(filepath.Join(dir, "missing.rego")),
 				PlanOnly:    true,
-				ExpectError: regexp.MustCompile(`(?s)Cannot read the policy code.*missing.rego`),
+				ExpectError: regexp.MustCompile(`(?s)Cannot read the policy code.*source: the\s+file\s+\S*missing.rego\s+does\s+not\s+exist`),
 			},
 		},
 	})
