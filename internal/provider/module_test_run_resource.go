@@ -361,7 +361,9 @@ func (r *moduleTestRunResource) Create(ctx context.Context, req resource.CreateR
 		return
 	}
 	if w := testRunOrphansWarning(m, cvID, rec.ID, "which is in state", maybeOrphans); w != "" {
-		resp.Diagnostics.AddWarning("A test run may have been queued twice", w)
+		// A summary of its own: Terraform folds warnings that share one.
+		resp.Diagnostics.AddWarning(fmt.Sprintf("A test run may have been queued twice: %s (module %s, configuration version %s)",
+			strings.Join(candidateLines(maybeOrphans, rec.ID, func(r *testRunRecord) string { return r.ID }, func(r *testRunRecord) string { return r.ID }), ", "), m, cvID), w)
 	}
 	tflog.Info(ctx, "Queued module test run", map[string]any{"id": rec.ID, "module": m.String(), "configuration_version_id": cvID})
 	plan.apply(ctx, rec, &resp.Diagnostics)

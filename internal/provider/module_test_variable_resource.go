@@ -286,8 +286,6 @@ func (r *moduleTestVariableResource) Create(ctx context.Context, req resource.Cr
 		HCL:         plan.HCL.ValueBoolPointer(),
 		Sensitive:   plan.Sensitive.ValueBoolPointer(),
 	}
-	// Before the first create: what the module held (ownership.go).
-	r.data.snapshotTestVariables(ctx, mod)
 	v, err := reconcileCreate(ctx, "tfgov_module_test_variable",
 		func() (*tfe.Variable, error) {
 			ctx, notes := withResponseNotes(ctx)
@@ -298,9 +296,9 @@ func (r *moduleTestVariableResource) Create(ctx context.Context, req resource.Cr
 			return v, notes.wrap(err)
 		},
 		func(amb *ambiguousWriteError) (*tfe.Variable, bool, error) {
-			return lostTestVariable(ctx, r.data.client, mod, opts, amb, &r.data.owned)
+			return lostTestVariable(ctx, r.data.client, mod, opts, amb)
 		})
-	var existed *existedBeforeError
+	var existed *identityTakenError
 	if errors.As(err, &existed) {
 		resp.Diagnostics.AddAttributeError(path.Root("key"), "Module test variable already exists", existed.Error())
 		return

@@ -5,7 +5,6 @@ import (
 	"errors"
 	"fmt"
 	"strings"
-	"time"
 
 	tfe "github.com/hashicorp/go-tfe"
 	"github.com/hashicorp/terraform-plugin-framework-validators/stringvalidator"
@@ -329,8 +328,6 @@ func (r *policyResource) Create(ctx context.Context, req resource.CreateRequest,
 		}
 	}
 	tflog.Debug(ctx, "Creating policy", map[string]any{"organization": org, "name": plan.Name.ValueString(), "kind": plan.Kind.ValueString()})
-	// Before the first create: what the organization held (ownership.go).
-	r.data.snapshotPolicies(ctx, org)
 	defer r.data.lists.policies.invalidate(org)
 	pc := policyClient{r.data.client}
 	pol, err := reconcileCreate(ctx, "tfgov_policy",
@@ -342,9 +339,9 @@ func (r *policyResource) Create(ctx context.Context, req resource.CreateRequest,
 			return pol, err
 		},
 		func(amb *ambiguousWriteError) (*policyAPI, bool, error) {
-			return pc.lostCreate(ctx, org, opts, amb, &r.data.owned)
+			return pc.lostCreate(ctx, org, opts, amb)
 		})
-	var taken *existedBeforeError
+	var taken *identityTakenError
 	if errors.As(err, &taken) {
 		resp.Diagnostics.AddAttributeError(path.Root("name"), "Policy already exists", taken.Error())
 		return
@@ -419,17 +416,13 @@ func (r *policyResource) undoCreate(ctx context.Context, pol *policyAPI, put dia
 
 // lostCreate looks for the policy a create whose answer was lost (amb)
 // may have made: the policy of org with the name sent (names are unique in
-// an organization). The policy API returns no creation time, so the policy
-// is adopted only when it provably did not exist before this create
-// (ownership.go): it is not in the organization's pre-write snapshot, no
-// other create of this provider received it, every attribute is as sent,
-// it has not changed since it was created (updated-at null: no code
-// uploaded, no update) and no policy set includes it. A policy that
-// existed before fails as it would without the fault ("Policy already
-// exists", with its import block); any other policy of that name is
-// refused with its ID and an import block. None at all means the create
-// made nothing.
-func (p policyClient) lostCreate(ctx context.Context, org string, sent *tfe.PolicyCreateOptions, amb *ambiguousWriteError, owned *ownership) (*policyAPI, bool, error) {
+// an organization). None means the create made nothing. One is never
+// adopted: the policy API has no creation time and no field a create
+// could mark, so the policy this create made and one that someone else
+// made before it or while it was in flight (this create then being
+// refused as a duplicate) look the same (ownership.go). It fails as it
+// does with no fault ("Policy already exists", with its import block).
+func (p policyClient) lostCreate(ctx context.Context, org string, sent *tfe.PolicyCreateOptions, amb *ambiguousWriteError) (*policyAPI, bool, error) {
 	name := *sent.Name
 	pol, err := p.findByName(ctx, org, name)
 	if isNotFound(err) {
@@ -438,40 +431,8 @@ func (p policyClient) lostCreate(ctx context.Context, org string, sent *tfe.Poli
 	if err != nil {
 		return nil, false, err
 	}
-	existed, snapshot := owned.existedBefore(policySnapshotKey(org), pol.ID)
-	if existed {
-		return nil, false, &existedBeforeError{&conflictError{fmt.Sprintf("Organization %s already has a policy named %q (%s), which existed before this create was sent: %s.\n\n%s",
-			org, name, pol.ID, amb, importAdvice("tfgov_policy", pol.ID, pol.ID))}}
-	}
-	var differs []string
-	if !snapshot {
-		differs = append(differs, "the provider could not list the organization's policies before the create, so it cannot tell whether the policy existed before")
-	}
-	if owned.wasReceived(pol.ID) {
-		differs = append(differs, "another resource of this apply created it")
-	}
-	if pol.Kind != sent.Kind && sent.Kind != "" {
-		differs = append(differs, fmt.Sprintf("kind is %q", pol.Kind))
-	}
-	if !equalOptional(pol.Description, sent.Description) {
-		differs = append(differs, "the description differs")
-	}
-	if sent.Kind == tfe.OPA && !equalOptional(pol.Query, sent.Query) {
-		differs = append(differs, "the query differs")
-	}
-	if sent.EnforcementLevel != nil && pol.EnforcementLevel != *sent.EnforcementLevel {
-		differs = append(differs, fmt.Sprintf("enforcement-level is %q", pol.EnforcementLevel))
-	}
-	if !pol.UpdatedAt.IsZero() {
-		differs = append(differs, "it changed after it was created (updated-at "+pol.UpdatedAt.UTC().Format(time.RFC3339)+")")
-	}
-	if pol.PolicySetCount > 0 {
-		differs = append(differs, fmt.Sprintf("%d policy sets include it", pol.PolicySetCount))
-	}
-	if len(differs) > 0 {
-		return nil, false, &conflictError{ambiguousConflict("tfgov_policy", fmt.Sprintf("a policy named %q in organization %s", name, org), pol.ID, pol.ID, strings.Join(differs, ", "), amb)}
-	}
-	return pol, true, nil
+	return nil, false, &identityTakenError{&conflictError{fmt.Sprintf("Organization %s already has a policy named %q (%s). %s\n\n%s",
+		org, name, pol.ID, lostAnswerFound(amb), importAdvice("tfgov_policy", pol.ID, pol.ID))}}
 }
 
 // equalOptional compares an optional string the API returned with the

@@ -101,8 +101,8 @@ func TestAccLostAnswerMadeMeanwhile(t *testing.T) {
 			Steps: []resource.TestStep{{
 				Config: provider + `
 resource "tfgov_policy" "p" {
-  for_each    = toset(["a", "b", "c"])
-  name        = each.key
+  count       = 3
+  name        = ["a", "b", "c"][count.index]
   description = "same"
 }
 `,
