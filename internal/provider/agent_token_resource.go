@@ -78,6 +78,8 @@ func (r *agentTokenResource) Schema(_ context.Context, _ resource.SchemaRequest,
 			"the pool's tokens with the description sent, created while the lost request was in flight (give or take 5 seconds of clock skew), " +
 			"that no create of this apply received (tokens of `count` and `for_each` siblings are never listed), with how to revoke them " +
 			"(the pool's token list in the organization's settings, or `DELETE /api/v2/authentication-tokens/<id>`). " +
+			"Each such warning's summary names its tokens, so Terraform never folds two into \"and N more similar warnings\". " +
+			"A token nobody holds is never used: the action `tfgov_agent_token_prune`, which revokes the tokens of one agent pool unused for a duration, also revokes it once that duration has passed. " +
 			"Give each configuration's tokens a description of its own to make that list exact. " +
 			"A token whose create answer reached a Terraform process that was then killed before saving state cannot be told from others and stays: revoke it in the pool's token list.",
 		Attributes: map[string]schema.Attribute{

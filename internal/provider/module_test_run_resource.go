@@ -124,7 +124,7 @@ func (r *moduleTestRunResource) Schema(ctx context.Context, _ resource.SchemaReq
 			"Module test endpoints need a token of the organization's owners team or of one of its members.\n\n" +
 			"**Lost answers.** When the request that queues the run ends without a definite answer (a 5xx, or a connection lost once the request was sent), " +
 			"the provider adopts a run only when it provably queued it. With `source`, the configuration version is the provider's own upload, which nothing else knows of: " +
-			"a run of the module on it with the inputs sent is adopted; none, and the run is queued again. " +
+			"a run of the module on it with the inputs sent is adopted (by this resource only); none, and the run is queued again. " +
 			"With `configuration_version_id`, `count` and `for_each` siblings and other configurations may queue runs of the same version with identical inputs, " +
 			"so no run is adopted: the provider queues the run again and warns, naming the runs of that version with the inputs sent that were queued while the lost request was in flight " +
 			"(one of them may be an orphan; the API cannot delete runs, but a run still going can be canceled). " +

@@ -109,13 +109,10 @@ func (r *policyResource) Schema(_ context.Context, _ resource.SchemaRequest, res
 			"After every create and update the provider compares what the API returns with the configuration, " +
 			"so a change the API did not make fails the apply instead of showing up as drift later.\n\n" +
 			"**Lost answers.** When the create request ends without a definite answer (a 5xx, or a connection lost once the request was sent), " +
-			"the provider does not send it again blindly: it looks up the organization's policy with that name. " +
-			"The API returns no creation time for a policy, so before its first create in an organization the provider notes the policies the organization already has " +
-			"(one list request per 100 policies, per organization and apply, shared by every create there). After a lost answer a policy is adopted only when it provably did not exist before: " +
-			"it is not among those noted, no other resource of the apply made it, every attribute is as sent, " +
-			"it has not changed since it was created (`updated_at` null: no code uploaded, no update) and no policy set includes it. " +
-			"A policy that existed before fails the create exactly as it does with no fault (\"Policy already exists\", with an `import` block); " +
-			"a policy of that name in any other shape fails the create with its ID and an `import` block. No such policy: the create is sent again. " +
+			"the provider does not send it again blindly: it looks up the organization's policy with that name. No such policy: the create is sent again. " +
+			"A policy with that name fails the create exactly as a taken name does with no fault (\"Policy already exists\", with its ID and an `import` block): " +
+			"the API returns no creation time and nothing a create could mark, so the policy the lost request made and one that someone else made before it or while it was in flight look the same, " +
+			"and the provider never takes over a policy it cannot prove it made. Import the policy if it is the one you want managed; the next apply then has nothing to do. " +
 			"\n\n**A failed code upload.** When the policy is created but its code upload fails (after the provider's retries, `retry_max`), " +
 			"the provider deletes the policy again (nothing refers to it yet) and fails the apply saying so: nothing is left half-made, nothing is in state, " +
 			"and the next apply creates the policy with its code. If that delete fails too, the policy is kept in state without its code and the error says so; " +

@@ -68,11 +68,10 @@ func (r *teamAccessResource) Schema(_ context.Context, _ resource.SchemaRequest,
 			"With `custom` you choose each permission in `permissions`; those you leave out get the service's defaults. " +
 			"The organization-level permissions of the team still apply: the team's effective access to the workspace is the more restrictive of the two.\n\n" +
 			"**Lost answers.** When the add request ends without a definite answer (a 5xx, or a connection lost once the request was sent), " +
-			"the provider looks up the workspace's access for the team before adding it again. The API returns no creation time for a grant, " +
-			"so before its first add to a workspace the provider notes the grants the workspace already has (one list request per 100 grants, per workspace and apply, " +
-			"shared by every add to that workspace). After a lost answer a grant is adopted only when it provably did not exist before: it is not among those noted, " +
-			"no other resource of the apply made it, and its access level and every permission sent are as sent. A grant that existed before fails the add exactly as it does with no fault " +
-			"(\"already has access\", with an `import` block); any other grant fails with its ID and an `import` block. No grant: the add is sent again.",
+			"the provider looks up the workspace's access for the team before adding it again. No grant: the add is sent again. " +
+			"A grant fails the add exactly as an existing grant does with no fault (\"already has access\", with its ID and an `import` block): " +
+			"the API returns no creation time and nothing an add could mark, so the grant the lost request made and one that someone else made before it or while it was in flight look the same, " +
+			"and the provider never takes over a grant it cannot prove it made. Import the grant if it is the one you want managed; the next apply then has nothing to do.",
 		Attributes: map[string]schema.Attribute{
 			"id": schema.StringAttribute{
 				Computed:            true,
