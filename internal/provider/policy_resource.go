@@ -432,19 +432,6 @@ func (p policyClient) lostCreate(ctx context.Context, org string, sent *tfe.Poli
 		org, name, pol.ID, lostAnswerFound(amb), importAdvice("tfgov_policy", pol.ID, pol.ID))}}
 }
 
-// equalOptional compares an optional string the API returned with the
-// one sent, an empty string standing for none on both sides.
-func equalOptional(got, sent *string) bool {
-	var g, s string
-	if got != nil {
-		g = *got
-	}
-	if sent != nil {
-		s = *sent
-	}
-	return g == s
-}
-
 // codeAttr is the attribute that holds m's inline code.
 func codeAttr(m policyResourceModel) string {
 	if m.Content.IsNull() {
