@@ -173,6 +173,50 @@ resource "tfgov_team_access" "t" {
 			t.Errorf("the person's grant %s after the destroy: %v", id, err)
 		}
 	})
+	t.Run("module test variable", func(t *testing.T) {
+		const org = "tfgov-meanwhile-var"
+		mod := moduleRef{Organization: org, Name: "m", Provider: "aws"}
+		var done atomic.Bool
+		var theirs atomic.Value
+		c, provider := frontedSandbox(t, org, func(c *tfe.Client, w http.ResponseWriter, r *http.Request, body []byte) bool {
+			if r.Method != "POST" || r.URL.Path != mod.varsPath() || !bytes.Contains(body, []byte(`"key":"B"`)) || !done.CompareAndSwap(false, true) {
+				return false
+			}
+			v, err := c.TestVariables.Create(r.Context(), mod.id(), tfe.VariableCreateOptions{Key: tfe.String("B"), Value: tfe.String("v"), Category: tfe.Category(tfe.CategoryEnv)})
+			if err != nil {
+				t.Errorf("the person's variable: %v", err)
+			} else {
+				theirs.Store(v.ID)
+			}
+			unavailable(w)
+			return true
+		})
+		if _, err := c.RegistryModules.Create(ctx, org, tfe.RegistryModuleCreateOptions{Name: tfe.String(mod.Name), Provider: tfe.String(mod.Provider), RegistryName: tfe.PrivateRegistry}); err != nil {
+			t.Fatal(err)
+		}
+		resource.Test(t, resource.TestCase{
+			ProtoV6ProviderFactories: testAccProtoV6ProviderFactories,
+			Steps: []resource.TestStep{{
+				Config: provider + fmt.Sprintf(`
+resource "tfgov_module_test_variable" "v" {
+  count           = 3
+  module_name     = %q
+  module_provider = %q
+  key             = ["A", "B", "C"][count.index]
+  value           = "v"
+}
+`, mod.Name, mod.Provider),
+				ExpectError: regexp.MustCompile(`(?s)Module\s+test\s+variable\s+already\s+exists.*with\s+key\s+"B"\s+\(var-.*id\s+=\s+"` + regexp.QuoteMeta(mod.String()+"/var-")),
+			}},
+		})
+		id, _ := theirs.Load().(string)
+		if id == "" {
+			t.Fatal("the person's variable was never made")
+		}
+		if _, err := c.TestVariables.Read(ctx, mod.id(), id); err != nil {
+			t.Errorf("the person's variable %s after the destroy: %v", id, err)
+		}
+	})
 }
 
 // TestAccLostAnswerOneObjectOneInstance (row 3): `for_each` of two
