@@ -229,10 +229,10 @@ func agentTokenOrphansWarning(poolID, description, id string, tokens []*tfe.Agen
 		"These tokens of the pool have the description %q, were created while the lost request was in flight, and were not received by this apply:\n\n%s\n\n"+
 		"One of them may be a live credential that nobody holds. Revoke each one that no agent and no other configuration uses: "+
 		"in the organization's settings (Agents, then the pool, then its token list), or with the API: DELETE /api/v2/authentication-tokens/<id>. "+
-		"A token nobody holds is never used: the action tfgov_agent_token_prune, which revokes the tokens of one agent pool unused for a duration, "+
-		"revokes it once that duration has passed (with every other token of the pool unused as long). "+
+		"A token nobody holds is never used, so the action tfgov_agent_token_prune (agent_pool_id = %q, unused_for = a duration), which revokes the tokens of one agent pool unused for that long, "+
+		"revokes it once the duration has passed, with every other token of the pool unused as long: run it with dry_run = true (its default) first to see which. "+
 		"Giving each configuration's tokens a description of its own makes such a list exact.",
-		poolID, id, description, strings.Join(lines, "\n"))
+		poolID, id, description, strings.Join(lines, "\n"), poolID)
 	return summary, detail
 }
 
