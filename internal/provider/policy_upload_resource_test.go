@@ -517,8 +517,7 @@ func TestAccPolicyResource_requests(t *testing.T) {
 					policyID, err = stateID(s, policyAddr)
 					got, total := since(before)
 					want("create", got, total, map[string]int{
-						orgPolicies: testAccPolicyListPages(t), // the pre-write snapshot (ownership.go), once per organization and apply
-						"POST /api/v2/organizations/{org}/policies": 1, // the policy; its answer gives the upload the kind
+						"POST /api/v2/organizations/{org}/policies": 1, // the policy; its answer gives the upload the kind (nothing listed first)
 						"PUT /api/v2/policies/{id}/upload":          1, // the code
 					})
 					return err
