@@ -13,12 +13,18 @@ resource "tfgov_policy_upload" "no_public_buckets" {
   source    = "${path.module}/policies/no-public-buckets.sentinel"
 }
 
+variable "required_tags_level" {
+  type        = string
+  description = "Enforcement level of the required-tags policy: mandatory or advisory. make demo sets it to advisory to show an update."
+  default     = "mandatory"
+}
+
 resource "tfgov_policy" "required_tags" {
   name              = "required-tags"
   description       = "Managed resources carry the owner and cost-center tags."
   kind              = "opa"
   query             = "data.terraform.policies.required_tags.deny"
-  enforcement_level = "mandatory"
+  enforcement_level = var.required_tags_level
 }
 
 # The Rego is parsed with OPA's parser before it is uploaded.

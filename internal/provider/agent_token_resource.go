@@ -78,6 +78,8 @@ func (r *agentTokenResource) Schema(_ context.Context, _ resource.SchemaRequest,
 			"the pool's tokens with the description sent, created while the lost request was in flight (give or take 5 seconds of clock skew), " +
 			"that no create of this apply received (tokens of `count` and `for_each` siblings are never listed), with how to revoke them " +
 			"(the pool's token list in the organization's settings, or `DELETE /api/v2/authentication-tokens/<id>`). " +
+			"Each such warning's summary names its tokens, so Terraform never folds two into \"and N more similar warnings\". " +
+			"A token nobody holds is never used: the action `tfgov_agent_token_prune`, which revokes the tokens of one agent pool unused for a duration, also revokes it once that duration has passed. " +
 			"Give each configuration's tokens a description of its own to make that list exact. " +
 			"A token whose create answer reached a Terraform process that was then killed before saving state cannot be told from others and stays: revoke it in the pool's token list.",
 		Attributes: map[string]schema.Attribute{
@@ -162,8 +164,8 @@ func (r *agentTokenResource) Create(ctx context.Context, req resource.CreateRequ
 	plan.Token = types.StringValue(tok.Token)
 	plan.CreatedAt = types.StringValue(tok.CreatedAt.UTC().Format(time.RFC3339))
 	tflog.Info(ctx, "Created agent token", map[string]any{"id": tok.ID, "agent_pool_id": poolID})
-	if w := agentTokenOrphansWarning(poolID, *opts.Description, tok.ID, maybeOrphans); w != "" {
-		resp.Diagnostics.AddWarning("An agent token may have been left behind", w)
+	if summary, detail := agentTokenOrphansWarning(poolID, *opts.Description, tok.ID, maybeOrphans); detail != "" {
+		resp.Diagnostics.AddWarning(summary, detail)
 	}
 	resp.Diagnostics.Append(resp.State.Set(ctx, plan)...)
 }
@@ -203,22 +205,35 @@ func (r *agentTokenResource) unreceivedTokens(ctx context.Context, poolID, descr
 var agentTokenOrphanCandidates sync.Map // token ID → true
 
 // agentTokenOrphansWarning tells which tokens a create whose answer was
-// lost may have left behind, and how to revoke them; "" for none.
-func agentTokenOrphansWarning(poolID, description, id string, tokens []*tfe.AgentToken) string {
+// lost may have left behind, and how to revoke them: a summary and a
+// detail, both "" for none. The summary names the tokens, the pool and the
+// description: Terraform folds warnings that share a summary into "and N
+// more similar warnings elsewhere", showing only the first one's detail,
+// so a summary of its own keeps every left-behind ID in the output.
+func agentTokenOrphansWarning(poolID, description, id string, tokens []*tfe.AgentToken) (summary, detail string) {
 	lines := candidateLines(tokens, id, func(t *tfe.AgentToken) string { return t.ID }, func(t *tfe.AgentToken) string {
 		return fmt.Sprintf("  - %s (created %s)", t.ID, t.CreatedAt.UTC().Format(time.RFC3339))
 	})
 	if len(lines) == 0 {
-		return ""
+		return "", ""
 	}
-	return fmt.Sprintf("A request that creates an agent token in pool %s ended without a definite answer, so the service may have made a token whose secret nobody received. "+
+	ids := candidateLines(tokens, id, func(t *tfe.AgentToken) string { return t.ID }, func(t *tfe.AgentToken) string { return t.ID })
+	what := "An agent token"
+	if len(ids) > 1 {
+		what = "Agent tokens"
+	}
+	summary = fmt.Sprintf("%s may have been left behind in pool %s: %s (description %q)", what, poolID, strings.Join(ids, ", "), description)
+	detail = fmt.Sprintf("A request that creates an agent token in pool %s ended without a definite answer, so the service may have made a token whose secret nobody received. "+
 		"The provider created the token again (%s, in state) and revoked nothing: no API field tells which process made a token, "+
 		"and a token of another configuration or person with the same description made at the same moment looks the same. "+
 		"These tokens of the pool have the description %q, were created while the lost request was in flight, and were not received by this apply:\n\n%s\n\n"+
 		"One of them may be a live credential that nobody holds. Revoke each one that no agent and no other configuration uses: "+
 		"in the organization's settings (Agents, then the pool, then its token list), or with the API: DELETE /api/v2/authentication-tokens/<id>. "+
+		"A token nobody holds is never used, so the action tfgov_agent_token_prune (agent_pool_id = %q, unused_for = a duration), which revokes the tokens of one agent pool unused for that long, "+
+		"revokes it once the duration has passed, with every other token of the pool unused as long: run it with dry_run = true (its default) first to see which. "+
 		"Giving each configuration's tokens a description of its own makes such a list exact.",
-		poolID, id, description, strings.Join(lines, "\n"))
+		poolID, id, description, strings.Join(lines, "\n"), poolID)
+	return summary, detail
 }
 
 // Read refreshes the token from its pool's token list, which every token

@@ -208,7 +208,8 @@ type testRunPage struct {
 
 // moduleTestRun finds run id of module m in the shared pages of its runs
 // (through the pager, each page fetched once for every run): nil when the
-// module's runs do not hold it, or the module is gone.
+// module's runs do not hold it, or the module is gone (a 404 on the first
+// page; on a later page a 404 is an error, never "gone").
 func (d *providerData) moduleTestRun(ctx context.Context, m moduleRef, id string) (*testRunRecord, error) {
 	var found *testRunRecord
 	_, err := walkPages(ctx, func(ctx context.Context, n int) ([]*testRunRecord, *tfe.Pagination, error) {
@@ -220,7 +221,7 @@ func (d *providerData) moduleTestRun(ctx context.Context, m moduleRef, id string
 			}
 			l := &testRunRecordList{}
 			err = req.Do(ctx, l)
-			if isNotFound(err) {
+			if isNotFound(err) && n == 1 {
 				return &testRunPage{}, nil // the module is gone: an empty last page
 			}
 			if err != nil {

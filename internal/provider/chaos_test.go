@@ -2,8 +2,11 @@ package provider
 
 import (
 	"context"
+	"encoding/json"
 	"fmt"
 	"os"
+	"path/filepath"
+	"regexp"
 	"slices"
 	"strings"
 	"testing"
@@ -11,25 +14,30 @@ import (
 
 	tfe "github.com/hashicorp/go-tfe"
 	"github.com/hashicorp/terraform-plugin-testing/helper/resource"
-	"github.com/hashicorp/terraform-plugin-testing/terraform"
 
 	"github.com/tfgov/terraform-provider-tfgov/internal/sandbox"
 )
 
 // The chaos acceptance test (issue 12): 224 resources of six types applied
 // through the sandbox's chaos mode at 20% faults, 5% of each kind (429 and
-// 503 before processing, lost answers, slow answers), with a fixed seed.
-// The apply must succeed; the service must then hold exactly the objects
-// in state (no orphans, duplicates or missing ones, counted through the
-// API with go-tfe), except agent tokens that lost creates may have made,
-// which are never revoked and each of which a warning names; the plan
-// that follows must be empty (plugin-testing checks it). A second
-// configuration shares the pool (and the shared tokens' description), the
-// workspaces, the module and the organization, and keeps making tokens
-// while the apply runs: nothing it holds may be revoked, adopted or
-// changed (issue 18).
-// The same configuration applied with no faults gives the wall time to
-// compare with. No timing is asserted.
+// 503 before processing, lost answers, slow answers), with a fixed seed,
+// by the terraform binary (its output is what a user sees). A lost answer
+// whose object the provider cannot prove its own (issue 25) ends the apply
+// with an "already exists" error naming that object's import; every error
+// must name one, and no object may be left on the service that is neither
+// in state nor named in the output: agent tokens that lost creates may
+// have made are never revoked, and each is named in a warning. The test
+// then follows the errors as a user would (an import block per error,
+// with the address from its "with" line) and applies: the plan that
+// follows must be empty, and the service must hold exactly the objects in
+// state (no orphans, duplicates or missing ones, counted through the API
+// with go-tfe), besides the tokens named. A second configuration shares
+// the pool (and the shared tokens' description), the workspaces, the
+// module and the organization, and keeps making tokens while the apply
+// runs: nothing it holds may be revoked, adopted, named for import or
+// changed (issue 18). The same configuration applied with no faults
+// (which must succeed at once) gives the wall time to compare with. No
+// timing is asserted.
 const (
 	chaosSharedTokens = 30 // agent tokens with one description: count siblings
 	chaosOwnTokens    = 30 // agent tokens with a description each
@@ -59,10 +67,10 @@ func TestAccChaos(t *testing.T) {
 	}
 	calm := runChaosApply(t, sandbox.Chaos{})
 	chaos := runChaosApply(t, chaosFaults)
-	t.Logf("chaos: %d resources; plan+apply took %s with no faults and %s at 20%% faults (%.1fx)",
+	t.Logf("chaos: %d resources; apply took %s with no faults and %s at 20%% faults (%.1fx)",
 		chaos.resources, calm.wall.Round(time.Millisecond), chaos.wall.Round(time.Millisecond), chaos.wall.Seconds()/calm.wall.Seconds())
 	t.Logf("chaos: faults injected by kind: %v; requests %d (no faults: %d)", chaos.faults, chaos.requests, calm.requests)
-	t.Logf("chaos: retries %d (no faults: %d); reconciliations by kind: %v", chaos.retries, calm.retries, chaos.reconciled)
+	t.Logf("chaos: errors naming an object to import: %d (no faults: %d); imported, then converged to an empty plan", chaos.imports, calm.imports)
 	t.Logf("chaos: orphans %d, duplicates %d, missing %d (no faults: %d, %d, %d)", chaos.orphans, chaos.duplicates, chaos.missing, calm.orphans, calm.duplicates, calm.missing)
 	t.Logf("chaos: agent tokens left by lost creates and named in warnings: %d (no faults: %d); the other configuration's tokens its failed creates may have made: %d",
 		chaos.left, calm.left, chaos.otherLost)
@@ -77,23 +85,30 @@ type chaosResult struct {
 	wall                         time.Duration
 	faults                       map[string]int
 	requests                     int
-	retries                      int64
-	reconciled                   map[string]int
+	imports                      int // errors naming an object to import
 	orphans, duplicates, missing int
-	// left: agent tokens a lost create may have made, left alone and
-	// named in a warning; otherLost: tokens the second configuration's
-	// failed creates may have made.
-	left, otherLost  int
-	destroyFaults    map[string]int
-	leftAfterDestroy int
+	// named: objects not in state that the apply's output names for
+	// import; left: agent tokens a lost create may have made, left alone
+	// and named in a warning; otherLost: tokens the second
+	// configuration's failed creates may have made.
+	named, left, otherLost int
+	destroyFaults          map[string]int
+	leftAfterDestroy       int
 }
 
-// runChaosApply applies the configuration to a sandbox of its own, with
-// the given chaos during plan and apply, and counts what the service holds
-// against the state.
+// objectIDRE finds the IDs of the objects the configuration makes in
+// Terraform's output.
+var objectIDRE = regexp.MustCompile(`\b(?:at|pol|tws|var|trun)-[A-Za-z0-9]+\b`)
+
+// runChaosApply applies the configuration to a sandbox of its own with the
+// terraform binary, with the given chaos during the apply, counts what the
+// service holds against the state and the output, follows the errors'
+// import blocks with no faults to an empty plan, and destroys under the
+// same chaos.
 func runChaosApply(t *testing.T, chaos sandbox.Chaos) *chaosResult {
 	t.Helper()
 	ctx := context.Background()
+	rc := testCLIConfig(t)
 	sb, c := ownSandbox(t, sandbox.Options{}, "tfgov-chaos")
 	org := sb.organization
 	pool, err := c.AgentPools.Create(ctx, org, tfe.AgentPoolCreateOptions{Name: tfe.String("chaos")})
@@ -130,6 +145,12 @@ func runChaosApply(t *testing.T, chaos sandbox.Chaos) *chaosResult {
 	t.Cleanup(other.stopApplying)
 
 	config := fmt.Sprintf(`
+terraform {
+  required_providers {
+    tfgov = { source = "tfgov/tfgov" }
+  }
+}
+
 provider "tfgov" {
   address      = %[1]q
   token        = %[2]q
@@ -189,97 +210,151 @@ resource "tfgov_module_test_run" "r" {
 }
 `, sb.address, sb.token, org, hclList(teams), hclList(workspaces), chaosSharedTokens, pool.ID, chaosOwnTokens,
 		chaosPolicies, chaosTeams*chaosWorkspaces, chaosVariables, mod.Name, mod.Provider, chaosTestRuns, testModuleDir(t, "pass"))
-
+	dir := t.TempDir()
+	if err := os.WriteFile(filepath.Join(dir, "main.tf"), []byte(config), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	tf := func(args ...string) (string, int) {
+		return runTerraformEnv(t, dir, []string{"TF_CLI_CONFIG_FILE=" + rc}, append(args, "-no-color")...)
+	}
+	setChaos := func(ch sandbox.Chaos) {
+		if err := sb.srv.SetChaos(ch); err != nil {
+			t.Fatal(err)
+		}
+	}
 	res := &chaosResult{resources: chaosSharedTokens + chaosOwnTokens + 2*chaosPolicies + chaosTeams*chaosWorkspaces + chaosVariables + chaosTestRuns}
-	var start time.Time
-	var retries0 int64
-	var reconciled0 map[string]int
-	resource.Test(t, resource.TestCase{
-		ProtoV6ProviderFactories: testAccProtoV6ProviderFactories,
-		Steps: []resource.TestStep{{
-			PreConfig: func() {
-				sb.srv.ResetStats()
-				if err := sb.srv.SetChaos(chaos); err != nil {
-					t.Fatal(err)
-				}
-				retries0, reconciled0 = retriesMade.Load(), reconciliations()
-				other.applyMeanwhile(100 * time.Millisecond)
-				start = time.Now()
-			},
-			Config: config,
-			Check: func(s *terraform.State) error {
-				res.wall = time.Since(start)
-				other.stopApplying()
-				if err := sb.srv.SetChaos(sandbox.Chaos{}); err != nil {
-					return err
-				}
-				res.faults = sb.srv.ChaosStats()
-				for _, n := range sb.srv.Stats() {
-					res.requests += n
-				}
-				res.retries = retriesMade.Load() - retries0
-				res.reconciled = map[string]int{}
-				for k, v := range reconciliations() {
-					if d := v - reconciled0[k]; d != 0 {
-						res.reconciled[k] = d
-					}
-				}
-				if err := other.unchanged(ctx, org, workspaces, mod); err != nil {
-					return err
-				}
-				return res.count(ctx, c, s, pool.ID, org, workspaces, mod, other)
-			},
-		}, {
-			// Destroy under the same chaos: a DELETE whose answer was lost
-			// is retried and answered 404, which is success.
-			PreConfig: func() {
-				sb.srv.ResetStats()
-				if err := sb.srv.SetChaos(chaos); err != nil {
-					t.Fatal(err)
-				}
-			},
-			Config:  config,
-			Destroy: true,
-			// plugin-testing hands a destroy step's Check the state from
-			// before the destroy: after it, the service must hold nothing.
-			Check: func(*terraform.State) error {
-				if err := sb.srv.SetChaos(sandbox.Chaos{}); err != nil {
-					return err
-				}
-				res.destroyFaults = sb.srv.ChaosStats()
-				if err := other.unchanged(ctx, org, workspaces, mod); err != nil {
-					return err
-				}
-				left := &chaosResult{}
-				err := left.count(ctx, c, nil, pool.ID, org, workspaces, mod, other)
-				res.leftAfterDestroy = left.orphans
-				return err
-			},
-		}},
-	})
+
+	// 1. The apply under chaos, while the other configuration makes tokens.
+	sb.srv.ResetStats()
+	setChaos(chaos)
+	other.applyMeanwhile(100 * time.Millisecond)
+	start := time.Now()
+	out, code := tf("apply", "-auto-approve")
+	res.wall = time.Since(start)
+	other.stopApplying()
+	setChaos(sandbox.Chaos{})
+	res.faults = sb.srv.ChaosStats()
+	for _, n := range sb.srv.Stats() {
+		res.requests += n
+	}
+	imports, unnamed := importBlocksFromErrors(out)
+	res.imports = strings.Count(imports, "import {")
+	switch {
+	case code != 0 && chaos == (sandbox.Chaos{}):
+		t.Fatalf("the apply with no faults failed:\n%s", out)
+	case code != 0 && (len(unnamed) > 0 || imports == ""):
+		t.Fatalf("the apply under chaos failed with errors that name no object to import (%s):\n%s", strings.Join(unnamed, "; "), out)
+	}
+	named := map[string]bool{}
+	for _, id := range objectIDRE.FindAllString(out, -1) {
+		named[id] = true
+	}
+	for _, m := range importIDRE.FindAllStringSubmatch(imports, -1) {
+		id := strings.Trim(m[1], `"`)
+		if other.holds(id[strings.LastIndex(id, "/")+1:]) {
+			t.Errorf("an error advised importing %s, which the other configuration holds", id)
+		}
+	}
+	if err := other.unchanged(ctx, org, workspaces, mod); err != nil {
+		t.Fatal(err)
+	}
+	// Nothing on the service that is neither in state nor named.
+	if err := res.count(ctx, c, chaosState(t, tf), named, pool.ID, org, workspaces, mod, other); err != nil {
+		t.Fatalf("after the apply: %v\n%s", err, out)
+	}
+
+	// 2. Follow the errors: an import block each, then an empty plan, and
+	// the service holds exactly the state (and the tokens named).
+	if imports != "" {
+		if err := os.WriteFile(filepath.Join(dir, "imports.tf"), []byte(imports), 0o600); err != nil {
+			t.Fatal(err)
+		}
+		if out, code := tf("apply", "-auto-approve"); code != 0 {
+			t.Fatalf("the apply with the import blocks the errors gave failed:\n%s\nimports.tf:\n%s", out, imports)
+		}
+	}
+	if out, code := tf("plan", "-detailed-exitcode"); code != 0 {
+		t.Fatalf("the plan after following the errors is not empty (exit %d):\n%s", code, out)
+	}
+	tokensNamed := map[string]bool{}
+	for id := range named {
+		if strings.HasPrefix(id, "at-") {
+			tokensNamed[id] = true
+		}
+	}
+	converged := &chaosResult{}
+	if err := converged.count(ctx, c, chaosState(t, tf), tokensNamed, pool.ID, org, workspaces, mod, other); err != nil {
+		t.Fatalf("after following the errors: %v", err)
+	}
+	res.orphans, res.duplicates, res.missing = converged.orphans, converged.duplicates, converged.missing
+
+	// 3. Destroy under the same chaos: a DELETE whose answer was lost is
+	// retried and answered 404, which is success. The service then holds
+	// nothing of this configuration's but the tokens named.
+	sb.srv.ResetStats()
+	setChaos(chaos)
+	out, code = tf("destroy", "-auto-approve")
+	setChaos(sandbox.Chaos{})
+	res.destroyFaults = sb.srv.ChaosStats()
+	if code != 0 {
+		t.Fatalf("the destroy under chaos failed:\n%s", out)
+	}
+	if err := other.unchanged(ctx, org, workspaces, mod); err != nil {
+		t.Fatal(err)
+	}
+	left := &chaosResult{}
+	if err := left.count(ctx, c, nil, tokensNamed, pool.ID, org, workspaces, mod, other); err != nil {
+		t.Fatalf("after the destroy: %v", err)
+	}
+	res.leftAfterDestroy = left.orphans
 	return res
 }
 
-// count compares what the service holds with the state, kind by kind, and
-// fails on any orphan, duplicate or missing object. It lists through
-// go-tfe, paging to the end (second_config_test.go). The second
-// configuration's objects are not this configuration's: they are skipped.
-// Agent tokens that a lost create may have made are never revoked: a token
-// that a warning named is counted as left (res.left); a token with the
-// shared description that nobody named may be one that a create of the
-// second configuration made and never heard of (res.otherLost), up to the
-// number of its creates that failed.
-func (res *chaosResult) count(ctx context.Context, c *tfe.Client, s *terraform.State, poolID, org string, workspaces []string, mod moduleRef, other *otherConfiguration) error {
-	inState := map[string]map[string]bool{}
-	var resources map[string]*terraform.ResourceState
-	if s != nil && s.RootModule() != nil {
-		resources = s.RootModule().Resources
+// chaosState reads the state's IDs by resource type (terraform show).
+func chaosState(t *testing.T, tf func(args ...string) (string, int)) map[string]map[string]bool {
+	t.Helper()
+	out, code := tf("show", "-json")
+	if code != 0 {
+		t.Fatalf("terraform show: %s", out)
 	}
-	for _, r := range resources {
-		if inState[r.Type] == nil {
-			inState[r.Type] = map[string]bool{}
+	var show struct {
+		Values struct {
+			RootModule struct {
+				Resources []struct {
+					Type   string         `json:"type"`
+					Values map[string]any `json:"values"`
+				} `json:"resources"`
+			} `json:"root_module"`
+		} `json:"values"`
+	}
+	if err := json.Unmarshal([]byte(out), &show); err != nil {
+		t.Fatalf("terraform show -json: %v\n%s", err, out)
+	}
+	state := map[string]map[string]bool{}
+	for _, r := range show.Values.RootModule.Resources {
+		if state[r.Type] == nil {
+			state[r.Type] = map[string]bool{}
 		}
-		inState[r.Type][r.Primary.ID] = true
+		id, _ := r.Values["id"].(string)
+		state[r.Type][id] = true
+	}
+	return state
+}
+
+// count compares what the service holds with the state (IDs by resource
+// type; nil after a destroy), kind by kind, and fails on any orphan,
+// duplicate or missing object. An object not in state that the output
+// named (named) is not an orphan: an error gave its import block, or, for
+// an agent token a lost create may have made, a warning named it (counted
+// as left). It lists through go-tfe, paging to the end
+// (second_config_test.go). The second configuration's objects are not
+// this configuration's: they are skipped; a token with the shared
+// description that nobody named may be one that a create of the second
+// configuration made and never heard of (res.otherLost), up to the number
+// of its creates that failed.
+func (res *chaosResult) count(ctx context.Context, c *tfe.Client, inState map[string]map[string]bool, named map[string]bool, poolID, org string, workspaces []string, mod moduleRef, other *otherConfiguration) error {
+	if inState == nil {
+		inState = map[string]map[string]bool{}
 	}
 	var problems []string
 	compare := func(typ string, onService map[string]int) {
@@ -288,9 +363,13 @@ func (res *chaosResult) count(ctx context.Context, c *tfe.Client, s *terraform.S
 				res.duplicates += n - 1
 				problems = append(problems, fmt.Sprintf("%s %s: %d copies", typ, id, n))
 			}
-			if !inState[typ][id] {
+			switch {
+			case inState[typ][id]:
+			case named[id]:
+				res.named++
+			default:
 				res.orphans++
-				problems = append(problems, fmt.Sprintf("%s %s: on the service, not in state", typ, id))
+				problems = append(problems, fmt.Sprintf("%s %s: on the service, neither in state nor named in the output", typ, id))
 			}
 		}
 		for id := range inState[typ] {
@@ -303,7 +382,6 @@ func (res *chaosResult) count(ctx context.Context, c *tfe.Client, s *terraform.S
 			}
 		}
 	}
-
 	tokens := map[string]int{}
 	ownDescriptions := map[string]int{}
 	allTokens, err := serviceAgentTokens(ctx, c, poolID)
@@ -316,7 +394,7 @@ func (res *chaosResult) count(ctx context.Context, c *tfe.Client, s *terraform.S
 		case inState["tfgov_agent_token"][tok.ID]:
 		case other.holds(tok.ID):
 			continue
-		case isOrphanCandidate(tok.ID):
+		case named[tok.ID]:
 			res.left++
 			continue
 		case tok.Description == "chaos" && other != nil && otherUnknown < other.failedCreates:
@@ -384,7 +462,7 @@ func (res *chaosResult) count(ctx context.Context, c *tfe.Client, s *terraform.S
 	compare("tfgov_module_test_variable", vars)
 
 	// Runs cannot be deleted: after a destroy they stay on the service.
-	if s != nil {
+	if len(inState) > 0 {
 		runs := map[string]int{}
 		l, err := serviceTestRuns(ctx, c, mod)
 		if err != nil {

@@ -9,8 +9,10 @@ import (
 	"path/filepath"
 	"regexp"
 	"runtime"
+	"strconv"
 	"strings"
 	"sync"
+	"syscall"
 	"testing"
 	"time"
 
@@ -194,8 +196,12 @@ func repoRoot() string {
 }
 
 // TestAccQuickstartDemo runs `make demo`'s script as make does, with its
-// output not a terminal: no colour codes, the outputs shown once, the dev
-// overrides warning explained, and an empty second plan.
+// output not a terminal: no colour codes, the outputs shown once per run,
+// the dev overrides warning explained, an empty second plan, a change
+// planned and applied as an update, and the sandbox left running with how
+// to stop it. A second run carries on from the kept state: it restarts the
+// sandbox on its data and shows updates, never the quickstart as new.
+// demo.sh --stop (make demo-stop) then stops the sandbox.
 func TestAccQuickstartDemo(t *testing.T) {
 	rc := testCLIConfig(t)
 	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Minute)
@@ -207,32 +213,100 @@ func TestAccQuickstartDemo(t *testing.T) {
 		t.Fatalf("copying the quickstart: %v\n%s", err, out)
 	}
 	_ = os.RemoveAll(filepath.Join(dir, ".demo"))
-	cmd := exec.CommandContext(ctx, "bash", filepath.Join(dir, "demo.sh"), filepath.Dir(rc), os.Getenv("TF_ACC_TERRAFORM_PATH")) //nolint:gosec // test paths
 	var env []string
 	for _, kv := range os.Environ() {
 		if !strings.HasPrefix(kv, "TFE_") && !strings.HasPrefix(kv, "TF_CLI_CONFIG_FILE=") {
 			env = append(env, kv)
 		}
 	}
-	cmd.Env = env
-	out, err := cmd.CombinedOutput()
-	if err != nil {
-		t.Fatalf("demo.sh: %v\n%s", err, out)
+	demo := func(args ...string) string {
+		t.Helper()
+		cmd := exec.CommandContext(ctx, "bash", append([]string{filepath.Join(dir, "demo.sh")}, args...)...) //nolint:gosec // test paths
+		cmd.Env = env
+		out, err := cmd.CombinedOutput()
+		if err != nil {
+			t.Fatalf("demo.sh %s: %v\n%s", strings.Join(args, " "), err, out)
+		}
+		return string(out)
 	}
-	s := string(out)
-	if strings.Contains(s, "\x1b[") {
-		t.Errorf("demo output has colour codes although it is not a terminal:\n%s", s)
+	pidFile := filepath.Join(dir, ".demo", "sandbox.pid")
+	running := func() (int, bool) {
+		raw, err := os.ReadFile(pidFile) //nolint:gosec // test path
+		if err != nil {
+			return 0, false
+		}
+		pid, err := strconv.Atoi(strings.TrimSpace(string(raw)))
+		if err != nil {
+			t.Fatalf("%s: %v", pidFile, err)
+		}
+		p, err := os.FindProcess(pid)
+		return pid, err == nil && p.Signal(syscall.Signal(0)) == nil
 	}
-	// An output's value as apply and terraform output print it (the plan's
-	// "Changes to Outputs" prefixes it with +).
-	if n := len(regexp.MustCompile(`(?m)^\s*team_access\s+= \{$`).FindAllString(s, -1)); n != 1 {
-		t.Errorf("demo shows the outputs %d times, want once:\n%s", n, s)
-	}
-	for _, want := range []string{`"Provider development overrides are in effect": expected`, "no changes"} {
-		if !strings.Contains(s, want) {
-			t.Errorf("demo output lacks %q:\n%s", want, s)
+	t.Cleanup(func() {
+		if pid, ok := running(); ok {
+			_ = syscall.Kill(pid, syscall.SIGTERM)
+		}
+	})
+	bin, tf := filepath.Dir(rc), os.Getenv("TF_ACC_TERRAFORM_PATH")
+
+	check := func(s string, want, notWant []string) {
+		t.Helper()
+		if strings.Contains(s, "\x1b[") {
+			t.Errorf("demo output has colour codes although it is not a terminal:\n%s", s)
+		}
+		// An output's value as apply and terraform output print it (the
+		// plan's "Changes to Outputs" prefixes it with + or ~).
+		if n := len(regexp.MustCompile(`(?m)^\s*team_access\s+= \{$`).FindAllString(s, -1)); n != 1 {
+			t.Errorf("demo shows the outputs %d times, want once:\n%s", n, s)
+		}
+		for _, w := range want {
+			if !strings.Contains(s, w) {
+				t.Errorf("demo output lacks %q:\n%s", w, s)
+			}
+		}
+		for _, w := range notWant {
+			if strings.Contains(s, w) {
+				t.Errorf("demo output has %q:\n%s", w, s)
+			}
 		}
 	}
+	common := []string{
+		`"Provider development overrides are in effect": expected`, "no changes",
+		// The change, planned and applied as an update.
+		`enforcement_level = "mandatory" -> "advisory"`, "Apply complete! Resources: 0 added, 1 changed, 0 destroyed.",
+		`"required-tags" = "opa, advisory"`,
+		// Left running, saying how to stop it, and what next.
+		"The sandbox is still running", "make demo-stop", "destroy", "make demo again",
+	}
+	check(demo(bin, tf), append([]string{"Plan: 12 to add, 0 to change, 0 to destroy."}, common...), nil)
+	pid1, ok := running()
+	if !ok {
+		t.Fatal("the sandbox does not run after make demo")
+	}
+	// The second run: the same objects, shown as updates (the first run's
+	// change undone, then made again), nothing added.
+	second := demo(bin, tf)
+	check(second, append([]string{"Sandbox restarted", `enforcement_level = "advisory" -> "mandatory"`}, common...), nil)
+	if m := regexp.MustCompile(`[1-9][0-9]* (to add|added)`).FindString(second); m != "" {
+		t.Errorf("the second make demo adds objects (%q) instead of carrying on from the kept state:\n%s", m, second)
+	}
+	pid2, ok := running()
+	if !ok || pid2 == pid1 {
+		t.Fatalf("the second make demo: sandbox pid %d (running %v), the first was %d: want a new one, running", pid2, ok, pid1)
+	}
+	if p, err := os.FindProcess(pid1); err == nil && p.Signal(syscall.Signal(0)) == nil {
+		t.Errorf("the first run's sandbox (pid %d) still runs after the second make demo", pid1)
+	}
+	if out := demo("--stop"); !strings.Contains(out, "Sandbox stopped") {
+		t.Errorf("demo.sh --stop: %s", out)
+	}
+	for i := 0; i < 50; i++ {
+		if p, err := os.FindProcess(pid2); err != nil || p.Signal(syscall.Signal(0)) != nil {
+			return
+		}
+		time.Sleep(100 * time.Millisecond)
+	}
+	t.Errorf("the sandbox (pid %d) still runs after demo.sh --stop", pid2)
 }
 
 // requiredProvidersShim is what the provider's page (docs/index.md) tells a

@@ -2,8 +2,9 @@ package provider
 
 import (
 	"context"
+	"errors"
 	"fmt"
-	"os"
+	"io/fs"
 
 	"github.com/hashicorp/terraform-plugin-framework/diag"
 	"github.com/hashicorp/terraform-plugin-framework/path"
@@ -143,7 +144,7 @@ func planPolicyCode(ctx context.Context, content, source, configured, state type
 		name := source.ValueString()
 		code, err := readPolicySource(name)
 		switch {
-		case os.IsNotExist(err) && !configured.IsNull():
+		case errors.Is(err, fs.ErrNotExist) && !configured.IsNull():
 			// Written during the apply; checked against content_sha256 then.
 			return out
 		case err != nil:

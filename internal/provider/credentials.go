@@ -1,60 +1,214 @@
 package provider
 
 import (
-	"encoding/json"
 	"errors"
 	"fmt"
 	"os"
+	"os/user"
 	"path/filepath"
+	"runtime"
 	"strings"
 
+	"github.com/hashicorp/hcl"
 	svchost "github.com/hashicorp/terraform-svchost"
 )
 
-// tokenFromEnvironment finds a token for hostname the way Terraform CLI
-// does, after the provider's own `token` and TFE_TOKEN:
+// Terraform CLI's credentials, read where and as Terraform reads them
+// (hashicorp/terraform internal/command/cliconfig), after the provider's
+// own `token` and TFE_TOKEN:
 //
 //  1. TF_TOKEN_<host> (dots as underscores, dashes as double underscores),
-//  2. the CLI credentials file written by `terraform login`
-//     (TF_CLI_CONFIG_DIR or ~/.terraform.d, file credentials.tfrc.json).
+//  2. a `credentials "<host>" { token = "..." }` block of the CLI
+//     configuration: the file named by TF_CLI_CONFIG_FILE (or the older
+//     TERRAFORM_CONFIG), else ~/.terraformrc (%APPDATA%\terraform.rc on
+//     Windows); and, only when no variable names the file, as Terraform
+//     does, the *.tfrc and *.tfrc.json files of the CLI configuration
+//     directory ~/.terraform.d (%APPDATA%\terraform.d), which override the
+//     main file, a later name overriding an earlier one;
+//  3. the credentials file of `terraform login`, credentials.tfrc.json in
+//     that directory. It is read even when TF_CLI_CONFIG_FILE is set (as
+//     hashicorp/tfe does; Terraform itself then skips the directory), so a
+//     dev_overrides file does not hide a login. `terraform login` refuses
+//     a host that a credentials block already names, so the two never
+//     disagree in practice.
 //
+// The files are HCL 1 or JSON, parsed with HCL 1 as Terraform parses them.
 // Hostnames are compared as svchost compares them (case, Unicode and the
-// default port 443 folded), so TF_TOKEN_App_Terraform_io matches
-// app.terraform.io. It returns "" when neither has one. A credentials file
-// that exists but cannot be parsed is an error, not a silent miss.
-func tokenFromEnvironment(hostname string) (string, error) {
-	want, err := svchost.ForComparison(hostname)
+// default port 443 folded). A credentials_helper is not run.
+
+// cliConfigPlaces are the paths Terraform CLI reads its configuration from.
+type cliConfigPlaces struct {
+	// file is the main CLI configuration file; fileVar the environment
+	// variable that named it ("" for the default location).
+	file, fileVar string
+	// dir is the CLI configuration directory. Its *.tfrc and *.tfrc.json
+	// files are read only when fileVar is "".
+	dir string
+	// login is the credentials file `terraform login` writes.
+	login string
+}
+
+func locateCLIConfig() (cliConfigPlaces, error) {
+	var p cliConfigPlaces
+	home, err := terraformHomeDir()
 	if err != nil {
-		return "", nil //nolint:nilerr // no valid hostname, so no Terraform credentials name it
+		return p, err
 	}
-	if tok := tokenFromEnvVars(os.Environ(), want); tok != "" {
-		return tok, nil
+	if runtime.GOOS == "windows" {
+		p.file, p.dir = filepath.Join(home, "terraform.rc"), filepath.Join(home, "terraform.d")
+	} else {
+		p.file, p.dir = filepath.Join(home, ".terraformrc"), filepath.Join(home, ".terraform.d")
 	}
-	path, err := credentialsFile()
-	if err != nil {
-		return "", nil //nolint:nilerr // no home directory: no credentials file
-	}
-	raw, err := os.ReadFile(path)
-	if errors.Is(err, os.ErrNotExist) {
-		return "", nil
-	}
-	if err != nil {
-		return "", fmt.Errorf("reading %s: %w", path, err)
-	}
-	var creds struct {
-		Credentials map[string]struct {
-			Token string `json:"token"`
-		} `json:"credentials"`
-	}
-	if err := json.Unmarshal(raw, &creds); err != nil {
-		return "", fmt.Errorf("parsing %s: %w", path, err)
-	}
-	for host, c := range creds.Credentials {
-		if h, err := svchost.ForComparison(host); err == nil && h == want {
-			return c.Token, nil
+	p.login = filepath.Join(p.dir, "credentials.tfrc.json")
+	for _, v := range []string{"TF_CLI_CONFIG_FILE", "TERRAFORM_CONFIG"} {
+		if f := os.Getenv(v); f != "" {
+			p.file, p.fileVar = f, v
+			break
 		}
 	}
-	return "", nil
+	return p, nil
+}
+
+// terraformHomeDir is where Terraform looks for its CLI configuration:
+// HOME (else the user's home directory) on Unix, %APPDATA% on Windows.
+func terraformHomeDir() (string, error) {
+	if runtime.GOOS == "windows" {
+		return os.UserConfigDir()
+	}
+	if home := os.Getenv("HOME"); home != "" {
+		return home, nil
+	}
+	u, err := user.Current()
+	if err != nil {
+		return "", err
+	}
+	if u.HomeDir == "" {
+		return "", errors.New("no home directory")
+	}
+	return u.HomeDir, nil
+}
+
+// cliCredentials is what the CLI configuration files hold for one host.
+type cliCredentials struct {
+	// token and file: the token found and the file it is in ("" when none).
+	token, file string
+	// fromLogin is set when file is the credentials file of `terraform login`.
+	fromLogin bool
+	// looked lists each place read and what it held, for the error of a
+	// missing token.
+	looked []string
+}
+
+// credentialsFromCLIConfig reads the credentials block for host from the
+// CLI configuration, then the credentials file of `terraform login`
+// (places 2 and 3 above). A file that exists but cannot be read or parsed
+// is an error naming it, not a silent miss.
+func credentialsFromCLIConfig(places cliConfigPlaces, host svchost.Hostname) (cliCredentials, error) {
+	var c cliCredentials
+	block := fmt.Sprintf("a credentials %q block", host.ForDisplay())
+
+	files := []string{places.file}
+	var dirNote string
+	if places.fileVar == "" {
+		entries, err := os.ReadDir(places.dir)
+		switch {
+		case errors.Is(err, os.ErrNotExist):
+			dirNote = fmt.Sprintf("the CLI configuration directory %s: not found", places.dir)
+		case err != nil:
+			return c, fmt.Errorf("reading the CLI configuration directory %s: %w", places.dir, err)
+		default:
+			n := 0
+			for _, e := range entries {
+				name := e.Name()
+				if name == filepath.Base(places.login) || e.IsDir() ||
+					(!strings.HasSuffix(name, ".tfrc") && !strings.HasSuffix(name, ".tfrc.json")) {
+					continue
+				}
+				files = append(files, filepath.Join(places.dir, name))
+				n++
+			}
+			if n == 0 {
+				dirNote = fmt.Sprintf("*.tfrc and *.tfrc.json files in %s: none", places.dir)
+			}
+		}
+	} else {
+		dirNote = fmt.Sprintf("*.tfrc files in %s: not read, as Terraform does not read them when %s is set", places.dir, places.fileVar)
+	}
+	for i, f := range files {
+		what := "the CLI configuration file " + f
+		if i == 0 && places.fileVar != "" {
+			what = fmt.Sprintf("the CLI configuration file %s (%s)", f, places.fileVar)
+		}
+		tok, found, exists, err := readCredentialsBlock(f, host)
+		if err != nil {
+			return c, err
+		}
+		switch {
+		case !exists:
+			c.looked = append(c.looked, fmt.Sprintf("%s in %s: file not found", block, what))
+		case !found:
+			c.looked = append(c.looked, fmt.Sprintf("%s in %s: none", block, what))
+		default:
+			// A later file overrides an earlier one, as in Terraform.
+			c.token, c.file = tok, f
+			c.looked = append(c.looked, fmt.Sprintf("%s in %s: found", block, what))
+		}
+	}
+	if dirNote != "" {
+		c.looked = append(c.looked, dirNote)
+	}
+	if c.token != "" {
+		return c, nil
+	}
+	what := fmt.Sprintf("the credentials file of `terraform login` %s", places.login)
+	tok, found, exists, err := readCredentialsBlock(places.login, host)
+	if err != nil {
+		return c, err
+	}
+	switch {
+	case !exists:
+		c.looked = append(c.looked, what+": file not found")
+	case !found:
+		c.looked = append(c.looked, fmt.Sprintf("%s: no entry for %s", what, host.ForDisplay()))
+	default:
+		c.token, c.file, c.fromLogin = tok, places.login, true
+	}
+	return c, nil
+}
+
+// readCredentialsBlock parses a CLI configuration file (HCL 1 or JSON, as
+// Terraform reads it) and returns the token of its credentials block for
+// host. exists is false when there is no such file.
+func readCredentialsBlock(file string, host svchost.Hostname) (token string, found, exists bool, err error) {
+	raw, err := os.ReadFile(file) //nolint:gosec // the CLI configuration's own paths
+	if errors.Is(err, os.ErrNotExist) {
+		return "", false, false, nil
+	}
+	if err != nil {
+		return "", false, true, fmt.Errorf("reading %s: %w", file, err)
+	}
+	var cfg struct {
+		Credentials map[string]map[string]interface{} `hcl:"credentials"`
+	}
+	obj, err := hcl.Parse(string(raw))
+	if err == nil {
+		err = hcl.DecodeObject(&cfg, obj)
+	}
+	if err != nil {
+		return "", false, true, fmt.Errorf("parsing the Terraform CLI configuration file %s: %w", file, err)
+	}
+	for name, attrs := range cfg.Credentials {
+		h, err := svchost.ForComparison(name)
+		if err != nil || h != host {
+			continue
+		}
+		tok, _ := attrs["token"].(string)
+		if tok == "" {
+			return "", false, true, fmt.Errorf("%s: the credentials %q block has no token (a string): tfgov reads only `token`, and runs no credentials_helper", file, name)
+		}
+		return tok, true, true, nil
+	}
+	return "", false, true, nil
 }
 
 // tokenFromEnvVars decodes TF_TOKEN_ variables as Terraform CLI does
@@ -62,7 +216,7 @@ func tokenFromEnvironment(hostname string) (string, error) {
 // name is normalised by svchost) and returns the one for host. A port
 // cannot be written in a shell variable name, but a variable set through
 // env(1) or a program may carry one (TF_TOKEN_localhost:8443).
-func tokenFromEnvVars(environ []string, host svchost.Hostname) string {
+func tokenFromEnvVars(environ []string, host svchost.Hostname) (token, name string) {
 	const prefix = "TF_TOKEN_"
 	for _, kv := range environ {
 		name, value, ok := strings.Cut(kv, "=")
@@ -72,10 +226,10 @@ func tokenFromEnvVars(environ []string, host svchost.Hostname) string {
 		raw := strings.ReplaceAll(strings.TrimPrefix(name, prefix), "__", "-")
 		raw = strings.ReplaceAll(raw, "_", ".")
 		if h, err := svchost.ForComparison(svchost.ForDisplay(raw)); err == nil && h == host {
-			return value
+			return value, name
 		}
 	}
-	return ""
+	return "", ""
 }
 
 // tokenEnvName is Terraform's TF_TOKEN_ variable for a hostname:
@@ -83,15 +237,4 @@ func tokenFromEnvVars(environ []string, host svchost.Hostname) string {
 func tokenEnvName(hostname string) string {
 	h := strings.ReplaceAll(hostname, "-", "__")
 	return "TF_TOKEN_" + strings.ReplaceAll(h, ".", "_")
-}
-
-func credentialsFile() (string, error) {
-	if dir := os.Getenv("TF_CLI_CONFIG_DIR"); dir != "" {
-		return filepath.Join(dir, "credentials.tfrc.json"), nil
-	}
-	home, err := os.UserHomeDir()
-	if err != nil {
-		return "", err
-	}
-	return filepath.Join(home, ".terraform.d", "credentials.tfrc.json"), nil
 }

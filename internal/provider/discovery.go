@@ -5,9 +5,11 @@ import (
 	"crypto/x509"
 	"errors"
 	"fmt"
+	"net"
 	"net/http"
 	"net/url"
 	"strings"
+	"sync"
 
 	svchost "github.com/hashicorp/terraform-svchost"
 	"github.com/hashicorp/terraform-svchost/disco"
@@ -33,11 +35,15 @@ func discoverAPI(hostname string, transport http.RoundTripper) (*url.URL, error)
 		return nil, fmt.Errorf("hostname %q is not a valid hostname (with an optional port): %w", hostname, err)
 	}
 	services := disco.New()
-	services.Transport = transport
+	// The discovery client reports a failed request as text: rec keeps the
+	// error itself, to tell a name that does not resolve from a port
+	// nothing listens on.
+	rec := &lastErrorTransport{next: transport}
+	services.Transport = rec
 	discoURL := "https://" + host.String() + "/.well-known/terraform.json"
 	h, err := services.Discover(host)
 	if err != nil {
-		return nil, discoveryError(discoURL, err)
+		return nil, discoveryError(hostname, discoURL, err, rec.last())
 	}
 	for _, id := range tfeServiceIDs {
 		u, err := h.ServiceURL(id)
@@ -53,8 +59,35 @@ func discoverAPI(hostname string, transport http.RoundTripper) (*url.URL, error)
 		hostname, discoURL, strings.Join(tfeServiceIDs, ", "))
 }
 
-// discoveryError explains a failed discovery request.
-func discoveryError(discoURL string, err error) error {
+// lastErrorTransport remembers the last error of its requests.
+type lastErrorTransport struct {
+	next http.RoundTripper
+	mu   sync.Mutex
+	err  error
+}
+
+func (t *lastErrorTransport) RoundTrip(req *http.Request) (*http.Response, error) {
+	resp, err := t.next.RoundTrip(req)
+	if err != nil {
+		t.mu.Lock()
+		t.err = err
+		t.mu.Unlock()
+	}
+	return resp, err
+}
+
+func (t *lastErrorTransport) last() error {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	return t.err
+}
+
+// discoveryError explains a failed discovery request: err is the discovery
+// client's error, cause the transport's last error (nil when none).
+func discoveryError(hostname, discoURL string, err, cause error) error {
+	if cause == nil {
+		cause = err
+	}
 	var unknownAuthority x509.UnknownAuthorityError
 	var hostnameErr x509.HostnameError
 	var verifyErr *tls.CertificateVerificationError
@@ -68,6 +101,18 @@ func discoveryError(discoURL string, err error) error {
 	case errors.As(err, &unknownAuthority) || errors.As(err, &hostnameErr) || errors.As(err, &verifyErr) || strings.Contains(msg, "x509:"):
 		return fmt.Errorf("service discovery at %s failed: the server's TLS certificate is not trusted. Add its CA to the system's trusted certificates "+
 			"(on Linux, SSL_CERT_FILE=<PEM file> for Terraform and the provider; tfgov-sandbox --tls prints that line), or set ssl_skip_verify (TFE_SSL_SKIP_VERIFY) for testing only. Cause: %w", discoURL, err)
+	}
+	var dns *net.DNSError
+	var op *net.OpError
+	switch {
+	case errors.As(cause, &dns) && dns.IsNotFound:
+		return fmt.Errorf("`hostname` %q does not resolve (%v): check the provider's `hostname` (or TFE_HOSTNAME). It is the host name of HCP Terraform (app.terraform.io, the default) or of your Terraform Enterprise, "+
+			"with a port only when that is not 443; for an http:// endpoint set `address` (TFE_ADDRESS) instead", hostname, dns)
+	case errors.As(cause, &op) && op.Op == "dial":
+		return fmt.Errorf("`hostname` %q: nothing accepted an HTTPS connection on %s (%v): check the host name and port in the provider's `hostname` (or TFE_HOSTNAME); "+
+			"without a port it is 443. For an http:// endpoint set `address` (TFE_ADDRESS) instead", hostname, op.Addr, op.Err)
+	case errors.As(cause, &dns):
+		return fmt.Errorf("`hostname` %q could not be looked up (%w): check the provider's `hostname` (or TFE_HOSTNAME) and the network's DNS", hostname, dns)
 	default:
 		return fmt.Errorf("service discovery at %s failed: %w", discoURL, err)
 	}

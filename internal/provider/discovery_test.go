@@ -1,7 +1,9 @@
 package provider
 
 import (
+	"context"
 	"crypto/tls"
+	"net"
 	"net/http"
 	"net/http/httptest"
 	"net/url"
@@ -102,5 +104,43 @@ func TestDiscoverAPI_serverError(t *testing.T) {
 	u, _ := url.Parse(ts.URL)
 	if _, err := discoverAPI(u.Host, ts.Client().Transport); err == nil || !strings.Contains(err.Error(), "service discovery at https://"+u.Host+"/.well-known/terraform.json failed") {
 		t.Errorf("got %v", err)
+	}
+}
+
+// TestDiscoverAPI_unreachable: a `hostname` that does not resolve, or whose
+// port nothing listens on, is an error naming `hostname` and what to check,
+// not the discovery client's raw "giving up after 4 attempt(s)".
+func TestDiscoverAPI_unreachable(t *testing.T) {
+	t.Parallel()
+	closed, err := (&net.ListenConfig{}).Listen(context.Background(), "tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	refused := closed.Addr().String()
+	closed.Close()
+	tests := map[string]struct {
+		hostname string
+		want     []string
+	}{
+		"unknown host": {"tfgov-no-such-host.invalid", []string{"`hostname` \"tfgov-no-such-host.invalid\" does not resolve", "TFE_HOSTNAME", "address"}},
+		"wrong port":   {refused, []string{"`hostname` \"" + refused + "\": nothing accepted an HTTPS connection on " + refused, "connection refused", "port", "443"}},
+		"invalid":      {"not a host name", []string{"hostname \"not a host name\" is not a valid hostname"}},
+	}
+	for name, tc := range tests {
+		t.Run(name, func(t *testing.T) {
+			t.Parallel()
+			_, err := discoverAPI(tc.hostname, cleanhttp.DefaultPooledTransport())
+			if err == nil {
+				t.Fatal("no error")
+			}
+			for _, w := range tc.want {
+				if !strings.Contains(err.Error(), w) {
+					t.Errorf("error %q lacks %q", err, w)
+				}
+			}
+			if strings.Contains(err.Error(), "giving up after") {
+				t.Errorf("error %q is the raw retry error", err)
+			}
+		})
 	}
 }

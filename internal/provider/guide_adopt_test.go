@@ -42,6 +42,8 @@ func TestAccGuideAdoptingAnOrganization(t *testing.T) {
 	}{
 		{tfe.Sentinel, nil, sentinelCode, prefix + "-sentinel"},
 		{tfe.OPA, tfe.String("data.terraform.policies.tags.deny"), regoCode, prefix + "-opa"},
+		// A name that cannot start a Terraform name: discover.tf prefixes "_".
+		{tfe.Sentinel, nil, sentinelCode, "2024-" + prefix + "-legacy"},
 	} {
 		pol, err := c.Policies.Create(ctx, testAccOrganization(), tfe.PolicyCreateOptions{Name: tfe.String(p.name), Kind: p.kind, Query: p.query, EnforcementLevel: tfe.EnforcementMode(tfe.EnforcementAdvisory)})
 		if err != nil {
@@ -108,8 +110,11 @@ func TestAccGuideAdoptingAnOrganization(t *testing.T) {
 		if err := os.WriteFile(filepath.Join(dir, "imports.tf"), []byte(blocks), 0o600); err != nil {
 			t.Fatal(err)
 		}
-		// 2 team access, 2 policies, 2 uploads, 2 test variables.
-		onlyImports(tf(dir, append([]string{"plan", "-generate-config-out=generated.tf"}, v...)...), 8)
+		if want := "tfgov_policy._2024-" + prefix + "-legacy"; !strings.Contains(blocks, "to = "+want+"\n") {
+			t.Errorf("import_blocks lacks %s:\n%s", want, blocks)
+		}
+		// 2 team access, 3 policies, 3 uploads, 2 test variables.
+		onlyImports(tf(dir, append([]string{"plan", "-generate-config-out=generated.tf"}, v...)...), 10)
 		gen, err := os.ReadFile(filepath.Join(dir, "generated.tf")) //nolint:gosec // the test's own file
 		if err != nil {
 			t.Fatal(err)
@@ -144,8 +149,8 @@ func TestAccGuideAdoptingAnOrganization(t *testing.T) {
 			}
 		}
 		// The plan needs no variable: the query's are in its own file.
-		// 2 team access, 2 policies, 2 uploads, 2 test variables.
-		onlyImports(tf(dir, "plan"), 8)
+		// 2 team access, 3 policies, 3 uploads, 2 test variables.
+		onlyImports(tf(dir, "plan"), 10)
 		tf(dir, "apply", "-auto-approve")
 		emptyPlan(dir, nil)
 	})

@@ -6,6 +6,7 @@ import (
 	"crypto/x509"
 	"errors"
 	"fmt"
+	"net"
 	"net/http"
 	"os"
 	"path/filepath"
@@ -73,7 +74,8 @@ func startHTTPSSandbox(t *testing.T, cert tls.Certificate, org string, httpClien
 func useHostnameOnly(t *testing.T) {
 	t.Setenv("TFE_ADDRESS", "")
 	t.Setenv("TFE_TOKEN", "")
-	t.Setenv("TF_CLI_CONFIG_DIR", t.TempDir()) // no credentials file
+	t.Setenv("HOME", t.TempDir()) // no CLI configuration, no credentials file
+	t.Setenv("TF_CLI_CONFIG_FILE", "")
 }
 
 func testAccHostnamePolicyConfig(hostname, org, name, level, extra string) string {
@@ -167,7 +169,9 @@ func TestAccProviderHostname_https(t *testing.T) {
 // TestAccProviderHostname_errors: `hostname` on a server whose certificate
 // is not trusted fails with an error that says so, and works with
 // ssl_skip_verify; on a plain-HTTP server it fails saying that HTTPS is
-// required and `address` is the way to a plain-HTTP endpoint.
+// required and `address` is the way to a plain-HTTP endpoint; an http://
+// `address` of an HTTPS server says to use https://; a `hostname` whose port
+// nothing listens on says to check the port.
 func TestAccProviderHostname_errors(t *testing.T) {
 	if testAccSandbox() == nil {
 		t.Skip("needs the in-process sandbox: it starts a second one serving HTTPS")
@@ -181,6 +185,12 @@ func TestAccProviderHostname_errors(t *testing.T) {
 	pool.AppendCertsFromPEM(untrustedPEM)
 	_, hostname, token := startHTTPSSandbox(t, untrusted, org, &http.Client{Transport: &http.Transport{TLSClientConfig: &tls.Config{RootCAs: pool, MinVersion: tls.VersionTLS12}}})
 	plainHost := strings.TrimPrefix(os.Getenv("TFE_ADDRESS"), "http://")
+	closed, err := (&net.ListenConfig{}).Listen(context.Background(), "tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	closedHost := closed.Addr().String()
+	closed.Close()
 	useHostnameOnly(t)
 	t.Setenv("TFE_TOKEN", token)
 	name := testAccName("untrusted")
@@ -194,6 +204,18 @@ func TestAccProviderHostname_errors(t *testing.T) {
 			{
 				Config:      testAccHostnamePolicyConfig(plainHost, org, name, "advisory", ""),
 				ExpectError: regexp.MustCompile(`(?s)server\s+does\s+not\s+speak\s+HTTPS.*TFE_ADDRESS`),
+			},
+			// address = "http://..." of an HTTPS server: says to use https://,
+			// not go-tfe's bare "400 Bad Request".
+			{
+				Config:      testAccHostnamePolicyConfig(hostname, org, name, "advisory", fmt.Sprintf("  address = %q\n", "http://"+hostname)),
+				ExpectError: regexp.MustCompile(`(?s)the\s+server\s+speaks\s+HTTPS,\s+not\s+plain\s+HTTP.*address.*https://` + regexp.QuoteMeta(hostname)),
+			},
+			// A port nothing listens on: names `hostname` and the port, not
+			// the discovery client's "giving up after 4 attempt(s)".
+			{
+				Config:      testAccHostnamePolicyConfig(closedHost, org, name, "advisory", ""),
+				ExpectError: regexp.MustCompile(`(?s)Unable to find the API of.*.hostname.\s+"` + regexp.QuoteMeta(closedHost) + `":\s+nothing\s+accepted\s+an\s+HTTPS\s+connection.*port`),
 			},
 			{
 				Config: testAccHostnamePolicyConfig(hostname, org, name, "advisory", "  ssl_skip_verify = true\n"),

@@ -137,7 +137,9 @@ func (c testRunClient) create(ctx context.Context, m moduleRef, opts *tfe.TestRu
 // one configuration version send identical inputs, so such a run is
 // adopted only when ownCV says that this create made and uploaded the
 // configuration version itself: nothing else knows that version's ID, so
-// a run on it can only be this create's. Otherwise nothing is adopted
+// a run on it can only be this create's (the marker ownership.go asks
+// for), and it is claimed so that no other create adopts it too.
+// Otherwise nothing is adopted
 // (the caller queues the run again) and the matching runs created within
 // the request's window (its created-at, give or take clockSkew) are
 // returned as candidates: each may be an orphan the lost create queued.
@@ -157,6 +159,9 @@ func (c testRunClient) lostCreate(ctx context.Context, m moduleRef, sent *tfe.Te
 			continue
 		}
 		if ownCV {
+			if !owned.claim(run.ID) {
+				continue
+			}
 			return run, true, nil, nil
 		}
 		if amb.within(run.CreatedAt) {
@@ -201,25 +206,21 @@ func (c testRunClient) record(ctx context.Context, method, path string, body any
 var testRunListPageSize = 100
 
 // list reads every page of the module's runs, newest first, of the given
-// sources (all when empty), testRunListPageSize a request.
+// sources (all when empty), testRunListPageSize a request, through the
+// pager (pager.go): an error on any page, a 404 included, is an error.
 func (c testRunClient) list(ctx context.Context, m moduleRef, sources []string) ([]*testRunRecord, error) {
-	opts := &testRunListOptions{ListOptions: tfe.ListOptions{PageSize: testRunListPageSize}, Sources: strings.Join(sources, ",")}
-	var all []*testRunRecord
-	for {
+	return listAll(ctx, func(ctx context.Context, n int) ([]*testRunRecord, *tfe.Pagination, error) {
+		opts := &testRunListOptions{ListOptions: tfe.ListOptions{PageNumber: n, PageSize: testRunListPageSize}, Sources: strings.Join(sources, ",")}
 		req, err := c.client.NewRequest("GET", m.testRunsPath(), opts)
 		if err != nil {
-			return nil, err
+			return nil, nil, err
 		}
 		l := &testRunRecordList{}
 		if err := req.Do(ctx, l); err != nil {
-			return nil, err
+			return nil, nil, err
 		}
-		all = append(all, l.Items...)
-		if l.Pagination == nil || l.NextPage == 0 || l.NextPage <= l.CurrentPage {
-			return all, nil
-		}
-		opts.PageNumber = l.NextPage
-	}
+		return l.Items, l.Pagination, nil
+	})
 }
 
 // Polling: the first read after pollStart, then backing off by half again

@@ -124,7 +124,7 @@ func (r *moduleTestRunResource) Schema(ctx context.Context, _ resource.SchemaReq
 			"Module test endpoints need a token of the organization's owners team or of one of its members.\n\n" +
 			"**Lost answers.** When the request that queues the run ends without a definite answer (a 5xx, or a connection lost once the request was sent), " +
 			"the provider adopts a run only when it provably queued it. With `source`, the configuration version is the provider's own upload, which nothing else knows of: " +
-			"a run of the module on it with the inputs sent is adopted; none, and the run is queued again. " +
+			"a run of the module on it with the inputs sent is adopted (by this resource only); none, and the run is queued again. " +
 			"With `configuration_version_id`, `count` and `for_each` siblings and other configurations may queue runs of the same version with identical inputs, " +
 			"so no run is adopted: the provider queues the run again and warns, naming the runs of that version with the inputs sent that were queued while the lost request was in flight " +
 			"(one of them may be an orphan; the API cannot delete runs, but a run still going can be canceled). " +
@@ -361,7 +361,9 @@ func (r *moduleTestRunResource) Create(ctx context.Context, req resource.CreateR
 		return
 	}
 	if w := testRunOrphansWarning(m, cvID, rec.ID, "which is in state", maybeOrphans); w != "" {
-		resp.Diagnostics.AddWarning("A test run may have been queued twice", w)
+		// A summary of its own: Terraform folds warnings that share one.
+		resp.Diagnostics.AddWarning(fmt.Sprintf("A test run may have been queued twice: %s (module %s, configuration version %s)",
+			strings.Join(candidateLines(maybeOrphans, rec.ID, func(r *testRunRecord) string { return r.ID }, func(r *testRunRecord) string { return r.ID }), ", "), m, cvID), w)
 	}
 	tflog.Info(ctx, "Queued module test run", map[string]any{"id": rec.ID, "module": m.String(), "configuration_version_id": cvID})
 	plan.apply(ctx, rec, &resp.Diagnostics)

@@ -87,13 +87,11 @@ func (r *moduleTestVariableResource) Schema(_ context.Context, _ resource.Schema
 			"and cannot notice a change made outside Terraform; other changes made outside Terraform are put back by the next apply.\n\n" +
 			"Module tests need an API token of the organization's owners team or of one of its members.\n\n" +
 			"**Lost answers.** When the create request ends without a definite answer (a 5xx, or a connection lost once the request was sent), " +
-			"the provider looks up the module's variable with that key (keys are unique in a module) before creating it again. " +
-			"Before its first create in a module the provider notes the variables the module already has (one list request per 100 variables, per module and apply, shared by every create there). " +
-			"It adopts the variable only when it provably did not exist before: it is not among those noted, no other resource of the apply made it, " +
-			"it was created within the request's window (its creation time between the request's start and its failed answer, give or take 5 seconds of clock skew) " +
-			"and its description, category, `hcl`, `sensitive` and (unless sensitive) value are as sent. A variable that existed before fails the create exactly as it does with no fault " +
-			"(\"already exists\", with an `import` block); any other variable with the key fails the create with its ID and an `import` block. " +
-			"No such variable: the create is sent again. A key taken by a variable Terraform does not manage also fails with the variable's ID and an `import` block.",
+			"the provider looks up the module's variable with that key (keys are unique in a module) before creating it again. No such variable: the create is sent again. " +
+			"A variable with the key fails the create exactly as a taken key does with no fault (\"already exists\", with its ID and an `import` block): " +
+			"its creation time and attributes are the same whether the lost request made it or someone else did before it or while it was in flight, " +
+			"and the provider never takes over a variable it cannot prove it made. Import the variable if it is the one you want managed " +
+			"(a sensitive one's value cannot be read, so the next apply sets it again). A key taken by a variable Terraform does not manage also fails with the variable's ID and an `import` block.",
 		Attributes: map[string]schema.Attribute{
 			"id": schema.StringAttribute{
 				Computed:            true,
@@ -286,8 +284,6 @@ func (r *moduleTestVariableResource) Create(ctx context.Context, req resource.Cr
 		HCL:         plan.HCL.ValueBoolPointer(),
 		Sensitive:   plan.Sensitive.ValueBoolPointer(),
 	}
-	// Before the first create: what the module held (ownership.go).
-	r.data.snapshotTestVariables(ctx, mod)
 	v, err := reconcileCreate(ctx, "tfgov_module_test_variable",
 		func() (*tfe.Variable, error) {
 			ctx, notes := withResponseNotes(ctx)
@@ -298,9 +294,9 @@ func (r *moduleTestVariableResource) Create(ctx context.Context, req resource.Cr
 			return v, notes.wrap(err)
 		},
 		func(amb *ambiguousWriteError) (*tfe.Variable, bool, error) {
-			return lostTestVariable(ctx, r.data.client, mod, opts, amb, &r.data.owned)
+			return lostTestVariable(ctx, r.data.client, mod, opts, amb)
 		})
-	var existed *existedBeforeError
+	var existed *identityTakenError
 	if errors.As(err, &existed) {
 		resp.Diagnostics.AddAttributeError(path.Root("key"), "Module test variable already exists", existed.Error())
 		return

@@ -1,49 +1,60 @@
 package provider
 
 import (
-	"context"
 	"sync"
-
-	"github.com/hashicorp/terraform-plugin-log/tflog"
-	"golang.org/x/sync/singleflight"
 )
 
 // Never touch what you did not make.
 //
 // After a create whose answer was lost (reconcile.go), the provider may
-// adopt an object only when this resource instance provably made it: the
-// same configuration against the same service state must end the same way
-// with or without a transient fault. Where the API gives no creation time
-// (team access, policies), "made by this create" is proved by elimination:
+// adopt an object only on proof that this resource instance's create made
+// it, proof that covers the whole time between the provider's last look at
+// the service and the create. What the API offers, type by type:
 //
-//   - pre-write snapshot: before this provider's first create under a
-//     parent (a workspace's grants, an organization's policies, a module's
-//     test variables), it lists the parent's objects once, or reuses the
-//     shared refresh list (bulk_lists.go) when it holds one. Concurrent
-//     creates under the parent wait for the same list (singleflight), and
-//     the snapshot is kept for the rest of the operation: the provider's
-//     own writes never replace it. A look-up after an ambiguous create
-//     refuses every object in the snapshot: it existed before the create
-//     was sent, so the create cannot have made it, and the resource fails
-//     with the import error it gets without a fault. The snapshot costs
-//     ceil(M/100) list requests per parent per operation (M objects), not
-//     per resource, and none when the refresh list is held.
-//   - received: the IDs of every object whose create answer this provider
-//     received. Such an object belongs to another resource of the same
-//     apply (a sibling of `count` or `for_each`, or a duplicate
-//     declaration) and is never adopted.
+//   - Identity alone proves nothing. Policies (a name per organization),
+//     team access (a team per workspace) and test variables (a key per
+//     module) are unique by identity, so after a lost answer the service
+//     holds at most one object with it; but whether this create made it,
+//     or someone else did (before the apply, or in the moment between any
+//     look-up and the create, after which this create was refused as a
+//     duplicate), leaves no trace the API shows.
+//   - Equal attributes prove nothing: a person creating what the
+//     configuration declares sends the same ones.
+//   - A look-up before the create proves nothing about the gap between it
+//     and the create, however short: issue 18's pre-write snapshot (a list
+//     per parent per apply) is gone for that reason. It cost a request per
+//     parent and still adopted a person's object made after it.
+//   - Creation times prove nothing either. created-at (test variables,
+//     agent tokens, test runs; policies and grants have none) comes from
+//     the service's clock, the request's window from the provider's, and
+//     even with one clock an object made by someone else inside the window
+//     has a created-at inside it too. A window narrows a list of
+//     candidates for a warning; it never makes an object ours.
+//   - A marker only this create could have set proves it. None of these
+//     APIs has a field for one that costs nothing: a nonce in a policy's or
+//     a variable's description would have to be replaced by the configured
+//     description with a second request on every create (doubling the
+//     create's cost to save an error that needs a lost answer), and would
+//     move the policy's updated-at, which the code tracking relies on.
+//     Test runs have one for free: a configuration version this create made
+//     and uploaded itself, whose ID only this create's answer carried.
 //
-// What neither rule can tell apart, and is therefore refused too (with
-// the import error): an object that someone else made under the same
-// identity after the snapshot and before the look-up, while it matches
-// what was sent. The provider cannot prove it made such an object, and
-// importing it is the user's decision.
+// So: a test run on the create's own configuration version is adopted;
+// anything else found after a lost answer is refused, and the create fails
+// exactly as it does when the service refuses a duplicate, with the
+// "already exists" error and the object's import block (following it
+// converges). Agent tokens are never adopted (their secret was in the lost
+// answer) and never revoked; they are named in a warning.
+//
+// ownership records what this provider knows for sure: the IDs of every
+// object whose create answer it received (a sibling's object is never
+// adopted, and is never named as an orphan), the objects it adopted (one
+// object is adopted by at most one resource instance: claim), and locks
+// that order agent token creates with the look-ups after their lost
+// answers.
 type ownership struct {
-	mu        sync.Mutex
-	snapshots map[string]map[string]bool
-	group     singleflight.Group
-	received  sync.Map // object ID → true
-	locks     sync.Map // name → *sync.RWMutex
+	received sync.Map // object ID → true: created or adopted by this provider
+	locks    sync.Map // name → *sync.RWMutex
 }
 
 // lock returns the read-write lock called name (made on first use): agent
@@ -56,121 +67,29 @@ func (o *ownership) lock(name string) *sync.RWMutex {
 	return mu
 }
 
-// snapshot makes sure the pre-write snapshot of parent key exists,
-// fetching it with list when it does not (once for every create waiting
-// on it). It must be called before the create's first request. A failed
-// list is logged and leaves no snapshot: a look-up after an ambiguous
-// create then adopts nothing (hasSnapshot is false).
-func (o *ownership) snapshot(ctx context.Context, key string, list func(context.Context) (map[string]bool, error)) {
-	o.mu.Lock()
-	_, ok := o.snapshots[key]
-	o.mu.Unlock()
-	if ok {
-		return
-	}
-	_, err, _ := o.group.Do(key, func() (any, error) {
-		o.mu.Lock()
-		_, ok := o.snapshots[key]
-		o.mu.Unlock()
-		if ok {
-			return nil, nil
-		}
-		ids, err := list(ctx)
-		if err != nil {
-			return nil, err
-		}
-		o.mu.Lock()
-		defer o.mu.Unlock()
-		if o.snapshots == nil {
-			o.snapshots = map[string]map[string]bool{}
-		}
-		o.snapshots[key] = ids
-		tflog.Debug(ctx, "Took the pre-write snapshot", map[string]any{"parent": key, "count": len(ids)})
-		return nil, nil
-	})
-	if err != nil {
-		tflog.Warn(ctx, "Could not take the pre-write snapshot: an ambiguous create under this parent will adopt nothing", map[string]any{"parent": key, "error": err.Error()})
-	}
-}
-
-// existedBefore reports whether id was in the pre-write snapshot of parent
-// key, and whether that snapshot exists at all.
-func (o *ownership) existedBefore(key, id string) (existed, hasSnapshot bool) {
-	o.mu.Lock()
-	defer o.mu.Unlock()
-	ids, ok := o.snapshots[key]
-	return ids[id], ok
-}
-
 // receive records the ID of an object whose create answer arrived.
 func (o *ownership) receive(id string) { o.received.Store(id, true) }
 
-// wasReceived reports whether a create answer of this provider named id.
+// wasReceived reports whether a create answer of this provider named id,
+// or a create of this provider adopted it.
 func (o *ownership) wasReceived(id string) bool {
 	_, ok := o.received.Load(id)
 	return ok
 }
 
-// idsOf returns the IDs of a list's records (none for a missing parent).
-func idsOf[T any](l *recordsByID[T]) map[string]bool {
-	ids := make(map[string]bool, len(l.byID))
-	for id := range l.byID {
-		ids[id] = true
-	}
-	return ids
+// claim records that a create adopts id, and reports whether it may: false
+// when a create answer named it or another create adopted it already.
+func (o *ownership) claim(id string) bool {
+	_, taken := o.received.LoadOrStore(id, true)
+	return !taken
 }
 
-// Snapshot keys of each parent kind.
-func teamAccessSnapshotKey(workspaceID string) string { return "team-workspaces " + workspaceID }
-func policySnapshotKey(org string) string             { return "policies " + org }
-func testVariableSnapshotKey(mod moduleRef) string    { return "vars " + mod.String() }
+// identityTakenError is a lost create's identity (a name, a key) found on
+// an object after the answer was lost: the resource fails with the same
+// "already exists" error, naming the attribute, that the create's own 422
+// gets without a fault. It is a refusal to adopt (a *conflictError) for
+// reconcileCreate.
+type identityTakenError struct{ conflict *conflictError }
 
-// snapshotTeamAccess takes the pre-write snapshot of a workspace's grants:
-// the shared refresh list (fetched now when not held).
-func (d *providerData) snapshotTeamAccess(ctx context.Context, workspaceID string) {
-	d.owned.snapshot(ctx, teamAccessSnapshotKey(workspaceID), func(ctx context.Context) (map[string]bool, error) {
-		l, err := d.workspaceTeamAccess(ctx, workspaceID)
-		if err != nil {
-			return nil, err
-		}
-		return idsOf(l), nil
-	})
-}
-
-// snapshotPolicies takes the pre-write snapshot of an organization's
-// policies: the shared refresh list (fetched now when not held).
-func (d *providerData) snapshotPolicies(ctx context.Context, org string) {
-	d.owned.snapshot(ctx, policySnapshotKey(org), func(ctx context.Context) (map[string]bool, error) {
-		l, err := d.organizationPolicies(ctx, org)
-		if err != nil {
-			return nil, err
-		}
-		return idsOf(l), nil
-	})
-}
-
-// snapshotTestVariables takes the pre-write snapshot of a module's test
-// variables: the shared refresh list (fetched now when not held).
-func (d *providerData) snapshotTestVariables(ctx context.Context, mod moduleRef) {
-	d.owned.snapshot(ctx, testVariableSnapshotKey(mod), func(ctx context.Context) (map[string]bool, error) {
-		l, err := d.moduleTestVariables(ctx, mod)
-		if err != nil {
-			return nil, err
-		}
-		ids := make(map[string]bool, len(l.byID))
-		for id := range l.byID {
-			ids[id] = true
-		}
-		return ids, nil
-	})
-}
-
-// existedBeforeError is a lost create's identity (a name, a key) found on
-// an object that existed before the create was sent: the resource fails
-// with the same "already exists" error, naming the attribute, that the
-// create's own 422 gets without a fault. It is a refusal to adopt (a
-// *conflictError) for reconcileCreate.
-type existedBeforeError struct{ conflict *conflictError }
-
-func (e *existedBeforeError) Error() string { return e.conflict.Error() }
-func (e *existedBeforeError) Unwrap() error { return e.conflict }
+func (e *identityTakenError) Error() string { return e.conflict.Error() }
+func (e *identityTakenError) Unwrap() error { return e.conflict }

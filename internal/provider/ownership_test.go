@@ -1,8 +1,6 @@
 package provider
 
 import (
-	"context"
-	"errors"
 	"strings"
 	"sync"
 	"sync/atomic"
@@ -12,56 +10,34 @@ import (
 	tfe "github.com/hashicorp/go-tfe"
 )
 
-// TestOwnershipSnapshot: concurrent creates under one parent share one
-// list; a failed list leaves no snapshot (nothing is adopted then), and
-// the next create tries again; the snapshot is never replaced.
-func TestOwnershipSnapshot(t *testing.T) {
+// TestOwnershipClaim: of concurrent creates that find one object, at most
+// one adopts it (row 3 of issue 25); an object whose create answer this
+// provider received is adopted by none.
+func TestOwnershipClaim(t *testing.T) {
 	t.Parallel()
 	var o ownership
-	var lists atomic.Int32
-	release := make(chan struct{})
-	var listErr error // the list succeeds
-	list := func(context.Context) (map[string]bool, error) {
-		lists.Add(1)
-		<-release
-		return map[string]bool{"a": true}, listErr
-	}
+	var won atomic.Int32
 	var wg sync.WaitGroup
 	for range 10 {
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
-			o.snapshot(context.Background(), "p", list)
+			if o.claim("a") {
+				won.Add(1)
+			}
 		}()
 	}
-	time.Sleep(20 * time.Millisecond)
-	close(release)
 	wg.Wait()
-	if n := lists.Load(); n != 1 {
-		t.Errorf("10 concurrent creates listed %d times, want 1", n)
+	if n := won.Load(); n != 1 {
+		t.Errorf("%d creates adopted one object, want 1", n)
 	}
-	o.snapshot(context.Background(), "p", func(context.Context) (map[string]bool, error) {
-		t.Error("a held snapshot was listed again")
-		return nil, nil
-	})
-	for _, tc := range []struct {
-		key, id           string
-		existed, snapshot bool
-	}{{"p", "a", true, true}, {"p", "b", false, true}, {"q", "a", false, false}} {
-		existed, snapshot := o.existedBefore(tc.key, tc.id)
-		if existed != tc.existed || snapshot != tc.snapshot {
-			t.Errorf("existedBefore(%s, %s) = %v, %v, want %v, %v", tc.key, tc.id, existed, snapshot, tc.existed, tc.snapshot)
-		}
-	}
-	o.snapshot(context.Background(), "q", func(context.Context) (map[string]bool, error) { return nil, errors.New("503") })
-	if _, snapshot := o.existedBefore("q", "a"); snapshot {
-		t.Error("a failed list left a snapshot")
-	}
-	o.snapshot(context.Background(), "q", func(context.Context) (map[string]bool, error) { return map[string]bool{}, nil })
-	if _, snapshot := o.existedBefore("q", "a"); !snapshot {
-		t.Error("the list after a failed one left no snapshot")
+	if !o.wasReceived("a") {
+		t.Error("an adopted object is not recorded")
 	}
 	o.receive("x")
+	if o.claim("x") {
+		t.Error("an object whose create answer arrived was claimed")
+	}
 	if !o.wasReceived("x") || o.wasReceived("y") {
 		t.Error("received IDs are not recorded")
 	}
@@ -71,14 +47,22 @@ func TestAgentTokenOrphansWarning(t *testing.T) {
 	t.Parallel()
 	at := time.Date(2026, 11, 23, 12, 0, 0, 0, time.UTC)
 	tok := func(id string) *tfe.AgentToken { return &tfe.AgentToken{ID: id, CreatedAt: at} }
-	if w := agentTokenOrphansWarning("apool-1", "ci", "at-mine", nil); w != "" {
-		t.Errorf("no candidates: warning %q", w)
+	if s, w := agentTokenOrphansWarning("apool-1", "ci", "at-mine", nil); s != "" || w != "" {
+		t.Errorf("no candidates: warning %q: %q", s, w)
 	}
-	if w := agentTokenOrphansWarning("apool-1", "ci", "at-mine", []*tfe.AgentToken{tok("at-mine")}); w != "" {
-		t.Errorf("only the token in state: warning %q", w)
+	if s, w := agentTokenOrphansWarning("apool-1", "ci", "at-mine", []*tfe.AgentToken{tok("at-mine")}); s != "" || w != "" {
+		t.Errorf("only the token in state: warning %q: %q", s, w)
 	}
-	w := agentTokenOrphansWarning("apool-1", "ci-agents", "at-mine", []*tfe.AgentToken{tok("at-b"), tok("at-a"), tok("at-b"), tok("at-mine")})
-	for _, want := range []string{"at-a (created 2026-11-23T12:00:00Z)", "at-b", `description "ci-agents"`, "DELETE /api/v2/authentication-tokens/<id>", "revoked nothing", "apool-1"} {
+	s, w := agentTokenOrphansWarning("apool-1", "ci-agents", "at-mine", []*tfe.AgentToken{tok("at-b"), tok("at-a"), tok("at-b"), tok("at-mine")})
+	// The summary names the tokens, the pool and the description: Terraform
+	// folds warnings with one summary, showing only the first's detail.
+	if want := `Agent tokens may have been left behind in pool apool-1: at-a, at-b (description "ci-agents")`; s != want {
+		t.Errorf("summary %q, want %q", s, want)
+	}
+	if s1, _ := agentTokenOrphansWarning("apool-1", "ci", "at-mine", []*tfe.AgentToken{tok("at-c")}); s1 == s || !strings.Contains(s1, "at-c") {
+		t.Errorf("summaries of different tokens: %q and %q", s, s1)
+	}
+	for _, want := range []string{"at-a (created 2026-11-23T12:00:00Z)", "at-b", `description "ci-agents"`, "DELETE /api/v2/authentication-tokens/<id>", "revoked nothing", "apool-1", "tfgov_agent_token_prune"} {
 		if !strings.Contains(w, want) {
 			t.Errorf("warning lacks %q:\n%s", want, w)
 		}

@@ -130,8 +130,7 @@ func testAccPolicyListPages(t *testing.T) int {
 }
 
 // TestAccPolicyResource_inlineCodeRequests: a policy with inline code costs
-// two requests to create (POST, PUT) besides the organization's pre-write
-// snapshot (a list, once per apply), one to change its code (PUT) and a
+// two requests to create (POST, PUT), one to change its code (PUT) and a
 // refresh of the organization's list to plan. Not parallel: the counter sees
 // no other test's requests.
 func TestAccPolicyResource_inlineCodeRequests(t *testing.T) {
@@ -166,8 +165,7 @@ func TestAccPolicyResource_inlineCodeRequests(t *testing.T) {
 			{
 				Config: testAccPolicyInline(name, regoCode),
 				Check: check("create", map[string]int{
-					orgPolicies: 1, // the pre-write snapshot of the organization's policies (ownership.go)
-					"POST /api/v2/organizations/{org}/policies": 1,
+					"POST /api/v2/organizations/{org}/policies": 1, // nothing is listed before a create
 					"PUT /api/v2/policies/{id}/upload":          1,
 				}),
 			},

@@ -5,7 +5,6 @@ import (
 	"errors"
 	"fmt"
 	"strings"
-	"time"
 
 	tfe "github.com/hashicorp/go-tfe"
 	"github.com/hashicorp/terraform-plugin-framework-validators/stringvalidator"
@@ -110,13 +109,10 @@ func (r *policyResource) Schema(_ context.Context, _ resource.SchemaRequest, res
 			"After every create and update the provider compares what the API returns with the configuration, " +
 			"so a change the API did not make fails the apply instead of showing up as drift later.\n\n" +
 			"**Lost answers.** When the create request ends without a definite answer (a 5xx, or a connection lost once the request was sent), " +
-			"the provider does not send it again blindly: it looks up the organization's policy with that name. " +
-			"The API returns no creation time for a policy, so before its first create in an organization the provider notes the policies the organization already has " +
-			"(one list request per 100 policies, per organization and apply, shared by every create there). After a lost answer a policy is adopted only when it provably did not exist before: " +
-			"it is not among those noted, no other resource of the apply made it, every attribute is as sent, " +
-			"it has not changed since it was created (`updated_at` null: no code uploaded, no update) and no policy set includes it. " +
-			"A policy that existed before fails the create exactly as it does with no fault (\"Policy already exists\", with an `import` block); " +
-			"a policy of that name in any other shape fails the create with its ID and an `import` block. No such policy: the create is sent again. " +
+			"the provider does not send it again blindly: it looks up the organization's policy with that name. No such policy: the create is sent again. " +
+			"A policy with that name fails the create exactly as a taken name does with no fault (\"Policy already exists\", with its ID and an `import` block): " +
+			"the API returns no creation time and nothing a create could mark, so the policy the lost request made and one that someone else made before it or while it was in flight look the same, " +
+			"and the provider never takes over a policy it cannot prove it made. Import the policy if it is the one you want managed; the next apply then has nothing to do. " +
 			"\n\n**A failed code upload.** When the policy is created but its code upload fails (after the provider's retries, `retry_max`), " +
 			"the provider deletes the policy again (nothing refers to it yet) and fails the apply saying so: nothing is left half-made, nothing is in state, " +
 			"and the next apply creates the policy with its code. If that delete fails too, the policy is kept in state without its code and the error says so; " +
@@ -329,8 +325,6 @@ func (r *policyResource) Create(ctx context.Context, req resource.CreateRequest,
 		}
 	}
 	tflog.Debug(ctx, "Creating policy", map[string]any{"organization": org, "name": plan.Name.ValueString(), "kind": plan.Kind.ValueString()})
-	// Before the first create: what the organization held (ownership.go).
-	r.data.snapshotPolicies(ctx, org)
 	defer r.data.lists.policies.invalidate(org)
 	pc := policyClient{r.data.client}
 	pol, err := reconcileCreate(ctx, "tfgov_policy",
@@ -342,9 +336,9 @@ func (r *policyResource) Create(ctx context.Context, req resource.CreateRequest,
 			return pol, err
 		},
 		func(amb *ambiguousWriteError) (*policyAPI, bool, error) {
-			return pc.lostCreate(ctx, org, opts, amb, &r.data.owned)
+			return pc.lostCreate(ctx, org, opts, amb)
 		})
-	var taken *existedBeforeError
+	var taken *identityTakenError
 	if errors.As(err, &taken) {
 		resp.Diagnostics.AddAttributeError(path.Root("name"), "Policy already exists", taken.Error())
 		return
@@ -419,17 +413,13 @@ func (r *policyResource) undoCreate(ctx context.Context, pol *policyAPI, put dia
 
 // lostCreate looks for the policy a create whose answer was lost (amb)
 // may have made: the policy of org with the name sent (names are unique in
-// an organization). The policy API returns no creation time, so the policy
-// is adopted only when it provably did not exist before this create
-// (ownership.go): it is not in the organization's pre-write snapshot, no
-// other create of this provider received it, every attribute is as sent,
-// it has not changed since it was created (updated-at null: no code
-// uploaded, no update) and no policy set includes it. A policy that
-// existed before fails as it would without the fault ("Policy already
-// exists", with its import block); any other policy of that name is
-// refused with its ID and an import block. None at all means the create
-// made nothing.
-func (p policyClient) lostCreate(ctx context.Context, org string, sent *tfe.PolicyCreateOptions, amb *ambiguousWriteError, owned *ownership) (*policyAPI, bool, error) {
+// an organization). None means the create made nothing. One is never
+// adopted: the policy API has no creation time and no field a create
+// could mark, so the policy this create made and one that someone else
+// made before it or while it was in flight (this create then being
+// refused as a duplicate) look the same (ownership.go). It fails as it
+// does with no fault ("Policy already exists", with its import block).
+func (p policyClient) lostCreate(ctx context.Context, org string, sent *tfe.PolicyCreateOptions, amb *ambiguousWriteError) (*policyAPI, bool, error) {
 	name := *sent.Name
 	pol, err := p.findByName(ctx, org, name)
 	if isNotFound(err) {
@@ -438,53 +428,8 @@ func (p policyClient) lostCreate(ctx context.Context, org string, sent *tfe.Poli
 	if err != nil {
 		return nil, false, err
 	}
-	existed, snapshot := owned.existedBefore(policySnapshotKey(org), pol.ID)
-	if existed {
-		return nil, false, &existedBeforeError{&conflictError{fmt.Sprintf("Organization %s already has a policy named %q (%s), which existed before this create was sent: %s.\n\n%s",
-			org, name, pol.ID, amb, importAdvice("tfgov_policy", pol.ID, pol.ID))}}
-	}
-	var differs []string
-	if !snapshot {
-		differs = append(differs, "the provider could not list the organization's policies before the create, so it cannot tell whether the policy existed before")
-	}
-	if owned.wasReceived(pol.ID) {
-		differs = append(differs, "another resource of this apply created it")
-	}
-	if pol.Kind != sent.Kind && sent.Kind != "" {
-		differs = append(differs, fmt.Sprintf("kind is %q", pol.Kind))
-	}
-	if !equalOptional(pol.Description, sent.Description) {
-		differs = append(differs, "the description differs")
-	}
-	if sent.Kind == tfe.OPA && !equalOptional(pol.Query, sent.Query) {
-		differs = append(differs, "the query differs")
-	}
-	if sent.EnforcementLevel != nil && pol.EnforcementLevel != *sent.EnforcementLevel {
-		differs = append(differs, fmt.Sprintf("enforcement-level is %q", pol.EnforcementLevel))
-	}
-	if !pol.UpdatedAt.IsZero() {
-		differs = append(differs, "it changed after it was created (updated-at "+pol.UpdatedAt.UTC().Format(time.RFC3339)+")")
-	}
-	if pol.PolicySetCount > 0 {
-		differs = append(differs, fmt.Sprintf("%d policy sets include it", pol.PolicySetCount))
-	}
-	if len(differs) > 0 {
-		return nil, false, &conflictError{ambiguousConflict("tfgov_policy", fmt.Sprintf("a policy named %q in organization %s", name, org), pol.ID, pol.ID, strings.Join(differs, ", "), amb)}
-	}
-	return pol, true, nil
-}
-
-// equalOptional compares an optional string the API returned with the
-// one sent, an empty string standing for none on both sides.
-func equalOptional(got, sent *string) bool {
-	var g, s string
-	if got != nil {
-		g = *got
-	}
-	if sent != nil {
-		s = *sent
-	}
-	return g == s
+	return nil, false, &identityTakenError{&conflictError{fmt.Sprintf("Organization %s already has a policy named %q (%s). %s\n\n%s",
+		org, name, pol.ID, lostAnswerFound(amb), importAdvice("tfgov_policy", pol.ID, pol.ID))}}
 }
 
 // codeAttr is the attribute that holds m's inline code.

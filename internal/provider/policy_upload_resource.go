@@ -8,7 +8,9 @@ import (
 	"errors"
 	"fmt"
 	tfe "github.com/hashicorp/go-tfe"
+	"io/fs"
 	"os"
+	"path/filepath"
 	"regexp"
 	"strings"
 	"time"
@@ -288,12 +290,34 @@ func privateValue(v any) []byte {
 	return b
 }
 
+// missingSourceError is a `source` naming no file. It is fs.ErrNotExist
+// (errors.Is), and says which file was looked for and where.
+type missingSourceError struct{ name, abs string }
+
+func (e missingSourceError) Error() string {
+	msg := fmt.Sprintf("source: the file %s does not exist", e.abs)
+	if !filepath.IsAbs(e.name) {
+		msg += fmt.Sprintf(" (source = %q is taken from the directory Terraform runs in: for a file next to the configuration, write \"${path.module}/%s\")",
+			e.name, filepath.ToSlash(filepath.Clean(e.name)))
+	}
+	return msg + "."
+}
+
+func (e missingSourceError) Unwrap() error { return fs.ErrNotExist }
+
 // readPolicySource reads a code file, refusing one over the API's limit
 // before reading it.
 func readPolicySource(name string) ([]byte, error) {
 	fi, err := os.Stat(name)
+	if errors.Is(err, fs.ErrNotExist) {
+		abs, aerr := filepath.Abs(name)
+		if aerr != nil {
+			abs = name
+		}
+		return nil, missingSourceError{name: name, abs: abs}
+	}
 	if err != nil {
-		return nil, err
+		return nil, fmt.Errorf("source: %w", err)
 	}
 	if fi.IsDir() {
 		return nil, fmt.Errorf("%s is a directory, not a file", name)

@@ -93,7 +93,7 @@ func (p *tfgovProvider) Schema(_ context.Context, _ provider.SchemaRequest, resp
 			"token": schema.StringAttribute{
 				Optional:            true,
 				Sensitive:           true,
-				MarkdownDescription: "API token. Defaults to the `TFE_TOKEN` environment variable, then to the Terraform CLI credentials for the hostname (`TF_TOKEN_<hostname>` or the file written by `terraform login`).",
+				MarkdownDescription: "API token. Defaults to the `TFE_TOKEN` environment variable, then to Terraform CLI's credentials for the hostname, read where Terraform reads them: `TF_TOKEN_<hostname>`, a `credentials \"<hostname>\"` block of the CLI configuration (`TF_CLI_CONFIG_FILE`, else `~/.terraformrc` and the `*.tfrc` files of `~/.terraform.d`), then the file written by `terraform login`. A missing token is an error that lists every place looked at.",
 			},
 			"organization": schema.StringAttribute{
 				Optional: true,
@@ -172,14 +172,13 @@ func (p *tfgovProvider) Configure(ctx context.Context, req provider.ConfigureReq
 		credentialsHost = u.Host
 	}
 
-	token, tokenSrc, err := findToken(cfg.Token.ValueString(), credentialsHost)
+	token, tokenSrc, looked, err := findToken(cfg.Token.ValueString(), credentialsHost)
 	if err != nil {
 		resp.Diagnostics.AddAttributeError(path.Root("token"), "Unable to read Terraform CLI credentials", err.Error())
 		return
 	}
 	if token == "" {
-		resp.Diagnostics.AddAttributeError(path.Root("token"), "Missing API token",
-			fmt.Sprintf("Set the provider's token attribute or the TFE_TOKEN environment variable, or run `terraform login %s`.", credentialsHost))
+		resp.Diagnostics.AddAttributeError(path.Root("token"), "Missing API token", missingTokenDetail(credentialsHost, looked))
 		return
 	}
 
@@ -272,7 +271,7 @@ func (p *tfgovProvider) Resources(_ context.Context) []func() resource.Resource 
 }
 
 // Actions are Terraform 1.14's imperative operations; older Terraform
-// versions do not see them.
+// versions never ask for them (and fail to parse an `action` block).
 func (p *tfgovProvider) Actions(_ context.Context) []func() action.Action {
 	return []func() action.Action{
 		NewModuleTestAction,

@@ -143,7 +143,8 @@ func TestSchemas(t *testing.T) {
 // cannot be configured; none of them reaches the network.
 func TestProviderConfigure_errors(t *testing.T) {
 	home := t.TempDir()
-	t.Setenv("TF_CLI_CONFIG_DIR", home)
+	t.Setenv("HOME", home)
+	t.Setenv("TF_CLI_CONFIG_FILE", "")
 	t.Setenv("TFE_TOKEN", "")
 	t.Setenv("TFE_ADDRESS", "")
 	t.Setenv("TFE_HOSTNAME", "")
@@ -157,7 +158,9 @@ func TestProviderConfigure_errors(t *testing.T) {
 	}{
 		"missing token": {
 			config: `provider "tfgov" { hostname = "tfe.example.com" }`,
-			want:   `(?s)Missing API token.*token attribute or the TFE_TOKEN environment variable.*terraform login tfe.example.com`,
+			want: `(?s)Missing API token.*looked, in this\s+order.*TFE_TOKEN environment variable: not set.*TF_TOKEN_tfe_example_com environment variable: not set` +
+				`.*credentials "tfe.example.com" block in the CLI configuration file \S+/\.terraformrc.*credentials file of .terraform login. \S+/\.terraform\.d/credentials\.tfrc\.json` +
+				`.*terraform\s+login\s+tfe.example.com`,
 		},
 		"address without scheme": {
 			config: `provider "tfgov" { address = "tfe.example.com" }`,

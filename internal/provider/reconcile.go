@@ -19,34 +19,39 @@ import (
 // window in which the request was in flight. Each resource that creates
 // then looks for what identifies its object before it creates again:
 //
-//   - found and provably this create's object (same identity, attributes
-//     as sent, absent from the parent's pre-write snapshot and received by
-//     no other create of this provider (ownership.go) and, where the API
-//     returns a creation time, created within the window): adopted, with
-//     no second create;
-//   - found and in the pre-write snapshot: it existed before the create,
-//     so the create fails exactly as it does with no fault (the "already
-//     exists" error with an import block);
-//   - found but not provably this create's otherwise: the create fails
-//     with the existing object's ID and an import block
-//     (ambiguousConflict);
+//   - found, with proof that this create made it: adopted, with no second
+//     create. The only proof the API allows (ownership.go) is a marker
+//     only this create could have set: a test run on a configuration
+//     version the create made and uploaded itself. One object is adopted
+//     by at most one resource instance (ownership.claim);
+//   - found without such proof (policies, team access, test variables:
+//     whoever made the object, this create or someone else before it or
+//     while it was in flight, the service shows the same): the create
+//     fails as it does when the service refuses a duplicate, with the
+//     "already exists" error, the object's ID and its import block
+//     (lostAnswerFound, importAdvice). The object is on the service and
+//     named in the output; the user decides whether it is theirs;
 //   - nothing found: the first attempt made nothing, so it creates again,
 //     up to maxAmbiguousCreates attempts in all.
 //
-// Where nothing can ever be proved (agent tokens, whose secret only the
-// lost answer held; test runs of a configuration version that siblings
-// share), nothing is adopted and nothing is revoked: the resource creates
-// again and names what the lost create may have left in a warning.
+// Where nothing can ever be proved and more than one object may match
+// (agent tokens, whose secret only the lost answer held; test runs of a
+// configuration version that siblings share), nothing is adopted and
+// nothing is revoked: the resource creates again and names what the lost
+// create may have left in a warning whose summary names those objects
+// (Terraform folds warnings with one summary into "and N more").
 //
 // The look-ups happen only after an ambiguous answer: a create answered
-// at once costs one request, as before.
+// at once costs one request, and nothing is listed before it.
 
 // maxAmbiguousCreates bounds the create attempts of one resource that end
 // ambiguously, each followed by a look-up that found nothing.
 const maxAmbiguousCreates = 5
 
 // clockSkew is how far the service's clock may be from the provider's when
-// a creation time is compared with a request's window.
+// a creation time is compared with a request's window. The window only
+// narrows the candidates a warning names (agent tokens, test runs of a
+// shared configuration version); it never proves an object ours.
 const clockSkew = 5 * time.Second
 
 // asAmbiguous returns the ambiguous write in err's chain (go-tfe returns
@@ -95,14 +100,13 @@ func reconciliations() map[string]int {
 	return maps.Clone(reconcileCounts)
 }
 
-// ambiguousConflict is the message for an object that stands where a
-// create whose answer was lost would have put its own, but which is not
-// provably that create's: it names the object and gives the import block.
-// The provider is not told the resource's address; Terraform prints it in
-// the diagnostic's "with" line, which the block's `to` must be set to.
-func ambiguousConflict(resourceType, what, id, importID, why string, amb *ambiguousWriteError) string {
-	return fmt.Sprintf("The create request ended without a definite answer (%s), and %s now exists as %s, but it is not provably the object this create made: %s.\n\n%s",
-		amb.Reason, what, id, why, importAdvice(resourceType, id, importID))
+// lostAnswerFound is the paragraph that follows "<parent> already has
+// <object> (<id>)" when the object was found after a create whose answer
+// was lost (amb): it says why the provider does not take it over.
+func lostAnswerFound(amb *ambiguousWriteError) string {
+	return fmt.Sprintf("The create request ended without a definite answer (%s), so this may be the object that request made, "+
+		"or one that someone else made before it or while it was in flight: nothing the API returns tells them apart, "+
+		"so the provider does not take it over.", amb.Reason)
 }
 
 // importAdvice tells how to manage an existing object (id) with the

@@ -13,6 +13,7 @@ import (
 	tfjson "github.com/hashicorp/terraform-json"
 	"github.com/hashicorp/terraform-plugin-testing/helper/resource"
 	"github.com/hashicorp/terraform-plugin-testing/statecheck"
+	"github.com/hashicorp/terraform-plugin-testing/terraform"
 
 	"github.com/tfgov/terraform-provider-tfgov/internal/sandbox"
 )
@@ -41,17 +42,21 @@ func TestAmbiguousWindow(t *testing.T) {
 
 // TestAccLostAnswers: for every resource that creates, a create the
 // service processed and whose answer was lost (a 503 after processing, or
-// a dropped connection) ends with the object in state and nothing else of
-// this configuration's on the service: adopted with no second create; or,
-// where the lost create's object cannot be proved this resource's (agent
-// tokens, whose secret was lost with the answer; test runs of a given
-// configuration version, which siblings share), made again while the lost
+// a dropped connection). Where the API allows no proof that the object
+// found is this create's (policies, team access, test variables: issue
+// 25), the create fails with "already exists" naming the object in an
+// import block; following it (terraform import) converges: the next plan
+// is empty and the service holds exactly the object in state. A test run
+// on the create's own configuration version is adopted with no second
+// create. Where more than one object may match (agent tokens, whose
+// secret was lost with the answer; test runs of a given configuration
+// version, which siblings share), the create is made again while the lost
 // one is left alone and named in a warning. A second configuration shares
 // the pool, the workspace, the module and the organization: its objects
 // (made through go-tfe a moment before the create, as its apply would,
 // with the same description, the same configuration version and the same
-// inputs wherever the API allows two alike) are neither revoked, adopted
-// nor changed.
+// inputs wherever the API allows two alike) are neither revoked, adopted,
+// named for import nor changed.
 func TestAccLostAnswers(t *testing.T) {
 	sb := testAccSandbox()
 	if sb == nil {
@@ -61,6 +66,11 @@ func TestAccLostAnswers(t *testing.T) {
 		config    string
 		postPath  string
 		wantPosts int // creates sent in all
+		// refused, when set, is the error the create fails with; addr and
+		// importID then give the import that the error advises.
+		refused  *regexp.Regexp
+		addr     string
+		importID func(ctx context.Context) (string, error)
 		// other makes the second configuration's objects and returns
 		// their IDs and a check that they are as they were.
 		other func(ctx context.Context) (ids map[string]bool, unchanged func(context.Context) error)
@@ -76,6 +86,15 @@ func TestAccLostAnswers(t *testing.T) {
 				config:    testAccPolicyConfig(name, "", "", "lost answer", ""),
 				postPath:  "/api/v2/organizations/" + testAccOrganization() + "/policies",
 				wantPosts: 1,
+				refused:   regexp.MustCompile(`(?s)Policy\s+already\s+exists.*` + phraseRE(fmt.Sprintf("already has a policy named %q (pol-", name)).String() + `.*without\s+a\s+definite\s+answer.*import\s+\{\s+to\s+=\s+tfgov_policy\.<name>\s+id\s+=\s+"pol-`),
+				addr:      policyAddr,
+				importID: func(ctx context.Context) (string, error) {
+					pol, err := policyClient{c}.findByName(ctx, testAccOrganization(), name)
+					if err != nil {
+						return "", err
+					}
+					return pol.ID, nil
+				},
 				other: func(ctx context.Context) (map[string]bool, func(context.Context) error) {
 					pol, err := policyClient{c}.create(ctx, testAccOrganization(), &tfe.PolicyCreateOptions{
 						Name: tfe.String(name + "-other"), Kind: tfe.Sentinel, Description: tfe.String("lost answer"),
@@ -124,6 +143,20 @@ func TestAccLostAnswers(t *testing.T) {
 				config:    testAccTeamAccessConfig(team.ID, ws.ID, "write", ""),
 				postPath:  "/api/v2/team-workspaces",
 				wantPosts: 1,
+				refused:   regexp.MustCompile(`(?s)already\s+has\s+"write"\s+access.*import\s+\{\s+to\s+=\s+tfgov_team_access\.<name>\s+id\s+=\s+"tws-.*without\s+a\s+definite\s+answer`),
+				addr:      "tfgov_team_access.test",
+				importID: func(ctx context.Context) (string, error) {
+					grants, err := c.TeamAccess.List(ctx, &tfe.TeamAccessListOptions{WorkspaceID: ws.ID})
+					if err != nil {
+						return "", err
+					}
+					for _, g := range grants.Items {
+						if g.Team != nil && g.Team.ID == team.ID {
+							return g.ID, nil
+						}
+					}
+					return "", fmt.Errorf("no grant of team %s on workspace %s", team.ID, ws.ID)
+				},
 				other: func(ctx context.Context) (map[string]bool, func(context.Context) error) {
 					g, err := c.TeamAccess.Add(ctx, tfe.TeamAccessAddOptions{Access: tfe.Access(tfe.AccessWrite), Team: otherTeam, Workspace: ws})
 					if err != nil {
@@ -166,9 +199,22 @@ func TestAccLostAnswers(t *testing.T) {
 			mod := testAccModule(t)
 			c := testAccClient(t)
 			return tcase{
-				config:    testAccTestVariableConfig(mod, `key = "LOST"`, `value = "v"`, `sensitive = true`),
+				config:    testAccTestVariableConfig(mod, `key = "LOST"`, `value = "v"`),
 				postPath:  mod.varsPath(),
 				wantPosts: 1,
+				refused: regexp.MustCompile(`(?s)Module\s+test\s+variable\s+already\s+exists.*with\s+key\s+"LOST".*without\s+a\s+definite\s+answer.*id\s+=\s+"` +
+					regexp.QuoteMeta(mod.String()+"/var-")),
+				addr: testVariableAddr,
+				importID: func(ctx context.Context) (string, error) {
+					l, err := listTestVariables(ctx, c, mod)
+					if err != nil {
+						return "", err
+					}
+					if v := l.byKey["LOST"]; v != nil {
+						return mod.String() + "/" + v.ID, nil
+					}
+					return "", fmt.Errorf("no variable LOST in module %s", mod)
+				},
 				other: func(ctx context.Context) (map[string]bool, func(context.Context) error) {
 					v, err := c.TestVariables.Create(ctx, mod.id(), tfe.VariableCreateOptions{
 						Key: tfe.String("OTHER"), Value: tfe.String("v"), Category: tfe.Category(tfe.CategoryEnv), Sensitive: tfe.Bool(true),
@@ -291,37 +337,60 @@ func TestAccLostAnswers(t *testing.T) {
 				var posts0 int
 				var others map[string]bool
 				var unchanged func(context.Context) error
+				first := resource.TestStep{
+					PreConfig: func() {
+						others, unchanged = tc.other(context.Background())
+						posts0 = sb.RequestsTo("POST", tc.postPath)
+						f := sandbox.Fault{Method: "POST", Path: tc.postPath, Status: 503, After: true, Count: 1}
+						if drop {
+							f.Status, f.Drop, f.After = 0, true, false
+						}
+						if err := sb.InjectFault(f); err != nil {
+							t.Fatal(err)
+						}
+					},
+					Config: tc.config,
+				}
+				checks := []statecheck.StateCheck{stateCheckFunc(func(ctx context.Context, s *tfjson.State) error {
+					if n := sb.RequestsTo("POST", tc.postPath) - posts0; n != tc.wantPosts {
+						return fmt.Errorf("%d creates sent, want %d", n, tc.wantPosts)
+					}
+					for _, r := range s.Values.RootModule.Resources {
+						if id, _ := r.AttributeValues["id"].(string); others[id] {
+							return fmt.Errorf("%s adopted the other configuration's %s", r.Address, id)
+						}
+					}
+					if err := unchanged(ctx); err != nil {
+						return fmt.Errorf("the other configuration's object: %w", err)
+					}
+					return tc.onService(ctx, s, others)
+				})}
+				steps := []resource.TestStep{first}
+				if tc.refused == nil {
+					steps[0].ConfigStateChecks = checks
+				} else {
+					// The create fails naming the object; the user follows
+					// the advice (terraform import), and the next apply
+					// has nothing to do (plugin-testing checks the plan).
+					steps[0].ExpectError = tc.refused
+					steps = append(steps, resource.TestStep{
+						Config:             tc.config,
+						ResourceName:       tc.addr,
+						ImportState:        true,
+						ImportStatePersist: true,
+						ImportStateIdFunc: func(*terraform.State) (string, error) {
+							id, err := tc.importID(context.Background())
+							if others[id[strings.LastIndex(id, "/")+1:]] {
+								return "", fmt.Errorf("the error named the other configuration's %s", id)
+							}
+							return id, err
+						},
+					}, resource.TestStep{Config: tc.config, ConfigStateChecks: checks})
+				}
 				resource.Test(t, resource.TestCase{
 					PreCheck:                 func() { testAccPreCheck(t) },
 					ProtoV6ProviderFactories: testAccProtoV6ProviderFactories,
-					Steps: []resource.TestStep{{
-						PreConfig: func() {
-							others, unchanged = tc.other(context.Background())
-							posts0 = sb.RequestsTo("POST", tc.postPath)
-							f := sandbox.Fault{Method: "POST", Path: tc.postPath, Status: 503, After: true, Count: 1}
-							if drop {
-								f.Status, f.Drop, f.After = 0, true, false
-							}
-							if err := sb.InjectFault(f); err != nil {
-								t.Fatal(err)
-							}
-						},
-						Config: tc.config,
-						ConfigStateChecks: []statecheck.StateCheck{stateCheckFunc(func(ctx context.Context, s *tfjson.State) error {
-							if n := sb.RequestsTo("POST", tc.postPath) - posts0; n != tc.wantPosts {
-								return fmt.Errorf("%d creates sent, want %d", n, tc.wantPosts)
-							}
-							for _, r := range s.Values.RootModule.Resources {
-								if id, _ := r.AttributeValues["id"].(string); others[id] {
-									return fmt.Errorf("%s adopted the other configuration's %s", r.Address, id)
-								}
-							}
-							if err := unchanged(ctx); err != nil {
-								return fmt.Errorf("the other configuration's object: %w", err)
-							}
-							return tc.onService(ctx, s, others)
-						})},
-					}},
+					Steps:                    steps,
 				})
 			})
 		}
@@ -371,12 +440,12 @@ func testRunsOnService(t *testing.T, mod moduleRef, want int) func(ctx context.C
 	}
 }
 
-// TestAccLostAnswerRefused: after an ambiguous create, an object with the
-// same identity made outside Terraform before the apply (with other
-// attributes) is not adopted: it is in the pre-write snapshot, and the
+// TestAccLostAnswerRefused: after an ambiguous create (a 503 the service
+// did not process), an object with the same identity made outside
+// Terraform before the apply (with other attributes) is not adopted: the
 // create fails as it would with no fault, naming its ID in an import
 // block. (TestAccLostAnswerNotOurs covers such objects with the attributes
-// sent, TestAccLostAnswerChanged objects made after the snapshot.)
+// sent, TestAccLostAnswerMadeMeanwhile objects made during the apply.)
 func TestAccLostAnswerRefused(t *testing.T) {
 	sb := testAccSandbox()
 	if sb == nil {
@@ -406,7 +475,7 @@ func TestAccLostAnswerRefused(t *testing.T) {
 					}
 				},
 				Config: testAccPolicyConfig(name, "", "", "mine", ""),
-				ExpectError: regexp.MustCompile(`(?s)Policy\s+already\s+exists.*` + phraseRE(fmt.Sprintf("already has a policy named %q (%s), which existed before this create was sent", name, pol.ID)).String() +
+				ExpectError: regexp.MustCompile(`(?s)Policy\s+already\s+exists.*` + phraseRE(fmt.Sprintf("already has a policy named %q (%s). The create request ended without a definite answer", name, pol.ID)).String() +
 					`.*import\s+\{\s+to\s+=\s+tfgov_policy\.<name>\s+id\s+=\s+"` + regexp.QuoteMeta(pol.ID) + `"`),
 			}},
 		})
@@ -429,7 +498,7 @@ func TestAccLostAnswerRefused(t *testing.T) {
 					}
 				},
 				Config: testAccTestVariableConfig(mod, `key = "TAKEN"`, `value = "mine"`),
-				ExpectError: regexp.MustCompile(`(?s)Module\s+test\s+variable\s+already\s+exists.*` + phraseRE(fmt.Sprintf("already has a test variable with key %q (%s), which existed before", "TAKEN", v.ID)).String() +
+				ExpectError: regexp.MustCompile(`(?s)Module\s+test\s+variable\s+already\s+exists.*` + phraseRE(fmt.Sprintf("already has a test variable with key %q (%s). The create request ended without a definite answer", "TAKEN", v.ID)).String() +
 					`.*id\s+=\s+"` + regexp.QuoteMeta(mod.String()+"/"+v.ID) + `"`),
 			}},
 		})

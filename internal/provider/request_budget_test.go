@@ -58,14 +58,6 @@ func multiPage(p int) int {
 	return 0
 }
 
-// snapshot is the pre-write snapshot (ownership.go): before its first
-// create under a parent, an apply lists what the parent already holds
-// (one page: the parents are new and empty here), so that a create whose
-// answer is lost adopts only what provably did not exist before it.
-// Agent tokens take none (a lost token is never adopted), nor do
-// deprecations (a PATCH of a version that exists).
-const snapshot = 1
-
 var budgetOps = []budgetOp{opCreate, opPlan, opDrift, opUpdate, opReplan, opImport, opDestroy}
 
 // budgetEnv is what a case's configuration and its outside change need.
@@ -141,12 +133,12 @@ output "ids" { value = { for k, r in tfgov_policy.r : k => r.id } }
 		outside: func(e *budgetEnv) { outsidePolicyDescription(e) },
 		budget: func(op budgetOp, n, p int) int {
 			return starts(op) + map[budgetOp]int{
-				opCreate:  snapshot + n, // the pre-write snapshot, POST
-				opPlan:    p,            // the list
-				opDrift:   p,            // the list
-				opUpdate:  p + n,        // the list, PATCH
-				opImport:  p,            // the provider organization's list (the state has no organization yet)
-				opDestroy: p + n,        // the list, DELETE
+				opCreate:  n,     // POST; nothing is listed before a create (issue 25)
+				opPlan:    p,     // the list
+				opDrift:   p,     // the list
+				opUpdate:  p + n, // the list, PATCH
+				opImport:  p,     // the provider organization's list (the state has no organization yet)
+				opDestroy: p + n, // the list, DELETE
 			}[op]
 		},
 	},
@@ -173,12 +165,12 @@ output "ids" { value = { for k, r in tfgov_policy.r : k => r.id } }
 		repair:  2, // download, PUT
 		budget: func(op budgetOp, n, p int) int {
 			return starts(op) + map[budgetOp]int{
-				opCreate:  snapshot + 2*n, // the pre-write snapshot, POST, PUT
-				opPlan:    p,              // the list
-				opDrift:   p + 1,          // the list, the changed policy's code
-				opUpdate:  p + n,          // the list, PATCH
-				opImport:  p + n,          // the list; the code is not tracked after an import, so the apply uploads it (PUT)
-				opDestroy: p + n,          // the list, DELETE
+				opCreate:  2 * n, // POST, PUT; nothing is listed before a create (issue 25)
+				opPlan:    p,     // the list
+				opDrift:   p + 1, // the list, the changed policy's code
+				opUpdate:  p + n, // the list, PATCH
+				opImport:  p + n, // the list; the code is not tracked after an import, so the apply uploads it (PUT)
+				opDestroy: p + n, // the list, DELETE
 			}[op]
 		},
 	},
@@ -212,7 +204,7 @@ output "ids" { value = { for k, r in tfgov_policy.r : k => r.id } }
 		repair: 2, // download, PUT
 		budget: func(op budgetOp, n, p int) int {
 			return starts(op) + map[budgetOp]int{
-				opCreate:  snapshot + 2*n, // the pre-write snapshot, POST, PUT
+				opCreate:  2 * n, // POST, PUT; nothing is listed before a create (issue 25)
 				opPlan:    p,
 				opDrift:   p + 1,
 				opUpdate:  p + n, // the list, PATCH: no upload, no download
@@ -253,12 +245,12 @@ import {
 		repair:  2, // download, PUT
 		budget: func(op budgetOp, n, p int) int {
 			return starts(op) + map[budgetOp]int{
-				opCreate:  snapshot + 2*n, // the pre-write snapshot, POST, PUT
-				opPlan:    p,              // the list, for both resources
-				opDrift:   p + 1,          // the list, the changed policy's code
-				opUpdate:  p + n,          // the list, PATCH
-				opImport:  p + n,          // the list, for both resources; the code downloaded once
-				opDestroy: p + n,          // the list, DELETE
+				opCreate:  2 * n, // POST, PUT; nothing is listed before a create (issue 25)
+				opPlan:    p,     // the list, for both resources
+				opDrift:   p + 1, // the list, the changed policy's code
+				opUpdate:  p + n, // the list, PATCH
+				opImport:  p + n, // the list, for both resources; the code downloaded once
+				opDestroy: p + n, // the list, DELETE
 			}[op]
 		},
 	},
@@ -347,7 +339,7 @@ output "ids" { value = { for k, r in tfgov_team_access.r : k => r.id } }
 		},
 		budget: func(op budgetOp, n, p int) int {
 			return starts(op) + map[budgetOp]int{
-				opCreate:  snapshot + n, // the pre-write snapshot, POST
+				opCreate:  n, // POST; nothing is listed before a create (issue 25)
 				opPlan:    p,
 				opDrift:   p,
 				opUpdate:  p + n,
@@ -385,8 +377,8 @@ output "ids" { value = { for k, r in tfgov_module_test_variable.r : k => "%s/%s/
 		},
 		budget: func(op budgetOp, n, p int) int {
 			return starts(op) + map[budgetOp]int{
-				opCreate:  snapshot + n, // the pre-write snapshot, POST
-				opPlan:    p,            // the module's list
+				opCreate:  n, // POST; nothing is listed before a create (issue 25)
+				opPlan:    p, // the module's list
 				opDrift:   p,
 				opUpdate:  p + n,
 				opImport:  p, // the module's list, shared by every import

@@ -68,11 +68,10 @@ func (r *teamAccessResource) Schema(_ context.Context, _ resource.SchemaRequest,
 			"With `custom` you choose each permission in `permissions`; those you leave out get the service's defaults. " +
 			"The organization-level permissions of the team still apply: the team's effective access to the workspace is the more restrictive of the two.\n\n" +
 			"**Lost answers.** When the add request ends without a definite answer (a 5xx, or a connection lost once the request was sent), " +
-			"the provider looks up the workspace's access for the team before adding it again. The API returns no creation time for a grant, " +
-			"so before its first add to a workspace the provider notes the grants the workspace already has (one list request per 100 grants, per workspace and apply, " +
-			"shared by every add to that workspace). After a lost answer a grant is adopted only when it provably did not exist before: it is not among those noted, " +
-			"no other resource of the apply made it, and its access level and every permission sent are as sent. A grant that existed before fails the add exactly as it does with no fault " +
-			"(\"already has access\", with an `import` block); any other grant fails with its ID and an `import` block. No grant: the add is sent again.",
+			"the provider looks up the workspace's access for the team before adding it again. No grant: the add is sent again. " +
+			"A grant fails the add exactly as an existing grant does with no fault (\"already has access\", with its ID and an `import` block): " +
+			"the API returns no creation time and nothing an add could mark, so the grant the lost request made and one that someone else made before it or while it was in flight look the same, " +
+			"and the provider never takes over a grant it cannot prove it made. Import the grant if it is the one you want managed; the next apply then has nothing to do.",
 		Attributes: map[string]schema.Attribute{
 			"id": schema.StringAttribute{
 				Computed:            true,
@@ -266,8 +265,6 @@ func (r *teamAccessResource) Create(ctx context.Context, req resource.CreateRequ
 		PolicyOverrides:  po.policyOverrides,
 	}
 	tflog.Debug(ctx, "Adding team access", map[string]any{"team_id": teamID, "workspace_id": wsID, "access": plan.Access.ValueString()})
-	// Before the first add: what the workspace held (ownership.go).
-	r.data.snapshotTeamAccess(ctx, wsID)
 	defer r.data.lists.teamAccess.invalidate(wsID)
 	ta, err := reconcileCreate(ctx, "tfgov_team_access",
 		func() (*tfe.TeamAccess, error) {
@@ -292,60 +289,21 @@ func (r *teamAccessResource) Create(ctx context.Context, req resource.CreateRequ
 
 // lostAdd looks for the grant an add whose answer was lost (amb) may have
 // made: the workspace's grant to the team, of which there can be only one.
-// The API returns no creation time for a grant, so the grant is adopted
-// only when it provably did not exist before this add (ownership.go): it
-// is not in the workspace's pre-write snapshot, no other create of this
-// provider received it, and its access level and every permission sent
-// are as sent. A grant that existed before fails as it would without the
-// fault ("already has access", with its import block); any other grant
-// the provider cannot prove it made is refused with its ID and an import
-// block. No grant means the add made nothing.
+// None means the add made nothing. One is never adopted: a grant has no
+// creation time and no field an add could mark, so the grant this add
+// made and one that someone else made before it or while it was in
+// flight (this add then being refused as a duplicate) look the same
+// (ownership.go). It fails as it does with no fault ("already has
+// access", with its import block).
 func (r *teamAccessResource) lostAdd(ctx context.Context, sent tfe.TeamAccessAddOptions, amb *ambiguousWriteError) (*tfe.TeamAccess, bool, error) {
 	grants, err := listTeamAccess(ctx, r.data.client, sent.Workspace.ID)
 	if err != nil {
 		return nil, false, err
 	}
 	for _, g := range grants {
-		if g.Team == nil || g.Team.ID != sent.Team.ID {
-			continue
+		if g.Team != nil && g.Team.ID == sent.Team.ID {
+			return nil, false, &conflictError{teamAccessTaken(sent.Team.ID, sent.Workspace.ID, g, lostAnswerFound(amb))}
 		}
-		var differs []string
-		if sent.Access != nil && g.Access != *sent.Access {
-			differs = append(differs, fmt.Sprintf("its access is %q", g.Access))
-		}
-		for _, p := range []struct {
-			name     string
-			sent     *string
-			got      string
-			sentBool *bool
-			gotBool  bool
-		}{
-			{name: "runs", sent: (*string)(sent.Runs), got: string(g.Runs)},
-			{name: "variables", sent: (*string)(sent.Variables), got: string(g.Variables)},
-			{name: "state_versions", sent: (*string)(sent.StateVersions), got: string(g.StateVersions)},
-			{name: "sentinel_mocks", sent: (*string)(sent.SentinelMocks), got: string(g.SentinelMocks)},
-			{name: "workspace_locking", sentBool: sent.WorkspaceLocking, gotBool: g.WorkspaceLocking},
-			{name: "run_tasks", sentBool: sent.RunTasks, gotBool: g.RunTasks},
-			{name: "policy_overrides", sentBool: sent.PolicyOverrides, gotBool: g.PolicyOverrides},
-		} {
-			if (p.sent != nil && *p.sent != p.got) || (p.sentBool != nil && *p.sentBool != p.gotBool) {
-				differs = append(differs, "permissions."+p.name+" differs")
-			}
-		}
-		existed, snapshot := r.data.owned.existedBefore(teamAccessSnapshotKey(sent.Workspace.ID), g.ID)
-		switch {
-		case existed:
-			return nil, false, &conflictError{teamAccessTaken(sent.Team.ID, sent.Workspace.ID, g, amb.Error())}
-		case !snapshot:
-			differs = append(differs, "the provider could not list the workspace's access before the add, so it cannot tell whether the grant existed before")
-		case r.data.owned.wasReceived(g.ID):
-			differs = append(differs, "another resource of this apply created it")
-		}
-		if len(differs) > 0 {
-			return nil, false, &conflictError{ambiguousConflict("tfgov_team_access",
-				fmt.Sprintf("access for team %s to workspace %s", sent.Team.ID, sent.Workspace.ID), g.ID, g.ID, strings.Join(differs, ", "), amb)}
-		}
-		return g, true, nil
 	}
 	return nil, false, nil
 }
@@ -365,17 +323,18 @@ func (r *teamAccessResource) addError(ctx context.Context, teamID, wsID string, 
 	}
 	for _, g := range grants {
 		if g.Team != nil && g.Team.ID == teamID {
-			return teamAccessTaken(teamID, wsID, g, err.Error())
+			return teamAccessTaken(teamID, wsID, g, "The service said: "+err.Error())
 		}
 	}
 	return fmt.Sprintf("Adding access for team %s to workspace %s: %s", teamID, wsID, err)
 }
 
 // teamAccessTaken is the error for an add refused because the team already
-// holds grant g on the workspace (said: what the service answered).
-func teamAccessTaken(teamID, wsID string, g *tfe.TeamAccess, said string) string {
-	return fmt.Sprintf("Team %s already has %q access to workspace %s (team access %s), and a team can hold only one access per workspace.\n\n%s\n\nThe service said: %s",
-		teamID, g.Access, wsID, g.ID, importAdvice("tfgov_team_access", g.ID, g.ID), said)
+// holds grant g on the workspace (note: what the service answered, or why
+// a grant found after a lost answer is not taken over).
+func teamAccessTaken(teamID, wsID string, g *tfe.TeamAccess, note string) string {
+	return fmt.Sprintf("Team %s already has %q access to workspace %s (team access %s), and a team can hold only one access per workspace.\n\n%s\n\n%s",
+		teamID, g.Access, wsID, g.ID, importAdvice("tfgov_team_access", g.ID, g.ID), note)
 }
 
 // Read refreshes the grant from its workspace's list of grants, which

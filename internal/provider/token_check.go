@@ -5,11 +5,13 @@ import (
 	"errors"
 	"fmt"
 	"os"
+	"strings"
 
 	tfe "github.com/hashicorp/go-tfe"
 	"github.com/hashicorp/terraform-plugin-framework/diag"
 	"github.com/hashicorp/terraform-plugin-framework/path"
 	"github.com/hashicorp/terraform-plugin-log/tflog"
+	svchost "github.com/hashicorp/terraform-svchost"
 )
 
 // Finding the API token, and checking it once when the provider is
@@ -28,39 +30,77 @@ type tokenSource struct {
 }
 
 // findToken looks for the token in the order the provider documents: the
-// `token` attribute, TFE_TOKEN, TF_TOKEN_<host>, the credentials file of
-// `terraform login`. token is "" when there is none.
-func findToken(attr, hostname string) (token string, src tokenSource, err error) {
+// `token` attribute, TFE_TOKEN, TF_TOKEN_<host>, a credentials block of the
+// Terraform CLI configuration, the credentials file of `terraform login`
+// (credentials.go). token is "" when there is none; looked then lists each
+// place and what it held, for the error.
+func findToken(attr, hostname string) (token string, src tokenSource, looked []string, err error) {
 	login := fmt.Sprintf("run `terraform login %s`", hostname)
 	if attr != "" {
 		return attr, tokenSource{
 			name:      "the provider's token attribute",
 			fix:       fmt.Sprintf("Set the token attribute to a valid API token, or better remove it and use TFE_TOKEN or `terraform login %s`.", hostname),
 			attribute: true,
-		}, nil
+		}, nil, nil
 	}
+	looked = append(looked, "the provider's token attribute: not set")
 	if tok := os.Getenv("TFE_TOKEN"); tok != "" {
 		return tok, tokenSource{
 			name: "the TFE_TOKEN environment variable",
 			fix:  "Export TFE_TOKEN with a valid API token, or unset it to use the credentials of `terraform login`.",
-		}, nil
+		}, nil, nil
 	}
+	looked = append(looked, "the TFE_TOKEN environment variable: not set")
 	envName := tokenEnvName(hostname)
-	if tok := os.Getenv(envName); tok != "" {
+	host, err := svchost.ForComparison(hostname)
+	if err != nil {
+		// No valid hostname, so no Terraform credentials can name it.
+		return "", tokenSource{}, append(looked, fmt.Sprintf("Terraform CLI credentials: none can name %q (%s)", hostname, err)), nil
+	}
+	if tok, name := tokenFromEnvVars(os.Environ(), host); tok != "" {
 		return tok, tokenSource{
-			name: "the " + envName + " environment variable",
-			fix:  "Export " + envName + " with a valid API token, or unset it and " + login + ".",
-		}, nil
+			name: "the " + name + " environment variable",
+			fix:  "Export " + name + " with a valid API token, or unset it and " + login + ".",
+		}, nil, nil
 	}
-	tok, err := tokenFromEnvironment(hostname)
-	if err != nil || tok == "" {
-		return "", tokenSource{}, err
+	looked = append(looked, "the "+envName+" environment variable: not set")
+	places, err := locateCLIConfig()
+	if err != nil {
+		// No home directory: no CLI configuration to read.
+		return "", tokenSource{}, append(looked, "the Terraform CLI configuration: no home directory ("+err.Error()+")"), nil //nolint:nilerr // a missing token, not a failure
 	}
-	file, _ := credentialsFile()
-	return tok, tokenSource{
-		name: "the credentials file " + file + " (written by `terraform login`)",
-		fix:  "Replace the token: " + login + ", or set TFE_TOKEN, which takes precedence.",
-	}, nil
+	creds, err := credentialsFromCLIConfig(places, host)
+	if err != nil {
+		return "", tokenSource{}, nil, err
+	}
+	looked = append(looked, creds.looked...)
+	switch {
+	case creds.token == "":
+		return "", tokenSource{}, looked, nil
+	case creds.fromLogin:
+		return creds.token, tokenSource{
+			name: "the credentials file " + creds.file + " (written by `terraform login`)",
+			fix:  "Replace the token: " + login + ", or set TFE_TOKEN, which takes precedence.",
+		}, nil, nil
+	default:
+		return creds.token, tokenSource{
+			name: fmt.Sprintf("the credentials %q block of the Terraform CLI configuration file %s", hostname, creds.file),
+			fix:  "Put a valid API token in that block, or set TFE_TOKEN, which takes precedence.",
+		}, nil, nil
+	}
+}
+
+// missingTokenDetail is the error of a provider that found no token: every
+// place it looked, in order, and what it found there.
+func missingTokenDetail(hostname string, looked []string) string {
+	var b strings.Builder
+	fmt.Fprintf(&b, "No API token for %s was found. The provider looked, in this order, at:\n", hostname)
+	for _, l := range looked {
+		b.WriteString("  - " + l + "\n")
+	}
+	fmt.Fprintf(&b, "\nSet the provider's token attribute or the TFE_TOKEN environment variable, export %s, add a credentials %q { token = \"...\" } block to the Terraform CLI configuration, or run `terraform login %s`.",
+		tokenEnvName(hostname), hostname, hostname)
+	return b.String()
 }
 
 // checkToken makes one authenticated request to learn whether the service

@@ -22,7 +22,7 @@ func testAccAddress() string {
 
 // TestAccProviderConfigure_wrongToken: a token the service refuses fails
 // when the provider is configured (at plan, before any write), naming the
-// source the token came from and how to fix it, for each of the four
+// source the token came from and how to fix it, for each of the five
 // sources. Not parallel: it sets the provider's environment.
 func TestAccProviderConfigure_wrongToken(t *testing.T) {
 	testAccPreCheck(t)
@@ -34,9 +34,17 @@ func TestAccProviderConfigure_wrongToken(t *testing.T) {
 	// unless 443 (a TFE on another port is real; the sandbox has one).
 	host := u.Host
 	envName := tokenEnvName(host)
-	cliDir := t.TempDir()
+	home := t.TempDir()
+	cliDir := filepath.Join(home, ".terraform.d")
 	creds := fmt.Sprintf(`{"credentials":{%q:{"token":"wrong-from-file"}}}`, host)
+	if err := os.Mkdir(cliDir, 0o700); err != nil {
+		t.Fatal(err)
+	}
 	if err := os.WriteFile(filepath.Join(cliDir, "credentials.tfrc.json"), []byte(creds), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	cliConfig := filepath.Join(t.TempDir(), "ci.tfrc")
+	if err := os.WriteFile(cliConfig, []byte(fmt.Sprintf("credentials %q {\n  token = \"wrong-from-block\"\n}\n", host)), 0o600); err != nil {
 		t.Fatal(err)
 	}
 	const data = `
@@ -54,7 +62,9 @@ data "tfgov_policies" "test" {}
 			`Invalid API token.*refused the API token from the TFE_TOKEN environment variable.*Export TFE_TOKEN with a valid API token`},
 		{"TF_TOKEN_host", "", map[string]string{"TFE_TOKEN": "", envName: "wrong-host-env"},
 			`Invalid API token.*from the ` + envName + ` environment variable.*Export ` + envName + ` with a valid API token, or unset it and run .terraform login ` + regexp.QuoteMeta(host)},
-		{"credentials file", "", map[string]string{"TFE_TOKEN": "", envName: "", "TF_CLI_CONFIG_DIR": cliDir},
+		{"CLI configuration block", "", map[string]string{"TFE_TOKEN": "", envName: "", "HOME": t.TempDir(), "TF_CLI_CONFIG_FILE": cliConfig},
+			`Invalid API token.*from the credentials "` + regexp.QuoteMeta(host) + `" block of the Terraform CLI configuration file ` + regexp.QuoteMeta(cliConfig) + `.*Put a valid API token in that block`},
+		{"credentials file", "", map[string]string{"TFE_TOKEN": "", envName: "", "HOME": home, "TF_CLI_CONFIG_FILE": ""},
 			`Invalid API token.*from the credentials file ` + regexp.QuoteMeta(filepath.Join(cliDir, "credentials.tfrc.json")) + ` \(written by .terraform login.\).*run .terraform login ` + regexp.QuoteMeta(host)},
 	}
 	for _, tc := range tests {
@@ -68,6 +78,48 @@ data "tfgov_policies" "test" {}
 				Steps: []resource.TestStep{{
 					Config:      tc.provider + data,
 					ExpectError: regexp.MustCompile(`(?s)` + strings.ReplaceAll(tc.want, " ", `\s+`)),
+				}},
+			})
+		})
+	}
+}
+
+// TestAccProviderConfigure_cliConfigCredentials: with neither `token`,
+// TFE_TOKEN nor TF_TOKEN_<host>, a credentials block of the Terraform CLI
+// configuration (the file named by TF_CLI_CONFIG_FILE, as in CI, and
+// ~/.terraformrc) authenticates: the plan reads the service. Not parallel:
+// it sets the provider's environment.
+func TestAccProviderConfigure_cliConfigCredentials(t *testing.T) {
+	testAccPreCheck(t)
+	u, err := url.Parse(testAccAddress())
+	if err != nil {
+		t.Fatal(err)
+	}
+	host, good := u.Host, os.Getenv("TFE_TOKEN")
+	block := fmt.Sprintf("credentials %q {\n  token = %q\n}\n", host, good)
+	ciFile := filepath.Join(t.TempDir(), "ci.tfrc")
+	if err := os.WriteFile(ciFile, []byte(block), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	rcHome := t.TempDir()
+	if err := os.WriteFile(filepath.Join(rcHome, ".terraformrc"), []byte(block), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	for name, env := range map[string]map[string]string{
+		"TF_CLI_CONFIG_FILE": {"HOME": t.TempDir(), "TF_CLI_CONFIG_FILE": ciFile},
+		"~/.terraformrc":     {"HOME": rcHome, "TF_CLI_CONFIG_FILE": ""},
+	} {
+		t.Run(name, func(t *testing.T) {
+			t.Setenv("TFE_TOKEN", "")
+			t.Setenv(tokenEnvName(host), "")
+			for k, v := range env {
+				t.Setenv(k, v)
+			}
+			resource.Test(t, resource.TestCase{
+				ProtoV6ProviderFactories: testAccProtoV6ProviderFactories,
+				Steps: []resource.TestStep{{
+					Config: `data "tfgov_policies" "test" {}`,
+					Check:  resource.TestCheckResourceAttrSet("data.tfgov_policies.test", "id"),
 				}},
 			})
 		})

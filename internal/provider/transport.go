@@ -153,6 +153,9 @@ func (t *retryTransport) RoundTrip(req *http.Request) (*http.Response, error) {
 		resp, err := t.next.RoundTrip(traced)
 		switch v := classify(req.Method, resp, err, wrote.Load(), ctx.Err() != nil); v {
 		case verdictDone:
+			if perr := httpToHTTPSServer(req, resp); perr != nil {
+				return nil, perr
+			}
 			resp = explainErrorBody(resp)
 			noteResponse(ctx, resp)
 			return resp, nil
@@ -314,6 +317,33 @@ func permanent(err error, req *http.Request) error {
 	default:
 		return &permanentError{Err: err, Fix: fmt.Sprintf("The certificate of %s is not trusted: add its CA to the system's trust store or point SSL_CERT_FILE (or SSL_CERT_DIR) at a CA bundle that holds it; "+
 			"for testing only, set the provider's `ssl_skip_verify = true` (or TFE_SSL_SKIP_VERIFY). Not retried.", host)}
+	}
+}
+
+// httpToHTTPSServer recognises the answer of an HTTPS server to a plain
+// HTTP request: a 400 whose body says so (Go's servers, tfgov-sandbox
+// --tls among them: "Client sent an HTTP request to an HTTPS server.";
+// nginx: "The plain HTTP request was sent to HTTPS port"). It returns a
+// permanent error saying to use https://, or nil for any other answer
+// (then resp is as it was).
+func httpToHTTPSServer(req *http.Request, resp *http.Response) error {
+	if req.URL.Scheme != "http" || resp.StatusCode != http.StatusBadRequest {
+		return nil
+	}
+	raw, err := io.ReadAll(io.LimitReader(resp.Body, maxErrorBody))
+	resp.Body.Close() //nolint:errcheck,gosec // replaced below
+	resp.Body = io.NopCloser(bytes.NewReader(raw))
+	if err != nil {
+		return nil //nolint:nilerr // the body could not be read: go-tfe reports the answer as it is
+	}
+	body := strings.TrimSpace(string(raw))
+	if !strings.Contains(body, "HTTP request to an HTTPS server") && !strings.Contains(body, "plain HTTP request was sent to HTTPS") {
+		return nil
+	}
+	https := "https://" + req.URL.Host
+	return &permanentError{
+		Err: fmt.Errorf("%s answered %q (400 Bad Request): the server speaks HTTPS, not plain HTTP", "http://"+req.URL.Host, body),
+		Fix: fmt.Sprintf("Set the provider's `address` (or TFE_ADDRESS) to %s, or use `hostname = %q` (TFE_HOSTNAME) instead, which is always HTTPS. Not retried.", https, req.URL.Host),
 	}
 }
 

@@ -161,6 +161,8 @@ func TestRetryTransportPermanent(t *testing.T) {
 			wantErr: []string{"does not name that host", "`hostname` or `address`"}},
 		"unknown host": {url: "http://tfgov-no-such-host.invalid", next: &http.Transport{}, method: "GET", wantCalls: 1, permanent: true,
 			wantErr: []string{"tfgov-no-such-host.invalid does not resolve", "`hostname` or `address`"}},
+		"http:// to an HTTPS server": {url: "http://" + strings.TrimPrefix(tlsSrv.URL, "https://"), next: &http.Transport{}, method: "GET", wantCalls: 1, permanent: true,
+			wantErr: []string{"the server speaks HTTPS, not plain HTTP", "`address` (or TFE_ADDRESS) to " + tlsSrv.URL, "Not retried"}},
 		"connection refused, POST retried": {url: refusedURL, next: &http.Transport{}, method: "POST", wantCalls: 3,
 			wantErr: []string{"refused", "gave up after 2 retries", "retry_max"}},
 	}

@@ -41,18 +41,31 @@ data "tfgov_module_test_variables" "module" {
 }
 
 locals {
-  # Each object's resource name is made from its name.
+  # Each object's resource name is made from its name. A Terraform name
+  # holds only letters, digits, "_" and "-", and starts with a letter or
+  # "_": every other character becomes "_", and a name that starts with a
+  # digit or "-" gets a "_" in front (2024-legacy -> _2024-legacy).
+  team_names = {
+    for ta in data.tfgov_workspace_team_access.app.team_access :
+    ta.id => replace(replace(coalesce(ta.team_name, ta.team_id), "/[^A-Za-z0-9_-]/", "_"), "/^([0-9-])/", "_$1")
+  }
+  policy_names = {
+    for p in data.tfgov_policies.all.policies :
+    p.id => replace(replace(p.name, "/[^A-Za-z0-9_-]/", "_"), "/^([0-9-])/", "_$1")
+  }
+  module_prefix = replace(replace(var.module_name, "/[^A-Za-z0-9_-]/", "_"), "/^([0-9-])/", "_$1")
+
   imports = concat(
     [for ta in data.tfgov_workspace_team_access.app.team_access :
-    { to = "tfgov_team_access.${replace(coalesce(ta.team_name, ta.team_id), "/[^A-Za-z0-9_-]/", "_")}", id = ta.id }],
+    { to = "tfgov_team_access.${local.team_names[ta.id]}", id = ta.id }],
     [for p in data.tfgov_policies.all.policies :
-    { to = "tfgov_policy.${replace(p.name, "/[^A-Za-z0-9_-]/", "_")}", id = p.id }],
+    { to = "tfgov_policy.${local.policy_names[p.id]}", id = p.id }],
     # A policy's code is its own resource (a policy that never had code has
     # none: drop its block if the import says so).
     [for p in data.tfgov_policies.all.policies :
-    { to = "tfgov_policy_upload.${replace(p.name, "/[^A-Za-z0-9_-]/", "_")}", id = p.id }],
+    { to = "tfgov_policy_upload.${local.policy_names[p.id]}", id = p.id }],
     [for v in data.tfgov_module_test_variables.module.variables :
-    { to = "tfgov_module_test_variable.${var.module_name}_${lower(v.key)}", id = "${data.tfgov_module_test_variables.module.id}/${v.id}" }],
+    { to = "tfgov_module_test_variable.${local.module_prefix}_${lower(v.key)}", id = "${data.tfgov_module_test_variables.module.id}/${v.id}" }],
   )
 }
 
