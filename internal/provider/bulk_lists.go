@@ -18,6 +18,8 @@ type bulkLists struct {
 	teamAccess sharedLists[string, recordsByID[*tfe.TeamAccess]]
 	// policies by organization name.
 	policies sharedLists[string, recordsByID[*policyAPI]]
+	// teams by organization name (team_access.go).
+	teams sharedLists[string, recordsByID[*tfe.Team]]
 	// testRunPages by module and page number (testRunPageKey).
 	testRunPages sharedLists[testRunPageKey, testRunPage]
 	// policyIdentities remembers, by policy ID, what never changes about

@@ -31,7 +31,8 @@ import (
 //   - tfgov_module_test_run: organization, module_name, module_provider, id
 //     (trun-…);
 //   - tfgov_module_version_deprecation: organization, module_name,
-//     module_provider, module_version (a deprecation has no ID of its own).
+//     module_provider, module_version (a deprecation has no ID of its own);
+//   - tfgov_workspace_team_access_exclusive: workspace_id (ws-…).
 //
 // Create, Read and Update set the identity from the state they return
 // (syncIdentity, deferred), so it is never missing after any of them: not
@@ -61,6 +62,7 @@ var resourceIdentities = map[string][]identityAttr{
 		identityAttr{"id", "ID of the test run (`trun-<id>`)."}),
 	"module_version_deprecation": append(moduleIdentity(),
 		identityAttr{"module_version", "The deprecated version of the module."}),
+	"workspace_team_access_exclusive": {{"workspace_id", "ID of the workspace (`ws-<id>`)."}},
 }
 
 func moduleIdentity() []identityAttr {

@@ -349,10 +349,12 @@ func (l *teamAccessList) List(ctx context.Context, req list.ListRequest, resp *l
 	}
 	var items []listed
 	if !diags.HasError() {
-		for _, ta := range sortedByKey(grants.byID) {
+		all := sortedByKey(grants.byID)
+		names := l.data.teamNames(ctx, ws, all) // the organization's team list
+		for _, ta := range all {
 			team := ""
 			if ta.Team != nil {
-				team = firstNonEmpty(ta.Team.Name, ta.Team.ID)
+				team = firstNonEmpty(names[ta.Team.ID], ta.Team.ID)
 			}
 			items = append(items, listed{
 				identity: []string{ta.ID},

@@ -110,7 +110,7 @@ func TestAccTeamAccessList_query(t *testing.T) {
 		typ: "team_access", config: testAccTeamAccessConfig(team.ID, ws.ID, "plan", ""),
 		filter:   fmt.Sprintf("workspace_id = %q", ws.ID),
 		identity: map[string]knownvalue.Check{"id": idLike("tws")},
-		display:  knownvalue.StringRegexp(regexp.MustCompile(`^team .+: plan access$`)),
+		display:  knownvalue.StringExact("team " + team.Name + ": plan access"), // the name, not the ID
 		values: map[string]knownvalue.Check{
 			"team_id": knownvalue.StringExact(team.ID), "workspace_id": knownvalue.StringExact(ws.ID), "access": knownvalue.StringExact("plan"),
 		},

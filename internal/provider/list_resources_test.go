@@ -152,11 +152,13 @@ func TestListResource_teamAccess(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
+	names := map[string]string{}
 	for i := range listSize {
-		tm, err := c.Teams.Create(ctx, "list-ta", tfe.TeamCreateOptions{Name: tfe.String(fmt.Sprintf("team-%03d", i)), Visibility: tfe.String("organization")})
+		tm, err := c.Teams.Create(ctx, "list-ta", tfe.TeamCreateOptions{Name: tfe.String(fmt.Sprintf("developers-%03d", i)), Visibility: tfe.String("organization")})
 		if err != nil {
 			t.Fatal(err)
 		}
+		names[tm.ID] = tm.Name
 		access := tfe.AccessRead
 		if i%2 == 1 {
 			access = tfe.AccessWrite
@@ -166,13 +168,20 @@ func TestListResource_teamAccess(t *testing.T) {
 		}
 	}
 	before := sb.RequestsTo("GET", "/api/v2/team-workspaces")
+	teamsBefore := sb.RequestsTo("GET", "/api/v2/organizations/list-ta/teams")
 	res := p.list("tfgov_team_access", map[string]string{"workspace_id": ws.ID}, true, 1000)
 	if got := sb.RequestsTo("GET", "/api/v2/team-workspaces") - before; got != listPages {
 		t.Errorf("listing %d grants took %d requests, want %d", listSize, got, listPages)
 	}
+	// The names: the organization's team list (its teams and the owners
+	// team), never a read per team.
+	if got, want := sb.RequestsTo("GET", "/api/v2/organizations/list-ta/teams")-teamsBefore, (listSize+1+bulkPageSize-1)/bulkPageSize; got != want {
+		t.Errorf("naming %d teams took %d team list requests, want %d", listSize, got, want)
+	}
 	checkResults(t, "team_access", res, listSize, true)
 	for _, r := range res {
-		if str(t, r.resource["workspace_id"]) != ws.ID || !strings.HasPrefix(str(t, r.resource["team_id"]), "team-") || !strings.HasSuffix(r.display, str(t, r.resource["access"])+" access") {
+		team := str(t, r.resource["team_id"])
+		if str(t, r.resource["workspace_id"]) != ws.ID || r.display != "team "+names[team]+": "+str(t, r.resource["access"])+" access" {
 			t.Errorf("result %q: %v", r.display, r.resource)
 		}
 	}

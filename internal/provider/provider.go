@@ -67,6 +67,9 @@ type providerData struct {
 	lists bulkLists
 	// owned proves which objects this provider made (ownership.go).
 	owned ownership
+	// caller is the user the token acts as (the token check's answer), nil
+	// when the service named none (organization and team tokens).
+	caller *tfe.User
 }
 
 func (p *tfgovProvider) Metadata(_ context.Context, _ provider.MetadataRequest, resp *provider.MetadataResponse) {
@@ -231,7 +234,7 @@ func (p *tfgovProvider) Configure(ctx context.Context, req provider.ConfigureReq
 		return
 	}
 	// One request: a wrong token fails here, before anything is written.
-	checkToken(ctx, client, tokenSrc, address, &resp.Diagnostics)
+	caller := checkToken(ctx, client, tokenSrc, address, &resp.Diagnostics)
 	if resp.Diagnostics.HasError() {
 		return
 	}
@@ -243,6 +246,7 @@ func (p *tfgovProvider) Configure(ctx context.Context, req provider.ConfigureReq
 		client:              client,
 		organization:        firstNonEmpty(cfg.Organization.ValueString(), os.Getenv("TFE_ORGANIZATION")),
 		organizationUnknown: organizationUnknown,
+		caller:              caller,
 	}
 	if organizationUnknown {
 		data.organization = ""
@@ -262,6 +266,7 @@ func (p *tfgovProvider) Resources(_ context.Context) []func() resource.Resource 
 		NewTeamAccessResource,
 		NewPolicyResource,
 		NewPolicyUploadResource,
+		NewWorkspaceTeamAccessExclusiveResource,
 	}
 }
 
@@ -270,6 +275,7 @@ func (p *tfgovProvider) Resources(_ context.Context) []func() resource.Resource 
 func (p *tfgovProvider) Actions(_ context.Context) []func() action.Action {
 	return []func() action.Action{
 		NewModuleTestAction,
+		NewAgentTokenPruneAction,
 	}
 }
 

@@ -492,6 +492,8 @@ func TestAccRequestBudgets(t *testing.T) {
 		}
 		t.Log(b.String())
 	})
+	// Actions (Terraform 1.14+): their own rows, logged, not in the table.
+	t.Run("actions", budgetAgentTokenPrune)
 	for _, name := range names {
 		for _, n := range []int{1, 2, 150} {
 			t.Run(fmt.Sprintf("%s/N=%d", name, n), func(t *testing.T) {

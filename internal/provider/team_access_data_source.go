@@ -4,6 +4,8 @@ import (
 	"context"
 	"fmt"
 
+	tfe "github.com/hashicorp/go-tfe"
+
 	"github.com/hashicorp/terraform-plugin-framework/datasource"
 	"github.com/hashicorp/terraform-plugin-framework/datasource/schema"
 	"github.com/hashicorp/terraform-plugin-framework/path"
@@ -21,6 +23,7 @@ type teamAccessDataSource struct{ data *providerData }
 type teamAccessDataSourceModel struct {
 	ID          types.String `tfsdk:"id"`
 	TeamID      types.String `tfsdk:"team_id"`
+	TeamName    types.String `tfsdk:"team_name"`
 	WorkspaceID types.String `tfsdk:"workspace_id"`
 	Access      types.String `tfsdk:"access"`
 	Permissions types.Object `tfsdk:"permissions"`
@@ -61,6 +64,10 @@ func (d *teamAccessDataSource) Schema(_ context.Context, _ datasource.SchemaRequ
 				MarkdownDescription: "ID of the team (`team-<id>`).",
 				Validators:          []validator.String{idValidator("team-")},
 			},
+			"team_name": schema.StringAttribute{
+				Computed:            true,
+				MarkdownDescription: "Name of the team; null if the API token may not see the team.",
+			},
 			"workspace_id": schema.StringAttribute{
 				Required:            true,
 				MarkdownDescription: "ID of the workspace (`ws-<id>`).",
@@ -79,8 +86,10 @@ func (d *teamAccessDataSource) Configure(_ context.Context, req datasource.Confi
 	d.data = configureData(req.ProviderData, &resp.Diagnostics)
 }
 
-// Read lists the workspace's grants and picks the team's: one request
-// (the API has no lookup by team and workspace).
+// Read lists the workspace's grants, with their teams included, and picks
+// the team's: one request (the API has no lookup by team and workspace).
+// Without the team included (a server that ignores `include`), the name
+// comes from the organization's team list (teamNames).
 func (d *teamAccessDataSource) Read(ctx context.Context, req datasource.ReadRequest, resp *datasource.ReadResponse) {
 	var cfg teamAccessDataSourceModel
 	resp.Diagnostics.Append(req.Config.Get(ctx, &cfg)...)
@@ -88,7 +97,7 @@ func (d *teamAccessDataSource) Read(ctx context.Context, req datasource.ReadRequ
 		return
 	}
 	teamID, wsID := cfg.TeamID.ValueString(), cfg.WorkspaceID.ValueString()
-	grants, err := listTeamAccess(ctx, d.data.client, wsID)
+	grants, err := listTeamAccessWithTeams(ctx, d.data.client, wsID)
 	if err != nil {
 		resp.Diagnostics.AddAttributeError(path.Root("workspace_id"), "Error reading team access", workspaceAccessError(wsID, err))
 		return
@@ -98,6 +107,10 @@ func (d *teamAccessDataSource) Read(ctx context.Context, req datasource.ReadRequ
 			cfg.ID = types.StringValue(g.ID)
 			cfg.Access = types.StringValue(string(g.Access))
 			cfg.Permissions = teamAccessPermissionsObject(g)
+			cfg.TeamName = types.StringNull()
+			if n := d.data.teamNames(ctx, wsID, []*tfe.TeamAccess{g})[teamID]; n != "" {
+				cfg.TeamName = types.StringValue(n)
+			}
 			resp.Diagnostics.Append(resp.State.Set(ctx, &cfg)...)
 			return
 		}

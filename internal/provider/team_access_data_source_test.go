@@ -6,6 +6,7 @@ import (
 	"testing"
 
 	tfe "github.com/hashicorp/go-tfe"
+	tfjson "github.com/hashicorp/terraform-json"
 	"github.com/hashicorp/terraform-plugin-testing/compare"
 	"github.com/hashicorp/terraform-plugin-testing/helper/resource"
 	"github.com/hashicorp/terraform-plugin-testing/knownvalue"
@@ -89,6 +90,8 @@ data "tfgov_workspace_team_access" "empty" {
 			ConfigStateChecks: []statecheck.StateCheck{
 				statecheck.ExpectKnownValue("data.tfgov_team_access.deployers", tfjsonpath.New("id"), knownvalue.StringExact(deployGrant.ID)),
 				statecheck.ExpectKnownValue("data.tfgov_team_access.deployers", tfjsonpath.New("access"), knownvalue.StringExact("custom")),
+				statecheck.ExpectKnownValue("data.tfgov_team_access.deployers", tfjsonpath.New("team_name"), knownvalue.StringExact(deployers.Name)),
+				statecheck.ExpectKnownValue("data.tfgov_team_access.managed", tfjsonpath.New("team_name"), knownvalue.StringExact(managed.Name)),
 				statecheck.ExpectKnownValue("data.tfgov_team_access.deployers", tfjsonpath.New("permissions"), deployPerms.check()),
 				statecheck.CompareValuePairs("data.tfgov_team_access.managed", tfjsonpath.New("id"), "tfgov_team_access.managed", tfjsonpath.New("id"), compare.ValuesSame()),
 				statecheck.ExpectKnownValue("data.tfgov_team_access.managed", tfjsonpath.New("access"), knownvalue.StringExact("admin")),
@@ -142,7 +145,9 @@ func TestAccTeamAccessDataSource_notFound(t *testing.T) {
 }
 
 // TestAccWorkspaceTeamAccessDataSource_withoutInclude: against a server
-// that ignores `include`, the team names are read team by team.
+// that ignores `include`, the team names come from the organization's team
+// list (one request), never from a read per team; likewise for
+// tfgov_team_access.
 func TestAccWorkspaceTeamAccessDataSource_withoutInclude(t *testing.T) {
 	if testAccSandbox() == nil {
 		t.Skip("the proxy fronts the in-process sandbox")
@@ -167,8 +172,22 @@ provider "tfgov" {
 data "tfgov_workspace_team_access" "all" {
   workspace_id = %[2]q
 }
-`, proxyURL, ws.ID),
+
+data "tfgov_team_access" "b" {
+  team_id      = %[3]q
+  workspace_id = %[2]q
+}
+`, proxyURL, ws.ID, b.ID),
 			ConfigStateChecks: []statecheck.StateCheck{
+				statecheck.ExpectKnownValue("data.tfgov_team_access.b", tfjsonpath.New("team_name"), knownvalue.StringExact(b.Name)),
+				stateCheckFunc(func(context.Context, *tfjson.State) error {
+					for _, tm := range []*tfe.Team{a, b} {
+						if n := testAccSandbox().RequestsTo("GET", "/api/v2/teams/"+tm.ID); n != 0 {
+							return fmt.Errorf("team %s was read %d times, want 0 (its name comes from the team list)", tm.ID, n)
+						}
+					}
+					return nil
+				}),
 				statecheck.ExpectKnownValue("data.tfgov_workspace_team_access.all", tfjsonpath.New("team_access").AtSliceIndex(0).AtMapKey("team_name"), knownvalue.StringExact(a.Name)),
 				statecheck.ExpectKnownValue("data.tfgov_workspace_team_access.all", tfjsonpath.New("team_access").AtSliceIndex(1).AtMapKey("team_name"), knownvalue.StringExact(b.Name)),
 			},

@@ -114,21 +114,25 @@ func missingTokenDetail(hostname string, looked []string) string {
 // any answer but 401. Other failures (the service unreachable, 5xx after
 // the retries) are left to the first real request, which reports them in
 // context. So every plan costs go-tfe's ping and this one request before
-// the resources' own.
-func checkToken(ctx context.Context, client *tfe.Client, src tokenSource, address string, diags *diag.Diagnostics) {
-	_, err := client.Users.ReadCurrent(ctx)
+// the resources' own. It returns the user the token acts as, when the
+// service named one (nil for organization tokens, and team tokens on the
+// sandbox): tfgov_workspace_team_access_exclusive's lock-out guard uses it.
+func checkToken(ctx context.Context, client *tfe.Client, src tokenSource, address string, diags *diag.Diagnostics) *tfe.User {
+	u, err := client.Users.ReadCurrent(ctx)
 	if !errors.Is(err, tfe.ErrUnauthorized) {
 		if err != nil {
 			tflog.Debug(ctx, "Token check inconclusive; carrying on", map[string]any{"error": err.Error()})
+			return nil
 		}
-		return
+		return u
 	}
 	summary := "Invalid API token"
 	detail := fmt.Sprintf("%s refused the API token from %s (401 Unauthorized): the token is wrong, expired or revoked, or belongs to another host. %s",
 		address, src.name, src.fix)
 	if src.attribute {
 		diags.AddAttributeError(path.Root("token"), summary, detail)
-		return
+		return nil
 	}
 	diags.AddError(summary, detail)
+	return nil
 }

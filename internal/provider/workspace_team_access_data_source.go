@@ -9,7 +9,6 @@ import (
 	"github.com/hashicorp/terraform-plugin-framework/path"
 	"github.com/hashicorp/terraform-plugin-framework/schema/validator"
 	"github.com/hashicorp/terraform-plugin-framework/types"
-	"github.com/hashicorp/terraform-plugin-log/tflog"
 )
 
 var _ datasource.DataSourceWithConfigure = (*workspaceTeamAccessDataSource)(nil)
@@ -61,7 +60,7 @@ func (d *workspaceTeamAccessDataSource) Schema(_ context.Context, _ datasource.S
 					Attributes: map[string]schema.Attribute{
 						"id":          schema.StringAttribute{Computed: true, MarkdownDescription: "ID of the team access (`tws-<id>`)."},
 						"team_id":     schema.StringAttribute{Computed: true, MarkdownDescription: "ID of the team (`team-<id>`)."},
-						"team_name":   schema.StringAttribute{Computed: true, MarkdownDescription: "Name of the team; null if the API token may not read the team."},
+						"team_name":   schema.StringAttribute{Computed: true, MarkdownDescription: "Name of the team; null if the API token may not see the team."},
 						"access":      schema.StringAttribute{Computed: true, MarkdownDescription: "Access level: `read`, `plan`, `write`, `admin` or `custom`."},
 						"permissions": teamAccessPermissionsDataSourceAttribute(),
 					},
@@ -103,9 +102,10 @@ func listTeamAccessWithTeams(ctx context.Context, c *tfe.Client, wsID string) ([
 	})
 }
 
-// Read lists the grants with their teams included: one request. A team the
-// response does not include (a server that ignores `include`) is read on
-// its own.
+// Read lists the grants with their teams included: one request. The names
+// of teams the response does not include (a server that ignores `include`)
+// come from the organization's team list (teamNames): one request more,
+// never one per team.
 func (d *workspaceTeamAccessDataSource) Read(ctx context.Context, req datasource.ReadRequest, resp *datasource.ReadResponse) {
 	var cfg workspaceTeamAccessDataSourceModel
 	resp.Diagnostics.Append(req.Config.Get(ctx, &cfg)...)
@@ -119,7 +119,7 @@ func (d *workspaceTeamAccessDataSource) Read(ctx context.Context, req datasource
 		return
 	}
 
-	names := map[string]types.String{}
+	names := d.data.teamNames(ctx, wsID, grants)
 	cfg.TeamAccess = make([]workspaceTeamAccessListItem, 0, len(grants))
 	for _, g := range grants {
 		item := workspaceTeamAccessListItem{
@@ -131,29 +131,12 @@ func (d *workspaceTeamAccessDataSource) Read(ctx context.Context, req datasource
 		}
 		if g.Team != nil {
 			item.TeamID = types.StringValue(g.Team.ID)
-			item.TeamName = d.teamName(ctx, g.Team, names)
+			if n := names[g.Team.ID]; n != "" {
+				item.TeamName = types.StringValue(n)
+			}
 		}
 		cfg.TeamAccess = append(cfg.TeamAccess, item)
 	}
 	cfg.ID = cfg.WorkspaceID
 	resp.Diagnostics.Append(resp.State.Set(ctx, &cfg)...)
-}
-
-// teamName is the included team's name, or the team read by ID when the
-// response did not include it; null when the token may not read it.
-func (d *workspaceTeamAccessDataSource) teamName(ctx context.Context, t *tfe.Team, cache map[string]types.String) types.String {
-	if t.Name != "" {
-		return types.StringValue(t.Name)
-	}
-	if name, ok := cache[t.ID]; ok {
-		return name
-	}
-	name := types.StringNull()
-	if full, err := d.data.client.Teams.Read(ctx, t.ID); err == nil {
-		name = types.StringValue(full.Name)
-	} else {
-		tflog.Warn(ctx, "Could not read a team's name", map[string]any{"team_id": t.ID, "error": err.Error()})
-	}
-	cache[t.ID] = name
-	return name
 }

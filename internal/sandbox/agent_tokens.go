@@ -1,6 +1,11 @@
 package sandbox
 
-import "net/http"
+import (
+	"fmt"
+	"net/http"
+	"strings"
+	"time"
+)
 
 // The "Agent tokens" section of the reference.
 //
@@ -15,6 +20,56 @@ func (s *Server) registerAgentTokens() {
 	s.route("POST /api/v2/agent-pools/{id}/authentication-tokens", s.createAgentToken)
 	s.route("GET /api/v2/authentication-tokens/{id}", s.readAuthenticationToken)
 	s.route("DELETE /api/v2/authentication-tokens/{id}", s.deleteAuthenticationToken)
+	s.mux.HandleFunc("GET /api/agent/jobs", s.agentJobs)
+}
+
+// agentJobs is the one request of the agent API (outside /api/v2, which
+// refuses agent tokens) that the sandbox serves: an agent polling for a
+// job, authenticated by its agent token. The reference says only that a
+// token's last-used-at is "null when never used"; here, as on the real
+// service, a token is used when an agent authenticates with it: the poll
+// sets the token's last-used-at to now. The sandbox runs no agent jobs, so
+// the answer is always 204 (no job). Any other bearer: 401.
+func (s *Server) agentJobs(w http.ResponseWriter, r *http.Request) {
+	s.count("GET /api/agent/jobs")
+	s.countPath(r)
+	secret, _ := strings.CutPrefix(r.Header.Get("Authorization"), "Bearer ")
+	s.mu.Lock()
+	var tok *token
+	if id, ok := s.st.TokenIndex[hashSecret(secret)]; ok && secret != "" {
+		if t := s.st.Tokens[id]; t != nil && t.Kind == tokenAgent {
+			tok = t
+		}
+	}
+	if tok != nil {
+		tok.LastUsedAt = now()
+		s.persistLocked()
+	}
+	s.mu.Unlock()
+	if tok == nil {
+		writeError(w, &apiError{Status: http.StatusUnauthorized, Title: "unauthorized", Detail: "a valid agent token is required"})
+		return
+	}
+	w.WriteHeader(http.StatusNoContent)
+}
+
+// BackdateToken moves the created-at and (when set) last-used-at of token
+// id back by d, as if it had been made and last used d earlier: the
+// sandbox's switch for tests of what happens to old tokens (a real
+// service's tokens age on their own). It fails for an unknown token.
+func (s *Server) BackdateToken(id string, d time.Duration) error {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	t := s.st.Tokens[id]
+	if t == nil {
+		return fmt.Errorf("no token %s", id)
+	}
+	t.CreatedAt = t.CreatedAt.Add(-d)
+	if !t.LastUsedAt.IsZero() {
+		t.LastUsedAt = t.LastUsedAt.Add(-d)
+	}
+	s.persistLocked()
+	return nil
 }
 
 // listAgentTokens lists a pool's tokens, oldest first, 20 a page by default,

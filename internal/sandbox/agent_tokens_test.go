@@ -267,3 +267,63 @@ func TestAgentTokens_errors(t *testing.T) {
 		})
 	}
 }
+
+// TestAgentTokens_lastUsed: an agent polling with its token sets the
+// token's last-used-at; an API call with it (refused) does not; another
+// token of the pool stays never used; BackdateToken moves both times back.
+func TestAgentTokens_lastUsed(t *testing.T) {
+	t.Parallel()
+	ctx := context.Background()
+	w := newWorld(t)
+	pool := w.agentPool(t)
+	used, err := w.owner.AgentTokens.Create(ctx, pool.ID, tfe.AgentTokenCreateOptions{Description: tfe.String("used")})
+	if err != nil {
+		t.Fatal(err)
+	}
+	idle, err := w.owner.AgentTokens.Create(ctx, pool.ID, tfe.AgentTokenCreateOptions{Description: tfe.String("idle")})
+	if err != nil {
+		t.Fatal(err)
+	}
+	poll := func(secret string) int {
+		req, _ := http.NewRequestWithContext(ctx, http.MethodGet, w.inst.URL+"/api/agent/jobs", nil)
+		req.Header.Set("Authorization", "Bearer "+secret)
+		resp, err := http.DefaultClient.Do(req)
+		if err != nil {
+			t.Fatal(err)
+		}
+		_ = resp.Body.Close()
+		return resp.StatusCode
+	}
+	_, _ = client(t, w.inst, idle.Token).AgentPools.Read(ctx, pool.ID) // refused: not a use
+	if got := poll(used.Token); got != http.StatusNoContent {
+		t.Fatalf("poll with an agent token: %d, want 204", got)
+	}
+	for _, secret := range []string{"", "nonsense", w.inst.Token} {
+		if got := poll(secret); got != http.StatusUnauthorized {
+			t.Errorf("poll with %q: %d, want 401", secret, got)
+		}
+	}
+	u, err := w.owner.AgentTokens.Read(ctx, used.ID)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if u.LastUsedAt.IsZero() || time.Since(u.LastUsedAt) > time.Minute {
+		t.Errorf("last-used-at of the polling token = %v, want now", u.LastUsedAt)
+	}
+	if i, err := w.owner.AgentTokens.Read(ctx, idle.ID); err != nil || !i.LastUsedAt.IsZero() {
+		t.Errorf("last-used-at of the idle token = %v (%v), want null", i.LastUsedAt, err)
+	}
+	if err := w.inst.Server.BackdateToken(used.ID, 3*time.Hour); err != nil {
+		t.Fatal(err)
+	}
+	b, err := w.owner.AgentTokens.Read(ctx, used.ID)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !b.CreatedAt.Equal(u.CreatedAt.Add(-3*time.Hour)) || !b.LastUsedAt.Equal(u.LastUsedAt.Add(-3*time.Hour)) {
+		t.Errorf("backdated: created %v last used %v, want %v and %v", b.CreatedAt, b.LastUsedAt, u.CreatedAt.Add(-3*time.Hour), u.LastUsedAt.Add(-3*time.Hour))
+	}
+	if err := w.inst.Server.BackdateToken("at-missing", time.Hour); err == nil {
+		t.Error("backdating a missing token did not fail")
+	}
+}

@@ -1,0 +1,393 @@
+package provider
+
+import (
+	"context"
+	"fmt"
+	"slices"
+	"strings"
+
+	tfe "github.com/hashicorp/go-tfe"
+	"github.com/hashicorp/terraform-plugin-framework-validators/setvalidator"
+	"github.com/hashicorp/terraform-plugin-framework/diag"
+	"github.com/hashicorp/terraform-plugin-framework/path"
+	"github.com/hashicorp/terraform-plugin-framework/resource"
+	"github.com/hashicorp/terraform-plugin-framework/resource/schema"
+	"github.com/hashicorp/terraform-plugin-framework/resource/schema/planmodifier"
+	"github.com/hashicorp/terraform-plugin-framework/resource/schema/stringplanmodifier"
+	"github.com/hashicorp/terraform-plugin-framework/schema/validator"
+	"github.com/hashicorp/terraform-plugin-framework/tfsdk"
+	"github.com/hashicorp/terraform-plugin-framework/types"
+	"github.com/hashicorp/terraform-plugin-log/tflog"
+)
+
+var (
+	_ resource.ResourceWithConfigure   = (*workspaceTeamAccessExclusiveResource)(nil)
+	_ resource.ResourceWithImportState = (*workspaceTeamAccessExclusiveResource)(nil)
+	_ resource.ResourceWithModifyPlan  = (*workspaceTeamAccessExclusiveResource)(nil)
+	_ resource.ResourceWithIdentity    = (*workspaceTeamAccessExclusiveResource)(nil)
+)
+
+// NewWorkspaceTeamAccessExclusiveResource is the
+// tfgov_workspace_team_access_exclusive resource: the complete set of
+// teams that may hold a grant on a workspace. It never adds a grant
+// (tfgov_team_access does); it removes the grants of the teams it does not
+// name. Its shape is hashicorp/aws's `*_exclusive` resources' (such as
+// aws_iam_role_policies_exclusive): the parent's ID and a set, refreshed to
+// what the service holds so that the plan shows what would be removed as a
+// diff of the set; destroy removes it from state only; import by the
+// parent's ID.
+func NewWorkspaceTeamAccessExclusiveResource() resource.Resource {
+	return &workspaceTeamAccessExclusiveResource{}
+}
+
+type workspaceTeamAccessExclusiveResource struct{ data *providerData }
+
+type workspaceTeamAccessExclusiveModel struct {
+	WorkspaceID types.String `tfsdk:"workspace_id"`
+	TeamIDs     types.Set    `tfsdk:"team_ids"`
+}
+
+func (r *workspaceTeamAccessExclusiveResource) Metadata(_ context.Context, req resource.MetadataRequest, resp *resource.MetadataResponse) {
+	resp.TypeName = req.ProviderTypeName + "_workspace_team_access_exclusive"
+}
+
+func (r *workspaceTeamAccessExclusiveResource) IdentitySchema(_ context.Context, _ resource.IdentitySchemaRequest, resp *resource.IdentitySchemaResponse) {
+	resp.IdentitySchema = identitySchemaFor("workspace_team_access_exclusive")
+}
+
+func (r *workspaceTeamAccessExclusiveResource) Schema(_ context.Context, _ resource.SchemaRequest, resp *resource.SchemaResponse) {
+	resp.Schema = schema.Schema{
+		MarkdownDescription: "The complete set of teams that may hold access to a workspace. On apply, the access of every team of the workspace " +
+			"that `team_ids` does not name is removed; no access is ever added (that is `tfgov_team_access`'s job). A refresh lists the " +
+			"workspace's team access (one request per 100 grants) and adds every team holding access to `team_ids` in state, so `terraform plan` " +
+			"shows each team that would lose access as an element leaving `team_ids`, and an empty plan means the workspace has no grant the " +
+			"configuration does not declare. A team named in `team_ids` without a grant is allowed and costs nothing.\n\n" +
+			"Destroying this resource removes it from state only: no access is removed. Import it by workspace ID.\n\n" +
+			"**Lock-out guard.** The plan fails when it would remove the `admin` access through which the API token's own user administers the " +
+			"workspace: the user (from the token check every configuration makes) belongs to the team losing it, holds `admin` access through no team " +
+			"that keeps it, and is neither in the owners team nor in a team that may manage all workspaces (from the organization's team list, read " +
+			"only when a plan removes an `admin` grant). Organization tokens act as an owner and are never locked out. A team token names no user, " +
+			"so the API does not tell which team it belongs to: with a team token the guard cannot tell, and does not refuse.\n\n" +
+			"Declare each `tfgov_team_access` of the workspace in `team_ids` (for example `[for a in tfgov_team_access.app : a.team_id]`), " +
+			"or this resource removes it on the next apply.",
+		Attributes: map[string]schema.Attribute{
+			"workspace_id": schema.StringAttribute{
+				Required:            true,
+				MarkdownDescription: "ID of the workspace (`ws-<id>`). Changing it replaces the resource (which removes no access from the former workspace).",
+				PlanModifiers:       []planmodifier.String{stringplanmodifier.RequiresReplace()},
+				Validators:          []validator.String{idValidator("ws-")},
+			},
+			"team_ids": schema.SetAttribute{
+				Required:    true,
+				ElementType: types.StringType,
+				MarkdownDescription: "IDs of the teams (`team-<id>`) that may hold access to the workspace; the access of every other team is removed on apply. " +
+					"An empty set removes every team's access.",
+				Validators: []validator.Set{setvalidator.ValueStringsAre(idValidator("team-"))},
+			},
+		},
+	}
+}
+
+func (r *workspaceTeamAccessExclusiveResource) Configure(_ context.Context, req resource.ConfigureRequest, resp *resource.ConfigureResponse) {
+	r.data = configureData(req.ProviderData, &resp.Diagnostics)
+}
+
+// teamIDsOf returns the elements of a known set.
+func teamIDsOf(ctx context.Context, s types.Set) (map[string]bool, bool) {
+	if s.IsNull() || s.IsUnknown() {
+		return nil, false
+	}
+	var ids []string
+	if d := s.ElementsAs(ctx, &ids, false); d.HasError() {
+		return nil, false
+	}
+	m := make(map[string]bool, len(ids))
+	for _, id := range ids {
+		m[id] = true
+	}
+	return m, true
+}
+
+func teamIDSet(ids map[string]bool) types.Set {
+	keys := make([]string, 0, len(ids))
+	for id := range ids {
+		keys = append(keys, id)
+	}
+	slices.Sort(keys)
+	s, _ := types.SetValueFrom(context.Background(), types.StringType, keys)
+	return s
+}
+
+// revocations are the grants an apply of plan would remove from grants:
+// those of teams plan does not name that prior (the refreshed state: what
+// the plan shows leaving) names, or every such grant for a new resource
+// (prior nil). A grant made after the plan's refresh is not among them: the
+// next plan shows it.
+func revocations(grants *recordsByID[*tfe.TeamAccess], plan, prior map[string]bool) []*tfe.TeamAccess {
+	var out []*tfe.TeamAccess
+	for _, g := range sortedByKey(grants.byID) {
+		if g.Team == nil || plan[g.Team.ID] {
+			continue
+		}
+		if prior != nil && !prior[g.Team.ID] {
+			continue
+		}
+		out = append(out, g)
+	}
+	return out
+}
+
+// ModifyPlan refuses a plan that would lock the token's user out of the
+// workspace (lockOut), and, for a new resource (whose plan cannot show
+// what it removes as a diff), warns with the grants the apply removes.
+func (r *workspaceTeamAccessExclusiveResource) ModifyPlan(ctx context.Context, req resource.ModifyPlanRequest, resp *resource.ModifyPlanResponse) {
+	if req.Plan.Raw.IsNull() || r.data == nil {
+		return
+	}
+	var plan, state workspaceTeamAccessExclusiveModel
+	resp.Diagnostics.Append(req.Plan.Get(ctx, &plan)...)
+	if resp.Diagnostics.HasError() {
+		return
+	}
+	keep, ok := teamIDsOf(ctx, plan.TeamIDs)
+	if !ok || plan.WorkspaceID.IsUnknown() {
+		return // checked again when the apply plans with known values
+	}
+	// prior: the refreshed state's teams, nil for a new resource (or one
+	// replaced for another workspace).
+	var prior map[string]bool
+	if !req.State.Raw.IsNull() {
+		resp.Diagnostics.Append(req.State.Get(ctx, &state)...)
+		if state.WorkspaceID.Equal(plan.WorkspaceID) {
+			if prior, _ = teamIDsOf(ctx, state.TeamIDs); prior == nil {
+				prior = map[string]bool{}
+			}
+			if !hasRemoval(prior, keep) {
+				return // nothing leaves team_ids: no request
+			}
+		}
+	}
+	wsID := plan.WorkspaceID.ValueString()
+	grants, err := r.data.workspaceTeamAccess(ctx, wsID)
+	if err != nil {
+		resp.Diagnostics.AddError("Error listing team access", workspaceAccessError(wsID, err))
+		return
+	}
+	if grants.parentMissing {
+		resp.Diagnostics.AddAttributeError(path.Root("workspace_id"), "Workspace not found",
+			fmt.Sprintf("Workspace %s was not found, or the API token may not see its team access.", wsID))
+		return
+	}
+	removed := revocations(grants, keep, prior)
+	if len(removed) == 0 {
+		return
+	}
+	if msg := r.data.lockOut(ctx, wsID, grants, removed); msg != "" {
+		resp.Diagnostics.AddAttributeError(path.Root("team_ids"), "Removing this team access would lock the API token out of the workspace", msg)
+		return
+	}
+	if prior == nil {
+		lines := make([]string, 0, len(removed))
+		for _, g := range removed {
+			lines = append(lines, fmt.Sprintf("  - team %s: %s access (%s)", g.Team.ID, g.Access, g.ID))
+		}
+		resp.Diagnostics.AddWarning("Team access will be removed",
+			fmt.Sprintf("Applying removes the access of %d team(s) to workspace %s that team_ids does not name:\n%s\n\n"+
+				"Add a team to team_ids to keep its access.", len(removed), wsID, strings.Join(lines, "\n")))
+	}
+}
+
+func hasRemoval(prior, keep map[string]bool) bool {
+	for id := range prior {
+		if !keep[id] {
+			return true
+		}
+	}
+	return false
+}
+
+// lockOut says why removing grants removed (of the workspace's grants)
+// would take the token's user's administration of the workspace away, or
+// "" when it would not or the API does not let the provider tell.
+//
+// Only `admin` access administers a workspace (manages its team access).
+// The user administers it through one of their teams' admin grants, or
+// through the organization: the owners team, or a team that may manage all
+// workspaces. The user is the token check's answer (no request); their
+// teams come from the organization's team list (its `users`), read only
+// here, when an admin grant would go. Team and organization tokens name no
+// user: an organization token acts as an owner, and a team token's team
+// the API does not name, so the guard cannot tell.
+func (d *providerData) lockOut(ctx context.Context, wsID string, grants *recordsByID[*tfe.TeamAccess], removed []*tfe.TeamAccess) string {
+	var admins []*tfe.TeamAccess
+	for _, g := range removed {
+		if g.Access == tfe.AccessAdmin {
+			admins = append(admins, g)
+		}
+	}
+	if len(admins) == 0 {
+		return ""
+	}
+	if d.caller == nil || d.caller.ID == "" || d.caller.IsServiceAccount {
+		tflog.Debug(ctx, "Lock-out guard: the token names no user (an organization or team token), so the provider cannot tell whether it administers the workspace through a grant", map[string]any{"workspace_id": wsID})
+		return ""
+	}
+	teams, err := d.workspaceOrganizationTeams(ctx, wsID, admins[0].Team.ID)
+	if err != nil {
+		return fmt.Sprintf("The provider could not check whether removing %s's admin access locks the API token out of workspace %s: listing the organization's teams: %s. Apply again later, or keep the team in team_ids.",
+			admins[0].Team.ID, wsID, err)
+	}
+	mine := map[string]*tfe.Team{}
+	for _, t := range teams.byID {
+		if slices.ContainsFunc(t.Users, func(u *tfe.User) bool { return u != nil && u.ID == d.caller.ID }) {
+			if t.Name == "owners" || (t.OrganizationAccess != nil && t.OrganizationAccess.ManageWorkspaces) {
+				return "" // administers every workspace through the organization
+			}
+			mine[t.ID] = t
+		}
+	}
+	gone := map[string]bool{}
+	for _, g := range removed {
+		gone[g.ID] = true
+	}
+	for _, g := range grants.byID {
+		if g.Access == tfe.AccessAdmin && g.Team != nil && mine[g.Team.ID] != nil && !gone[g.ID] {
+			return "" // another admin grant of the user's stays
+		}
+	}
+	for _, g := range admins {
+		if t := mine[g.Team.ID]; t != nil {
+			return fmt.Sprintf("The API token acts as user %s, who administers workspace %s only through team %q (%s)'s admin access (%s), which this plan removes: "+
+				"after it the token could no longer manage the workspace's team access, and neither could Terraform.\n\n"+
+				"Keep %s in team_ids, give the user admin access through another team first, or apply with a token of an organization owner.",
+				firstNonEmpty(d.caller.Username, d.caller.ID), wsID, t.Name, t.ID, g.ID, t.ID)
+		}
+	}
+	return ""
+}
+
+// Create removes the access of every team of the workspace that team_ids
+// does not name (the plan warned with them): the workspace's list (shared
+// with the plan the apply made), then one DELETE per grant.
+func (r *workspaceTeamAccessExclusiveResource) Create(ctx context.Context, req resource.CreateRequest, resp *resource.CreateResponse) {
+	defer syncIdentity(ctx, "workspace_team_access_exclusive", nil, &resp.State, resp.Identity, &resp.Diagnostics)
+	var plan workspaceTeamAccessExclusiveModel
+	resp.Diagnostics.Append(req.Plan.Get(ctx, &plan)...)
+	if resp.Diagnostics.HasError() {
+		return
+	}
+	r.apply(ctx, plan, nil, &resp.State, &resp.Diagnostics)
+}
+
+// Update removes the access of the teams that leave team_ids (as the plan
+// showed them) and still hold it.
+func (r *workspaceTeamAccessExclusiveResource) Update(ctx context.Context, req resource.UpdateRequest, resp *resource.UpdateResponse) {
+	defer syncIdentity(ctx, "workspace_team_access_exclusive", &req.State, &resp.State, resp.Identity, &resp.Diagnostics)
+	var plan, state workspaceTeamAccessExclusiveModel
+	resp.Diagnostics.Append(req.Plan.Get(ctx, &plan)...)
+	resp.Diagnostics.Append(req.State.Get(ctx, &state)...)
+	if resp.Diagnostics.HasError() {
+		return
+	}
+	prior, _ := teamIDsOf(ctx, state.TeamIDs)
+	if prior == nil {
+		prior = map[string]bool{}
+	}
+	r.apply(ctx, plan, prior, &resp.State, &resp.Diagnostics)
+}
+
+// apply removes the grants revocations names and sets the state: plan's
+// team_ids, plus the teams whose removal failed, so that the next plan
+// shows them leaving again and a second apply repairs.
+func (r *workspaceTeamAccessExclusiveResource) apply(ctx context.Context, plan workspaceTeamAccessExclusiveModel, prior map[string]bool, state *tfsdk.State, diags *diag.Diagnostics) {
+	keep, ok := teamIDsOf(ctx, plan.TeamIDs)
+	if !ok {
+		diags.AddAttributeError(path.Root("team_ids"), "Unknown team_ids", "team_ids must be known when the resource is applied.")
+		return
+	}
+	wsID := plan.WorkspaceID.ValueString()
+	if prior != nil && !hasRemoval(prior, keep) {
+		// Only teams added to team_ids: nothing to remove, no request.
+		diags.Append(state.Set(ctx, &plan)...)
+		return
+	}
+	grants, err := r.data.workspaceTeamAccess(ctx, wsID)
+	if err != nil {
+		diags.AddError("Error listing team access", workspaceAccessError(wsID, err))
+		return
+	}
+	if grants.parentMissing {
+		diags.AddAttributeError(path.Root("workspace_id"), "Workspace not found",
+			fmt.Sprintf("Workspace %s was not found, or the API token may not see its team access.", wsID))
+		return
+	}
+	defer r.data.lists.teamAccess.invalidate(wsID)
+	final := map[string]bool{}
+	for id := range keep {
+		final[id] = true
+	}
+	for _, g := range revocations(grants, keep, prior) {
+		tflog.Debug(ctx, "Removing team access not declared in team_ids", map[string]any{"id": g.ID, "team_id": g.Team.ID, "workspace_id": wsID, "access": string(g.Access)})
+		if err := r.data.client.TeamAccess.Remove(ctx, g.ID); err != nil && !isNotFound(err) {
+			final[g.Team.ID] = true
+			diags.AddError("Error removing team access",
+				fmt.Sprintf("Removing the %s access of team %s to workspace %s (%s): %s. Apply again to retry.", g.Access, g.Team.ID, wsID, g.ID, err))
+			continue
+		}
+		tflog.Info(ctx, "Removed team access not declared in team_ids", map[string]any{"id": g.ID, "team_id": g.Team.ID, "workspace_id": wsID})
+	}
+	diags.Append(state.Set(ctx, &workspaceTeamAccessExclusiveModel{WorkspaceID: plan.WorkspaceID, TeamIDs: teamIDSet(final)})...)
+}
+
+// Read adds every team holding access to the workspace to team_ids (from
+// the workspace's shared list: one request per 100 grants), so that a
+// team that would lose access shows as leaving team_ids in the plan. A
+// team of team_ids without access stays (it may hold access). A missing
+// workspace removes the resource from state.
+func (r *workspaceTeamAccessExclusiveResource) Read(ctx context.Context, req resource.ReadRequest, resp *resource.ReadResponse) {
+	defer syncIdentity(ctx, "workspace_team_access_exclusive", &req.State, &resp.State, resp.Identity, &resp.Diagnostics)
+	var state workspaceTeamAccessExclusiveModel
+	resp.Diagnostics.Append(req.State.Get(ctx, &state)...)
+	if resp.Diagnostics.HasError() {
+		return
+	}
+	wsID := state.WorkspaceID.ValueString()
+	grants, err := r.data.workspaceTeamAccess(ctx, wsID)
+	if err != nil {
+		resp.Diagnostics.AddError("Error reading team access", workspaceAccessError(wsID, err))
+		return
+	}
+	if grants.parentMissing {
+		tflog.Info(ctx, "Workspace no longer exists; removing its exclusive team access from state", map[string]any{"workspace_id": wsID})
+		resp.State.RemoveResource(ctx)
+		return
+	}
+	ids, _ := teamIDsOf(ctx, state.TeamIDs)
+	if ids == nil {
+		ids = map[string]bool{}
+	}
+	for _, g := range grants.byID {
+		if g.Team != nil && g.Team.ID != "" {
+			ids[g.Team.ID] = true
+		}
+	}
+	state.TeamIDs = teamIDSet(ids)
+	resp.Diagnostics.Append(resp.State.Set(ctx, &state)...)
+}
+
+// Delete removes the resource from state only: no access is removed.
+func (r *workspaceTeamAccessExclusiveResource) Delete(ctx context.Context, req resource.DeleteRequest, _ *resource.DeleteResponse) {
+	var ws types.String
+	_ = req.State.GetAttribute(ctx, path.Root("workspace_id"), &ws)
+	tflog.Info(ctx, "Removed exclusive team access from state; no access was removed", map[string]any{"workspace_id": ws.ValueString()})
+}
+
+// ImportState takes the workspace's ID.
+func (r *workspaceTeamAccessExclusiveResource) ImportState(ctx context.Context, req resource.ImportStateRequest, resp *resource.ImportStateResponse) {
+	req.ID = identityImportID(ctx, "workspace_team_access_exclusive", req, &resp.Diagnostics)
+	if !strings.HasPrefix(req.ID, "ws-") || strings.Contains(req.ID, "/") {
+		resp.Diagnostics.AddError("Invalid import ID", fmt.Sprintf("Expected the ID of a workspace (ws-<id>), got %q.", req.ID))
+		return
+	}
+	resource.ImportStatePassthroughID(ctx, path.Root("workspace_id"), req, resp)
+}
