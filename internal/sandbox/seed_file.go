@@ -128,7 +128,8 @@ func parseSeedFile(file string, raw []byte) (*seedSpec, error) {
 }
 
 func lineCol(raw []byte, offset int64) (int, int) {
-	before := raw[:min(int(offset), len(raw))]
+	// offset counts the byte that was wrong.
+	before := raw[:min(max(int(offset)-1, 0), len(raw))]
 	line := bytes.Count(before, []byte("\n")) + 1
 	return line, len(before) - bytes.LastIndexByte(before, '\n')
 }
