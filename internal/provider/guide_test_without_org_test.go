@@ -8,6 +8,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -56,23 +57,7 @@ func TestAccGuideTestingWithoutAnOrganization(t *testing.T) {
 	}
 	run := func() (string, int, time.Duration) {
 		t.Helper()
-		ctx, cancel := context.WithTimeout(context.Background(), 5*time.Minute)
-		defer cancel()
-		cmd := exec.CommandContext(ctx, filepath.Join(cliProviderDir, guideTestCommand[0]), append(guideTestCommand[1:], "-no-color")...) //nolint:gosec // the test's own build
-		cmd.Dir, cmd.Env = dir, env
-		var out bytes.Buffer
-		cmd.Stdout, cmd.Stderr = &out, &out
-		start := time.Now()
-		err := cmd.Run()
-		took := time.Since(start)
-		var exit *exec.ExitError
-		if errors.As(err, &exit) {
-			return out.String(), exit.ExitCode(), took
-		}
-		if err != nil {
-			t.Fatalf("running the guide's command: %v\n%s", err, out.String())
-		}
-		return out.String(), 0, took
+		return runIn(t, dir, env, guideTestCommand)
 	}
 
 	out, code, took := run()
@@ -100,4 +85,46 @@ func TestAccGuideTestingWithoutAnOrganization(t *testing.T) {
 	if code != 1 {
 		t.Errorf("a broken assertion: exit %d, want 1 (terraform test's own)", code)
 	}
+
+	t.Run("hashicorp/tfe", func(t *testing.T) {
+		cmd := strings.Join(guideTFECommand, " ")
+		if !strings.Contains(string(guide), "cd hashicorp-tfe\n"+cmd+"\n") {
+			t.Fatalf("the guide does not show the command this test runs: %s", cmd)
+		}
+		// --tls writes its certificate into TMPDIR: a test's own, so that
+		// no other sandbox on the machine overwrites it.
+		env := append(slices.Clone(env), "TF_CLI_CONFIG_FILE="+testTFEStandInConfig(t), "TMPDIR="+t.TempDir())
+		out, code, _ := runIn(t, filepath.Join(dir, "hashicorp-tfe"), env, guideTFECommand)
+		if code != 0 || !strings.Contains(out, "Success! 1 passed, 0 failed.") {
+			t.Fatalf("terraform test with hashicorp/tfe's resources (the stand-in) over HTTPS: exit %d\n%s", code, out)
+		}
+	})
+}
+
+// guideTFECommand is the guide's command for hashicorp/tfe's resources,
+// run in the example's hashicorp-tfe directory.
+var guideTFECommand = []string{"tfgov-sandbox", "--tls", "--listen", "127.0.0.1:0", "--quiet", "--seed-file", "../seed.json", "--", "terraform", "test"}
+
+// runIn runs command (the sandbox built by testCLIConfig, then its
+// arguments, with -no-color) in dir with env, and returns its output, exit
+// status and time.
+func runIn(t *testing.T, dir string, env, command []string) (string, int, time.Duration) {
+	t.Helper()
+	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Minute)
+	defer cancel()
+	cmd := exec.CommandContext(ctx, filepath.Join(cliProviderDir, command[0]), append(command[1:], "-no-color")...) //nolint:gosec // the test's own build
+	cmd.Dir, cmd.Env = dir, env
+	var out bytes.Buffer
+	cmd.Stdout, cmd.Stderr = &out, &out
+	start := time.Now()
+	err := cmd.Run()
+	took := time.Since(start)
+	var exit *exec.ExitError
+	if errors.As(err, &exit) {
+		return out.String(), exit.ExitCode(), took
+	}
+	if err != nil {
+		t.Fatalf("running %s: %v\n%s", strings.Join(command, " "), err, out.String())
+	}
+	return out.String(), 0, took
 }
