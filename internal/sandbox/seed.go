@@ -211,8 +211,16 @@ func (st *state) applySeed(spec *seedSpec, made map[string]string) ([]SeedVar, m
 			}
 		}
 	}
+	// Memberships, organizations' records and module versions get stable
+	// IDs too (an organization is addressed by name, but its external ID is
+	// shown).
 	addTo := func(t *team, org string, u *user) {
-		st.addMember(org, u)
+		if st.membershipOf(org, u.ID) == nil {
+			m := st.addMember(org, u)
+			delete(st.Memberships, m.ID)
+			m.ID = stableID("ou-", org, u.Username)
+			st.Memberships[m.ID] = m
+		}
 		if !slices.Contains(t.UserIDs, u.ID) {
 			t.UserIDs = append(t.UserIDs, u.ID)
 		}
@@ -223,7 +231,7 @@ func (st *state) applySeed(spec *seedSpec, made map[string]string) ([]SeedVar, m
 		}
 		o := st.Organizations[so.Name]
 		if o == nil {
-			o = &organization{record: st.newRecord("org-"), Name: so.Name, Email: so.Email, OwnersTeamID: so.OwnersTeamID}
+			o = &organization{record: st.recordWithID(stableID("org-", so.Name)), Name: so.Name, Email: so.Email, OwnersTeamID: so.OwnersTeamID}
 			st.Organizations[o.Name] = o
 			st.Teams[so.OwnersTeamID] = &team{record: st.recordWithID(so.OwnersTeamID), Org: so.Name, Name: "owners", Visibility: "secret", Access: ownersAccess}
 		}
@@ -271,7 +279,8 @@ func (st *state) applySeed(spec *seedSpec, made map[string]string) ([]SeedVar, m
 			}
 			for _, v := range sm.Versions {
 				if m.version(v) == nil {
-					st.addModuleVersion(m, v).Status = "ok"
+					mv := st.addModuleVersion(m, v)
+					mv.ID, mv.Status = stableID("modver-", m.ID, v), "ok"
 				}
 			}
 		}

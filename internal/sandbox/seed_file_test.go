@@ -218,6 +218,31 @@ func TestSeedFile_madeAsDeclared(t *testing.T) {
 			t.Errorf("team %s has ID %s on one sandbox and %s on another", tm.Name, ids[tm.Name], tm.ID)
 		}
 	}
+	c2 := client(t, other, "alice-test-token-0001")
+	for _, read := range []func(*tfe.Client) (string, error){
+		func(c *tfe.Client) (string, error) { w, err := c.Workspaces.Read(ctx, "acme", "web"); return idOf(w, err) },
+		func(c *tfe.Client) (string, error) { o, err := c.Organizations.Read(ctx, "acme"); return externalIDOf(o, err) },
+	} {
+		a, errA := read(c)
+		b, errB := read(c2)
+		if errA != nil || errB != nil || a != b || a == "" {
+			t.Errorf("an ID differs between two sandboxes seeded alike: %q (%v), %q (%v)", a, errA, b, errB)
+		}
+	}
+}
+
+func idOf(w *tfe.Workspace, err error) (string, error) {
+	if err != nil {
+		return "", err
+	}
+	return w.ID, nil
+}
+
+func externalIDOf(o *tfe.Organization, err error) (string, error) {
+	if err != nil {
+		return "", err
+	}
+	return o.ExternalID, nil
 }
 
 // TestSeedFile_dataRestarts: on a --data file, seeding merges by ID:
