@@ -220,8 +220,14 @@ func TestSeedFile_madeAsDeclared(t *testing.T) {
 	}
 	c2 := client(t, other, "alice-test-token-0001")
 	for _, read := range []func(*tfe.Client) (string, error){
-		func(c *tfe.Client) (string, error) { w, err := c.Workspaces.Read(ctx, "acme", "web"); return idOf(w, err) },
-		func(c *tfe.Client) (string, error) { o, err := c.Organizations.Read(ctx, "acme"); return externalIDOf(o, err) },
+		func(c *tfe.Client) (string, error) {
+			w, err := c.Workspaces.Read(ctx, "acme", "web")
+			return idOf(w, err)
+		},
+		func(c *tfe.Client) (string, error) {
+			o, err := c.Organizations.Read(ctx, "acme")
+			return externalIDOf(o, err)
+		},
 	} {
 		a, errA := read(c)
 		b, errB := read(c2)
