@@ -4,15 +4,18 @@ package main
 
 import (
 	"context"
+	"errors"
 	"flag"
 	"fmt"
 	"io"
 	"log"
 	"net"
 	"os"
+	"os/exec"
 	"os/signal"
 	"strings"
 	"syscall"
+	"time"
 
 	"github.com/tfgov/terraform-provider-tfgov/internal/sandbox"
 )
@@ -21,13 +24,25 @@ func main() {
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 	defer stop()
 	if err := run(ctx, os.Args[1:], os.Stdout, os.Stderr); err != nil {
+		var exit *commandExit
+		if errors.As(err, &exit) {
+			stop()
+			os.Exit(exit.code) //nolint:gocritic // the deferred stop has run
+		}
 		fmt.Fprintln(os.Stderr, "tfgov-sandbox:", err)
 		stop()
 		os.Exit(1)
 	}
 }
 
-// run serves until ctx ends.
+// commandExit is the exit status of the command run with `-- COMMAND`
+// when it is not 0: tfgov-sandbox exits with it.
+type commandExit struct{ code int }
+
+func (e *commandExit) Error() string { return fmt.Sprintf("the command exited with status %d", e.code) }
+
+// run serves until ctx ends, or, given a command after the flags, runs it
+// with the export lines in its environment and serves until it exits.
 func run(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 	fs := flag.NewFlagSet("tfgov-sandbox", flag.ContinueOnError)
 	fs.SetOutput(stderr)
@@ -35,7 +50,8 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 	uploadListen := fs.String("upload-listen", "127.0.0.1:0", "address of the one-time upload listener")
 	token := fs.String("token", "", "admin token (generated and printed when empty)")
 	data := fs.String("data", "", "persist the state in this file (atomically rewritten after every change)")
-	seed := fs.String("seed", "", `create a ready-made organization ("demo")`)
+	seed := fs.String("seed", "", `create a ready-made organization ("demo", seeds/demo.json)`)
+	seedFile := fs.String("seed-file", "", "create the organizations, teams, workspaces, agent pools, registry modules, users and tokens this JSON file declares (see internal/sandbox/README.md)")
 	envFile := fs.String("env-file", "", "also write the export lines to this file")
 	quiet := fs.Bool("quiet", false, "do not log requests")
 	rateLimit := fs.Int("rate-limit", 30, "X-RateLimit-Limit to advertise, as the real service does (0: none)")
@@ -48,8 +64,22 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 	fs.StringVar(&tlsf.keyFile, "tls-key", "", "private key (PEM) of --tls-cert")
 	latency := fs.Duration("latency", 0, "delay every request by this long before serving it (parallel requests wait concurrently)")
 	faults := fs.String("faults", "", "random faults, e.g. seed=7,429=0.05,503=0.05,lost=0.05,slow=0.05,slow-delay=1s (see internal/sandbox/README.md)")
+	fs.Usage = func() {
+		fmt.Fprintf(fs.Output(), "Usage: tfgov-sandbox [flags] [-- COMMAND [ARGS...]]\n\nWith a COMMAND, the sandbox runs it with the export lines in its environment, stops when it exits and exits with its status.\n\n")
+		fs.PrintDefaults()
+	}
 	if err := fs.Parse(args); err != nil {
 		return err
+	}
+	if *seed != "" && *seedFile != "" {
+		return errors.New("--seed and --seed-file are exclusive: --seed demo is the seed file seeds/demo.json")
+	}
+	var seedRaw []byte
+	if *seedFile != "" {
+		var err error
+		if seedRaw, err = os.ReadFile(*seedFile); err != nil {
+			return fmt.Errorf("--seed-file: %w", err)
+		}
 	}
 	var chaos sandbox.Chaos
 	if *faults != "" {
@@ -91,16 +121,32 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 		fmt.Fprintf(&out, "export TFE_ADDRESS=%s\n", address)
 	}
 	userToken := srv.AdminToken()
-	if *seed == "" {
+	// A seed flag applies that seed; without one, a --data file seeded
+	// before gets its seed again, so its exports (a working user token
+	// among them) are printed on every start.
+	var vars []sandbox.SeedVar
+	seedName := *seed
+	switch {
+	case *seed != "":
+		vars, err = srv.Seed(*seed)
+	case *seedFile != "":
+		seedName = *seedFile
+		vars, err = srv.SeedFile(*seedFile, seedRaw)
+	default:
+		seedName, vars, err = srv.Reseed()
+	}
+	if err != nil {
+		return err
+	}
+	if vars == nil {
 		fmt.Fprintf(&out, "# admin token (site admin, for bootstrapping organizations)\nexport TFE_TOKEN=%s\n", srv.AdminToken())
 	} else {
-		vars, err := srv.Seed(*seed)
-		if err != nil {
-			return err
-		}
-		fmt.Fprintf(&out, "# admin token: %s\n", srv.AdminToken())
+		fmt.Fprintf(&out, "# seed: %s\n# admin token: %s\n", seedName, srv.AdminToken())
 		for _, v := range vars {
-			fmt.Fprintf(&out, "# %s\nexport %s=%s\n", v.About, v.Env, v.Value)
+			if v.About != "" {
+				fmt.Fprintf(&out, "# %s\n", v.About)
+			}
+			fmt.Fprintf(&out, "export %s=%s\n", v.Env, shellQuote(v.Value))
 			if v.Env == "TFE_TOKEN" {
 				userToken = v.Value
 			}
@@ -116,6 +162,68 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 			return err
 		}
 	}
+	if command := fs.Args(); len(command) > 0 {
+		fmt.Fprint(stderr, out.String())
+		return runCommand(ctx, srv, ln, command, exportsOf(out.String()), stdout, stderr)
+	}
 	fmt.Fprint(stdout, out.String())
 	return srv.ListenAndServe(ctx, ln)
+}
+
+// runCommand serves on ln while command runs with env added to the
+// environment, then stops the sandbox; a command that fails is a
+// commandExit with its status.
+func runCommand(ctx context.Context, srv *sandbox.Server, ln net.Listener, command, env []string, stdout, stderr io.Writer) error {
+	serveCtx, stopServing := context.WithCancel(ctx)
+	served := make(chan error, 1)
+	go func() { served <- srv.ListenAndServe(serveCtx, ln) }()
+	cmd := exec.CommandContext(ctx, command[0], command[1:]...) //nolint:gosec // the user's own command
+	cmd.Env = append(os.Environ(), env...)
+	cmd.Stdin, cmd.Stdout, cmd.Stderr = os.Stdin, stdout, stderr
+	// Interrupted, the command gets the interrupt (Terraform then stops
+	// cleanly) and 10 seconds before it is killed.
+	cmd.Cancel = func() error { return cmd.Process.Signal(os.Interrupt) }
+	cmd.WaitDelay = 10 * time.Second
+	err := cmd.Run()
+	stopServing()
+	if serr := <-served; serr != nil {
+		return serr
+	}
+	var exit *exec.ExitError
+	if errors.As(err, &exit) {
+		return &commandExit{code: exit.ExitCode()}
+	}
+	if err != nil {
+		return fmt.Errorf("running %s: %w", command[0], err)
+	}
+	return nil
+}
+
+// exportsOf returns the NAME=value of each export line of out.
+func exportsOf(out string) []string {
+	var env []string
+	for line := range strings.Lines(out) {
+		if kv, ok := strings.CutPrefix(strings.TrimSuffix(line, "\n"), "export "); ok {
+			k, v, _ := strings.Cut(kv, "=")
+			env = append(env, k+"="+shellUnquote(v))
+		}
+	}
+	return env
+}
+
+// shellQuote quotes v for a POSIX shell when it holds anything but
+// letters, digits and ./:@,+_- (IDs and tokens never do).
+func shellQuote(v string) string {
+	if v != "" && strings.Trim(v, "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789./:@,+_-") == "" {
+		return v
+	}
+	return "'" + strings.ReplaceAll(v, "'", `'\''`) + "'"
+}
+
+// shellUnquote reverses shellQuote.
+func shellUnquote(v string) string {
+	if len(v) >= 2 && strings.HasPrefix(v, "'") && strings.HasSuffix(v, "'") {
+		return strings.ReplaceAll(v[1:len(v)-1], `'\''`, "'")
+	}
+	return v
 }

@@ -3,8 +3,10 @@ package main
 import (
 	"bufio"
 	"context"
+	"errors"
 	"io"
 	"os"
+	"os/exec"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -120,5 +122,71 @@ func TestREADMEListsEveryFlag(t *testing.T) {
 	}
 	if n == 0 {
 		t.Fatalf("no flags found in the usage:\n%s", usage.String())
+	}
+}
+
+// TestRun_restartOnDataKeepsToken: a --data file seeded with --seed demo
+// restarted with --seed demo again, then with no seed flag, writes an env
+// file whose TFE_TOKEN is the demo user's and still works.
+func TestRun_restartOnDataKeepsToken(t *testing.T) {
+	dir := t.TempDir()
+	data, envFile := filepath.Join(dir, "s.json"), filepath.Join(dir, "env")
+	complete := func(_ string, env map[string]string) bool { _, ok := env["TF_VAR_module_provider"]; return ok }
+	var first string
+	for i, seed := range [][]string{{"--seed", "demo"}, {"--seed", "demo"}, nil} {
+		args := append([]string{"--listen", "127.0.0.1:0", "--quiet", "--data", data, "--env-file", envFile}, seed...)
+		env, stop := startRun(t, args, complete)
+		raw, err := os.ReadFile(envFile)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if !strings.Contains(string(raw), "export TFE_TOKEN="+env["TFE_TOKEN"]+"\n") || !strings.Contains(string(raw), "export TF_VAR_agent_pool_id=") {
+			t.Fatalf("start %d: the env file lacks the printed exports:\n%s", i, raw)
+		}
+		if i == 0 {
+			first = env["TFE_TOKEN"]
+		} else if env["TFE_TOKEN"] != first {
+			t.Errorf("start %d: TFE_TOKEN %s, was %s", i, env["TFE_TOKEN"], first)
+		}
+		c, err := tfe.NewClient(&tfe.Config{Address: env["TFE_ADDRESS"], Token: env["TFE_TOKEN"]})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if _, err := c.AgentPools.Read(context.Background(), env["TF_VAR_agent_pool_id"]); err != nil {
+			t.Errorf("start %d: the env file's token does not work: %v", i, err)
+		}
+		stop()
+	}
+}
+
+// TestRun_command: with a command after the flags, the sandbox runs it with
+// the exports in its environment and returns its exit status.
+func TestRun_command(t *testing.T) {
+	t.Parallel()
+	if _, err := exec.LookPath("sh"); err != nil {
+		t.Skip("no sh")
+	}
+	seed := filepath.Join(t.TempDir(), "org.json")
+	if err := os.WriteFile(seed, []byte(`{"users":[{"username":"a","email":"a@x.test","tokens":[{"value":"a-token-value"}]}],
+"organizations":[{"name":"acme","owners":["a"]}],"env":[{"name":"GREETING","value":"it's here"}]}`), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	var out strings.Builder
+	err := run(context.Background(), []string{"--listen", "127.0.0.1:0", "--quiet", "--seed-file", seed, "--",
+		"sh", "-c", `echo "$TFE_TOKEN $TFE_ORGANIZATION $GREETING"; case "$TFE_ADDRESS" in http://127.0.0.1:*) exit 3;; esac`}, &out, io.Discard)
+	var exit *commandExit
+	if !errors.As(err, &exit) || exit.code != 3 {
+		t.Errorf("exit: %v", err)
+	}
+	if got := out.String(); got != "a-token-value acme it's here\n" {
+		t.Errorf("the command saw %q", got)
+	}
+	bad := filepath.Join(t.TempDir(), "bad.json")
+	if err := os.WriteFile(bad, []byte(`{"users":[],"organizations":[{"name":"acme","owners":["zed"]}]}`), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	err = run(context.Background(), []string{"--listen", "127.0.0.1:0", "--seed-file", bad, "--", "true"}, io.Discard, io.Discard)
+	if err == nil || !strings.Contains(err.Error(), "seed file "+bad) || !strings.Contains(err.Error(), `organizations[0].owners[0]: "zed" is not a username of users[]`) {
+		t.Errorf("a bad seed file: %v", err)
 	}
 }

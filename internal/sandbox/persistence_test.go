@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"reflect"
 	"strings"
 	"sync"
 	"testing"
@@ -154,8 +155,17 @@ func TestSeedDemo(t *testing.T) {
 	if err != nil || len(mod.VersionStatuses) != 2 {
 		t.Errorf("seeded module: %+v, %v", mod, err)
 	}
-	if _, err := inst.Server.Seed("demo"); err == nil {
-		t.Error("seeding twice should fail")
+	// Seeding again is idempotent: the same IDs and token, nothing doubled.
+	again, err := inst.Server.Seed("demo")
+	if err != nil {
+		t.Fatalf("seeding twice: %v", err)
+	}
+	if !reflect.DeepEqual(again, vars) {
+		t.Errorf("seeding twice exported %v, then %v", vars, again)
+	}
+	pools, err := c.AgentPools.List(ctx, org, nil)
+	if err != nil || len(pools.Items) != 1 {
+		t.Errorf("after seeding twice: %d pools, %v", len(pools.Items), err)
 	}
 	if _, err := inst.Server.Seed("other"); err == nil {
 		t.Error("unknown seed accepted")

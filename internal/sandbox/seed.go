@@ -1,6 +1,24 @@
 package sandbox
 
-import "fmt"
+import (
+	"bytes"
+	"crypto/sha256"
+	_ "embed" // the demo seed file
+	"encoding/json"
+	"fmt"
+	"slices"
+	"strings"
+)
+
+// demoSeed is the seed file of `--seed demo`: an organization tfgov-demo
+// owned by a user (whose token it exports), a workspace, two teams, an agent
+// pool and a private registry module with two published versions.
+//
+//go:embed seeds/demo.json
+var demoSeed []byte
+
+// DemoSeedFile returns the demo seed's file, an example of the format.
+func DemoSeedFile() []byte { return slices.Clone(demoSeed) }
 
 // SeedVar is one value a seed made, with the environment variable a user
 // exports to use it.
@@ -10,61 +28,262 @@ type SeedVar struct {
 	About string
 }
 
-// Seed fills the sandbox with a ready-made organization for a named
-// scenario and returns what it made, in order. The only scenario is "demo":
-// an organization owned by a user (whose token it returns), a workspace,
-// two teams, an agent pool and a private registry module with two
-// published versions. Seeding twice is an error, not a duplicate.
+// seedRecord is the last seed applied, kept in the --data snapshot so that a
+// restart without a seed flag applies it again (and prints its exports).
+type seedRecord struct {
+	Name string          `json:"name"`
+	File json.RawMessage `json:"file"`
+	// Tokens are the values made for the seed's tokens that the file gives
+	// none, by token ID: the same values work after every restart on the
+	// same --data file.
+	Tokens map[string]string `json:"tokens,omitempty"`
+}
+
+// Seed applies a named seed: the only one is "demo" (seeds/demo.json).
 func (s *Server) Seed(name string) ([]SeedVar, error) {
 	if name != "demo" {
-		return nil, fmt.Errorf("unknown seed %q: the only seed is \"demo\"", name)
+		return nil, fmt.Errorf("unknown seed %q: the only seed is \"demo\" (or give your own with --seed-file)", name)
+	}
+	return s.SeedFile("demo", demoSeed)
+}
+
+// SeedFile applies the seed file raw (named file in errors; see parseSeedFile
+// and README.md "Seed files") and returns the exports, in order: TFE_TOKEN
+// (the first token in the file), TFE_ORGANIZATION (the first organization),
+// then the file's env. A bad file, or one that contradicts the state (a name
+// taken by an object with another ID), is refused with every problem and
+// nothing is made.
+//
+// Seeding is idempotent and merges by ID: what exists is kept as it is (with
+// its changes), what is missing is made, the organizations' owners are
+// members of their owners team again, and every token of the file works with
+// the value it gives, or the one made for it before (kept in the snapshot),
+// or a new one.
+func (s *Server) SeedFile(file string, raw []byte) ([]SeedVar, error) {
+	spec, err := parseSeedFile(file, raw)
+	if err != nil {
+		return nil, err
+	}
+	var compact bytes.Buffer
+	if err := json.Compact(&compact, raw); err != nil {
+		return nil, err // parseSeedFile read it
 	}
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	const org = "tfgov-demo"
-	if s.st.Organizations[org] != nil {
-		return nil, fmt.Errorf("organization %s already exists (a --data snapshot that was seeded before?)", org)
+	if problems := s.st.seedConflicts(spec); len(problems) > 0 {
+		return nil, &SeedFileError{File: file + " (against the state already there, from --data)", Problems: problems}
 	}
-	st := s.st
-	owner := st.userByEmail("demo-owner@tfgov.invalid")
-	st.createOrganization(org, owner.Email, owner)
-	tok := &token{record: st.newRecord("at-"), Kind: tokenUser, UserID: owner.ID, Description: "demo", CreatedBy: owner.ID}
-	secret := st.issueToken(tok)
-
-	ws := &workspace{record: st.newRecord("ws-"), Org: org, Name: "demo-app", Description: "Workspace made by the demo seed"}
-	ws.UpdatedAt = ws.CreatedAt
-	st.Workspaces[ws.ID] = ws
-
-	platform := &team{record: st.newRecord("team-"), Org: org, Name: "platform", Visibility: "organization",
-		Access: orgAccess{ManagePolicies: true, ManageAgentPools: true, ManageModules: true, ReadWorkspaces: true}}
-	developers := &team{record: st.newRecord("team-"), Org: org, Name: "developers", Visibility: "organization",
-		Access: orgAccess{ReadWorkspaces: true}}
-	st.Teams[platform.ID] = platform
-	st.Teams[developers.ID] = developers
-
-	pool := &agentPool{record: st.newRecord("apool-"), Org: org, Name: "demo-pool", OrganizationScoped: true}
-	st.AgentPools[pool.ID] = pool
-
-	mod := &registryModule{record: st.newRecord("mod-"), Org: org, Name: "network", Provider: "aws"}
-	st.RegistryModules[mod.ID] = mod
-	for _, v := range []string{"1.0.0", "1.1.0"} {
-		st.addModuleVersion(mod, v).Status = "ok"
+	var made map[string]string
+	if s.st.Seed != nil {
+		made = s.st.Seed.Tokens
 	}
+	vars, tokens := s.st.applySeed(spec, made)
+	s.st.Seed = &seedRecord{Name: file, File: compact.Bytes(), Tokens: tokens}
 	s.persistLocked()
+	return vars, nil
+}
 
-	return []SeedVar{
-		{Env: "TFE_TOKEN", Value: secret, About: "user token of demo-owner, an owner of " + org},
-		{Env: "TFE_ORGANIZATION", Value: org, About: "organization"},
-		{Env: "TF_VAR_workspace_id", Value: ws.ID, About: "workspace demo-app"},
-		{Env: "TF_VAR_platform_team_id", Value: platform.ID, About: "team platform"},
-		{Env: "TF_VAR_developers_team_id", Value: developers.ID, About: "team developers"},
-		{Env: "TF_VAR_agent_pool_id", Value: pool.ID, About: "agent pool demo-pool"},
-		{Env: "TF_VAR_module_name", Value: mod.Name, About: "registry module " + org + "/" + mod.Name + "/" + mod.Provider + " (versions 1.0.0, 1.1.0)"},
-		{Env: "TF_VAR_module_provider", Value: mod.Provider, About: "registry module provider"},
-		// The quickstart's module_deprecation.tf deprecates this version;
-		// its own variables keep it apart from the other module examples.
-		{Env: "TF_VAR_deprecation_module_name", Value: mod.Name, About: "module whose version the quickstart deprecates"},
-		{Env: "TF_VAR_deprecation_module_provider", Value: mod.Provider, About: "its provider"},
-		{Env: "TF_VAR_deprecation_module_version", Value: "1.0.0", About: "the version the quickstart deprecates"},
-	}, nil
+// Reseed applies again the seed recorded in the state (a --data file seeded
+// before) and returns its name and exports; none was: "", nil.
+func (s *Server) Reseed() (string, []SeedVar, error) {
+	s.mu.RLock()
+	rec := s.st.Seed
+	s.mu.RUnlock()
+	if rec == nil {
+		return "", nil, nil
+	}
+	vars, err := s.SeedFile(rec.Name, rec.File)
+	return rec.Name, vars, err
+}
+
+// stableID derives an ID from names: the same names give the same ID on
+// every start.
+func stableID(prefix string, names ...string) string {
+	sum := sha256.Sum256([]byte(prefix + "\x00" + strings.Join(names, "\x00")))
+	out := make([]byte, 16)
+	for i := range out {
+		out[i] = idAlphabet[int(sum[i])%len(idAlphabet)]
+	}
+	return prefix + string(out)
+}
+
+// recordWithID is a new record with a given ID.
+func (st *state) recordWithID(id string) record {
+	r := st.newRecord("")
+	r.ID = id
+	return r
+}
+
+// seedConflicts lists where spec contradicts the state: an ID that is
+// another object's, a name already taken under another ID.
+func (st *state) seedConflicts(spec *seedSpec) []string {
+	var out []string
+	fail := func(path, format string, args ...any) { out = append(out, path+": "+fmt.Sprintf(format, args...)) }
+	for _, u := range spec.Users {
+		if have := st.Users[u.ID]; have != nil && have.Username != u.Username {
+			fail(u.path+".id", "%q is already the ID of user %q", u.ID, have.Username)
+		}
+		if have := st.userByName(u.Username); have != nil && have.ID != u.ID {
+			fail(u.path+".username", "user %q already exists with ID %s: give that ID, or another username", u.Username, have.ID)
+		}
+		for _, t := range u.Tokens {
+			if have := st.Tokens[t.ID]; have != nil && (have.Kind != tokenUser || have.UserID != u.ID) {
+				fail(t.path+".id", "%q is already the ID of another token", t.ID)
+			}
+			if t.Value != "" {
+				if id, ok := st.TokenIndex[hashSecret(t.Value)]; ok && id != t.ID {
+					fail(t.path+".value", "is already the value of token %s", id)
+				}
+			}
+		}
+	}
+	for _, o := range spec.Organizations {
+		for _, t := range o.Teams {
+			if have := st.Teams[t.ID]; have != nil && have.Org != o.Name {
+				fail(t.path+".id", "%q is already the ID of team %q of organization %s", t.ID, have.Name, have.Org)
+			}
+			if have := find(st.Teams, func(x *team) bool { return x.Org == o.Name && x.Name == t.Name }); have != nil && have.ID != t.ID {
+				fail(t.path+".name", "team %q already exists in %s with ID %s: give that ID, or another name", t.Name, o.Name, have.ID)
+			}
+		}
+		for _, w := range o.Workspaces {
+			if have := st.Workspaces[w.ID]; have != nil && have.Org != o.Name {
+				fail(w.path+".id", "%q is already the ID of workspace %q of organization %s", w.ID, have.Name, have.Org)
+			}
+			if have := st.workspaceByName(o.Name, w.Name); have != nil && have.ID != w.ID {
+				fail(w.path+".name", "workspace %q already exists in %s with ID %s: give that ID, or another name", w.Name, o.Name, have.ID)
+			}
+		}
+		for _, a := range o.AgentPools {
+			if have := st.AgentPools[a.ID]; have != nil && have.Org != o.Name {
+				fail(a.path+".id", "%q is already the ID of agent pool %q of organization %s", a.ID, have.Name, have.Org)
+			}
+			if have := st.agentPoolNamed(o.Name, a.Name, a.ID); have != nil {
+				fail(a.path+".name", "agent pool %q already exists in %s with ID %s: give that ID, or another name", a.Name, o.Name, have.ID)
+			}
+		}
+		for _, m := range o.Modules {
+			if have := st.RegistryModules[m.ID]; have != nil && have.Org != o.Name {
+				fail(m.path+".id", "%q is already the ID of module %s/%s of organization %s", m.ID, have.Name, have.Provider, have.Org)
+			}
+			if have := st.moduleByPath(o.Name, o.Name, m.Name, m.Provider); have != nil && have.ID != m.ID {
+				fail(m.path+".name", "module %s/%s already exists in %s with ID %s: give that ID, or another name", m.Name, m.Provider, o.Name, have.ID)
+			}
+		}
+	}
+	return out
+}
+
+// applySeed makes what spec declares and the state lacks (seedConflicts
+// found no contradiction) and returns the exports and the values made for
+// tokens the file gives none. made holds those of an earlier start.
+func (st *state) applySeed(spec *seedSpec, made map[string]string) ([]SeedVar, map[string]string) {
+	var vars []SeedVar
+	tokens := map[string]string{}
+	users := map[string]*user{}
+	for _, su := range spec.Users {
+		u := st.Users[su.ID]
+		if u == nil {
+			u = &user{record: st.recordWithID(su.ID), Username: su.Username, Email: su.Email}
+			st.Users[u.ID] = u
+		}
+		users[su.Username] = u
+		for _, t := range su.Tokens {
+			value := t.Value
+			if value == "" {
+				value = made[t.ID]
+				if value == "" {
+					value = randomString(14) + ".atlasv1." + randomString(60)
+				}
+				tokens[t.ID] = value
+			}
+			tok := st.Tokens[t.ID]
+			if tok == nil {
+				tok = &token{record: st.recordWithID(t.ID), Kind: tokenUser, UserID: u.ID, Description: t.Description, CreatedBy: u.ID}
+				st.Tokens[tok.ID] = tok
+			}
+			// The value works, whatever the snapshot held.
+			delete(st.TokenIndex, tok.Hash)
+			tok.Hash = hashSecret(value)
+			st.TokenIndex[tok.Hash] = tok.ID
+			if vars == nil {
+				vars = append(vars, SeedVar{Env: "TFE_TOKEN", Value: value, About: "user token of " + su.Username + " (" + t.ID + ")"})
+			}
+		}
+	}
+	// Memberships, organizations' records and module versions get stable
+	// IDs too (an organization is addressed by name, but its external ID is
+	// shown).
+	addTo := func(t *team, org string, u *user) {
+		if st.membershipOf(org, u.ID) == nil {
+			m := st.addMember(org, u)
+			delete(st.Memberships, m.ID)
+			m.ID = stableID("ou-", org, u.Username)
+			st.Memberships[m.ID] = m
+		}
+		if !slices.Contains(t.UserIDs, u.ID) {
+			t.UserIDs = append(t.UserIDs, u.ID)
+		}
+	}
+	for i, so := range spec.Organizations {
+		if i == 0 {
+			vars = append(vars, SeedVar{Env: "TFE_ORGANIZATION", Value: so.Name, About: "organization"})
+		}
+		o := st.Organizations[so.Name]
+		if o == nil {
+			o = &organization{record: st.recordWithID(stableID("org-", so.Name)), Name: so.Name, Email: so.Email, OwnersTeamID: so.OwnersTeamID}
+			st.Organizations[o.Name] = o
+			st.Teams[so.OwnersTeamID] = &team{record: st.recordWithID(so.OwnersTeamID), Org: so.Name, Name: "owners", Visibility: "secret", Access: ownersAccess}
+		}
+		if owners := st.Teams[o.OwnersTeamID]; owners != nil {
+			for _, name := range so.Owners {
+				addTo(owners, so.Name, users[name])
+			}
+		}
+		for _, stm := range so.Teams {
+			if st.Teams[stm.ID] != nil {
+				continue
+			}
+			t := &team{record: st.recordWithID(stm.ID), Org: so.Name, Name: stm.Name, Visibility: stm.Visibility, Access: stm.Access}
+			st.Teams[t.ID] = t
+			for _, name := range stm.Members {
+				addTo(t, so.Name, users[name])
+			}
+		}
+		wsIDs := map[string]string{}
+		for _, sw := range so.Workspaces {
+			wsIDs[sw.Name] = sw.ID
+			if st.Workspaces[sw.ID] != nil {
+				continue
+			}
+			ws := &workspace{record: st.recordWithID(sw.ID), Org: so.Name, Name: sw.Name, Description: sw.Description}
+			ws.UpdatedAt = ws.CreatedAt
+			st.Workspaces[ws.ID] = ws
+		}
+		for _, sa := range so.AgentPools {
+			if st.AgentPools[sa.ID] != nil {
+				continue
+			}
+			ap := &agentPool{record: st.recordWithID(sa.ID), Org: so.Name, Name: sa.Name, OrganizationScoped: sa.OrganizationScoped}
+			for _, name := range sa.AllowedWorkspaces {
+				ap.AllowedWorkspaces = append(ap.AllowedWorkspaces, wsIDs[name])
+			}
+			st.AgentPools[ap.ID] = ap
+		}
+		for _, sm := range so.Modules {
+			m := st.RegistryModules[sm.ID]
+			if m == nil {
+				m = &registryModule{record: st.recordWithID(sm.ID), Org: so.Name, Name: sm.Name, Provider: sm.Provider}
+				m.UpdatedAt = m.CreatedAt
+				st.RegistryModules[m.ID] = m
+			}
+			for _, v := range sm.Versions {
+				if m.version(v) == nil {
+					mv := st.addModuleVersion(m, v)
+					mv.ID, mv.Status = stableID("modver-", m.ID, v), "ok"
+				}
+			}
+		}
+	}
+	return append(vars, spec.Env...), tokens
 }

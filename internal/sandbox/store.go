@@ -43,6 +43,8 @@ type state struct {
 	ConfigurationVersions map[string]*configurationVersion `json:"configuration_versions"`
 	TestRuns              map[string]*testRun              `json:"test_runs"`
 	TestVariables         map[string]*testVariable         `json:"test_variables"`
+	// Seed is the last seed applied (seed.go), applied again at a restart.
+	Seed *seedRecord `json:"seed,omitempty"`
 }
 
 func newState() *state {

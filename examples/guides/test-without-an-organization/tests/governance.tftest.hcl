@@ -1,0 +1,46 @@
+# terraform test applies each run block against the sandbox, checks its
+# assertions, and destroys what it made at the end.
+
+run "apply" {
+  assert {
+    condition     = tfgov_policy.limit_destroys.kind == "sentinel" && tfgov_policy.limit_destroys.enforcement_level == "soft-mandatory"
+    error_message = "The policy is not a soft-mandatory Sentinel policy."
+  }
+
+  assert {
+    condition     = tfgov_policy_upload.limit_destroys.content_sha256 == filesha256("${path.module}/policies/limit-destroys.sentinel")
+    error_message = "The uploaded policy code is not policies/limit-destroys.sentinel."
+  }
+
+  assert {
+    condition     = tfgov_team_access.platform.access == "write" && tfgov_team_access.developers.access == "read"
+    error_message = "The teams do not have the access they should."
+  }
+
+  assert {
+    condition     = tfgov_module_test_variable.region.value == "eu-west-1"
+    error_message = "The module's tests do not plan for eu-west-1."
+  }
+
+  assert {
+    condition     = startswith(tfgov_agent_token.build.id, "at-")
+    error_message = "No agent token was made."
+  }
+}
+
+# The same configuration with another variable: an in-place update.
+run "developers_write" {
+  variables {
+    developers_access = "write"
+  }
+
+  assert {
+    condition     = tfgov_team_access.developers.access == "write"
+    error_message = "The developers' access was not raised to write."
+  }
+
+  assert {
+    condition     = tfgov_team_access.developers.id == run.apply.developers_team_access_id
+    error_message = "The developers' team access was replaced, not updated."
+  }
+}

@@ -1,0 +1,552 @@
+package sandbox
+
+import (
+	"bytes"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"reflect"
+	"regexp"
+	"slices"
+	"strings"
+
+	"github.com/hashicorp/go-version"
+)
+
+// A seed file declares an organization's shape for the sandbox to make at
+// start (tfgov-sandbox --seed-file, README.md "Seed files"). It is JSON:
+// the format of the sandbox's own --data snapshot, read without a new
+// dependency, and what Terraform's jsonencode and jq write, so a seed can be
+// generated from a real organization. Every field is checked before
+// anything is made; a problem names the file, the field's path
+// (organizations[0].teams[2].id) and what is allowed.
+
+// seedSpec is a parsed, checked seed file. Every object has its ID: the
+// one the file gives, or one derived from its names (stableID), so the
+// same file makes the same IDs on every start.
+type seedSpec struct {
+	Organizations []seedOrg
+	Users         []seedUser
+	Env           []SeedVar
+}
+
+type seedUser struct {
+	path, ID, Username, Email string
+	Tokens                    []seedToken
+}
+
+type seedToken struct {
+	path, ID, Description, Value string
+}
+
+type seedOrg struct {
+	path, Name, Email, OwnersTeamID string
+	Owners                          []string // usernames
+	Teams                           []seedTeam
+	Workspaces                      []seedWorkspace
+	AgentPools                      []seedAgentPool
+	Modules                         []seedModule
+}
+
+type seedTeam struct {
+	path, ID, Name, Visibility string
+	Access                     orgAccess
+	Members                    []string // usernames
+}
+
+type seedWorkspace struct {
+	path, ID, Name, Description string
+}
+
+type seedAgentPool struct {
+	path, ID, Name     string
+	OrganizationScoped bool
+	AllowedWorkspaces  []string // workspace names
+}
+
+type seedModule struct {
+	path, ID, Name, Provider string
+	Versions                 []string
+}
+
+// SeedFileError is a seed file refused: each problem is "path: what is
+// wrong and what is allowed".
+type SeedFileError struct {
+	File     string
+	Problems []string
+}
+
+func (e *SeedFileError) Error() string {
+	if len(e.Problems) == 1 {
+		return fmt.Sprintf("seed file %s: %s", e.File, e.Problems[0])
+	}
+	return fmt.Sprintf("seed file %s has %d problems:\n  %s", e.File, len(e.Problems), strings.Join(e.Problems, "\n  "))
+}
+
+var (
+	seedIDRE      = regexp.MustCompile(`^[A-Za-z0-9]{1,64}$`)
+	seedEnvNameRE = regexp.MustCompile(`^[A-Za-z_][A-Za-z0-9_]*$`)
+	usernameRE    = regexp.MustCompile(`^[A-Za-z0-9_-]+$`)
+)
+
+// seedReservedEnv are the variables the sandbox itself prints.
+var seedReservedEnv = []string{"TFE_ADDRESS", "TFE_HOSTNAME", "TFE_ORGANIZATION", "TFE_TOKEN", "SSL_CERT_FILE"}
+
+// seedAccessKeys maps organization_access's keys (the API's names with
+// underscores, as tfgov and hashicorp/tfe spell them) to orgAccess fields.
+var seedAccessKeys = func() map[string]int {
+	m := map[string]int{}
+	t := reflect.TypeFor[orgAccess]()
+	for i := range t.NumField() {
+		m[strings.ReplaceAll(t.Field(i).Tag.Get("json"), "-", "_")] = i
+	}
+	return m
+}()
+
+// parseSeedFile decodes and checks raw, the seed file named file.
+func parseSeedFile(file string, raw []byte) (*seedSpec, error) {
+	dec := json.NewDecoder(bytes.NewReader(raw))
+	dec.UseNumber()
+	var doc any
+	if err := dec.Decode(&doc); err != nil {
+		var se *json.SyntaxError
+		if errors.As(err, &se) {
+			line, col := lineCol(raw, se.Offset)
+			return nil, &SeedFileError{File: file, Problems: []string{fmt.Sprintf("line %d, column %d: not valid JSON: %v", line, col, err)}}
+		}
+		return nil, &SeedFileError{File: file, Problems: []string{fmt.Sprintf("not valid JSON: %v", err)}}
+	}
+	if dec.More() {
+		return nil, &SeedFileError{File: file, Problems: []string{"more than one JSON value: a seed file is one object"}}
+	}
+	p := &seedParser{ids: map[string]string{}}
+	spec := p.spec(doc)
+	if len(p.problems) > 0 {
+		return nil, &SeedFileError{File: file, Problems: p.problems}
+	}
+	return spec, nil
+}
+
+func lineCol(raw []byte, offset int64) (int, int) {
+	// offset counts the byte that was wrong.
+	before := raw[:min(max(int(offset)-1, 0), len(raw))]
+	line := bytes.Count(before, []byte("\n")) + 1
+	return line, len(before) - bytes.LastIndexByte(before, '\n')
+}
+
+// seedParser walks the decoded document, collecting problems.
+type seedParser struct {
+	problems []string
+	ids      map[string]string // ID -> path of the object that has it
+}
+
+func (p *seedParser) fail(path, format string, args ...any) {
+	p.problems = append(p.problems, path+": "+fmt.Sprintf(format, args...))
+}
+
+// seedObj is one JSON object of the file at path.
+type seedObj struct {
+	p    *seedParser
+	path string
+	m    map[string]any
+}
+
+// object returns v as an object, or nil after a problem.
+func (p *seedParser) object(path string, v any, allowed ...string) *seedObj {
+	m, ok := v.(map[string]any)
+	if !ok {
+		p.fail(path, "must be an object, got %s", jsonKind(v))
+		return nil
+	}
+	keys := make([]string, 0, len(m))
+	for k := range m {
+		keys = append(keys, k)
+	}
+	slices.Sort(keys)
+	for _, k := range keys {
+		if !slices.Contains(allowed, k) {
+			p.fail(join(path, k), "unknown field; allowed: %s", strings.Join(allowed, ", "))
+		}
+	}
+	return &seedObj{p: p, path: path, m: m}
+}
+
+func join(path, key string) string {
+	if path == "" {
+		return key
+	}
+	return path + "." + key
+}
+
+func jsonKind(v any) string {
+	switch v.(type) {
+	case nil:
+		return "null"
+	case map[string]any:
+		return "an object"
+	case []any:
+		return "a list"
+	case string:
+		return "a string"
+	case bool:
+		return "a boolean"
+	default:
+		return "a number"
+	}
+}
+
+// str returns the string at key ("" when absent). A required one must be
+// there and not empty; check, when set, says what is wrong with a value.
+func (o *seedObj) str(key string, required bool, check func(string) string) string {
+	v, ok := o.m[key]
+	path := join(o.path, key)
+	if !ok || v == nil {
+		if required {
+			o.p.fail(path, "required")
+		}
+		return ""
+	}
+	s, ok := v.(string)
+	if !ok {
+		o.p.fail(path, "must be a string, got %s", jsonKind(v))
+		return ""
+	}
+	if s == "" && required {
+		o.p.fail(path, "must not be empty")
+		return ""
+	}
+	if check != nil && s != "" {
+		if msg := check(s); msg != "" {
+			o.p.fail(path, "%q %s", s, msg)
+			return ""
+		}
+	}
+	return s
+}
+
+func (o *seedObj) boolean(key string, def bool) bool {
+	v, ok := o.m[key]
+	if !ok || v == nil {
+		return def
+	}
+	b, ok := v.(bool)
+	if !ok {
+		o.p.fail(join(o.path, key), "must be true or false, got %s", jsonKind(v))
+		return def
+	}
+	return b
+}
+
+// list calls each for every element of the list at key with its path.
+func (o *seedObj) list(key string, each func(path string, v any)) {
+	v, ok := o.m[key]
+	if !ok || v == nil {
+		return
+	}
+	l, ok := v.([]any)
+	if !ok {
+		o.p.fail(join(o.path, key), "must be a list, got %s", jsonKind(v))
+		return
+	}
+	for i, e := range l {
+		each(fmt.Sprintf("%s[%d]", join(o.path, key), i), e)
+	}
+}
+
+// strings returns the list of strings at key, each checked.
+func (o *seedObj) strings(key string, check func(path, s string) bool) []string {
+	var out []string
+	o.list(key, func(path string, v any) {
+		s, ok := v.(string)
+		if !ok || s == "" {
+			o.p.fail(path, "must be a non-empty string, got %s", jsonKind(v))
+			return
+		}
+		if check(path, s) {
+			out = append(out, s)
+		}
+	})
+	return out
+}
+
+// id returns the object's ID: the file's (checked for prefix, characters
+// and uniqueness) or one derived from key.
+func (o *seedObj) id(prefix, what string, key ...string) string {
+	return o.idAt("id", prefix, what, key...)
+}
+
+// idAt is id for the field field.
+func (o *seedObj) idAt(field, prefix, what string, key ...string) string {
+	id := o.str(field, false, func(s string) string {
+		rest, ok := strings.CutPrefix(s, prefix)
+		if !ok || !seedIDRE.MatchString(rest) {
+			return fmt.Sprintf("is not %s ID: %s followed by 1 to 64 letters and digits (such as %sAbC123)", what, prefix, prefix)
+		}
+		return ""
+	})
+	if id == "" {
+		return stableID(prefix, key...)
+	}
+	path := join(o.path, field)
+	if other, ok := o.p.ids[id]; ok {
+		o.p.fail(path, "%q is already the ID of %s: IDs must be unique", id, other)
+	}
+	o.p.ids[id] = o.path
+	if field != "id" {
+		o.p.ids[id] = path
+	}
+	return id
+}
+
+// unique records name in seen (scope-wide), failing on a repeat.
+func (p *seedParser) unique(seen map[string]string, path, what, name string) {
+	if name == "" {
+		return
+	}
+	if other, ok := seen[name]; ok {
+		p.fail(path, "%s %q is also %s: %ss must be unique", what, name, other, what)
+		return
+	}
+	seen[name] = path
+}
+
+func seedCheckName(s string) string {
+	if !nameRE.MatchString(s) {
+		return "is not a valid name: letters, digits, - and _ only"
+	}
+	return ""
+}
+
+func (p *seedParser) spec(doc any) *seedSpec {
+	top := p.object("(top level)", doc, "env", "organizations", "users")
+	if top == nil {
+		return nil
+	}
+	top.path = ""
+	spec := &seedSpec{}
+	usernames := map[string]string{}
+	tokenValues := map[string]string{}
+	top.list("users", func(path string, v any) {
+		o := p.object(path, v, "email", "id", "tokens", "username")
+		if o == nil {
+			return
+		}
+		u := seedUser{path: path}
+		u.Username = o.str("username", true, func(s string) string {
+			if !usernameRE.MatchString(s) {
+				return "is not a valid username: letters, digits, - and _ only"
+			}
+			return ""
+		})
+		p.unique(usernames, join(path, "username"), "username", u.Username)
+		u.Email = o.str("email", true, func(s string) string {
+			if !strings.Contains(s, "@") {
+				return "is not an email address"
+			}
+			return ""
+		})
+		u.ID = o.id("user-", "a user", u.Username)
+		o.list("tokens", func(path string, v any) {
+			to := p.object(path, v, "description", "id", "value")
+			if to == nil {
+				return
+			}
+			t := seedToken{path: path}
+			t.Description = to.str("description", false, nil)
+			t.Value = to.str("value", false, func(s string) string {
+				if len(s) < 8 || strings.ContainsAny(s, " \t\r\n") {
+					return "is not a usable token value: at least 8 characters, no spaces"
+				}
+				return ""
+			})
+			p.unique(tokenValues, join(path, "value"), "token value", t.Value)
+			t.ID = to.id("at-", "a token", u.Username, fmt.Sprint(len(u.Tokens)))
+			u.Tokens = append(u.Tokens, t)
+		})
+		spec.Users = append(spec.Users, u)
+	})
+	knownUser := func(path, name string) bool {
+		if _, ok := usernames[name]; !ok {
+			known := make([]string, 0, len(usernames))
+			for n := range usernames {
+				known = append(known, n)
+			}
+			slices.Sort(known)
+			p.fail(path, "%q is not a username of users[]; known: %s", name, orNone(known))
+			return false
+		}
+		return true
+	}
+
+	orgs := map[string]string{}
+	top.list("organizations", func(path string, v any) {
+		o := p.object(path, v, "agent_pools", "email", "name", "owners", "owners_team_id", "registry_modules", "teams", "workspaces")
+		if o == nil {
+			return
+		}
+		org := seedOrg{path: path}
+		org.Name = o.str("name", true, seedCheckName)
+		p.unique(orgs, join(path, "name"), "organization name", org.Name)
+		org.Email = o.str("email", false, nil)
+		org.Owners = o.strings("owners", knownUser)
+		if l, ok := o.m["owners"].([]any); !ok || len(l) == 0 {
+			if _, present := o.m["owners"]; !present || ok {
+				p.fail(join(path, "owners"), "required: a list of at least one username of users[] (the owners team's members)")
+			}
+		}
+		org.OwnersTeamID = o.idAt("owners_team_id", "team-", "a team", org.Name, "owners")
+
+		teams := map[string]string{"owners": "the owners team"}
+		o.list("teams", func(path string, v any) {
+			to := p.object(path, v, "id", "members", "name", "organization_access", "visibility")
+			if to == nil {
+				return
+			}
+			t := seedTeam{path: path}
+			t.Name = to.str("name", true, nil)
+			p.unique(teams, join(path, "name"), "team name", t.Name)
+			t.Visibility = to.str("visibility", false, func(s string) string {
+				if s != "secret" && s != "organization" {
+					return "is not a visibility: secret or organization"
+				}
+				return ""
+			})
+			if t.Visibility == "" {
+				t.Visibility = "secret"
+			}
+			if av, ok := to.m["organization_access"]; ok {
+				allowed := make([]string, 0, len(seedAccessKeys))
+				for k := range seedAccessKeys {
+					allowed = append(allowed, k)
+				}
+				slices.Sort(allowed)
+				if ao := p.object(join(path, "organization_access"), av, allowed...); ao != nil {
+					rv := reflect.ValueOf(&t.Access).Elem()
+					for k, i := range seedAccessKeys {
+						rv.Field(i).SetBool(ao.boolean(k, false))
+					}
+				}
+			}
+			t.Members = to.strings("members", knownUser)
+			t.ID = to.id("team-", "a team", org.Name, t.Name)
+			org.Teams = append(org.Teams, t)
+		})
+
+		workspaces := map[string]string{}
+		o.list("workspaces", func(path string, v any) {
+			wo := p.object(path, v, "description", "id", "name")
+			if wo == nil {
+				return
+			}
+			w := seedWorkspace{path: path}
+			w.Name = wo.str("name", true, seedCheckName)
+			p.unique(workspaces, join(path, "name"), "workspace name", w.Name)
+			w.Description = wo.str("description", false, nil)
+			w.ID = wo.id("ws-", "a workspace", org.Name, w.Name)
+			org.Workspaces = append(org.Workspaces, w)
+		})
+
+		pools := map[string]string{}
+		o.list("agent_pools", func(path string, v any) {
+			ao := p.object(path, v, "allowed_workspaces", "id", "name", "organization_scoped")
+			if ao == nil {
+				return
+			}
+			a := seedAgentPool{path: path}
+			a.Name = ao.str("name", true, nil)
+			p.unique(pools, join(path, "name"), "agent pool name", a.Name)
+			a.OrganizationScoped = ao.boolean("organization_scoped", true)
+			a.AllowedWorkspaces = ao.strings("allowed_workspaces", func(path, s string) bool {
+				if _, ok := workspaces[s]; !ok {
+					p.fail(path, "%q is not a workspace name of this organization's workspaces[]", s)
+					return false
+				}
+				return true
+			})
+			if a.OrganizationScoped && len(a.AllowedWorkspaces) > 0 {
+				p.fail(join(path, "allowed_workspaces"), "applies only to a pool with organization_scoped = false (an organization-scoped pool serves every workspace)")
+			}
+			a.ID = ao.id("apool-", "an agent pool", org.Name, a.Name)
+			org.AgentPools = append(org.AgentPools, a)
+		})
+
+		modules := map[string]string{}
+		o.list("registry_modules", func(path string, v any) {
+			mo := p.object(path, v, "id", "name", "provider", "versions")
+			if mo == nil {
+				return
+			}
+			m := seedModule{path: path}
+			m.Name = mo.str("name", true, seedCheckName)
+			m.Provider = mo.str("provider", true, func(s string) string {
+				if !moduleProviderRE.MatchString(s) {
+					return "is not a module provider: lowercase letters and digits only (such as aws)"
+				}
+				return ""
+			})
+			p.unique(modules, path, "module", m.Name+"/"+m.Provider)
+			versions := map[string]string{}
+			m.Versions = mo.strings("versions", func(path, s string) bool {
+				if _, err := version.NewSemver(s); err != nil {
+					p.fail(path, "%q is not a semantic version such as 1.2.3", s)
+					return false
+				}
+				p.unique(versions, path, "version", s)
+				return true
+			})
+			m.ID = mo.id("mod-", "a registry module", org.Name, m.Name, m.Provider)
+			org.Modules = append(org.Modules, m)
+		})
+		if org.Email == "" && len(org.Owners) > 0 {
+			for _, u := range spec.Users {
+				if u.Username == org.Owners[0] {
+					org.Email = u.Email
+				}
+			}
+		}
+		spec.Organizations = append(spec.Organizations, org)
+	})
+	if l, ok := top.m["organizations"].([]any); !ok || len(l) == 0 {
+		if _, present := top.m["organizations"]; !present || ok {
+			p.fail("organizations", "required: a list of at least one organization")
+		}
+	}
+	if _, ok := top.m["users"]; !ok {
+		p.fail("users", "required: at least one user, with a token (the first token in the file is exported as TFE_TOKEN)")
+	} else if !slices.ContainsFunc(spec.Users, func(u seedUser) bool { return len(u.Tokens) > 0 }) {
+		p.fail("users", "no user has a token: give one user tokens (the first token in the file is exported as TFE_TOKEN)")
+	}
+
+	envs := map[string]string{}
+	top.list("env", func(path string, v any) {
+		eo := p.object(path, v, "about", "name", "value")
+		if eo == nil {
+			return
+		}
+		e := SeedVar{}
+		e.Env = eo.str("name", true, func(s string) string {
+			if !seedEnvNameRE.MatchString(s) {
+				return "is not an environment variable name: a letter or _, then letters, digits and _"
+			}
+			if slices.Contains(seedReservedEnv, s) {
+				return "is printed by the sandbox itself; not allowed: " + strings.Join(seedReservedEnv, ", ")
+			}
+			return ""
+		})
+		p.unique(envs, join(path, "name"), "variable", e.Env)
+		if _, ok := eo.m["value"]; !ok {
+			p.fail(join(path, "value"), "required (a string; \"\" is allowed)")
+		}
+		e.Value = eo.str("value", false, nil)
+		e.About = eo.str("about", false, nil)
+		spec.Env = append(spec.Env, e)
+	})
+	return spec
+}
+
+func orNone(l []string) string {
+	if len(l) == 0 {
+		return "none"
+	}
+	return strings.Join(l, ", ")
+}

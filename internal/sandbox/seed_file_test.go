@@ -1,0 +1,333 @@
+package sandbox_test
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	tfe "github.com/hashicorp/go-tfe"
+
+	"github.com/tfgov/terraform-provider-tfgov/internal/sandbox"
+)
+
+// seedDoc is a valid seed file with every section; the cases below break
+// one field of it each.
+const seedDoc = `{
+  "users": [
+    {"id": "user-Alice01", "username": "alice", "email": "alice@example.com",
+     "tokens": [{"id": "at-AliceCI01", "description": "CI", "value": "alice-test-token-0001"}]},
+    {"username": "bob", "email": "bob@example.com"}
+  ],
+  "organizations": [
+    {"name": "acme", "owners": ["alice"],
+     "teams": [
+       {"id": "team-Platform01", "name": "platform", "visibility": "organization", "organization_access": {"manage_policies": true, "manage_agent_pools": true}, "members": ["bob"]},
+       {"name": "developers"},
+       {"id": "team-Readers01", "name": "readers", "visibility": "secret"}
+     ],
+     "workspaces": [{"id": "ws-App01", "name": "app"}, {"name": "web", "description": "the web site"}],
+     "agent_pools": [{"id": "apool-CI01", "name": "ci", "organization_scoped": false, "allowed_workspaces": ["app"]}],
+     "registry_modules": [{"id": "mod-Network01", "name": "network", "provider": "aws", "versions": ["1.0.0", "1.1.0"]}]}
+  ],
+  "env": [{"name": "TF_VAR_platform_team_id", "value": "team-Platform01", "about": "team platform"}]
+}`
+
+// withChange returns seedDoc with the value at path (dot-separated keys
+// and list indexes) set to v, or removed when v is remove.
+func withChange(t *testing.T, path string, v any) []byte {
+	t.Helper()
+	var doc any
+	if err := json.Unmarshal([]byte(seedDoc), &doc); err != nil {
+		t.Fatal(err)
+	}
+	keys := strings.Split(path, ".")
+	cur := doc
+	for i, k := range keys {
+		last := i == len(keys)-1
+		switch c := cur.(type) {
+		case map[string]any:
+			if last {
+				if v == remove {
+					delete(c, k)
+				} else {
+					c[k] = v
+				}
+			}
+			cur = c[k]
+		case []any:
+			var n int
+			if err := json.Unmarshal([]byte(k), &n); err != nil {
+				t.Fatalf("bad path %s", path)
+			}
+			if last {
+				c[n] = v
+			}
+			cur = c[n]
+		}
+	}
+	raw, err := json.Marshal(doc)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return raw
+}
+
+var remove = &struct{}{}
+
+// TestSeedFile_refused: each bad field is refused at start, naming the file,
+// the field's path and what is allowed, and nothing is made.
+func TestSeedFile_refused(t *testing.T) {
+	t.Parallel()
+	for _, tc := range []struct {
+		name string
+		raw  []byte // or a change to seedDoc
+		path string
+		v    any
+		want string
+	}{
+		{name: "syntax", raw: []byte("{\n  \"users\": [,]\n}"), want: "seed file org.json: line 2, column 13: not valid JSON"},
+		{name: "not an object", raw: []byte(`[]`), want: "(top level): must be an object, got a list"},
+		{name: "unknown top-level field", path: "workspaces", v: []any{}, want: "workspaces: unknown field; allowed: env, organizations, users"},
+		{name: "no organizations", path: "organizations", v: remove, want: "organizations: required: a list of at least one organization"},
+		{name: "no token", path: "users.0.tokens", v: []any{}, want: "users: no user has a token"},
+		{name: "team id prefix", path: "organizations.0.teams.2.id", v: "tm-Readers01", want: `organizations[0].teams[2].id: "tm-Readers01" is not a team ID: team- followed by 1 to 64 letters and digits`},
+		{name: "team id characters", path: "organizations.0.teams.2.id", v: "team-a_b", want: `organizations[0].teams[2].id: "team-a_b" is not a team ID`},
+		{name: "duplicate id", path: "organizations.0.teams.2.id", v: "team-Platform01", want: `organizations[0].teams[2].id: "team-Platform01" is already the ID of organizations[0].teams[0]: IDs must be unique`},
+		{name: "visibility", path: "organizations.0.teams.2.visibility", v: "private", want: `organizations[0].teams[2].visibility: "private" is not a visibility: secret or organization`},
+		{name: "team named owners", path: "organizations.0.teams.1.name", v: "owners", want: `organizations[0].teams[1].name: team name "owners" is also the owners team`},
+		{name: "duplicate team name", path: "organizations.0.teams.1.name", v: "platform", want: `organizations[0].teams[1].name: team name "platform" is also organizations[0].teams[0].name`},
+		{name: "access key", path: "organizations.0.teams.0.organization_access.manage_everything", v: true, want: "organizations[0].teams[0].organization_access.manage_everything: unknown field; allowed: access_secret_teams, manage_agent_pools,"},
+		{name: "access value", path: "organizations.0.teams.0.organization_access.manage_policies", v: "yes", want: "organizations[0].teams[0].organization_access.manage_policies: must be true or false, got a string"},
+		{name: "unknown member", path: "organizations.0.teams.0.members.0", v: "carol", want: `organizations[0].teams[0].members[0]: "carol" is not a username of users[]; known: alice, bob`},
+		{name: "no owners", path: "organizations.0.owners", v: []any{}, want: "organizations[0].owners: required: a list of at least one username of users[]"},
+		{name: "org name", path: "organizations.0.name", v: "acme corp", want: `organizations[0].name: "acme corp" is not a valid name: letters, digits, - and _ only`},
+		{name: "workspace name missing", path: "organizations.0.workspaces.1.name", v: remove, want: "organizations[0].workspaces[1].name: required"},
+		{name: "allowed workspace unknown", path: "organizations.0.agent_pools.0.allowed_workspaces.0", v: "api", want: `organizations[0].agent_pools[0].allowed_workspaces[0]: "api" is not a workspace name of this organization's workspaces[]`},
+		{name: "allowed workspaces on a scoped pool", path: "organizations.0.agent_pools.0.organization_scoped", v: true, want: "organizations[0].agent_pools[0].allowed_workspaces: applies only to a pool with organization_scoped = false"},
+		{name: "module provider", path: "organizations.0.registry_modules.0.provider", v: "AWS", want: `organizations[0].registry_modules[0].provider: "AWS" is not a module provider: lowercase letters and digits only`},
+		{name: "module version", path: "organizations.0.registry_modules.0.versions.1", v: "latest", want: `organizations[0].registry_modules[0].versions[1]: "latest" is not a semantic version such as 1.2.3`},
+		{name: "duplicate version", path: "organizations.0.registry_modules.0.versions.1", v: "1.0.0", want: `organizations[0].registry_modules[0].versions[1]: version "1.0.0" is also organizations[0].registry_modules[0].versions[0]`},
+		{name: "token value", path: "users.0.tokens.0.value", v: "short", want: `users[0].tokens[0].value: "short" is not a usable token value: at least 8 characters, no spaces`},
+		{name: "username", path: "users.1.username", v: "bob smith", want: `users[1].username: "bob smith" is not a valid username`},
+		{name: "email", path: "users.1.email", v: "bob", want: `users[1].email: "bob" is not an email address`},
+		{name: "env reserved", path: "env.0.name", v: "TFE_TOKEN", want: `env[0].name: "TFE_TOKEN" is printed by the sandbox itself; not allowed: TFE_ADDRESS, TFE_HOSTNAME, TFE_ORGANIZATION, TFE_TOKEN, SSL_CERT_FILE`},
+		{name: "env value type", path: "env.0.value", v: 3, want: "env[0].value: must be a string, got a number"},
+		{name: "list expected", path: "organizations.0.workspaces", v: "app", want: "organizations[0].workspaces: must be a list, got a string"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			t.Parallel()
+			raw := tc.raw
+			if raw == nil {
+				raw = withChange(t, tc.path, tc.v)
+			}
+			inst := sandbox.Start(t)
+			_, err := inst.Server.SeedFile("org.json", raw)
+			var se *sandbox.SeedFileError
+			if !errors.As(err, &se) || !strings.Contains(err.Error(), tc.want) || !strings.HasPrefix(err.Error(), "seed file org.json") {
+				t.Fatalf("got %v\nwant a SeedFileError with %q", err, tc.want)
+			}
+			if _, err := client(t, inst, inst.Token).Organizations.Read(context.Background(), "acme"); !errors.Is(err, tfe.ErrResourceNotFound) {
+				t.Errorf("a refused seed made its organization: %v", err)
+			}
+		})
+	}
+	t.Run("valid", func(t *testing.T) {
+		t.Parallel()
+		if _, err := sandbox.Start(t).Server.SeedFile("org.json", []byte(seedDoc)); err != nil {
+			t.Fatalf("the base document is refused: %v", err)
+		}
+	})
+}
+
+// TestSeedFile_madeAsDeclared: go-tfe, with the exported token, finds every
+// object with the IDs the file gives; IDs it does not give are the same on
+// another sandbox.
+func TestSeedFile_madeAsDeclared(t *testing.T) {
+	t.Parallel()
+	ctx := context.Background()
+	inst := sandbox.Start(t)
+	vars, err := inst.Server.SeedFile("org.json", []byte(seedDoc))
+	if err != nil {
+		t.Fatal(err)
+	}
+	env := map[string]string{}
+	var order []string
+	for _, v := range vars {
+		env[v.Env] = v.Value
+		order = append(order, v.Env)
+	}
+	if got := strings.Join(order, ","); got != "TFE_TOKEN,TFE_ORGANIZATION,TF_VAR_platform_team_id" {
+		t.Errorf("exports %s", got)
+	}
+	if env["TFE_TOKEN"] != "alice-test-token-0001" || env["TFE_ORGANIZATION"] != "acme" {
+		t.Errorf("exports %v", env)
+	}
+	c := client(t, inst, env["TFE_TOKEN"])
+	team, err := c.Teams.Read(ctx, "team-Platform01")
+	if err != nil || team.Name != "platform" || !team.OrganizationAccess.ManagePolicies || team.OrganizationAccess.ManageModules || team.Visibility != "organization" {
+		t.Fatalf("team: %+v, %v", team, err)
+	}
+	if team.UserCount != 1 {
+		t.Errorf("platform has %d members, want 1 (bob)", team.UserCount)
+	}
+	if ws, err := c.Workspaces.ReadByID(ctx, "ws-App01"); err != nil || ws.Name != "app" {
+		t.Errorf("workspace: %+v, %v", ws, err)
+	}
+	pool, err := c.AgentPools.Read(ctx, "apool-CI01")
+	if err != nil || pool.OrganizationScoped {
+		t.Fatalf("agent pool: %+v, %v", pool, err)
+	}
+	tok, err := c.AgentTokens.Create(ctx, pool.ID, tfe.AgentTokenCreateOptions{Description: tfe.String("x")})
+	if err != nil {
+		t.Errorf("an agent token in the seeded pool: %v", err)
+	} else if tok.Token == "" {
+		t.Error("no agent token secret")
+	}
+	mid := tfe.RegistryModuleID{Organization: "acme", Namespace: "acme", Name: "network", Provider: "aws", RegistryName: tfe.PrivateRegistry}
+	mod, err := c.RegistryModules.Read(ctx, mid)
+	if err != nil || mod.ID != "mod-Network01" || len(mod.VersionStatuses) != 2 {
+		t.Fatalf("module: %+v, %v", mod, err)
+	}
+	if _, err := c.TestVariables.Create(ctx, mid, tfe.VariableCreateOptions{Key: tfe.String("K"), Value: tfe.String("v"), Category: tfe.Category(tfe.CategoryEnv)}); err != nil {
+		t.Errorf("a test variable on the seeded module: %v", err)
+	}
+	teams, err := c.Teams.List(ctx, "acme", nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	ids := map[string]string{}
+	for _, tm := range teams.Items {
+		ids[tm.Name] = tm.ID
+	}
+	if len(ids) != 4 {
+		t.Errorf("teams %v, want owners, platform, developers, readers", ids)
+	}
+	other := sandbox.Start(t)
+	if _, err := other.Server.SeedFile("org.json", []byte(seedDoc)); err != nil {
+		t.Fatal(err)
+	}
+	teams2, err := client(t, other, "alice-test-token-0001").Teams.List(ctx, "acme", nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, tm := range teams2.Items {
+		if ids[tm.Name] != tm.ID {
+			t.Errorf("team %s has ID %s on one sandbox and %s on another", tm.Name, ids[tm.Name], tm.ID)
+		}
+	}
+	c2 := client(t, other, "alice-test-token-0001")
+	for _, read := range []func(*tfe.Client) (string, error){
+		func(c *tfe.Client) (string, error) {
+			w, err := c.Workspaces.Read(ctx, "acme", "web")
+			return idOf(w, err)
+		},
+		func(c *tfe.Client) (string, error) {
+			o, err := c.Organizations.Read(ctx, "acme")
+			return externalIDOf(o, err)
+		},
+	} {
+		a, errA := read(c)
+		b, errB := read(c2)
+		if errA != nil || errB != nil || a != b || a == "" {
+			t.Errorf("an ID differs between two sandboxes seeded alike: %q (%v), %q (%v)", a, errA, b, errB)
+		}
+	}
+}
+
+func idOf(w *tfe.Workspace, err error) (string, error) {
+	if err != nil {
+		return "", err
+	}
+	return w.ID, nil
+}
+
+func externalIDOf(o *tfe.Organization, err error) (string, error) {
+	if err != nil {
+		return "", err
+	}
+	return o.ExternalID, nil
+}
+
+// TestSeedFile_dataRestarts: on a --data file, seeding merges by ID:
+// changes made through the API survive a restart with the seed, a deleted
+// object comes back, nothing is doubled, a restart without the seed flag
+// applies the recorded seed and its tokens work (the one the file gives no
+// value keeps its first value); a name taken under another ID is refused.
+func TestSeedFile_dataRestarts(t *testing.T) {
+	t.Parallel()
+	ctx := context.Background()
+	data := filepath.Join(t.TempDir(), "state.json")
+	noValue := withChange(t, "users.0.tokens.0.value", remove)
+	start := func() *sandbox.Instance { return sandbox.StartWithOptions(t, sandbox.Options{DataFile: data}) }
+
+	first := start()
+	vars, err := first.Server.SeedFile("org.json", noValue)
+	if err != nil {
+		t.Fatal(err)
+	}
+	token := vars[0].Value
+	c := client(t, first, token)
+	if _, err := c.Teams.Update(ctx, "team-Platform01", tfe.TeamUpdateOptions{Name: tfe.String("platform-renamed")}); err != nil {
+		t.Fatal(err)
+	}
+	if err := c.Workspaces.DeleteByID(ctx, "ws-App01"); err != nil {
+		t.Fatal(err)
+	}
+
+	// Restarted with the seed: the rename kept, the workspace back.
+	second := start()
+	again, err := second.Server.SeedFile("org.json", noValue)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if again[0].Value != token {
+		t.Errorf("the token changed across restarts: %s, then %s", token, again[0].Value)
+	}
+	c = client(t, second, token)
+	if tm, err := c.Teams.Read(ctx, "team-Platform01"); err != nil || tm.Name != "platform-renamed" {
+		t.Errorf("the team changed through the API: %+v, %v", tm, err)
+	}
+	if _, err := c.Workspaces.ReadByID(ctx, "ws-App01"); err != nil {
+		t.Errorf("the deleted workspace is not back: %v", err)
+	}
+	if wss, err := c.Workspaces.List(ctx, "acme", nil); err != nil || len(wss.Items) != 2 {
+		t.Errorf("workspaces after two seedings: %d, %v", len(wss.Items), err)
+	}
+
+	// Restarted without a seed flag: the recorded seed, the same token.
+	third := start()
+	name, re, err := third.Server.Reseed()
+	if err != nil || name != "org.json" || len(re) == 0 || re[0].Value != token {
+		t.Fatalf("reseed: %s, %v, %v", name, re, err)
+	}
+	if _, err := client(t, third, token).Teams.Read(ctx, "team-Platform01"); err != nil {
+		t.Errorf("the token after a restart without the seed: %v", err)
+	}
+
+	// A workspace made through the API, then declared with another ID.
+	if _, err := client(t, third, token).Workspaces.Create(ctx, "acme", tfe.WorkspaceCreateOptions{Name: tfe.String("api")}); err != nil {
+		t.Fatal(err)
+	}
+	clash := withChange(t, "organizations.0.workspaces.1", map[string]any{"id": "ws-Api01", "name": "api"})
+	_, err = third.Server.SeedFile("org.json", clash)
+	if err == nil || !strings.Contains(err.Error(), `organizations[0].workspaces[1].name: workspace "api" already exists in acme with ID ws-`) {
+		t.Errorf("a name taken under another ID: %v", err)
+	}
+}
+
+// TestSeedDemo_isAFile: the demo seed is a seed file, and it passes the
+// same checks.
+func TestSeedDemo_isAFile(t *testing.T) {
+	t.Parallel()
+	inst := sandbox.Start(t)
+	vars, err := inst.Server.SeedFile("demo.json", sandbox.DemoSeedFile())
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(vars) != 11 || vars[0].Env != "TFE_TOKEN" || vars[2].Env != "TF_VAR_workspace_id" {
+		t.Errorf("demo exports %v", vars)
+	}
+}
