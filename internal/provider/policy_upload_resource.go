@@ -223,7 +223,9 @@ func (r *policyUploadResource) ModifyPlan(ctx context.Context, req resource.Modi
 	if !plan.PolicyID.IsUnknown() {
 		if r.data != nil {
 			r.data.refuseInlineCode(plan.PolicyID.ValueString(), &resp.Diagnostics)
-			r.data.claimPolicyCode(plan.PolicyID.ValueString(), describeUpload(cfg, sum), &resp.Diagnostics)
+			if !sum.IsUnknown() && !sum.IsNull() {
+				r.data.claimPolicyCode(plan.PolicyID.ValueString(), uploadClaim{sha256: sum.ValueString(), what: describeUpload(cfg, sum)}, &resp.Diagnostics)
+			}
 		}
 		resp.Diagnostics.Append(resp.Plan.SetAttribute(ctx, path.Root("id"), plan.PolicyID)...)
 	}
@@ -602,7 +604,7 @@ func (d *providerData) refuseInlineCode(policyID string, diags *diag.Diagnostics
 // uploadClaim is a tfgov_policy_upload planned for a policy in this
 // process, described by its code (the provider is not told resource
 // addresses; Terraform names the one whose plan fails).
-type uploadClaim struct{ what string }
+type uploadClaim struct{ sha256, what string }
 
 // describeUpload names an upload by its code, for the error that refuses a
 // second one: its source file, or its inline content's SHA-256.
@@ -633,16 +635,20 @@ func describeUpload(cfg policyUploadResourceModel, sum types.String) string {
 // plan of a second claim fails naming both, by their code. With policy_id
 // known at plan (an existing policy) the plan fails; with a policy created
 // in the same apply, the apply walk's plan of the second upload fails, and
-// the next plan fails again until one is removed. Two configurations (two
+// the next plan fails again until one is removed. Only a claim of other
+// code conflicts: Terraform may plan one instance twice in a walk (an
+// import that generates configuration does), and two uploads of the same
+// code do not undo each other. Two configurations (two
 // states) uploading to one policy cannot see each other this way: each
 // then finds the other's upload as drift on its next plan (code_proof.go),
 // which the plan shows.
-func (d *providerData) claimPolicyCode(policyID, what string, diags *diag.Diagnostics) {
-	prev, loaded := d.lists.codeUploads.LoadOrStore(policyID, uploadClaim{what: what})
-	if !loaded {
+func (d *providerData) claimPolicyCode(policyID string, claim uploadClaim, diags *diag.Diagnostics) {
+	prev, loaded := d.lists.codeUploads.LoadOrStore(policyID, claim)
+	other, _ := prev.(uploadClaim)
+	if !loaded || other.sha256 == claim.sha256 {
 		return
 	}
-	other, _ := prev.(uploadClaim)
+	what := claim.what
 	diags.AddAttributeError(path.Root("policy_id"), "Policy code managed twice",
 		fmt.Sprintf("Two tfgov_policy_upload resources upload code to policy %s: this one (%s) and another one of this configuration (%s). "+
 			"A policy has one code, and each upload would replace the other's: keep one tfgov_policy_upload per policy.", policyID, what, other.what))
