@@ -1,0 +1,183 @@
+package provider
+
+import (
+	"context"
+	"fmt"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	tfe "github.com/hashicorp/go-tfe"
+	"github.com/tfgov/terraform-provider-tfgov/internal/sandbox"
+)
+
+// proofDir runs the terraform binary in a directory of its own against a
+// sandbox of its own (whose switches the test sets), as a user would.
+type proofDir struct {
+	t      *testing.T
+	dir    string
+	env    []string
+	sb     *sandboxOrganization
+	client *tfe.Client
+}
+
+func newProofDir(t *testing.T, movedBy sandbox.PolicyUpdatedAt) *proofDir {
+	t.Helper()
+	testCLIConfig(t)
+	if testAccSandbox() == nil {
+		t.Skip("the sandbox's updated-at switch needs the in-process sandbox")
+	}
+	sb, client := ownSandbox(t, sandbox.Options{PolicyUpdatedAt: movedBy}, "proof-"+randomSuffix())
+	d := &proofDir{t: t, dir: t.TempDir(), sb: sb, client: client,
+		env: []string{"TF_CLI_CONFIG_FILE=" + testCLIConfig(t), "TFE_ADDRESS=" + sb.address, "TFE_TOKEN=" + sb.token, "TFE_ORGANIZATION=" + sb.organization}}
+	return d
+}
+
+func (d *proofDir) write(name, text string) {
+	d.t.Helper()
+	if err := os.WriteFile(filepath.Join(d.dir, name), []byte(text), 0o600); err != nil {
+		d.t.Fatal(err)
+	}
+}
+
+// tf runs terraform and fails the test unless it exits with want.
+func (d *proofDir) tf(want int, args ...string) string {
+	d.t.Helper()
+	out, code := runTerraformEnv(d.t, d.dir, d.env, append(args, "-no-color")...)
+	if code != want {
+		d.t.Fatalf("terraform %s: exit %d, want %d\n%s", strings.Join(args, " "), code, want, out)
+	}
+	if strings.Contains(out, "bug in the provider") {
+		d.t.Fatalf("terraform %s blames the provider:\n%s", strings.Join(args, " "), out)
+	}
+	return out
+}
+
+// planShowsDrift: a plan finds the code changed outside Terraform and plans
+// the configured code back.
+func (d *proofDir) planShowsDrift(why string) {
+	d.t.Helper()
+	out, code := runTerraformEnv(d.t, d.dir, d.env, "plan", "-detailed-exitcode", "-no-color")
+	if code != 2 || !strings.Contains(out, "content_sha256") {
+		d.t.Fatalf("%s: the plan does not show the outside upload (exit %d):\n%s", why, code, out)
+	}
+}
+
+func (d *proofDir) emptyPlan(why string) {
+	d.t.Helper()
+	if out, code := runTerraformEnv(d.t, d.dir, d.env, "plan", "-detailed-exitcode", "-no-color"); code != 0 {
+		d.t.Fatalf("%s: the plan is not empty (exit %d):\n%s", why, code, out)
+	}
+}
+
+// requests runs f and returns the API requests it made, by route (go-tfe's
+// ping and the token check at configure left out).
+func (d *proofDir) requests(f func()) map[string]int {
+	before := d.sb.srv.Stats()
+	f()
+	got, _ := statsSince(d.sb.srv.Stats(), before)
+	delete(got, "GET /api/v2/ping")
+	delete(got, "GET /api/v2/account/details")
+	return got
+}
+
+func (d *proofDir) upload(id, code string) {
+	d.t.Helper()
+	if err := d.client.Policies.Upload(context.Background(), id, []byte(code)); err != nil {
+		d.t.Fatalf("uploading outside Terraform: %v", err)
+	}
+}
+
+func (d *proofDir) code(id string) string {
+	d.t.Helper()
+	b, err := d.client.Policies.Download(context.Background(), id)
+	if err != nil {
+		d.t.Fatal(err)
+	}
+	return string(b)
+}
+
+// TestAccPolicyCodeProof: under each behaviour of the service's updated-at
+// (moved by upload and PATCH, by upload only, by PATCH only, by neither:
+// the reference does not say), code uploaded outside Terraform is found by
+// the next plan, for tfgov_policy's inline code (`source`) and for
+// tfgov_policy_upload (`content`):
+//
+//   - right after an apply;
+//   - after a saved plan of a description change was applied, the outside
+//     upload made between the plan and its apply (issue 25 row 1: the
+//     PATCH's move of updated-at was taken for the provider's own);
+//   - after a description change applied without a saved plan, the outside
+//     upload made right after it.
+//
+// Each plan after an apply is empty, and its requests are logged (the
+// table in PERFORMANCE.md).
+func TestAccPolicyCodeProof(t *testing.T) {
+	const codeA, codeB, codeC = "main = rule { true }\n", "main = rule { false }\n", "main = rule { 1 == 1 }\n"
+	for _, movedBy := range sandbox.PolicyUpdatedAtValues {
+		for _, shape := range []string{"inline", "upload"} {
+			t.Run(string(movedBy)+"/"+shape, func(t *testing.T) {
+				t.Parallel()
+				d := newProofDir(t, movedBy)
+				d.write("policy.sentinel", codeA)
+				config := func(desc string) string {
+					if shape == "inline" {
+						return requiredProvidersShim + fmt.Sprintf(`resource "tfgov_policy" "p" {
+  name        = "proof"
+  description = %q
+  source      = "${path.module}/policy.sentinel"
+}
+output "id" { value = tfgov_policy.p.id }
+`, desc)
+					}
+					return requiredProvidersShim + fmt.Sprintf(`resource "tfgov_policy" "p" {
+  name        = "proof"
+  description = %q
+}
+resource "tfgov_policy_upload" "p" {
+  policy_id = tfgov_policy.p.id
+  content   = %q
+}
+output "id" { value = tfgov_policy.p.id }
+`, desc, codeA)
+				}
+				d.write("main.tf", config("v1"))
+				create := d.requests(func() { d.tf(0, "apply", "-auto-approve") })
+				id := strings.Trim(strings.TrimSpace(d.tf(0, "output", "-raw", "id")), `"`)
+				plan := d.requests(func() { d.emptyPlan("right after the create") })
+
+				// Right after an apply.
+				d.upload(id, codeB)
+				d.planShowsDrift("an outside upload right after the create")
+				d.tf(0, "apply", "-auto-approve")
+				if got := d.code(id); got != codeA {
+					t.Fatalf("code after the repair: %q", got)
+				}
+				d.emptyPlan("after the repair")
+
+				// Row 1: a saved plan of a description change; someone
+				// uploads other code; the plan is applied.
+				d.write("main.tf", config("v2"))
+				d.tf(0, "plan", "-out=tfplan")
+				d.upload(id, codeC)
+				update := d.requests(func() { d.tf(0, "apply", "tfplan") })
+				d.planShowsDrift("an outside upload between a saved plan and its apply")
+				d.tf(0, "apply", "-auto-approve")
+				replan := d.requests(func() { d.emptyPlan("after the repair of the saved plan's drift") })
+
+				// A description change, then an outside upload.
+				d.write("main.tf", config("v3"))
+				d.tf(0, "apply", "-auto-approve")
+				d.emptyPlan("after the description change")
+				d.upload(id, codeB)
+				d.planShowsDrift("an outside upload after a description change")
+				d.tf(0, "apply", "-auto-approve")
+				if got := d.code(id); got != codeA {
+					t.Fatalf("code after the last repair: %q", got)
+				}
+				t.Logf("updated-at moved by %s, %s: create %v; plan %v; update (saved plan, with the outside upload) %v; plan after an update %v", movedBy, shape, create, plan, update, replan)
+			})
+		}
+	}
+}
