@@ -5,10 +5,17 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"regexp"
 	"strings"
 	"testing"
 
 	tfe "github.com/hashicorp/go-tfe"
+	tfjson "github.com/hashicorp/terraform-json"
+	"github.com/hashicorp/terraform-plugin-testing/helper/resource"
+	"github.com/hashicorp/terraform-plugin-testing/knownvalue"
+	"github.com/hashicorp/terraform-plugin-testing/plancheck"
+	"github.com/hashicorp/terraform-plugin-testing/statecheck"
+	"github.com/hashicorp/terraform-plugin-testing/tfjsonpath"
 	"github.com/tfgov/terraform-provider-tfgov/internal/sandbox"
 )
 
@@ -180,4 +187,103 @@ output "id" { value = tfgov_policy.p.id }
 			})
 		}
 	}
+}
+
+// TestAccPolicyUploadResource_twoForOnePolicy: two tfgov_policy_upload of
+// different code for one policy are refused, naming both (issue 25 row 4:
+// both planned clean forever, each taking the other's upload for its own).
+// With the policy's ID known at plan, the plan fails; with a policy
+// created in the same apply, the apply's plan of the second upload fails,
+// and so does every plan after it.
+func TestAccPolicyUploadResource_twoForOnePolicy(t *testing.T) {
+	want := strings.ReplaceAll(`Two tfgov_policy_upload resources upload code to policy pol-\S+: this one \(content with SHA-256 [0-9a-f]{64}\) and another one of this configuration \(content with SHA-256 [0-9a-f]{64}\)`, " ", `\s+`)
+	uploads := `resource "tfgov_policy_upload" "two" {
+  count     = 2
+  policy_id = %s
+  content   = ["main = rule { true }\n", "main = rule { false }\n"][count.index]
+}
+`
+	t.Run("policy known at plan", func(t *testing.T) {
+		pol := testAccPolicy(t, tfe.Sentinel)
+		resource.ParallelTest(t, resource.TestCase{
+			PreCheck:                 func() { testAccPreCheck(t) },
+			ProtoV6ProviderFactories: testAccProtoV6ProviderFactories,
+			Steps: []resource.TestStep{
+				{Config: fmt.Sprintf(uploads, fmt.Sprintf("%q", pol.ID)), PlanOnly: true, ExpectError: regexp.MustCompile(want)},
+			},
+		})
+	})
+	t.Run("policy created in the apply", func(t *testing.T) {
+		config := fmt.Sprintf(`resource "tfgov_policy" "test" {
+  name = %q
+}
+`, testAccName("two-uploads")) + fmt.Sprintf(uploads, "tfgov_policy.test.id")
+		resource.ParallelTest(t, resource.TestCase{
+			PreCheck:                 func() { testAccPreCheck(t) },
+			ProtoV6ProviderFactories: testAccProtoV6ProviderFactories,
+			Steps: []resource.TestStep{
+				{Config: config, ExpectError: regexp.MustCompile(want)},
+				{Config: config, PlanOnly: true, ExpectError: regexp.MustCompile(want)},
+			},
+		})
+	})
+}
+
+// TestAccPolicyResource_importInlineCode: importing a policy into a
+// tfgov_policy whose `source` file holds the code the policy already has
+// compares the code at the first plan (issue 25 row 6: the plan showed
+// content_sha256 unknown, and the apply uploaded the identical code): the
+// plan shows the service's hash, the apply uploads nothing, and the next
+// plan is empty.
+func TestAccPolicyResource_importInlineCode(t *testing.T) {
+	pol := testAccPolicy(t, tfe.OPA)
+	if err := testAccClient(t).Policies.Upload(context.Background(), pol.ID, []byte(regoCode)); err != nil {
+		t.Fatal(err)
+	}
+	file := filepath.Join(t.TempDir(), "policy.rego")
+	if err := os.WriteFile(file, []byte(regoCode), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	config := fmt.Sprintf(`resource "tfgov_policy" "test" {
+  name              = %q
+  kind              = "opa"
+  query             = "data.terraform.deny"
+  enforcement_level = "advisory"
+  source            = %q
+}
+import {
+  to = tfgov_policy.test
+  id = %q
+}
+`, pol.Name, file, pol.ID)
+	uploads := func() int {
+		if sb := testAccSandbox(); sb != nil {
+			return sb.RequestsTo("PUT", "/api/v2/policies/"+pol.ID+"/upload")
+		}
+		return 0
+	}
+	before := 0
+	resource.ParallelTest(t, resource.TestCase{
+		PreCheck:                 func() { testAccPreCheck(t) },
+		ProtoV6ProviderFactories: testAccProtoV6ProviderFactories,
+		Steps: []resource.TestStep{
+			{
+				PreConfig: func() { before = uploads() },
+				Config:    config,
+				ConfigPlanChecks: resource.ConfigPlanChecks{PreApply: []plancheck.PlanCheck{
+					plancheck.ExpectKnownValue(policyAddr, tfjsonpath.New("content_sha256"), knownvalue.StringExact(sha256Hex([]byte(regoCode)))),
+				}},
+				ConfigStateChecks: []statecheck.StateCheck{
+					statecheck.ExpectKnownValue(policyAddr, tfjsonpath.New("content_sha256"), knownvalue.StringExact(sha256Hex([]byte(regoCode)))),
+					stateCheckFunc(func(context.Context, *tfjson.State) error {
+						if n := uploads() - before; n != 0 {
+							return fmt.Errorf("the apply of the import uploaded %d times, want 0: the service had that code", n)
+						}
+						return nil
+					}),
+				},
+			},
+			{Config: config, PlanOnly: true},
+		},
+	})
 }
