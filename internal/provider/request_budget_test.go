@@ -152,8 +152,8 @@ output "ids" { value = { for k, r in tfgov_policy.r : k => r.id } }
 			}[op]
 		},
 	},
-	// tfgov_policy with inline code: the code is never downloaded unless
-	// the list shows a change this provider did not make.
+	// tfgov_policy with inline code: the code is downloaded only where nothing
+	// proves it unchanged (code_proof.go).
 	"policy_inline": {
 		config: func(_ *budgetEnv, n, v int) string {
 			return fmt.Sprintf(`resource "tfgov_policy" "r" {
