@@ -20,9 +20,11 @@ import (
 // responseNotes in the request's context (withResponseNotes); the
 // transport (retryTransport) writes into it what the final answer said:
 //
-//   - its Date header, the service's clock, so that a time the service
-//     records (a policy's updated-at) is compared with the service's own
-//     time and never with this machine's, whatever the skew between them;
+//   - its Date header, the service's clock, so that an age the service
+//     records (an agent token's last-used-at, for
+//     action.tfgov_agent_token_prune) is measured on the service's own
+//     clock, never this machine's, whatever the skew between them. It is
+//     never evidence that a change was this provider's own;
 //   - the attributes its 4xx errors point at (source.pointer), so that a
 //     refusal is classified by the attribute the service names
 //     (rejectedError), never by matching the text of a message.
