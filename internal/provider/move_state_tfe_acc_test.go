@@ -33,7 +33,9 @@ func testTFEStandInConfig(t *testing.T) string {
 	tfgovDir := filepath.Dir(testCLIConfig(t))
 	standInOnce.Do(func() {
 		standInDir = filepath.Join(tfgovDir, "hashicorp-tfe")
-		cmd := exec.Command("go", "build", "-o", filepath.Join(standInDir, "terraform-provider-tfe"), "./internal/tfestandin/cmd/terraform-provider-tfe") //nolint:gosec,noctx // fixed arguments
+		// The stand-in is a Go module of its own (SDKv2 and mux stay out
+		// of the provider's go.mod): go build -C runs in its directory.
+		cmd := exec.Command("go", "build", "-C", filepath.Join(repoRoot(), "internal", "tfestandin"), "-o", filepath.Join(standInDir, "terraform-provider-tfe"), "./cmd/terraform-provider-tfe") //nolint:gosec,noctx // fixed arguments
 		cmd.Dir = repoRoot()
 		if out, err := cmd.CombinedOutput(); err != nil {
 			errStandIn = fmt.Errorf("go build the hashicorp/tfe stand-in: %w\n%s", err, out)
