@@ -391,7 +391,7 @@ func packConfiguration(dir string, archive bool) (*packedConfiguration, error) {
 		}
 		if h.Typeflag == tar.TypeReg {
 			files++
-			if _, err := io.Copy(tw, tr); err != nil { //nolint:gosec // the user's own files, size known from the header
+			if _, err := io.Copy(tw, tr); err != nil { // the user's own files, size known from the header
 				return nil, err
 			}
 		}

@@ -286,7 +286,7 @@ func privateJSON[T any](ctx context.Context, p privateGetter, key string, diags 
 }
 
 func privateValue(v any) []byte {
-	b, _ := json.Marshal(v) //nolint:errchkjson // plain structs of strings
+	b, _ := json.Marshal(v) // plain structs of strings
 	return b
 }
 
@@ -325,7 +325,7 @@ func readPolicySource(name string) ([]byte, error) {
 	if fi.Size() > maxPolicyCodeSize {
 		return nil, fmt.Errorf("%s: %s", name, tooLarge(int(fi.Size())))
 	}
-	code, err := os.ReadFile(name) //nolint:gosec // reading the configured file is the point
+	code, err := os.ReadFile(name) // reading the configured file is the point
 	if err != nil {
 		return nil, err
 	}

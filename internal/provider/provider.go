@@ -200,7 +200,7 @@ func (p *tfgovProvider) Configure(ctx context.Context, req provider.ConfigureReq
 	transport := cleanhttp.DefaultPooledTransport()
 	transport.ResponseHeaderTimeout = responseHeaderTimeout
 	if skipVerify {
-		transport.TLSClientConfig = &tls.Config{InsecureSkipVerify: true} //nolint:gosec // the user asked for it
+		transport.TLSClientConfig = &tls.Config{InsecureSkipVerify: true} // the user asked for it
 	}
 	basePath := "" // go-tfe's default, /api/v2/
 	if address == "" {
