@@ -165,30 +165,10 @@ func (l *listBase) configured(diags *diag.Diagnostics) bool {
 
 // List config attributes.
 
-func listOrganizationAttribute() listschema.StringAttribute {
-	return listschema.StringAttribute{
-		Optional:            true,
-		MarkdownDescription: "Name of the organization. Defaults to the provider's `organization` (or `TFE_ORGANIZATION`).",
-		Validators:          []validator.String{stringvalidator.RegexMatches(nameRE, "must contain only letters, numbers, - and _")},
-	}
-}
-
 func moduleListSchema(what string) listschema.Schema {
 	return listschema.Schema{
 		MarkdownDescription: "Lists the " + what + " of a private registry module.",
-		Attributes: map[string]listschema.Attribute{
-			"organization": listOrganizationAttribute(),
-			"module_name": listschema.StringAttribute{
-				Required:            true,
-				MarkdownDescription: "Name of the private registry module, such as `network`.",
-				Validators:          []validator.String{stringvalidator.RegexMatches(nameRE, "must contain only letters, numbers, - and _")},
-			},
-			"module_provider": listschema.StringAttribute{
-				Required:            true,
-				MarkdownDescription: "Provider of the module, such as `aws`.",
-				Validators:          []validator.String{stringvalidator.RegexMatches(nameRE, "must contain only letters, numbers, - and _")},
-			},
-		},
+		Attributes:          moduleListAttributes(),
 	}
 }
 
@@ -219,7 +199,7 @@ func policyListSchema(what string) listschema.Schema {
 	return listschema.Schema{
 		MarkdownDescription: "Lists the " + what + " of an organization, optionally by name and kind.",
 		Attributes: map[string]listschema.Attribute{
-			"organization": listOrganizationAttribute(),
+			"organization": organizationScope.list(),
 			"search": listschema.StringAttribute{
 				Optional:            true,
 				MarkdownDescription: "Only policies whose name contains this (the API's `search[name]`).",

@@ -5,7 +5,6 @@ import (
 	"fmt"
 	"time"
 
-	"github.com/hashicorp/terraform-plugin-framework-validators/stringvalidator"
 	"github.com/hashicorp/terraform-plugin-framework/attr"
 	"github.com/hashicorp/terraform-plugin-framework/datasource"
 	"github.com/hashicorp/terraform-plugin-framework/datasource/schema"
@@ -38,29 +37,6 @@ func (m *moduleDataSourceModel) module(d *providerData, diags *diag.Diagnostics)
 	org := d.organizationOr(m.Organization, diags)
 	m.Organization = types.StringValue(org)
 	return moduleRef{Organization: org, Name: m.ModuleName.ValueString(), Provider: m.ModuleProvider.ValueString()}
-}
-
-// moduleDataSourceAttributes adds to attrs the inputs naming the module of
-// a data source: organization (the provider's when unset), module_name and
-// module_provider.
-func moduleDataSourceAttributes(attrs map[string]schema.Attribute) map[string]schema.Attribute {
-	attrs["organization"] = schema.StringAttribute{
-		Optional:            true,
-		Computed:            true,
-		MarkdownDescription: "Name of the organization. Defaults to the provider's `organization` (or `TFE_ORGANIZATION`).",
-		Validators:          []validator.String{stringvalidator.RegexMatches(nameRE, "must contain only letters, numbers, - and _")},
-	}
-	attrs["module_name"] = schema.StringAttribute{
-		Required:            true,
-		MarkdownDescription: "Name of the private registry module, such as `network`.",
-		Validators:          []validator.String{stringvalidator.RegexMatches(nameRE, "must contain only letters, numbers, - and _")},
-	}
-	attrs["module_provider"] = schema.StringAttribute{
-		Required:            true,
-		MarkdownDescription: "Provider of the module, such as `aws`.",
-		Validators:          []validator.String{stringvalidator.RegexMatches(moduleProviderRE, "must contain only lower-case letters and digits")},
-	}
-	return attrs
 }
 
 // testRunModel is one test run as the data sources show it.

@@ -54,11 +54,7 @@ func (d *policiesDataSource) Schema(_ context.Context, _ datasource.SchemaReques
 				Computed:            true,
 				MarkdownDescription: "The organization's name.",
 			},
-			"organization": schema.StringAttribute{
-				Optional: true, Computed: true,
-				MarkdownDescription: "Name of the organization. Defaults to the provider's `organization`.",
-				Validators:          []validator.String{stringvalidator.RegexMatches(nameRE, "must contain only letters, numbers, - and _")},
-			},
+			"organization": organizationScope.dataSource(),
 			"search": schema.StringAttribute{
 				Optional:            true,
 				MarkdownDescription: "Keep only policies whose name contains this text (the API's partial, case-insensitive name search).",

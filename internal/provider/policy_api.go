@@ -35,7 +35,7 @@ const policyListPageSize = 100
 // policyAPI is a policy as the API returns it. go-tfe's tfe.Policy drops
 // `relationships.policy-sets` and reads a null description as "", so the
 // provider decodes responses into this model through go-tfe's own request
-// machinery (client.NewRequest), with go-tfe's option types as bodies.
+// machinery (apiRequest), with go-tfe's option types as bodies.
 type policyAPI struct {
 	ID               string               `jsonapi:"primary,policies"`
 	Name             string               `jsonapi:"attr,name"`
@@ -68,12 +68,8 @@ func (p policyClient) do(ctx context.Context, method, path string, body any, out
 // doTimed is do, also returning the service's time when it answered (the
 // Date header, to the second; zero when the service sent none).
 func (p policyClient) doTimed(ctx context.Context, method, path string, body any, out any) (time.Time, error) {
-	req, err := p.c.NewRequest(method, path, body)
-	if err != nil {
-		return time.Time{}, err
-	}
 	ctx, notes := withResponseNotes(ctx)
-	err = notes.wrap(req.Do(ctx, out))
+	err := notes.wrap(apiRequest(ctx, p.c, method, path, body, nil, out))
 	return notes.serverTime(), err
 }
 

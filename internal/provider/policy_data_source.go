@@ -5,7 +5,6 @@ import (
 	"fmt"
 
 	"github.com/hashicorp/terraform-plugin-framework-validators/datasourcevalidator"
-	"github.com/hashicorp/terraform-plugin-framework-validators/stringvalidator"
 	"github.com/hashicorp/terraform-plugin-framework/datasource"
 	"github.com/hashicorp/terraform-plugin-framework/datasource/schema"
 	"github.com/hashicorp/terraform-plugin-framework/path"
@@ -58,13 +57,9 @@ func (d *policyDataSource) Schema(_ context.Context, _ datasource.SchemaRequest,
 	attrs["name"] = schema.StringAttribute{
 		Optional: true, Computed: true,
 		MarkdownDescription: "Name of the policy, looked up in `organization`. Set either `id` or `name`.",
-		Validators:          []validator.String{stringvalidator.RegexMatches(nameRE, "must contain only letters, numbers, - and _")},
+		Validators:          []validator.String{nameValidator()},
 	}
-	attrs["organization"] = schema.StringAttribute{
-		Optional: true, Computed: true,
-		MarkdownDescription: "Organization to look `name` up in. Defaults to the provider's `organization`; not allowed with `id` (the policy names its own).",
-		Validators:          []validator.String{stringvalidator.RegexMatches(nameRE, "must contain only letters, numbers, - and _")},
-	}
+	attrs["organization"] = organizationScope.dataSource("Organization to look `name` up in. Defaults to the provider's `organization`; not allowed with `id` (the policy names its own).")
 	resp.Schema = schema.Schema{
 		MarkdownDescription: "One policy, by ID or by organization and name. Reading by ID is one request; by name, one request per 100 policies whose name contains it.",
 		Attributes:          attrs,

@@ -132,7 +132,7 @@ func (r *policyResource) Schema(_ context.Context, _ resource.SchemaRequest, res
 				MarkdownDescription: "Name of the policy, unique in the organization: letters, numbers, `-` and `_`. " +
 					"Policy sets refer to the code as `<name>.sentinel` or `<name>.rego`. The API cannot rename a policy, so changing it replaces the policy.",
 				PlanModifiers: []planmodifier.String{stringplanmodifier.RequiresReplace()},
-				Validators:    []validator.String{stringvalidator.RegexMatches(nameRE, "must contain only letters, numbers, - and _")},
+				Validators:    []validator.String{nameValidator()},
 			},
 			"description": schema.StringAttribute{
 				Optional:            true,

@@ -91,12 +91,8 @@ func listTeamAccessWithTeams(ctx context.Context, c *tfe.Client, wsID string) ([
 		if n > 1 {
 			q.PageNumber = n
 		}
-		r, err := c.NewRequest("GET", "team-workspaces", q)
-		if err != nil {
-			return nil, nil, err
-		}
 		l := &tfe.TeamAccessList{}
-		if err := r.Do(ctx, l); err != nil {
+		if err := apiRequest(ctx, c, "GET", "team-workspaces", q, nil, l); err != nil {
 			return nil, nil, err
 		}
 		return l.Items, l.Pagination, nil
