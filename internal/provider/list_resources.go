@@ -46,24 +46,24 @@ var _ provider.ProviderWithListResources = (*tfgovProvider)(nil)
 
 func (p *tfgovProvider) ListResources(_ context.Context) []func() list.ListResource {
 	return []func() list.ListResource{
-		func() list.ListResource { return &policyList{listBase{typ: "policy"}} },
-		func() list.ListResource { return &policyUploadList{listBase{typ: "policy_upload"}} },
-		func() list.ListResource { return &teamAccessList{listBase{typ: "team_access"}} },
-		func() list.ListResource { return &agentTokenList{listBase{typ: "agent_token"}} },
-		func() list.ListResource { return &testVariableListResource{listBase{typ: "module_test_variable"}} },
-		func() list.ListResource { return &testRunList{listBase{typ: "module_test_run"}} },
-		func() list.ListResource { return &deprecationList{listBase{typ: "module_version_deprecation"}} },
+		func() list.ListResource { return &policyList{listBase{typ: policyType}} },
+		func() list.ListResource { return &policyUploadList{listBase{typ: policyUploadType}} },
+		func() list.ListResource { return &teamAccessList{listBase{typ: teamAccessType}} },
+		func() list.ListResource { return &agentTokenList{listBase{typ: agentTokenType}} },
+		func() list.ListResource { return &testVariableListResource{listBase{typ: moduleTestVariableType}} },
+		func() list.ListResource { return &testRunList{listBase{typ: moduleTestRunType}} },
+		func() list.ListResource { return &deprecationList{listBase{typ: moduleVersionDeprecationType}} },
 	}
 }
 
 // listBase is what every list resource shares.
 type listBase struct {
 	data *providerData
-	typ  string
+	typ  resourceType
 }
 
 func (l *listBase) Metadata(_ context.Context, req resource.MetadataRequest, resp *resource.MetadataResponse) {
-	resp.TypeName = req.ProviderTypeName + "_" + l.typ
+	resp.TypeName = l.typ.typeName(req.ProviderTypeName)
 }
 
 func (l *listBase) Configure(_ context.Context, req resource.ConfigureRequest, resp *resource.ConfigureResponse) {
@@ -157,7 +157,7 @@ func (l *listBase) organization(v types.String, diags *diag.Diagnostics) string 
 // it is not.
 func (l *listBase) configured(diags *diag.Diagnostics) bool {
 	if l.data == nil {
-		diags.AddError("Provider not configured", "The provider was not configured before listing "+l.typ+"; this is a bug in the provider.")
+		diags.AddError("Provider not configured", "The provider was not configured before listing "+string(l.typ)+"; this is a bug in the provider.")
 		return false
 	}
 	return true

@@ -18,9 +18,11 @@ import (
 var _ datasource.DataSourceWithConfigure = (*moduleTestRunDataSource)(nil)
 
 // NewModuleTestRunDataSource is the tfgov_module_test_run data source.
-func NewModuleTestRunDataSource() datasource.DataSource { return &moduleTestRunDataSource{} }
+func NewModuleTestRunDataSource() datasource.DataSource {
+	return &moduleTestRunDataSource{dataSourceBase{name: "module_test_run"}}
+}
 
-type moduleTestRunDataSource struct{ data *providerData }
+type moduleTestRunDataSource struct{ dataSourceBase }
 
 // ---- shared by tfgov_module_test_run and tfgov_module_test_runs
 
@@ -176,10 +178,6 @@ type moduleTestRunDataSourceModel struct {
 	testRunModel
 }
 
-func (d *moduleTestRunDataSource) Metadata(_ context.Context, req datasource.MetadataRequest, resp *datasource.MetadataResponse) {
-	resp.TypeName = req.ProviderTypeName + "_module_test_run"
-}
-
 func (d *moduleTestRunDataSource) Schema(_ context.Context, _ datasource.SchemaRequest, resp *datasource.SchemaResponse) {
 	attrs := moduleDataSourceAttributes(testRunAttributes())
 	attrs["id"] = schema.StringAttribute{
@@ -193,10 +191,6 @@ func (d *moduleTestRunDataSource) Schema(_ context.Context, _ datasource.SchemaR
 			"Module test endpoints need a token of the organization's owners team or of one of its members.",
 		Attributes: attrs,
 	}
-}
-
-func (d *moduleTestRunDataSource) Configure(_ context.Context, req datasource.ConfigureRequest, resp *datasource.ConfigureResponse) {
-	d.data = configureData(req.ProviderData, &resp.Diagnostics)
 }
 
 // Read is one request.

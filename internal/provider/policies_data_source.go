@@ -14,9 +14,11 @@ import (
 var _ datasource.DataSourceWithConfigure = (*policiesDataSource)(nil)
 
 // NewPoliciesDataSource is the tfgov_policies data source.
-func NewPoliciesDataSource() datasource.DataSource { return &policiesDataSource{} }
+func NewPoliciesDataSource() datasource.DataSource {
+	return &policiesDataSource{dataSourceBase{name: "policies"}}
+}
 
-type policiesDataSource struct{ data *providerData }
+type policiesDataSource struct{ dataSourceBase }
 
 type policiesDataSourceModel struct {
 	ID           types.String      `tfsdk:"id"`
@@ -37,10 +39,6 @@ type policyListEntry struct {
 	PolicySetIDs     types.Set    `tfsdk:"policy_set_ids"`
 	PolicySetCount   types.Int64  `tfsdk:"policy_set_count"`
 	UpdatedAt        types.String `tfsdk:"updated_at"`
-}
-
-func (d *policiesDataSource) Metadata(_ context.Context, req datasource.MetadataRequest, resp *datasource.MetadataResponse) {
-	resp.TypeName = req.ProviderTypeName + "_policies"
 }
 
 func (d *policiesDataSource) Schema(_ context.Context, _ datasource.SchemaRequest, resp *datasource.SchemaResponse) {
@@ -77,10 +75,6 @@ func (d *policiesDataSource) Schema(_ context.Context, _ datasource.SchemaReques
 			},
 		},
 	}
-}
-
-func (d *policiesDataSource) Configure(_ context.Context, req datasource.ConfigureRequest, resp *datasource.ConfigureResponse) {
-	d.data = configureData(req.ProviderData, &resp.Diagnostics)
 }
 
 func (d *policiesDataSource) Read(ctx context.Context, req datasource.ReadRequest, resp *datasource.ReadResponse) {

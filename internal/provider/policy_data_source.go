@@ -18,17 +18,15 @@ var (
 )
 
 // NewPolicyDataSource is the tfgov_policy data source.
-func NewPolicyDataSource() datasource.DataSource { return &policyDataSource{} }
+func NewPolicyDataSource() datasource.DataSource {
+	return &policyDataSource{dataSourceBase{name: "policy"}}
+}
 
-type policyDataSource struct{ data *providerData }
+type policyDataSource struct{ dataSourceBase }
 
 // policyDataSourceModel has the resource's own attributes, all read back
 // (not its inline code).
 type policyDataSourceModel = policyModel
-
-func (d *policyDataSource) Metadata(_ context.Context, req datasource.MetadataRequest, resp *datasource.MetadataResponse) {
-	resp.TypeName = req.ProviderTypeName + "_policy"
-}
 
 // policyDataAttributes are the computed attributes of a policy, for both
 // data sources.
@@ -71,10 +69,6 @@ func (d *policyDataSource) ConfigValidators(context.Context) []datasource.Config
 		datasourcevalidator.ExactlyOneOf(path.MatchRoot("id"), path.MatchRoot("name")),
 		datasourcevalidator.Conflicting(path.MatchRoot("id"), path.MatchRoot("organization")),
 	}
-}
-
-func (d *policyDataSource) Configure(_ context.Context, req datasource.ConfigureRequest, resp *datasource.ConfigureResponse) {
-	d.data = configureData(req.ProviderData, &resp.Diagnostics)
 }
 
 func (d *policyDataSource) Read(ctx context.Context, req datasource.ReadRequest, resp *datasource.ReadResponse) {

@@ -29,9 +29,9 @@ var (
 )
 
 // NewPolicyResource is the tfgov_policy resource.
-func NewPolicyResource() resource.Resource { return &policyResource{} }
+func NewPolicyResource() resource.Resource { return &policyResource{resourceBase{typ: policyType}} }
 
-type policyResource struct{ data *providerData }
+type policyResource struct{ resourceBase }
 
 // policyModel is a policy's own attributes, which the data source shares.
 type policyModel struct {
@@ -90,10 +90,6 @@ func (m *policyResourceModel) ToTerraform5Value() (any, error) {
 func (m *policyModel) set(v policyValues) {
 	m.ID, m.Organization, m.Name, m.Description, m.Kind = v.ID, v.Organization, v.Name, v.Description, v.Kind
 	m.Query, m.EnforcementLevel, m.PolicySetIDs, m.PolicySetCount, m.UpdatedAt = v.Query, v.EnforcementLevel, v.PolicySetIDs, v.PolicySetCount, v.UpdatedAt
-}
-
-func (r *policyResource) Metadata(_ context.Context, req resource.MetadataRequest, resp *resource.MetadataResponse) {
-	resp.TypeName = req.ProviderTypeName + "_policy"
 }
 
 func (r *policyResource) Schema(_ context.Context, _ resource.SchemaRequest, resp *resource.SchemaResponse) {
@@ -206,10 +202,6 @@ func backticked(vals []string) string {
 	return strings.Join(q, ", ")
 }
 
-func (r *policyResource) Configure(_ context.Context, req resource.ConfigureRequest, resp *resource.ConfigureResponse) {
-	r.data = configureData(req.ProviderData, &resp.Diagnostics)
-}
-
 // ValidateConfig checks what depends on `kind`, skipping unknown values:
 // `query` is required for opa and refused for sentinel, and the
 // enforcement level must be one of the kind's.
@@ -296,7 +288,7 @@ func (r *policyResource) ModifyPlan(ctx context.Context, req resource.ModifyPlan
 }
 
 func (r *policyResource) Create(ctx context.Context, req resource.CreateRequest, resp *resource.CreateResponse) {
-	defer syncIdentity(ctx, "policy", nil, &resp.State, resp.Identity, &resp.Diagnostics)
+	defer r.syncIdentity(ctx, nil, &resp.State, resp.Identity, &resp.Diagnostics)
 	var plan policyResourceModel
 	resp.Diagnostics.Append(getInto(ctx, req.Plan, &plan)...)
 	if resp.Diagnostics.HasError() {
@@ -446,7 +438,7 @@ func codeAttr(m policyResourceModel) string {
 // Terraform. A policy imported by ID has no organization in state yet, and
 // is read by ID once.
 func (r *policyResource) Read(ctx context.Context, req resource.ReadRequest, resp *resource.ReadResponse) {
-	defer syncIdentity(ctx, "policy", &req.State, &resp.State, resp.Identity, &resp.Diagnostics)
+	defer r.syncIdentity(ctx, &req.State, &resp.State, resp.Identity, &resp.Diagnostics)
 	var state policyResourceModel
 	resp.Diagnostics.Append(getInto(ctx, req.State, &state)...)
 	if resp.Diagnostics.HasError() {
@@ -502,7 +494,7 @@ func (r *policyResource) Read(ctx context.Context, req resource.ReadRequest, res
 // Update sends description, query and enforcement level (never the
 // deprecated `enforce`), then checks the answer against the plan.
 func (r *policyResource) Update(ctx context.Context, req resource.UpdateRequest, resp *resource.UpdateResponse) {
-	defer syncIdentity(ctx, "policy", &req.State, &resp.State, resp.Identity, &resp.Diagnostics)
+	defer r.syncIdentity(ctx, &req.State, &resp.State, resp.Identity, &resp.Diagnostics)
 	var plan, state policyResourceModel
 	resp.Diagnostics.Append(getInto(ctx, req.Plan, &plan)...)
 	resp.Diagnostics.Append(getInto(ctx, req.State, &state)...)
@@ -610,7 +602,7 @@ func (r *policyResource) Delete(ctx context.Context, req resource.DeleteRequest,
 // ImportState takes the policy ID (`pol-<id>`) or `<organization>/<name>`,
 // which is looked up by name.
 func (r *policyResource) ImportState(ctx context.Context, req resource.ImportStateRequest, resp *resource.ImportStateResponse) {
-	req.ID = identityImportID(ctx, "policy", req, &resp.Diagnostics)
+	req.ID = r.importID(ctx, req, &resp.Diagnostics)
 	const forms = "pol-<id> or <organization>/<policy name>"
 	if strings.HasPrefix(req.ID, "pol-") {
 		resource.ImportStatePassthroughID(ctx, path.Root("id"), req, resp)

@@ -14,9 +14,11 @@ import (
 var _ datasource.DataSourceWithConfigure = (*teamAccessDataSource)(nil)
 
 // NewTeamAccessDataSource is the tfgov_team_access data source.
-func NewTeamAccessDataSource() datasource.DataSource { return &teamAccessDataSource{} }
+func NewTeamAccessDataSource() datasource.DataSource {
+	return &teamAccessDataSource{dataSourceBase{name: "team_access"}}
+}
 
-type teamAccessDataSource struct{ data *providerData }
+type teamAccessDataSource struct{ dataSourceBase }
 
 type teamAccessDataSourceModel struct {
 	ID          types.String `tfsdk:"id"`
@@ -44,10 +46,6 @@ func teamAccessPermissionsDataSourceAttribute() schema.SingleNestedAttribute {
 	}
 }
 
-func (d *teamAccessDataSource) Metadata(_ context.Context, req datasource.MetadataRequest, resp *datasource.MetadataResponse) {
-	resp.TypeName = req.ProviderTypeName + "_team_access"
-}
-
 func (d *teamAccessDataSource) Schema(_ context.Context, _ datasource.SchemaRequest, resp *datasource.SchemaResponse) {
 	resp.Schema = schema.Schema{
 		MarkdownDescription: "A team's access to a workspace: its level and permissions. It is an error if the team has no access to the workspace.",
@@ -73,10 +71,6 @@ func (d *teamAccessDataSource) Schema(_ context.Context, _ datasource.SchemaRequ
 			"permissions": teamAccessPermissionsDataSourceAttribute(),
 		},
 	}
-}
-
-func (d *teamAccessDataSource) Configure(_ context.Context, req datasource.ConfigureRequest, resp *datasource.ConfigureResponse) {
-	d.data = configureData(req.ProviderData, &resp.Diagnostics)
 }
 
 // Read lists the workspace's grants and picks the team's: one request

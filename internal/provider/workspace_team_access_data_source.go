@@ -17,10 +17,10 @@ var _ datasource.DataSourceWithConfigure = (*workspaceTeamAccessDataSource)(nil)
 // NewWorkspaceTeamAccessDataSource is the tfgov_workspace_team_access data
 // source.
 func NewWorkspaceTeamAccessDataSource() datasource.DataSource {
-	return &workspaceTeamAccessDataSource{}
+	return &workspaceTeamAccessDataSource{dataSourceBase{name: "workspace_team_access"}}
 }
 
-type workspaceTeamAccessDataSource struct{ data *providerData }
+type workspaceTeamAccessDataSource struct{ dataSourceBase }
 
 type workspaceTeamAccessDataSourceModel struct {
 	ID          types.String                  `tfsdk:"id"`
@@ -34,10 +34,6 @@ type workspaceTeamAccessListItem struct {
 	TeamName    types.String `tfsdk:"team_name"`
 	Access      types.String `tfsdk:"access"`
 	Permissions types.Object `tfsdk:"permissions"`
-}
-
-func (d *workspaceTeamAccessDataSource) Metadata(_ context.Context, req datasource.MetadataRequest, resp *datasource.MetadataResponse) {
-	resp.TypeName = req.ProviderTypeName + "_workspace_team_access"
 }
 
 func (d *workspaceTeamAccessDataSource) Schema(_ context.Context, _ datasource.SchemaRequest, resp *datasource.SchemaResponse) {
@@ -69,10 +65,6 @@ func (d *workspaceTeamAccessDataSource) Schema(_ context.Context, _ datasource.S
 			},
 		},
 	}
-}
-
-func (d *workspaceTeamAccessDataSource) Configure(_ context.Context, req datasource.ConfigureRequest, resp *datasource.ConfigureResponse) {
-	d.data = configureData(req.ProviderData, &resp.Diagnostics)
 }
 
 // teamAccessListQuery is go-tfe's TeamAccessListOptions plus `include`,
