@@ -66,7 +66,7 @@ func (d *moduleTestVariablesDataSource) Schema(_ context.Context, _ datasource.S
 	}
 }
 
-// Read takes the module's shared list (module_test_variables.go).
+// Read takes the module's shared list (module_test_variable_api.go).
 func (d *moduleTestVariablesDataSource) Read(ctx context.Context, req datasource.ReadRequest, resp *datasource.ReadResponse) {
 	var cfg moduleTestVariablesDataSourceModel
 	resp.Diagnostics.Append(req.Config.Get(ctx, &cfg)...)

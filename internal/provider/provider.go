@@ -61,7 +61,7 @@ type providerData struct {
 	// apply (organization is then "").
 	organizationUnknown bool
 	// testVariables shares module test variable lists between refreshes
-	// (module_test_variables.go).
+	// (module_test_variable_api.go).
 	testVariables testVariableLists
 	// lists shares the other bulk lists (bulk_lists.go).
 	lists bulkLists
