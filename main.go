@@ -34,7 +34,7 @@ func main() {
 	// TFGOV_CPU_PROFILE names a file to write a CPU profile of this
 	// process to when it ends (make bench-scale's -cpuprofile).
 	if name := os.Getenv("TFGOV_CPU_PROFILE"); name != "" {
-		f, err := os.Create(name) //nolint:gosec // the profile goes where the developer asks
+		f, err := os.Create(name) // the profile goes where the developer asks
 		if err != nil {
 			log.Fatal(err)
 		}

@@ -40,7 +40,7 @@ func startProcess(t *testing.T, bin, data, token string) *sandboxProcess {
 	for sc.Scan() {
 		if addr, ok := strings.CutPrefix(sc.Text(), "export TFE_ADDRESS="); ok {
 			go func() {
-				for sc.Scan() { //nolint:revive // drain the rest
+				for sc.Scan() { // drain the rest
 				}
 			}()
 			return &sandboxProcess{cmd: cmd, address: addr}

@@ -108,7 +108,7 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 	if err != nil {
 		return err
 	}
-	defer srv.Close() //nolint:errcheck // shutting down
+	defer srv.Close() // shutting down
 	ln, err := (&net.ListenConfig{}).Listen(context.Background(), "tcp", *listen)
 	if err != nil {
 		return fmt.Errorf("listening on %s: %w", *listen, err)

@@ -27,9 +27,11 @@ var (
 )
 
 // NewAgentTokenResource is the tfgov_agent_token resource.
-func NewAgentTokenResource() resource.Resource { return &agentTokenResource{} }
+func NewAgentTokenResource() resource.Resource {
+	return &agentTokenResource{resourceBase{typ: agentTokenType}}
+}
 
-type agentTokenResource struct{ data *providerData }
+type agentTokenResource struct{ resourceBase }
 
 type agentTokenResourceModel struct {
 	ID               types.String `tfsdk:"id"`
@@ -59,10 +61,6 @@ func (m *agentTokenResourceModel) FromTerraform5Value(v tftypes.Value) error {
 
 func (m *agentTokenResourceModel) ToTerraform5Value() (any, error) {
 	return toTerraformObject(m.fields())
-}
-
-func (r *agentTokenResource) Metadata(_ context.Context, req resource.MetadataRequest, resp *resource.MetadataResponse) {
-	resp.TypeName = req.ProviderTypeName + "_agent_token"
 }
 
 func (r *agentTokenResource) Schema(_ context.Context, _ resource.SchemaRequest, resp *resource.SchemaResponse) {
@@ -122,12 +120,8 @@ func (r *agentTokenResource) Schema(_ context.Context, _ resource.SchemaRequest,
 	}
 }
 
-func (r *agentTokenResource) Configure(_ context.Context, req resource.ConfigureRequest, resp *resource.ConfigureResponse) {
-	r.data = configureData(req.ProviderData, &resp.Diagnostics)
-}
-
 func (r *agentTokenResource) Create(ctx context.Context, req resource.CreateRequest, resp *resource.CreateResponse) {
-	defer syncIdentity(ctx, "agent_token", nil, &resp.State, resp.Identity, &resp.Diagnostics)
+	defer r.syncIdentity(ctx, nil, &resp.State, resp.Identity, &resp.Diagnostics)
 	plan, diags := getModel[agentTokenResourceModel](ctx, req.Plan)
 	resp.Diagnostics.Append(diags...)
 	if resp.Diagnostics.HasError() {
@@ -242,7 +236,7 @@ func agentTokenOrphansWarning(poolID, description, id string, tokens []*tfe.Agen
 // outside Terraform. The secret is never listed, so the one in state is
 // kept.
 func (r *agentTokenResource) Read(ctx context.Context, req resource.ReadRequest, resp *resource.ReadResponse) {
-	defer syncIdentity(ctx, "agent_token", &req.State, &resp.State, resp.Identity, &resp.Diagnostics)
+	defer r.syncIdentity(ctx, &req.State, &resp.State, resp.Identity, &resp.Diagnostics)
 	state, diags := getModel[agentTokenResourceModel](ctx, req.State)
 	resp.Diagnostics.Append(diags...)
 	if resp.Diagnostics.HasError() {
@@ -283,7 +277,7 @@ func (m *agentTokenResourceModel) setListed(tok *tfe.AgentToken) {
 // Update is reached only when nothing but computed values would change:
 // every configurable attribute forces a new token.
 func (r *agentTokenResource) Update(ctx context.Context, req resource.UpdateRequest, resp *resource.UpdateResponse) {
-	defer syncIdentity(ctx, "agent_token", &req.State, &resp.State, resp.Identity, &resp.Diagnostics)
+	defer r.syncIdentity(ctx, &req.State, &resp.State, resp.Identity, &resp.Diagnostics)
 	var plan agentTokenResourceModel
 	resp.Diagnostics.Append(req.Plan.Get(ctx, &plan)...)
 	resp.Diagnostics.Append(resp.State.Set(ctx, &plan)...)
@@ -308,7 +302,7 @@ func (r *agentTokenResource) Delete(ctx context.Context, req resource.DeleteRequ
 // ID, whose pool is then found among the provider organization's agent
 // pools (the token read does not name its pool).
 func (r *agentTokenResource) ImportState(ctx context.Context, req resource.ImportStateRequest, resp *resource.ImportStateResponse) {
-	req.ID = identityImportID(ctx, "agent_token", req, &resp.Diagnostics)
+	req.ID = r.importID(ctx, req, &resp.Diagnostics)
 	const forms = "<agent_pool_id>/<token_id> or <token_id> (at-<id>)"
 	var poolID, tokenID string
 	if strings.HasPrefix(req.ID, "at-") {

@@ -14,9 +14,11 @@ import (
 var _ datasource.DataSourceWithConfigure = (*agentTokensDataSource)(nil)
 
 // NewAgentTokensDataSource is the tfgov_agent_tokens data source.
-func NewAgentTokensDataSource() datasource.DataSource { return &agentTokensDataSource{} }
+func NewAgentTokensDataSource() datasource.DataSource {
+	return &agentTokensDataSource{dataSourceBase{name: "agent_tokens"}}
+}
 
-type agentTokensDataSource struct{ data *providerData }
+type agentTokensDataSource struct{ dataSourceBase }
 
 type agentTokensDataSourceModel struct {
 	ID          types.String          `tfsdk:"id"`
@@ -29,10 +31,6 @@ type agentTokenListEntry struct {
 	Description types.String `tfsdk:"description"`
 	CreatedAt   types.String `tfsdk:"created_at"`
 	LastUsedAt  types.String `tfsdk:"last_used_at"`
-}
-
-func (d *agentTokensDataSource) Metadata(_ context.Context, req datasource.MetadataRequest, resp *datasource.MetadataResponse) {
-	resp.TypeName = req.ProviderTypeName + "_agent_tokens"
 }
 
 func (d *agentTokensDataSource) Schema(_ context.Context, _ datasource.SchemaRequest, resp *datasource.SchemaResponse) {
@@ -62,10 +60,6 @@ func (d *agentTokensDataSource) Schema(_ context.Context, _ datasource.SchemaReq
 			},
 		},
 	}
-}
-
-func (d *agentTokensDataSource) Configure(_ context.Context, req datasource.ConfigureRequest, resp *datasource.ConfigureResponse) {
-	d.data = configureData(req.ProviderData, &resp.Diagnostics)
 }
 
 // Read lists every page, 100 tokens a request.

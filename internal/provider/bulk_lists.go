@@ -217,12 +217,8 @@ func (d *providerData) moduleTestRun(ctx context.Context, m moduleRef, id string
 	_, err := walkPages(ctx, func(ctx context.Context, n int) ([]*testRunRecord, *tfe.Pagination, error) {
 		page, err := d.lists.testRunPages.get(ctx, testRunPageKey{m.String(), n}, func(ctx context.Context) (*testRunPage, error) {
 			opts := &testRunListOptions{ListOptions: tfe.ListOptions{PageSize: testRunListPageSize, PageNumber: n}}
-			req, err := d.client.NewRequest("GET", m.testRunsPath(), opts)
-			if err != nil {
-				return nil, err
-			}
 			l := &testRunRecordList{}
-			err = req.Do(ctx, l)
+			err := apiRequest(ctx, d.client, "GET", m.testRunsPath(), opts, nil, l)
 			if isNotFound(err) && n == 1 {
 				return &testRunPage{}, nil // the module is gone: an empty last page
 			}

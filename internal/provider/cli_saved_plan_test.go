@@ -260,7 +260,7 @@ resource "tfgov_module_test_variable" "plain" {
 	if !strings.Contains(plan, "(sensitive value)") {
 		t.Errorf("the plan does not show the value as sensitive:\n%s", plan)
 	}
-	logs, err := os.ReadFile(logFile) //nolint:gosec // the test's own file
+	logs, err := os.ReadFile(logFile)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -48,7 +48,7 @@ func testCLIConfig(t *testing.T) string {
 		cliProviderDir = dir
 		root := repoRoot()
 		for bin, pkg := range map[string]string{"terraform-provider-tfgov": ".", "tfgov-sandbox": "./cmd/tfgov-sandbox"} {
-			cmd := exec.Command("go", "build", "-o", filepath.Join(dir, bin), pkg) //nolint:gosec,noctx // fixed arguments
+			cmd := exec.Command("go", "build", "-o", filepath.Join(dir, bin), pkg) //nolint:noctx // fixed arguments
 			cmd.Dir = root
 			if out, err := cmd.CombinedOutput(); err != nil {
 				errCLIProvider = fmt.Errorf("go build %s: %w\n%s", pkg, err, out)
@@ -92,7 +92,7 @@ func runTerraformRC(t *testing.T, rc, dir string, args ...string) (string, error
 func execTerraform(dir string, env []string, args ...string) (string, error) {
 	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Minute)
 	defer cancel()
-	cmd := exec.CommandContext(ctx, os.Getenv("TF_ACC_TERRAFORM_PATH"), append([]string{"-chdir=" + dir}, args...)...) //nolint:gosec // the test's own terraform
+	cmd := exec.CommandContext(ctx, os.Getenv("TF_ACC_TERRAFORM_PATH"), append([]string{"-chdir=" + dir}, args...)...)
 	cmd.Env = append(append(os.Environ(), "CHECKPOINT_DISABLE=1", "TF_IN_AUTOMATION=1"), env...)
 	var out bytes.Buffer
 	cmd.Stdout, cmd.Stderr = &out, &out
@@ -209,7 +209,7 @@ func TestAccQuickstartDemo(t *testing.T) {
 	script := filepath.Join(repoRoot(), "examples", "quickstart", "demo.sh")
 	// A copy of the quickstart, so the test leaves no .demo directory behind.
 	dir := t.TempDir()
-	if out, err := exec.CommandContext(ctx, "cp", "-R", filepath.Dir(script)+"/.", dir).CombinedOutput(); err != nil { //nolint:gosec // test paths
+	if out, err := exec.CommandContext(ctx, "cp", "-R", filepath.Dir(script)+"/.", dir).CombinedOutput(); err != nil {
 		t.Fatalf("copying the quickstart: %v\n%s", err, out)
 	}
 	_ = os.RemoveAll(filepath.Join(dir, ".demo"))
@@ -221,7 +221,7 @@ func TestAccQuickstartDemo(t *testing.T) {
 	}
 	demo := func(args ...string) string {
 		t.Helper()
-		cmd := exec.CommandContext(ctx, "bash", append([]string{filepath.Join(dir, "demo.sh")}, args...)...) //nolint:gosec // test paths
+		cmd := exec.CommandContext(ctx, "bash", append([]string{filepath.Join(dir, "demo.sh")}, args...)...)
 		cmd.Env = env
 		out, err := cmd.CombinedOutput()
 		if err != nil {
@@ -231,7 +231,7 @@ func TestAccQuickstartDemo(t *testing.T) {
 	}
 	pidFile := filepath.Join(dir, ".demo", "sandbox.pid")
 	running := func() (int, bool) {
-		raw, err := os.ReadFile(pidFile) //nolint:gosec // test path
+		raw, err := os.ReadFile(pidFile)
 		if err != nil {
 			return 0, false
 		}
@@ -351,7 +351,7 @@ func TestAccExamplesValidate(t *testing.T) {
 			t.Parallel()
 			skipTerraformBelow(t, "1.14.0")
 			work := t.TempDir()
-			b, err := os.ReadFile(filepath.Join(dir, "list-resource.tfquery.hcl")) //nolint:gosec // the repository's examples
+			b, err := os.ReadFile(filepath.Join(dir, "list-resource.tfquery.hcl"))
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -376,7 +376,7 @@ func TestAccExamplesValidate(t *testing.T) {
 			others := map[string]bool{}
 			var identityExample []byte
 			for _, f := range files {
-				b, err := os.ReadFile(f) //nolint:gosec // the repository's examples
+				b, err := os.ReadFile(f)
 				if err != nil {
 					t.Fatal(err)
 				}
@@ -496,7 +496,7 @@ func testProviderMirror(t *testing.T, dir string, names map[string]bool) string 
 	own := filepath.Join(dir, ".mirror")
 	link := func(target, name, version, file string) {
 		d := filepath.Join(own, "registry.terraform.io", name, version, runtime.GOOS+"_"+runtime.GOARCH)
-		if err := os.MkdirAll(d, 0o755); err != nil { //nolint:gosec // a test directory
+		if err := os.MkdirAll(d, 0o755); err != nil {
 			t.Fatal(err)
 		}
 		if err := os.Symlink(target, filepath.Join(d, file)); err != nil {
@@ -532,30 +532,30 @@ func buildMirroredProvider(bin, module, version string) error {
 	if fi, err := os.Stat(bin); err == nil && fi.Mode().IsRegular() && fi.Size() > 0 {
 		return nil
 	}
-	gobin, err := os.MkdirTemp("", "tfgov-provider-build-") //nolint:usetesting // shared by the tests; removed below
+	gobin, err := os.MkdirTemp("", "tfgov-provider-build-") // shared by the tests; removed below
 	if err != nil {
 		return err
 	}
-	defer os.RemoveAll(gobin) //nolint:errcheck // a temporary directory
+	defer os.RemoveAll(gobin)
 	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Minute)
 	defer cancel()
-	cmd := exec.CommandContext(ctx, "go", "install", module+"@v"+version) //nolint:gosec // fixed modules
-	cmd.Dir = gobin                                                       // outside this module: go install module@version
+	cmd := exec.CommandContext(ctx, "go", "install", module+"@v"+version)
+	cmd.Dir = gobin // outside this module: go install module@version
 	cmd.Env = append(os.Environ(), "GOBIN="+gobin, "GOFLAGS=-mod=mod", "CGO_ENABLED=0")
 	if out, err := cmd.CombinedOutput(); err != nil {
 		return fmt.Errorf("go install %s@v%s (from the Go module proxy, GOPROXY=%s) failed: %w\n%s", module, version, os.Getenv("GOPROXY"), err, out)
 	}
-	if err := os.MkdirAll(filepath.Dir(bin), 0o755); err != nil { //nolint:gosec // a cache directory
+	if err := os.MkdirAll(filepath.Dir(bin), 0o755); err != nil {
 		return err
 	}
 	built := filepath.Join(gobin, filepath.Base(module))
 	// Copy then rename: the cache may be on another file system.
 	tmp := bin + ".tmp"
-	b, err := os.ReadFile(built) //nolint:gosec // the binary just built
+	b, err := os.ReadFile(built)
 	if err != nil {
 		return err
 	}
-	if err := os.WriteFile(tmp, b, 0o755); err != nil { //nolint:gosec // an executable
+	if err := os.WriteFile(tmp, b, 0o755); err != nil {
 		return err
 	}
 	return os.Rename(tmp, bin)

@@ -180,7 +180,7 @@ func credentialsFromCLIConfig(places cliConfigPlaces, host svchost.Hostname) (cl
 // Terraform reads it) and returns the token of its credentials block for
 // host. exists is false when there is no such file.
 func readCredentialsBlock(file string, host svchost.Hostname) (token string, found, exists bool, err error) {
-	raw, err := os.ReadFile(file) //nolint:gosec // the CLI configuration's own paths
+	raw, err := os.ReadFile(file) // the CLI configuration's own paths
 	if errors.Is(err, os.ErrNotExist) {
 		return "", false, false, nil
 	}

@@ -66,7 +66,7 @@ func TestDiscoverAPI(t *testing.T) {
 				transport = cleanhttp.DefaultPooledTransport()
 			case "skip-verify":
 				tr := cleanhttp.DefaultPooledTransport()
-				tr.TLSClientConfig = &tls.Config{InsecureSkipVerify: true} //nolint:gosec // what the test is about
+				tr.TLSClientConfig = &tls.Config{InsecureSkipVerify: true} // what the test is about
 				transport = tr
 			}
 			if tc.plain {

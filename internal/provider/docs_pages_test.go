@@ -24,7 +24,7 @@ func TestResourcePages(t *testing.T) {
 		t.Run(name, func(t *testing.T) {
 			t.Parallel()
 			page := filepath.Join(repoRoot(), "docs", "resources", strings.TrimPrefix(name, "tfgov_")+".md")
-			raw, err := os.ReadFile(page) //nolint:gosec // the repository's docs
+			raw, err := os.ReadFile(page)
 			if err != nil {
 				t.Fatal(err)
 			}

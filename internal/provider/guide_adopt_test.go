@@ -76,7 +76,7 @@ func TestAccGuideAdoptingAnOrganization(t *testing.T) {
 		dir := t.TempDir()
 		files, _ := filepath.Glob(filepath.Join(repoRoot(), "examples", "guides", name, "*.tf"))
 		for _, f := range files {
-			b, err := os.ReadFile(f) //nolint:gosec // the repository's examples
+			b, err := os.ReadFile(f)
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -115,7 +115,7 @@ func TestAccGuideAdoptingAnOrganization(t *testing.T) {
 		}
 		// 2 team access, 3 policies, 3 uploads, 2 test variables.
 		onlyImports(tf(dir, append([]string{"plan", "-generate-config-out=generated.tf"}, v...)...), 10)
-		gen, err := os.ReadFile(filepath.Join(dir, "generated.tf")) //nolint:gosec // the test's own file
+		gen, err := os.ReadFile(filepath.Join(dir, "generated.tf"))
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -139,7 +139,7 @@ func TestAccGuideAdoptingAnOrganization(t *testing.T) {
 		}
 		v := append(append([]string(nil), vars...), "-var", "policy_search="+prefix)
 		found := tf(dir, append([]string{"query", "-generate-config-out=generated.tf"}, v...)...)
-		gen, err := os.ReadFile(filepath.Join(dir, "generated.tf")) //nolint:gosec // the test's own file
+		gen, err := os.ReadFile(filepath.Join(dir, "generated.tf"))
 		if err != nil {
 			t.Fatalf("no generated.tf: %v\n%s", err, found)
 		}

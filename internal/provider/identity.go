@@ -48,19 +48,19 @@ type identityAttr struct{ name, description string }
 
 // resourceIdentities lists the identity attributes of each resource type
 // (without the provider prefix), in import ID order.
-var resourceIdentities = map[string][]identityAttr{
-	"policy":        {{"id", "ID of the policy (`pol-<id>`)."}},
-	"policy_upload": {{"policy_id", "ID of the policy whose code this is (`pol-<id>`)."}},
-	"team_access":   {{"id", "ID of the team's access to the workspace (`tws-<id>`)."}},
-	"agent_token": {
+var resourceIdentities = map[resourceType][]identityAttr{
+	policyType:       {{"id", "ID of the policy (`pol-<id>`)."}},
+	policyUploadType: {{"policy_id", "ID of the policy whose code this is (`pol-<id>`)."}},
+	teamAccessType:   {{"id", "ID of the team's access to the workspace (`tws-<id>`)."}},
+	agentTokenType: {
 		{"agent_pool_id", "ID of the agent pool (`apool-<id>`)."},
 		{"id", "ID of the agent token (`at-<id>`)."},
 	},
-	"module_test_variable": append(moduleIdentity(),
+	moduleTestVariableType: append(moduleIdentity(),
 		identityAttr{"id", "ID of the test variable (`var-<id>`)."}),
-	"module_test_run": append(moduleIdentity(),
+	moduleTestRunType: append(moduleIdentity(),
 		identityAttr{"id", "ID of the test run (`trun-<id>`)."}),
-	"module_version_deprecation": append(moduleIdentity(),
+	moduleVersionDeprecationType: append(moduleIdentity(),
 		identityAttr{"module_version", "The deprecated version of the module."}),
 	"workspace_team_access_exclusive": {{"workspace_id", "ID of the workspace (`ws-<id>`)."}},
 }
@@ -74,7 +74,7 @@ func moduleIdentity() []identityAttr {
 }
 
 // identitySchemaFor is the identity schema of resource type typ.
-func identitySchemaFor(typ string) identityschema.Schema {
+func identitySchemaFor(typ resourceType) identityschema.Schema {
 	attrs := map[string]identityschema.Attribute{}
 	for _, a := range resourceIdentities[typ] {
 		attrs[a.name] = identityschema.StringAttribute{RequiredForImport: true, Description: a.description}
@@ -84,7 +84,7 @@ func identitySchemaFor(typ string) identityschema.Schema {
 
 // identityImportID returns the import ID an import by identity stands for,
 // or req.ID for an import by ID.
-func identityImportID(ctx context.Context, typ string, req resource.ImportStateRequest, diags *diag.Diagnostics) string {
+func identityImportID(ctx context.Context, typ resourceType, req resource.ImportStateRequest, diags *diag.Diagnostics) string {
 	if req.ID != "" || req.Identity == nil {
 		return req.ID
 	}
@@ -103,7 +103,7 @@ func identityImportID(ctx context.Context, typ string, req resource.ImportStateR
 // it). An attribute that is null or unknown in the state leaves the
 // identity as it was. Call it deferred at
 // the start of Create, Read and Update.
-func syncIdentity(ctx context.Context, typ string, prior, state *tfsdk.State, identity *tfsdk.ResourceIdentity, diags *diag.Diagnostics) {
+func syncIdentity(ctx context.Context, typ resourceType, prior, state *tfsdk.State, identity *tfsdk.ResourceIdentity, diags *diag.Diagnostics) {
 	if identity == nil {
 		return
 	}
@@ -125,34 +125,6 @@ func syncIdentity(ctx context.Context, typ string, prior, state *tfsdk.State, id
 	for name, v := range vals {
 		diags.Append(identity.SetAttribute(ctx, path.Root(name), v)...)
 	}
-}
-
-func (r *policyResource) IdentitySchema(_ context.Context, _ resource.IdentitySchemaRequest, resp *resource.IdentitySchemaResponse) {
-	resp.IdentitySchema = identitySchemaFor("policy")
-}
-
-func (r *policyUploadResource) IdentitySchema(_ context.Context, _ resource.IdentitySchemaRequest, resp *resource.IdentitySchemaResponse) {
-	resp.IdentitySchema = identitySchemaFor("policy_upload")
-}
-
-func (r *teamAccessResource) IdentitySchema(_ context.Context, _ resource.IdentitySchemaRequest, resp *resource.IdentitySchemaResponse) {
-	resp.IdentitySchema = identitySchemaFor("team_access")
-}
-
-func (r *agentTokenResource) IdentitySchema(_ context.Context, _ resource.IdentitySchemaRequest, resp *resource.IdentitySchemaResponse) {
-	resp.IdentitySchema = identitySchemaFor("agent_token")
-}
-
-func (r *moduleTestVariableResource) IdentitySchema(_ context.Context, _ resource.IdentitySchemaRequest, resp *resource.IdentitySchemaResponse) {
-	resp.IdentitySchema = identitySchemaFor("module_test_variable")
-}
-
-func (r *moduleTestRunResource) IdentitySchema(_ context.Context, _ resource.IdentitySchemaRequest, resp *resource.IdentitySchemaResponse) {
-	resp.IdentitySchema = identitySchemaFor("module_test_run")
-}
-
-func (r *moduleVersionDeprecationResource) IdentitySchema(_ context.Context, _ resource.IdentitySchemaRequest, resp *resource.IdentitySchemaResponse) {
-	resp.IdentitySchema = identitySchemaFor("module_version_deprecation")
 }
 
 var (

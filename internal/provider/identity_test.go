@@ -22,7 +22,7 @@ import (
 // object outside Terraform, after which the refresh drops it from state and
 // the plan makes it again (or, for a test run, plans a new one).
 type identityCase struct {
-	typ    string // without the provider prefix
+	typ    resourceType // without the provider prefix
 	addr   string
 	config string
 	update string // "" when the resource updates nothing in place
@@ -40,7 +40,7 @@ type identityCase struct {
 
 // identityChecks checks that the identity holds exactly the resource's
 // identity attributes, each equal to the state attribute of its name.
-func identityChecks(typ, addr string) []statecheck.StateCheck {
+func identityChecks(typ resourceType, addr string) []statecheck.StateCheck {
 	want := map[string]knownvalue.Check{}
 	var checks []statecheck.StateCheck
 	for _, a := range resourceIdentities[typ] {

@@ -46,24 +46,24 @@ var _ provider.ProviderWithListResources = (*tfgovProvider)(nil)
 
 func (p *tfgovProvider) ListResources(_ context.Context) []func() list.ListResource {
 	return []func() list.ListResource{
-		func() list.ListResource { return &policyList{listBase{typ: "policy"}} },
-		func() list.ListResource { return &policyUploadList{listBase{typ: "policy_upload"}} },
-		func() list.ListResource { return &teamAccessList{listBase{typ: "team_access"}} },
-		func() list.ListResource { return &agentTokenList{listBase{typ: "agent_token"}} },
-		func() list.ListResource { return &testVariableListResource{listBase{typ: "module_test_variable"}} },
-		func() list.ListResource { return &testRunList{listBase{typ: "module_test_run"}} },
-		func() list.ListResource { return &deprecationList{listBase{typ: "module_version_deprecation"}} },
+		func() list.ListResource { return &policyList{listBase{typ: policyType}} },
+		func() list.ListResource { return &policyUploadList{listBase{typ: policyUploadType}} },
+		func() list.ListResource { return &teamAccessList{listBase{typ: teamAccessType}} },
+		func() list.ListResource { return &agentTokenList{listBase{typ: agentTokenType}} },
+		func() list.ListResource { return &testVariableListResource{listBase{typ: moduleTestVariableType}} },
+		func() list.ListResource { return &testRunList{listBase{typ: moduleTestRunType}} },
+		func() list.ListResource { return &deprecationList{listBase{typ: moduleVersionDeprecationType}} },
 	}
 }
 
 // listBase is what every list resource shares.
 type listBase struct {
 	data *providerData
-	typ  string
+	typ  resourceType
 }
 
 func (l *listBase) Metadata(_ context.Context, req resource.MetadataRequest, resp *resource.MetadataResponse) {
-	resp.TypeName = req.ProviderTypeName + "_" + l.typ
+	resp.TypeName = l.typ.typeName(req.ProviderTypeName)
 }
 
 func (l *listBase) Configure(_ context.Context, req resource.ConfigureRequest, resp *resource.ConfigureResponse) {
@@ -157,7 +157,7 @@ func (l *listBase) organization(v types.String, diags *diag.Diagnostics) string 
 // it is not.
 func (l *listBase) configured(diags *diag.Diagnostics) bool {
 	if l.data == nil {
-		diags.AddError("Provider not configured", "The provider was not configured before listing "+l.typ+"; this is a bug in the provider.")
+		diags.AddError("Provider not configured", "The provider was not configured before listing "+string(l.typ)+"; this is a bug in the provider.")
 		return false
 	}
 	return true
@@ -165,30 +165,10 @@ func (l *listBase) configured(diags *diag.Diagnostics) bool {
 
 // List config attributes.
 
-func listOrganizationAttribute() listschema.StringAttribute {
-	return listschema.StringAttribute{
-		Optional:            true,
-		MarkdownDescription: "Name of the organization. Defaults to the provider's `organization` (or `TFE_ORGANIZATION`).",
-		Validators:          []validator.String{stringvalidator.RegexMatches(nameRE, "must contain only letters, numbers, - and _")},
-	}
-}
-
 func moduleListSchema(what string) listschema.Schema {
 	return listschema.Schema{
 		MarkdownDescription: "Lists the " + what + " of a private registry module.",
-		Attributes: map[string]listschema.Attribute{
-			"organization": listOrganizationAttribute(),
-			"module_name": listschema.StringAttribute{
-				Required:            true,
-				MarkdownDescription: "Name of the private registry module, such as `network`.",
-				Validators:          []validator.String{stringvalidator.RegexMatches(nameRE, "must contain only letters, numbers, - and _")},
-			},
-			"module_provider": listschema.StringAttribute{
-				Required:            true,
-				MarkdownDescription: "Provider of the module, such as `aws`.",
-				Validators:          []validator.String{stringvalidator.RegexMatches(nameRE, "must contain only letters, numbers, - and _")},
-			},
-		},
+		Attributes:          moduleListAttributes(),
 	}
 }
 
@@ -219,7 +199,7 @@ func policyListSchema(what string) listschema.Schema {
 	return listschema.Schema{
 		MarkdownDescription: "Lists the " + what + " of an organization, optionally by name and kind.",
 		Attributes: map[string]listschema.Attribute{
-			"organization": listOrganizationAttribute(),
+			"organization": organizationScope.list(),
 			"search": listschema.StringAttribute{
 				Optional:            true,
 				MarkdownDescription: "Only policies whose name contains this (the API's `search[name]`).",

@@ -28,7 +28,7 @@ var (
 func terraformVersion(t *testing.T) *version.Version {
 	t.Helper()
 	terraformVersionOnce.Do(func() {
-		out, err := exec.Command(os.Getenv("TF_ACC_TERRAFORM_PATH"), "version", "-json").Output() //nolint:gosec,noctx // the test's own terraform
+		out, err := exec.Command(os.Getenv("TF_ACC_TERRAFORM_PATH"), "version", "-json").Output() //nolint:noctx // the test's own terraform
 		if err != nil {
 			errTerraformVersion = fmt.Errorf("terraform version: %w", err)
 			return
@@ -167,7 +167,7 @@ func TestAccListResources_generateConfig(t *testing.T) {
 		return out
 	}
 	out := tf("query", "-generate-config-out=generated.tf")
-	gen, err := os.ReadFile(filepath.Join(dir, "generated.tf")) //nolint:gosec // the test's own file
+	gen, err := os.ReadFile(filepath.Join(dir, "generated.tf"))
 	if err != nil {
 		t.Fatalf("no generated.tf: %v\n%s", err, out)
 	}

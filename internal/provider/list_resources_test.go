@@ -26,7 +26,7 @@ const listPages = (listSize + bulkPageSize - 1) / bulkPageSize
 // with an identity of every identity attribute of typ (no provider prefix)
 // and a display name, and with a resource exactly when include is set,
 // whose identity attributes equal the identity's.
-func checkResults(t *testing.T, typ string, results []listResult, n int, include bool) {
+func checkResults(t *testing.T, typ resourceType, results []listResult, n int, include bool) {
 	t.Helper()
 	if len(results) != n {
 		t.Fatalf("%d results, want %d", len(results), n)

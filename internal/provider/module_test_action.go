@@ -12,7 +12,6 @@ import (
 	"github.com/hashicorp/terraform-plugin-framework-validators/actionvalidator"
 	"github.com/hashicorp/terraform-plugin-framework-validators/listvalidator"
 	"github.com/hashicorp/terraform-plugin-framework-validators/mapvalidator"
-	"github.com/hashicorp/terraform-plugin-framework-validators/stringvalidator"
 	"github.com/hashicorp/terraform-plugin-framework/action"
 	"github.com/hashicorp/terraform-plugin-framework/action/schema"
 	"github.com/hashicorp/terraform-plugin-framework/diag"
@@ -81,21 +80,9 @@ func (a *moduleTestAction) Schema(_ context.Context, _ action.SchemaRequest, res
 			"Terraform no longer shows the provider's messages: the cancellation is in the provider's log, and in the run's status on the service.)\n\n" +
 			"Module test endpoints need a token of the organization's owners team or of one of its members.",
 		Attributes: map[string]schema.Attribute{
-			"organization": schema.StringAttribute{
-				Optional:            true,
-				MarkdownDescription: "Name of the organization. Defaults to the provider's `organization` (or `TFE_ORGANIZATION`).",
-				Validators:          []validator.String{stringvalidator.RegexMatches(nameRE, "must contain only letters, numbers, - and _")},
-			},
-			"module_name": schema.StringAttribute{
-				Required:            true,
-				MarkdownDescription: "Name of the private registry module, such as `network`.",
-				Validators:          []validator.String{stringvalidator.RegexMatches(nameRE, "must contain only letters, numbers, - and _")},
-			},
-			"module_provider": schema.StringAttribute{
-				Required:            true,
-				MarkdownDescription: "Provider of the module, such as `aws` (lower-case letters and digits).",
-				Validators:          []validator.String{stringvalidator.RegexMatches(moduleProviderRE, "must contain only lower-case letters and digits")},
-			},
+			"organization":    organizationScope.action(),
+			"module_name":     moduleNameScope.action(),
+			"module_provider": moduleProviderScope.action(),
 			"source": schema.StringAttribute{
 				Optional: true,
 				MarkdownDescription: "Path of a local directory holding the module's configuration and tests, such as `\"${path.module}/modules/network\"`. " +

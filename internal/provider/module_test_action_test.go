@@ -204,7 +204,7 @@ func TestAccModuleTestAction_cancelOnInterrupt(t *testing.T) {
 
 	ctx, cancel := context.WithTimeout(context.Background(), 3*time.Minute)
 	defer cancel()
-	cmd := exec.CommandContext(ctx, os.Getenv("TF_ACC_TERRAFORM_PATH"), "-chdir="+dir, "apply", invokeTest, "-auto-approve", "-no-color") //nolint:gosec // the test's own terraform
+	cmd := exec.CommandContext(ctx, os.Getenv("TF_ACC_TERRAFORM_PATH"), "-chdir="+dir, "apply", invokeTest, "-auto-approve", "-no-color")
 	cmd.Env = append(os.Environ(), "TF_CLI_CONFIG_FILE="+testCLIConfig(t), "CHECKPOINT_DISABLE=1", "TF_IN_AUTOMATION=1")
 	var out lockedBuffer
 	cmd.Stdout, cmd.Stderr = &out, &out

@@ -190,12 +190,8 @@ func sameRunVariables(got []*tfe.RunVariableAttr, sent []*tfe.RunVariable) bool 
 
 // record makes one request that answers a run.
 func (c testRunClient) record(ctx context.Context, method, path string, body any) (*testRunRecord, error) {
-	req, err := c.client.NewRequest(method, path, body)
-	if err != nil {
-		return nil, err
-	}
 	rec := &testRunRecord{}
-	if err := req.Do(ctx, rec); err != nil {
+	if err := apiRequest(ctx, c.client, method, path, body, nil, rec); err != nil {
 		return nil, err
 	}
 	return rec, nil
@@ -211,12 +207,8 @@ var testRunListPageSize = 100
 func (c testRunClient) list(ctx context.Context, m moduleRef, sources []string) ([]*testRunRecord, error) {
 	return listAll(ctx, func(ctx context.Context, n int) ([]*testRunRecord, *tfe.Pagination, error) {
 		opts := &testRunListOptions{ListOptions: tfe.ListOptions{PageNumber: n, PageSize: testRunListPageSize}, Sources: strings.Join(sources, ",")}
-		req, err := c.client.NewRequest("GET", m.testRunsPath(), opts)
-		if err != nil {
-			return nil, nil, err
-		}
 		l := &testRunRecordList{}
-		if err := req.Do(ctx, l); err != nil {
+		if err := apiRequest(ctx, c.client, "GET", m.testRunsPath(), opts, nil, l); err != nil {
 			return nil, nil, err
 		}
 		return l.Items, l.Pagination, nil
@@ -391,7 +383,7 @@ func packConfiguration(dir string, archive bool) (*packedConfiguration, error) {
 		}
 		if h.Typeflag == tar.TypeReg {
 			files++
-			if _, err := io.Copy(tw, tr); err != nil { //nolint:gosec // the user's own files, size known from the header
+			if _, err := io.Copy(tw, tr); err != nil { // the user's own files, size known from the header
 				return nil, err
 			}
 		}

@@ -5,7 +5,6 @@ import (
 	"fmt"
 	"time"
 
-	"github.com/hashicorp/terraform-plugin-framework-validators/stringvalidator"
 	"github.com/hashicorp/terraform-plugin-framework/attr"
 	"github.com/hashicorp/terraform-plugin-framework/datasource"
 	"github.com/hashicorp/terraform-plugin-framework/datasource/schema"
@@ -19,9 +18,11 @@ import (
 var _ datasource.DataSourceWithConfigure = (*moduleTestRunDataSource)(nil)
 
 // NewModuleTestRunDataSource is the tfgov_module_test_run data source.
-func NewModuleTestRunDataSource() datasource.DataSource { return &moduleTestRunDataSource{} }
+func NewModuleTestRunDataSource() datasource.DataSource {
+	return &moduleTestRunDataSource{dataSourceBase{name: "module_test_run"}}
+}
 
-type moduleTestRunDataSource struct{ data *providerData }
+type moduleTestRunDataSource struct{ dataSourceBase }
 
 // ---- shared by tfgov_module_test_run and tfgov_module_test_runs
 
@@ -38,29 +39,6 @@ func (m *moduleDataSourceModel) module(d *providerData, diags *diag.Diagnostics)
 	org := d.organizationOr(m.Organization, diags)
 	m.Organization = types.StringValue(org)
 	return moduleRef{Organization: org, Name: m.ModuleName.ValueString(), Provider: m.ModuleProvider.ValueString()}
-}
-
-// moduleDataSourceAttributes adds to attrs the inputs naming the module of
-// a data source: organization (the provider's when unset), module_name and
-// module_provider.
-func moduleDataSourceAttributes(attrs map[string]schema.Attribute) map[string]schema.Attribute {
-	attrs["organization"] = schema.StringAttribute{
-		Optional:            true,
-		Computed:            true,
-		MarkdownDescription: "Name of the organization. Defaults to the provider's `organization` (or `TFE_ORGANIZATION`).",
-		Validators:          []validator.String{stringvalidator.RegexMatches(nameRE, "must contain only letters, numbers, - and _")},
-	}
-	attrs["module_name"] = schema.StringAttribute{
-		Required:            true,
-		MarkdownDescription: "Name of the private registry module, such as `network`.",
-		Validators:          []validator.String{stringvalidator.RegexMatches(nameRE, "must contain only letters, numbers, - and _")},
-	}
-	attrs["module_provider"] = schema.StringAttribute{
-		Required:            true,
-		MarkdownDescription: "Provider of the module, such as `aws`.",
-		Validators:          []validator.String{stringvalidator.RegexMatches(moduleProviderRE, "must contain only lower-case letters and digits")},
-	}
-	return attrs
 }
 
 // testRunModel is one test run as the data sources show it.
@@ -200,10 +178,6 @@ type moduleTestRunDataSourceModel struct {
 	testRunModel
 }
 
-func (d *moduleTestRunDataSource) Metadata(_ context.Context, req datasource.MetadataRequest, resp *datasource.MetadataResponse) {
-	resp.TypeName = req.ProviderTypeName + "_module_test_run"
-}
-
 func (d *moduleTestRunDataSource) Schema(_ context.Context, _ datasource.SchemaRequest, resp *datasource.SchemaResponse) {
 	attrs := moduleDataSourceAttributes(testRunAttributes())
 	attrs["id"] = schema.StringAttribute{
@@ -217,10 +191,6 @@ func (d *moduleTestRunDataSource) Schema(_ context.Context, _ datasource.SchemaR
 			"Module test endpoints need a token of the organization's owners team or of one of its members.",
 		Attributes: attrs,
 	}
-}
-
-func (d *moduleTestRunDataSource) Configure(_ context.Context, req datasource.ConfigureRequest, resp *datasource.ConfigureResponse) {
-	d.data = configureData(req.ProviderData, &resp.Diagnostics)
 }
 
 // Read is one request.

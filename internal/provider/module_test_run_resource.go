@@ -42,9 +42,11 @@ var (
 )
 
 // NewModuleTestRunResource is the tfgov_module_test_run resource.
-func NewModuleTestRunResource() resource.Resource { return &moduleTestRunResource{} }
+func NewModuleTestRunResource() resource.Resource {
+	return &moduleTestRunResource{resourceBase{typ: moduleTestRunType}}
+}
 
-type moduleTestRunResource struct{ data *providerData }
+type moduleTestRunResource struct{ resourceBase }
 
 type moduleTestRunResourceModel struct {
 	ID                     types.String   `tfsdk:"id"`
@@ -89,10 +91,6 @@ const (
 // Rules shared with the API: run variable keys, and paths inside the
 // configuration.
 var runVariableKeyRE = regexp.MustCompile(`^[A-Za-z_][A-Za-z0-9_-]*$`)
-
-func (r *moduleTestRunResource) Metadata(_ context.Context, req resource.MetadataRequest, resp *resource.MetadataResponse) {
-	resp.TypeName = req.ProviderTypeName + "_module_test_run"
-}
 
 func (r *moduleTestRunResource) Schema(ctx context.Context, _ resource.SchemaRequest, resp *resource.SchemaResponse) {
 	computedString := func(desc string) schema.StringAttribute {
@@ -250,10 +248,6 @@ func (r *moduleTestRunResource) ValidateConfig(ctx context.Context, req resource
 	}
 }
 
-func (r *moduleTestRunResource) Configure(_ context.Context, req resource.ConfigureRequest, resp *resource.ConfigureResponse) {
-	r.data = configureData(req.ProviderData, &resp.Diagnostics)
-}
-
 // ModifyPlan fills in the organization, packs the `source` directory to
 // compute source_hash, and replaces the run when the hash or the triggers
 // changed. After an import (which cannot know the directory or the
@@ -313,7 +307,7 @@ func (r *moduleTestRunResource) ModifyPlan(ctx context.Context, req resource.Mod
 // configuration version is given, queues the run (one request) and, when
 // waiting, reads it with backoff until it ends.
 func (r *moduleTestRunResource) Create(ctx context.Context, req resource.CreateRequest, resp *resource.CreateResponse) {
-	defer syncIdentity(ctx, "module_test_run", nil, &resp.State, resp.Identity, &resp.Diagnostics)
+	defer r.syncIdentity(ctx, nil, &resp.State, resp.Identity, &resp.Diagnostics)
 	var plan moduleTestRunResourceModel
 	resp.Diagnostics.Append(req.Plan.Get(ctx, &plan)...)
 	if resp.Diagnostics.HasError() {
@@ -475,7 +469,7 @@ func int64Ptr(n *int) types.Int64 {
 // to be sure; a run that no longer exists (or whose module was deleted)
 // leaves state.
 func (r *moduleTestRunResource) Read(ctx context.Context, req resource.ReadRequest, resp *resource.ReadResponse) {
-	defer syncIdentity(ctx, "module_test_run", &req.State, &resp.State, resp.Identity, &resp.Diagnostics)
+	defer r.syncIdentity(ctx, &req.State, &resp.State, resp.Identity, &resp.Diagnostics)
 	var state moduleTestRunResourceModel
 	resp.Diagnostics.Append(req.State.Get(ctx, &state)...)
 	if resp.Diagnostics.HasError() {
@@ -512,7 +506,7 @@ func (r *moduleTestRunResource) Read(ctx context.Context, req resource.ReadReque
 // timeouts, a moved source directory with the same contents, or the first
 // plan after an import: it records them and makes no request.
 func (r *moduleTestRunResource) Update(ctx context.Context, req resource.UpdateRequest, resp *resource.UpdateResponse) {
-	defer syncIdentity(ctx, "module_test_run", &req.State, &resp.State, resp.Identity, &resp.Diagnostics)
+	defer r.syncIdentity(ctx, &req.State, &resp.State, resp.Identity, &resp.Diagnostics)
 	var plan moduleTestRunResourceModel
 	resp.Diagnostics.Append(req.Plan.Get(ctx, &plan)...)
 	if resp.Diagnostics.HasError() {
@@ -567,7 +561,7 @@ func (r *moduleTestRunResource) Delete(ctx context.Context, req resource.DeleteR
 // or `<module_name>/<module_provider>/<run_id>` in the provider's
 // organization: the API reads a run only under its module's path.
 func (r *moduleTestRunResource) ImportState(ctx context.Context, req resource.ImportStateRequest, resp *resource.ImportStateResponse) {
-	req.ID = identityImportID(ctx, "module_test_run", req, &resp.Diagnostics)
+	req.ID = r.importID(ctx, req, &resp.Diagnostics)
 	const forms = "<organization>/<module_name>/<module_provider>/<run_id> or <module_name>/<module_provider>/<run_id> (run_id trun-<id>)"
 	parts := strings.Split(req.ID, "/")
 	if len(parts) == 3 {

@@ -17,19 +17,17 @@ import (
 var _ datasource.DataSourceWithConfigure = (*moduleTestRunsDataSource)(nil)
 
 // NewModuleTestRunsDataSource is the tfgov_module_test_runs data source.
-func NewModuleTestRunsDataSource() datasource.DataSource { return &moduleTestRunsDataSource{} }
+func NewModuleTestRunsDataSource() datasource.DataSource {
+	return &moduleTestRunsDataSource{dataSourceBase{name: "module_test_runs"}}
+}
 
-type moduleTestRunsDataSource struct{ data *providerData }
+type moduleTestRunsDataSource struct{ dataSourceBase }
 
 type moduleTestRunsDataSourceModel struct {
 	moduleDataSourceModel
 	ID      types.String   `tfsdk:"id"`
 	Sources []types.String `tfsdk:"sources"`
 	Runs    []testRunModel `tfsdk:"runs"`
-}
-
-func (d *moduleTestRunsDataSource) Metadata(_ context.Context, req datasource.MetadataRequest, resp *datasource.MetadataResponse) {
-	resp.TypeName = req.ProviderTypeName + "_module_test_runs"
 }
 
 func (d *moduleTestRunsDataSource) Schema(_ context.Context, _ datasource.SchemaRequest, resp *datasource.SchemaResponse) {
@@ -60,10 +58,6 @@ func (d *moduleTestRunsDataSource) Schema(_ context.Context, _ datasource.Schema
 			},
 		}),
 	}
-}
-
-func (d *moduleTestRunsDataSource) Configure(_ context.Context, req datasource.ConfigureRequest, resp *datasource.ConfigureResponse) {
-	d.data = configureData(req.ProviderData, &resp.Diagnostics)
 }
 
 // Read lists every page: one request per 100 runs.

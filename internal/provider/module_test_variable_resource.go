@@ -35,9 +35,11 @@ var (
 )
 
 // NewModuleTestVariableResource is the tfgov_module_test_variable resource.
-func NewModuleTestVariableResource() resource.Resource { return &moduleTestVariableResource{} }
+func NewModuleTestVariableResource() resource.Resource {
+	return &moduleTestVariableResource{resourceBase{typ: moduleTestVariableType}}
+}
 
-type moduleTestVariableResource struct{ data *providerData }
+type moduleTestVariableResource struct{ resourceBase }
 
 type moduleTestVariableResourceModel struct {
 	ID             types.String `tfsdk:"id"`
@@ -73,10 +75,6 @@ const (
 	testVariableDescriptionMax = 512
 	testVariableImportForms    = "<organization>/<module_name>/<module_provider>/<variable_id> or <organization>/<module_name>/<module_provider>/<key>"
 )
-
-func (r *moduleTestVariableResource) Metadata(_ context.Context, req resource.MetadataRequest, resp *resource.MetadataResponse) {
-	resp.TypeName = req.ProviderTypeName + "_module_test_variable"
-}
 
 func (r *moduleTestVariableResource) Schema(_ context.Context, _ resource.SchemaRequest, resp *resource.SchemaResponse) {
 	resp.Schema = schema.Schema{
@@ -217,10 +215,6 @@ func (r *moduleTestVariableResource) ValidateConfig(ctx context.Context, req res
 			"To keep the secret out of state too, set value_wo and value_wo_version instead (Terraform 1.11 or later).")
 }
 
-func (r *moduleTestVariableResource) Configure(_ context.Context, req resource.ConfigureRequest, resp *resource.ConfigureResponse) {
-	r.data = configureData(req.ProviderData, &resp.Diagnostics)
-}
-
 // ModifyPlan plans the organization, and requires a value (`value` or
 // `value_wo`) unless the variable is sensitive and already exists: an
 // imported sensitive variable's value cannot be read back, so its
@@ -260,7 +254,7 @@ func (r *moduleTestVariableResource) ModifyPlan(ctx context.Context, req resourc
 }
 
 func (r *moduleTestVariableResource) Create(ctx context.Context, req resource.CreateRequest, resp *resource.CreateResponse) {
-	defer syncIdentity(ctx, "module_test_variable", nil, &resp.State, resp.Identity, &resp.Diagnostics)
+	defer r.syncIdentity(ctx, nil, &resp.State, resp.Identity, &resp.Diagnostics)
 	var plan, config moduleTestVariableResourceModel
 	resp.Diagnostics.Append(req.Plan.Get(ctx, &plan)...)
 	resp.Diagnostics.Append(req.Config.Get(ctx, &config)...)
@@ -322,7 +316,7 @@ func (r *moduleTestVariableResource) Create(ctx context.Context, req resource.Cr
 // shares among every variable of the module it refreshes. A variable (or a
 // module) that is gone leaves state.
 func (r *moduleTestVariableResource) Read(ctx context.Context, req resource.ReadRequest, resp *resource.ReadResponse) {
-	defer syncIdentity(ctx, "module_test_variable", &req.State, &resp.State, resp.Identity, &resp.Diagnostics)
+	defer r.syncIdentity(ctx, &req.State, &resp.State, resp.Identity, &resp.Diagnostics)
 	var state moduleTestVariableResourceModel
 	resp.Diagnostics.Append(req.State.Get(ctx, &state)...)
 	if resp.Diagnostics.HasError() {
@@ -364,7 +358,7 @@ func (r *moduleTestVariableResource) Read(ctx context.Context, req resource.Read
 // value_wo; a value, when it differs from state (or the variable switches
 // from value_wo to value).
 func (r *moduleTestVariableResource) Update(ctx context.Context, req resource.UpdateRequest, resp *resource.UpdateResponse) {
-	defer syncIdentity(ctx, "module_test_variable", &req.State, &resp.State, resp.Identity, &resp.Diagnostics)
+	defer r.syncIdentity(ctx, &req.State, &resp.State, resp.Identity, &resp.Diagnostics)
 	var plan, state, config moduleTestVariableResourceModel
 	resp.Diagnostics.Append(req.Plan.Get(ctx, &plan)...)
 	resp.Diagnostics.Append(req.State.Get(ctx, &state)...)
@@ -432,7 +426,7 @@ func (r *moduleTestVariableResource) Delete(ctx context.Context, req resource.De
 // or `.../<key>`; a key is resolved to the ID through the module's list
 // (which the Read that follows the import then reuses).
 func (r *moduleTestVariableResource) ImportState(ctx context.Context, req resource.ImportStateRequest, resp *resource.ImportStateResponse) {
-	req.ID = identityImportID(ctx, "module_test_variable", req, &resp.Diagnostics)
+	req.ID = r.importID(ctx, req, &resp.Diagnostics)
 	parts, err := splitImportID(req.ID, 4, testVariableImportForms)
 	if err != nil {
 		resp.Diagnostics.AddError("Invalid import ID", err.Error())

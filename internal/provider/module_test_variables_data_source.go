@@ -17,10 +17,10 @@ var _ datasource.DataSourceWithConfigure = (*moduleTestVariablesDataSource)(nil)
 
 // NewModuleTestVariablesDataSource is the tfgov_module_test_variables data source.
 func NewModuleTestVariablesDataSource() datasource.DataSource {
-	return &moduleTestVariablesDataSource{}
+	return &moduleTestVariablesDataSource{dataSourceBase{name: "module_test_variables"}}
 }
 
-type moduleTestVariablesDataSource struct{ data *providerData }
+type moduleTestVariablesDataSource struct{ dataSourceBase }
 
 type moduleTestVariablesDataSourceModel struct {
 	moduleDataSourceModel
@@ -36,10 +36,6 @@ type moduleTestVariableEntryModel struct {
 	Category    types.String `tfsdk:"category"`
 	HCL         types.Bool   `tfsdk:"hcl"`
 	Sensitive   types.Bool   `tfsdk:"sensitive"`
-}
-
-func (d *moduleTestVariablesDataSource) Metadata(_ context.Context, req datasource.MetadataRequest, resp *datasource.MetadataResponse) {
-	resp.TypeName = req.ProviderTypeName + "_module_test_variables"
 }
 
 func (d *moduleTestVariablesDataSource) Schema(_ context.Context, _ datasource.SchemaRequest, resp *datasource.SchemaResponse) {
@@ -70,11 +66,7 @@ func (d *moduleTestVariablesDataSource) Schema(_ context.Context, _ datasource.S
 	}
 }
 
-func (d *moduleTestVariablesDataSource) Configure(_ context.Context, req datasource.ConfigureRequest, resp *datasource.ConfigureResponse) {
-	d.data = configureData(req.ProviderData, &resp.Diagnostics)
-}
-
-// Read takes the module's shared list (module_test_variables.go).
+// Read takes the module's shared list (module_test_variable_api.go).
 func (d *moduleTestVariablesDataSource) Read(ctx context.Context, req datasource.ReadRequest, resp *datasource.ReadResponse) {
 	var cfg moduleTestVariablesDataSourceModel
 	resp.Diagnostics.Append(req.Config.Get(ctx, &cfg)...)

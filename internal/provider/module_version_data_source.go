@@ -14,9 +14,11 @@ import (
 var _ datasource.DataSourceWithConfigure = (*moduleVersionDataSource)(nil)
 
 // NewModuleVersionDataSource is the tfgov_module_version data source.
-func NewModuleVersionDataSource() datasource.DataSource { return &moduleVersionDataSource{} }
+func NewModuleVersionDataSource() datasource.DataSource {
+	return &moduleVersionDataSource{dataSourceBase{name: "module_version"}}
+}
 
-type moduleVersionDataSource struct{ data *providerData }
+type moduleVersionDataSource struct{ dataSourceBase }
 
 type moduleVersionDataSourceModel struct {
 	ID                types.String `tfsdk:"id"`
@@ -28,10 +30,6 @@ type moduleVersionDataSourceModel struct {
 	Deprecated        types.Bool   `tfsdk:"deprecated"`
 	DeprecationReason types.String `tfsdk:"deprecation_reason"`
 	DeprecationLink   types.String `tfsdk:"deprecation_link"`
-}
-
-func (d *moduleVersionDataSource) Metadata(_ context.Context, req datasource.MetadataRequest, resp *datasource.MetadataResponse) {
-	resp.TypeName = req.ProviderTypeName + "_module_version"
 }
 
 func (d *moduleVersionDataSource) Schema(_ context.Context, _ datasource.SchemaRequest, resp *datasource.SchemaResponse) {
@@ -66,10 +64,6 @@ func (d *moduleVersionDataSource) Schema(_ context.Context, _ datasource.SchemaR
 			},
 		}),
 	}
-}
-
-func (d *moduleVersionDataSource) Configure(_ context.Context, req datasource.ConfigureRequest, resp *datasource.ConfigureResponse) {
-	d.data = configureData(req.ProviderData, &resp.Diagnostics)
 }
 
 // Read is one request.

@@ -24,10 +24,10 @@ var (
 
 // NewModuleVersionDeprecationResource is the tfgov_module_version_deprecation resource.
 func NewModuleVersionDeprecationResource() resource.Resource {
-	return &moduleVersionDeprecationResource{}
+	return &moduleVersionDeprecationResource{resourceBase{typ: moduleVersionDeprecationType}}
 }
 
-type moduleVersionDeprecationResource struct{ data *providerData }
+type moduleVersionDeprecationResource struct{ resourceBase }
 
 type moduleVersionDeprecationResourceModel struct {
 	ID              types.String `tfsdk:"id"`
@@ -54,10 +54,6 @@ func (m *moduleVersionDeprecationResourceModel) ref() moduleVersionRef {
 const moduleDeprecationBeta = "~> **Public beta:** module version deprecation is a public beta of HCP Terraform (Plus edition): its API and workflows may change, " +
 	"and a change may need a newer release of this provider. Reading a version's deprecation relies on the module version read reporting it; " +
 	"if the service stops doing so, the provider reports an error rather than guessing."
-
-func (r *moduleVersionDeprecationResource) Metadata(_ context.Context, req resource.MetadataRequest, resp *resource.MetadataResponse) {
-	resp.TypeName = req.ProviderTypeName + "_module_version_deprecation"
-}
 
 func (r *moduleVersionDeprecationResource) Schema(_ context.Context, _ resource.SchemaRequest, resp *resource.SchemaResponse) {
 	resp.Schema = schema.Schema{
@@ -100,17 +96,13 @@ func (r *moduleVersionDeprecationResource) Schema(_ context.Context, _ resource.
 	}
 }
 
-func (r *moduleVersionDeprecationResource) Configure(_ context.Context, req resource.ConfigureRequest, resp *resource.ConfigureResponse) {
-	r.data = configureData(req.ProviderData, &resp.Diagnostics)
-}
-
 func (r *moduleVersionDeprecationResource) ModifyPlan(ctx context.Context, req resource.ModifyPlanRequest, resp *resource.ModifyPlanResponse) {
 	r.data.planOrganization(ctx, req, resp)
 }
 
 // Create deprecates the version: one request.
 func (r *moduleVersionDeprecationResource) Create(ctx context.Context, req resource.CreateRequest, resp *resource.CreateResponse) {
-	defer syncIdentity(ctx, "module_version_deprecation", nil, &resp.State, resp.Identity, &resp.Diagnostics)
+	defer r.syncIdentity(ctx, nil, &resp.State, resp.Identity, &resp.Diagnostics)
 	var plan moduleVersionDeprecationResourceModel
 	resp.Diagnostics.Append(req.Plan.Get(ctx, &plan)...)
 	if resp.Diagnostics.HasError() {
@@ -133,7 +125,7 @@ func (r *moduleVersionDeprecationResource) Create(ctx context.Context, req resou
 // it, and the reference shows no list of module versions; the per-version
 // read (with include=deprecation) is the cheapest request there is.
 func (r *moduleVersionDeprecationResource) Read(ctx context.Context, req resource.ReadRequest, resp *resource.ReadResponse) {
-	defer syncIdentity(ctx, "module_version_deprecation", &req.State, &resp.State, resp.Identity, &resp.Diagnostics)
+	defer r.syncIdentity(ctx, &req.State, &resp.State, resp.Identity, &resp.Diagnostics)
 	var state moduleVersionDeprecationResourceModel
 	resp.Diagnostics.Append(req.State.Get(ctx, &state)...)
 	if resp.Diagnostics.HasError() {
@@ -188,7 +180,7 @@ func (m *moduleVersionDeprecationResourceModel) setDeprecation(ref moduleVersion
 
 // Update sends the new reason and link: one request.
 func (r *moduleVersionDeprecationResource) Update(ctx context.Context, req resource.UpdateRequest, resp *resource.UpdateResponse) {
-	defer syncIdentity(ctx, "module_version_deprecation", &req.State, &resp.State, resp.Identity, &resp.Diagnostics)
+	defer r.syncIdentity(ctx, &req.State, &resp.State, resp.Identity, &resp.Diagnostics)
 	var plan moduleVersionDeprecationResourceModel
 	resp.Diagnostics.Append(req.Plan.Get(ctx, &plan)...)
 	if resp.Diagnostics.HasError() {
@@ -234,7 +226,7 @@ func (r *moduleVersionDeprecationResource) Delete(ctx context.Context, req resou
 
 // ImportState takes `<organization>/<module_name>/<module_provider>/<module_version>`.
 func (r *moduleVersionDeprecationResource) ImportState(ctx context.Context, req resource.ImportStateRequest, resp *resource.ImportStateResponse) {
-	req.ID = identityImportID(ctx, "module_version_deprecation", req, &resp.Diagnostics)
+	req.ID = r.importID(ctx, req, &resp.Diagnostics)
 	parts, err := splitImportID(req.ID, 4, "<organization>/<module_name>/<module_provider>/<module_version>")
 	if err != nil {
 		resp.Diagnostics.AddError("Invalid import ID", err.Error())

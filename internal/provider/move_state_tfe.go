@@ -7,7 +7,6 @@ import (
 	"sort"
 	"strings"
 
-	"github.com/hashicorp/terraform-plugin-framework/attr"
 	"github.com/hashicorp/terraform-plugin-framework/diag"
 	"github.com/hashicorp/terraform-plugin-framework/path"
 	"github.com/hashicorp/terraform-plugin-framework/resource"
@@ -26,7 +25,8 @@ import (
 // every value comes from the source state (the refresh that follows fills
 // the attributes hashicorp/tfe has no counterpart for).
 //
-// The shapes below are hashicorp/tfe v0.79.0's (internal/provider/
+// Each type's mapping is in <type>_move.go. The shapes there are
+// hashicorp/tfe v0.79.0's (internal/provider/
 // resource_tfe_policy.go, resource_tfe_team_access.go and _migrate.go,
 // resource_tfe_agent_token.go, resource_tfe_test_variable.go), which every
 // release since v0.60 writes the same way but for added attributes:
@@ -34,10 +34,10 @@ import (
 // attribute flat with "id", an unset string as "" or null; the framework's
 // tfe_test_variable stores every attribute, null when unset.
 //
-// tfeMoves is the table: one entry per source type, naming the target and
-// the schema versions it maps. A version not listed, or an attribute the
-// mapping needs but the state lacks, fails the move with an error naming
-// it: nothing is guessed.
+// tfeMoves is the table: one entry per source type (each defined in its
+// <type>_move.go), naming the target and the schema versions it maps. A
+// version not listed, or an attribute the mapping needs but the state
+// lacks, fails the move with an error naming it: nothing is guessed.
 
 // tfeProviderAddressSuffix ends the address of hashicorp/tfe, on any host
 // (registry.terraform.io, or a private registry that mirrors it).
@@ -51,50 +51,8 @@ type tfeMove struct {
 	versions map[int64]func(tfeState, *diag.Diagnostics) any
 }
 
-var (
-	tfePolicyMove = tfeMove{
-		source: "tfe_policy", target: "tfgov_policy",
-		versions: map[int64]func(tfeState, *diag.Diagnostics) any{0: movePolicyV0},
-	}
-	tfeTeamAccessMove = tfeMove{
-		source: "tfe_team_access", target: "tfgov_team_access",
-		versions: map[int64]func(tfeState, *diag.Diagnostics) any{0: moveTeamAccessV0, 1: moveTeamAccessV1},
-	}
-	tfeAgentTokenMove = tfeMove{
-		source: "tfe_agent_token", target: "tfgov_agent_token",
-		versions: map[int64]func(tfeState, *diag.Diagnostics) any{0: moveAgentTokenV0},
-	}
-	tfeTestVariableMove = tfeMove{
-		source: "tfe_test_variable", target: "tfgov_module_test_variable",
-		versions: map[int64]func(tfeState, *diag.Diagnostics) any{1: moveTestVariableV1},
-	}
-)
-
 // tfeMoves lists every move, for the documentation's table and the tests.
 var tfeMoves = []tfeMove{tfePolicyMove, tfeTeamAccessMove, tfeAgentTokenMove, tfeTestVariableMove}
-
-var (
-	_ resource.ResourceWithMoveState = (*policyResource)(nil)
-	_ resource.ResourceWithMoveState = (*teamAccessResource)(nil)
-	_ resource.ResourceWithMoveState = (*agentTokenResource)(nil)
-	_ resource.ResourceWithMoveState = (*moduleTestVariableResource)(nil)
-)
-
-func (r *policyResource) MoveState(context.Context) []resource.StateMover {
-	return []resource.StateMover{tfePolicyMove.stateMover()}
-}
-
-func (r *teamAccessResource) MoveState(context.Context) []resource.StateMover {
-	return []resource.StateMover{tfeTeamAccessMove.stateMover()}
-}
-
-func (r *agentTokenResource) MoveState(context.Context) []resource.StateMover {
-	return []resource.StateMover{tfeAgentTokenMove.stateMover()}
-}
-
-func (r *moduleTestVariableResource) MoveState(context.Context) []resource.StateMover {
-	return []resource.StateMover{tfeTestVariableMove.stateMover()}
-}
 
 // stateMover handles a request from m.source of hashicorp/tfe and leaves
 // any other request alone (the framework then reports that no mover
@@ -255,138 +213,4 @@ func (s tfeState) int64(name string) types.Int64 {
 		return types.Int64Value(v)
 	}
 	return types.Int64Null()
-}
-
-// movePolicyV0: tfe_policy keeps its code in `policy`, which becomes the
-// inline `content` (and its SHA-256); `enforce_mode` is
-// `enforcement_level`. hashicorp/tfe never reads `query` back from the API
-// (it keeps the configuration's); the next refresh reads it, as every
-// attribute. The policy sets that include it are read by the refresh too.
-func movePolicyV0(s tfeState, _ *diag.Diagnostics) any {
-	m := &policyResourceModel{}
-	m.ID = s.required("id")
-	m.Name = s.required("name")
-	m.Kind = s.required("kind")
-	m.Organization = s.optionalStr("organization") // null: the refresh reads the policy by ID and fills it
-	m.Description = s.optionalStr("description")
-	m.Query = s.optionalStr("query")
-	m.EnforcementLevel = s.optionalStr("enforce_mode")
-	m.PolicySetIDs = types.SetNull(types.StringType)
-	m.PolicySetCount = types.Int64Null()
-	m.UpdatedAt = types.StringNull()
-	var code string
-	if s.value("policy", &code, true) {
-		m.Content = types.StringValue(code)
-		m.ContentSHA256 = types.StringValue(sha256Hex([]byte(code)))
-	}
-	m.Source = types.StringNull()
-	return m
-}
-
-// moveTeamAccessV1: `permissions` is a list of one object in hashicorp/tfe,
-// a single object in tfgov. A permission missing from an older state (such
-// as policy_overrides, added later) is null until the refresh reads it.
-func moveTeamAccessV1(s tfeState, diags *diag.Diagnostics) any {
-	m := &teamAccessResourceModel{
-		ID:          s.required("id"),
-		TeamID:      s.required("team_id"),
-		WorkspaceID: s.required("workspace_id"),
-		Access:      s.required("access"),
-		Permissions: types.ObjectNull(teamAccessPermissionsAttrTypes),
-	}
-	var perms []map[string]json.RawMessage
-	if !s.value("permissions", &perms, false) || len(perms) == 0 {
-		return m // computed: the refresh fills it
-	}
-	if len(perms) > 1 {
-		s.fail("permissions", fmt.Sprintf("holds %d blocks; hashicorp/tfe writes one", len(perms)))
-		return nil
-	}
-	p := tfeState{source: s.source, version: s.version, attrs: perms[0], diags: diags}
-	vals := make(map[string]attr.Value, len(teamAccessPermissionsAttrTypes))
-	for name, typ := range teamAccessPermissionsAttrTypes {
-		if typ == types.BoolType {
-			vals[name] = p.boolean(name)
-		} else {
-			vals[name] = p.optionalStr(name)
-		}
-	}
-	obj, d := types.ObjectValue(teamAccessPermissionsAttrTypes, vals)
-	diags.Append(d...)
-	m.Permissions = obj
-	return m
-}
-
-// moveTeamAccessV0: hashicorp/tfe's first schema held `workspace_id` as
-// "<organization>/<workspace name>" and no permissions (its own upgrader
-// looks the workspace up). The move keeps the grant's ID and leaves
-// workspace_id null: the refresh then reads the grant by ID, which names
-// its workspace (one request more than for a version 1 state).
-func moveTeamAccessV0(s tfeState, _ *diag.Diagnostics) any {
-	m := &teamAccessResourceModel{
-		ID:          s.required("id"),
-		TeamID:      s.required("team_id"),
-		WorkspaceID: types.StringNull(),
-		Access:      s.required("access"),
-		Permissions: types.ObjectNull(teamAccessPermissionsAttrTypes),
-	}
-	if ws := s.required("workspace_id"); !ws.IsNull() && !strings.Contains(ws.ValueString(), "/") {
-		s.fail("workspace_id", fmt.Sprintf("is %q, not <organization>/<workspace name> as schema version 0 holds it", ws.ValueString()))
-	}
-	return m
-}
-
-// moveAgentTokenV0 keeps the secret: the API returns it only at creation,
-// so a token whose state lacks it cannot be moved (an import would give a
-// token without secret; say so rather than drop it).
-func moveAgentTokenV0(s tfeState, _ *diag.Diagnostics) any {
-	m := &agentTokenResourceModel{
-		ID:               s.required("id"),
-		AgentPoolID:      s.required("agent_pool_id"),
-		Description:      s.required("description"),
-		Token:            s.required("token"),
-		CreatedAt:        types.StringNull(), // the refresh reads it
-		RotationTriggers: types.MapNull(types.StringType),
-	}
-	return m
-}
-
-// moveTestVariableV1: a plain variable keeps its value; a sensitive one
-// keeps the last value hashicorp/tfe set (the API never returns it); a
-// write-only one (value_wo_version set) keeps its version, and `value`
-// becomes null, as tfgov stores a write-only variable (hashicorp/tfe
-// stores ""). value_wo is never in state. readable_value is what tfgov's
-// refresh makes it: the value of a plain variable, null otherwise.
-func moveTestVariableV1(s tfeState, _ *diag.Diagnostics) any {
-	m := &moduleTestVariableResourceModel{
-		ID:             s.required("id"),
-		Organization:   s.required("organization"),
-		ModuleName:     s.required("module_name"),
-		ModuleProvider: s.required("module_provider"),
-		Key:            s.required("key"),
-		Category:       s.required("category"),
-		Description:    s.str("description"),
-		HCL:            s.boolean("hcl"),
-		Sensitive:      s.boolean("sensitive"),
-		ValueWO:        types.StringNull(),
-		ValueWOVersion: s.int64("value_wo_version"),
-		Value:          s.str("value"),
-	}
-	if !m.ValueWOVersion.IsNull() {
-		m.Value = types.StringNull()
-	}
-	if m.Description.IsNull() {
-		m.Description = types.StringValue("") // tfgov's default
-	}
-	if m.HCL.IsNull() {
-		m.HCL = types.BoolValue(false)
-	}
-	if m.Sensitive.IsNull() {
-		m.Sensitive = types.BoolValue(false)
-	}
-	m.ReadableValue = types.StringNull()
-	if !m.Sensitive.ValueBool() {
-		m.ReadableValue = m.Value
-	}
-	return m
 }

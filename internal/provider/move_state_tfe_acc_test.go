@@ -33,7 +33,9 @@ func testTFEStandInConfig(t *testing.T) string {
 	tfgovDir := filepath.Dir(testCLIConfig(t))
 	standInOnce.Do(func() {
 		standInDir = filepath.Join(tfgovDir, "hashicorp-tfe")
-		cmd := exec.Command("go", "build", "-o", filepath.Join(standInDir, "terraform-provider-tfe"), "./internal/tfestandin/cmd/terraform-provider-tfe") //nolint:gosec,noctx // fixed arguments
+		// The stand-in is a Go module of its own (SDKv2 and mux stay out
+		// of the provider's go.mod): go build -C runs in its directory.
+		cmd := exec.Command("go", "build", "-C", filepath.Join(repoRoot(), "internal", "tfestandin"), "-o", filepath.Join(standInDir, "terraform-provider-tfe"), "./cmd/terraform-provider-tfe") //nolint:noctx // fixed arguments
 		cmd.Dir = repoRoot()
 		if out, err := cmd.CombinedOutput(); err != nil {
 			errStandIn = fmt.Errorf("go build the hashicorp/tfe stand-in: %w\n%s", err, out)
@@ -109,7 +111,7 @@ func TestAccMoveFromTFE(t *testing.T) {
 			t.Fatalf("no example files in %s", src)
 		}
 		for _, f := range files {
-			b, err := os.ReadFile(f) //nolint:gosec // the repository's examples
+			b, err := os.ReadFile(f)
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -142,17 +144,17 @@ func TestAccMoveFromTFE(t *testing.T) {
 	// A state the move cannot map fails the plan, naming the attribute, and
 	// leaves the state as it was: the agent token without its secret.
 	step("2-move")
-	saved, err := os.ReadFile(filepath.Join(dir, "terraform.tfstate")) //nolint:gosec // the test's own file
+	saved, err := os.ReadFile(filepath.Join(dir, "terraform.tfstate"))
 	if err != nil {
 		t.Fatal(err)
 	}
 	before.rewrite(t, dir, "tfe_agent_token", "ci", 0, func(a map[string]any) { delete(a, "token") })
-	edited, _ := os.ReadFile(filepath.Join(dir, "terraform.tfstate")) //nolint:gosec // the test's own file
+	edited, _ := os.ReadFile(filepath.Join(dir, "terraform.tfstate"))
 	out := tf(1, "plan")
 	if flat := strings.Join(strings.Fields(out), " "); !strings.Contains(flat, `Attribute "token" of the tfe_agent_token state (schema version 0) is missing`) {
 		t.Errorf("plan of a tfe_agent_token without its secret:\n%s", out)
 	}
-	if now, _ := os.ReadFile(filepath.Join(dir, "terraform.tfstate")); !bytes.Equal(now, edited) { //nolint:gosec // the test's own file
+	if now, _ := os.ReadFile(filepath.Join(dir, "terraform.tfstate")); !bytes.Equal(now, edited) {
 		t.Error("a failed move changed the state file")
 	}
 	if err := os.WriteFile(filepath.Join(dir, "terraform.tfstate"), saved, 0o600); err != nil {
@@ -267,7 +269,7 @@ type tfState struct {
 
 func readState(t *testing.T, dir string) *tfState {
 	t.Helper()
-	b, err := os.ReadFile(filepath.Join(dir, "terraform.tfstate")) //nolint:gosec // the test's own file
+	b, err := os.ReadFile(filepath.Join(dir, "terraform.tfstate"))
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -2,40 +2,12 @@ package provider
 
 import (
 	"context"
-	"regexp"
 
-	"github.com/hashicorp/terraform-plugin-framework-validators/stringvalidator"
 	"github.com/hashicorp/terraform-plugin-framework/diag"
 	"github.com/hashicorp/terraform-plugin-framework/path"
 	"github.com/hashicorp/terraform-plugin-framework/resource"
-	"github.com/hashicorp/terraform-plugin-framework/resource/schema"
-	"github.com/hashicorp/terraform-plugin-framework/resource/schema/planmodifier"
-	"github.com/hashicorp/terraform-plugin-framework/resource/schema/stringplanmodifier"
-	"github.com/hashicorp/terraform-plugin-framework/schema/validator"
 	"github.com/hashicorp/terraform-plugin-framework/types"
 )
-
-// nameRE is the service's rule for organization names (and many others):
-// letters, numbers, `-` and `_`.
-var nameRE = regexp.MustCompile(`^[A-Za-z0-9_-]+$`)
-
-// organizationAttribute is the `organization` attribute of a resource that
-// belongs to one. When it is not set, the resource's ModifyPlan calls
-// planOrganization to fill in the provider's default.
-func organizationAttribute() schema.StringAttribute {
-	return schema.StringAttribute{
-		Optional:            true,
-		Computed:            true,
-		MarkdownDescription: "Name of the organization. Defaults to the provider's `organization` (or `TFE_ORGANIZATION`). Changing it replaces the resource.",
-		PlanModifiers: []planmodifier.String{
-			stringplanmodifier.UseStateForUnknown(),
-			stringplanmodifier.RequiresReplace(),
-		},
-		Validators: []validator.String{
-			stringvalidator.RegexMatches(nameRE, "must contain only letters, numbers, - and _"),
-		},
-	}
-}
 
 // planOrganization fills a null `organization` with the provider's default
 // and replaces the resource when that default has moved away from the

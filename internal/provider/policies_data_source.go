@@ -14,9 +14,11 @@ import (
 var _ datasource.DataSourceWithConfigure = (*policiesDataSource)(nil)
 
 // NewPoliciesDataSource is the tfgov_policies data source.
-func NewPoliciesDataSource() datasource.DataSource { return &policiesDataSource{} }
+func NewPoliciesDataSource() datasource.DataSource {
+	return &policiesDataSource{dataSourceBase{name: "policies"}}
+}
 
-type policiesDataSource struct{ data *providerData }
+type policiesDataSource struct{ dataSourceBase }
 
 type policiesDataSourceModel struct {
 	ID           types.String      `tfsdk:"id"`
@@ -39,10 +41,6 @@ type policyListEntry struct {
 	UpdatedAt        types.String `tfsdk:"updated_at"`
 }
 
-func (d *policiesDataSource) Metadata(_ context.Context, req datasource.MetadataRequest, resp *datasource.MetadataResponse) {
-	resp.TypeName = req.ProviderTypeName + "_policies"
-}
-
 func (d *policiesDataSource) Schema(_ context.Context, _ datasource.SchemaRequest, resp *datasource.SchemaResponse) {
 	entry := policyDataAttributes()
 	entry["id"] = schema.StringAttribute{Computed: true, MarkdownDescription: "ID of the policy (`pol-<id>`)."}
@@ -54,11 +52,7 @@ func (d *policiesDataSource) Schema(_ context.Context, _ datasource.SchemaReques
 				Computed:            true,
 				MarkdownDescription: "The organization's name.",
 			},
-			"organization": schema.StringAttribute{
-				Optional: true, Computed: true,
-				MarkdownDescription: "Name of the organization. Defaults to the provider's `organization`.",
-				Validators:          []validator.String{stringvalidator.RegexMatches(nameRE, "must contain only letters, numbers, - and _")},
-			},
+			"organization": organizationScope.dataSource(),
 			"search": schema.StringAttribute{
 				Optional:            true,
 				MarkdownDescription: "Keep only policies whose name contains this text (the API's partial, case-insensitive name search).",
@@ -81,10 +75,6 @@ func (d *policiesDataSource) Schema(_ context.Context, _ datasource.SchemaReques
 			},
 		},
 	}
-}
-
-func (d *policiesDataSource) Configure(_ context.Context, req datasource.ConfigureRequest, resp *datasource.ConfigureResponse) {
-	d.data = configureData(req.ProviderData, &resp.Diagnostics)
 }
 
 func (d *policiesDataSource) Read(ctx context.Context, req datasource.ReadRequest, resp *datasource.ReadResponse) {

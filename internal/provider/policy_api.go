@@ -35,7 +35,7 @@ const policyListPageSize = 100
 // policyAPI is a policy as the API returns it. go-tfe's tfe.Policy drops
 // `relationships.policy-sets` and reads a null description as "", so the
 // provider decodes responses into this model through go-tfe's own request
-// machinery (client.NewRequest), with go-tfe's option types as bodies.
+// machinery (apiRequest), with go-tfe's option types as bodies.
 type policyAPI struct {
 	ID               string               `jsonapi:"primary,policies"`
 	Name             string               `jsonapi:"attr,name"`
@@ -61,12 +61,8 @@ type policyClient struct{ c *tfe.Client }
 
 // do makes one request; a refusal naming attributes is a *rejectedError.
 func (p policyClient) do(ctx context.Context, method, path string, body any, out any) error {
-	req, err := p.c.NewRequest(method, path, body)
-	if err != nil {
-		return err
-	}
 	ctx, notes := withResponseNotes(ctx)
-	return notes.wrap(req.Do(ctx, out))
+	return notes.wrap(apiRequest(ctx, p.c, method, path, body, nil, out))
 }
 
 // upload puts code as the code of policy id (one request), as go-tfe's

@@ -5,7 +5,6 @@ import (
 	"fmt"
 
 	"github.com/hashicorp/terraform-plugin-framework-validators/datasourcevalidator"
-	"github.com/hashicorp/terraform-plugin-framework-validators/stringvalidator"
 	"github.com/hashicorp/terraform-plugin-framework/datasource"
 	"github.com/hashicorp/terraform-plugin-framework/datasource/schema"
 	"github.com/hashicorp/terraform-plugin-framework/path"
@@ -19,17 +18,15 @@ var (
 )
 
 // NewPolicyDataSource is the tfgov_policy data source.
-func NewPolicyDataSource() datasource.DataSource { return &policyDataSource{} }
+func NewPolicyDataSource() datasource.DataSource {
+	return &policyDataSource{dataSourceBase{name: "policy"}}
+}
 
-type policyDataSource struct{ data *providerData }
+type policyDataSource struct{ dataSourceBase }
 
 // policyDataSourceModel has the resource's own attributes, all read back
 // (not its inline code).
 type policyDataSourceModel = policyModel
-
-func (d *policyDataSource) Metadata(_ context.Context, req datasource.MetadataRequest, resp *datasource.MetadataResponse) {
-	resp.TypeName = req.ProviderTypeName + "_policy"
-}
 
 // policyDataAttributes are the computed attributes of a policy, for both
 // data sources.
@@ -58,13 +55,9 @@ func (d *policyDataSource) Schema(_ context.Context, _ datasource.SchemaRequest,
 	attrs["name"] = schema.StringAttribute{
 		Optional: true, Computed: true,
 		MarkdownDescription: "Name of the policy, looked up in `organization`. Set either `id` or `name`.",
-		Validators:          []validator.String{stringvalidator.RegexMatches(nameRE, "must contain only letters, numbers, - and _")},
+		Validators:          []validator.String{nameValidator()},
 	}
-	attrs["organization"] = schema.StringAttribute{
-		Optional: true, Computed: true,
-		MarkdownDescription: "Organization to look `name` up in. Defaults to the provider's `organization`; not allowed with `id` (the policy names its own).",
-		Validators:          []validator.String{stringvalidator.RegexMatches(nameRE, "must contain only letters, numbers, - and _")},
-	}
+	attrs["organization"] = organizationScope.dataSource("Organization to look `name` up in. Defaults to the provider's `organization`; not allowed with `id` (the policy names its own).")
 	resp.Schema = schema.Schema{
 		MarkdownDescription: "One policy, by ID or by organization and name. Reading by ID is one request; by name, one request per 100 policies whose name contains it.",
 		Attributes:          attrs,
@@ -76,10 +69,6 @@ func (d *policyDataSource) ConfigValidators(context.Context) []datasource.Config
 		datasourcevalidator.ExactlyOneOf(path.MatchRoot("id"), path.MatchRoot("name")),
 		datasourcevalidator.Conflicting(path.MatchRoot("id"), path.MatchRoot("organization")),
 	}
-}
-
-func (d *policyDataSource) Configure(_ context.Context, req datasource.ConfigureRequest, resp *datasource.ConfigureResponse) {
-	d.data = configureData(req.ProviderData, &resp.Diagnostics)
 }
 
 func (d *policyDataSource) Read(ctx context.Context, req datasource.ReadRequest, resp *datasource.ReadResponse) {

@@ -29,9 +29,9 @@ var (
 )
 
 // NewPolicyResource is the tfgov_policy resource.
-func NewPolicyResource() resource.Resource { return &policyResource{} }
+func NewPolicyResource() resource.Resource { return &policyResource{resourceBase{typ: policyType}} }
 
-type policyResource struct{ data *providerData }
+type policyResource struct{ resourceBase }
 
 // policyModel is a policy's own attributes, which the data source shares.
 type policyModel struct {
@@ -92,10 +92,6 @@ func (m *policyModel) set(v policyValues) {
 	m.Query, m.EnforcementLevel, m.PolicySetIDs, m.PolicySetCount, m.UpdatedAt = v.Query, v.EnforcementLevel, v.PolicySetIDs, v.PolicySetCount, v.UpdatedAt
 }
 
-func (r *policyResource) Metadata(_ context.Context, req resource.MetadataRequest, resp *resource.MetadataResponse) {
-	resp.TypeName = req.ProviderTypeName + "_policy"
-}
-
 func (r *policyResource) Schema(_ context.Context, _ resource.SchemaRequest, resp *resource.SchemaResponse) {
 	resp.Schema = schema.Schema{
 		MarkdownDescription: "A Sentinel or OPA policy of an organization: its name, kind, query and enforcement level, and optionally its code " +
@@ -135,7 +131,7 @@ func (r *policyResource) Schema(_ context.Context, _ resource.SchemaRequest, res
 				MarkdownDescription: "Name of the policy, unique in the organization: letters, numbers, `-` and `_`. " +
 					"Policy sets refer to the code as `<name>.sentinel` or `<name>.rego`. The API cannot rename a policy, so changing it replaces the policy.",
 				PlanModifiers: []planmodifier.String{stringplanmodifier.RequiresReplace()},
-				Validators:    []validator.String{stringvalidator.RegexMatches(nameRE, "must contain only letters, numbers, - and _")},
+				Validators:    []validator.String{nameValidator()},
 			},
 			"description": schema.StringAttribute{
 				Optional:            true,
@@ -207,10 +203,6 @@ func backticked(vals []string) string {
 		q[i] = "`" + v + "`"
 	}
 	return strings.Join(q, ", ")
-}
-
-func (r *policyResource) Configure(_ context.Context, req resource.ConfigureRequest, resp *resource.ConfigureResponse) {
-	r.data = configureData(req.ProviderData, &resp.Diagnostics)
 }
 
 // ValidateConfig checks what depends on `kind`, skipping unknown values:
@@ -302,7 +294,7 @@ func (r *policyResource) ModifyPlan(ctx context.Context, req resource.ModifyPlan
 }
 
 func (r *policyResource) Create(ctx context.Context, req resource.CreateRequest, resp *resource.CreateResponse) {
-	defer syncIdentity(ctx, "policy", nil, &resp.State, resp.Identity, &resp.Diagnostics)
+	defer r.syncIdentity(ctx, nil, &resp.State, resp.Identity, &resp.Diagnostics)
 	var plan policyResourceModel
 	resp.Diagnostics.Append(getInto(ctx, req.Plan, &plan)...)
 	if resp.Diagnostics.HasError() {
@@ -454,7 +446,7 @@ func codeAttr(m policyResourceModel) string {
 // Terraform. A policy imported by ID has no organization in state yet, and
 // is read by ID once.
 func (r *policyResource) Read(ctx context.Context, req resource.ReadRequest, resp *resource.ReadResponse) {
-	defer syncIdentity(ctx, "policy", &req.State, &resp.State, resp.Identity, &resp.Diagnostics)
+	defer r.syncIdentity(ctx, &req.State, &resp.State, resp.Identity, &resp.Diagnostics)
 	var state policyResourceModel
 	resp.Diagnostics.Append(getInto(ctx, req.State, &state)...)
 	if resp.Diagnostics.HasError() {
@@ -519,7 +511,7 @@ func (r *policyResource) Read(ctx context.Context, req resource.ReadRequest, res
 // Update sends description, query and enforcement level (never the
 // deprecated `enforce`), then checks the answer against the plan.
 func (r *policyResource) Update(ctx context.Context, req resource.UpdateRequest, resp *resource.UpdateResponse) {
-	defer syncIdentity(ctx, "policy", &req.State, &resp.State, resp.Identity, &resp.Diagnostics)
+	defer r.syncIdentity(ctx, &req.State, &resp.State, resp.Identity, &resp.Diagnostics)
 	var plan, state policyResourceModel
 	resp.Diagnostics.Append(getInto(ctx, req.Plan, &plan)...)
 	resp.Diagnostics.Append(getInto(ctx, req.State, &state)...)
@@ -642,7 +634,7 @@ func (r *policyResource) Delete(ctx context.Context, req resource.DeleteRequest,
 // ImportState takes the policy ID (`pol-<id>`) or `<organization>/<name>`,
 // which is looked up by name.
 func (r *policyResource) ImportState(ctx context.Context, req resource.ImportStateRequest, resp *resource.ImportStateResponse) {
-	req.ID = identityImportID(ctx, "policy", req, &resp.Diagnostics)
+	req.ID = r.importID(ctx, req, &resp.Diagnostics)
 	const forms = "pol-<id> or <organization>/<policy name>"
 	if strings.HasPrefix(req.ID, "pol-") {
 		resource.ImportStatePassthroughID(ctx, path.Root("id"), req, resp)

@@ -39,9 +39,11 @@ var (
 )
 
 // NewPolicyUploadResource is the tfgov_policy_upload resource.
-func NewPolicyUploadResource() resource.Resource { return &policyUploadResource{} }
+func NewPolicyUploadResource() resource.Resource {
+	return &policyUploadResource{resourceBase{typ: policyUploadType}}
+}
 
-type policyUploadResource struct{ data *providerData }
+type policyUploadResource struct{ resourceBase }
 
 type policyUploadResourceModel struct {
 	ID            types.String `tfsdk:"id"`
@@ -71,10 +73,6 @@ func (m *policyUploadResourceModel) ToTerraform5Value() (any, error) {
 }
 
 var sha256RE = regexp.MustCompile(`^[0-9a-f]{64}$`)
-
-func (r *policyUploadResource) Metadata(_ context.Context, req resource.MetadataRequest, resp *resource.MetadataResponse) {
-	resp.TypeName = req.ProviderTypeName + "_policy_upload"
-}
 
 func (r *policyUploadResource) Schema(_ context.Context, _ resource.SchemaRequest, resp *resource.SchemaResponse) {
 	resp.Schema = schema.Schema{
@@ -158,10 +156,6 @@ func (r *policyUploadResource) ValidateConfig(ctx context.Context, req resource.
 	if strings.TrimSpace(cfg.Content.ValueString()) == "" {
 		resp.Diagnostics.AddAttributeError(path.Root("content"), "Empty policy code", fmt.Sprintf("content: %s.", errEmptyPolicy))
 	}
-}
-
-func (r *policyUploadResource) Configure(_ context.Context, req resource.ConfigureRequest, resp *resource.ConfigureResponse) {
-	r.data = configureData(req.ProviderData, &resp.Diagnostics)
 }
 
 func tooLarge(n int) string {
@@ -288,7 +282,7 @@ func privateJSON[T any](ctx context.Context, p privateGetter, key string, diags 
 }
 
 func privateValue(v any) []byte {
-	b, _ := json.Marshal(v) //nolint:errchkjson // plain structs of strings
+	b, _ := json.Marshal(v) // plain structs of strings
 	return b
 }
 
@@ -327,7 +321,7 @@ func readPolicySource(name string) ([]byte, error) {
 	if fi.Size() > maxPolicyCodeSize {
 		return nil, fmt.Errorf("%s: %s", name, tooLarge(int(fi.Size())))
 	}
-	code, err := os.ReadFile(name) //nolint:gosec // reading the configured file is the point
+	code, err := os.ReadFile(name) // reading the configured file is the point
 	if err != nil {
 		return nil, err
 	}
@@ -454,7 +448,7 @@ func recordedPolicy(ctx context.Context, prior privateGetter, id string, diags *
 }
 
 func (r *policyUploadResource) Create(ctx context.Context, req resource.CreateRequest, resp *resource.CreateResponse) {
-	defer syncIdentity(ctx, "policy_upload", nil, &resp.State, resp.Identity, &resp.Diagnostics)
+	defer r.syncIdentity(ctx, nil, &resp.State, resp.Identity, &resp.Diagnostics)
 	var plan policyUploadResourceModel
 	resp.Diagnostics.Append(getInto(ctx, req.Plan, &plan)...)
 	if resp.Diagnostics.HasError() {
@@ -478,7 +472,7 @@ func (r *policyUploadResource) Create(ctx context.Context, req resource.CreateRe
 // from its organization's list, or a 404 on the download (the policy is
 // gone, or has no code), removes the resource from state.
 func (r *policyUploadResource) Read(ctx context.Context, req resource.ReadRequest, resp *resource.ReadResponse) {
-	defer syncIdentity(ctx, "policy_upload", &req.State, &resp.State, resp.Identity, &resp.Diagnostics)
+	defer r.syncIdentity(ctx, &req.State, &resp.State, resp.Identity, &resp.Diagnostics)
 	var state policyUploadResourceModel
 	resp.Diagnostics.Append(getInto(ctx, req.State, &state)...)
 	if resp.Diagnostics.HasError() {
@@ -574,7 +568,7 @@ func (r *policyUploadResource) Read(ctx context.Context, req resource.ReadReques
 // Update uploads when the code changed; a new `source` path with the same
 // code makes no request.
 func (r *policyUploadResource) Update(ctx context.Context, req resource.UpdateRequest, resp *resource.UpdateResponse) {
-	defer syncIdentity(ctx, "policy_upload", &req.State, &resp.State, resp.Identity, &resp.Diagnostics)
+	defer r.syncIdentity(ctx, &req.State, &resp.State, resp.Identity, &resp.Diagnostics)
 	var plan, state policyUploadResourceModel
 	resp.Diagnostics.Append(getInto(ctx, req.Plan, &plan)...)
 	resp.Diagnostics.Append(getInto(ctx, req.State, &state)...)
@@ -596,7 +590,7 @@ func (r *policyUploadResource) Update(ctx context.Context, req resource.UpdateRe
 // `source` file in the configuration, the first plan switches to it, and
 // uploads only if the file differs.
 func (r *policyUploadResource) ImportState(ctx context.Context, req resource.ImportStateRequest, resp *resource.ImportStateResponse) {
-	req.ID = identityImportID(ctx, "policy_upload", req, &resp.Diagnostics)
+	req.ID = r.importID(ctx, req, &resp.Diagnostics)
 	if !regexp.MustCompile(`^pol-[A-Za-z0-9]+$`).MatchString(req.ID) {
 		resp.Diagnostics.AddError("Invalid import ID", fmt.Sprintf("invalid import ID %q: want the policy ID, pol-<id>", req.ID))
 		return

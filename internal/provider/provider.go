@@ -61,7 +61,7 @@ type providerData struct {
 	// apply (organization is then "").
 	organizationUnknown bool
 	// testVariables shares module test variable lists between refreshes
-	// (module_test_variables.go).
+	// (module_test_variable_api.go).
 	testVariables testVariableLists
 	// lists shares the other bulk lists (bulk_lists.go).
 	lists bulkLists
@@ -203,7 +203,7 @@ func (p *tfgovProvider) Configure(ctx context.Context, req provider.ConfigureReq
 	transport := cleanhttp.DefaultPooledTransport()
 	transport.ResponseHeaderTimeout = responseHeaderTimeout
 	if skipVerify {
-		transport.TLSClientConfig = &tls.Config{InsecureSkipVerify: true} //nolint:gosec // the user asked for it
+		transport.TLSClientConfig = &tls.Config{InsecureSkipVerify: true} // the user asked for it
 	}
 	basePath := "" // go-tfe's default, /api/v2/
 	if address == "" {

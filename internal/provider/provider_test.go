@@ -48,7 +48,7 @@ func runTests(m *testing.M) int {
 		return 1
 	}
 	// Terraform must not call home during tests.
-	os.Setenv("CHECKPOINT_DISABLE", "1") //nolint:errcheck,gosec // cannot fail for a valid name
+	os.Setenv("CHECKPOINT_DISABLE", "1") // cannot fail for a valid name
 	if os.Getenv("TFE_TOKEN") != "" {
 		if os.Getenv("TFE_ORGANIZATION") == "" {
 			fmt.Fprintln(os.Stderr, "acceptance tests: TFE_TOKEN is set, so the tests run against a live organization, which TFE_ORGANIZATION must name")

@@ -53,7 +53,7 @@ func noteResponse(ctx context.Context, resp *http.Response) {
 	var rejected []string
 	if resp.StatusCode >= 400 && resp.StatusCode < 500 && resp.Body != nil {
 		raw, err := io.ReadAll(io.LimitReader(resp.Body, maxErrorBody))
-		resp.Body.Close() //nolint:errcheck,gosec // replaced below
+		resp.Body.Close() // replaced below
 		resp.Body = io.NopCloser(bytes.NewReader(raw))
 		var doc jsonapiErrors
 		if err == nil && json.Unmarshal(raw, &doc) == nil {

@@ -98,7 +98,7 @@ output "agent_token" {
 	if err != nil || len(strings.TrimSpace(agentToken)) < 10 {
 		t.Fatalf("terraform output agent_token: %v (%d characters)", err, len(agentToken))
 	}
-	raw, err := os.ReadFile(logFile) //nolint:gosec // the test's own file
+	raw, err := os.ReadFile(logFile)
 	if err != nil {
 		t.Fatal(err)
 	}

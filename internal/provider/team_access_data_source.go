@@ -16,9 +16,11 @@ import (
 var _ datasource.DataSourceWithConfigure = (*teamAccessDataSource)(nil)
 
 // NewTeamAccessDataSource is the tfgov_team_access data source.
-func NewTeamAccessDataSource() datasource.DataSource { return &teamAccessDataSource{} }
+func NewTeamAccessDataSource() datasource.DataSource {
+	return &teamAccessDataSource{dataSourceBase{name: "team_access"}}
+}
 
-type teamAccessDataSource struct{ data *providerData }
+type teamAccessDataSource struct{ dataSourceBase }
 
 type teamAccessDataSourceModel struct {
 	ID          types.String `tfsdk:"id"`
@@ -45,10 +47,6 @@ func teamAccessPermissionsDataSourceAttribute() schema.SingleNestedAttribute {
 		MarkdownDescription: "The team's permissions on the workspace: chosen ones for `custom`, those the level implies otherwise.",
 		Attributes:          attrs,
 	}
-}
-
-func (d *teamAccessDataSource) Metadata(_ context.Context, req datasource.MetadataRequest, resp *datasource.MetadataResponse) {
-	resp.TypeName = req.ProviderTypeName + "_team_access"
 }
 
 func (d *teamAccessDataSource) Schema(_ context.Context, _ datasource.SchemaRequest, resp *datasource.SchemaResponse) {
@@ -80,10 +78,6 @@ func (d *teamAccessDataSource) Schema(_ context.Context, _ datasource.SchemaRequ
 			"permissions": teamAccessPermissionsDataSourceAttribute(),
 		},
 	}
-}
-
-func (d *teamAccessDataSource) Configure(_ context.Context, req datasource.ConfigureRequest, resp *datasource.ConfigureResponse) {
-	d.data = configureData(req.ProviderData, &resp.Diagnostics)
 }
 
 // Read lists the workspace's grants, with their teams included, and picks

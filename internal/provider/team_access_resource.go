@@ -28,9 +28,11 @@ var (
 )
 
 // NewTeamAccessResource is the tfgov_team_access resource.
-func NewTeamAccessResource() resource.Resource { return &teamAccessResource{} }
+func NewTeamAccessResource() resource.Resource {
+	return &teamAccessResource{resourceBase{typ: teamAccessType}}
+}
 
-type teamAccessResource struct{ data *providerData }
+type teamAccessResource struct{ resourceBase }
 
 type teamAccessResourceModel struct {
 	ID          types.String `tfsdk:"id"`
@@ -51,10 +53,6 @@ var customPermissionDefaults = map[string]attr.Value{
 	"workspace_locking": types.BoolValue(false),
 	"run_tasks":         types.BoolValue(false),
 	"policy_overrides":  types.BoolValue(false),
-}
-
-func (r *teamAccessResource) Metadata(_ context.Context, req resource.MetadataRequest, resp *resource.MetadataResponse) {
-	resp.TypeName = req.ProviderTypeName + "_team_access"
 }
 
 func (r *teamAccessResource) Schema(_ context.Context, _ resource.SchemaRequest, resp *resource.SchemaResponse) {
@@ -139,10 +137,6 @@ func (r *teamAccessResource) Schema(_ context.Context, _ resource.SchemaRequest,
 			},
 		},
 	}
-}
-
-func (r *teamAccessResource) Configure(_ context.Context, req resource.ConfigureRequest, resp *resource.ConfigureResponse) {
-	r.data = configureData(req.ProviderData, &resp.Diagnostics)
 }
 
 // ValidateConfig rejects permissions set together with a fixed level,
@@ -240,7 +234,7 @@ func customTeamAccessPermissionOptions(ctx context.Context, plan teamAccessResou
 }
 
 func (r *teamAccessResource) Create(ctx context.Context, req resource.CreateRequest, resp *resource.CreateResponse) {
-	defer syncIdentity(ctx, "team_access", nil, &resp.State, resp.Identity, &resp.Diagnostics)
+	defer r.syncIdentity(ctx, nil, &resp.State, resp.Identity, &resp.Diagnostics)
 	var plan teamAccessResourceModel
 	resp.Diagnostics.Append(req.Plan.Get(ctx, &plan)...)
 	if resp.Diagnostics.HasError() {
@@ -343,7 +337,7 @@ func teamAccessTaken(teamID, wsID string, g *tfe.TeamAccess, note string) string
 // missing workspace, was removed outside Terraform. A grant imported by ID
 // has no workspace in state yet, and is read by ID once.
 func (r *teamAccessResource) Read(ctx context.Context, req resource.ReadRequest, resp *resource.ReadResponse) {
-	defer syncIdentity(ctx, "team_access", &req.State, &resp.State, resp.Identity, &resp.Diagnostics)
+	defer r.syncIdentity(ctx, &req.State, &resp.State, resp.Identity, &resp.Diagnostics)
 	var state teamAccessResourceModel
 	resp.Diagnostics.Append(req.State.Get(ctx, &state)...)
 	if resp.Diagnostics.HasError() {
@@ -388,7 +382,7 @@ func (r *teamAccessResource) Read(ctx context.Context, req resource.ReadRequest,
 // Update changes the access level and, for a custom grant whose
 // permissions are known, sends every permission: one request.
 func (r *teamAccessResource) Update(ctx context.Context, req resource.UpdateRequest, resp *resource.UpdateResponse) {
-	defer syncIdentity(ctx, "team_access", &req.State, &resp.State, resp.Identity, &resp.Diagnostics)
+	defer r.syncIdentity(ctx, &req.State, &resp.State, resp.Identity, &resp.Diagnostics)
 	var plan, state teamAccessResourceModel
 	resp.Diagnostics.Append(req.Plan.Get(ctx, &plan)...)
 	resp.Diagnostics.Append(req.State.Get(ctx, &state)...)
@@ -446,7 +440,7 @@ func (r *teamAccessResource) Delete(ctx context.Context, req resource.DeleteRequ
 // which it resolves to the ID: the workspace by name, the team by name,
 // then the workspace's grants (three requests, on import only).
 func (r *teamAccessResource) ImportState(ctx context.Context, req resource.ImportStateRequest, resp *resource.ImportStateResponse) {
-	req.ID = identityImportID(ctx, "team_access", req, &resp.Diagnostics)
+	req.ID = r.importID(ctx, req, &resp.Diagnostics)
 	const forms = "tws-<id> or <organization>/<workspace_name>/<team_name>"
 	if strings.HasPrefix(req.ID, "tws-") {
 		resource.ImportStatePassthroughID(ctx, path.Root("id"), req, resp)

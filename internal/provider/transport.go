@@ -331,7 +331,7 @@ func httpToHTTPSServer(req *http.Request, resp *http.Response) error {
 		return nil
 	}
 	raw, err := io.ReadAll(io.LimitReader(resp.Body, maxErrorBody))
-	resp.Body.Close() //nolint:errcheck,gosec // replaced below
+	resp.Body.Close() // replaced below
 	resp.Body = io.NopCloser(bytes.NewReader(raw))
 	if err != nil {
 		return nil //nolint:nilerr // the body could not be read: go-tfe reports the answer as it is
@@ -349,7 +349,7 @@ func httpToHTTPSServer(req *http.Request, resp *http.Response) error {
 
 func drain(resp *http.Response) {
 	_, _ = io.Copy(io.Discard, io.LimitReader(resp.Body, 1<<16))
-	resp.Body.Close() //nolint:errcheck,gosec // drained for connection reuse
+	resp.Body.Close() // drained for connection reuse
 }
 
 // asked is the wait resp asks for before a retry: Retry-After (seconds or
@@ -404,7 +404,7 @@ func (t *retryTransport) backoff(attempt int) time.Duration {
 		wait = t.maxWait
 	}
 	// Up to 20% jitter so parallel resources do not retry in lockstep.
-	return wait - time.Duration(rand.Int64N(int64(wait)/5+1)) //nolint:gosec // jitter, not a secret
+	return wait - time.Duration(rand.Int64N(int64(wait)/5+1)) // jitter, not a secret
 }
 
 // maxErrorBody bounds the error bodies the transport reads to rewrite.
@@ -454,7 +454,7 @@ func exhaustedBody(resp *http.Response, retries int) *http.Response {
 // document gets one error built from the status.
 func rewriteErrors(resp *http.Response, msg func(jsonapiError) string) *http.Response {
 	raw, err := io.ReadAll(io.LimitReader(resp.Body, maxErrorBody))
-	resp.Body.Close() //nolint:errcheck,gosec // replaced below
+	resp.Body.Close() // replaced below
 	var doc jsonapiErrors
 	if err != nil || json.Unmarshal(raw, &doc) != nil || len(doc.Errors) == 0 {
 		doc.Errors = []jsonapiError{{Status: strconv.Itoa(resp.StatusCode), Title: http.StatusText(resp.StatusCode)}}
@@ -463,7 +463,7 @@ func rewriteErrors(resp *http.Response, msg func(jsonapiError) string) *http.Res
 	for i, e := range doc.Errors {
 		out.Errors[i] = jsonapiError{Status: e.Status, Title: msg(e), Source: e.Source}
 	}
-	b, _ := json.Marshal(out) //nolint:errchkjson // plain strings
+	b, _ := json.Marshal(out) // plain strings
 	resp.Body = io.NopCloser(bytes.NewReader(b))
 	resp.ContentLength = int64(len(b))
 	resp.Header.Del("Content-Length")

@@ -16,10 +16,10 @@ var _ datasource.DataSourceWithConfigure = (*workspaceTeamAccessDataSource)(nil)
 // NewWorkspaceTeamAccessDataSource is the tfgov_workspace_team_access data
 // source.
 func NewWorkspaceTeamAccessDataSource() datasource.DataSource {
-	return &workspaceTeamAccessDataSource{}
+	return &workspaceTeamAccessDataSource{dataSourceBase{name: "workspace_team_access"}}
 }
 
-type workspaceTeamAccessDataSource struct{ data *providerData }
+type workspaceTeamAccessDataSource struct{ dataSourceBase }
 
 type workspaceTeamAccessDataSourceModel struct {
 	ID          types.String                  `tfsdk:"id"`
@@ -33,10 +33,6 @@ type workspaceTeamAccessListItem struct {
 	TeamName    types.String `tfsdk:"team_name"`
 	Access      types.String `tfsdk:"access"`
 	Permissions types.Object `tfsdk:"permissions"`
-}
-
-func (d *workspaceTeamAccessDataSource) Metadata(_ context.Context, req datasource.MetadataRequest, resp *datasource.MetadataResponse) {
-	resp.TypeName = req.ProviderTypeName + "_workspace_team_access"
 }
 
 func (d *workspaceTeamAccessDataSource) Schema(_ context.Context, _ datasource.SchemaRequest, resp *datasource.SchemaResponse) {
@@ -70,10 +66,6 @@ func (d *workspaceTeamAccessDataSource) Schema(_ context.Context, _ datasource.S
 	}
 }
 
-func (d *workspaceTeamAccessDataSource) Configure(_ context.Context, req datasource.ConfigureRequest, resp *datasource.ConfigureResponse) {
-	d.data = configureData(req.ProviderData, &resp.Diagnostics)
-}
-
 // teamAccessListQuery is go-tfe's TeamAccessListOptions plus `include`,
 // which go-tfe does not offer for this list: with include=team the teams'
 // names come in the same response instead of one request per team.
@@ -90,12 +82,8 @@ func listTeamAccessWithTeams(ctx context.Context, c *tfe.Client, wsID string) ([
 		if n > 1 {
 			q.PageNumber = n
 		}
-		r, err := c.NewRequest("GET", "team-workspaces", q)
-		if err != nil {
-			return nil, nil, err
-		}
 		l := &tfe.TeamAccessList{}
-		if err := r.Do(ctx, l); err != nil {
+		if err := apiRequest(ctx, c, "GET", "team-workspaces", q, nil, l); err != nil {
 			return nil, nil, err
 		}
 		return l.Items, l.Pagination, nil

@@ -229,7 +229,7 @@ func (e *chaosEngine) set(c Chaos) {
 	e.mu.Lock()
 	defer e.mu.Unlock()
 	e.cfg = c.withDefaults()
-	e.rnd = rand.New(rand.NewPCG(uint64(c.Seed), 0x7466676f76)) //nolint:gosec // reproducible chaos, not a secret
+	e.rnd = rand.New(rand.NewPCG(uint64(c.Seed), 0x7466676f76)) // reproducible chaos, not a secret
 	if e.injected == nil {
 		e.injected = map[string]int{}
 	}

@@ -304,7 +304,7 @@ func (e *testEngine) run(j *job, p *runProc) outcome {
 	if err != nil {
 		return errored("Cannot prepare the run", err.Error())
 	}
-	defer os.RemoveAll(dir) //nolint:errcheck // a temporary directory
+	defer os.RemoveAll(dir) // a temporary directory
 	cfg := filepath.Join(dir, "config")
 	if err := slug.Unpack(bytes.NewReader(j.archive), cfg); err != nil {
 		return errored("Cannot unpack the configuration", err.Error())

@@ -439,7 +439,7 @@ func (s *Server) ListenAndServe(ctx context.Context, ln net.Listener) error {
 		<-ctx.Done()
 		shutdown, cancel := context.WithTimeout(context.Background(), 5*time.Second)
 		defer cancel()
-		_ = srv.Shutdown(shutdown) //nolint:contextcheck // ctx is already done here
+		_ = srv.Shutdown(shutdown) // ctx is already done here
 	}()
 	err := serveOn(srv, ln, s.opts.TLS)
 	if errors.Is(err, http.ErrServerClosed) {

@@ -154,13 +154,13 @@ func saveSnapshot(path string, raw []byte) error {
 		return err
 	}
 	tmp := f.Name()
-	defer os.Remove(tmp) //nolint:errcheck // gone after a successful rename
+	defer os.Remove(tmp) // gone after a successful rename
 	if _, err := f.Write(raw); err != nil {
-		f.Close() //nolint:errcheck,gosec // the write error is the one to report
+		f.Close() // the write error is the one to report
 		return err
 	}
 	if err := f.Sync(); err != nil {
-		f.Close() //nolint:errcheck,gosec // the sync error is the one to report
+		f.Close() // the sync error is the one to report
 		return err
 	}
 	if err := f.Close(); err != nil {

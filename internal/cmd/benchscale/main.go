@@ -54,7 +54,7 @@ func main() {
 	if err := run(ctx, *n, *latency, *rateLimit, *parallelism, strings.Split(*types, ","), *terraform, *bin, *providerLog, *cpuProfile); err != nil {
 		fmt.Fprintln(os.Stderr, "bench-scale:", err)
 		stop()
-		os.Exit(1) //nolint:gocritic // stop ran
+		os.Exit(1) // stop ran
 
 	}
 }
@@ -379,7 +379,7 @@ func readReattach(out interface{ Read([]byte) (int, error) }) (string, error) {
 	for sc.Scan() {
 		if m := reattachRE.FindStringSubmatch(sc.Text()); m != nil {
 			go func() {
-				for sc.Scan() { //nolint:revive // draining
+				for sc.Scan() { // draining
 				}
 			}()
 			return m[1], nil

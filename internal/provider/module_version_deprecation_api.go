@@ -144,13 +144,9 @@ func undeprecateModuleVersion(ctx context.Context, c *tfe.Client, m moduleVersio
 // A missing module or version (or one the token may not see) is an error
 // for which isNotFound is true.
 func readModuleVersion(ctx context.Context, c *tfe.Client, m moduleVersionRef) (*moduleVersionInfo, error) {
-	req, err := c.NewRequestWithAdditionalQueryParams(http.MethodGet, m.modulePath()+"/version", nil,
-		map[string][]string{"module_version": {m.Version}, "include": {"deprecation"}})
-	if err != nil {
-		return nil, err
-	}
 	var buf bytes.Buffer
-	if err := req.Do(ctx, &buf); err != nil {
+	if err := apiRequest(ctx, c, http.MethodGet, m.modulePath()+"/version", nil,
+		url.Values{"module_version": {m.Version}, "include": {"deprecation"}}, &buf); err != nil {
 		return nil, err
 	}
 	var doc moduleVersionDoc
@@ -161,13 +157,9 @@ func readModuleVersion(ctx context.Context, c *tfe.Client, m moduleVersionRef) (
 }
 
 func patchDeprecation(ctx context.Context, c *tfe.Client, m moduleVersionRef, body deprecationRequestBody) (*moduleVersionDoc, error) {
-	req, err := c.NewRequest(http.MethodPatch, m.modulePath()+"/"+url.PathEscape(m.Version),
-		&deprecationRequestDoc{Data: deprecationRequestData{Type: "module-versions", Attributes: deprecationRequestAttributes{Deprecation: body}}})
-	if err != nil {
-		return nil, err
-	}
 	var buf bytes.Buffer
-	if err := req.Do(ctx, &buf); err != nil {
+	if err := apiRequest(ctx, c, http.MethodPatch, m.modulePath()+"/"+url.PathEscape(m.Version),
+		&deprecationRequestDoc{Data: deprecationRequestData{Type: "module-versions", Attributes: deprecationRequestAttributes{Deprecation: body}}}, nil, &buf); err != nil {
 		return nil, err
 	}
 	var doc moduleVersionDoc

@@ -1,0 +1,46 @@
+// Package provider is the tfgov Terraform provider: its resources, data
+// sources, list resources and action, on terraform-plugin-framework and
+// go-tfe.
+//
+// # One type's files
+//
+// Every file of a type starts with the type's name (without "tfgov_"), so
+// `ls <type>_*` lists it, tests included:
+//
+//	<type>_resource.go      schema, plan, create, read, update, delete, import
+//	<type>_api.go           requests go-tfe cannot make as the type needs them
+//	<type>_move.go          `moved` from hashicorp/tfe's counterpart
+//	<type>_data_source.go   the data source of the same name
+//	<types>_data_source.go  the plural data source (policies, agent_tokens, ...)
+//
+// The type's name itself is one resourceType constant (resource_type.go),
+// from which its Metadata, identity and list resource names derive;
+// resourceBase gives each resource Metadata, Configure and IdentitySchema.
+//
+// # What every type shares, one file per mechanism
+//
+// A type's part in these is a few lines in the shared file, beside the
+// other types':
+//
+//	identity.go        each type's identity attributes, synced on every CRUD
+//	list_resources.go  the list resources (`terraform query`), one per type
+//	bulk_lists.go      each type's shared list, for refresh in bulk
+//	shared_lists.go    the mechanism: one list read per parent per operation
+//	pager.go           the one pager: every paginated list reads through it
+//	reconcile.go       creates whose answer was lost: find before creating again
+//	ownership.go       adopt an object only on proof that this create made it
+//	code_hash.go       hashes of local files taken at plan, for saved plans
+//	model_convert.go   models converted without reflection (speed)
+//	move_state_tfe.go  moving state from hashicorp/tfe: the mechanism
+//	scope_attributes.go organization/module_name/module_provider, defined once
+//	api_request.go     the one raw JSON:API request, through go-tfe
+//	transport.go       retries, rate limits, error bodies, the request log
+//	response_notes.go  what go-tfe drops from an answer (headers, pointers)
+//	errors.go          error texts naming the attribute; configureData
+//
+// The provider itself: provider.go (schema, Configure), credentials.go
+// (the CLI configuration's tokens), discovery.go (the API's address),
+// token_check.go (the token checked once at configure), validators.go,
+// import_id.go, organization.go (the provider's default organization),
+// module_ref.go (a private registry module's name).
+package provider

@@ -1,0 +1,48 @@
+package provider
+
+import (
+	"context"
+
+	"github.com/hashicorp/terraform-plugin-framework/diag"
+	"github.com/hashicorp/terraform-plugin-framework/resource"
+	"github.com/hashicorp/terraform-plugin-framework/types"
+)
+
+// Moving a tfe_policy from hashicorp/tfe (the mechanism: move_state_tfe.go).
+
+var _ resource.ResourceWithMoveState = (*policyResource)(nil)
+
+var tfePolicyMove = tfeMove{
+	source: "tfe_policy", target: "tfgov_policy",
+	versions: map[int64]func(tfeState, *diag.Diagnostics) any{0: movePolicyV0},
+}
+
+func (r *policyResource) MoveState(context.Context) []resource.StateMover {
+	return []resource.StateMover{tfePolicyMove.stateMover()}
+}
+
+// movePolicyV0: tfe_policy keeps its code in `policy`, which becomes the
+// inline `content` (and its SHA-256); `enforce_mode` is
+// `enforcement_level`. hashicorp/tfe never reads `query` back from the API
+// (it keeps the configuration's); the next refresh reads it, as every
+// attribute. The policy sets that include it are read by the refresh too.
+func movePolicyV0(s tfeState, _ *diag.Diagnostics) any {
+	m := &policyResourceModel{}
+	m.ID = s.required("id")
+	m.Name = s.required("name")
+	m.Kind = s.required("kind")
+	m.Organization = s.optionalStr("organization") // null: the refresh reads the policy by ID and fills it
+	m.Description = s.optionalStr("description")
+	m.Query = s.optionalStr("query")
+	m.EnforcementLevel = s.optionalStr("enforce_mode")
+	m.PolicySetIDs = types.SetNull(types.StringType)
+	m.PolicySetCount = types.Int64Null()
+	m.UpdatedAt = types.StringNull()
+	var code string
+	if s.value("policy", &code, true) {
+		m.Content = types.StringValue(code)
+		m.ContentSHA256 = types.StringValue(sha256Hex([]byte(code)))
+	}
+	m.Source = types.StringNull()
+	return m
+}
