@@ -62,7 +62,7 @@ var resourceIdentities = map[resourceType][]identityAttr{
 		identityAttr{"id", "ID of the test run (`trun-<id>`)."}),
 	moduleVersionDeprecationType: append(moduleIdentity(),
 		identityAttr{"module_version", "The deprecated version of the module."}),
-	"workspace_team_access_exclusive": {{"workspace_id", "ID of the workspace (`ws-<id>`)."}},
+	workspaceTeamAccessExclusiveType: {{"workspace_id", "ID of the workspace (`ws-<id>`)."}},
 }
 
 func moduleIdentity() []identityAttr {

@@ -17,13 +17,14 @@ import (
 type resourceType string
 
 const (
-	policyType                   resourceType = "policy"
-	policyUploadType             resourceType = "policy_upload"
-	teamAccessType               resourceType = "team_access"
-	agentTokenType               resourceType = "agent_token"
-	moduleTestVariableType       resourceType = "module_test_variable"
-	moduleTestRunType            resourceType = "module_test_run"
-	moduleVersionDeprecationType resourceType = "module_version_deprecation"
+	policyType                       resourceType = "policy"
+	policyUploadType                 resourceType = "policy_upload"
+	teamAccessType                   resourceType = "team_access"
+	agentTokenType                   resourceType = "agent_token"
+	moduleTestVariableType           resourceType = "module_test_variable"
+	moduleTestRunType                resourceType = "module_test_run"
+	moduleVersionDeprecationType     resourceType = "module_version_deprecation"
+	workspaceTeamAccessExclusiveType resourceType = "workspace_team_access_exclusive"
 )
 
 // typeName is the type's full name for the provider named provider

@@ -37,22 +37,14 @@ var (
 // diff of the set; destroy removes it from state only; import by the
 // parent's ID.
 func NewWorkspaceTeamAccessExclusiveResource() resource.Resource {
-	return &workspaceTeamAccessExclusiveResource{}
+	return &workspaceTeamAccessExclusiveResource{resourceBase{typ: workspaceTeamAccessExclusiveType}}
 }
 
-type workspaceTeamAccessExclusiveResource struct{ data *providerData }
+type workspaceTeamAccessExclusiveResource struct{ resourceBase }
 
 type workspaceTeamAccessExclusiveModel struct {
 	WorkspaceID types.String `tfsdk:"workspace_id"`
 	TeamIDs     types.Set    `tfsdk:"team_ids"`
-}
-
-func (r *workspaceTeamAccessExclusiveResource) Metadata(_ context.Context, req resource.MetadataRequest, resp *resource.MetadataResponse) {
-	resp.TypeName = req.ProviderTypeName + "_workspace_team_access_exclusive"
-}
-
-func (r *workspaceTeamAccessExclusiveResource) IdentitySchema(_ context.Context, _ resource.IdentitySchemaRequest, resp *resource.IdentitySchemaResponse) {
-	resp.IdentitySchema = identitySchemaFor("workspace_team_access_exclusive")
 }
 
 func (r *workspaceTeamAccessExclusiveResource) Schema(_ context.Context, _ resource.SchemaRequest, resp *resource.SchemaResponse) {
@@ -86,10 +78,6 @@ func (r *workspaceTeamAccessExclusiveResource) Schema(_ context.Context, _ resou
 			},
 		},
 	}
-}
-
-func (r *workspaceTeamAccessExclusiveResource) Configure(_ context.Context, req resource.ConfigureRequest, resp *resource.ConfigureResponse) {
-	r.data = configureData(req.ProviderData, &resp.Diagnostics)
 }
 
 // teamIDsOf returns the elements of a known set.
@@ -270,7 +258,7 @@ func (d *providerData) lockOut(ctx context.Context, wsID string, grants *records
 // does not name (the plan warned with them): the workspace's list (shared
 // with the plan the apply made), then one DELETE per grant.
 func (r *workspaceTeamAccessExclusiveResource) Create(ctx context.Context, req resource.CreateRequest, resp *resource.CreateResponse) {
-	defer syncIdentity(ctx, "workspace_team_access_exclusive", nil, &resp.State, resp.Identity, &resp.Diagnostics)
+	defer r.syncIdentity(ctx, nil, &resp.State, resp.Identity, &resp.Diagnostics)
 	var plan workspaceTeamAccessExclusiveModel
 	resp.Diagnostics.Append(req.Plan.Get(ctx, &plan)...)
 	if resp.Diagnostics.HasError() {
@@ -282,7 +270,7 @@ func (r *workspaceTeamAccessExclusiveResource) Create(ctx context.Context, req r
 // Update removes the access of the teams that leave team_ids (as the plan
 // showed them) and still hold it.
 func (r *workspaceTeamAccessExclusiveResource) Update(ctx context.Context, req resource.UpdateRequest, resp *resource.UpdateResponse) {
-	defer syncIdentity(ctx, "workspace_team_access_exclusive", &req.State, &resp.State, resp.Identity, &resp.Diagnostics)
+	defer r.syncIdentity(ctx, &req.State, &resp.State, resp.Identity, &resp.Diagnostics)
 	var plan, state workspaceTeamAccessExclusiveModel
 	resp.Diagnostics.Append(req.Plan.Get(ctx, &plan)...)
 	resp.Diagnostics.Append(req.State.Get(ctx, &state)...)
@@ -345,7 +333,7 @@ func (r *workspaceTeamAccessExclusiveResource) apply(ctx context.Context, plan w
 // team of team_ids without access stays (it may hold access). A missing
 // workspace removes the resource from state.
 func (r *workspaceTeamAccessExclusiveResource) Read(ctx context.Context, req resource.ReadRequest, resp *resource.ReadResponse) {
-	defer syncIdentity(ctx, "workspace_team_access_exclusive", &req.State, &resp.State, resp.Identity, &resp.Diagnostics)
+	defer r.syncIdentity(ctx, &req.State, &resp.State, resp.Identity, &resp.Diagnostics)
 	var state workspaceTeamAccessExclusiveModel
 	resp.Diagnostics.Append(req.State.Get(ctx, &state)...)
 	if resp.Diagnostics.HasError() {
@@ -384,7 +372,7 @@ func (r *workspaceTeamAccessExclusiveResource) Delete(ctx context.Context, req r
 
 // ImportState takes the workspace's ID.
 func (r *workspaceTeamAccessExclusiveResource) ImportState(ctx context.Context, req resource.ImportStateRequest, resp *resource.ImportStateResponse) {
-	req.ID = identityImportID(ctx, "workspace_team_access_exclusive", req, &resp.Diagnostics)
+	req.ID = r.importID(ctx, req, &resp.Diagnostics)
 	if !strings.HasPrefix(req.ID, "ws-") || strings.Contains(req.ID, "/") {
 		resp.Diagnostics.AddError("Invalid import ID", fmt.Sprintf("Expected the ID of a workspace (ws-<id>), got %q.", req.ID))
 		return
