@@ -399,7 +399,7 @@ func newActionProgress(ctx context.Context, push func(action.InvokeProgressEvent
 }
 
 func (p actionProgress) send(msg string) {
-	tflog.Info(p.ctx, "Module test progress", map[string]any{"message": msg})
+	tflog.Info(p.ctx, "Action progress", map[string]any{"message": msg})
 	if p.push == nil || p.ctx.Err() != nil {
 		return
 	}
