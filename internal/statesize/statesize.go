@@ -16,60 +16,65 @@ import (
 // configuration rather than from the provider.
 var configKeys = []string{"dependencies", "index_key", "create_before_destroy", "deposed", "status"}
 
-// Instances returns, for each managed resource type in the state file raw
-// (terraform.tfstate as Terraform writes it), the size in bytes of each of
-// its instances.
-func Instances(raw []byte) (map[string][]int, error) {
+// Instance is one resource instance of a state file.
+type Instance struct {
+	Type, Name string
+	// Fields are what Terraform wrote for it, without configKeys.
+	Fields map[string]json.RawMessage
+}
+
+// Bytes is the instance's size as compact JSON.
+func (i Instance) Bytes() int { return Bytes(i.Fields) }
+
+// Bytes is the size of an instance's fields as compact JSON (Marshal
+// compacts each value and keeps Terraform's escaping).
+func Bytes(fields map[string]json.RawMessage) int {
+	out, err := json.Marshal(fields)
+	if err != nil {
+		return 0 // not reached: the values were read as JSON
+	}
+	return len(out)
+}
+
+// Read returns the managed resource instances of the state file raw
+// (terraform.tfstate as Terraform writes it).
+func Read(raw []byte) ([]Instance, error) {
 	var st struct {
 		Resources []struct {
-			Mode      string            `json:"mode"`
-			Type      string            `json:"type"`
-			Instances []json.RawMessage `json:"instances"`
+			Mode      string                       `json:"mode"`
+			Type      string                       `json:"type"`
+			Name      string                       `json:"name"`
+			Instances []map[string]json.RawMessage `json:"instances"`
 		} `json:"resources"`
 	}
 	if err := json.Unmarshal(raw, &st); err != nil {
 		return nil, fmt.Errorf("reading the state: %w", err)
 	}
-	sizes := map[string][]int{}
+	var out []Instance
 	for _, r := range st.Resources {
 		if r.Mode != "managed" {
 			continue
 		}
-		for _, inst := range r.Instances {
-			n, err := instanceBytes(inst)
-			if err != nil {
-				return nil, fmt.Errorf("%s: %w", r.Type, err)
+		for _, fields := range r.Instances {
+			for _, k := range configKeys {
+				delete(fields, k)
 			}
-			sizes[r.Type] = append(sizes[r.Type], n)
+			out = append(out, Instance{Type: r.Type, Name: r.Name, Fields: fields})
 		}
 	}
-	return sizes, nil
+	return out, nil
 }
 
-func instanceBytes(inst json.RawMessage) (int, error) {
-	var fields map[string]json.RawMessage
-	if err := json.Unmarshal(inst, &fields); err != nil {
-		return 0, err
-	}
-	for _, k := range configKeys {
-		delete(fields, k)
-	}
-	// Marshal compacts each value and keeps Terraform's escaping.
-	out, err := json.Marshal(fields)
+// Instances returns, for each managed resource type in the state file raw,
+// the size in bytes of each of its instances.
+func Instances(raw []byte) (map[string][]int, error) {
+	insts, err := Read(raw)
 	if err != nil {
-		return 0, err
+		return nil, err
 	}
-	return len(out), nil
-}
-
-// Mean is the mean of sizes, rounded down (0 for none).
-func Mean(sizes []int) int {
-	if len(sizes) == 0 {
-		return 0
+	sizes := map[string][]int{}
+	for _, i := range insts {
+		sizes[i.Type] = append(sizes[i.Type], i.Bytes())
 	}
-	sum := 0
-	for _, s := range sizes {
-		sum += s
-	}
-	return sum / len(sizes)
+	return sizes, nil
 }
