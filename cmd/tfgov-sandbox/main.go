@@ -47,8 +47,13 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 	fs.StringVar(&tlsf.certFile, "tls-cert", "", "serve HTTPS with this certificate (PEM; with --tls-key)")
 	fs.StringVar(&tlsf.keyFile, "tls-key", "", "private key (PEM) of --tls-cert")
 	latency := fs.Duration("latency", 0, "delay every request by this long before serving it (parallel requests wait concurrently)")
+	policyUpdatedAt := fs.String("policy-updated-at", "upload+patch", "which writes move a policy's updated-at: upload+patch, upload, patch or none (the reference does not say; see internal/sandbox/README.md)")
 	faults := fs.String("faults", "", "random faults, e.g. seed=7,429=0.05,503=0.05,lost=0.05,slow=0.05,slow-delay=1s (see internal/sandbox/README.md)")
 	if err := fs.Parse(args); err != nil {
+		return err
+	}
+	movedBy, err := sandbox.ParsePolicyUpdatedAt(*policyUpdatedAt)
+	if err != nil {
 		return err
 	}
 	var chaos sandbox.Chaos
@@ -68,6 +73,7 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 	}
 	srv, err := sandbox.New(sandbox.Options{Token: *token, DataFile: *data, UploadListen: *uploadListen, Logger: logger, RateLimit: *rateLimit,
 		TestRunWorkers: *testWorkers, Terraform: *terraform, Latency: *latency, Chaos: chaos, TLS: tlsConfig,
+		PolicyUpdatedAt: movedBy,
 	})
 	if err != nil {
 		return err

@@ -29,10 +29,12 @@ type bulkLists struct {
 	// their code (content or source), as planned or created by this
 	// process: a tfgov_policy_upload of one of them is refused.
 	inlineCode sync.Map // string → bool
-	// ownPolicyWrites holds, by policy ID, the PATCH of this provider that
-	// a refresh of the policy found as the policy's last change
-	// (policyWrite).
-	ownPolicyWrites sync.Map // string → policyWrite
+	// writes holds, by policy ID, updated-at as this process's last write
+	// of the policy answered (code_proof.go).
+	writes policyWrites
+	// codeUploads holds, by policy ID, the tfgov_policy_upload planned for
+	// it in this process (uploadClaim): a second one is refused.
+	codeUploads sync.Map // string → uploadClaim
 }
 
 // policyIdentity is what never changes about a policy.

@@ -61,26 +61,18 @@ type policyClient struct{ c *tfe.Client }
 
 // do makes one request; a refusal naming attributes is a *rejectedError.
 func (p policyClient) do(ctx context.Context, method, path string, body any, out any) error {
-	_, err := p.doTimed(ctx, method, path, body, out)
-	return err
-}
-
-// doTimed is do, also returning the service's time when it answered (the
-// Date header, to the second; zero when the service sent none).
-func (p policyClient) doTimed(ctx context.Context, method, path string, body any, out any) (time.Time, error) {
 	req, err := p.c.NewRequest(method, path, body)
 	if err != nil {
-		return time.Time{}, err
+		return err
 	}
 	ctx, notes := withResponseNotes(ctx)
-	err = notes.wrap(req.Do(ctx, out))
-	return notes.serverTime(), err
+	return notes.wrap(req.Do(ctx, out))
 }
 
 // upload puts code as the code of policy id (one request), as go-tfe's
-// Policies.Upload does, and returns the service's time when it answered.
-func (p policyClient) upload(ctx context.Context, id string, code []byte) (time.Time, error) {
-	return p.doTimed(ctx, "PUT", "policies/"+url.PathEscape(id)+"/upload", code, nil)
+// Policies.Upload does.
+func (p policyClient) upload(ctx context.Context, id string, code []byte) error {
+	return p.do(ctx, "PUT", "policies/"+url.PathEscape(id)+"/upload", code, nil)
 }
 
 func (p policyClient) read(ctx context.Context, id string) (*policyAPI, error) {

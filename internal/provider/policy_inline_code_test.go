@@ -5,7 +5,6 @@ import (
 	"fmt"
 	"regexp"
 	"testing"
-	"time"
 
 	tfjson "github.com/hashicorp/terraform-json"
 	"github.com/hashicorp/terraform-plugin-testing/helper/resource"
@@ -72,7 +71,6 @@ func TestAccPolicyResource_inlineCode(t *testing.T) {
 			// Drift: code changed outside Terraform; the plan uploads it again.
 			{
 				PreConfig: func() {
-					testAccAfterUploadSecond()
 					if err := testAccClient(t).Policies.Upload(context.Background(), policyID, []byte(regoCode)); err != nil {
 						t.Fatalf("uploading outside Terraform: %v", err)
 					}
@@ -108,15 +106,6 @@ resource "tfgov_policy_upload" "test" {
 	})
 }
 
-// testAccAfterUploadSecond waits until the service's clock is past the
-// second of the provider's last upload. The provider takes every updated-at
-// before the end of that second (the Date of the upload's answer, which
-// HTTP gives to the second) for its own upload's, so a change made outside
-// Terraform within that same second is not seen (codeSignal); a test that
-// changes code outside Terraform right after an apply waits for it, as
-// any outside change slower than a second does not need to.
-func testAccAfterUploadSecond() { time.Sleep(1100 * time.Millisecond) }
-
 const orgPolicies = "GET /api/v2/organizations/{org}/policies"
 
 // testAccPolicyListPages is the number of pages (100 a page) of the test
@@ -130,8 +119,9 @@ func testAccPolicyListPages(t *testing.T) int {
 }
 
 // TestAccPolicyResource_inlineCodeRequests: a policy with inline code costs
-// two requests to create (POST, PUT) besides the organization's pre-write
-// snapshot (a list, once per apply), one to change its code (PUT) and a
+// four requests to create (POST, PUT, and the proof: the policy and its
+// code read once) besides the organization's pre-write snapshot (a list,
+// once per apply), three to change its code (PUT and the proof) and a
 // refresh of the organization's list to plan. Not parallel: the counter sees
 // no other test's requests.
 func TestAccPolicyResource_inlineCodeRequests(t *testing.T) {
@@ -169,6 +159,10 @@ func TestAccPolicyResource_inlineCodeRequests(t *testing.T) {
 					orgPolicies: 1, // the pre-write snapshot of the organization's policies (ownership.go)
 					"POST /api/v2/organizations/{org}/policies": 1,
 					"PUT /api/v2/policies/{id}/upload":          1,
+					// The proof (code_proof.go): did the upload move updated-at, and
+					// which code is at the new updated-at.
+					"GET /api/v2/policies/{id}":          1,
+					"GET /api/v2/policies/{id}/download": 1,
 				}),
 			},
 			{
@@ -189,8 +183,10 @@ func TestAccPolicyResource_inlineCodeRequests(t *testing.T) {
 				PreConfig: snapshot,
 				Config:    testAccPolicyInline(name, regoV2),
 				Check: check("code change (refresh, then upload)", map[string]int{
-					orgPolicies:                        1,
-					"PUT /api/v2/policies/{id}/upload": 1,
+					orgPolicies:                          1,
+					"PUT /api/v2/policies/{id}/upload":   1,
+					"GET /api/v2/policies/{id}":          1,
+					"GET /api/v2/policies/{id}/download": 1,
 				}),
 			},
 		},

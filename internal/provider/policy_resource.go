@@ -103,10 +103,13 @@ func (r *policyResource) Schema(_ context.Context, _ resource.SchemaRequest, res
 			"(`content` or `source`); policy sets decide where it is enforced.\n\n" +
 			"The code can be given here or with a separate `tfgov_policy_upload`, never both for one policy (refused at plan when the upload's `policy_id` is known then, " +
 			"else before the upload's own upload). Inline code is one resource per policy, which is less work for Terraform with many policies: " +
-			"a create is two requests (the policy, then its code). Use `tfgov_policy_upload` when the code's lifecycle differs from the policy's, " +
+			"a create is four requests (the policy; its code; then, to know the code at the policy's `updated-at`, the policy and its code once). Use `tfgov_policy_upload` when the code's lifecycle differs from the policy's, " +
 			"for example when the code is written by another resource during the apply or managed in another configuration. " +
 			"Inline code is checked as `tfgov_policy_upload` checks it: size at plan, Rego syntax with OPA's parser for `opa` policies, and drift through the code's SHA-256 " +
-			"(downloaded only when the policy's `updated-at` shows a change this provider did not make, see `tfgov_policy_upload`). Removing `content` and `source` leaves the last code on the service.\n\n" +
+			"(downloaded unless the policy's `updated-at` is still the value recorded together with the code, on a service where uploads are proven to move it, see `tfgov_policy_upload`; " +
+			"an update of a description, query or level that moves `updated-at` downloads the code once, so that an upload by someone else is never taken for the update's own). " +
+			"Importing a policy downloads its code once, so that a configuration with the same code plans no upload. " +
+			"Removing `content` and `source` leaves the last code on the service.\n\n" +
 			"After every create and update the provider compares what the API returns with the configuration, " +
 			"so a change the API did not make fails the apply instead of showing up as drift later.\n\n" +
 			"**Lost answers.** When the create request ends without a definite answer (a 5xx, or a connection lost once the request was sent), " +
@@ -273,6 +276,9 @@ func (r *policyResource) ModifyPlan(ctx context.Context, req resource.ModifyPlan
 	var stateSum, stateLevel types.String
 	if !req.State.Raw.IsNull() {
 		resp.Diagnostics.Append(req.State.GetAttribute(ctx, path.Root("content_sha256"), &stateSum)...)
+		if found, ok := privateJSON[string](ctx, req.Private, importedCodeKey, &resp.Diagnostics); ok && stateSum.IsNull() {
+			stateSum = types.StringValue(found) // just imported: the code the policy has
+		}
 		resp.Diagnostics.Append(req.State.GetAttribute(ctx, path.Root("enforcement_level"), &stateLevel)...)
 		if !plan.UpdatedAt.IsUnknown() && !plan.EnforcementLevel.Equal(stateLevel) {
 			// The default level planned by policyLevelDefault, after the
@@ -363,6 +369,7 @@ func (r *policyResource) Create(ctx context.Context, req resource.CreateRequest,
 		return
 	}
 	r.data.rememberPolicy(pol)
+	r.data.lists.writes.note(pol)
 	tflog.Info(ctx, "Created policy", map[string]any{"id": pol.ID, "organization": org, "name": pol.Name})
 	want := plan
 	plan.set(pol.values())
@@ -370,7 +377,8 @@ func (r *policyResource) Create(ctx context.Context, req resource.CreateRequest,
 	if plan.hasCode() {
 		r.data.lists.inlineCode.Store(pol.ID, true)
 		var put diag.Diagnostics
-		sig := r.data.putCode(ctx, pol.ID, identityOf(pol), code, &put)
+		before := updatedAtSignal(pol) // the create's answer: null
+		proof := r.data.putCode(ctx, pol.ID, identityOf(pol), code, &before, codeProof{}, &put)
 		if put.HasError() {
 			if r.undoCreate(ctx, pol, put, &resp.Diagnostics) {
 				return // nothing made, nothing in state
@@ -382,7 +390,7 @@ func (r *policyResource) Create(ctx context.Context, req resource.CreateRequest,
 		} else {
 			resp.Diagnostics.Append(put...)
 			plan.ContentSHA256 = types.StringValue(sha256Hex(code))
-			resp.Diagnostics.Append(setCodeSignal(ctx, resp.Private, sig)...)
+			resp.Diagnostics.Append(setCodeProof(ctx, resp.Private, proof)...)
 		}
 	}
 	resp.Diagnostics.Append(resp.State.Set(ctx, &plan)...)
@@ -507,6 +515,15 @@ func (r *policyResource) Read(ctx context.Context, req resource.ReadRequest, res
 	if resp.Diagnostics.HasError() {
 		return
 	}
+	importing := false
+	if b, d := req.Private.GetKey(ctx, importingKey); len(b) > 0 {
+		resp.Diagnostics.Append(d...)
+		importing = true
+	}
+	resp.Diagnostics.Append(resp.Private.SetKey(ctx, importingKey, nil)...)
+	if !importing {
+		resp.Diagnostics.Append(resp.Private.SetKey(ctx, importedCodeKey, nil)...)
+	}
 	pol, err := r.data.refreshPolicy(ctx, state.Organization.ValueString(), state.ID.ValueString())
 	if err != nil {
 		resp.Diagnostics.AddError("Error reading policy", fmt.Sprintf("Reading policy %s: %s", state.ID.ValueString(), err))
@@ -518,20 +535,14 @@ func (r *policyResource) Read(ctx context.Context, req resource.ReadRequest, res
 		return
 	}
 	state.set(pol.values())
-	if !state.hasCode() { // inline code keeps its own signal; no upload resource can refer to it
-		r.data.notePolicyWrite(ctx, pol, req.Private, resp.Private, &resp.Diagnostics)
-	}
 	if !state.ContentSHA256.IsNull() {
-		sig, diags := getCodeSignal(ctx, req.Private)
+		proof, diags := getCodeProof(ctx, req.Private)
 		resp.Diagnostics.Append(diags...)
-		switch {
-		case sig.unchanged(pol, state.ContentSHA256.ValueString()):
-			// Ours: no download. Recording updated-at narrows the signal
-			// to this exact value for the refreshes after a saved one.
-			if sig.UpdatedAt != updatedAtSignal(pol) {
-				resp.Diagnostics.Append(setCodeSignal(ctx, resp.Private, sig.compared(state.Organization.ValueString(), pol))...)
-			}
-		default:
+		if proof.unchanged(pol) {
+			tflog.Debug(ctx, "Policy code unchanged: updated-at still shows the value recorded with the code in state, and uploads move it on this service; not downloading",
+				map[string]any{"id": pol.ID, "updated_at": updatedAtSignal(pol)})
+		} else {
+			tflog.Debug(ctx, "Downloading policy code", map[string]any{"id": pol.ID, "why": proof.why(pol)})
 			var gone bool
 			state.ContentSHA256, state.Content, gone, err = r.data.downloadCode(ctx, pol.ID, state.ContentSHA256, state.Content)
 			if err != nil {
@@ -541,8 +552,10 @@ func (r *policyResource) Read(ctx context.Context, req resource.ReadRequest, res
 			if gone { // the policy has no code: the next apply uploads it
 				state.ContentSHA256 = types.StringNull()
 			}
-			resp.Diagnostics.Append(setCodeSignal(ctx, resp.Private, codeSignal{Organization: state.Organization.ValueString(), UpdatedAt: updatedAtSignal(pol)})...)
+			resp.Diagnostics.Append(setCodeProof(ctx, resp.Private, proof.downloaded(pol))...)
 		}
+	} else if importing {
+		r.data.noteImportedCode(ctx, pol, resp.Private, &resp.Diagnostics)
 	}
 	if !state.Source.IsNull() {
 		// The file as this refresh finds it, for the apply of a saved plan
@@ -575,6 +588,7 @@ func (r *policyResource) Update(ctx context.Context, req resource.UpdateRequest,
 		opts.EnforcementLevel = tfe.EnforcementMode(tfe.EnforcementLevel(plan.EnforcementLevel.ValueString()))
 	}
 	id := state.ID.ValueString()
+	var patched *policyAPI // the PATCH's answer, when one was sent
 	// Only the code changed: no PATCH.
 	if plan.Description.Equal(state.Description) && plan.Query.Equal(state.Query) && plan.EnforcementLevel.Equal(state.EnforcementLevel) {
 		plan.PolicySetIDs, plan.PolicySetCount, plan.UpdatedAt = state.PolicySetIDs, state.PolicySetCount, state.UpdatedAt
@@ -587,22 +601,29 @@ func (r *policyResource) Update(ctx context.Context, req resource.UpdateRequest,
 			return
 		}
 		tflog.Info(ctx, "Updated policy", map[string]any{"id": id})
-		if !plan.hasCode() {
-			recordPolicyWrite(ctx, req.Private, resp.Private, pol, &resp.Diagnostics)
-		}
+		r.data.lists.writes.note(pol)
+		patched = pol
 		want := plan
 		plan.set(pol.values())
 		checkPolicyWritten(want, plan, &resp.Diagnostics)
-		// The PATCH moved updated-at, and its answer says to what: the code
-		// compared at the plan's refresh is still the code at that
-		// updated-at (a change between that refresh and this PATCH is not
-		// seen, as with any refresh).
-		if sig, diags := getCodeSignal(ctx, req.Private); sig.UpdatedAt != "" && !state.ContentSHA256.IsNull() {
-			resp.Diagnostics.Append(diags...)
-			resp.Diagnostics.Append(setCodeSignal(ctx, resp.Private, sig.compared(state.Organization.ValueString(), pol))...)
+	}
+	prior, diags := getCodeProof(ctx, req.Private)
+	resp.Diagnostics.Append(diags...)
+	uploading := plan.hasCode() && (plan.ContentSHA256.IsUnknown() || !plan.ContentSHA256.Equal(state.ContentSHA256))
+	if uploading && state.ContentSHA256.IsNull() && !plan.ContentSHA256.IsUnknown() {
+		// Just imported (or code added): the service may have this code
+		// already, as the import's refresh found it (noteImportedCode).
+		if found, ok := privateJSON[string](ctx, req.Private, importedCodeKey, &resp.Diagnostics); ok && found == plan.ContentSHA256.ValueString() {
+			tflog.Debug(ctx, "The policy already has the configured code, as its import found it; not uploading", map[string]any{"id": id})
+			uploading = false
 		}
 	}
-	if plan.hasCode() && (plan.ContentSHA256.IsUnknown() || !plan.ContentSHA256.Equal(state.ContentSHA256)) {
+	resp.Diagnostics.Append(resp.Private.SetKey(ctx, importedCodeKey, nil)...)
+	if patched != nil && !uploading && !state.ContentSHA256.IsNull() {
+		// The code in state, at the PATCH's updated-at (code_proof.go).
+		resp.Diagnostics.Append(setCodeProof(ctx, resp.Private, r.data.afterPatch(ctx, patched, prior, state.ContentSHA256.ValueString()))...)
+	}
+	if uploading {
 		code := codeFor(plan.Content, plan.Source, plan.ContentSHA256, &resp.Diagnostics)
 		if resp.Diagnostics.HasError() {
 			return
@@ -612,12 +633,19 @@ func (r *policyResource) Update(ctx context.Context, req resource.UpdateRequest,
 		if resp.Diagnostics.HasError() {
 			return
 		}
-		sig := r.data.putCode(ctx, id, pol, code, &resp.Diagnostics)
+		var before *string
+		if patched != nil {
+			v := updatedAtSignal(patched) // after our PATCH, never before it
+			before = &v
+		} else {
+			before = r.data.valueBefore(ctx, id, prior)
+		}
+		proof := r.data.putCode(ctx, id, pol, code, before, prior, &resp.Diagnostics)
 		if resp.Diagnostics.HasError() {
 			return
 		}
 		plan.ContentSHA256 = types.StringValue(sha256Hex(code))
-		resp.Diagnostics.Append(setCodeSignal(ctx, resp.Private, sig)...)
+		resp.Diagnostics.Append(setCodeProof(ctx, resp.Private, proof)...)
 	}
 	resp.Diagnostics.Append(resp.State.Set(ctx, &plan)...)
 }
@@ -669,6 +697,7 @@ func (r *policyResource) ImportState(ctx context.Context, req resource.ImportSta
 	const forms = "pol-<id> or <organization>/<policy name>"
 	if strings.HasPrefix(req.ID, "pol-") {
 		resource.ImportStatePassthroughID(ctx, path.Root("id"), req, resp)
+		resp.Diagnostics.Append(resp.Private.SetKey(ctx, importingKey, []byte(`true`))...)
 		return
 	}
 	parts, err := splitImportID(req.ID, 2, forms)
@@ -683,68 +712,26 @@ func (r *policyResource) ImportState(ctx context.Context, req resource.ImportSta
 	}
 	resp.Diagnostics.Append(resp.State.SetAttribute(ctx, path.Root("id"), pol.ID)...)
 	resp.Diagnostics.Append(resp.State.SetAttribute(ctx, path.Root("organization"), parts[0])...)
+	resp.Diagnostics.Append(resp.Private.SetKey(ctx, importingKey, []byte(`true`))...)
 }
 
-// A PATCH of a policy moves its updated-at, which a tfgov_policy_upload of
-// that policy would take for a change of its code and download. (A policy
-// with inline code has no tfgov_policy_upload: its codeSignal covers its
-// own PATCH, and it keeps none of this.) The PATCH's
-// answer gives the new updated-at, so tfgov_policy keeps in private state
-// the policy's updated-at as its last refresh saw it (policySeenKey) and,
-// after its own PATCH, the move from that value to the answer's
-// (policyWriteKey). The next refresh that finds the policy at the PATCH's
-// updated-at tells this process (ownPolicyWrites), and the upload's refresh
-// that follows it (Terraform refreshes a resource after those it refers to)
-// takes the move as no change of the code when it had compared the code
-// at the value before the PATCH. A change of the code made outside
-// Terraform between the refresh before the PATCH and the PATCH is not
-// seen, as with any refresh.
-const (
-	policySeenKey  = "policy_seen"
-	policyWriteKey = "policy_write"
-)
+// importedCodeKey holds, from the refresh right after an import until the
+// next refresh, the SHA-256 of the code the policy had (noteImportedCode):
+// a configuration with that same inline code then plans content_sha256
+// known and the apply uploads nothing (the import cannot know whether the
+// configuration manages the code, so it looks once).
+const importedCodeKey = "imported_code"
 
-// policyWrite is a move of a policy's updated-at by this provider's PATCH.
-type policyWrite struct {
-	From string `json:"from"`
-	To   string `json:"to"`
-}
-
-// notePolicyWrite, in a refresh that found pol, records its updated-at
-// (policySeenKey) and tells the process of a PATCH of ours that pol still
-// shows.
-func (d *providerData) notePolicyWrite(ctx context.Context, pol *policyAPI, prior privateGetter, priv privateStateSetter, diags *diag.Diagnostics) {
-	if d == nil || prior == nil {
+// noteImportedCode downloads the code of pol, just imported (one request),
+// and records its SHA-256 (importedCodeKey); a policy without code records
+// nothing.
+func (d *providerData) noteImportedCode(ctx context.Context, pol *policyAPI, priv privateStateSetter, diags *diag.Diagnostics) {
+	code, err := d.client.Policies.Download(ctx, pol.ID)
+	if err != nil {
+		if !isNotFound(err) {
+			tflog.Debug(ctx, "Downloading the code of an imported policy failed; a configuration with code uploads it", map[string]any{"id": pol.ID, "error": err.Error()})
+		}
 		return
 	}
-	now := updatedAtSignal(pol)
-	if w, ok := privateJSON[policyWrite](ctx, prior, policyWriteKey, diags); ok && w.To == now && w.From != "" {
-		d.lists.ownPolicyWrites.Store(pol.ID, w)
-	}
-	if seen, _ := privateJSON[string](ctx, prior, policySeenKey, diags); seen != now {
-		diags.Append(priv.SetKey(ctx, policySeenKey, privateValue(now))...)
-	}
-}
-
-// recordPolicyWrite records, after a PATCH answered with pol, the move of
-// its updated-at from the one the last refresh saw.
-func recordPolicyWrite(ctx context.Context, prior privateGetter, priv privateStateSetter, pol *policyAPI, diags *diag.Diagnostics) {
-	if prior == nil {
-		return
-	}
-	from, ok := privateJSON[string](ctx, prior, policySeenKey, diags)
-	if !ok || from == "" {
-		return
-	}
-	diags.Append(priv.SetKey(ctx, policyWriteKey, privateValue(policyWrite{From: from, To: updatedAtSignal(pol)}))...)
-	diags.Append(priv.SetKey(ctx, policySeenKey, privateValue(updatedAtSignal(pol)))...)
-}
-
-// ownPolicyWrite reports whether this provider's PATCH moved policy id's
-// updated-at from "from" to "to", as a refresh of its tfgov_policy in this
-// process found.
-func (d *providerData) ownPolicyWrite(id, from, to string) bool {
-	v, ok := d.lists.ownPolicyWrites.Load(id)
-	w, _ := v.(policyWrite)
-	return ok && from != "" && w.From == from && w.To == to
+	diags.Append(priv.SetKey(ctx, importedCodeKey, privateValue(sha256Hex(code)))...)
 }

@@ -79,14 +79,13 @@ func (r *policyUploadResource) Schema(_ context.Context, _ resource.SchemaReques
 		MarkdownDescription: "The code of a `tfgov_policy`, given inline (`content`) or read from a file (`source`).\n\n" +
 			"The code is uploaded when the resource is created and whenever it changes. A refresh compares the code's SHA-256 with the one in state, " +
 			"so code changed outside Terraform shows up as a change in the next plan. " +
-			"To spare a download per policy on every plan, the provider uses the policy's `updated-at`, which the API moves on every upload and every change of the policy, " +
-			"as the signal: it comes with the organization's policy list that refreshes read anyway (100 policies a request), and the code is downloaded only when " +
-			"`updated-at` shows a change this provider did not make. The provider knows its own changes: an upload's answer is dated by the service (its `Date` header), " +
-			"so an `updated-at` before the end of that second is the upload's own, and a `tfgov_policy` update's answer gives the new `updated-at`. " +
-			"Both are the service's clock, so the skew of this machine's clock plays no part. A plan right after an apply therefore downloads nothing. " +
-			"The cost of the `Date` header's precision (a second): code changed outside Terraform within the same second as this provider's upload " +
-			"is taken for the upload's, as are two changes within the same millisecond of `updated-at`; the API gives no finer signal. " +
-
+			"To spare a download per policy on every plan, the provider uses the policy's `updated-at`, which comes with the organization's policy list that refreshes read anyway " +
+			"(100 policies a request), but only on evidence seen on the service: the code is not downloaded when `updated-at` still equals the value the provider recorded " +
+			"together with the code in state (it read the policy, then the code), and uploads are proven to move `updated-at` on this service " +
+			"(the provider saw its own upload move it: it reads the policy right after each upload, and downloads the code once). " +
+			"The API reference does not say what moves `updated-at`: where uploads do not move it, the provider downloads the code on every refresh, " +
+			"as its debug log says. An update of the `tfgov_policy` that moves `updated-at` costs one download at the next refresh. " +
+			"Two `tfgov_policy_upload` for one policy in one configuration are refused, at plan when the policy exists, else when the apply plans the second one. " +
 			"Code over the API's limit of 10 MB (10,485,760 bytes) is refused at plan time. " +
 			"Empty code (or only whitespace) is refused at plan: the service accepts an empty upload, but an empty policy can never pass " +
 			"(a Rego module needs a package declaration, a Sentinel policy its main rule). " +
@@ -224,6 +223,9 @@ func (r *policyUploadResource) ModifyPlan(ctx context.Context, req resource.Modi
 	if !plan.PolicyID.IsUnknown() {
 		if r.data != nil {
 			r.data.refuseInlineCode(plan.PolicyID.ValueString(), &resp.Diagnostics)
+			if !sum.IsUnknown() && !sum.IsNull() {
+				r.data.claimPolicyCode(plan.PolicyID.ValueString(), uploadClaim{sha256: sum.ValueString(), what: describeUpload(cfg, sum)}, &resp.Diagnostics)
+			}
 		}
 		resp.Diagnostics.Append(resp.Plan.SetAttribute(ctx, path.Root("id"), plan.PolicyID)...)
 	}
@@ -351,28 +353,13 @@ func checkCodeOfKind(id string, pol policyIdentity, code []byte, attr string, di
 	}
 }
 
-// putCode uploads code to policy id (one request), which moves the
-// policy's updated-at, so the organization's shared list is dropped. It
-// returns the signal (codeSignal) that the code is ours.
-func (d *providerData) putCode(ctx context.Context, id string, pol policyIdentity, code []byte, diags *diag.Diagnostics) codeSignal {
-	tflog.Debug(ctx, "Uploading policy code", map[string]any{"policy_id": id, "bytes": len(code), "kind": string(pol.kind)})
-	defer d.lists.policies.invalidate(pol.organization)
-	at, err := policyClient{d.client}.upload(ctx, id, code)
-	if err != nil {
-		diags.AddError("Error uploading policy code", policyError("Policy "+id, err))
-		return codeSignal{}
-	}
-	tflog.Info(ctx, "Uploaded policy code", map[string]any{"policy_id": id, "bytes": len(code), "sha256": sha256Hex(code)})
-	return uploaded(pol.organization, sha256Hex(code), at)
-}
-
 // upload checks the code (checkPolicyCode with the policy's kind) and
 // uploads it: one request. The policy's identity (kind, name,
 // organization) is known when this process planned, created or listed the
 // policy, or from this resource's last upload (prior, its private state;
 // nil at create); only else is the policy read first (one more request).
-// It records in private state that the code was uploaded by us
-// (codeSignal), and returns the policy's identity.
+// It records in private state what the upload proved (codeProof,
+// code_proof.go), and returns the policy's identity.
 func (r *policyUploadResource) upload(ctx context.Context, m *policyUploadResourceModel, prior privateGetter, priv privateStateSetter, diags *diag.Diagnostics) policyIdentity {
 	code := m.code(diags)
 	if diags.HasError() {
@@ -382,12 +369,16 @@ func (r *policyUploadResource) upload(ctx context.Context, m *policyUploadResour
 	if r.data.refuseInlineCode(id, diags); diags.HasError() {
 		return policyIdentity{}
 	}
+	proof, d := getCodeProof(ctx, prior)
+	diags.Append(d...)
+	var before *string
 	pol, ok := r.data.knownPolicy(id)
 	if !ok {
 		pol, ok = recordedPolicy(ctx, prior, id, diags)
 	}
 	if !ok {
-		// Not seen by this process nor recorded: read it.
+		// Not seen by this process nor recorded: read it (which also shows
+		// updated-at right before the upload).
 		read, err := policyClient{r.data.client}.read(ctx, id)
 		if err != nil {
 			diags.AddAttributeError(path.Root("policy_id"), "Error uploading policy code", policyError("Policy "+id, err))
@@ -395,6 +386,8 @@ func (r *policyUploadResource) upload(ctx context.Context, m *policyUploadResour
 		}
 		r.data.rememberPolicy(read)
 		pol = identityOf(read)
+		v := updatedAtSignal(read)
+		before = &v
 	}
 	attr := "content"
 	if m.Content.IsNull() {
@@ -404,13 +397,16 @@ func (r *policyUploadResource) upload(ctx context.Context, m *policyUploadResour
 	if diags.HasError() {
 		return policyIdentity{}
 	}
-	sig := r.data.putCode(ctx, id, pol, code, diags)
+	if before == nil {
+		before = r.data.valueBefore(ctx, id, proof)
+	}
+	proof = r.data.putCode(ctx, id, pol, code, before, proof, diags)
 	if diags.HasError() {
 		return policyIdentity{}
 	}
 	m.ID = m.PolicyID
 	m.ContentSHA256 = types.StringValue(sha256Hex(code))
-	diags.Append(setCodeSignal(ctx, priv, sig)...)
+	diags.Append(setCodeProof(ctx, priv, proof)...)
 	return pol
 }
 
@@ -448,14 +444,12 @@ func (r *policyUploadResource) Create(ctx context.Context, req resource.CreateRe
 	resp.Diagnostics.Append(resp.State.Set(ctx, &plan)...)
 }
 
-// Read checks the code for a change made outside Terraform. Every upload
-// (and every PATCH) moves the policy's updated-at, which the organization's
-// shared policy list (bulkLists) gives for free: when it shows no change
-// but this provider's own (codeSignal.unchanged: the updated-at compared
-// last, or one before the end of our upload's answer; or a PATCH of ours,
-// ownPolicyWrite), nothing is downloaded. Otherwise the code is downloaded
-// (one request) and its SHA-256 recorded, with the updated-at the list
-// showed before the download. Inline `content` is replaced by downloaded
+// Read checks the code for a change made outside Terraform. The code is
+// downloaded (one request) unless the organization's shared policy list
+// (bulkLists) shows the policy's updated-at still at the value recorded
+// together with the code in state, on a service where uploads are proven to
+// move it (codeProof, code_proof.go); after a download, the updated-at the
+// list showed before it is recorded with the code. Inline `content` is replaced by downloaded
 // text that differs, so the plan shows the change itself. A policy missing
 // from its organization's list, or a 404 on the download (the policy is
 // gone, or has no code), removes the resource from state.
@@ -484,19 +478,22 @@ func (r *policyUploadResource) Read(ctx context.Context, req resource.ReadReques
 		tflog.Info(ctx, "Policy or its code no longer exists; removing the upload from state", map[string]any{"policy_id": id})
 		resp.State.RemoveResource(ctx)
 	}
-	sig, diags := getCodeSignal(ctx, req.Private)
+	proof, diags := getCodeProof(ctx, req.Private)
 	resp.Diagnostics.Append(diags...)
-	if sig.Organization == "" {
+	org := ""
+	if rec, ok := privateJSON[policyKindRecord](ctx, req.Private, policyKindKey, &resp.Diagnostics); ok && rec.PolicyID == id {
+		org = rec.Organization
+	}
+	if org == "" {
 		if pi, ok := r.data.knownPolicy(id); ok {
-			sig.Organization = pi.organization
+			org = pi.organization
 		}
 	}
-	org, orgKnown := sig.Organization, sig.Organization != ""
+	orgKnown := org != ""
 	if !orgKnown {
 		org = r.data.organization // a guess: the policy may be elsewhere
 	}
-	var next *codeSignal // recorded when the code is downloaded
-	unchanged := false
+	download := true
 	if org != "" {
 		pols, err := r.data.organizationPolicies(ctx, org)
 		if err != nil {
@@ -508,17 +505,20 @@ func (r *policyUploadResource) Read(ctx context.Context, req resource.ReadReques
 		case !ok && orgKnown && pols.definite():
 			noCode()
 			return
-		case ok && (sig.unchanged(pol, state.ContentSHA256.ValueString()) || r.data.ownPolicyWrite(id, sig.UpdatedAt, updatedAtSignal(pol))):
-			tflog.Debug(ctx, "Policy code unchanged since this provider last uploaded or compared it; not downloading", map[string]any{"policy_id": id, "updated_at": updatedAtSignal(pol)})
-			unchanged = true
-			if sig.UpdatedAt != updatedAtSignal(pol) {
-				resp.Diagnostics.Append(setCodeSignal(ctx, resp.Private, sig.compared(org, pol))...)
-			}
+		case ok && proof.unchanged(pol):
+			tflog.Debug(ctx, "Policy code unchanged: updated-at still shows the value recorded with the code in state, and uploads move it on this service; not downloading",
+				map[string]any{"policy_id": id, "updated_at": updatedAtSignal(pol)})
+			download = importing
 		case ok:
-			next = &codeSignal{Organization: org, UpdatedAt: updatedAtSignal(pol)}
+			tflog.Debug(ctx, "Downloading policy code", map[string]any{"policy_id": id, "why": proof.why(pol)})
+			proof = proof.downloaded(pol)
+		default:
+			proof = proof.downloaded(nil)
 		}
+	} else {
+		proof = proof.downloaded(nil)
 	}
-	if !unchanged {
+	if download {
 		if state.Content.IsNull() && state.Source.IsNull() {
 			// Just imported: take the code as inline content, so a
 			// configuration with the same content plans no change.
@@ -534,10 +534,7 @@ func (r *policyUploadResource) Read(ctx context.Context, req resource.ReadReques
 			return
 		}
 		state.ContentSHA256, state.Content = sum, content
-		if next == nil {
-			next = &codeSignal{}
-		}
-		resp.Diagnostics.Append(setCodeSignal(ctx, resp.Private, *next)...)
+		resp.Diagnostics.Append(setCodeProof(ctx, resp.Private, proof)...)
 	}
 	if !state.Source.IsNull() {
 		// The file as this refresh finds it, for the apply of a saved plan
@@ -604,6 +601,59 @@ func (d *providerData) refuseInlineCode(policyID string, diags *diag.Diagnostics
 	}
 }
 
+// uploadClaim is a tfgov_policy_upload planned for a policy in this
+// process, described by its code (the provider is not told resource
+// addresses; Terraform names the one whose plan fails).
+type uploadClaim struct{ sha256, what string }
+
+// describeUpload names an upload by its code, for the error that refuses a
+// second one: its source file, or its inline content's SHA-256.
+func describeUpload(cfg policyUploadResourceModel, sum types.String) string {
+	hash := "not known yet"
+	if !sum.IsUnknown() && !sum.IsNull() {
+		hash = sum.ValueString()
+	}
+	switch {
+	case !cfg.Source.IsNull() && !cfg.Source.IsUnknown():
+		return fmt.Sprintf("source %q (SHA-256 %s)", cfg.Source.ValueString(), hash)
+	case !cfg.Content.IsNull():
+		return "content with SHA-256 " + hash
+	}
+	return "code not known yet"
+}
+
+// claimPolicyCode refuses a second tfgov_policy_upload for one policy.
+//
+// A provider never sees the configuration of other resource instances, and
+// Terraform starts a fresh provider for every graph walk (the plan, the
+// apply): what one walk learns is gone in the next, and nothing of ours is
+// on the service to mark a policy's uploader (the API has no field for it).
+// But within one walk Terraform plans every instance of the configuration
+// through this one provider, and in the apply walk it plans again every
+// instance it applies. So each plan of a tfgov_policy_upload whose
+// policy_id is known claims that policy in this process (codeUploads); the
+// plan of a second claim fails naming both, by their code. With policy_id
+// known at plan (an existing policy) the plan fails; with a policy created
+// in the same apply, the apply walk's plan of the second upload fails, and
+// the next plan fails again until one is removed. Only a claim of other
+// code conflicts: Terraform may plan one instance twice in a walk (an
+// import that generates configuration does), and two uploads of the same
+// code do not undo each other. Two configurations (two
+// states) uploading to one policy cannot see each other this way: each
+// then finds the other's upload as drift on its next plan (code_proof.go),
+// which the plan shows.
+func (d *providerData) claimPolicyCode(policyID string, claim uploadClaim, diags *diag.Diagnostics) {
+	prev, loaded := d.lists.codeUploads.LoadOrStore(policyID, claim)
+	other, _ := prev.(uploadClaim)
+	if !loaded || other.sha256 == claim.sha256 {
+		return
+	}
+	what := claim.what
+	diags.AddAttributeError(path.Root("policy_id"), "Policy code managed twice",
+		fmt.Sprintf("Two tfgov_policy_upload resources upload code to policy %s: this one (%s) and another one of this configuration (%s). "+
+			"A policy has one code, and each upload would replace the other's: keep one tfgov_policy_upload per policy.", policyID, what, other.what))
+}
+
 // downloadCode downloads the code of policy id (one request) and compares
 // its SHA-256 with sum, the one in state: it returns the downloaded code's
 // SHA-256, and content replaced by the downloaded text when the code
@@ -633,71 +683,7 @@ func (d *providerData) downloadCode(ctx context.Context, id string, sum, content
 	return types.StringValue(got), content, false, nil
 }
 
-// privateCodeSignal is the private state key of a policy upload's
-// codeSignal.
-const privateCodeSignal = "code_signal"
-
-// codeSignal is what a policy's code keeps in private state (of a
-// tfgov_policy with inline code, or of a tfgov_policy_upload) to avoid
-// downloading code that did not change: the policy's organization, whose
-// list shows the policy's updated-at, and two ways of knowing the code in
-// state is the service's:
-//
-//   - UpdatedAt: the policy's updated-at when the code in state was last
-//     known to be the service's (compared after a download, or written by
-//     this provider's own PATCH); "" when unknown;
-//   - SHA256 and UploadedBy: the code this provider last uploaded, and the
-//     service's time by which that upload was made: the Date header of the
-//     upload's answer plus a second, the header's precision. The upload's
-//     answer has no updated-at, but every later change of the policy (an
-//     upload, a PATCH) moves updated-at past that answer, so an updated-at
-//     before UploadedBy is our upload's own. Both times are the service's,
-//     so the client's clock and its skew play no part. The cost of the
-//     header's precision: a change made outside Terraform within the same
-//     second as our upload's answer is taken for ours.
-type codeSignal struct {
-	Organization string `json:"organization,omitempty"`
-	UpdatedAt    string `json:"updated_at,omitempty"`
-	SHA256       string `json:"sha256,omitempty"`
-	UploadedBy   string `json:"uploaded_by,omitempty"`
-}
-
-// uploaded is the signal after this provider uploaded code with SHA-256
-// sum to a policy of org, its answer dated at (the service's Date; zero
-// when it sent none, which leaves the next refresh to download).
-func uploaded(org, sum string, at time.Time) codeSignal {
-	sig := codeSignal{Organization: org, SHA256: sum}
-	if !at.IsZero() {
-		sig.UploadedBy = at.Add(time.Second).UTC().Format(time.RFC3339)
-	}
-	return sig
-}
-
-// unchanged reports whether the code with SHA-256 sum (the code in state)
-// is still the code of pol, as the organization's list shows pol, without
-// a download: pol's updated-at is the one recorded, or no later than the
-// end of our own upload of that code.
-func (s codeSignal) unchanged(pol *policyAPI, sum string) bool {
-	if pol.UpdatedAt.IsZero() {
-		return false // no code uploaded yet, or no sign of one
-	}
-	if s.UpdatedAt != "" && s.UpdatedAt == updatedAtSignal(pol) {
-		return true
-	}
-	if s.UploadedBy == "" || s.SHA256 == "" || s.SHA256 != sum {
-		return false
-	}
-	by, err := time.Parse(time.RFC3339, s.UploadedBy)
-	return err == nil && pol.UpdatedAt.Before(by)
-}
-
-// compared is the signal once the code in state is known to be pol's
-// code: at pol's updated-at.
-func (s codeSignal) compared(org string, pol *policyAPI) codeSignal {
-	return codeSignal{Organization: org, UpdatedAt: updatedAtSignal(pol)}
-}
-
-// updatedAtSignal is pol's updated-at as codeSignal records it, to the
+// updatedAtSignal is pol's updated-at as codeProof records it, to the
 // precision the API gives; "" when null.
 func updatedAtSignal(pol *policyAPI) string {
 	if pol.UpdatedAt.IsZero() {
@@ -708,31 +694,4 @@ func updatedAtSignal(pol *policyAPI) string {
 
 type privateStateSetter interface {
 	SetKey(ctx context.Context, key string, value []byte) diag.Diagnostics
-}
-
-func getCodeSignal(ctx context.Context, p privateGetter) (codeSignal, diag.Diagnostics) {
-	var sig codeSignal
-	if p == nil {
-		return sig, nil
-	}
-	raw, diags := p.GetKey(ctx, privateCodeSignal)
-	if len(raw) > 0 {
-		if err := json.Unmarshal(raw, &sig); err != nil {
-			return codeSignal{}, diags // unreadable: download, as with none
-		}
-	}
-	return sig, diags
-}
-
-func setCodeSignal(ctx context.Context, p privateStateSetter, sig codeSignal) diag.Diagnostics {
-	if p == nil {
-		return nil
-	}
-	raw, err := json.Marshal(sig)
-	if err != nil {
-		var diags diag.Diagnostics
-		diags.AddError("Internal error", "encoding the policy code signal: "+err.Error())
-		return diags
-	}
-	return p.SetKey(ctx, privateCodeSignal, raw)
 }

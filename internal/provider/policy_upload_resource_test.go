@@ -118,7 +118,6 @@ func TestAccPolicyUploadResource_sentinel(t *testing.T) {
 			// Drift: code changed outside Terraform; the plan uploads it again.
 			{
 				PreConfig: func() {
-					testAccAfterUploadSecond()
 					if err := testAccClient(t).Policies.Upload(context.Background(), policyID, []byte("main = rule { false }\n")); err != nil {
 						t.Fatalf("uploading outside Terraform: %v", err)
 					}
@@ -520,6 +519,8 @@ func TestAccPolicyResource_requests(t *testing.T) {
 						orgPolicies: testAccPolicyListPages(t), // the pre-write snapshot (ownership.go), once per organization and apply
 						"POST /api/v2/organizations/{org}/policies": 1, // the policy; its answer gives the upload the kind
 						"PUT /api/v2/policies/{id}/upload":          1, // the code
+						"GET /api/v2/policies/{id}":                 1, // did the upload move updated-at (code_proof.go)
+						"GET /api/v2/policies/{id}/download":        1, // the code at that updated-at
 					})
 					return err
 				})},
@@ -530,8 +531,8 @@ func TestAccPolicyResource_requests(t *testing.T) {
 				Check: func(*terraform.State) error {
 					got, total := since(before)
 					// The first refresh after this provider's upload downloads
-					// nothing: the policy's updated-at is before the end of
-					// the upload's answer (its Date), so the code is ours.
+					// nothing: the policy's updated-at is the one recorded
+					// with the code right after the upload.
 					want("refresh", got, total, map[string]int{
 						orgPolicies: testAccPolicyListPages(t), // both resources, from one list
 					})

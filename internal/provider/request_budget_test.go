@@ -204,7 +204,6 @@ output "ids" { value = { for k, r in tfgov_policy.r : k => r.id } }
 }
 `,
 		outside: func(e *budgetEnv) {
-			testAccAfterUploadSecond()
 			if err := e.client.Policies.Upload(context.Background(), e.ids["0"], []byte("package terraform.policies.budget\n\ndeny[\"x\"] { true }\n")); err != nil {
 				e.t.Fatal(err)
 			}
@@ -459,10 +458,9 @@ func outsidePolicyDescription(e *budgetEnv) {
 	}
 }
 
-// outsidePolicyCode uploads other code to policy "0", past the second of
-// the provider's own upload (testAccAfterUploadSecond).
+// outsidePolicyCode uploads other code to policy "0", right after the
+// apply (no wait: nothing rests on the time).
 func outsidePolicyCode(e *budgetEnv) {
-	testAccAfterUploadSecond()
 	if err := e.client.Policies.Upload(context.Background(), e.ids["0"], []byte("main = rule { false }\n")); err != nil {
 		e.t.Fatal(err)
 	}

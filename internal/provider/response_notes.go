@@ -9,7 +9,6 @@ import (
 	"net/http"
 	"slices"
 	"sync"
-	"time"
 )
 
 // What go-tfe drops from an answer, kept for the caller that asks.
@@ -19,16 +18,11 @@ import (
 // source.pointer are lost on the way. A caller that needs them puts a
 // responseNotes in the request's context (withResponseNotes); the
 // transport (retryTransport) writes into it what the final answer said:
-//
-//   - its Date header, the service's clock, so that a time the service
-//     records (a policy's updated-at) is compared with the service's own
-//     time and never with this machine's, whatever the skew between them;
-//   - the attributes its 4xx errors point at (source.pointer), so that a
-//     refusal is classified by the attribute the service names
-//     (rejectedError), never by matching the text of a message.
+// the attributes its 4xx errors point at (source.pointer), so that a
+// refusal is classified by the attribute the service names
+// (rejectedError), never by matching the text of a message.
 type responseNotes struct {
 	mu       sync.Mutex
-	date     time.Time
 	status   int
 	rejected []string // Terraform attribute names (pointerAttribute)
 }
@@ -65,21 +59,9 @@ func noteResponse(ctx context.Context, resp *http.Response) {
 			}
 		}
 	}
-	date, _ := http.ParseTime(resp.Header.Get("Date"))
 	n.mu.Lock()
 	defer n.mu.Unlock()
 	n.status, n.rejected = resp.StatusCode, rejected
-	if !date.IsZero() {
-		n.date = date
-	}
-}
-
-// serverTime is the Date header of the last answer noted: the service's
-// time when it answered, truncated to the second (zero when none came).
-func (n *responseNotes) serverTime() time.Time {
-	n.mu.Lock()
-	defer n.mu.Unlock()
-	return n.date
 }
 
 // wrap returns err as a *rejectedError when the last answer noted was a

@@ -49,9 +49,6 @@ func TestResponseNotes(t *testing.T) {
 			if tc.status >= 400 && len(body) == 0 {
 				t.Error("the error body was not put back for go-tfe")
 			}
-			if got := notes.serverTime(); !got.Equal(date) {
-				t.Errorf("server time %v, want %v", got, date)
-			}
 			var failed error
 			if tc.status >= 400 {
 				failed = errors.New("the service refused the request")

@@ -365,7 +365,8 @@ func (s *Server) readPolicy(w http.ResponseWriter, r *http.Request, p principal)
 // Sentinel policy is accepted and ignored, its query staying null: that is
 // what the real service does (see shared/go-tfe-notes.md), and a client
 // written against it may send one. It must still be a string. `updated-at`
-// becomes the time of the update.
+// becomes the time of the update, unless the PolicyUpdatedAt switch says
+// updates do not move it.
 func (s *Server) updatePolicy(w http.ResponseWriter, r *http.Request, p principal) *apiError {
 	pol := s.st.policyFor(p, r.PathValue("id"))
 	if pol == nil {
@@ -410,7 +411,9 @@ func (s *Server) updatePolicy(w http.ResponseWriter, r *http.Request, p principa
 	if level != "" {
 		pol.Level = level
 	}
-	pol.UpdatedAt = now()
+	if s.policyUpdatedAt.byPatch() {
+		pol.UpdatedAt = now()
+	}
 	writeDoc(w, http.StatusOK, document{Data: s.st.policyResource(pol, true)})
 	return nil
 }
@@ -489,7 +492,7 @@ func (st *state) deletePolicy(id string) {
 // accepted (go-tfe sends application/octet-stream). An empty body is a
 // valid upload, as on the real service. A body over MaxPolicyCodeSize is a
 // 413 and the earlier code, if any, stays. `updated-at` becomes the time of
-// the upload.
+// the upload, unless the PolicyUpdatedAt switch says uploads do not move it.
 func (s *Server) uploadPolicy(w http.ResponseWriter, r *http.Request, p principal) *apiError {
 	pol := s.st.policyFor(p, r.PathValue("id"))
 	if pol == nil {
@@ -507,7 +510,9 @@ func (s *Server) uploadPolicy(w http.ResponseWriter, r *http.Request, p principa
 	}
 	pol.Code = raw
 	pol.Uploaded = true
-	pol.UpdatedAt = now()
+	if s.policyUpdatedAt.byUpload() {
+		pol.UpdatedAt = now()
+	}
 	w.WriteHeader(http.StatusOK)
 	return nil
 }

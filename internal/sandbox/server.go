@@ -66,6 +66,10 @@ type Options struct {
 	// Chaos, when enabled, injects random faults (see Chaos); SetChaos
 	// changes it later.
 	Chaos Chaos
+	// PolicyUpdatedAt is which writes move a policy's `updated-at` (see
+	// PolicyUpdatedAt; "" is both upload and update); SetPolicyUpdatedAt
+	// changes it later.
+	PolicyUpdatedAt PolicyUpdatedAt
 }
 
 // Server is the sandbox: an http.Handler for the API plus the upload
@@ -79,6 +83,8 @@ type Server struct {
 
 	mu sync.RWMutex
 	st *state
+	// policyUpdatedAt is Options.PolicyUpdatedAt, as switched since (mu).
+	policyUpdatedAt PolicyUpdatedAt
 
 	mux     *http.ServeMux
 	uploads *uploadServer
@@ -126,6 +132,11 @@ func New(opts Options) (*Server, error) {
 	if err := s.SetChaos(opts.Chaos); err != nil {
 		return nil, err
 	}
+	policyUpdatedAt, err := ParsePolicyUpdatedAt(string(opts.PolicyUpdatedAt))
+	if err != nil {
+		return nil, err
+	}
+	s.policyUpdatedAt = policyUpdatedAt
 	if s.st.AdminUserID == "" || s.st.Users[s.st.AdminUserID] == nil {
 		admin := &user{record: s.st.newRecord("user-"), Username: "admin", Email: "admin@sandbox.invalid", SiteAdmin: true}
 		s.st.Users[admin.ID] = admin
@@ -223,6 +234,8 @@ func (s *Server) routes() {
 	s.mux.HandleFunc("PUT /_sandbox/chaos", s.adminOnly(s.putChaos))
 	s.mux.HandleFunc("GET /_sandbox/chaos", s.adminOnly(s.getChaos))
 	s.mux.HandleFunc("DELETE /_sandbox/chaos", s.adminOnly(s.deleteChaos))
+	s.mux.HandleFunc("PUT /_sandbox/policy-updated-at", s.adminOnly(s.putPolicyUpdatedAt))
+	s.mux.HandleFunc("GET /_sandbox/policy-updated-at", s.adminOnly(s.getPolicyUpdatedAt))
 	s.mux.HandleFunc("/", func(w http.ResponseWriter, r *http.Request) {
 		// Unknown routes answer 404, never 405 or 501: go-tfe retries 5xx.
 		s.count("unmatched")

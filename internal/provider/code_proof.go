@@ -1,0 +1,226 @@
+package provider
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"sync"
+
+	"github.com/hashicorp/terraform-plugin-framework/diag"
+	"github.com/hashicorp/terraform-plugin-log/tflog"
+)
+
+// When a refresh may skip downloading a policy's code.
+//
+// A refresh of policy code (tfgov_policy with `content` or `source`,
+// tfgov_policy_upload) must find code changed outside Terraform. The
+// download costs a request per policy; the organization's policy list,
+// which every refresh reads anyway (100 policies a request), gives each
+// policy's `updated-at`. The reference says only that `updated-at` is null
+// right after creation: nothing says that an upload of code moves it, nor
+// that an update (PATCH) does. So the provider skips a download only on
+// two pieces of evidence, both seen on the service it is talking to:
+//
+//  1. Uploads move updated-at here (codeProof.Proven). Only an upload of
+//     this provider's own is observed closely enough to show it: the
+//     provider reads updated-at right before the upload (B: the create's
+//     answer, null; the answer of its own PATCH when it sent one just
+//     before, never a value from before that PATCH, which may itself have
+//     moved it; else a read of the policy) and right after it (A: a read
+//     of the policy). A != B shows that uploads move it. A == B shows that
+//     they do not (no later write can bring it back), and then nothing is
+//     recorded and every refresh downloads (logged at debug level, with
+//     the reason). What is left unproven: an outside PATCH landing between
+//     the two reads, on a service where only PATCH moves updated-at, would
+//     be taken for the upload's move; the window is the upload's own
+//     request.
+//  2. The code at a known updated-at (codeProof.At): updated-at read
+//     BEFORE the code was known to be the code in state (after its own
+//     upload the provider reads the policy, then downloads the code; a
+//     refresh reads the list, then downloads). With (1), any upload after
+//     that read moved updated-at away from At, so a policy still showing At
+//     still has that code. At is recorded only when the code found is the
+//     code in state.
+//
+// A PATCH's answer shows updated-at after the PATCH. When it still equals
+// At, the code is unchanged (PATCH does not move it here, and no upload
+// did). When it moved, nothing tells whether the PATCH alone moved it or an
+// upload by someone else came first (a saved plan applied after another
+// person's upload), so the provider downloads the code right after the
+// PATCH and records the answer's updated-at with it; a download that shows
+// other code records nothing, and the next refresh finds the change.
+//
+// Under each behaviour of the service (sandbox.PolicyUpdatedAt):
+//   - upload and PATCH move it: a plan downloads nothing after an apply; a
+//     PATCH of a policy with code costs a download;
+//   - upload only: as above, and a PATCH costs nothing more;
+//   - PATCH only, or neither: never proven, so every refresh downloads the
+//     code of every policy (what hashicorp/tfe does on every plan).
+//
+// The Date header and clock windows play no part.
+//
+// Private state: the key codeProofKey holds {"at": At} when (1) holds,
+// {} when it holds but no code is known at an updated-at; absent
+// otherwise. Earlier versions' keys (code_signal, policy_seen,
+// policy_write) are dropped at the next write.
+const codeProofKey = "code_proof"
+
+// legacyCodeKeys are private state keys of earlier versions, which rested
+// on the Date header and on PATCHes taken for one's own.
+var legacyCodeKeys = []string{"code_signal", "policy_seen", "policy_write"}
+
+// codeProof is what a policy's code keeps in private state: see above.
+type codeProof struct {
+	Proven bool   `json:"-"`
+	At     string `json:"at,omitempty"`
+}
+
+// unchanged reports whether pol, as the list shows it, still has the code
+// recorded at At: no download needed.
+func (p codeProof) unchanged(pol *policyAPI) bool {
+	return p.Proven && p.At != "" && p.At == updatedAtSignal(pol)
+}
+
+// why says, for the debug log, why a refresh downloads.
+func (p codeProof) why(pol *policyAPI) string {
+	switch {
+	case !p.Proven:
+		return "no proof that uploads move a policy's updated-at on this service (none seen across an upload of this provider's own), so updated-at cannot show that the code is unchanged"
+	case p.At == "":
+		return "no updated-at recorded together with the code in state"
+	default:
+		return fmt.Sprintf("updated-at moved from %s to %s", p.At, updatedAtSignal(pol))
+	}
+}
+
+// downloaded is the proof after the code in state was found at pol's
+// updated-at (read before the download).
+func (p codeProof) downloaded(pol *policyAPI) codeProof {
+	if !p.Proven || pol == nil {
+		return codeProof{Proven: p.Proven}
+	}
+	return codeProof{Proven: true, At: updatedAtSignal(pol)}
+}
+
+func getCodeProof(ctx context.Context, priv privateGetter) (codeProof, diag.Diagnostics) {
+	var diags diag.Diagnostics
+	if priv == nil {
+		return codeProof{}, nil
+	}
+	raw, d := priv.GetKey(ctx, codeProofKey)
+	diags.Append(d...)
+	var p codeProof
+	if len(raw) == 0 || json.Unmarshal(raw, &p) != nil {
+		return codeProof{}, diags // none or unreadable: download
+	}
+	p.Proven = true
+	return p, diags
+}
+
+func setCodeProof(ctx context.Context, priv privateStateSetter, p codeProof) diag.Diagnostics {
+	var diags diag.Diagnostics
+	if priv == nil {
+		return nil
+	}
+	for _, k := range legacyCodeKeys {
+		diags.Append(priv.SetKey(ctx, k, nil)...)
+	}
+	if !p.Proven {
+		return append(diags, priv.SetKey(ctx, codeProofKey, nil)...)
+	}
+	return append(diags, priv.SetKey(ctx, codeProofKey, privateValue(p))...)
+}
+
+// policyWrites remembers, by policy ID, updated-at as the answer of this
+// process's last write of the policy (its create, its PATCH, the read right
+// after its upload) showed it: a tfgov_policy_upload's upload right after
+// takes it as the value before the upload.
+type policyWrites struct{ m sync.Map }
+
+func (w *policyWrites) note(pol *policyAPI) { w.m.Store(pol.ID, updatedAtSignal(pol)) }
+
+func (w *policyWrites) last(id string) (string, bool) {
+	v, ok := w.m.Load(id)
+	s, _ := v.(string)
+	return s, ok
+}
+
+// putCode uploads code to policy id (one request), which may move the
+// policy's updated-at, so the organization's shared list is dropped. Then
+// it gathers the evidence (see above): it reads the policy (one request),
+// compares its updated-at with before (the value right before the upload;
+// nil when none is known closely enough, and prior, the proof so far, is
+// kept), and when uploads move updated-at here, downloads the code (one
+// request) to record it at that updated-at. A failed upload is an error; a
+// failed read or download after it only leaves the next refresh to
+// download.
+func (d *providerData) putCode(ctx context.Context, id string, pol policyIdentity, code []byte, before *string, prior codeProof, diags *diag.Diagnostics) codeProof {
+	tflog.Debug(ctx, "Uploading policy code", map[string]any{"policy_id": id, "bytes": len(code), "kind": string(pol.kind)})
+	defer d.lists.policies.invalidate(pol.organization)
+	pc := policyClient{d.client}
+	if err := pc.upload(ctx, id, code); err != nil {
+		diags.AddError("Error uploading policy code", policyError("Policy "+id, err))
+		return codeProof{}
+	}
+	tflog.Info(ctx, "Uploaded policy code", map[string]any{"policy_id": id, "bytes": len(code), "sha256": sha256Hex(code)})
+	after, err := pc.read(ctx, id)
+	if err != nil {
+		tflog.Debug(ctx, "Reading the policy after its upload failed; the next refresh downloads its code", map[string]any{"policy_id": id, "error": err.Error()})
+		return codeProof{}
+	}
+	d.lists.writes.note(after)
+	proven := prior.Proven
+	if before != nil {
+		proven = *before != updatedAtSignal(after)
+		if !proven {
+			tflog.Debug(ctx, "The upload did not move the policy's updated-at: on this service updated-at cannot show a change of code, so every refresh downloads it",
+				map[string]any{"policy_id": id, "updated_at": updatedAtSignal(after)})
+		}
+	}
+	if !proven {
+		return codeProof{}
+	}
+	got, err := d.client.Policies.Download(ctx, id)
+	if err != nil || sha256Hex(got) != sha256Hex(code) {
+		tflog.Debug(ctx, "The code after the upload is not known to be the code uploaded; the next refresh downloads it", map[string]any{"policy_id": id})
+		return codeProof{Proven: true}
+	}
+	return codeProof{Proven: true, At: updatedAtSignal(after)}
+}
+
+// valueBefore is updated-at right before an upload to policy id, for
+// putCode: nil when prior already proves that uploads move it (nothing to
+// learn), else the answer of this process's last write of the policy, else
+// a read of the policy (one request).
+func (d *providerData) valueBefore(ctx context.Context, id string, prior codeProof) *string {
+	if prior.Proven {
+		return nil
+	}
+	if v, ok := d.lists.writes.last(id); ok {
+		return &v
+	}
+	pol, err := policyClient{d.client}.read(ctx, id)
+	if err != nil {
+		return nil
+	}
+	v := updatedAtSignal(pol)
+	return &v
+}
+
+// afterPatch is the proof after this provider's PATCH answered pol, for
+// code with SHA-256 sum in state: unchanged when the answer still shows the
+// updated-at recorded with the code; else the code is downloaded (one
+// request) and recorded at the answer's updated-at when it is still sum.
+// Without proof that uploads move updated-at, nothing is downloaded (every
+// refresh downloads anyway).
+func (d *providerData) afterPatch(ctx context.Context, pol *policyAPI, prior codeProof, sum string) codeProof {
+	if !prior.Proven || prior.unchanged(pol) {
+		return prior
+	}
+	got, err := d.client.Policies.Download(ctx, pol.ID)
+	if err != nil || sha256Hex(got) != sum {
+		tflog.Debug(ctx, "The code after the policy's update is not known to be the code in state; the next refresh downloads it", map[string]any{"policy_id": pol.ID})
+		return codeProof{Proven: true}
+	}
+	return codeProof{Proven: true, At: updatedAtSignal(pol)}
+}
