@@ -29,10 +29,12 @@ import (
 //     answer, null; the answer of its own PATCH when it sent one just
 //     before, never a value from before that PATCH, which may itself have
 //     moved it; else a read of the policy) and right after it (A: a read
-//     of the policy). A != B shows that uploads move it. A == B shows that
-//     they do not (no later write can bring it back), and then nothing is
-//     recorded and every refresh downloads (logged at debug level, with
-//     the reason). What is left unproven: an outside PATCH landing between
+//     of the policy). A != B shows that uploads move it. A == B shows
+//     nothing (uploads do not move it, or it moved within the same
+//     millisecond): without an earlier proof nothing is recorded and every
+//     refresh downloads (logged at debug level, with the reason); an
+//     earlier proof is kept, as the service's behaviour does not change
+//     from one upload to the next. What is left unproven: an outside PATCH landing between
 //     the two reads, on a service where only PATCH moves updated-at, would
 //     be taken for the upload's move; the window is the upload's own
 //     request.
@@ -210,13 +212,10 @@ func (d *providerData) putCode(ctx context.Context, id string, pol policyIdentit
 		return codeProof{}
 	}
 	d.lists.writes.note(after)
-	proven := prior.Proven
-	if before != nil {
-		proven = *before != updatedAtSignal(after)
-		if !proven {
-			tflog.Debug(ctx, "The upload did not move the policy's updated-at: on this service updated-at cannot show a change of code, so every refresh downloads it",
-				map[string]any{"policy_id": id, "updated_at": updatedAtSignal(after)})
-		}
+	proven := prior.Proven || (before != nil && *before != updatedAtSignal(after))
+	if !proven {
+		tflog.Debug(ctx, "No proof that the upload moved the policy's updated-at: updated-at cannot show a change of code here, so every refresh downloads it",
+			map[string]any{"policy_id": id, "updated_at": updatedAtSignal(after)})
 	}
 	if !proven {
 		return codeProof{}

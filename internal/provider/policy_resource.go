@@ -548,8 +548,12 @@ func (r *policyResource) Read(ctx context.Context, req resource.ReadRequest, res
 			}
 			resp.Diagnostics.Append(setCodeProof(ctx, resp.Private, proof.downloaded(pol))...)
 		}
-	} else if importing {
-		r.data.noteImportedCode(ctx, pol, resp.Private, &resp.Diagnostics)
+	} else {
+		// No code in state: nothing to prove (and earlier versions' keys go).
+		resp.Diagnostics.Append(setCodeProof(ctx, resp.Private, codeProof{})...)
+		if importing {
+			r.data.noteImportedCode(ctx, pol, resp.Private, &resp.Diagnostics)
+		}
 	}
 	if !state.Source.IsNull() {
 		// The file as this refresh finds it, for the apply of a saved plan

@@ -97,8 +97,10 @@ type budgetCase struct {
 	// the update's refresh (the drift plan was not saved), then uploaded.
 	repair int
 	// budget is the most requests of op with n resources; p is the number
-	// of list pages, ceil(n/100).
+	// of list pages, ceil(n/100). opReplan's is opPlan's unless given.
 	budget func(op budgetOp, n, p int) int
+	// movedBy is the sandbox's policy updated-at behaviour ("": default).
+	movedBy sandbox.PolicyUpdatedAt
 }
 
 const budgetProviderBlock = `terraform {
@@ -145,13 +147,13 @@ output "ids" { value = { for k, r in tfgov_policy.r : k => r.id } }
 				opPlan:    p,            // the list
 				opDrift:   p,            // the list
 				opUpdate:  p + n,        // the list, PATCH
-				opImport:  p,            // the provider organization's list (the state has no organization yet)
+				opImport:  p + n,        // the provider organization's list (the state has no organization yet); the code, once (a 404 here), as the import cannot know whether the configuration has code (row 6 of issue 25)
 				opDestroy: p + n,        // the list, DELETE
 			}[op]
 		},
 	},
-	// tfgov_policy with inline code: the code is never downloaded unless
-	// the list shows a change this provider did not make.
+	// tfgov_policy with inline code: the code is downloaded only where nothing
+	// proves it unchanged (code_proof.go).
 	"policy_inline": {
 		config: func(_ *budgetEnv, n, v int) string {
 			return fmt.Sprintf(`resource "tfgov_policy" "r" {
@@ -170,17 +172,8 @@ output "ids" { value = { for k, r in tfgov_policy.r : k => r.id } }
 }
 `,
 		outside: func(e *budgetEnv) { outsidePolicyCode(e) },
-		repair:  2, // download, PUT
-		budget: func(op budgetOp, n, p int) int {
-			return starts(op) + map[budgetOp]int{
-				opCreate:  snapshot + 2*n, // the pre-write snapshot, POST, PUT
-				opPlan:    p,              // the list
-				opDrift:   p + 1,          // the list, the changed policy's code
-				opUpdate:  p + n,          // the list, PATCH
-				opImport:  p + n,          // the list; the code is not tracked after an import, so the apply uploads it (PUT)
-				opDestroy: p + n,          // the list, DELETE
-			}[op]
-		},
+		repair:  inlineRepair(""),
+		budget:  inlineBudget(""),
 	},
 	// An OPA policy with inline code: its update is a PATCH alone too (the
 	// issue measured a re-upload and a download on top).
@@ -208,17 +201,8 @@ output "ids" { value = { for k, r in tfgov_policy.r : k => r.id } }
 				e.t.Fatal(err)
 			}
 		},
-		repair: 2, // download, PUT
-		budget: func(op budgetOp, n, p int) int {
-			return starts(op) + map[budgetOp]int{
-				opCreate:  snapshot + 2*n, // the pre-write snapshot, POST, PUT
-				opPlan:    p,
-				opDrift:   p + 1,
-				opUpdate:  p + n, // the list, PATCH: no upload, no download
-				opImport:  p + n, // the list; the apply uploads the untracked code
-				opDestroy: p + n,
-			}[op]
-		},
+		repair: inlineRepair(""),
+		budget: inlineBudget(""),
 	},
 	// tfgov_policy and tfgov_policy_upload: the upload reads nothing per
 	// policy that the list gave.
@@ -249,17 +233,8 @@ import {
 }
 `,
 		outside: func(e *budgetEnv) { outsidePolicyCode(e) },
-		repair:  2, // download, PUT
-		budget: func(op budgetOp, n, p int) int {
-			return starts(op) + map[budgetOp]int{
-				opCreate:  snapshot + 2*n, // the pre-write snapshot, POST, PUT
-				opPlan:    p,              // the list, for both resources
-				opDrift:   p + 1,          // the list, the changed policy's code
-				opUpdate:  p + n,          // the list, PATCH
-				opImport:  p + n,          // the list, for both resources; the code downloaded once
-				opDestroy: p + n,          // the list, DELETE
-			}[op]
-		},
+		repair:  uploadRepair(""),
+		budget:  uploadBudget(""),
 	},
 	"agent_token": {
 		fixtures: func(e *budgetEnv, _ int) {
@@ -441,6 +416,116 @@ output "ids" { value = { for k, r in tfgov_module_version_deprecation.r : k => r
 	},
 }
 
+// Policy code under each behaviour of the service's updated-at
+// (code_proof.go). Where uploads are seen to move it ("upload+patch", the
+// default, and "upload"), a create reads the policy and its code once after
+// the upload, and plans download nothing; where they are not ("patch",
+// "none"), nothing proves the code unchanged, and every refresh downloads
+// every policy's code, as hashicorp/tfe does. A PATCH that moves
+// updated-at costs a download where uploads move it too: the PATCH's
+// answer cannot tell the PATCH's own move from an outside upload's before
+// it. After an import nothing is proven until the provider's own upload, so
+// the destroy's refresh downloads.
+func uploadsMove(movedBy sandbox.PolicyUpdatedAt) bool {
+	return movedBy == "" || movedBy == sandbox.PolicyUpdatedByUploadAndPatch || movedBy == sandbox.PolicyUpdatedByUpload
+}
+
+// inlineBudget is the budget of tfgov_policy with inline code.
+func inlineBudget(movedBy sandbox.PolicyUpdatedAt) func(op budgetOp, n, p int) int {
+	return func(op budgetOp, n, p int) int {
+		b := map[budgetOp]int{ // proven: uploads move updated-at
+			opCreate:  snapshot + 4*n, // the pre-write snapshot, POST, PUT; the policy and its code once (the proof)
+			opPlan:    p,              // the list
+			opDrift:   p + 1,          // the list, the changed policy's code
+			opUpdate:  p + 2*n,        // the list, PATCH; the code once where the PATCH moved updated-at
+			opReplan:  p,
+			opImport:  p + n,   // the list, each policy's code (compared: no upload)
+			opDestroy: p + 2*n, // the list, the code (no proof after an import), DELETE
+		}
+		if movedBy == sandbox.PolicyUpdatedByUpload {
+			b[opUpdate] = p + n // a PATCH leaves updated-at: no download
+		}
+		if !uploadsMove(movedBy) {
+			b = map[budgetOp]int{
+				opCreate:  snapshot + 3*n, // POST, PUT, the policy (the upload did not move updated-at: no proof)
+				opPlan:    p + n,          // the list, every policy's code
+				opDrift:   p + n,
+				opUpdate:  p + 2*n, // the list, every code, PATCH
+				opReplan:  p + n,
+				opImport:  p + n,
+				opDestroy: p + 2*n,
+			}
+		}
+		return starts(op) + b[op]
+	}
+}
+
+// inlineRepair is the repair of the drifted policy on top of the update:
+// its code downloaded again by the update's refresh (proven only), PUT,
+// the policy read after it, its code (proven only; the PATCH's download is
+// then spared).
+func inlineRepair(movedBy sandbox.PolicyUpdatedAt) int {
+	switch {
+	case movedBy == sandbox.PolicyUpdatedByUpload:
+		return 4
+	case uploadsMove(movedBy):
+		return 3
+	}
+	return 2
+}
+
+// uploadBudget is the budget of tfgov_policy and tfgov_policy_upload.
+func uploadBudget(movedBy sandbox.PolicyUpdatedAt) func(op budgetOp, n, p int) int {
+	return func(op budgetOp, n, p int) int {
+		b := map[budgetOp]int{
+			opCreate:  snapshot + 4*n, // POST, PUT; the policy and its code once (the proof)
+			opPlan:    p,              // the list, for both resources
+			opDrift:   p + 1,          // the list, the changed policy's code
+			opUpdate:  p + n,          // the list, PATCH
+			opReplan:  p + n,          // the list; the code where the PATCH moved updated-at (the upload cannot tell whose move it was)
+			opImport:  p + 2*n,        // the list, for both resources; the code once for each (the policy's import cannot know the configuration has none)
+			opDestroy: p + 2*n,        // the list, the code (no proof after an import), DELETE
+		}
+		if movedBy == sandbox.PolicyUpdatedByUpload {
+			b[opReplan] = p
+		}
+		if !uploadsMove(movedBy) {
+			b = map[budgetOp]int{
+				opCreate:  snapshot + 3*n, // POST, PUT, the policy
+				opPlan:    p + n,          // the list, every code
+				opDrift:   p + n,
+				opUpdate:  p + 2*n,
+				opReplan:  p + n,
+				opImport:  p + 2*n,
+				opDestroy: p + 2*n,
+			}
+		}
+		return starts(op) + b[op]
+	}
+}
+
+func uploadRepair(movedBy sandbox.PolicyUpdatedAt) int {
+	if uploadsMove(movedBy) {
+		return 4 // the code again at the update's refresh, PUT, the policy, the code
+	}
+	return 2 // PUT, the policy
+}
+
+func init() {
+	for _, movedBy := range []sandbox.PolicyUpdatedAt{sandbox.PolicyUpdatedByUpload, sandbox.PolicyUpdatedByPatch, sandbox.PolicyUpdatedByNeither} {
+		for _, name := range []string{"policy_inline", "policy_upload"} {
+			c := budgetCases[name]
+			c.movedBy = movedBy
+			if name == "policy_inline" {
+				c.budget, c.repair = inlineBudget(movedBy), inlineRepair(movedBy)
+			} else {
+				c.budget, c.repair = uploadBudget(movedBy), uploadRepair(movedBy)
+			}
+			budgetCases[name+"@"+string(movedBy)] = c
+		}
+	}
+}
+
 func budgetModule(e *budgetEnv) {
 	m, err := e.client.RegistryModules.Create(context.Background(), e.org, tfe.RegistryModuleCreateOptions{
 		Name: tfe.String("budget"), Provider: tfe.String("aws"), RegistryName: tfe.PrivateRegistry,
@@ -527,7 +612,7 @@ func opNames() []string {
 // its own, checking each against its budget; it returns, by operation, the
 // requests made and the budget.
 func runBudgetCase(t *testing.T, c budgetCase, n int) map[budgetOp][2]int {
-	sb, client := ownSandbox(t, sandbox.Options{}, "budget-"+randomSuffix())
+	sb, client := ownSandbox(t, sandbox.Options{PolicyUpdatedAt: c.movedBy}, "budget-"+randomSuffix())
 	e := &budgetEnv{t: t, client: client, org: sb.organization, vars: map[string]string{}}
 	if c.fixtures != nil {
 		c.fixtures(e, n)
@@ -555,7 +640,7 @@ func runBudgetCase(t *testing.T, c budgetCase, n int) map[budgetOp][2]int {
 		run()
 		got, total := statsSince(sb.srv.Stats(), before)
 		budget := c.budget(op, n, pages)
-		if op == opReplan {
+		if op == opReplan && budget == starts(op) {
 			budget = c.budget(opPlan, n, pages)
 		}
 		if op == opUpdate {
