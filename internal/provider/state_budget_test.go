@@ -1,6 +1,7 @@
 package provider
 
 import (
+	"bytes"
 	"encoding/json"
 	"fmt"
 	"net/url"
@@ -31,11 +32,22 @@ import (
 // Allowances, where tfgov holds more than hashicorp/tfe for a reason a user
 // asked for: the resource identity on Terraform 1.12+ for the types whose
 // hashicorp/tfe resource has none (team access, agent token, test
-// variable), and an agent token's rotation_triggers when null.
+// variable); an agent token's rotation_triggers when null; and for a
+// policy, the attributes hashicorp/tfe does not have (content_sha256, which
+// a source file's change is planned by, source, policy_set_ids and
+// updated_at, at the bytes they take), the longer name enforcement_level,
+// and the proof that lets a plan skip the code's download (issue 25) in
+// private state: at most stateBudgetCodeProof bytes of the state file more
+// than hashicorp/tfe's empty private state. hashicorp/tfe downloads every
+// policy's code on every plan instead.
 const (
+	// stateBudgetCodeProof is the proof's allowance: a key of one letter
+	// and updated-at in Unix nanoseconds, base64 twice (code_proof.go).
+	stateBudgetCodeProof = 44
 	// stateBudgetPolicyUpload is tfgov_policy_upload's stated budget
-	// (hashicorp/tfe has no separate upload) for this test's OPA code.
-	stateBudgetPolicyUpload = 400
+	// (hashicorp/tfe has no separate upload) for this test's OPA code,
+	// with the organization's name counted as 10 characters.
+	stateBudgetPolicyUpload = 520
 	// stateBudgetDeprecation and stateBudgetTestRun are the stated budgets
 	// of the types hashicorp/tfe does not have, with the organization's
 	// and the module's names counted as 10 and 12 characters. The stated
@@ -145,8 +157,12 @@ resource "tfgov_module_test_run" "this" {
 		addr, against string
 		budget        func(statesize.Instance) int
 	}{
-		{"tfgov_policy.inline", "tfe_policy", func(i statesize.Instance) int { return b.tfePolicy(i, b.attrs(i)["content"]) }},
-		{"tfgov_policy.two", "tfe_policy (with the upload's code)", func(i statesize.Instance) int { return b.tfePolicy(i, upload["content"]) }},
+		{"tfgov_policy.inline", "tfe_policy + what it lacks + the code proof", func(i statesize.Instance) int {
+			return b.tfePolicy(i, b.attrs(i)["content"]) + policyAllowance(i) + stateBudgetCodeProof
+		}},
+		{"tfgov_policy.two", "tfe_policy (with the upload's code) + what it lacks", func(i statesize.Instance) int {
+			return b.tfePolicy(i, upload["content"]) + policyAllowance(i)
+		}},
 		{"tfgov_policy_upload.two", "stated", func(statesize.Instance) int { return stateBudgetPolicyUpload }},
 		{"tfgov_team_access.this", "tfe_team_access + identity", b.tfeTeamAccess},
 		{"tfgov_agent_token.this", "tfe_agent_token + identity + null rotation_triggers", b.tfeAgentToken},
@@ -230,10 +246,23 @@ func (b stateBudgets) tfe(schemaVersion int, attrs map[string]json.RawMessage, s
 // identityAllowance is what tfgov's identity adds to i (Terraform 1.12+),
 // for the types whose hashicorp/tfe resource has none.
 func identityAllowance(i statesize.Instance) int {
-	return i.Bytes() - withoutIdentity(i).Bytes()
+	id, ok := i.Fields["identity"]
+	if !ok {
+		return 0
+	}
+	return len(`"identity":,`) + compactLen(id)
 }
 
-// withoutIdentity is i without its identity.
+// compactLen is the length of the JSON value v as compact JSON.
+func compactLen(v json.RawMessage) int {
+	var buf bytes.Buffer
+	if err := json.Compact(&buf, v); err != nil {
+		return len(v)
+	}
+	return buf.Len()
+}
+
+// withoutIdentity is i without its identity (and its schema version).
 func withoutIdentity(i statesize.Instance) statesize.Instance {
 	without := map[string]json.RawMessage{}
 	for k, v := range i.Fields {
@@ -251,6 +280,22 @@ func (b stateBudgets) tfePolicy(i statesize.Instance, code json.RawMessage) int 
 		"description": a["description"], "enforce_mode": a["enforcement_level"], "id": a["id"], "kind": a["kind"],
 		"name": a["name"], "organization": a["organization"], "policy": code, "query": a["query"],
 	}, "[]", "bnVsbA==", map[string]json.RawMessage{"hostname": b.raw(b.hostname), "id": a["id"], "organization": a["organization"]})
+}
+
+// policyAllowance is what a tfgov_policy's attributes that tfe_policy does
+// not have take, and the 5 bytes of enforcement_level's longer name.
+func policyAllowance(i statesize.Instance) int {
+	var a map[string]json.RawMessage
+	if err := json.Unmarshal(i.Fields["attributes"], &a); err != nil {
+		return 0
+	}
+	n := len("enforcement_level") - len("enforce_mode")
+	for _, k := range []string{"content_sha256", "source", "policy_set_ids", "updated_at"} {
+		if v, ok := a[k]; ok {
+			n += len(`"`+k+`":,`) + compactLen(v)
+		}
+	}
+	return n
 }
 
 // tfeTeamAccess: tfe_team_access (schema version 1; permissions a list of
