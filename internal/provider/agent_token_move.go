@@ -30,7 +30,6 @@ func moveAgentTokenV0(s tfeState, _ *diag.Diagnostics) any {
 		AgentPoolID:      s.required("agent_pool_id"),
 		Description:      s.required("description"),
 		Token:            s.required("token"),
-		CreatedAt:        types.StringNull(), // the refresh reads it
 		RotationTriggers: types.MapNull(types.StringType),
 	}
 	return m

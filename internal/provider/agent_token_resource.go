@@ -38,7 +38,6 @@ type agentTokenResourceModel struct {
 	AgentPoolID      types.String `tfsdk:"agent_pool_id"`
 	Description      types.String `tfsdk:"description"`
 	Token            types.String `tfsdk:"token"`
-	CreatedAt        types.String `tfsdk:"created_at"`
 	RotationTriggers types.Map    `tfsdk:"rotation_triggers"`
 }
 
@@ -48,7 +47,6 @@ func (m *agentTokenResourceModel) fields() []modelField {
 		{"agent_pool_id", types.StringType, &m.AgentPoolID},
 		{"description", types.StringType, &m.Description},
 		{"token", types.StringType, &m.Token},
-		{"created_at", types.StringType, &m.CreatedAt},
 		{"rotation_triggers", types.MapType{ElemType: types.StringType}, &m.RotationTriggers},
 	}
 }
@@ -104,11 +102,6 @@ func (r *agentTokenResource) Schema(_ context.Context, _ resource.SchemaRequest,
 				MarkdownDescription: "The secret. Known only to the Terraform run that created the token; null after an import, since the API never returns it again.",
 				PlanModifiers:       []planmodifier.String{stringplanmodifier.UseStateForUnknown()},
 			},
-			"created_at": schema.StringAttribute{
-				Computed:            true,
-				MarkdownDescription: "When the token was created (RFC 3339).",
-				PlanModifiers:       []planmodifier.String{stringplanmodifier.UseStateForUnknown()},
-			},
 			"rotation_triggers": schema.MapAttribute{
 				ElementType: types.StringType,
 				Optional:    true,
@@ -156,7 +149,6 @@ func (r *agentTokenResource) Create(ctx context.Context, req resource.CreateRequ
 	}
 	plan.ID = types.StringValue(tok.ID)
 	plan.Token = types.StringValue(tok.Token)
-	plan.CreatedAt = types.StringValue(tok.CreatedAt.UTC().Format(time.RFC3339))
 	tflog.Info(ctx, "Created agent token", map[string]any{"id": tok.ID, "agent_pool_id": poolID})
 	if summary, detail := agentTokenOrphansWarning(poolID, *opts.Description, tok.ID, maybeOrphans); detail != "" {
 		resp.Diagnostics.AddWarning(summary, detail)
@@ -268,10 +260,10 @@ func (r *agentTokenResource) Read(ctx context.Context, req resource.ReadRequest,
 }
 
 // setListed sets what a token's read or list returns (Read and the list
-// resource).
+// resource). Its creation time is not kept: no plan needs it, and state
+// is Terraform's time at scale (the tfgov_agent_tokens data source has it).
 func (m *agentTokenResourceModel) setListed(tok *tfe.AgentToken) {
 	m.Description = types.StringValue(tok.Description)
-	m.CreatedAt = types.StringValue(tok.CreatedAt.UTC().Format(time.RFC3339))
 }
 
 // Update is reached only when nothing but computed values would change:

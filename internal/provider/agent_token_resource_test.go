@@ -88,7 +88,6 @@ func TestAccAgentTokenResource_basic(t *testing.T) {
 					statecheck.ExpectKnownValue(agentTokenAddr, tfjsonpath.New("description"), knownvalue.StringExact("ci agents")),
 					statecheck.ExpectKnownValue(agentTokenAddr, tfjsonpath.New("token"), knownvalue.StringRegexp(regexp.MustCompile(`.{20,}`))),
 					statecheck.ExpectSensitiveValue(agentTokenAddr, tfjsonpath.New("token")),
-					statecheck.ExpectKnownValue(agentTokenAddr, tfjsonpath.New("created_at"), knownvalue.StringRegexp(regexp.MustCompile(`^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\dZ$`))),
 					sameID.AddStateValue(agentTokenAddr, tfjsonpath.New("id")),
 					rotated.AddStateValue(agentTokenAddr, tfjsonpath.New("id")),
 					testAccCheckAgentTokens(t, pool.ID),

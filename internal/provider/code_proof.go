@@ -4,7 +4,9 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"strconv"
 	"sync"
+	"time"
 
 	"github.com/hashicorp/terraform-plugin-framework/diag"
 	"github.com/hashicorp/terraform-plugin-log/tflog"
@@ -61,20 +63,53 @@ import (
 //
 // The Date header and clock windows play no part.
 //
-// Private state: the key codeProofKey holds {"at": At} when (1) holds,
-// {} when it holds but no code is known at an updated-at; absent
-// otherwise. Earlier versions' keys (code_signal, policy_seen,
-// policy_write) are dropped at the next write.
-const codeProofKey = "code_proof"
+// Private state: the key codeProofKey holds At as a number, its Unix time
+// in nanoseconds, when (1) holds; 0 when it holds but no code is known at
+// an updated-at; absent otherwise. Private state is written twice in
+// base64 (the framework's, then Terraform's): a byte of it is almost two
+// of the state file, and the state's size is Terraform's time at scale
+// (issue 29), so the proof is the fewest bytes that carry it: 60 bytes of
+// the state file with a key of one letter and 19 digits, where
+// {"code_proof":{"at":"<RFC 3339>"}} took 97. Earlier keys (code_proof,
+// and code_signal, policy_seen, policy_write, which rested on the Date
+// header and on PATCHes taken for one's own) are dropped at the next
+// write; a proof under the old key is read once.
+const codeProofKey = "p"
 
-// legacyCodeKeys are private state keys of earlier versions, which rested
-// on the Date header and on PATCHes taken for one's own.
-var legacyCodeKeys = []string{"code_signal", "policy_seen", "policy_write"}
+// legacyCodeKeys are private state keys of earlier versions.
+var legacyCodeKeys = []string{"code_proof", "code_signal", "policy_seen", "policy_write"}
+
+// legacyCodeProofKey held the proof as {"at": "<RFC 3339>"}.
+const legacyCodeProofKey = "code_proof"
 
 // codeProof is what a policy's code keeps in private state: see above.
 type codeProof struct {
-	Proven bool   `json:"-"`
-	At     string `json:"at,omitempty"`
+	Proven bool
+	At     string // updatedAtSignal's form; "" for none
+}
+
+// encode is the proof as private state stores it: At in Unix nanoseconds.
+func (p codeProof) encode() []byte {
+	if p.At == "" {
+		return []byte("0")
+	}
+	at, err := time.Parse(time.RFC3339Nano, p.At)
+	if err != nil {
+		return []byte("0") // not reached: At is updatedAtSignal's
+	}
+	return strconv.AppendInt(nil, at.UnixNano(), 10)
+}
+
+// decodeCodeProof reads encode's form; ok is false for anything else.
+func decodeCodeProof(raw []byte) (codeProof, bool) {
+	n, err := strconv.ParseInt(string(raw), 10, 64)
+	if err != nil || n < 0 {
+		return codeProof{}, false
+	}
+	if n == 0 {
+		return codeProof{Proven: true}, true
+	}
+	return codeProof{Proven: true, At: time.Unix(0, n).UTC().Format(time.RFC3339Nano)}, true
 }
 
 // unchanged reports whether pol, as the list shows it, still has the code
@@ -111,12 +146,18 @@ func getCodeProof(ctx context.Context, priv privateGetter) (codeProof, diag.Diag
 	}
 	raw, d := priv.GetKey(ctx, codeProofKey)
 	diags.Append(d...)
-	var p codeProof
-	if len(raw) == 0 || json.Unmarshal(raw, &p) != nil {
+	if p, ok := decodeCodeProof(raw); ok {
+		return p, diags
+	}
+	raw, d = priv.GetKey(ctx, legacyCodeProofKey)
+	diags.Append(d...)
+	var legacy struct {
+		At string `json:"at"`
+	}
+	if len(raw) == 0 || json.Unmarshal(raw, &legacy) != nil {
 		return codeProof{}, diags // none or unreadable: download
 	}
-	p.Proven = true
-	return p, diags
+	return codeProof{Proven: true, At: legacy.At}, diags
 }
 
 func setCodeProof(ctx context.Context, priv privateStateSetter, p codeProof) diag.Diagnostics {
@@ -130,7 +171,7 @@ func setCodeProof(ctx context.Context, priv privateStateSetter, p codeProof) dia
 	if !p.Proven {
 		return append(diags, priv.SetKey(ctx, codeProofKey, nil)...)
 	}
-	return append(diags, priv.SetKey(ctx, codeProofKey, privateValue(p))...)
+	return append(diags, priv.SetKey(ctx, codeProofKey, p.encode())...)
 }
 
 // policyWrites remembers, by policy ID, updated-at as the answer of this

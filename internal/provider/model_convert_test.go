@@ -25,12 +25,12 @@ func TestAgentTokenModelConversion(t *testing.T) {
 	triggers := tftypes.Map{ElementType: tftypes.String}
 	tests := map[string]tftypes.Value{
 		"known": tftypes.NewValue(typ, map[string]tftypes.Value{
-			"id": str("at-1"), "agent_pool_id": str("apool-1"), "description": str("d"), "token": str("secret"), "created_at": str("2026-01-01T00:00:00Z"),
+			"id": str("at-1"), "agent_pool_id": str("apool-1"), "description": str("d"), "token": str("secret"),
 			"rotation_triggers": tftypes.NewValue(triggers, map[string]tftypes.Value{"k": str("v")}),
 		}),
 		"null and unknown": tftypes.NewValue(typ, map[string]tftypes.Value{
 			"id": tftypes.NewValue(tftypes.String, tftypes.UnknownValue), "agent_pool_id": str("apool-1"), "description": str("d"),
-			"token": tftypes.NewValue(tftypes.String, nil), "created_at": tftypes.NewValue(tftypes.String, tftypes.UnknownValue),
+			"token":             tftypes.NewValue(tftypes.String, nil),
 			"rotation_triggers": tftypes.NewValue(triggers, nil),
 		}),
 	}
@@ -47,7 +47,7 @@ func TestAgentTokenModelConversion(t *testing.T) {
 				t.Fatal(diags)
 			}
 			if !fast.ID.Equal(slow.ID) || !fast.AgentPoolID.Equal(slow.AgentPoolID) || !fast.Description.Equal(slow.Description) ||
-				!fast.Token.Equal(slow.Token) || !fast.CreatedAt.Equal(slow.CreatedAt) || !fast.RotationTriggers.Equal(slow.RotationTriggers) {
+				!fast.Token.Equal(slow.Token) || !fast.RotationTriggers.Equal(slow.RotationTriggers) {
 				t.Errorf("getModel = %+v, reflection = %+v", *fast, slow)
 			}
 			out := tfsdk.State{Schema: sr.Schema, Raw: tftypes.NewValue(typ, nil)}

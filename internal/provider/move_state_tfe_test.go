@@ -134,7 +134,7 @@ func TestMoveStateFromTFE(t *testing.T) {
 		{
 			name: "agent token keeps its secret", r: NewAgentTokenResource(), address: tfe, source: "tfe_agent_token", version: 0,
 			raw:  `{"id":"at-1","agent_pool_id":"apool-1","description":"agents","token":"s3cret.atlasv1.x"}`,
-			want: map[string]string{"id": `"at-1"`, "agent_pool_id": `"apool-1"`, "description": `"agents"`, "token": `"s3cret.atlasv1.x"`, "created_at": "<null>", "rotation_triggers": "<null>"},
+			want: map[string]string{"id": `"at-1"`, "agent_pool_id": `"apool-1"`, "description": `"agents"`, "token": `"s3cret.atlasv1.x"`, "rotation_triggers": "<null>"},
 		},
 		{
 			name: "agent token without secret", r: NewAgentTokenResource(), address: tfe, source: "tfe_agent_token", version: 0,

@@ -24,9 +24,13 @@ func NewPolicyDataSource() datasource.DataSource {
 
 type policyDataSource struct{ dataSourceBase }
 
-// policyDataSourceModel has the resource's own attributes, all read back
-// (not its inline code).
-type policyDataSourceModel = policyModel
+// policyDataSourceModel has the resource's own attributes, all read back,
+// and policy_set_count (which the resource does not keep in state: it is
+// the length of policy_set_ids).
+type policyDataSourceModel struct {
+	policyModel
+	PolicySetCount types.Int64 `tfsdk:"policy_set_count"`
+}
 
 // policyDataAttributes are the computed attributes of a policy, for both
 // data sources.
@@ -97,6 +101,8 @@ func (d *policyDataSource) Read(ctx context.Context, req datasource.ReadRequest,
 			return
 		}
 	}
-	cfg.set(pol.values())
+	v := pol.values()
+	cfg.set(v)
+	cfg.PolicySetCount = v.PolicySetCount
 	resp.Diagnostics.Append(resp.State.Set(ctx, &cfg)...)
 }

@@ -36,7 +36,6 @@ func movePolicyV0(s tfeState, _ *diag.Diagnostics) any {
 	m.Query = s.optionalStr("query")
 	m.EnforcementLevel = s.optionalStr("enforce_mode")
 	m.PolicySetIDs = types.SetNull(types.StringType)
-	m.PolicySetCount = types.Int64Null()
 	m.UpdatedAt = types.StringNull()
 	var code string
 	if s.value("policy", &code, true) {

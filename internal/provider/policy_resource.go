@@ -43,7 +43,6 @@ type policyModel struct {
 	Query            types.String `tfsdk:"query"`
 	EnforcementLevel types.String `tfsdk:"enforcement_level"`
 	PolicySetIDs     types.Set    `tfsdk:"policy_set_ids"`
-	PolicySetCount   types.Int64  `tfsdk:"policy_set_count"`
 	UpdatedAt        types.String `tfsdk:"updated_at"`
 }
 
@@ -71,7 +70,6 @@ func (m *policyResourceModel) fields() []modelField {
 		{"query", types.StringType, &m.Query},
 		{"enforcement_level", types.StringType, &m.EnforcementLevel},
 		{"policy_set_ids", types.SetType{ElemType: types.StringType}, &m.PolicySetIDs},
-		{"policy_set_count", types.Int64Type, &m.PolicySetCount},
 		{"updated_at", types.StringType, &m.UpdatedAt},
 		{"content", types.StringType, &m.Content},
 		{"source", types.StringType, &m.Source},
@@ -89,7 +87,7 @@ func (m *policyResourceModel) ToTerraform5Value() (any, error) {
 
 func (m *policyModel) set(v policyValues) {
 	m.ID, m.Organization, m.Name, m.Description, m.Kind = v.ID, v.Organization, v.Name, v.Description, v.Kind
-	m.Query, m.EnforcementLevel, m.PolicySetIDs, m.PolicySetCount, m.UpdatedAt = v.Query, v.EnforcementLevel, v.PolicySetIDs, v.PolicySetCount, v.UpdatedAt
+	m.Query, m.EnforcementLevel, m.PolicySetIDs, m.UpdatedAt = v.Query, v.EnforcementLevel, v.PolicySetIDs, v.UpdatedAt
 }
 
 func (r *policyResource) Schema(_ context.Context, _ resource.SchemaRequest, resp *resource.SchemaResponse) {
@@ -164,11 +162,7 @@ func (r *policyResource) Schema(_ context.Context, _ resource.SchemaRequest, res
 			"policy_set_ids": schema.SetAttribute{
 				ElementType:         types.StringType,
 				Computed:            true,
-				MarkdownDescription: "IDs of the policy sets that include the policy (`polset-<id>`).",
-			},
-			"policy_set_count": schema.Int64Attribute{
-				Computed:            true,
-				MarkdownDescription: "Number of policy sets that include the policy.",
+				MarkdownDescription: "IDs of the policy sets that include the policy (`polset-<id>`); how many: `length(policy_set_ids)`.",
 			},
 			"updated_at": schema.StringAttribute{
 				Computed:            true,
@@ -532,7 +526,7 @@ func (r *policyResource) Update(ctx context.Context, req resource.UpdateRequest,
 	var patched *policyAPI // the PATCH's answer, when one was sent
 	// Only the code changed: no PATCH.
 	if plan.Description.Equal(state.Description) && plan.Query.Equal(state.Query) && plan.EnforcementLevel.Equal(state.EnforcementLevel) {
-		plan.PolicySetIDs, plan.PolicySetCount, plan.UpdatedAt = state.PolicySetIDs, state.PolicySetCount, state.UpdatedAt
+		plan.PolicySetIDs, plan.UpdatedAt = state.PolicySetIDs, state.UpdatedAt
 	} else {
 		tflog.Debug(ctx, "Updating policy", map[string]any{"id": id})
 		defer r.data.lists.policies.invalidate(state.Organization.ValueString())

@@ -101,7 +101,6 @@ func TestAccPolicyResource_sentinel(t *testing.T) {
 					statecheck.ExpectKnownValue(policyAddr, tfjsonpath.New("query"), knownvalue.Null()),
 					statecheck.ExpectKnownValue(policyAddr, tfjsonpath.New("enforcement_level"), knownvalue.StringExact("hard-mandatory")),
 					statecheck.ExpectKnownValue(policyAddr, tfjsonpath.New("policy_set_ids"), knownvalue.SetExact([]knownvalue.Check{})),
-					statecheck.ExpectKnownValue(policyAddr, tfjsonpath.New("policy_set_count"), knownvalue.Int64Exact(0)),
 					statecheck.ExpectKnownValue(policyAddr, tfjsonpath.New("updated_at"), knownvalue.Null()),
 					sameID.AddStateValue(policyAddr, tfjsonpath.New("id")),
 					stateCheckFunc(func(_ context.Context, s *tfjson.State) error {
@@ -502,7 +501,6 @@ data "tfgov_policy" "test" {
 				Config:           config,
 				ConfigPlanChecks: expectAction(policyAddr, plancheck.ResourceActionNoop),
 				ConfigStateChecks: []statecheck.StateCheck{
-					statecheck.ExpectKnownValue(policyAddr, tfjsonpath.New("policy_set_count"), knownvalue.Int64Exact(1)),
 					statecheck.ExpectKnownValue(policyAddr, tfjsonpath.New("policy_set_ids"), knownvalue.SetSizeExact(1)),
 					statecheck.ExpectKnownValue("data.tfgov_policy.test", tfjsonpath.New("policy_set_count"), knownvalue.Int64Exact(1)),
 					statecheck.CompareValuePairs(policyAddr, tfjsonpath.New("policy_set_ids"), "data.tfgov_policy.test", tfjsonpath.New("policy_set_ids"), compare.ValuesSame()),
@@ -519,7 +517,7 @@ data "tfgov_policy" "test" {
 				Config:           strings.Replace(config, `"advisory"`, `"soft-mandatory"`, 1),
 				ConfigPlanChecks: expectAction(policyAddr, plancheck.ResourceActionUpdate),
 				ConfigStateChecks: []statecheck.StateCheck{
-					statecheck.ExpectKnownValue(policyAddr, tfjsonpath.New("policy_set_count"), knownvalue.Int64Exact(1)),
+					statecheck.ExpectKnownValue(policyAddr, tfjsonpath.New("policy_set_ids"), knownvalue.SetSizeExact(1)),
 				},
 			},
 			// The set drops the policy.
@@ -536,7 +534,7 @@ data "tfgov_policy" "test" {
 				Config:           strings.Replace(config, `"advisory"`, `"soft-mandatory"`, 1),
 				ConfigPlanChecks: expectAction(policyAddr, plancheck.ResourceActionNoop),
 				ConfigStateChecks: []statecheck.StateCheck{
-					statecheck.ExpectKnownValue(policyAddr, tfjsonpath.New("policy_set_count"), knownvalue.Int64Exact(0)),
+					statecheck.ExpectKnownValue(policyAddr, tfjsonpath.New("policy_set_ids"), knownvalue.SetSizeExact(0)),
 					statecheck.ExpectKnownValue(policyAddr, tfjsonpath.New("policy_set_ids"), setIDs()),
 				},
 			},

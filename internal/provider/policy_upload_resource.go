@@ -205,7 +205,7 @@ func (r *policyUploadResource) ModifyPlan(ctx context.Context, req resource.Modi
 		// The kind from this resource's last upload, else from the
 		// tfgov_policy refreshed or planned in this run.
 		kind := ""
-		if k, ok := privateJSON[policyKindRecord](ctx, req.Private, policyKindKey, &resp.Diagnostics); ok && k.PolicyID == plan.PolicyID.ValueString() {
+		if k, ok := getPolicyKind(ctx, req.Private, &resp.Diagnostics); ok && k.PolicyID == plan.PolicyID.ValueString() {
 			kind = k.Kind
 		} else if r.data != nil && !plan.PolicyID.IsUnknown() {
 			kind = string(r.data.policyKind(plan.PolicyID.ValueString()))
@@ -248,8 +248,14 @@ func policyCodeDetail(kind, name string, err error) string {
 // Private state of tfgov_policy_upload.
 const (
 	// policyKindKey: the policy's kind, learnt at the last upload, so
-	// that the next plan checks Rego without a request.
-	policyKindKey = "policy_kind"
+	// that the next plan checks Rego without a request. Stored as an array,
+	// ["<policy ID>", "<kind>", "<name>", "<organization>"]: private state
+	// is written twice in base64, and the state's size is Terraform's time
+	// at scale (code_proof.go).
+	policyKindKey = "k"
+	// legacyPolicyKindKey held the record as an object (earlier versions);
+	// read when policyKindKey is absent, dropped at the next write.
+	legacyPolicyKindKey = "policy_kind"
 )
 
 type policyKindRecord struct {
@@ -260,6 +266,38 @@ type policyKindRecord struct {
 	// read of the policy.
 	Name         string `json:"name,omitempty"`
 	Organization string `json:"organization,omitempty"`
+}
+
+// MarshalJSON writes the record as an array (policyKindKey).
+func (r policyKindRecord) MarshalJSON() ([]byte, error) {
+	return json.Marshal([]string{r.PolicyID, r.Kind, r.Name, r.Organization})
+}
+
+// UnmarshalJSON reads the array, or the object of earlier versions.
+func (r *policyKindRecord) UnmarshalJSON(b []byte) error {
+	var a []string
+	if err := json.Unmarshal(b, &a); err == nil {
+		if len(a) != 4 {
+			return fmt.Errorf("a policy kind record of %d fields", len(a))
+		}
+		*r = policyKindRecord{PolicyID: a[0], Kind: a[1], Name: a[2], Organization: a[3]}
+		return nil
+	}
+	type object policyKindRecord // without these methods
+	var o object
+	if err := json.Unmarshal(b, &o); err != nil {
+		return err
+	}
+	*r = policyKindRecord(o)
+	return nil
+}
+
+// getPolicyKind reads the record of this resource's last upload.
+func getPolicyKind(ctx context.Context, p privateGetter, diags *diag.Diagnostics) (policyKindRecord, bool) {
+	if rec, ok := privateJSON[policyKindRecord](ctx, p, policyKindKey, diags); ok {
+		return rec, true
+	}
+	return privateJSON[policyKindRecord](ctx, p, legacyPolicyKindKey, diags)
 }
 
 // privateGetter is the part of the framework's private state that reads.
@@ -432,6 +470,7 @@ func (r *policyUploadResource) upload(ctx context.Context, m *policyUploadResour
 // check and the next upload.
 func rememberKind(ctx context.Context, p privateStateSetter, policyID string, pol policyIdentity, diags *diag.Diagnostics) {
 	if pol.kind != "" {
+		diags.Append(p.SetKey(ctx, legacyPolicyKindKey, nil)...)
 		diags.Append(p.SetKey(ctx, policyKindKey, privateValue(policyKindRecord{PolicyID: policyID, Kind: string(pol.kind), Name: pol.name, Organization: pol.organization}))...)
 	}
 }
@@ -442,7 +481,7 @@ func recordedPolicy(ctx context.Context, prior privateGetter, id string, diags *
 	if prior == nil {
 		return policyIdentity{}, false
 	}
-	rec, ok := privateJSON[policyKindRecord](ctx, prior, policyKindKey, diags)
+	rec, ok := getPolicyKind(ctx, prior, diags)
 	pi := policyIdentity{kind: tfe.PolicyKind(rec.Kind), name: rec.Name, organization: rec.Organization}
 	return pi, ok && rec.PolicyID == id && pi.complete()
 }
@@ -499,7 +538,7 @@ func (r *policyUploadResource) Read(ctx context.Context, req resource.ReadReques
 	proof, diags := getCodeProof(ctx, req.Private)
 	resp.Diagnostics.Append(diags...)
 	org := ""
-	if rec, ok := privateJSON[policyKindRecord](ctx, req.Private, policyKindKey, &resp.Diagnostics); ok && rec.PolicyID == id {
+	if rec, ok := getPolicyKind(ctx, req.Private, &resp.Diagnostics); ok && rec.PolicyID == id {
 		org = rec.Organization
 	}
 	if org == "" {

@@ -1,12 +1,19 @@
 // Command benchscale measures the provider at scale (make bench-scale): for
 // each resource type it applies N resources under one parent, plans (which
 // must be empty), updates them and destroys them, against a tfgov-sandbox
-// started with --latency and --rate-limit, and prints the wall time of each
-// phase, the provider process's CPU time, and the requests per resource by
-// route (the sandbox's GET /_sandbox/stats). The same phases of N
-// terraform_data resources give the floor Terraform core itself sets.
+// started with --latency and --rate-limit (over HTTPS), and prints the wall
+// time of each phase, the provider process's CPU time, Terraform's own CPU
+// time, the requests per resource by route (the sandbox's GET
+// /_sandbox/stats) and the state's bytes per object (internal/statesize).
+// The same phases of N terraform_data resources give the floor Terraform
+// core itself sets.
 //
-// The provider runs as one long-lived process that Terraform reattaches to
+// With -tfe (a hashicorp/tfe provider binary), each type that hashicorp/tfe
+// has too is also measured with it, against the same sandbox, the two
+// providers taking turns (-runs times, the first alternating), and the
+// medians are printed side by side.
+//
+// Each provider runs as one long-lived process that Terraform reattaches to
 // (TF_REATTACH_PROVIDERS), so its CPU time is read from /proc between
 // phases.
 package main
@@ -15,6 +22,8 @@ import (
 	"bufio"
 	"bytes"
 	"context"
+	"crypto/tls"
+	"crypto/x509"
 	"encoding/json"
 	"errors"
 	"flag"
@@ -34,16 +43,20 @@ import (
 	"time"
 
 	tfe "github.com/hashicorp/go-tfe"
+
+	"github.com/tfgov/terraform-provider-tfgov/internal/statesize"
 )
 
 func main() {
 	n := flag.Int("n", 200, "resources per type")
-	latency := flag.Duration("latency", 25*time.Millisecond, "the sandbox's --latency")
+	latencies := flag.String("latency", "25ms", "the sandbox's --latency; a comma-separated list (such as 0,25ms) measures each in turn")
 	rateLimit := flag.Int("rate-limit", 30, "the sandbox's --rate-limit (0: none)")
 	parallelism := flag.Int("parallelism", 10, "terraform -parallelism")
 	types := flag.String("types", "terraform_data,agent_token,team_access,test_variable,policy,policy_inline", "comma-separated resource types to measure")
 	terraform := flag.String("terraform", "terraform", "Terraform CLI")
 	bin := flag.String("bin", "bin", "directory holding terraform-provider-tfgov and tfgov-sandbox (make build)")
+	tfeProvider := flag.String("tfe", "", "a hashicorp/tfe provider binary (terraform-provider-tfe): each type with a hashicorp/tfe equivalent is measured with both providers, interleaved; empty: tfgov only")
+	runs := flag.Int("runs", 1, "runs of each type and provider, interleaved; the medians are printed")
 	cpuProfile := flag.String("cpuprofile", "", "write a CPU profile of the provider process to this file")
 	providerLog := flag.String("provider-log", "OFF", "the provider's log level (TF_LOG_PROVIDER, TF_LOG_SDK...): OFF, DEBUG, TRACE; its logs are discarded")
 	flag.Parse()
@@ -51,7 +64,22 @@ func main() {
 	// and the provider (exec.CommandContext kills them).
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 	defer stop()
-	if err := run(ctx, *n, *latency, *rateLimit, *parallelism, strings.Split(*types, ","), *terraform, *bin, *providerLog, *cpuProfile); err != nil {
+	o := options{n: *n, rateLimit: *rateLimit, parallelism: *parallelism, runs: max(*runs, 1), types: strings.Split(*types, ","),
+		terraform: *terraform, bin: *bin, tfe: *tfeProvider, providerLog: *providerLog, cpuProfile: *cpuProfile}
+	err := func() error {
+		for _, l := range strings.Split(*latencies, ",") {
+			latency, err := time.ParseDuration(strings.TrimSpace(l))
+			if err != nil {
+				return fmt.Errorf("-latency: %w", err)
+			}
+			o.latency = latency
+			if err := run(ctx, o); err != nil {
+				return err
+			}
+		}
+		return nil
+	}()
+	if err != nil {
 		fmt.Fprintln(os.Stderr, "bench-scale:", err)
 		stop()
 		os.Exit(1) // stop ran
@@ -59,16 +87,33 @@ func main() {
 	}
 }
 
-type bench struct {
-	terraform, dir, sandboxURL, adminToken string
-	env                                    []string
-	providerPID                            int
-	parallelism                            int
-	vars                                   map[string]string
+type options struct {
+	n, rateLimit, parallelism, runs              int
+	latency                                      time.Duration
+	types                                        []string
+	terraform, bin, tfe, providerLog, cpuProfile string
 }
 
-func run(ctx context.Context, n int, latency time.Duration, rateLimit, parallelism int, types []string, terraform, bin, providerLog, cpuProfile string) error {
-	bin, err := filepath.Abs(bin)
+type bench struct {
+	terraform, dir, sandboxURL, hostname, adminToken string
+	env                                              []string
+	http                                             *http.Client
+	providerPID                                      map[string]int // by provider: tfgov, tfe
+	parallelism                                      int
+	vars                                             map[string]string
+	teams                                            []string // made for team_access, one grant each
+}
+
+// result is one phase of one run.
+type result struct {
+	wall, providerCPU, terraformCPU time.Duration
+	requests                        int
+	stateBytes                      int // per object after the phase (0 after destroy)
+	routes                          string
+}
+
+func run(ctx context.Context, o options) error {
+	bin, err := filepath.Abs(o.bin)
 	if err != nil {
 		return err
 	}
@@ -82,10 +127,15 @@ func run(ctx context.Context, n int, latency time.Duration, rateLimit, paralleli
 	if err != nil {
 		return err
 	}
-	b := &bench{terraform: terraform, parallelism: parallelism, sandboxURL: "http://127.0.0.1:" + strconv.Itoa(port), adminToken: "bench-admin-token-0123456789"}
-	envFile := filepath.Join(work, "sandbox.env")
-	sb := exec.CommandContext(ctx, filepath.Join(bin, "tfgov-sandbox"), "--listen", "127.0.0.1:"+strconv.Itoa(port), "--token", b.adminToken,
-		"--seed", "demo", "--env-file", envFile, "--quiet", "--latency", latency.String(), "--rate-limit", strconv.Itoa(rateLimit))
+	// HTTPS, as the real service: hashicorp/tfe finds the API by service
+	// discovery over HTTPS, and both providers pay the same TLS.
+	b := &bench{terraform: o.terraform, parallelism: o.parallelism, hostname: "127.0.0.1:" + strconv.Itoa(port), adminToken: "bench-admin-token-0123456789",
+		providerPID: map[string]int{}}
+	b.sandboxURL = "https://" + b.hostname
+	envFile, certFile := filepath.Join(work, "sandbox.env"), filepath.Join(work, "sandbox.pem")
+	sb := exec.CommandContext(ctx, filepath.Join(bin, "tfgov-sandbox"), "--listen", b.hostname, "--token", b.adminToken,
+		"--seed", "demo", "--env-file", envFile, "--quiet", "--latency", o.latency.String(), "--rate-limit", strconv.Itoa(o.rateLimit),
+		"--tls", "--tls-cert-out", certFile)
 	sb.Stdout, sb.Stderr = io.Discard, os.Stderr
 	if err := sb.Start(); err != nil {
 		return fmt.Errorf("starting the sandbox: %w", err)
@@ -94,26 +144,164 @@ func run(ctx context.Context, n int, latency time.Duration, rateLimit, paralleli
 	if b.vars, err = waitForEnv(envFile); err != nil {
 		return err
 	}
-
-	prov := exec.CommandContext(ctx, filepath.Join(bin, "terraform-provider-tfgov"), "-debug")
-	prov.Env = append(os.Environ(), "TFE_ADDRESS="+b.sandboxURL, "TFE_TOKEN="+b.vars["TFE_TOKEN"], "TFE_ORGANIZATION="+b.vars["TFE_ORGANIZATION"],
-		"TF_LOG="+providerLog, "TF_LOG_PROVIDER="+providerLog, "TF_LOG_SDK="+providerLog, "TF_LOG_SDK_PROTO="+providerLog, "TF_LOG_SDK_FRAMEWORK="+providerLog)
-	out, err := prov.StdoutPipe()
+	pem, err := os.ReadFile(certFile)
 	if err != nil {
 		return err
 	}
-	prov.Stderr = io.Discard
-	if cpuProfile != "" {
-		abs, err := filepath.Abs(cpuProfile)
-		if err != nil {
-			return err
+	pool := x509.NewCertPool()
+	pool.AppendCertsFromPEM(pem)
+	b.http = &http.Client{Transport: &http.Transport{TLSClientConfig: &tls.Config{RootCAs: pool, MinVersion: tls.VersionTLS12}}}
+
+	logEnv := []string{"TF_LOG=" + o.providerLog, "TF_LOG_PROVIDER=" + o.providerLog, "TF_LOG_SDK=" + o.providerLog, "TF_LOG_SDK_PROTO=" + o.providerLog, "TF_LOG_SDK_FRAMEWORK=" + o.providerLog}
+	common := append([]string{"TFE_TOKEN=" + b.vars["TFE_TOKEN"], "TFE_ORGANIZATION=" + b.vars["TFE_ORGANIZATION"], "SSL_CERT_FILE=" + certFile, "TF_CLI_CONFIG_FILE="}, logEnv...)
+	providers := []struct{ name, path, env string }{{"tfgov", filepath.Join(bin, "terraform-provider-tfgov"), "TFE_ADDRESS=" + b.sandboxURL}}
+	if o.tfe != "" {
+		providers = append(providers, struct{ name, path, env string }{"tfe", o.tfe, "TFE_HOSTNAME=" + b.hostname})
+	}
+	reattach := map[string]json.RawMessage{}
+	for _, p := range providers {
+		env := append(append(os.Environ(), common...), p.env)
+		if o.cpuProfile != "" && p.name == "tfgov" {
+			abs, err := filepath.Abs(o.cpuProfile)
+			if err != nil {
+				return err
+			}
+			env = append(env, "TFGOV_CPU_PROFILE="+abs)
 		}
-		prov.Env = append(prov.Env, "TFGOV_CPU_PROFILE="+abs)
+		pid, addrs, stopProvider, err := startProvider(ctx, p.path, env)
+		if err != nil {
+			return fmt.Errorf("starting %s: %w", p.name, err)
+		}
+		defer stopProvider()
+		b.providerPID[p.name] = pid
+		for k, v := range addrs {
+			reattach[k] = v
+		}
 	}
+	rawReattach, err := json.Marshal(reattach)
+	if err != nil {
+		return err
+	}
+	b.env = append(os.Environ(),
+		"TF_REATTACH_PROVIDERS="+string(rawReattach), "TF_IN_AUTOMATION=1", "CHECKPOINT_DISABLE=1", "TF_LOG=", "TF_CLI_CONFIG_FILE=", "SSL_CERT_FILE="+certFile,
+		"TFE_ADDRESS="+b.sandboxURL, "TFE_HOSTNAME="+b.hostname, "TFE_TOKEN="+b.vars["TFE_TOKEN"], "TFE_ORGANIZATION="+b.vars["TFE_ORGANIZATION"])
+
+	fmt.Printf("bench-scale: N=%d, latency %s, rate limit %d, -parallelism=%d, provider log %s, %d run(s) each, interleaved\n\n", o.n, o.latency, o.rateLimit, o.parallelism, o.providerLog, o.runs)
+	fmt.Printf("%-15s %-8s %-8s %4s %9s %12s %13s %9s %10s %11s  %s\n", "type", "provider", "phase", "run", "wall", "provider CPU", "terraform CPU", "requests", "per res.", "state B/obj", "requests by route")
+	phases := []struct {
+		name    string
+		version int
+		args    []string
+	}{
+		{"create", 0, []string{"apply", "-auto-approve"}},
+		{"plan", 0, []string{"plan", "-detailed-exitcode"}},
+		{"update", 1, []string{"apply", "-auto-approve"}},
+		{"destroy", 1, []string{"destroy", "-auto-approve"}},
+	}
+	type key struct{ typ, provider, phase string }
+	results := map[key][]result{}
+	var order []key
+	for _, typ := range o.types {
+		cfg, ok := configs[typ]
+		if !ok {
+			return fmt.Errorf("unknown type %q", typ)
+		}
+		if cfg.setup != nil {
+			if err := cfg.setup(ctx, b, o.n); err != nil {
+				return fmt.Errorf("%s setup: %w", typ, err)
+			}
+		}
+		variants := []string{"tfgov"}
+		if o.tfe != "" && cfg.tfe != nil {
+			variants = append(variants, "tfe")
+		}
+		for r := 0; r < o.runs; r++ {
+			// Interleaved: the providers take turns, and which goes first
+			// alternates from run to run.
+			vs := variants
+			if r%2 == 1 && len(vs) == 2 {
+				vs = []string{vs[1], vs[0]}
+			}
+			for _, v := range vs {
+				render := cfg.config
+				if v == "tfe" {
+					render = cfg.tfe
+				}
+				b.dir = filepath.Join(work, fmt.Sprintf("%s-%s-%d", typ, v, r))
+				if err := os.MkdirAll(b.dir, 0o755); err != nil {
+					return err
+				}
+				for _, ph := range phases {
+					if err := os.WriteFile(filepath.Join(b.dir, "main.tf"), []byte(render(b, o.n, ph.version)), 0o644); err != nil {
+						return err
+					}
+					res, err := b.phase(ctx, typ, v, ph.name, o.n, ph.args)
+					if err != nil {
+						return err
+					}
+					fmt.Printf("%-15s %-8s %-8s %4d %8.1fs %11.2fs %12.2fs %9d %10.2f %11d  %s\n", typ, v, ph.name, r+1, res.wall.Seconds(), res.providerCPU.Seconds(),
+						res.terraformCPU.Seconds(), res.requests, float64(res.requests)/float64(o.n), res.stateBytes, res.routes)
+					k := key{typ, v, ph.name}
+					if _, seen := results[k]; !seen {
+						order = append(order, k)
+					}
+					results[k] = append(results[k], res)
+				}
+			}
+		}
+	}
+	fmt.Printf("\nMedians of %d run(s), N=%d, latency %s (ratio: tfgov / tfe, wall time)\n", o.runs, o.n, o.latency)
+	fmt.Printf("%-15s %-8s %-8s %9s %12s %13s %9s %11s %7s\n", "type", "provider", "phase", "wall", "provider CPU", "terraform CPU", "requests", "state B/obj", "ratio")
+	for _, k := range order {
+		m := median(results[k])
+		ratio := ""
+		if k.provider == "tfgov" {
+			if t, ok := results[key{k.typ, "tfe", k.phase}]; ok {
+				ratio = fmt.Sprintf("%.2fx", m.wall.Seconds()/median(t).wall.Seconds())
+			}
+		}
+		fmt.Printf("%-15s %-8s %-8s %8.1fs %11.2fs %12.2fs %9d %11d %7s\n", k.typ, k.provider, k.phase, m.wall.Seconds(), m.providerCPU.Seconds(), m.terraformCPU.Seconds(), m.requests, m.stateBytes, ratio)
+	}
+	fmt.Println()
+	return nil
+}
+
+// median is the median of each figure of rs, taken separately.
+func median(rs []result) result {
+	pick := func(f func(result) float64) float64 {
+		v := make([]float64, len(rs))
+		for i, r := range rs {
+			v[i] = f(r)
+		}
+		sort.Float64s(v)
+		if len(v)%2 == 1 {
+			return v[len(v)/2]
+		}
+		return (v[len(v)/2-1] + v[len(v)/2]) / 2
+	}
+	return result{
+		wall:         time.Duration(pick(func(r result) float64 { return float64(r.wall) })),
+		providerCPU:  time.Duration(pick(func(r result) float64 { return float64(r.providerCPU) })),
+		terraformCPU: time.Duration(pick(func(r result) float64 { return float64(r.terraformCPU) })),
+		requests:     int(pick(func(r result) float64 { return float64(r.requests) })),
+		stateBytes:   int(pick(func(r result) float64 { return float64(r.stateBytes) })),
+	}
+}
+
+// startProvider starts a provider in debug mode and returns its process
+// ID, its TF_REATTACH_PROVIDERS entries and a function that stops it.
+func startProvider(ctx context.Context, path string, env []string) (int, map[string]json.RawMessage, func(), error) {
+	prov := exec.CommandContext(ctx, path, "-debug")
+	prov.Env = env
+	out, err := prov.StdoutPipe()
+	if err != nil {
+		return 0, nil, nil, err
+	}
+	prov.Stderr = io.Discard
 	if err := prov.Start(); err != nil {
-		return fmt.Errorf("starting the provider: %w", err)
+		return 0, nil, nil, err
 	}
-	defer func() {
+	stopProvider := func() {
 		// An interrupt ends a debug-mode provider cleanly, writing its
 		// profile; a kill if it does not.
 		_ = prov.Process.Signal(os.Interrupt)
@@ -125,61 +313,30 @@ func run(ctx context.Context, n int, latency time.Duration, rateLimit, paralleli
 			_ = prov.Process.Kill()
 			<-done
 		}
-	}()
-	b.providerPID = prov.Process.Pid
-	reattach, err := readReattach(out)
+	}
+	raw, err := readReattach(out)
 	if err != nil {
-		return err
+		stopProvider()
+		return 0, nil, nil, err
 	}
-	b.env = append(os.Environ(),
-		"TF_REATTACH_PROVIDERS="+reattach, "TF_IN_AUTOMATION=1", "CHECKPOINT_DISABLE=1", "TF_LOG=", "TF_CLI_CONFIG_FILE=",
-		"TFE_ADDRESS="+b.sandboxURL, "TFE_TOKEN="+b.vars["TFE_TOKEN"], "TFE_ORGANIZATION="+b.vars["TFE_ORGANIZATION"])
-
-	fmt.Printf("bench-scale: N=%d, latency %s, rate limit %d, -parallelism=%d, provider log %s\n\n", n, latency, rateLimit, parallelism, providerLog)
-	fmt.Printf("%-15s %-8s %9s %12s %13s %9s %10s  %s\n", "type", "phase", "wall", "provider CPU", "terraform CPU", "requests", "per res.", "requests by route")
-	for _, typ := range types {
-		cfg, ok := configs[typ]
-		if !ok {
-			return fmt.Errorf("unknown type %q", typ)
-		}
-		if cfg.setup != nil {
-			if err := cfg.setup(ctx, b, n); err != nil {
-				return fmt.Errorf("%s setup: %w", typ, err)
-			}
-		}
-		b.dir = filepath.Join(work, typ)
-		if err := os.MkdirAll(b.dir, 0o755); err != nil {
-			return err
-		}
-		for _, ph := range []struct {
-			name    string
-			version int
-			args    []string
-		}{
-			{"create", 0, []string{"apply", "-auto-approve"}},
-			{"plan", 0, []string{"plan", "-detailed-exitcode"}},
-			{"update", 1, []string{"apply", "-auto-approve"}},
-			{"destroy", 1, []string{"destroy", "-auto-approve"}},
-		} {
-			if err := os.WriteFile(filepath.Join(b.dir, "main.tf"), []byte(cfg.config(b, n, ph.version)), 0o644); err != nil {
-				return err
-			}
-			if err := b.phase(ctx, typ, ph.name, n, ph.args); err != nil {
-				return err
-			}
-		}
+	var addrs map[string]json.RawMessage
+	if err := json.Unmarshal([]byte(raw), &addrs); err != nil {
+		stopProvider()
+		return 0, nil, nil, fmt.Errorf("reading TF_REATTACH_PROVIDERS: %w", err)
 	}
-	return nil
+	return prov.Process.Pid, addrs, stopProvider, nil
 }
 
-// phase runs one terraform command and prints its figures.
-func (b *bench) phase(ctx context.Context, typ, name string, n int, args []string) error {
+// phase runs one terraform command and returns its figures.
+func (b *bench) phase(ctx context.Context, typ, provider, name string, n int, args []string) (result, error) {
+	var res result
 	if err := b.resetStats(); err != nil {
-		return err
+		return res, err
 	}
-	cpu0, err := procCPU(b.providerPID)
+	pid := b.providerPID[provider]
+	cpu0, err := procCPU(pid)
 	if err != nil {
-		return err
+		return res, err
 	}
 	cmd := exec.CommandContext(ctx, b.terraform, append(args, "-input=false", "-no-color", "-parallelism="+strconv.Itoa(b.parallelism))...)
 	cmd.Dir, cmd.Env = b.dir, b.env
@@ -187,32 +344,47 @@ func (b *bench) phase(ctx context.Context, typ, name string, n int, args []strin
 	cmd.Stdout, cmd.Stderr = &out, &out
 	start := time.Now()
 	err = cmd.Run()
-	wall := time.Since(start)
+	res.wall = time.Since(start)
 	if name == "plan" {
 		var ee *exec.ExitError
 		if errors.As(err, &ee) && ee.ExitCode() == 2 {
-			return fmt.Errorf("%s: the plan after apply is not empty:\n%s", typ, out.String())
+			return res, fmt.Errorf("%s (%s): the plan after apply is not empty:\n%s", typ, provider, out.String())
 		}
 	}
 	if err != nil {
-		return fmt.Errorf("%s %s: %w\n%s", typ, name, err, out.String())
+		return res, fmt.Errorf("%s (%s) %s: %w\n%s", typ, provider, name, err, out.String())
 	}
-	cpu1, err := procCPU(b.providerPID)
+	cpu1, err := procCPU(pid)
 	if err != nil {
-		return err
+		return res, err
 	}
 	stats, total, err := b.stats()
 	if err != nil {
-		return err
+		return res, err
 	}
 	routes := make([]string, 0, len(stats))
 	for route, c := range stats {
 		routes = append(routes, fmt.Sprintf("%s=%d", route, c))
 	}
 	sort.Strings(routes)
-	tfCPU := cmd.ProcessState.UserTime() + cmd.ProcessState.SystemTime()
-	fmt.Printf("%-15s %-8s %8.1fs %11.2fs %12.2fs %9d %10.2f  %s\n", typ, name, wall.Seconds(), (cpu1 - cpu0).Seconds(), tfCPU.Seconds(), total, float64(total)/float64(n), strings.Join(routes, " "))
-	return nil
+	res.routes = strings.Join(routes, " ")
+	res.providerCPU = cpu1 - cpu0
+	res.terraformCPU = cmd.ProcessState.UserTime() + cmd.ProcessState.SystemTime()
+	res.requests = total
+	if raw, err := os.ReadFile(filepath.Join(b.dir, "terraform.tfstate")); err == nil {
+		sizes, err := statesize.Instances(raw)
+		if err != nil {
+			return res, err
+		}
+		sum := 0
+		for _, s := range sizes {
+			for _, v := range s {
+				sum += v
+			}
+		}
+		res.stateBytes = sum / n
+	}
+	return res, nil
 }
 
 func (b *bench) resetStats() error {
@@ -221,7 +393,7 @@ func (b *bench) resetStats() error {
 		return err
 	}
 	req.Header.Set("Authorization", "Bearer "+b.adminToken)
-	resp, err := http.DefaultClient.Do(req)
+	resp, err := b.http.Do(req)
 	if err != nil {
 		return err
 	}
@@ -238,7 +410,7 @@ func (b *bench) stats() (map[string]int, int, error) {
 		return nil, 0, err
 	}
 	req.Header.Set("Authorization", "Bearer "+b.adminToken)
-	resp, err := http.DefaultClient.Do(req)
+	resp, err := b.http.Do(req)
 	if err != nil {
 		return nil, 0, err
 	}
@@ -254,10 +426,11 @@ func (b *bench) stats() (map[string]int, int, error) {
 }
 
 // benchConfig is one measured resource type: config renders N resources
-// (version 1 changes each of them), setup makes what they need.
+// (version 1 changes each of them), tfe the same objects with hashicorp/tfe
+// (nil: it has no equivalent), setup makes what they need.
 type benchConfig struct {
-	setup  func(ctx context.Context, b *bench, n int) error
-	config func(b *bench, n, version int) string
+	setup       func(ctx context.Context, b *bench, n int) error
+	config, tfe func(b *bench, n, version int) string
 }
 
 const header = `terraform {
@@ -267,6 +440,16 @@ const header = `terraform {
 }
 `
 
+const tfeHeader = `terraform {
+  required_providers {
+    tfe = { source = "hashicorp/tfe" }
+  }
+}
+`
+
+// policyCode is the code of every measured policy.
+const policyCode = `"main = rule { true }\n"`
+
 var configs = map[string]benchConfig{
 	"terraform_data": {config: func(_ *bench, n, v int) string {
 		return fmt.Sprintf(`resource "terraform_data" "r" {
@@ -275,52 +458,57 @@ var configs = map[string]benchConfig{
 }
 `, n, v)
 	}},
-	"agent_token": {config: func(b *bench, n, v int) string {
+	"agent_token": {
 		// description forces a new token: the update is a replacement.
-		return header + fmt.Sprintf(`resource "tfgov_agent_token" "r" {
+		config: func(b *bench, n, v int) string {
+			return header + fmt.Sprintf(`resource "tfgov_agent_token" "r" {
   count         = %d
   agent_pool_id = %q
   description   = "token ${count.index} v%d"
 }
 `, n, b.vars["TF_VAR_agent_pool_id"], v)
-	}},
-	"team_access": {setup: makeTeams, config: func(b *bench, n, v int) string {
-		access := []string{"read", "plan"}[v]
-		return header + fmt.Sprintf(`locals {
-  teams = split(",", %q)
+		},
+		tfe: func(b *bench, n, v int) string {
+			return tfeHeader + fmt.Sprintf(`resource "tfe_agent_token" "r" {
+  count         = %d
+  agent_pool_id = %q
+  description   = "token ${count.index} v%d"
 }
-
-resource "tfgov_team_access" "r" {
-  count        = %d
-  team_id      = local.teams[count.index]
-  workspace_id = %q
-  access       = %q
-}
-`, strings.Join(benchTeams, ","), n, b.vars["TF_VAR_workspace_id"], access)
-	}},
-	"test_variable": {config: func(b *bench, n, v int) string {
-		return header + fmt.Sprintf(`resource "tfgov_module_test_variable" "r" {
-  count           = %d
-  organization    = %q
-  module_name     = %q
-  module_provider = %q
-  key             = "VAR_${count.index}"
-  value           = "value v%d"
-  category        = "env"
-}
-`, n, b.vars["TFE_ORGANIZATION"], b.vars["TF_VAR_module_name"], b.vars["TF_VAR_module_provider"], v)
-	}},
-	"policy_inline": {config: func(_ *bench, n, v int) string {
-		return header + fmt.Sprintf(`resource "tfgov_policy" "r" {
+`, n, b.vars["TF_VAR_agent_pool_id"], v)
+		},
+	},
+	"team_access": {
+		setup: makeTeams,
+		config: func(b *bench, n, v int) string {
+			return header + teamAccess(b, "tfgov_team_access", n, v)
+		},
+		tfe: func(b *bench, n, v int) string {
+			return tfeHeader + teamAccess(b, "tfe_team_access", n, v)
+		},
+	},
+	"test_variable": {
+		config: func(b *bench, n, v int) string {
+			return header + testVariable(b, "tfgov_module_test_variable", n, v)
+		},
+		tfe: func(b *bench, n, v int) string {
+			return tfeHeader + testVariable(b, "tfe_test_variable", n, v)
+		},
+	},
+	"policy_inline": {
+		config: func(_ *bench, n, v int) string {
+			return header + fmt.Sprintf(`resource "tfgov_policy" "r" {
   count       = %d
   name        = "bench-inline-${count.index}"
   description = "policy ${count.index} v%d"
-  content     = "main = rule { true }\n"
+  content     = %s
 }
-`, n, v)
-	}},
-	"policy": {config: func(_ *bench, n, v int) string {
-		return header + fmt.Sprintf(`resource "tfgov_policy" "r" {
+`, n, v, policyCode)
+		},
+		tfe: tfePolicy,
+	},
+	"policy": {
+		config: func(_ *bench, n, v int) string {
+			return header + fmt.Sprintf(`resource "tfgov_policy" "r" {
   count       = %d
   name        = "bench-${count.index}"
   description = "policy ${count.index} v%d"
@@ -329,26 +517,63 @@ resource "tfgov_team_access" "r" {
 resource "tfgov_policy_upload" "r" {
   count     = %d
   policy_id = tfgov_policy.r[count.index].id
-  content   = "main = rule { true }\n"
+  content   = %s
 }
-`, n, v, n)
-	}},
+`, n, v, n, policyCode)
+		},
+		tfe: tfePolicy,
+	},
 }
 
-// benchTeams are the teams made for team_access, one grant each.
-var benchTeams []string
+func tfePolicy(_ *bench, n, v int) string {
+	return tfeHeader + fmt.Sprintf(`resource "tfe_policy" "r" {
+  count       = %d
+  name        = "bench-tfe-${count.index}"
+  description = "policy ${count.index} v%d"
+  policy      = %s
+}
+`, n, v, policyCode)
+}
 
+func teamAccess(b *bench, typ string, n, v int) string {
+	return fmt.Sprintf(`locals {
+  teams = split(",", %q)
+}
+
+resource %q "r" {
+  count        = %d
+  team_id      = local.teams[count.index]
+  workspace_id = %q
+  access       = %q
+}
+`, strings.Join(b.teams, ","), typ, n, b.vars["TF_VAR_workspace_id"], []string{"read", "plan"}[v])
+}
+
+func testVariable(b *bench, typ string, n, v int) string {
+	return fmt.Sprintf(`resource %q "r" {
+  count           = %d
+  organization    = %q
+  module_name     = %q
+  module_provider = %q
+  key             = "VAR_${count.index}"
+  value           = "value v%d"
+  category        = "env"
+}
+`, typ, n, b.vars["TFE_ORGANIZATION"], b.vars["TF_VAR_module_name"], b.vars["TF_VAR_module_provider"], v)
+}
+
+// makeTeams makes the teams for team_access, one grant each.
 func makeTeams(ctx context.Context, b *bench, n int) error {
-	c, err := tfe.NewClient(&tfe.Config{Address: b.sandboxURL, Token: b.vars["TFE_TOKEN"]})
+	c, err := tfe.NewClient(&tfe.Config{Address: b.sandboxURL, Token: b.vars["TFE_TOKEN"], HTTPClient: b.http})
 	if err != nil {
 		return err
 	}
-	for i := len(benchTeams); i < n; i++ {
+	for i := len(b.teams); i < n; i++ {
 		t, err := c.Teams.Create(ctx, b.vars["TFE_ORGANIZATION"], tfe.TeamCreateOptions{Name: tfe.String(fmt.Sprintf("bench-%d", i))})
 		if err != nil {
 			return err
 		}
-		benchTeams = append(benchTeams, t.ID)
+		b.teams = append(b.teams, t.ID)
 	}
 	return nil
 }
