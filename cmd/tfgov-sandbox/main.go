@@ -27,7 +27,7 @@ func main() {
 		var exit *commandExit
 		if errors.As(err, &exit) {
 			stop()
-			os.Exit(exit.code) //nolint:gocritic // the deferred stop has run
+			os.Exit(exit.code) // the deferred stop has run
 		}
 		fmt.Fprintln(os.Stderr, "tfgov-sandbox:", err)
 		stop()
@@ -183,7 +183,7 @@ func runCommand(ctx context.Context, srv *sandbox.Server, ln net.Listener, comma
 	serveCtx, stopServing := context.WithCancel(ctx)
 	served := make(chan error, 1)
 	go func() { served <- srv.ListenAndServe(serveCtx, ln) }()
-	cmd := exec.CommandContext(ctx, command[0], command[1:]...) //nolint:gosec // the user's own command
+	cmd := exec.CommandContext(ctx, command[0], command[1:]...) // the user's own command
 	cmd.Env = append(os.Environ(), env...)
 	cmd.Stdin, cmd.Stdout, cmd.Stderr = os.Stdin, stdout, stderr
 	// Interrupted, the command gets the interrupt (Terraform then stops

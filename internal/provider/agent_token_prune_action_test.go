@@ -382,7 +382,7 @@ func TestAccAgentTokenPruneAction_usedSinceList(t *testing.T) {
 	t.Cleanup(srv.Close)
 	dir := writePruneConfig(t, pool.ID, `unused_for = "1h"`, `dry_run = false`)
 	main := filepath.Join(dir, "main.tf")
-	b, err := os.ReadFile(main) //nolint:gosec // the test's own file
+	b, err := os.ReadFile(main) // the test's own file
 	if err != nil {
 		t.Fatal(err)
 	}

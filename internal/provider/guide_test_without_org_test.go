@@ -112,7 +112,7 @@ func runIn(t *testing.T, dir string, env, command []string) (string, int, time.D
 	t.Helper()
 	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Minute)
 	defer cancel()
-	cmd := exec.CommandContext(ctx, filepath.Join(cliProviderDir, command[0]), append(command[1:], "-no-color")...) //nolint:gosec // the test's own build
+	cmd := exec.CommandContext(ctx, filepath.Join(cliProviderDir, command[0]), append(command[1:], "-no-color")...) // the test's own build
 	cmd.Dir, cmd.Env = dir, env
 	var out bytes.Buffer
 	cmd.Stdout, cmd.Stderr = &out, &out
