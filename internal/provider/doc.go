@@ -7,11 +7,13 @@
 // Every file of a type starts with the type's name (without "tfgov_"), so
 // `ls <type>_*` lists it, tests included:
 //
-//	<type>_resource.go      schema, plan, create, read, update, delete, import
-//	<type>_api.go           requests go-tfe cannot make as the type needs them
-//	<type>_move.go          `moved` from hashicorp/tfe's counterpart
-//	<type>_data_source.go   the data source of the same name
-//	<types>_data_source.go  the plural data source (policies, agent_tokens, ...)
+//	<type>_resource.go             schema, plan, create, read, update, delete, import
+//	<type>_api.go                  requests go-tfe cannot make as the type needs them
+//	<type>_move.go                 `moved` from hashicorp/tfe's counterpart
+//	<type>_list.go                 its list resource (`terraform query`)
+//	<type>_bulk.go                 its shared list, for refresh in bulk
+//	<type>_data_source.go          the data source of the same name
+//	<type>_plural_data_source.go   the plural data source (policies, agent_tokens, ...)
 //
 // The type's name itself is one resourceType constant (resource_type.go),
 // from which its Metadata, identity and list resource names derive;
@@ -19,12 +21,13 @@
 //
 // # What every type shares, one file per mechanism
 //
-// A type's part in these is a few lines in the shared file, beside the
-// other types':
+// These hold a type's part only where it is a line in a shared table
+// (identity attributes, list registration, a bulkLists field) or code two
+// types share (the policy list's filter, in list_resources.go):
 //
 //	identity.go        each type's identity attributes, synced on every CRUD
-//	list_resources.go  the list resources (`terraform query`), one per type
-//	bulk_lists.go      each type's shared list, for refresh in bulk
+//	list_resources.go  the list resources' frame (listBase), their registration
+//	bulk_lists.go      the shared lists of the types refreshed in bulk
 //	shared_lists.go    the mechanism: one list read per parent per operation
 //	pager.go           the one pager: every paginated list reads through it
 //	reconcile.go       creates whose answer was lost: find before creating again

@@ -1,0 +1,64 @@
+package provider
+
+import (
+	"context"
+	"fmt"
+	"time"
+
+	tfe "github.com/hashicorp/go-tfe"
+	"github.com/hashicorp/terraform-plugin-framework-validators/stringvalidator"
+	"github.com/hashicorp/terraform-plugin-framework/diag"
+	"github.com/hashicorp/terraform-plugin-framework/list"
+	listschema "github.com/hashicorp/terraform-plugin-framework/list/schema"
+	"github.com/hashicorp/terraform-plugin-framework/path"
+	"github.com/hashicorp/terraform-plugin-framework/schema/validator"
+	"github.com/hashicorp/terraform-plugin-framework/types"
+)
+
+// Agent tokens.
+
+type agentTokenList struct{ listBase }
+
+func (l *agentTokenList) ListResourceConfigSchema(_ context.Context, _ list.ListResourceSchemaRequest, resp *list.ListResourceSchemaResponse) {
+	resp.Schema = listschema.Schema{
+		MarkdownDescription: "Lists the tokens of an agent pool. The API never returns a token's secret after it is created, so `token` is null in every result.",
+		Attributes: map[string]listschema.Attribute{
+			"agent_pool_id": listschema.StringAttribute{
+				Required:            true,
+				MarkdownDescription: "ID of the agent pool (`apool-<id>`).",
+				Validators:          []validator.String{stringvalidator.LengthAtLeast(1)},
+			},
+		},
+	}
+}
+
+func (l *agentTokenList) List(ctx context.Context, req list.ListRequest, resp *list.ListResultsStream) {
+	var diags diag.Diagnostics
+	var poolID types.String
+	if diags.Append(req.Config.GetAttribute(ctx, path.Root("agent_pool_id"), &poolID)...); diags.HasError() || !l.configured(&diags) {
+		l.stream(ctx, req, resp, nil, diags)
+		return
+	}
+	pool := poolID.ValueString()
+	tokens, err := l.data.agentPoolTokens(ctx, pool)
+	switch {
+	case err != nil:
+		diags.AddError("Error listing agent tokens", fmt.Sprintf("Listing the tokens of agent pool %s: %s", pool, err))
+	case tokens.parentMissing:
+		diags.AddAttributeError(path.Root("agent_pool_id"), "Error listing agent tokens", agentPoolError(pool, tfe.ErrResourceNotFound))
+	}
+	var items []listed
+	if !diags.HasError() {
+		for _, tok := range sortedByKey(tokens.byID) {
+			items = append(items, listed{
+				identity: []string{pool, tok.ID},
+				display:  fmt.Sprintf("%s (created %s)", firstNonEmpty(tok.Description, tok.ID), tok.CreatedAt.UTC().Format(time.RFC3339)),
+				fill: fillModel(func(_ context.Context, m *agentTokenResourceModel, _ *diag.Diagnostics) {
+					m.ID, m.AgentPoolID = types.StringValue(tok.ID), types.StringValue(pool)
+					m.setListed(tok)
+				}),
+			})
+		}
+	}
+	l.stream(ctx, req, resp, items, diags)
+}
