@@ -202,7 +202,13 @@ mkdir -p "$proxy"
 echo "v$version" >"$proxy/list"
 printf '{"Version":"v%s","Time":"%s"}\n' "$version" "$(date -u +%Y-%m-%dT%H:%M:%SZ)" >"$proxy/v$version.info"
 cp go.mod "$proxy/v$version.mod"
-git archive --format=zip --prefix="$module@v$version/" -o "$proxy/v$version.zip" HEAD
+# A module's zip leaves out every directory holding a go.mod of its own
+# (a nested module, such as internal/tfestandin), as the Go proxy's do.
+nested=()
+while IFS= read -r m; do
+  nested+=(":(exclude)$(dirname "$m")")
+done < <(git ls-files '*/go.mod')
+git archive --format=zip --prefix="$module@v$version/" -o "$proxy/v$version.zip" HEAD -- . "${nested[@]}"
 status=0
 out=$(env GOBIN="$work/gobin" GOMODCACHE="$work/gomodcache" GOFLAGS=-trimpath CGO_ENABLED=0 \
   GOPROXY="file://$work/goproxy,file://$(go env GOMODCACHE)/cache/download,off" GOSUMDB=off \
