@@ -62,11 +62,7 @@ func TestScopeAttributesAgree(t *testing.T) {
 		r.Metadata(ctx, resource.MetadataRequest{ProviderTypeName: "tfgov"}, &meta)
 		var resp resource.SchemaResponse
 		r.Schema(ctx, resource.SchemaRequest{}, &resp)
-		attrs := map[string]any{}
-		for k, v := range resp.Schema.Attributes {
-			attrs[k] = v
-		}
-		add("resource "+meta.TypeName, attrs)
+		add("resource "+meta.TypeName, anyValues(resp.Schema.Attributes))
 	}
 	for _, f := range p.DataSources(ctx) {
 		d := f()
@@ -74,11 +70,7 @@ func TestScopeAttributesAgree(t *testing.T) {
 		d.Metadata(ctx, datasource.MetadataRequest{ProviderTypeName: "tfgov"}, &meta)
 		var resp datasource.SchemaResponse
 		d.Schema(ctx, datasource.SchemaRequest{}, &resp)
-		attrs := map[string]any{}
-		for k, v := range resp.Schema.Attributes {
-			attrs[k] = v
-		}
-		add("data source "+meta.TypeName, attrs)
+		add("data source "+meta.TypeName, anyValues(resp.Schema.Attributes))
 	}
 	for _, f := range p.ListResources(ctx) {
 		l := f()
@@ -86,11 +78,7 @@ func TestScopeAttributesAgree(t *testing.T) {
 		l.Metadata(ctx, resource.MetadataRequest{ProviderTypeName: "tfgov"}, &meta)
 		var resp list.ListResourceSchemaResponse
 		l.ListResourceConfigSchema(ctx, list.ListResourceSchemaRequest{}, &resp)
-		attrs := map[string]any{}
-		for k, v := range resp.Schema.Attributes {
-			attrs[k] = v
-		}
-		add("list "+meta.TypeName, attrs)
+		add("list "+meta.TypeName, anyValues(resp.Schema.Attributes))
 	}
 	for _, f := range p.Actions(ctx) {
 		a := f()
@@ -98,11 +86,7 @@ func TestScopeAttributesAgree(t *testing.T) {
 		a.Metadata(ctx, action.MetadataRequest{ProviderTypeName: "tfgov"}, &meta)
 		var resp action.SchemaResponse
 		a.Schema(ctx, action.SchemaRequest{}, &resp)
-		attrs := map[string]any{}
-		for k, v := range resp.Schema.Attributes {
-			attrs[k] = v
-		}
-		add("action "+meta.TypeName, attrs)
+		add("action "+meta.TypeName, anyValues(resp.Schema.Attributes))
 	}
 
 	// Each kind of schema that names a module or an organization is here.
@@ -168,4 +152,14 @@ func probe(ctx context.Context, name string, a stringAttr) string {
 		fmt.Fprintf(&b, "%q:%v ", v, ok)
 	}
 	return b.String()
+}
+
+// anyValues is m with its values as any: the four kinds of schema keep
+// their attributes in maps of four different types.
+func anyValues[V any](m map[string]V) map[string]any {
+	out := make(map[string]any, len(m))
+	for k, v := range m {
+		out[k] = v
+	}
+	return out
 }
