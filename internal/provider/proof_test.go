@@ -25,10 +25,11 @@ import (
 
 // frontedSandbox starts a sandbox of the test's own (organization org)
 // behind a front that hands every request, with its body, to intercept
-// first: intercept answers it itself and returns true, or returns false
-// and the sandbox serves it. It returns a go-tfe client of the
-// organization's owner (through the front) and the provider block for it.
-func frontedSandbox(t *testing.T, org string, intercept func(c *tfe.Client, w http.ResponseWriter, r *http.Request, body []byte) bool) (*tfe.Client, string) {
+// first: intercept answers it itself (it may pass it to next, the sandbox,
+// on the way) and returns true, or returns false and the sandbox serves
+// it. It returns a go-tfe client of the organization's owner (through the
+// front) and the provider block for it.
+func frontedSandbox(t *testing.T, org string, intercept func(c *tfe.Client, next http.Handler, w http.ResponseWriter, r *http.Request, body []byte) bool) (*tfe.Client, string) {
 	t.Helper()
 	srv, err := sandbox.New(sandbox.Options{})
 	if err != nil {
@@ -38,7 +39,7 @@ func frontedSandbox(t *testing.T, org string, intercept func(c *tfe.Client, w ht
 	ts := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		body, _ := io.ReadAll(r.Body)
 		r.Body = io.NopCloser(bytes.NewReader(body))
-		if c != nil && intercept(c, w, r, body) {
+		if c != nil && intercept(c, srv, w, r, body) {
 			return
 		}
 		r.Body = io.NopCloser(bytes.NewReader(body))
@@ -83,7 +84,7 @@ func TestAccLostAnswerMadeMeanwhile(t *testing.T) {
 		const org = "tfgov-meanwhile-pol"
 		var done atomic.Bool
 		var theirs atomic.Value
-		c, provider := frontedSandbox(t, org, func(c *tfe.Client, w http.ResponseWriter, r *http.Request, body []byte) bool {
+		c, provider := frontedSandbox(t, org, func(c *tfe.Client, _ http.Handler, w http.ResponseWriter, r *http.Request, body []byte) bool {
 			if r.Method != "POST" || r.URL.Path != "/api/v2/organizations/"+org+"/policies" || !bytes.Contains(body, []byte(`"name":"b"`)) || !done.CompareAndSwap(false, true) {
 				return false
 			}
@@ -123,7 +124,7 @@ resource "tfgov_policy" "p" {
 		var theirs atomic.Value
 		var person *tfe.Team
 		var ws *tfe.Workspace
-		c, provider := frontedSandbox(t, org, func(c *tfe.Client, w http.ResponseWriter, r *http.Request, body []byte) bool {
+		c, provider := frontedSandbox(t, org, func(c *tfe.Client, _ http.Handler, w http.ResponseWriter, r *http.Request, body []byte) bool {
 			if r.Method != "POST" || r.URL.Path != "/api/v2/team-workspaces" || person == nil || !bytes.Contains(body, []byte(person.ID)) || !done.CompareAndSwap(false, true) {
 				return false
 			}
@@ -178,7 +179,7 @@ resource "tfgov_team_access" "t" {
 		mod := moduleRef{Organization: org, Name: "m", Provider: "aws"}
 		var done atomic.Bool
 		var theirs atomic.Value
-		c, provider := frontedSandbox(t, org, func(c *tfe.Client, w http.ResponseWriter, r *http.Request, body []byte) bool {
+		c, provider := frontedSandbox(t, org, func(c *tfe.Client, _ http.Handler, w http.ResponseWriter, r *http.Request, body []byte) bool {
 			if r.Method != "POST" || r.URL.Path != mod.varsPath() || !bytes.Contains(body, []byte(`"key":"B"`)) || !done.CompareAndSwap(false, true) {
 				return false
 			}
@@ -277,7 +278,7 @@ func TestAccTestVariablesLaterPageFails(t *testing.T) {
 	const org = "tfgov-page-404"
 	mod := moduleRef{Organization: org, Name: "m", Provider: "aws"}
 	var armed atomic.Bool
-	c, provider := frontedSandbox(t, org, func(_ *tfe.Client, w http.ResponseWriter, r *http.Request, _ []byte) bool {
+	c, provider := frontedSandbox(t, org, func(_ *tfe.Client, _ http.Handler, w http.ResponseWriter, r *http.Request, _ []byte) bool {
 		if r.Method != "GET" || r.URL.Path != mod.varsPath() || r.URL.Query().Get("page[number]") != "2" || !armed.CompareAndSwap(true, false) {
 			return false
 		}

@@ -244,38 +244,19 @@ func isOrphanCandidate(id string) bool {
 // the provider block for it.
 func changedBeforeLook(t *testing.T, org, method, path string, change func(c *tfe.Client, body []byte) error) (*tfe.Client, string) {
 	t.Helper()
-	srv, err := sandbox.New(sandbox.Options{})
-	if err != nil {
-		t.Fatal(err)
-	}
-	var c *tfe.Client
 	var done atomic.Bool
-	ts := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+	return frontedSandbox(t, org, func(c *tfe.Client, next http.Handler, w http.ResponseWriter, r *http.Request, _ []byte) bool {
 		if r.Method != method || r.URL.Path != path || !done.CompareAndSwap(false, true) {
-			srv.ServeHTTP(w, r)
-			return
+			return false
 		}
 		rec := httptest.NewRecorder()
-		srv.ServeHTTP(rec, r)
+		next.ServeHTTP(rec, r)
 		if err := change(c, rec.Body.Bytes()); err != nil {
 			t.Errorf("changing the object made by %s %s: %v", method, path, err)
 		}
-		w.Header().Set("Content-Type", "application/vnd.api+json")
-		w.WriteHeader(http.StatusServiceUnavailable)
-		_, _ = w.Write([]byte(`{"errors":[{"status":"503","title":"service unavailable"}]}`))
-	}))
-	t.Cleanup(func() {
-		ts.Close()
-		_ = srv.Close()
+		unavailable(w)
+		return true
 	})
-	token, err := bootstrapOrganization(ts.URL, srv.AdminToken(), org, nil)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if c, err = tfe.NewClient(&tfe.Config{Address: ts.URL, Token: token}); err != nil {
-		t.Fatal(err)
-	}
-	return c, fmt.Sprintf("provider \"tfgov\" {\n  address      = %q\n  token        = %q\n  organization = %q\n}\n", ts.URL, token, org)
 }
 
 // createdID is the ID in a JSON:API answer's body.
