@@ -256,12 +256,7 @@ import {
   id = %q
 }
 `, pol.Name, file, pol.ID)
-	uploads := func() int {
-		if sb := testAccSandbox(); sb != nil {
-			return sb.RequestsTo("PUT", "/api/v2/policies/"+pol.ID+"/upload")
-		}
-		return 0
-	}
+	uploads := func() int { return sandboxUploads(pol.ID) }
 	before := 0
 	resource.ParallelTest(t, resource.TestCase{
 		PreCheck:                 func() { testAccPreCheck(t) },
