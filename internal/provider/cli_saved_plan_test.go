@@ -113,18 +113,23 @@ func (d *cliDir) stateAttr(addr, attr string) any {
 	return nil
 }
 
-// TestAccPolicyResource_sourceChangedAfterPlan: a tfgov_policy whose source
-// file is edited between `terraform plan -out` and the apply of that plan.
-// A create plans content_sha256 unknown and uploads the file as the apply
-// finds it; an update fails with a clear error and uploads nothing.
-func TestAccPolicyResource_sourceChangedAfterPlan(t *testing.T) {
+// TestAccPolicyUploadResource_sourceChangedAfterPlan: a tfgov_policy_upload
+// whose source file is edited between `terraform plan -out` and the apply
+// of that plan. A create plans content_sha256 unknown and uploads the file
+// as the apply finds it; an update fails with a clear error and uploads
+// nothing.
+func TestAccPolicyUploadResource_sourceChangedAfterPlan(t *testing.T) {
 	name := testAccName("saved")
 	d := newCLIDir(t, fmt.Sprintf(`
 resource "tfgov_policy" "test" {
-  name   = %q
-  kind   = "opa"
-  query  = "data.terraform.policies.tags.deny"
-  source = "${path.module}/policy.rego"
+  name  = %q
+  kind  = "opa"
+  query = "data.terraform.policies.tags.deny"
+}
+
+resource "tfgov_policy_upload" "test" {
+  policy_id = tfgov_policy.test.id
+  source    = "${path.module}/policy.rego"
 }
 `, name))
 	ctx := context.Background()
@@ -150,7 +155,7 @@ resource "tfgov_policy" "test" {
 	if got := code(); got != regoCode {
 		t.Errorf("code after the create: %q, want the file as the apply found it", got)
 	}
-	if got := d.stateAttr("tfgov_policy.test", "content_sha256"); got != sha256Hex([]byte(regoCode)) {
+	if got := d.stateAttr("tfgov_policy_upload.test", "content_sha256"); got != sha256Hex([]byte(regoCode)) {
 		t.Errorf("content_sha256 %v, want the uploaded code's", got)
 	}
 	d.emptyPlan()

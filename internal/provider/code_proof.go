@@ -63,17 +63,18 @@ import (
 //
 // The Date header and clock windows play no part.
 //
-// Private state: the key codeProofKey holds At as a number, its Unix time
-// in nanoseconds, when (1) holds; 0 when it holds but no code is known at
-// an updated-at; absent otherwise. Private state is written twice in
-// base64 (the framework's, then Terraform's): a byte of it is almost two
-// of the state file, and the state's size is Terraform's time at scale
-// (issue 29), so the proof is the fewest bytes that carry it: 60 bytes of
-// the state file with a key of one letter and 19 digits, where
-// {"code_proof":{"at":"<RFC 3339>"}} took 97. Earlier keys (code_proof,
+// Private state: the key codeProofKey holds At as a number (encode: in
+// milliseconds since 2020, or nanoseconds when it has a finer part) when
+// (1) holds; 0 when it holds but no code is known at an updated-at; absent
+// otherwise. Private state is written twice in base64 (the framework's,
+// then Terraform's): a byte of it is almost two of the state file, and the
+// state's size is Terraform's time at scale (issue 29), so the proof is
+// the fewest bytes that carry it: 32 characters of private state with a
+// key of one letter and 12 digits, where 19 digits of nanoseconds took 48
+// and {"code_proof":{"at":"<RFC 3339>"}} 84. Earlier keys (code_proof,
 // and code_signal, policy_seen, policy_write, which rested on the Date
 // header and on PATCHes taken for one's own) are dropped at the next
-// write; a proof under the old key is read once.
+// write; a proof under the old key, or in nanoseconds, is read once.
 const codeProofKey = "p"
 
 // legacyCodeKeys are private state keys of earlier versions.
@@ -88,7 +89,12 @@ type codeProof struct {
 	At     string // updatedAtSignal's form; "" for none
 }
 
-// encode is the proof as private state stores it: At in Unix nanoseconds.
+// encode is the proof as private state stores it: At in milliseconds
+// since proofEpoch (12 digits until 2051; the API's timestamps have
+// millisecond precision), or in Unix nanoseconds when it has a finer part
+// (19 digits). What neither form can carry unambiguously (proofEpoch
+// itself, a finer time before 2001) is written as 0, no At: the next
+// refresh downloads, which is always safe.
 func (p codeProof) encode() []byte {
 	if p.At == "" {
 		return []byte("0")
@@ -97,19 +103,41 @@ func (p codeProof) encode() []byte {
 	if err != nil {
 		return []byte("0") // not reached: At is updatedAtSignal's
 	}
-	return strconv.AppendInt(nil, at.UnixNano(), 10)
+	ns := at.UnixNano()
+	if ns%int64(time.Millisecond) != 0 {
+		if ns < nanosFrom {
+			return []byte("0")
+		}
+		return strconv.AppendInt(nil, ns, 10)
+	}
+	return strconv.AppendInt(nil, at.Sub(proofEpoch).Milliseconds(), 10)
 }
+
+// proofEpoch is the origin of encode's milliseconds.
+var proofEpoch = time.Date(2020, 1, 1, 0, 0, 0, 0, time.UTC)
+
+// nanosFrom is the smallest number encode writes in nanoseconds (a time
+// after 2001-09-09); all smaller ones are milliseconds since proofEpoch
+// (within 31,000 years of it). Earlier versions wrote Unix nanoseconds
+// always, which read the same.
+const nanosFrom = 1e18
 
 // decodeCodeProof reads encode's form; ok is false for anything else.
 func decodeCodeProof(raw []byte) (codeProof, bool) {
 	n, err := strconv.ParseInt(string(raw), 10, 64)
-	if err != nil || n < 0 {
+	if err != nil {
 		return codeProof{}, false
 	}
 	if n == 0 {
 		return codeProof{Proven: true}, true
 	}
-	return codeProof{Proven: true, At: time.Unix(0, n).UTC().Format(time.RFC3339Nano)}, true
+	at := proofEpoch.Add(time.Duration(n) * time.Millisecond)
+	if n >= nanosFrom {
+		at = time.Unix(0, n)
+	} else if n <= -nanosFrom {
+		return codeProof{}, false
+	}
+	return codeProof{Proven: true, At: at.UTC().Format(time.RFC3339Nano)}, true
 }
 
 // unchanged reports whether pol, as the list shows it, still has the code

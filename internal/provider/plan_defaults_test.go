@@ -49,9 +49,8 @@ func TestAccRemovedArgumentPlansDefault(t *testing.T) {
 		}
 	}
 	const opaQuery = "data.terraform.policies.tags.deny"
-	inline := func(upload bool, name, extra string) string {
-		if upload {
-			return fmt.Sprintf(`
+	upload := func(name, extra string) string {
+		return fmt.Sprintf(`
 resource "tfgov_policy" "test" {
   name  = %q
   kind  = "opa"
@@ -64,22 +63,11 @@ resource "tfgov_policy_upload" "test" {
   %s
 }
 `, name, opaQuery, regoCode, extra)
-		}
-		return fmt.Sprintf(`
-resource "tfgov_policy" "test" {
-  name    = %q
-  kind    = "opa"
-  query   = %q
-  content = %q
-  %s
-}
-`, name, opaQuery, regoCode, extra)
 	}
-	codeHash := func(upload bool) fixture {
-		return func(*testing.T) (string, string) {
-			name := testAccName("default")
-			return inline(upload, name, fmt.Sprintf("content_sha256 = %q", sha256Hex([]byte(regoCode)))), inline(upload, name, "")
-		}
+	codeHash := func(t *testing.T) (string, string) {
+		name := testAccName("default")
+		sum := fmt.Sprintf("content_sha256 = %q", sha256Hex([]byte(regoCode)))
+		return upload(name, sum), upload(name, "")
 	}
 	variable := func(line string, keep ...string) fixture {
 		return func(t *testing.T) (string, string) {
@@ -111,8 +99,7 @@ resource "tfgov_policy" "test" {
 		{"policy enforcement_level sentinel", policyAddr, policy("", "advisory", "", "", "", ""), update, tfjsonpath.New("enforcement_level"), knownvalue.StringExact("hard-mandatory")},
 		{"policy enforcement_level opa", policyAddr, policy("opa", "mandatory", opaQuery, "opa", "", opaQuery), update, tfjsonpath.New("enforcement_level"), knownvalue.StringExact("advisory")},
 		{"policy kind", policyAddr, policy("opa", "", opaQuery, "", "", ""), replace, tfjsonpath.New("kind"), knownvalue.StringExact("sentinel")},
-		{"policy content_sha256", policyAddr, codeHash(false), noop, tfjsonpath.New("content_sha256"), knownvalue.StringExact(sha256Hex([]byte(regoCode)))},
-		{"policy_upload content_sha256", "tfgov_policy_upload.test", codeHash(true), noop, tfjsonpath.New("content_sha256"), knownvalue.StringExact(sha256Hex([]byte(regoCode)))},
+		{"policy_upload content_sha256", "tfgov_policy_upload.test", codeHash, noop, tfjsonpath.New("content_sha256"), knownvalue.StringExact(sha256Hex([]byte(regoCode)))},
 		{"module_test_variable description", testVariableAddr, variable(`description = "set"`), update, tfjsonpath.New("description"), knownvalue.StringExact("")},
 		{"module_test_variable hcl", testVariableAddr, variable(`hcl = true`), update, tfjsonpath.New("hcl"), knownvalue.Bool(false)},
 		{"module_test_variable sensitive", testVariableAddr, variable(`sensitive = true`), replace, tfjsonpath.New("sensitive"), knownvalue.Bool(false)},

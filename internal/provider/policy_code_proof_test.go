@@ -66,7 +66,7 @@ func (d *proofDir) tf(args ...string) string {
 func (d *proofDir) planShowsDrift(why string) {
 	d.t.Helper()
 	out, code := runTerraformEnv(d.t, d.dir, d.env, "plan", "-detailed-exitcode", "-no-color")
-	if code != 2 || !strings.Contains(out, "content_sha256") {
+	if code != 2 || !strings.Contains(out, "~ content") { // content, or a source file's content_sha256
 		d.t.Fatalf("%s: the plan does not show the outside upload (exit %d):\n%s", why, code, out)
 	}
 }
@@ -133,7 +133,7 @@ func TestAccPolicyCodeProof(t *testing.T) {
 						return requiredProvidersShim + fmt.Sprintf(`resource "tfgov_policy" "p" {
   name        = "proof"
   description = %q
-  source      = "${path.module}/policy.sentinel"
+  content     = file("${path.module}/policy.sentinel")
 }
 output "id" { value = tfgov_policy.p.id }
 `, desc)
@@ -230,11 +230,9 @@ func TestAccPolicyUploadResource_twoForOnePolicy(t *testing.T) {
 }
 
 // TestAccPolicyResource_importInlineCode: importing a policy into a
-// tfgov_policy whose `source` file holds the code the policy already has
-// compares the code at the first plan (issue 25 row 6: the plan showed
-// content_sha256 unknown, and the apply uploaded the identical code): the
-// plan shows the service's hash, the apply uploads nothing, and the next
-// plan is empty.
+// tfgov_policy whose `content` (a file's) is the code the policy already
+// has compares the code (issue 25 row 6: the apply uploaded the identical
+// code): the apply uploads nothing, and the next plan is empty.
 func TestAccPolicyResource_importInlineCode(t *testing.T) {
 	pol := testAccPolicy(t, tfe.OPA)
 	if err := testAccClient(t).Policies.Upload(context.Background(), pol.ID, []byte(regoCode)); err != nil {
@@ -249,7 +247,7 @@ func TestAccPolicyResource_importInlineCode(t *testing.T) {
   kind              = "opa"
   query             = "data.terraform.deny"
   enforcement_level = "advisory"
-  source            = %q
+  content           = file(%q)
 }
 import {
   to = tfgov_policy.test
@@ -266,10 +264,10 @@ import {
 				PreConfig: func() { before = uploads() },
 				Config:    config,
 				ConfigPlanChecks: resource.ConfigPlanChecks{PreApply: []plancheck.PlanCheck{
-					plancheck.ExpectKnownValue(policyAddr, tfjsonpath.New("content_sha256"), knownvalue.StringExact(sha256Hex([]byte(regoCode)))),
+					plancheck.ExpectKnownValue(policyAddr, tfjsonpath.New("content"), knownvalue.StringExact(regoCode)),
 				}},
 				ConfigStateChecks: []statecheck.StateCheck{
-					statecheck.ExpectKnownValue(policyAddr, tfjsonpath.New("content_sha256"), knownvalue.StringExact(sha256Hex([]byte(regoCode)))),
+					statecheck.ExpectKnownValue(policyAddr, tfjsonpath.New("content"), knownvalue.StringExact(regoCode)),
 					stateCheckFunc(func(context.Context, *tfjson.State) error {
 						if n := uploads() - before; n != 0 {
 							return fmt.Errorf("the apply of the import uploaded %d times, want 0: the service had that code", n)

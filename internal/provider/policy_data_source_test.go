@@ -16,8 +16,9 @@ import (
 )
 
 // policyAttrs are the attributes the resource and the data sources share
-// (the data sources also give policy_set_count).
-var policyAttrs = []string{"id", "organization", "name", "description", "kind", "query", "enforcement_level", "policy_set_ids", "updated_at"}
+// (the data sources also give policy_set_ids, policy_set_count and
+// updated_at, which the resource does not keep in state).
+var policyAttrs = []string{"id", "organization", "name", "description", "kind", "query", "enforcement_level"}
 
 func TestAccPolicyDataSource_basic(t *testing.T) {
 	name := testAccName("ds")
@@ -48,6 +49,9 @@ data "tfgov_policy" "by_name" {
 	checks = append(checks,
 		statecheck.ExpectKnownValue("data.tfgov_policy.by_name", tfjsonpath.New("query"), knownvalue.StringExact("data.terraform.deny")),
 		statecheck.ExpectKnownValue("data.tfgov_policy.by_name", tfjsonpath.New("organization"), knownvalue.StringExact(testAccOrganization())),
+		statecheck.ExpectKnownValue("data.tfgov_policy.by_name", tfjsonpath.New("policy_set_ids"), knownvalue.SetExact([]knownvalue.Check{})),
+		statecheck.ExpectKnownValue("data.tfgov_policy.by_name", tfjsonpath.New("policy_set_count"), knownvalue.Int64Exact(0)),
+		statecheck.ExpectKnownValue("data.tfgov_policy.by_name", tfjsonpath.New("updated_at"), knownvalue.Null()),
 	)
 	resource.ParallelTest(t, resource.TestCase{
 		PreCheck:                 func() { testAccPreCheck(t) },

@@ -49,7 +49,6 @@ func TestAccPolicyResource_inlineCode(t *testing.T) {
 			{
 				Config: testAccPolicyInline(name, regoCode),
 				ConfigStateChecks: []statecheck.StateCheck{
-					statecheck.ExpectKnownValue(policyAddr, tfjsonpath.New("content_sha256"), knownvalue.StringExact(sha256String(regoCode))),
 					testAccCheckCode(t, policyAddr, regoCode),
 					stateCheckFunc(func(_ context.Context, s *tfjson.State) error {
 						var err error
@@ -59,12 +58,12 @@ func TestAccPolicyResource_inlineCode(t *testing.T) {
 				},
 			},
 			// Import by ID: the code is not tracked until the next apply.
-			{ResourceName: policyAddr, ImportState: true, ImportStateVerify: true, ImportStateVerifyIgnore: []string{"content", "content_sha256", "updated_at"}},
+			{ResourceName: policyAddr, ImportState: true, ImportStateVerify: true, ImportStateVerifyIgnore: []string{"content"}},
 			{
 				Config:           testAccPolicyInline(name, regoV2),
 				ConfigPlanChecks: expectAction(policyAddr, plancheck.ResourceActionUpdate),
 				ConfigStateChecks: []statecheck.StateCheck{
-					statecheck.ExpectKnownValue(policyAddr, tfjsonpath.New("content_sha256"), knownvalue.StringExact(sha256String(regoV2))),
+					statecheck.ExpectKnownValue(policyAddr, tfjsonpath.New("content"), knownvalue.StringExact(regoV2)),
 					testAccCheckCode(t, policyAddr, regoV2),
 				},
 			},

@@ -22,10 +22,9 @@ func (r *policyResource) MoveState(context.Context) []resource.StateMover {
 }
 
 // movePolicyV0: tfe_policy keeps its code in `policy`, which becomes the
-// inline `content` (and its SHA-256); `enforce_mode` is
-// `enforcement_level`. hashicorp/tfe never reads `query` back from the API
-// (it keeps the configuration's); the next refresh reads it, as every
-// attribute. The policy sets that include it are read by the refresh too.
+// inline `content`; `enforce_mode` is `enforcement_level`. hashicorp/tfe
+// never reads `query` back from the API (it keeps the configuration's);
+// the next refresh reads it, as every attribute.
 func movePolicyV0(s tfeState, _ *diag.Diagnostics) any {
 	m := &policyResourceModel{}
 	m.ID = s.required("id")
@@ -35,13 +34,10 @@ func movePolicyV0(s tfeState, _ *diag.Diagnostics) any {
 	m.Description = s.optionalStr("description")
 	m.Query = s.optionalStr("query")
 	m.EnforcementLevel = s.optionalStr("enforce_mode")
-	m.PolicySetIDs = types.SetNull(types.StringType)
-	m.UpdatedAt = types.StringNull()
+	m.Content = types.StringNull()
 	var code string
 	if s.value("policy", &code, true) {
 		m.Content = types.StringValue(code)
-		m.ContentSHA256 = types.StringValue(sha256Hex([]byte(code)))
 	}
-	m.Source = types.StringNull()
 	return m
 }

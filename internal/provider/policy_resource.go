@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"strings"
+	"unicode/utf8"
 
 	tfe "github.com/hashicorp/go-tfe"
 	"github.com/hashicorp/terraform-plugin-framework-validators/stringvalidator"
@@ -33,8 +34,11 @@ func NewPolicyResource() resource.Resource { return &policyResource{resourceBase
 
 type policyResource struct{ resourceBase }
 
-// policyModel is a policy's own attributes, which the data source shares.
-type policyModel struct {
+// policyResourceModel is what a tfgov_policy keeps in state: the policy's
+// own attributes and its optional inline code. It keeps no more than a
+// later plan needs (issue 29: at scale Terraform's time grows with the
+// bytes of state): policy_set_ids and updated_at are the data sources'.
+type policyResourceModel struct {
 	ID               types.String `tfsdk:"id"`
 	Organization     types.String `tfsdk:"organization"`
 	Name             types.String `tfsdk:"name"`
@@ -42,20 +46,39 @@ type policyModel struct {
 	Kind             types.String `tfsdk:"kind"`
 	Query            types.String `tfsdk:"query"`
 	EnforcementLevel types.String `tfsdk:"enforcement_level"`
-	PolicySetIDs     types.Set    `tfsdk:"policy_set_ids"`
-	UpdatedAt        types.String `tfsdk:"updated_at"`
-}
-
-// policyResourceModel adds the optional inline code.
-type policyResourceModel struct {
-	policyModel
-	Content       types.String `tfsdk:"content"`
-	Source        types.String `tfsdk:"source"`
-	ContentSHA256 types.String `tfsdk:"content_sha256"`
+	Content          types.String `tfsdk:"content"`
 }
 
 // hasCode reports whether the policy's code is managed inline.
-func (m *policyResourceModel) hasCode() bool { return !m.Content.IsNull() || !m.Source.IsNull() }
+func (m *policyResourceModel) hasCode() bool { return !m.Content.IsNull() }
+
+// codeSum is the SHA-256 of the code in content: null without code,
+// unknown when content is not known yet.
+func (m *policyResourceModel) codeSum() types.String {
+	if m.Content.IsNull() || m.Content.IsUnknown() {
+		return m.Content
+	}
+	return types.StringValue(sha256Hex([]byte(m.Content.ValueString())))
+}
+
+// foundCode takes code, downloaded from the service (gone: it has none),
+// for the code in content, whose hash is sum. Changed code shows in the
+// next plan: content becomes the downloaded text, or null when it is not
+// text or the policy has none, so that the plan uploads the configured
+// code.
+func (m *policyResourceModel) foundCode(ctx context.Context, id string, sum types.String, code []byte, gone bool) {
+	switch got := sha256Hex(code); {
+	case gone:
+		m.Content = types.StringNull()
+	case got == sum.ValueString():
+	default:
+		tflog.Info(ctx, "Policy code changed outside Terraform", map[string]any{"policy_id": id, "sha256": got, "state_sha256": sum.ValueString()})
+		m.Content = types.StringNull()
+		if utf8.Valid(code) {
+			m.Content = types.StringValue(string(code))
+		}
+	}
+}
 
 // fields lists the model's attributes: FromTerraform5Value and
 // ToTerraform5Value spare the framework's struct reflection
@@ -69,11 +92,7 @@ func (m *policyResourceModel) fields() []modelField {
 		{"kind", types.StringType, &m.Kind},
 		{"query", types.StringType, &m.Query},
 		{"enforcement_level", types.StringType, &m.EnforcementLevel},
-		{"policy_set_ids", types.SetType{ElemType: types.StringType}, &m.PolicySetIDs},
-		{"updated_at", types.StringType, &m.UpdatedAt},
 		{"content", types.StringType, &m.Content},
-		{"source", types.StringType, &m.Source},
-		{"content_sha256", types.StringType, &m.ContentSHA256},
 	}
 }
 
@@ -85,24 +104,24 @@ func (m *policyResourceModel) ToTerraform5Value() (any, error) {
 	return toTerraformObject(m.fields())
 }
 
-func (m *policyModel) set(v policyValues) {
+func (m *policyResourceModel) set(v policyValues) {
 	m.ID, m.Organization, m.Name, m.Description, m.Kind = v.ID, v.Organization, v.Name, v.Description, v.Kind
-	m.Query, m.EnforcementLevel, m.PolicySetIDs, m.UpdatedAt = v.Query, v.EnforcementLevel, v.PolicySetIDs, v.UpdatedAt
+	m.Query, m.EnforcementLevel = v.Query, v.EnforcementLevel
 }
 
 func (r *policyResource) Schema(_ context.Context, _ resource.SchemaRequest, resp *resource.SchemaResponse) {
 	resp.Schema = schema.Schema{
 		MarkdownDescription: "A Sentinel or OPA policy of an organization: its name, kind, query and enforcement level, and optionally its code " +
-			"(`content` or `source`); policy sets decide where it is enforced.\n\n" +
+			"(`content`); policy sets decide where it is enforced.\n\n" +
 			"The code can be given here or with a separate `tfgov_policy_upload`, never both for one policy (refused at plan when the upload's `policy_id` is known then, " +
 			"else before the upload's own upload). Inline code is one resource per policy, which is less work for Terraform with many policies: " +
 			"a create is four requests (the policy; its code; then, to know the code at the policy's `updated-at`, the policy and its code once). Use `tfgov_policy_upload` when the code's lifecycle differs from the policy's, " +
-			"for example when the code is written by another resource during the apply or managed in another configuration. " +
+			"for example when the code is written by another resource during the apply (its `source` and `content_sha256`) or managed in another configuration. " +
 			"Inline code is checked as `tfgov_policy_upload` checks it: size at plan, Rego syntax with OPA's parser for `opa` policies, and drift through the code's SHA-256 " +
 			"(downloaded unless the policy's `updated-at` is still the value recorded together with the code, on a service where uploads are proven to move it, see `tfgov_policy_upload`; " +
 			"an update of a description, query or level that moves `updated-at` downloads the code once, so that an upload by someone else is never taken for the update's own). " +
 			"Importing a policy downloads its code once, so that a configuration with the same code plans no upload. " +
-			"Removing `content` and `source` leaves the last code on the service.\n\n" +
+			"Removing `content` leaves the last code on the service.\n\n" +
 			"After every create and update the provider compares what the API returns with the configuration, " +
 			"so a change the API did not make fails the apply instead of showing up as drift later.\n\n" +
 			"**Lost answers.** When the create request ends without a definite answer (a 5xx, or a connection lost once the request was sent), " +
@@ -114,9 +133,7 @@ func (r *policyResource) Schema(_ context.Context, _ resource.SchemaRequest, res
 			"the provider deletes the policy again (nothing refers to it yet) and fails the apply saying so: nothing is left half-made, nothing is in state, " +
 			"and the next apply creates the policy with its code. If that delete fails too, the policy is kept in state without its code and the error says so; " +
 			"Terraform marks it tainted, so the next apply replaces it (or, after `terraform untaint`, uploads its code to it). " +
-			"A failed upload of changed code (an update) keeps the policy and the code last uploaded in state; the next apply uploads again.\n\n" +
-			"**Saved plans.** A `source` file is hashed at plan time. `terraform apply PLANFILE` of a plan that creates the policy shows `content_sha256` as known after apply " +
-			"and uploads the file as the apply finds it; for an existing policy, a file edited after the plan fails the apply with an error saying so, and nothing is uploaded.",
+			"A failed upload of changed code (an update) keeps the policy and the code last uploaded in state; the next apply uploads again.",
 		Attributes: map[string]schema.Attribute{
 			"id": schema.StringAttribute{
 				Computed:            true,
@@ -159,32 +176,10 @@ func (r *policyResource) Schema(_ context.Context, _ resource.SchemaRequest, res
 				PlanModifiers: []planmodifier.String{policyLevelDefault{}},
 				Validators:    []validator.String{stringvalidator.OneOf(allPolicyLevels...)},
 			},
-			"policy_set_ids": schema.SetAttribute{
-				ElementType:         types.StringType,
-				Computed:            true,
-				MarkdownDescription: "IDs of the policy sets that include the policy (`polset-<id>`); how many: `length(policy_set_ids)`.",
-			},
-			"updated_at": schema.StringAttribute{
-				Computed:            true,
-				MarkdownDescription: "When the policy or its code last changed (RFC 3339); null until the first change after creation.",
-			},
 			"content": schema.StringAttribute{
-				Optional:            true,
-				MarkdownDescription: "The policy code, inline. At most one of `content` and `source`; leave both out to upload the code with `tfgov_policy_upload` (or not at all).",
-				Validators:          []validator.String{stringvalidator.ConflictsWith(path.MatchRoot("source"))},
-			},
-			"source": schema.StringAttribute{
 				Optional: true,
-				MarkdownDescription: "Path of a file holding the policy code, such as `\"${path.module}/policies/tags.rego\"`, read at plan time like `tfgov_policy_upload`'s `source`. " +
-					"At most one of `content` and `source`.",
-				Validators: []validator.String{stringvalidator.LengthAtLeast(1)},
-			},
-			"content_sha256": schema.StringAttribute{
-				Optional: true,
-				Computed: true,
-				MarkdownDescription: "Hex SHA-256 of the inline code, computed from `content` or the `source` file at plan time; null without inline code. " +
-					"Set it only for a `source` file that another resource writes during the apply, as with `tfgov_policy_upload`.",
-				Validators: []validator.String{stringvalidator.RegexMatches(sha256RE, "must be 64 lowercase hexadecimal characters")},
+				MarkdownDescription: "The policy code. For code in a file, `file(\"${path.module}/policies/tags.rego\")`: read at plan time, and the plan shows a change of the code as a change of `content`. " +
+					"Leave it out to upload the code with `tfgov_policy_upload` (or not at all).",
 			},
 		},
 	}
@@ -255,25 +250,6 @@ func (r *policyResource) ModifyPlan(ctx context.Context, req resource.ModifyPlan
 			kind: tfe.PolicyKind(plan.Kind.ValueString()), name: plan.Name.ValueString(), organization: plan.Organization.ValueString(),
 		})
 	}
-	var stateSum, stateLevel types.String
-	if !req.State.Raw.IsNull() {
-		resp.Diagnostics.Append(req.State.GetAttribute(ctx, path.Root("content_sha256"), &stateSum)...)
-		if found, ok := privateJSON[string](ctx, req.Private, importedCodeKey, &resp.Diagnostics); ok && stateSum.IsNull() {
-			stateSum = types.StringValue(found) // just imported: the code the policy has
-		}
-		resp.Diagnostics.Append(req.State.GetAttribute(ctx, path.Root("enforcement_level"), &stateLevel)...)
-		if !plan.UpdatedAt.IsUnknown() && !plan.EnforcementLevel.Equal(stateLevel) {
-			// The default level planned by policyLevelDefault, after the
-			// framework found no change: the update moves updated_at.
-			resp.Diagnostics.Append(resp.Plan.SetAttribute(ctx, path.Root("updated_at"), types.StringUnknown())...)
-		}
-	}
-	planned := planPolicyCode(ctx, cfg.Content, cfg.Source, cfg.ContentSHA256, stateSum, req.State.Raw.IsNull(), req.Private, &resp.Diagnostics)
-	if resp.Diagnostics.HasError() {
-		return
-	}
-	resp.Diagnostics.Append(forgetLocalHash(ctx, resp.Private)...)
-	resp.Diagnostics.Append(resp.Plan.SetAttribute(ctx, path.Root("content_sha256"), planned.SHA256)...)
 	if !cfg.Content.IsNull() && !cfg.Content.IsUnknown() && !plan.Kind.IsUnknown() && !plan.Name.IsUnknown() {
 		if n := len(cfg.Content.ValueString()); n > maxPolicyCodeSize {
 			resp.Diagnostics.AddAttributeError(path.Root("content"), "Policy code too large", tooLarge(n))
@@ -304,14 +280,10 @@ func (r *policyResource) Create(ctx context.Context, req resource.CreateRequest,
 	if !plan.EnforcementLevel.IsUnknown() && !plan.EnforcementLevel.IsNull() {
 		opts.EnforcementLevel = tfe.EnforcementMode(tfe.EnforcementLevel(plan.EnforcementLevel.ValueString()))
 	}
-	// The code is read and checked before the policy is made.
+	// The code is checked before the policy is made.
 	var code []byte
 	if plan.hasCode() {
-		code = codeFor(plan.Content, plan.Source, plan.ContentSHA256, &resp.Diagnostics)
-		if resp.Diagnostics.HasError() {
-			return
-		}
-		checkCodeOfKind("(new)", policyIdentity{kind: opts.Kind, name: plan.Name.ValueString()}, code, codeAttr(plan), &resp.Diagnostics)
+		code = contentCode(plan, "(new)", &resp.Diagnostics)
 		if resp.Diagnostics.HasError() {
 			return
 		}
@@ -366,10 +338,9 @@ func (r *policyResource) Create(ctx context.Context, req resource.CreateRequest,
 			// The policy exists without its code: state says so (the
 			// resource is tainted), and the next apply replaces it, or
 			// after terraform untaint uploads the code.
-			plan.ContentSHA256 = types.StringNull()
+			plan.Content = types.StringNull()
 		} else {
 			resp.Diagnostics.Append(put...)
-			plan.ContentSHA256 = types.StringValue(sha256Hex(code))
 			resp.Diagnostics.Append(setCodeProof(ctx, resp.Private, proof)...)
 		}
 	}
@@ -426,12 +397,17 @@ func (p policyClient) lostCreate(ctx context.Context, org string, sent *tfe.Poli
 		org, name, pol.ID, lostAnswerFound(amb), importAdvice("tfgov_policy", pol.ID, pol.ID))}}
 }
 
-// codeAttr is the attribute that holds m's inline code.
-func codeAttr(m policyResourceModel) string {
-	if m.Content.IsNull() {
-		return "source"
+// contentCode is the code in m's content, checked as the plan checks it
+// (size, and Rego for OPA): content unknown at plan time is checked here
+// first.
+func contentCode(m policyResourceModel, id string, diags *diag.Diagnostics) []byte {
+	code := []byte(m.Content.ValueString())
+	if len(code) > maxPolicyCodeSize {
+		diags.AddAttributeError(path.Root("content"), "Policy code too large", tooLarge(len(code)))
+		return nil
 	}
-	return "content"
+	checkCodeOfKind(id, policyIdentity{kind: tfe.PolicyKind(m.Kind.ValueString()), name: m.Name.ValueString()}, code, "content", diags)
+	return code
 }
 
 // Read refreshes the policy from its organization's policy list, which
@@ -466,7 +442,7 @@ func (r *policyResource) Read(ctx context.Context, req resource.ReadRequest, res
 		return
 	}
 	state.set(pol.values())
-	if !state.ContentSHA256.IsNull() {
+	if sum := state.codeSum(); !sum.IsNull() {
 		proof, diags := getCodeProof(ctx, req.Private)
 		resp.Diagnostics.Append(diags...)
 		if proof.unchanged(pol) {
@@ -474,15 +450,12 @@ func (r *policyResource) Read(ctx context.Context, req resource.ReadRequest, res
 				map[string]any{"id": pol.ID, "updated_at": updatedAtSignal(pol)})
 		} else {
 			tflog.Debug(ctx, "Downloading policy code", map[string]any{"id": pol.ID, "why": proof.why(pol)})
-			var gone bool
-			state.ContentSHA256, state.Content, gone, err = r.data.downloadCode(ctx, pol.ID, state.ContentSHA256, state.Content)
+			code, gone, err := r.data.fetchCode(ctx, pol.ID)
 			if err != nil {
 				resp.Diagnostics.AddError("Error reading policy code", err.Error())
 				return
 			}
-			if gone { // the policy has no code: the next apply uploads it
-				state.ContentSHA256 = types.StringNull()
-			}
+			state.foundCode(ctx, pol.ID, sum, code, gone)
 			resp.Diagnostics.Append(setCodeProof(ctx, resp.Private, proof.downloaded(pol))...)
 		}
 	} else {
@@ -490,13 +463,6 @@ func (r *policyResource) Read(ctx context.Context, req resource.ReadRequest, res
 		resp.Diagnostics.Append(setCodeProof(ctx, resp.Private, codeProof{})...)
 		if importing {
 			r.data.noteImportedCode(ctx, pol, resp.Private, &resp.Diagnostics)
-		}
-	}
-	if !state.Source.IsNull() {
-		// The file as this refresh finds it, for the apply of a saved plan
-		// (planPolicyCode); an unreadable file is the plan's to report.
-		if c, err := readPolicySource(state.Source.ValueString()); err == nil {
-			resp.Diagnostics.Append(recordLocalHash(ctx, resp.Private, state.Source.ValueString(), sha256Hex(c))...)
 		}
 	}
 	resp.Diagnostics.Append(resp.State.Set(ctx, &state)...)
@@ -525,9 +491,7 @@ func (r *policyResource) Update(ctx context.Context, req resource.UpdateRequest,
 	id := state.ID.ValueString()
 	var patched *policyAPI // the PATCH's answer, when one was sent
 	// Only the code changed: no PATCH.
-	if plan.Description.Equal(state.Description) && plan.Query.Equal(state.Query) && plan.EnforcementLevel.Equal(state.EnforcementLevel) {
-		plan.PolicySetIDs, plan.UpdatedAt = state.PolicySetIDs, state.UpdatedAt
-	} else {
+	if !plan.Description.Equal(state.Description) || !plan.Query.Equal(state.Query) || !plan.EnforcementLevel.Equal(state.EnforcementLevel) {
 		tflog.Debug(ctx, "Updating policy", map[string]any{"id": id})
 		defer r.data.lists.policies.invalidate(state.Organization.ValueString())
 		pol, err := policyClient{r.data.client}.update(ctx, id, opts)
@@ -544,27 +508,24 @@ func (r *policyResource) Update(ctx context.Context, req resource.UpdateRequest,
 	}
 	prior, diags := getCodeProof(ctx, req.Private)
 	resp.Diagnostics.Append(diags...)
-	uploading := plan.hasCode() && (plan.ContentSHA256.IsUnknown() || !plan.ContentSHA256.Equal(state.ContentSHA256))
-	if uploading && state.ContentSHA256.IsNull() && !plan.ContentSHA256.IsUnknown() {
+	planSum, stateSum := plan.codeSum(), state.codeSum()
+	uploading := plan.hasCode() && (planSum.IsUnknown() || !planSum.Equal(stateSum))
+	if uploading && stateSum.IsNull() && !planSum.IsUnknown() {
 		// Just imported (or code added): the service may have this code
 		// already, as the import's refresh found it (noteImportedCode).
-		if found, ok := privateJSON[string](ctx, req.Private, importedCodeKey, &resp.Diagnostics); ok && found == plan.ContentSHA256.ValueString() {
+		if found, ok := privateJSON[string](ctx, req.Private, importedCodeKey, &resp.Diagnostics); ok && found == planSum.ValueString() {
 			tflog.Debug(ctx, "The policy already has the configured code, as its import found it; not uploading", map[string]any{"id": id})
 			uploading = false
 		}
 	}
 	resp.Diagnostics.Append(resp.Private.SetKey(ctx, importedCodeKey, nil)...)
-	if patched != nil && !uploading && !state.ContentSHA256.IsNull() {
+	if patched != nil && !uploading && !stateSum.IsNull() {
 		// The code in state, at the PATCH's updated-at (code_proof.go).
-		resp.Diagnostics.Append(setCodeProof(ctx, resp.Private, r.data.afterPatch(ctx, patched, prior, state.ContentSHA256.ValueString()))...)
+		resp.Diagnostics.Append(setCodeProof(ctx, resp.Private, r.data.afterPatch(ctx, patched, prior, stateSum.ValueString()))...)
 	}
 	if uploading {
-		code := codeFor(plan.Content, plan.Source, plan.ContentSHA256, &resp.Diagnostics)
-		if resp.Diagnostics.HasError() {
-			return
-		}
+		code := contentCode(plan, id, &resp.Diagnostics)
 		pol := policyIdentity{kind: tfe.PolicyKind(plan.Kind.ValueString()), name: plan.Name.ValueString(), organization: plan.Organization.ValueString()}
-		checkCodeOfKind(id, pol, code, codeAttr(plan), &resp.Diagnostics)
 		if resp.Diagnostics.HasError() {
 			return
 		}
@@ -579,7 +540,6 @@ func (r *policyResource) Update(ctx context.Context, req resource.UpdateRequest,
 		if resp.Diagnostics.HasError() {
 			return
 		}
-		plan.ContentSHA256 = types.StringValue(sha256Hex(code))
 		resp.Diagnostics.Append(setCodeProof(ctx, resp.Private, proof)...)
 	}
 	resp.Diagnostics.Append(resp.State.Set(ctx, &plan)...)
@@ -652,8 +612,7 @@ func (r *policyResource) ImportState(ctx context.Context, req resource.ImportSta
 
 // importedCodeKey holds, from the refresh right after an import until the
 // next refresh, the SHA-256 of the code the policy had (noteImportedCode):
-// a configuration with that same inline code then plans content_sha256
-// known and the apply uploads nothing (the import cannot know whether the
+// a configuration with that same inline code then uploads nothing (the import cannot know whether the
 // configuration manages the code, so it looks once).
 const importedCodeKey = "imported_code"
 

@@ -15,15 +15,19 @@ import (
 	"github.com/hashicorp/terraform-plugin-testing/tfjsonpath"
 )
 
-// TestAccPolicySourceDrift: code uploaded from a `source` file and then
-// changed on the service (through go-tfe) is found by its SHA-256: the
-// next plan shows an update although the configuration did not change,
-// and the apply uploads the file again. For tfgov_policy_upload and for
-// tfgov_policy's own `source`.
+// TestAccPolicySourceDrift: code uploaded from a file and then changed on
+// the service (through go-tfe) is found by its SHA-256: the next plan shows
+// an update although the configuration did not change, and the apply
+// uploads the file again. For tfgov_policy_upload's `source` (the plan
+// shows its content_sha256) and tfgov_policy's `content = file(...)` (the
+// plan shows the code).
 func TestAccPolicySourceDrift(t *testing.T) {
 	for _, tc := range []struct {
 		name, addr string
 		config     func(name, file string) string
+		// attr shows the code: planned back to want.
+		attr string
+		want knownvalue.Check
 	}{
 		{"tfgov_policy_upload", "tfgov_policy_upload.test", func(name, file string) string {
 			return fmt.Sprintf(`
@@ -38,17 +42,17 @@ resource "tfgov_policy_upload" "test" {
   source    = %q
 }
 `, name, file)
-		}},
+		}, "content_sha256", knownvalue.StringExact(sha256Hex([]byte(regoCode)))},
 		{"tfgov_policy", policyAddr, func(name, file string) string {
 			return fmt.Sprintf(`
 resource "tfgov_policy" "test" {
-  name   = %q
-  kind   = "opa"
-  query  = "data.terraform.policies.tags.deny"
-  source = %q
+  name    = %q
+  kind    = "opa"
+  query   = "data.terraform.policies.tags.deny"
+  content = file(%q)
 }
 `, name, file)
-		}},
+		}, "content", knownvalue.StringExact(regoCode)},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			file := filepath.Join(t.TempDir(), "tags.rego")
@@ -81,11 +85,11 @@ resource "tfgov_policy" "test" {
 						Config: config,
 						ConfigPlanChecks: resource.ConfigPlanChecks{PreApply: []plancheck.PlanCheck{
 							plancheck.ExpectResourceAction(tc.addr, plancheck.ResourceActionUpdate),
-							plancheck.ExpectKnownValue(tc.addr, tfjsonpath.New("content_sha256"), knownvalue.StringExact(sha256Hex([]byte(regoCode)))),
+							plancheck.ExpectKnownValue(tc.addr, tfjsonpath.New(tc.attr), tc.want),
 						}},
 						ConfigStateChecks: []statecheck.StateCheck{
 							testAccCheckCode(t, tc.addr, regoCode),
-							statecheck.ExpectKnownValue(tc.addr, tfjsonpath.New("content_sha256"), knownvalue.StringExact(sha256Hex([]byte(regoCode)))),
+							statecheck.ExpectKnownValue(tc.addr, tfjsonpath.New(tc.attr), tc.want),
 						},
 					},
 				},

@@ -7,7 +7,6 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
-	tfe "github.com/hashicorp/go-tfe"
 	"io/fs"
 	"os"
 	"path/filepath"
@@ -15,6 +14,8 @@ import (
 	"strings"
 	"time"
 	"unicode/utf8"
+
+	tfe "github.com/hashicorp/go-tfe"
 
 	"github.com/hashicorp/terraform-plugin-framework-validators/resourcevalidator"
 	"github.com/hashicorp/terraform-plugin-framework-validators/stringvalidator"
@@ -711,18 +712,28 @@ func (d *providerData) claimPolicyCode(policyID string, claim uploadClaim, diags
 			"A policy has one code, and each upload would replace the other's: keep one tfgov_policy_upload per policy.", policyID, what, other.what))
 }
 
+// fetchCode downloads the code of policy id (one request); gone reports a
+// 404: the policy is gone, or has no code.
+func (d *providerData) fetchCode(ctx context.Context, id string) (code []byte, gone bool, err error) {
+	code, err = d.client.Policies.Download(ctx, id)
+	if isNotFound(err) {
+		return nil, true, nil
+	}
+	if err != nil {
+		return nil, false, fmt.Errorf("downloading the code of policy %s: %w", id, err)
+	}
+	return code, false, nil
+}
+
 // downloadCode downloads the code of policy id (one request) and compares
 // its SHA-256 with sum, the one in state: it returns the downloaded code's
 // SHA-256, and content replaced by the downloaded text when the code
 // changed (or when content is unknown: just imported) and is text. gone
 // reports a 404: the policy is gone, or has no code.
 func (d *providerData) downloadCode(ctx context.Context, id string, sum, content types.String) (newSum, newContent types.String, gone bool, err error) {
-	code, err := d.client.Policies.Download(ctx, id)
-	if isNotFound(err) {
-		return sum, content, true, nil
-	}
-	if err != nil {
-		return sum, content, false, fmt.Errorf("downloading the code of policy %s: %w", id, err)
+	code, gone, err := d.fetchCode(ctx, id)
+	if gone || err != nil {
+		return sum, content, gone, err
 	}
 	got := sha256Hex(code)
 	if content.IsUnknown() {

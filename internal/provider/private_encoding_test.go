@@ -6,22 +6,42 @@ import (
 )
 
 // TestCodeProofEncoding: the proof round-trips through its private state
-// form (Unix nanoseconds; 0 for proven without a recorded updated-at), and
-// anything else reads as no proof.
+// form (milliseconds since 2020, or Unix nanoseconds for a finer time; 0
+// for proven without a recorded updated-at), earlier versions' nanoseconds
+// read the same, what the short form cannot carry is written as no
+// updated-at (a download, never a wrong skip), and anything else reads as
+// no proof.
 func TestCodeProofEncoding(t *testing.T) {
 	t.Parallel()
-	for name, p := range map[string]codeProof{
-		"milliseconds": {Proven: true, At: "2026-11-25T11:43:23.121Z"},
-		"nanoseconds":  {Proven: true, At: "2026-11-25T11:43:23.123456789Z"},
-		"seconds":      {Proven: true, At: "2026-11-25T11:43:23Z"},
-		"no value":     {Proven: true},
+	for name, tc := range map[string]struct {
+		p    codeProof
+		want string // encode's form
+	}{
+		"milliseconds":       {codeProof{Proven: true, At: "2026-11-25T11:43:23.121Z"}, "217770203121"},
+		"seconds":            {codeProof{Proven: true, At: "2026-11-25T11:43:23Z"}, "217770203000"},
+		"before the epoch":   {codeProof{Proven: true, At: "2019-06-01T00:00:00.5Z"}, "-18489599500"},
+		"nanoseconds":        {codeProof{Proven: true, At: "2026-11-25T11:43:23.123456789Z"}, "1795607003123456789"},
+		"no value":           {codeProof{Proven: true}, "0"},
+		"the epoch itself":   {codeProof{Proven: true, At: "2020-01-01T00:00:00Z"}, "0"},
+		"finer, before 2001": {codeProof{Proven: true, At: "2000-01-01T00:00:00.0000001Z"}, "0"},
 	} {
-		got, ok := decodeCodeProof(p.encode())
-		if !ok || got != p {
-			t.Errorf("%s: %s reads back as %+v (%v), want %+v", name, p.encode(), got, ok, p)
+		raw := tc.p.encode()
+		if string(raw) != tc.want {
+			t.Errorf("%s: encoded as %s, want %s", name, raw, tc.want)
+		}
+		want := tc.p
+		if tc.want == "0" {
+			want.At = "" // proven, no updated-at: the next refresh downloads
+		}
+		if got, ok := decodeCodeProof(raw); !ok || got != want {
+			t.Errorf("%s: %s reads back as %+v (%v), want %+v", name, raw, got, ok, want)
 		}
 	}
-	for _, raw := range []string{"", "x", "-1", `{"at":"2026-11-25T11:43:23.121Z"}`} {
+	// Earlier versions wrote Unix nanoseconds.
+	if got, ok := decodeCodeProof([]byte("1795607003121000000")); !ok || got.At != "2026-11-25T11:43:23.121Z" {
+		t.Errorf("nanoseconds of an earlier version read as %+v (%v)", got, ok)
+	}
+	for _, raw := range []string{"", "x", "-1000000000000000000", `{"at":"2026-11-25T11:43:23.121Z"}`} {
 		if got, ok := decodeCodeProof([]byte(raw)); ok {
 			t.Errorf("%q reads as proof %+v", raw, got)
 		}
