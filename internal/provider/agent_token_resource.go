@@ -24,6 +24,7 @@ import (
 var (
 	_ resource.ResourceWithConfigure   = (*agentTokenResource)(nil)
 	_ resource.ResourceWithImportState = (*agentTokenResource)(nil)
+	_ resource.ResourceWithIdentity    = (*agentTokenResource)(nil)
 )
 
 // NewAgentTokenResource is the tfgov_agent_token resource.
@@ -32,6 +33,13 @@ func NewAgentTokenResource() resource.Resource {
 }
 
 type agentTokenResource struct{ resourceBase }
+
+// agentTokenIdentityAttrs is tfgov_agent_token's identity (identity.go):
+// the pool spares the lookup an import by token ID makes.
+var agentTokenIdentityAttrs = []identityAttr{
+	{"agent_pool_id", "ID of the agent pool (`apool-<id>`)."},
+	{"id", "ID of the agent token (`at-<id>`)."},
+}
 
 type agentTokenResourceModel struct {
 	ID               types.String `tfsdk:"id"`

@@ -15,24 +15,11 @@ import (
 // Resource identity (Terraform 1.12 and later).
 //
 // Every managed resource has an identity: the attributes that never change
-// for its object, each the state attribute of the same name. Joined with
-// "/" in the order below they are the resource's import ID, so an import
-// by identity runs the same code as an import by ID (identityImportID),
-// and the identity carries no more than that ID:
-//
-//   - tfgov_policy: id (pol-…);
-//   - tfgov_policy_upload: policy_id (pol-…);
-//   - tfgov_team_access: id (tws-…: the grant's own ID; its workspace and
-//     team never change for it either, but the ID alone finds it);
-//   - tfgov_agent_token: agent_pool_id, id (apool-…, at-…: the pool spares
-//     the lookup an import by token ID makes);
-//   - tfgov_module_test_variable: organization, module_name,
-//     module_provider, id (var-…);
-//   - tfgov_module_test_run: organization, module_name, module_provider, id
-//     (trun-…);
-//   - tfgov_module_version_deprecation: organization, module_name,
-//     module_provider, module_version (a deprecation has no ID of its own);
-//   - tfgov_workspace_team_access_exclusive: workspace_id (ws-…).
+// for its object, each the state attribute of the same name, declared
+// beside the resource (policyIdentityAttrs in policy_resource.go, and so on
+// for each type). Joined with "/" in their order they are the resource's
+// import ID, so an import by identity runs the same code as an import by
+// ID (identityImportID), and the identity carries no more than that ID.
 //
 // Create, Read and Update set the identity from the state they return
 // (syncIdentity, deferred), so it is never missing after any of them: not
@@ -46,25 +33,21 @@ import (
 // identityAttr is one attribute of an identity.
 type identityAttr struct{ name, description string }
 
-// resourceIdentities lists the identity attributes of each resource type
-// (without the provider prefix), in import ID order.
+// resourceIdentities gives each resource type's identity attributes, in
+// import ID order.
 var resourceIdentities = map[resourceType][]identityAttr{
-	policyType:       {{"id", "ID of the policy (`pol-<id>`)."}},
-	policyUploadType: {{"policy_id", "ID of the policy whose code this is (`pol-<id>`)."}},
-	teamAccessType:   {{"id", "ID of the team's access to the workspace (`tws-<id>`)."}},
-	agentTokenType: {
-		{"agent_pool_id", "ID of the agent pool (`apool-<id>`)."},
-		{"id", "ID of the agent token (`at-<id>`)."},
-	},
-	moduleTestVariableType: append(moduleIdentity(),
-		identityAttr{"id", "ID of the test variable (`var-<id>`)."}),
-	moduleTestRunType: append(moduleIdentity(),
-		identityAttr{"id", "ID of the test run (`trun-<id>`)."}),
-	moduleVersionDeprecationType: append(moduleIdentity(),
-		identityAttr{"module_version", "The deprecated version of the module."}),
-	workspaceTeamAccessExclusiveType: {{"workspace_id", "ID of the workspace (`ws-<id>`)."}},
+	policyType:                       policyIdentityAttrs,
+	policyUploadType:                 policyUploadIdentityAttrs,
+	teamAccessType:                   teamAccessIdentityAttrs,
+	agentTokenType:                   agentTokenIdentityAttrs,
+	moduleTestVariableType:           moduleTestVariableIdentityAttrs,
+	moduleTestRunType:                moduleTestRunIdentityAttrs,
+	moduleVersionDeprecationType:     moduleVersionDeprecationIdentityAttrs,
+	workspaceTeamAccessExclusiveType: workspaceTeamAccessExclusiveIdentityAttrs,
 }
 
+// moduleIdentity is the start of the identity of a module's test variable,
+// test run and version deprecation.
 func moduleIdentity() []identityAttr {
 	return []identityAttr{
 		{"organization", "Organization of the module's registry."},
@@ -126,13 +109,3 @@ func syncIdentity(ctx context.Context, typ resourceType, prior, state *tfsdk.Sta
 		diags.Append(identity.SetAttribute(ctx, path.Root(name), v)...)
 	}
 }
-
-var (
-	_ resource.ResourceWithIdentity = (*policyResource)(nil)
-	_ resource.ResourceWithIdentity = (*policyUploadResource)(nil)
-	_ resource.ResourceWithIdentity = (*teamAccessResource)(nil)
-	_ resource.ResourceWithIdentity = (*agentTokenResource)(nil)
-	_ resource.ResourceWithIdentity = (*moduleTestVariableResource)(nil)
-	_ resource.ResourceWithIdentity = (*moduleTestRunResource)(nil)
-	_ resource.ResourceWithIdentity = (*moduleVersionDeprecationResource)(nil)
-)

@@ -39,6 +39,7 @@ var (
 	_ resource.ResourceWithValidateConfig   = (*moduleTestRunResource)(nil)
 	_ resource.ResourceWithModifyPlan       = (*moduleTestRunResource)(nil)
 	_ resource.ResourceWithImportState      = (*moduleTestRunResource)(nil)
+	_ resource.ResourceWithIdentity         = (*moduleTestRunResource)(nil)
 )
 
 // NewModuleTestRunResource is the tfgov_module_test_run resource.
@@ -47,6 +48,10 @@ func NewModuleTestRunResource() resource.Resource {
 }
 
 type moduleTestRunResource struct{ resourceBase }
+
+// moduleTestRunIdentityAttrs is tfgov_module_test_run's identity
+// (identity.go): the module and the run's ID.
+var moduleTestRunIdentityAttrs = append(moduleIdentity(), identityAttr{"id", "ID of the test run (`trun-<id>`)."})
 
 type moduleTestRunResourceModel struct {
 	ID                     types.String   `tfsdk:"id"`

@@ -32,6 +32,7 @@ var (
 	_ resource.ResourceWithModifyPlan       = (*moduleTestVariableResource)(nil)
 	_ resource.ResourceWithConfigValidators = (*moduleTestVariableResource)(nil)
 	_ resource.ResourceWithValidateConfig   = (*moduleTestVariableResource)(nil)
+	_ resource.ResourceWithIdentity         = (*moduleTestVariableResource)(nil)
 )
 
 // NewModuleTestVariableResource is the tfgov_module_test_variable resource.
@@ -40,6 +41,10 @@ func NewModuleTestVariableResource() resource.Resource {
 }
 
 type moduleTestVariableResource struct{ resourceBase }
+
+// moduleTestVariableIdentityAttrs is tfgov_module_test_variable's identity
+// (identity.go): the module and the variable's ID.
+var moduleTestVariableIdentityAttrs = append(moduleIdentity(), identityAttr{"id", "ID of the test variable (`var-<id>`)."})
 
 type moduleTestVariableResourceModel struct {
 	ID             types.String `tfsdk:"id"`

@@ -20,6 +20,7 @@ var (
 	_ resource.ResourceWithConfigure   = (*moduleVersionDeprecationResource)(nil)
 	_ resource.ResourceWithImportState = (*moduleVersionDeprecationResource)(nil)
 	_ resource.ResourceWithModifyPlan  = (*moduleVersionDeprecationResource)(nil)
+	_ resource.ResourceWithIdentity    = (*moduleVersionDeprecationResource)(nil)
 )
 
 // NewModuleVersionDeprecationResource is the tfgov_module_version_deprecation resource.
@@ -28,6 +29,11 @@ func NewModuleVersionDeprecationResource() resource.Resource {
 }
 
 type moduleVersionDeprecationResource struct{ resourceBase }
+
+// moduleVersionDeprecationIdentityAttrs is
+// tfgov_module_version_deprecation's identity (identity.go): the module and
+// the version (a deprecation has no ID of its own).
+var moduleVersionDeprecationIdentityAttrs = append(moduleIdentity(), identityAttr{"module_version", "The deprecated version of the module."})
 
 type moduleVersionDeprecationResourceModel struct {
 	ID              types.String `tfsdk:"id"`

@@ -27,12 +27,17 @@ var (
 	_ resource.ResourceWithImportState    = (*policyResource)(nil)
 	_ resource.ResourceWithValidateConfig = (*policyResource)(nil)
 	_ resource.ResourceWithModifyPlan     = (*policyResource)(nil)
+	_ resource.ResourceWithIdentity       = (*policyResource)(nil)
 )
 
 // NewPolicyResource is the tfgov_policy resource.
 func NewPolicyResource() resource.Resource { return &policyResource{resourceBase{typ: policyType}} }
 
 type policyResource struct{ resourceBase }
+
+// policyIdentityAttrs is tfgov_policy's identity (identity.go): the
+// policy's ID.
+var policyIdentityAttrs = []identityAttr{{"id", "ID of the policy (`pol-<id>`)."}}
 
 // policyResourceModel is what a tfgov_policy keeps in state: the policy's
 // own attributes and its optional inline code. It keeps no more than a

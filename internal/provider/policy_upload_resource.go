@@ -37,6 +37,7 @@ var (
 	_ resource.ResourceWithValidateConfig   = (*policyUploadResource)(nil)
 	_ resource.ResourceWithModifyPlan       = (*policyUploadResource)(nil)
 	_ resource.ResourceWithImportState      = (*policyUploadResource)(nil)
+	_ resource.ResourceWithIdentity         = (*policyUploadResource)(nil)
 )
 
 // NewPolicyUploadResource is the tfgov_policy_upload resource.
@@ -45,6 +46,10 @@ func NewPolicyUploadResource() resource.Resource {
 }
 
 type policyUploadResource struct{ resourceBase }
+
+// policyUploadIdentityAttrs is tfgov_policy_upload's identity (identity.go):
+// the ID of the policy whose code it is.
+var policyUploadIdentityAttrs = []identityAttr{{"policy_id", "ID of the policy whose code this is (`pol-<id>`)."}}
 
 type policyUploadResourceModel struct {
 	ID            types.String `tfsdk:"id"`

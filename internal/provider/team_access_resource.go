@@ -25,6 +25,7 @@ var (
 	_ resource.ResourceWithImportState    = (*teamAccessResource)(nil)
 	_ resource.ResourceWithValidateConfig = (*teamAccessResource)(nil)
 	_ resource.ResourceWithModifyPlan     = (*teamAccessResource)(nil)
+	_ resource.ResourceWithIdentity       = (*teamAccessResource)(nil)
 )
 
 // NewTeamAccessResource is the tfgov_team_access resource.
@@ -33,6 +34,11 @@ func NewTeamAccessResource() resource.Resource {
 }
 
 type teamAccessResource struct{ resourceBase }
+
+// teamAccessIdentityAttrs is tfgov_team_access's identity (identity.go):
+// the grant's own ID (its workspace and team never change for it either,
+// but the ID alone finds it).
+var teamAccessIdentityAttrs = []identityAttr{{"id", "ID of the team's access to the workspace (`tws-<id>`)."}}
 
 type teamAccessResourceModel struct {
 	ID          types.String `tfsdk:"id"`

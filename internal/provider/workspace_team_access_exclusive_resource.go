@@ -42,6 +42,11 @@ func NewWorkspaceTeamAccessExclusiveResource() resource.Resource {
 
 type workspaceTeamAccessExclusiveResource struct{ resourceBase }
 
+// workspaceTeamAccessExclusiveIdentityAttrs is
+// tfgov_workspace_team_access_exclusive's identity (identity.go): the
+// workspace.
+var workspaceTeamAccessExclusiveIdentityAttrs = []identityAttr{{"workspace_id", "ID of the workspace (`ws-<id>`)."}}
+
 type workspaceTeamAccessExclusiveModel struct {
 	WorkspaceID types.String `tfsdk:"workspace_id"`
 	TeamIDs     types.Set    `tfsdk:"team_ids"`

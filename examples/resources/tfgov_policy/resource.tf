@@ -23,8 +23,9 @@ resource "tfgov_policy_upload" "required_tags" {
   source    = "${path.module}/policies/required-tags.rego"
 }
 
-# The code inline: one resource per policy (create = two requests). Do not
-# also give this policy a tfgov_policy_upload.
+# The code inline: one resource per policy, the leaner shape with many
+# policies. For code in a file: content = file("${path.module}/policies/x.rego").
+# Do not also give this policy a tfgov_policy_upload.
 resource "tfgov_policy" "approved_regions" {
   name    = "approved-regions"
   kind    = "opa"
