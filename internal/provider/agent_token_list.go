@@ -6,12 +6,9 @@ import (
 	"time"
 
 	tfe "github.com/hashicorp/go-tfe"
-	"github.com/hashicorp/terraform-plugin-framework-validators/stringvalidator"
 	"github.com/hashicorp/terraform-plugin-framework/diag"
 	"github.com/hashicorp/terraform-plugin-framework/list"
-	listschema "github.com/hashicorp/terraform-plugin-framework/list/schema"
 	"github.com/hashicorp/terraform-plugin-framework/path"
-	"github.com/hashicorp/terraform-plugin-framework/schema/validator"
 	"github.com/hashicorp/terraform-plugin-framework/types"
 )
 
@@ -20,26 +17,17 @@ import (
 type agentTokenList struct{ listBase }
 
 func (l *agentTokenList) ListResourceConfigSchema(_ context.Context, _ list.ListResourceSchemaRequest, resp *list.ListResourceSchemaResponse) {
-	resp.Schema = listschema.Schema{
-		MarkdownDescription: "Lists the tokens of an agent pool. The API never returns a token's secret after it is created, so `token` is null in every result.",
-		Attributes: map[string]listschema.Attribute{
-			"agent_pool_id": listschema.StringAttribute{
-				Required:            true,
-				MarkdownDescription: "ID of the agent pool (`apool-<id>`).",
-				Validators:          []validator.String{stringvalidator.LengthAtLeast(1)},
-			},
-		},
-	}
+	resp.Schema = parentListSchema("Lists the tokens of an agent pool. The API never returns a token's secret after it is created, so `token` is null in every result.",
+		"agent_pool_id", "ID of the agent pool (`apool-<id>`).")
 }
 
 func (l *agentTokenList) List(ctx context.Context, req list.ListRequest, resp *list.ListResultsStream) {
 	var diags diag.Diagnostics
-	var poolID types.String
-	if diags.Append(req.Config.GetAttribute(ctx, path.Root("agent_pool_id"), &poolID)...); diags.HasError() || !l.configured(&diags) {
+	pool := l.parentID(ctx, req, "agent_pool_id", &diags)
+	if diags.HasError() {
 		l.stream(ctx, req, resp, nil, diags)
 		return
 	}
-	pool := poolID.ValueString()
 	tokens, err := l.data.agentPoolTokens(ctx, pool)
 	switch {
 	case err != nil:

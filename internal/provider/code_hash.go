@@ -13,10 +13,11 @@ import (
 
 // Hashes of local files taken at plan time, and saved plans.
 //
-// Three attributes are the hash of something read from disk when Terraform
-// plans: content_sha256 of a policy's `source` file (tfgov_policy,
-// tfgov_policy_upload) and source_hash of a module test run's `source`
-// directory. `terraform apply PLANFILE` plans again before it applies, and
+// Two attributes are the hash of something read from disk when Terraform
+// plans: content_sha256 of tfgov_policy_upload's `source` file and
+// source_hash of a module test run's `source` directory. (tfgov_policy
+// takes inline code as `content` alone: file() reads a file into the
+// configuration, and the plan holds the code itself.) `terraform apply PLANFILE` plans again before it applies, and
 // a planned value that differs then makes Terraform fail with "Provider
 // produced inconsistent final plan", blaming the provider. So:
 //
@@ -111,8 +112,7 @@ func forgetLocalHash(ctx context.Context, priv privateStateSetter) diag.Diagnost
 	return priv.SetKey(ctx, sourceReadKey, nil)
 }
 
-// plannedCode is the code a plan of tfgov_policy or tfgov_policy_upload
-// uploads.
+// plannedCode is the code a plan of tfgov_policy_upload uploads.
 type plannedCode struct {
 	SHA256 types.String // to plan as content_sha256
 	Code   []byte       // the code, when read now; nil otherwise
@@ -128,7 +128,6 @@ type plannedCode struct {
 // the apply. A source file's hash is planned by planLocalHash (saved
 // plans); state is content_sha256 in state, priv the prior private state.
 // Null when no code is configured, unknown when it is not known yet.
-// tfgov_policy and tfgov_policy_upload plan their code with it.
 func planPolicyCode(ctx context.Context, content, source, configured, state types.String, creating bool, priv privateGetter, diags *diag.Diagnostics) plannedCode {
 	out := plannedCode{SHA256: configured} // null or unknown unless configured
 	switch {

@@ -184,6 +184,34 @@ func (l *listBase) module(ctx context.Context, req list.ListRequest, diags *diag
 	return moduleRef{Organization: l.organization(cfg.Organization, diags), Name: cfg.ModuleName.ValueString(), Provider: cfg.ModuleProvider.ValueString()}
 }
 
+// Objects of one parent (an agent pool's tokens, a workspace's grants).
+
+// parentListSchema is the configuration of a list resource of the objects
+// of one parent, named by its ID in attr.
+func parentListSchema(description, attr, attrDescription string) listschema.Schema {
+	return listschema.Schema{
+		MarkdownDescription: description,
+		Attributes: map[string]listschema.Attribute{
+			attr: listschema.StringAttribute{
+				Required:            true,
+				MarkdownDescription: attrDescription,
+				Validators:          []validator.String{stringvalidator.LengthAtLeast(1)},
+			},
+		},
+	}
+}
+
+// parentID reads the parent's ID (attr) of a parentListSchema list; ""
+// when it cannot be read or the provider is not configured (diags say
+// why).
+func (l *listBase) parentID(ctx context.Context, req list.ListRequest, attr string, diags *diag.Diagnostics) string {
+	var id types.String
+	if diags.Append(req.Config.GetAttribute(ctx, path.Root(attr), &id)...); diags.HasError() || !l.configured(diags) {
+		return ""
+	}
+	return id.ValueString()
+}
+
 // Policies.
 
 type policyListConfig struct {

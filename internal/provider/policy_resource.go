@@ -617,8 +617,9 @@ func (r *policyResource) ImportState(ctx context.Context, req resource.ImportSta
 
 // importedCodeKey holds, from the refresh right after an import until the
 // next refresh, the SHA-256 of the code the policy had (noteImportedCode):
-// a configuration with that same inline code then uploads nothing (the import cannot know whether the
-// configuration manages the code, so it looks once).
+// a configuration with that same inline code then uploads nothing (the
+// import cannot know whether the configuration manages the code, so it
+// looks once).
 const importedCodeKey = "imported_code"
 
 // noteImportedCode downloads the code of pol, just imported (one request),

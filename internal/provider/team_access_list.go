@@ -5,12 +5,9 @@ import (
 	"fmt"
 
 	tfe "github.com/hashicorp/go-tfe"
-	"github.com/hashicorp/terraform-plugin-framework-validators/stringvalidator"
 	"github.com/hashicorp/terraform-plugin-framework/diag"
 	"github.com/hashicorp/terraform-plugin-framework/list"
-	listschema "github.com/hashicorp/terraform-plugin-framework/list/schema"
 	"github.com/hashicorp/terraform-plugin-framework/path"
-	"github.com/hashicorp/terraform-plugin-framework/schema/validator"
 	"github.com/hashicorp/terraform-plugin-framework/types"
 )
 
@@ -19,26 +16,16 @@ import (
 type teamAccessList struct{ listBase }
 
 func (l *teamAccessList) ListResourceConfigSchema(_ context.Context, _ list.ListResourceSchemaRequest, resp *list.ListResourceSchemaResponse) {
-	resp.Schema = listschema.Schema{
-		MarkdownDescription: "Lists the teams' access to a workspace.",
-		Attributes: map[string]listschema.Attribute{
-			"workspace_id": listschema.StringAttribute{
-				Required:            true,
-				MarkdownDescription: "ID of the workspace (`ws-<id>`).",
-				Validators:          []validator.String{stringvalidator.LengthAtLeast(1)},
-			},
-		},
-	}
+	resp.Schema = parentListSchema("Lists the teams' access to a workspace.", "workspace_id", "ID of the workspace (`ws-<id>`).")
 }
 
 func (l *teamAccessList) List(ctx context.Context, req list.ListRequest, resp *list.ListResultsStream) {
 	var diags diag.Diagnostics
-	var wsID types.String
-	if diags.Append(req.Config.GetAttribute(ctx, path.Root("workspace_id"), &wsID)...); diags.HasError() || !l.configured(&diags) {
+	ws := l.parentID(ctx, req, "workspace_id", &diags)
+	if diags.HasError() {
 		l.stream(ctx, req, resp, nil, diags)
 		return
 	}
-	ws := wsID.ValueString()
 	grants, err := l.data.workspaceTeamAccess(ctx, ws)
 	switch {
 	case err != nil:

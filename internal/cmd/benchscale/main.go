@@ -447,7 +447,9 @@ const tfeHeader = `terraform {
 }
 `
 
-// policyCode is the code of every measured policy.
+// policyCode is the code of every measured policy. Their names
+// (bench-inl-N, bench-two-N, bench-tfe-N) have the same length, so that
+// they take the same bytes of state with either provider.
 const policyCode = `"main = rule { true }\n"`
 
 var configs = map[string]benchConfig{
@@ -498,7 +500,7 @@ var configs = map[string]benchConfig{
 		config: func(_ *bench, n, v int) string {
 			return header + fmt.Sprintf(`resource "tfgov_policy" "r" {
   count       = %d
-  name        = "bench-inline-${count.index}"
+  name        = "bench-inl-${count.index}"
   description = "policy ${count.index} v%d"
   content     = %s
 }
@@ -510,7 +512,7 @@ var configs = map[string]benchConfig{
 		config: func(_ *bench, n, v int) string {
 			return header + fmt.Sprintf(`resource "tfgov_policy" "r" {
   count       = %d
-  name        = "bench-${count.index}"
+  name        = "bench-two-${count.index}"
   description = "policy ${count.index} v%d"
 }
 
