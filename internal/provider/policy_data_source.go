@@ -26,20 +26,14 @@ type policyDataSource struct{ dataSourceBase }
 
 // policyModel is a policy's attributes as both data sources give them.
 type policyModel struct {
-	ID               types.String `tfsdk:"id"`
-	Organization     types.String `tfsdk:"organization"`
-	Name             types.String `tfsdk:"name"`
-	Description      types.String `tfsdk:"description"`
-	Kind             types.String `tfsdk:"kind"`
-	Query            types.String `tfsdk:"query"`
-	EnforcementLevel types.String `tfsdk:"enforcement_level"`
-	PolicySetIDs     types.Set    `tfsdk:"policy_set_ids"`
-	UpdatedAt        types.String `tfsdk:"updated_at"`
+	policyCore
+	PolicySetIDs types.Set    `tfsdk:"policy_set_ids"`
+	UpdatedAt    types.String `tfsdk:"updated_at"`
 }
 
 func (m *policyModel) set(v policyValues) {
-	m.ID, m.Organization, m.Name, m.Description, m.Kind = v.ID, v.Organization, v.Name, v.Description, v.Kind
-	m.Query, m.EnforcementLevel, m.PolicySetIDs, m.UpdatedAt = v.Query, v.EnforcementLevel, v.PolicySetIDs, v.UpdatedAt
+	m.policyCore.set(v)
+	m.PolicySetIDs, m.UpdatedAt = v.PolicySetIDs, v.UpdatedAt
 }
 
 // policyDataSourceModel adds policy_set_count (the length of

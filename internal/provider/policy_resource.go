@@ -39,11 +39,9 @@ type policyResource struct{ resourceBase }
 // policy's ID.
 var policyIdentityAttrs = []identityAttr{{"id", "ID of the policy (`pol-<id>`)."}}
 
-// policyResourceModel is what a tfgov_policy keeps in state: the policy's
-// own attributes and its optional inline code. It keeps no more than a
-// later plan needs (issue 29: at scale Terraform's time grows with the
-// bytes of state): policy_set_ids and updated_at are the data sources'.
-type policyResourceModel struct {
+// policyCore is a policy's own attributes, which the resource and the data
+// sources share.
+type policyCore struct {
 	ID               types.String `tfsdk:"id"`
 	Organization     types.String `tfsdk:"organization"`
 	Name             types.String `tfsdk:"name"`
@@ -51,7 +49,20 @@ type policyResourceModel struct {
 	Kind             types.String `tfsdk:"kind"`
 	Query            types.String `tfsdk:"query"`
 	EnforcementLevel types.String `tfsdk:"enforcement_level"`
-	Content          types.String `tfsdk:"content"`
+}
+
+func (m *policyCore) set(v policyValues) {
+	m.ID, m.Organization, m.Name, m.Description, m.Kind = v.ID, v.Organization, v.Name, v.Description, v.Kind
+	m.Query, m.EnforcementLevel = v.Query, v.EnforcementLevel
+}
+
+// policyResourceModel is what a tfgov_policy keeps in state: the policy's
+// own attributes and its optional inline code. It keeps no more than a
+// later plan needs (issue 29: at scale Terraform's time grows with the
+// bytes of state): policy_set_ids and updated_at are the data sources'.
+type policyResourceModel struct {
+	policyCore
+	Content types.String `tfsdk:"content"`
 }
 
 // hasCode reports whether the policy's code is managed inline.
@@ -107,11 +118,6 @@ func (m *policyResourceModel) FromTerraform5Value(v tftypes.Value) error {
 
 func (m *policyResourceModel) ToTerraform5Value() (any, error) {
 	return toTerraformObject(m.fields())
-}
-
-func (m *policyResourceModel) set(v policyValues) {
-	m.ID, m.Organization, m.Name, m.Description, m.Kind = v.ID, v.Organization, v.Name, v.Description, v.Kind
-	m.Query, m.EnforcementLevel = v.Query, v.EnforcementLevel
 }
 
 func (r *policyResource) Schema(_ context.Context, _ resource.SchemaRequest, resp *resource.SchemaResponse) {

@@ -393,11 +393,11 @@ func TestAccPolicyResource_importErrors(t *testing.T) {
 // the attribute, and unknown planned values are not compared.
 func TestPolicyWrittenCheck(t *testing.T) {
 	t.Parallel()
-	base := policyResourceModel{
+	base := policyResourceModel{policyCore: policyCore{
 		ID: types.StringValue("pol-1"), Organization: types.StringValue("acme"), Name: types.StringValue("p"),
 		Kind: types.StringValue("opa"), Query: types.StringValue("data.x"), Description: types.StringNull(),
 		EnforcementLevel: types.StringValue("mandatory"),
-	}
+	}}
 	tests := map[string]struct {
 		change func(want, got *policyResourceModel)
 		attrs  []string
