@@ -93,8 +93,8 @@ type codeProof struct {
 // since proofEpoch (12 digits until 2051; the API's timestamps have
 // millisecond precision), or in Unix nanoseconds when it has a finer part
 // (19 digits). What neither form can carry unambiguously (proofEpoch
-// itself, a finer time before 2001) is written as 0, no At: the next
-// refresh downloads, which is always safe.
+// itself, a finer time before 2001 or after 2261) is written as 0, no At:
+// the next refresh downloads, which is always safe.
 func (p codeProof) encode() []byte {
 	if p.At == "" {
 		return []byte("0")
@@ -103,14 +103,13 @@ func (p codeProof) encode() []byte {
 	if err != nil {
 		return []byte("0") // not reached: At is updatedAtSignal's
 	}
-	ns := at.UnixNano()
-	if ns%int64(time.Millisecond) != 0 {
-		if ns < nanosFrom {
+	if at.Nanosecond()%int(time.Millisecond) != 0 {
+		if at.Year() >= 2262 || at.UnixNano() < nanosFrom { // beyond UnixNano's range
 			return []byte("0")
 		}
-		return strconv.AppendInt(nil, ns, 10)
+		return strconv.AppendInt(nil, at.UnixNano(), 10)
 	}
-	return strconv.AppendInt(nil, at.Sub(proofEpoch).Milliseconds(), 10)
+	return strconv.AppendInt(nil, at.UnixMilli()-proofEpoch.UnixMilli(), 10)
 }
 
 // proofEpoch is the origin of encode's milliseconds.
@@ -118,7 +117,7 @@ var proofEpoch = time.Date(2020, 1, 1, 0, 0, 0, 0, time.UTC)
 
 // nanosFrom is the smallest number encode writes in nanoseconds (a time
 // after 2001-09-09); all smaller ones are milliseconds since proofEpoch
-// (within 31,000 years of it). Earlier versions wrote Unix nanoseconds
+// (within 31 million years of it). Earlier versions wrote Unix nanoseconds
 // always, which read the same.
 const nanosFrom = 1e18
 
@@ -131,7 +130,7 @@ func decodeCodeProof(raw []byte) (codeProof, bool) {
 	if n == 0 {
 		return codeProof{Proven: true}, true
 	}
-	at := proofEpoch.Add(time.Duration(n) * time.Millisecond)
+	at := time.UnixMilli(proofEpoch.UnixMilli() + n)
 	if n >= nanosFrom {
 		at = time.Unix(0, n)
 	} else if n <= -nanosFrom {

@@ -16,7 +16,6 @@ import (
 	"unicode/utf8"
 
 	tfe "github.com/hashicorp/go-tfe"
-
 	"github.com/hashicorp/terraform-plugin-framework-validators/resourcevalidator"
 	"github.com/hashicorp/terraform-plugin-framework-validators/stringvalidator"
 	"github.com/hashicorp/terraform-plugin-framework/diag"

@@ -20,10 +20,12 @@ func TestCodeProofEncoding(t *testing.T) {
 		"milliseconds":       {codeProof{Proven: true, At: "2026-11-25T11:43:23.121Z"}, "217770203121"},
 		"seconds":            {codeProof{Proven: true, At: "2026-11-25T11:43:23Z"}, "217770203000"},
 		"before the epoch":   {codeProof{Proven: true, At: "2019-06-01T00:00:00.5Z"}, "-18489599500"},
+		"beyond a Duration":  {codeProof{Proven: true, At: "2400-01-01T00:00:00Z"}, "11991628800000"},
 		"nanoseconds":        {codeProof{Proven: true, At: "2026-11-25T11:43:23.123456789Z"}, "1795607003123456789"},
 		"no value":           {codeProof{Proven: true}, "0"},
 		"the epoch itself":   {codeProof{Proven: true, At: "2020-01-01T00:00:00Z"}, "0"},
 		"finer, before 2001": {codeProof{Proven: true, At: "2000-01-01T00:00:00.0000001Z"}, "0"},
+		"finer, after 2261":  {codeProof{Proven: true, At: "2400-01-01T00:00:00.0000001Z"}, "0"},
 	} {
 		raw := tc.p.encode()
 		if string(raw) != tc.want {
