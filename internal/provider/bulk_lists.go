@@ -24,7 +24,7 @@ type bulkLists struct {
 	// kind, and an upload to a policy known here needs no read of it.
 	policyIdentities sync.Map // string → policyIdentity
 	// inlineCode holds the IDs of the policies whose tfgov_policy manages
-	// their code (content or source), as planned or created by this
+	// their code (content), as planned or created by this
 	// process: a tfgov_policy_upload of one of them is refused.
 	inlineCode sync.Map // string → bool
 	// writes holds, by policy ID, updated-at as this process's last write

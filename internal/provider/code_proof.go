@@ -14,7 +14,7 @@ import (
 
 // When a refresh may skip downloading a policy's code.
 //
-// A refresh of policy code (tfgov_policy with `content` or `source`,
+// A refresh of policy code (tfgov_policy with `content`,
 // tfgov_policy_upload) must find code changed outside Terraform. The
 // download costs a request per policy; the organization's policy list,
 // which every refresh reads anyway (100 policies a request), gives each

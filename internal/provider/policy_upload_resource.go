@@ -653,13 +653,13 @@ func (r *policyUploadResource) Delete(ctx context.Context, req resource.DeleteRe
 }
 
 // refuseInlineCode refuses an upload to a policy whose tfgov_policy has
-// inline code (content or source), as far as this process has seen: two
+// inline code (content), as far as this process has seen: two
 // resources would upload over each other's code.
 func (d *providerData) refuseInlineCode(policyID string, diags *diag.Diagnostics) {
 	if _, ok := d.lists.inlineCode.Load(policyID); ok {
 		diags.AddAttributeError(path.Root("policy_id"), "Policy code managed twice",
-			fmt.Sprintf("The tfgov_policy of %s sets its code inline (content or source), so a tfgov_policy_upload may not upload code to it too. "+
-				"Remove this tfgov_policy_upload, or remove content and source from the tfgov_policy.", policyID))
+			fmt.Sprintf("The tfgov_policy of %s sets its code inline (content), so a tfgov_policy_upload may not upload code to it too. "+
+				"Remove this tfgov_policy_upload, or remove content from the tfgov_policy.", policyID))
 	}
 }
 
