@@ -22,19 +22,17 @@ var _ action.ActionWithConfigure = (*agentTokenPruneAction)(nil)
 // NewAgentTokenPruneAction is the tfgov_agent_token_prune action: it
 // revokes the tokens of an agent pool that nobody has used for a while
 // (Terraform 1.14 and later).
-func NewAgentTokenPruneAction() action.Action { return &agentTokenPruneAction{} }
+func NewAgentTokenPruneAction() action.Action {
+	return &agentTokenPruneAction{actionBase{name: "agent_token_prune"}}
+}
 
-type agentTokenPruneAction struct{ data *providerData }
+type agentTokenPruneAction struct{ actionBase }
 
 type agentTokenPruneModel struct {
 	AgentPoolID        types.String `tfsdk:"agent_pool_id"`
 	UnusedFor          types.String `tfsdk:"unused_for"`
 	DescriptionMatches types.String `tfsdk:"description_matches"`
 	DryRun             types.Bool   `tfsdk:"dry_run"`
-}
-
-func (a *agentTokenPruneAction) Metadata(_ context.Context, req action.MetadataRequest, resp *action.MetadataResponse) {
-	resp.TypeName = req.ProviderTypeName + "_agent_token_prune"
 }
 
 func (a *agentTokenPruneAction) Schema(_ context.Context, _ action.SchemaRequest, resp *action.SchemaResponse) {
@@ -74,10 +72,6 @@ func (a *agentTokenPruneAction) Schema(_ context.Context, _ action.SchemaRequest
 			},
 		},
 	}
-}
-
-func (a *agentTokenPruneAction) Configure(_ context.Context, req action.ConfigureRequest, resp *action.ConfigureResponse) {
-	a.data = configureData(req.ProviderData, &resp.Diagnostics)
 }
 
 // pruneVerdict is what the action does with one token.

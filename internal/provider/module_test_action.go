@@ -29,9 +29,9 @@ var (
 
 // NewModuleTestAction is the tfgov_module_test action: it runs a private
 // module's tests once, when invoked (Terraform 1.14 and later).
-func NewModuleTestAction() action.Action { return &moduleTestAction{} }
+func NewModuleTestAction() action.Action { return &moduleTestAction{actionBase{name: "module_test"}} }
 
-type moduleTestAction struct{ data *providerData }
+type moduleTestAction struct{ actionBase }
 
 type moduleTestActionModel struct {
 	Organization           types.String `tfsdk:"organization"`
@@ -60,10 +60,6 @@ const (
 	// progress and destroys what it made.
 	interruptCancelGrace = 30 * time.Second
 )
-
-func (a *moduleTestAction) Metadata(_ context.Context, req action.MetadataRequest, resp *action.MetadataResponse) {
-	resp.TypeName = req.ProviderTypeName + "_module_test"
-}
 
 func (a *moduleTestAction) Schema(_ context.Context, _ action.SchemaRequest, resp *action.SchemaResponse) {
 	resp.Schema = schema.Schema{
@@ -164,10 +160,6 @@ func checkModuleDirectory(dir string) error {
 		return fmt.Errorf("source: %s is not a directory", dir)
 	}
 	return nil
-}
-
-func (a *moduleTestAction) Configure(_ context.Context, req action.ConfigureRequest, resp *action.ConfigureResponse) {
-	a.data = configureData(req.ProviderData, &resp.Diagnostics)
 }
 
 // Invoke uploads the configuration (three requests) unless a configuration

@@ -3,6 +3,7 @@ package provider
 import (
 	"context"
 
+	"github.com/hashicorp/terraform-plugin-framework/action"
 	"github.com/hashicorp/terraform-plugin-framework/datasource"
 	"github.com/hashicorp/terraform-plugin-framework/diag"
 	"github.com/hashicorp/terraform-plugin-framework/resource"
@@ -79,5 +80,22 @@ func (b *dataSourceBase) Metadata(_ context.Context, req datasource.MetadataRequ
 // Configure takes the configured provider's data; it is nil until the
 // provider is configured.
 func (b *dataSourceBase) Configure(_ context.Context, req datasource.ConfigureRequest, resp *datasource.ConfigureResponse) {
+	b.data = configureData(req.ProviderData, &resp.Diagnostics)
+}
+
+// actionBase is embedded by every action: Metadata for its type name
+// (without the provider prefix, such as "module_test") and Configure.
+type actionBase struct {
+	name string
+	data *providerData
+}
+
+func (b *actionBase) Metadata(_ context.Context, req action.MetadataRequest, resp *action.MetadataResponse) {
+	resp.TypeName = req.ProviderTypeName + "_" + b.name
+}
+
+// Configure takes the configured provider's data; it is nil until the
+// provider is configured.
+func (b *actionBase) Configure(_ context.Context, req action.ConfigureRequest, resp *action.ConfigureResponse) {
 	b.data = configureData(req.ProviderData, &resp.Diagnostics)
 }
