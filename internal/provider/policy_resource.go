@@ -78,11 +78,11 @@ func (m *policyResourceModel) codeSum() types.String {
 }
 
 // foundCode takes code, downloaded from the service (gone: it has none),
-// for the code in content, whose hash is sum. Changed code shows in the
-// next plan: content becomes the downloaded text, or null when it is not
-// text or the policy has none, so that the plan uploads the configured
-// code.
-func (m *policyResourceModel) foundCode(ctx context.Context, id string, sum types.String, code []byte, gone bool) {
+// for the code in content. Changed code shows in the next plan: content
+// becomes the downloaded text, or null when it is not text or the policy
+// has none, so that the plan uploads the configured code.
+func (m *policyResourceModel) foundCode(ctx context.Context, id string, code []byte, gone bool) {
+	sum := m.codeSum()
 	switch got := sha256Hex(code); {
 	case gone:
 		m.Content = types.StringNull()
@@ -453,7 +453,7 @@ func (r *policyResource) Read(ctx context.Context, req resource.ReadRequest, res
 		return
 	}
 	state.set(pol.values())
-	if sum := state.codeSum(); !sum.IsNull() {
+	if state.hasCode() {
 		proof, diags := getCodeProof(ctx, req.Private)
 		resp.Diagnostics.Append(diags...)
 		if proof.unchanged(pol) {
@@ -466,7 +466,7 @@ func (r *policyResource) Read(ctx context.Context, req resource.ReadRequest, res
 				resp.Diagnostics.AddError("Error reading policy code", err.Error())
 				return
 			}
-			state.foundCode(ctx, pol.ID, sum, code, gone)
+			state.foundCode(ctx, pol.ID, code, gone)
 			resp.Diagnostics.Append(setCodeProof(ctx, resp.Private, proof.downloaded(pol))...)
 		}
 	} else {
