@@ -2,7 +2,6 @@
 package main
 
 import (
-	"context"
 	"flag"
 	"log"
 	"os"
@@ -10,7 +9,8 @@ import (
 	"runtime/pprof"
 	"strings"
 
-	"github.com/hashicorp/terraform-plugin-framework/providerserver"
+	"github.com/hashicorp/terraform-plugin-go/tfprotov6"
+	"github.com/hashicorp/terraform-plugin-go/tfprotov6/tf6server"
 
 	"github.com/tfgov/terraform-provider-tfgov/internal/provider"
 )
@@ -42,11 +42,17 @@ func main() {
 			log.Fatal(err)
 		}
 	}
-	err := providerserver.Serve(context.Background(), provider.New(version), providerserver.ServeOpts{
-		Address:         "registry.terraform.io/tfgov/tfgov",
-		Debug:           debug,
-		ProtocolVersion: 6,
-	})
+	// The framework's server, behind the provider's compact private state
+	// (provider.NewProtocol6Server): providerserver.Serve, with that server.
+	server, err := provider.NewProtocol6Server(version)()
+	if err != nil {
+		log.Fatal(err)
+	}
+	var opts []tf6server.ServeOpt
+	if debug {
+		opts = append(opts, tf6server.WithManagedDebug())
+	}
+	err = tf6server.Serve("registry.terraform.io/tfgov/tfgov", func() tfprotov6.ProviderServer { return server }, opts...)
 	pprof.StopCPUProfile()
 	if err != nil {
 		log.Fatal(err)

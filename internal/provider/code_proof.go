@@ -66,12 +66,12 @@ import (
 // Private state: the key codeProofKey holds At as a number (encode: in
 // milliseconds since 2020, or nanoseconds when it has a finer part) when
 // (1) holds; 0 when it holds but no code is known at an updated-at; absent
-// otherwise. Private state is written twice in base64 (the framework's,
-// then Terraform's): a byte of it is almost two of the state file, and the
-// state's size is Terraform's time at scale (issue 29), so the proof is
-// the fewest bytes that carry it: 32 characters of private state with a
-// key of one letter and 12 digits, where 19 digits of nanoseconds took 48
-// and {"code_proof":{"at":"<RFC 3339>"}} 84. Earlier keys (code_proof,
+// otherwise. The state's size is Terraform's time at scale (issue 29), so
+// the proof is the fewest bytes that carry it: a key of one letter and 12
+// digits, which the provider's server writes to Terraform as 6 bytes
+// (private_compact.go), 8 characters of the state file where the
+// framework's form took 32, 19 digits of nanoseconds 48 and
+// {"code_proof":{"at":"<RFC 3339>"}} 84. Earlier keys (code_proof,
 // and code_signal, policy_seen, policy_write, which rested on the Date
 // header and on PATCHes taken for one's own) are dropped at the next
 // write; a proof under the old key, or in nanoseconds, is read once.

@@ -34,16 +34,12 @@ import (
 // resource identity on Terraform 1.12+ for the types whose hashicorp/tfe
 // resource has none (team access, agent token, test variable); an agent
 // token's rotation_triggers when null; and for a policy, the longer names
-// enforcement_level and content, and the proof that lets a plan skip the
-// code's download (issue 25) in private state: at most
-// stateBudgetCodeProof bytes of the state file more than hashicorp/tfe's
-// empty private state. hashicorp/tfe downloads every policy's code on
-// every plan instead.
+// enforcement_level and content. A policy's proof that lets a plan skip
+// the code's download (issue 25) has no allowance: in its compact form
+// (private_compact.go) it takes as many characters as hashicorp/tfe's empty
+// private state, and hashicorp/tfe downloads every policy's code on every
+// plan instead.
 const (
-	// stateBudgetCodeProof is the proof's allowance: a key of one letter
-	// and updated-at in 12 digits (milliseconds since 2020), base64 twice
-	// (code_proof.go): 32 characters where hashicorp/tfe's null takes 8.
-	stateBudgetCodeProof = 24
 	// stateBudgetPolicyUpload is tfgov_policy_upload's stated budget
 	// (hashicorp/tfe has no separate upload) for this test's OPA code,
 	// with the organization's name counted as 10 characters.
@@ -157,8 +153,8 @@ resource "tfgov_module_test_run" "this" {
 		addr, against string
 		budget        func(statesize.Instance) int
 	}{
-		{"tfgov_policy.inline", "tfe_policy + longer names + the code proof", func(i statesize.Instance) int {
-			return b.tfePolicy(i, b.attrs(i)["content"]) + policyAllowance(i) + stateBudgetCodeProof
+		{"tfgov_policy.inline", "tfe_policy + longer names (the code proof in as many bytes as its empty private state)", func(i statesize.Instance) int {
+			return b.tfePolicy(i, b.attrs(i)["content"]) + policyAllowance(i)
 		}},
 		{"tfgov_policy.two", "tfe_policy (with the upload's code) + longer names", func(i statesize.Instance) int {
 			return b.tfePolicy(i, upload["content"]) + policyAllowance(i)

@@ -99,6 +99,7 @@ type bench struct {
 	env                                              []string
 	http                                             *http.Client
 	providerPID                                      map[string]int // by provider: tfgov, tfe
+	sandboxPID                                       int
 	parallelism                                      int
 	vars                                             map[string]string
 	teams                                            []string // made for team_access, one grant each
@@ -106,10 +107,10 @@ type bench struct {
 
 // result is one phase of one run.
 type result struct {
-	wall, providerCPU, terraformCPU time.Duration
-	requests                        int
-	stateBytes                      int // per object after the phase (0 after destroy)
-	routes                          string
+	wall, providerCPU, terraformCPU, sandboxCPU time.Duration
+	requests                                    int
+	stateBytes                                  int // per object after the phase (0 after destroy)
+	routes                                      string
 }
 
 func run(ctx context.Context, o options) error {
@@ -141,6 +142,7 @@ func run(ctx context.Context, o options) error {
 		return fmt.Errorf("starting the sandbox: %w", err)
 	}
 	defer func() { _ = sb.Process.Kill(); _ = sb.Wait() }()
+	b.sandboxPID = sb.Process.Pid
 	if b.vars, err = waitForEnv(envFile); err != nil {
 		return err
 	}
@@ -187,7 +189,7 @@ func run(ctx context.Context, o options) error {
 		"TFE_ADDRESS="+b.sandboxURL, "TFE_HOSTNAME="+b.hostname, "TFE_TOKEN="+b.vars["TFE_TOKEN"], "TFE_ORGANIZATION="+b.vars["TFE_ORGANIZATION"])
 
 	fmt.Printf("bench-scale: N=%d, latency %s, rate limit %d, -parallelism=%d, provider log %s, %d run(s) each, interleaved\n\n", o.n, o.latency, o.rateLimit, o.parallelism, o.providerLog, o.runs)
-	fmt.Printf("%-15s %-8s %-8s %4s %9s %12s %13s %9s %10s %11s  %s\n", "type", "provider", "phase", "run", "wall", "provider CPU", "terraform CPU", "requests", "per res.", "state B/obj", "requests by route")
+	fmt.Printf("%-15s %-8s %-8s %4s %9s %12s %13s %11s %9s %10s %11s  %s\n", "type", "provider", "phase", "run", "wall", "provider CPU", "terraform CPU", "sandbox CPU", "requests", "per res.", "state B/obj", "requests by route")
 	phases := []struct {
 		name    string
 		version int
@@ -239,8 +241,8 @@ func run(ctx context.Context, o options) error {
 					if err != nil {
 						return err
 					}
-					fmt.Printf("%-15s %-8s %-8s %4d %8.1fs %11.2fs %12.2fs %9d %10.2f %11d  %s\n", typ, v, ph.name, r+1, res.wall.Seconds(), res.providerCPU.Seconds(),
-						res.terraformCPU.Seconds(), res.requests, float64(res.requests)/float64(o.n), res.stateBytes, res.routes)
+					fmt.Printf("%-15s %-8s %-8s %4d %8.1fs %11.2fs %12.2fs %10.2fs %9d %10.2f %11d  %s\n", typ, v, ph.name, r+1, res.wall.Seconds(), res.providerCPU.Seconds(),
+						res.terraformCPU.Seconds(), res.sandboxCPU.Seconds(), res.requests, float64(res.requests)/float64(o.n), res.stateBytes, res.routes)
 					k := key{typ, v, ph.name}
 					if _, seen := results[k]; !seen {
 						order = append(order, k)
@@ -251,7 +253,7 @@ func run(ctx context.Context, o options) error {
 		}
 	}
 	fmt.Printf("\nMedians of %d run(s), N=%d, latency %s (ratio: tfgov / tfe, wall time)\n", o.runs, o.n, o.latency)
-	fmt.Printf("%-15s %-8s %-8s %9s %12s %13s %9s %11s %7s\n", "type", "provider", "phase", "wall", "provider CPU", "terraform CPU", "requests", "state B/obj", "ratio")
+	fmt.Printf("%-15s %-8s %-8s %9s %12s %13s %11s %9s %11s %7s\n", "type", "provider", "phase", "wall", "provider CPU", "terraform CPU", "sandbox CPU", "requests", "state B/obj", "ratio")
 	for _, k := range order {
 		m := median(results[k])
 		ratio := ""
@@ -260,7 +262,7 @@ func run(ctx context.Context, o options) error {
 				ratio = fmt.Sprintf("%.2fx", m.wall.Seconds()/median(t).wall.Seconds())
 			}
 		}
-		fmt.Printf("%-15s %-8s %-8s %8.1fs %11.2fs %12.2fs %9d %11d %7s\n", k.typ, k.provider, k.phase, m.wall.Seconds(), m.providerCPU.Seconds(), m.terraformCPU.Seconds(), m.requests, m.stateBytes, ratio)
+		fmt.Printf("%-15s %-8s %-8s %8.1fs %11.2fs %12.2fs %10.2fs %9d %11d %7s\n", k.typ, k.provider, k.phase, m.wall.Seconds(), m.providerCPU.Seconds(), m.terraformCPU.Seconds(), m.sandboxCPU.Seconds(), m.requests, m.stateBytes, ratio)
 	}
 	fmt.Println()
 	return nil
@@ -283,6 +285,7 @@ func median(rs []result) result {
 		wall:         time.Duration(pick(func(r result) float64 { return float64(r.wall) })),
 		providerCPU:  time.Duration(pick(func(r result) float64 { return float64(r.providerCPU) })),
 		terraformCPU: time.Duration(pick(func(r result) float64 { return float64(r.terraformCPU) })),
+		sandboxCPU:   time.Duration(pick(func(r result) float64 { return float64(r.sandboxCPU) })),
 		requests:     int(pick(func(r result) float64 { return float64(r.requests) })),
 		stateBytes:   int(pick(func(r result) float64 { return float64(r.stateBytes) })),
 	}
@@ -338,6 +341,10 @@ func (b *bench) phase(ctx context.Context, typ, provider, name string, n int, ar
 	if err != nil {
 		return res, err
 	}
+	sbCPU0, err := procCPU(b.sandboxPID)
+	if err != nil {
+		return res, err
+	}
 	cmd := exec.CommandContext(ctx, b.terraform, append(args, "-input=false", "-no-color", "-parallelism="+strconv.Itoa(b.parallelism))...)
 	cmd.Dir, cmd.Env = b.dir, b.env
 	var out bytes.Buffer
@@ -358,6 +365,11 @@ func (b *bench) phase(ctx context.Context, typ, provider, name string, n int, ar
 	if err != nil {
 		return res, err
 	}
+	sbCPU1, err := procCPU(b.sandboxPID)
+	if err != nil {
+		return res, err
+	}
+	res.sandboxCPU = sbCPU1 - sbCPU0
 	stats, total, err := b.stats()
 	if err != nil {
 		return res, err
