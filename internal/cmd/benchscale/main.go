@@ -56,7 +56,7 @@ func main() {
 	terraform := flag.String("terraform", "terraform", "Terraform CLI")
 	bin := flag.String("bin", "bin", "directory holding terraform-provider-tfgov and tfgov-sandbox (make build)")
 	tfeProvider := flag.String("tfe", "", "a hashicorp/tfe provider binary (terraform-provider-tfe): each type with a hashicorp/tfe equivalent is measured with both providers, interleaved; empty: tfgov only")
-	runs := flag.Int("runs", 1, "runs of each type and provider, interleaved; the medians are printed")
+	runs := flag.Int("runs", 1, "runs of each type and provider, interleaved phase by phase; the medians are printed")
 	cpuProfile := flag.String("cpuprofile", "", "write a CPU profile of the provider process to this file")
 	providerLog := flag.String("provider-log", "OFF", "the provider's log level (TF_LOG_PROVIDER, TF_LOG_SDK...): OFF, DEBUG, TRACE; its logs are discarded")
 	flag.Parse()
@@ -188,7 +188,7 @@ func run(ctx context.Context, o options) error {
 		"TF_REATTACH_PROVIDERS="+string(rawReattach), "TF_IN_AUTOMATION=1", "CHECKPOINT_DISABLE=1", "TF_LOG=", "TF_CLI_CONFIG_FILE=", "SSL_CERT_FILE="+certFile,
 		"TFE_ADDRESS="+b.sandboxURL, "TFE_HOSTNAME="+b.hostname, "TFE_TOKEN="+b.vars["TFE_TOKEN"], "TFE_ORGANIZATION="+b.vars["TFE_ORGANIZATION"])
 
-	fmt.Printf("bench-scale: N=%d, latency %s, rate limit %d, -parallelism=%d, provider log %s, %d run(s) each, interleaved\n\n", o.n, o.latency, o.rateLimit, o.parallelism, o.providerLog, o.runs)
+	fmt.Printf("bench-scale: N=%d, latency %s, rate limit %d, -parallelism=%d, provider log %s, %d run(s) each, interleaved phase by phase\n\n", o.n, o.latency, o.rateLimit, o.parallelism, o.providerLog, o.runs)
 	fmt.Printf("%-15s %-8s %-8s %4s %9s %12s %13s %11s %9s %10s %11s  %s\n", "type", "provider", "phase", "run", "wall", "provider CPU", "terraform CPU", "sandbox CPU", "requests", "per res.", "state B/obj", "requests by route")
 	phases := []struct {
 		name    string
@@ -202,7 +202,7 @@ func run(ctx context.Context, o options) error {
 	}
 	type key struct{ typ, provider, phase string }
 	results := map[key][]result{}
-	var order []key
+	var order []key // the medians' rows: by type, provider (tfgov first), phase
 	for _, typ := range o.types {
 		cfg, ok := configs[typ]
 		if !ok {
@@ -217,23 +217,35 @@ func run(ctx context.Context, o options) error {
 		if o.tfe != "" && cfg.tfe != nil {
 			variants = append(variants, "tfe")
 		}
-		for r := 0; r < o.runs; r++ {
-			// Interleaved: the providers take turns, and which goes first
-			// alternates from run to run.
-			vs := variants
-			if r%2 == 1 && len(vs) == 2 {
-				vs = []string{vs[1], vs[0]}
+		for _, v := range variants {
+			for _, ph := range phases {
+				order = append(order, key{typ, v, ph.name})
 			}
-			for _, v := range vs {
-				render := cfg.config
-				if v == "tfe" {
-					render = cfg.tfe
-				}
-				b.dir = filepath.Join(work, fmt.Sprintf("%s-%s-%d", typ, v, r))
-				if err := os.MkdirAll(b.dir, 0o755); err != nil {
+		}
+		for r := 0; r < o.runs; r++ {
+			// Interleaved phase by phase: the two providers' objects live
+			// side by side in the sandbox, and each phase of one runs next
+			// to the same phase of the other, in ABBA order (which goes
+			// first alternates from phase to phase and from run to run).
+			// The machine's speed drifts over minutes; with whole runs
+			// taking turns, the provider that went first twice in three
+			// runs met more of the drift.
+			for _, v := range variants {
+				if err := os.MkdirAll(filepath.Join(work, fmt.Sprintf("%s-%s-%d", typ, v, r)), 0o755); err != nil {
 					return err
 				}
-				for _, ph := range phases {
+			}
+			for p, ph := range phases {
+				vs := variants
+				if (r+p)%2 == 1 && len(vs) == 2 {
+					vs = []string{vs[1], vs[0]}
+				}
+				for _, v := range vs {
+					render := cfg.config
+					if v == "tfe" {
+						render = cfg.tfe
+					}
+					b.dir = filepath.Join(work, fmt.Sprintf("%s-%s-%d", typ, v, r))
 					if err := os.WriteFile(filepath.Join(b.dir, "main.tf"), []byte(render(b, o.n, ph.version)), 0o644); err != nil {
 						return err
 					}
@@ -244,9 +256,6 @@ func run(ctx context.Context, o options) error {
 					fmt.Printf("%-15s %-8s %-8s %4d %8.1fs %11.2fs %12.2fs %10.2fs %9d %10.2f %11d  %s\n", typ, v, ph.name, r+1, res.wall.Seconds(), res.providerCPU.Seconds(),
 						res.terraformCPU.Seconds(), res.sandboxCPU.Seconds(), res.requests, float64(res.requests)/float64(o.n), res.stateBytes, res.routes)
 					k := key{typ, v, ph.name}
-					if _, seen := results[k]; !seen {
-						order = append(order, k)
-					}
 					results[k] = append(results[k], res)
 				}
 			}
@@ -492,7 +501,7 @@ var configs = map[string]benchConfig{
 		},
 	},
 	"team_access": {
-		setup: makeTeams,
+		setup: makeTeams, // 2N: the providers' grants live side by side
 		config: func(b *bench, n, v int) string {
 			return header + teamAccess(b, "tfgov_team_access", n, v)
 		},
@@ -549,7 +558,13 @@ func tfePolicy(_ *bench, n, v int) string {
 `, n, v, policyCode)
 }
 
+// teamAccess grants N teams access, tfgov the first N of makeTeams' and
+// hashicorp/tfe the next N: a team has one grant on a workspace.
 func teamAccess(b *bench, typ string, n, v int) string {
+	teams := b.teams[:n]
+	if strings.HasPrefix(typ, "tfe_") {
+		teams = b.teams[n : 2*n]
+	}
 	return fmt.Sprintf(`locals {
   teams = split(",", %q)
 }
@@ -560,29 +575,36 @@ resource %q "r" {
   workspace_id = %q
   access       = %q
 }
-`, strings.Join(b.teams, ","), typ, n, b.vars["TF_VAR_workspace_id"], []string{"read", "plan"}[v])
+`, strings.Join(teams, ","), typ, n, b.vars["TF_VAR_workspace_id"], []string{"read", "plan"}[v])
 }
 
+// testVariable makes N test variables of one module; the providers' keys
+// (TGV_N, TFE_N) differ, as they live side by side, and have one length.
 func testVariable(b *bench, typ string, n, v int) string {
+	keyPrefix := "TGV"
+	if strings.HasPrefix(typ, "tfe_") {
+		keyPrefix = "TFE"
+	}
 	return fmt.Sprintf(`resource %q "r" {
   count           = %d
   organization    = %q
   module_name     = %q
   module_provider = %q
-  key             = "VAR_${count.index}"
+  key             = "%s_${count.index}"
   value           = "value v%d"
   category        = "env"
 }
-`, typ, n, b.vars["TFE_ORGANIZATION"], b.vars["TF_VAR_module_name"], b.vars["TF_VAR_module_provider"], v)
+`, typ, n, b.vars["TFE_ORGANIZATION"], b.vars["TF_VAR_module_name"], b.vars["TF_VAR_module_provider"], keyPrefix, v)
 }
 
-// makeTeams makes the teams for team_access, one grant each.
+// makeTeams makes 2N teams for team_access, one grant each: N for each
+// provider.
 func makeTeams(ctx context.Context, b *bench, n int) error {
 	c, err := tfe.NewClient(&tfe.Config{Address: b.sandboxURL, Token: b.vars["TFE_TOKEN"], HTTPClient: b.http})
 	if err != nil {
 		return err
 	}
-	for i := len(b.teams); i < n; i++ {
+	for i := len(b.teams); i < 2*n; i++ {
 		t, err := c.Teams.Create(ctx, b.vars["TFE_ORGANIZATION"], tfe.TeamCreateOptions{Name: tfe.String(fmt.Sprintf("bench-%d", i))})
 		if err != nil {
 			return err
