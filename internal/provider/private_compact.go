@@ -39,6 +39,11 @@ import (
 // Only what Terraform stores is affected: the RPCs that carry a managed
 // resource's private state (read, plan, apply, import, move). Ephemeral
 // resources' private data never reaches the state, and passes through.
+//
+// State written in the framework's form reads as before, and is written
+// compactly at the next refresh or apply. The compact form is part of the
+// state's format from 0.1.0 on (no earlier version was released, and none
+// reads it): a change to it must keep reading this one.
 const compactProofTag = 0x00
 
 // proofPrefix and proofSuffix frame the framework's form of a private state
@@ -120,9 +125,12 @@ type frameworkServer interface {
 // the framework's.
 type compactPrivateServer struct{ frameworkServer }
 
+// plugin-go serves list resources and actions from a server that has
+// their RPCs.
 var (
-	_ tfprotov6.ProviderServerWithListResource = compactPrivateServer{}
-	_ tfprotov6.ProviderServerWithActions      = compactPrivateServer{}
+	_ tfprotov6.ProviderServer     = compactPrivateServer{}
+	_ tfprotov6.ListResourceServer = compactPrivateServer{}
+	_ tfprotov6.ActionServer       = compactPrivateServer{}
 )
 
 func (s compactPrivateServer) ReadResource(ctx context.Context, req *tfprotov6.ReadResourceRequest) (*tfprotov6.ReadResourceResponse, error) {
