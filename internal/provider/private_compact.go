@@ -24,8 +24,8 @@ import (
 // tfgov_policy held above hashicorp/tfe's tfe_policy.
 //
 // So the provider's protocol server (NewProtocol6Server) writes that one
-// form, a private state holding the key "p" alone with a number of at most
-// 19 digits written canonically, as compactProofTag followed by the number
+// form, a private state holding the key "p" alone with a number that fits
+// in 64 bits, written canonically, as compactProofTag followed by the number
 // in big-endian bytes without leading zeros: 6 bytes until 2054, 8
 // characters of the state file, as many as hashicorp/tfe's empty private
 // state ("null"). Every other private state passes through as the

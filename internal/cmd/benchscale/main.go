@@ -261,20 +261,38 @@ func run(ctx context.Context, o options) error {
 			}
 		}
 	}
-	fmt.Printf("\nMedians of %d run(s), N=%d, latency %s (ratio: tfgov / tfe, wall time)\n", o.runs, o.n, o.latency)
-	fmt.Printf("%-15s %-8s %-8s %9s %12s %13s %11s %9s %11s %7s\n", "type", "provider", "phase", "wall", "provider CPU", "terraform CPU", "sandbox CPU", "requests", "state B/obj", "ratio")
+	fmt.Printf("\nMedians of %d run(s), N=%d, latency %s (ratio: tfgov / tfe, wall time, of the medians; paired: the median of each run's ratio)\n", o.runs, o.n, o.latency)
+	fmt.Printf("%-15s %-8s %-8s %9s %12s %13s %11s %9s %11s %7s %7s\n", "type", "provider", "phase", "wall", "provider CPU", "terraform CPU", "sandbox CPU", "requests", "state B/obj", "ratio", "paired")
 	for _, k := range order {
 		m := median(results[k])
-		ratio := ""
+		ratio, paired := "", ""
 		if k.provider == "tfgov" {
 			if t, ok := results[key{k.typ, "tfe", k.phase}]; ok {
 				ratio = fmt.Sprintf("%.2fx", m.wall.Seconds()/median(t).wall.Seconds())
+				paired = fmt.Sprintf("%.2fx", pairedRatio(results[k], t))
 			}
 		}
-		fmt.Printf("%-15s %-8s %-8s %8.1fs %11.2fs %12.2fs %10.2fs %9d %11d %7s\n", k.typ, k.provider, k.phase, m.wall.Seconds(), m.providerCPU.Seconds(), m.terraformCPU.Seconds(), m.sandboxCPU.Seconds(), m.requests, m.stateBytes, ratio)
+		fmt.Printf("%-15s %-8s %-8s %8.1fs %11.2fs %12.2fs %10.2fs %9d %11d %7s %7s\n", k.typ, k.provider, k.phase, m.wall.Seconds(), m.providerCPU.Seconds(), m.terraformCPU.Seconds(), m.sandboxCPU.Seconds(), m.requests, m.stateBytes, ratio, paired)
 	}
 	fmt.Println()
 	return nil
+}
+
+// pairedRatio is the median of a/b's wall time, run by run: the runs pair
+// each phase of one provider with the same phase of the other.
+func pairedRatio(a, b []result) float64 {
+	r := make([]float64, 0, len(a))
+	for i := range min(len(a), len(b)) {
+		r = append(r, a[i].wall.Seconds()/b[i].wall.Seconds())
+	}
+	sort.Float64s(r)
+	if len(r) == 0 {
+		return 0
+	}
+	if len(r)%2 == 1 {
+		return r[len(r)/2]
+	}
+	return (r[len(r)/2-1] + r[len(r)/2]) / 2
 }
 
 // median is the median of each figure of rs, taken separately.

@@ -1,0 +1,43 @@
+package main
+
+import (
+	"testing"
+	"time"
+)
+
+func walls(s ...float64) []result {
+	rs := make([]result, len(s))
+	for i, v := range s {
+		rs[i].wall = time.Duration(v * float64(time.Second))
+	}
+	return rs
+}
+
+// TestRatios: the ratio of the medians and the median of the runs' ratios
+// differ when one run is an outlier on one side only.
+func TestRatios(t *testing.T) {
+	cases := []struct {
+		name          string
+		tfgov, tfe    []result
+		ratio, paired float64
+	}{
+		{"one run", walls(9), walls(10), 0.9, 0.9},
+		{"an outlier in one pair", walls(9.3, 8.3, 9.7), walls(9.9, 8.8, 8.9), 9.3 / 8.9, 8.3 / 8.8},
+		{"even runs", walls(1, 2, 3, 4), walls(2, 2, 2, 2), 2.5 / 2, (1.0 + 1.5) / 2},
+		{"no runs", nil, nil, 0, 0},
+	}
+	for _, tc := range cases {
+		t.Run(tc.name, func(t *testing.T) {
+			var ratio float64
+			if len(tc.tfe) > 0 {
+				ratio = median(tc.tfgov).wall.Seconds() / median(tc.tfe).wall.Seconds()
+			}
+			if d := ratio - tc.ratio; d > 1e-9 || d < -1e-9 {
+				t.Errorf("ratio of the medians = %v, want %v", ratio, tc.ratio)
+			}
+			if got := pairedRatio(tc.tfgov, tc.tfe); got-tc.paired > 1e-9 || got-tc.paired < -1e-9 {
+				t.Errorf("pairedRatio = %v, want %v", got, tc.paired)
+			}
+		})
+	}
+}
