@@ -3,7 +3,6 @@ package sandbox
 import (
 	"fmt"
 	"net/http"
-	"slices"
 )
 
 // The "Team access" section of the reference: team-workspaces, the
@@ -183,13 +182,26 @@ func (st *state) canManageTeamAccess(p principal, ws *workspace) bool {
 // members (or token) of the grant's own team.
 func (st *state) canSeeTeamAccess(p principal, ta *teamAccess) bool {
 	ws := st.Workspaces[ta.WorkspaceID]
-	if ws == nil || !st.memberOf(p, ws.Org) {
-		return false
+	return ws != nil && st.teamAccessVisible(p, ws)(ta)
+}
+
+// teamAccessVisible is canSeeTeamAccess for the grants of ws, worked out
+// once: the principal's teams in the organization take a pass over all of
+// them, so a list checks each grant against the result (checking each
+// grant from scratch made a page of 100 grants among 1,000 teams take
+// 120 ms).
+func (st *state) teamAccessVisible(p principal, ws *workspace) func(*teamAccess) bool {
+	switch {
+	case !st.memberOf(p, ws.Org):
+		return func(*teamAccess) bool { return false }
+	case st.canManageTeamAccess(p, ws):
+		return func(*teamAccess) bool { return true }
 	}
-	if st.canManageTeamAccess(p, ws) {
-		return true
+	mine := map[string]bool{}
+	for _, t := range st.teamsOf(p, ws.Org) {
+		mine[t.ID] = true
 	}
-	return slices.ContainsFunc(st.teamsOf(p, ws.Org), func(t *team) bool { return t.ID == ta.TeamID })
+	return func(ta *teamAccess) bool { return mine[ta.TeamID] }
 }
 
 // teamAccessOf returns the grant of team on workspace, if any.
@@ -221,18 +233,7 @@ func (s *Server) listTeamAccess(w http.ResponseWriter, r *http.Request, p princi
 	if e != nil {
 		return e
 	}
-	// Who may see which grant is worked out once for the workspace, not per
-	// grant: the principal's teams in the organization take a pass over
-	// all of them (canSeeTeamAccess per grant made a page of 100 grants of
-	// 1,000 teams take 120 ms).
-	visible := func(*teamAccess) bool { return true }
-	if !s.st.canManageTeamAccess(p, ws) {
-		mine := map[string]bool{}
-		for _, t := range s.st.teamsOf(p, ws.Org) {
-			mine[t.ID] = true
-		}
-		visible = func(ta *teamAccess) bool { return mine[ta.TeamID] }
-	}
+	visible := s.st.teamAccessVisible(p, ws)
 	all := sorted(s.st.TeamAccesses, func(ta *teamAccess) bool {
 		return ta.WorkspaceID == ws.ID && visible(ta)
 	})
