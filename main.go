@@ -52,29 +52,39 @@ func main() {
 	if debug {
 		opts = append(opts, tf6server.WithManagedDebug())
 	}
-	err = tf6server.Serve("registry.terraform.io/tfgov/tfgov", func() tfprotov6.ProviderServer { return server }, opts...)
+	err = tf6server.Serve(providerAddress, func() tfprotov6.ProviderServer { return server }, opts...)
 	pprof.StopCPUProfile()
 	if err != nil {
 		log.Fatal(err)
 	}
 }
 
+// providerAddress is the provider's source address, as served.
+const providerAddress = "registry.terraform.io/tfgov/tfgov"
+
 // quietUnlessAsked turns the provider's and the SDK's logs off when no
 // TF_LOG* variable asks for any. terraform-plugin-go defaults both to TRACE,
 // so a provider started by Terraform writes every framework trace line (15
 // plan modifier and 13 validator calls per agent token, each logged twice)
-// to Terraform, which discards them all unless TF_LOG is set: measured
-// against hashicorp/tfe, producing them made tfgov's CPU per agent token
-// create 1.3x the incumbent's instead of 1.0x. Any TF_LOG* variable (TF_LOG,
-// TF_LOG_PROVIDER, TF_LOG_SDK_FRAMEWORK, TF_LOG_PATH, ...) leaves logging as
-// terraform-plugin-go sets it, so TF_LOG=trace shows everything as before.
+// and every line of its own to Terraform, which discards them all unless
+// TF_LOG is set: measured against hashicorp/tfe, producing them made
+// tfgov's CPU per agent token create 1.3x the incumbent's instead of 1.0x.
+// The SDK's level is TF_LOG_SDK (its subsystems inherit it); the
+// provider's own is TF_LOG_PROVIDER_TFGOV (terraform-plugin-go reads
+// TF_LOG_PROVIDER_<type>, not TF_LOG_PROVIDER, in the provider's process).
+// Any TF_LOG* variable (TF_LOG, TF_LOG_PROVIDER, TF_LOG_SDK_FRAMEWORK,
+// TF_LOG_PATH, ...) leaves logging as terraform-plugin-go sets it, so
+// TF_LOG=trace shows everything as before.
 func quietUnlessAsked() {
 	for _, kv := range os.Environ() {
 		if name, value, _ := strings.Cut(kv, "="); strings.HasPrefix(name, "TF_LOG") && value != "" {
 			return
 		}
 	}
-	for _, name := range []string{"TF_LOG_PROVIDER", "TF_LOG_SDK"} {
+	for _, name := range quietVariables {
 		_ = os.Setenv(name, "OFF")
 	}
 }
+
+// quietVariables are the variables quietUnlessAsked sets to OFF.
+var quietVariables = []string{"TF_LOG_SDK", "TF_LOG_PROVIDER_TFGOV"}
