@@ -58,7 +58,7 @@ func main() {
 	tfeProvider := flag.String("tfe", "", "a hashicorp/tfe provider binary (terraform-provider-tfe): each type with a hashicorp/tfe equivalent is measured with both providers, interleaved; empty: tfgov only")
 	runs := flag.Int("runs", 1, "runs of each type and provider, interleaved phase by phase; the medians are printed")
 	cpuProfile := flag.String("cpuprofile", "", "write a CPU profile of the provider process to this file")
-	providerLog := flag.String("provider-log", "OFF", "the provider's log level (TF_LOG_PROVIDER, TF_LOG_SDK...): OFF, DEBUG, TRACE; its logs are discarded")
+	providerLog := flag.String("provider-log", "OFF", "the providers' log level (TF_LOG, TF_LOG_PROVIDER_<TYPE>, TF_LOG_SDK...): OFF, DEBUG, TRACE; or unset: no TF_LOG* variable, as Terraform starts them when the user sets none; their logs are discarded")
 	flag.Parse()
 	// An interrupt stops the terraform command under way, and the sandbox
 	// and the provider (exec.CommandContext kills them).
@@ -154,15 +154,14 @@ func run(ctx context.Context, o options) error {
 	pool.AppendCertsFromPEM(pem)
 	b.http = &http.Client{Transport: &http.Transport{TLSClientConfig: &tls.Config{RootCAs: pool, MinVersion: tls.VersionTLS12}}}
 
-	logEnv := []string{"TF_LOG=" + o.providerLog, "TF_LOG_PROVIDER=" + o.providerLog, "TF_LOG_SDK=" + o.providerLog, "TF_LOG_SDK_PROTO=" + o.providerLog, "TF_LOG_SDK_FRAMEWORK=" + o.providerLog}
-	common := append([]string{"TFE_TOKEN=" + b.vars["TFE_TOKEN"], "TFE_ORGANIZATION=" + b.vars["TFE_ORGANIZATION"], "SSL_CERT_FILE=" + certFile, "TF_CLI_CONFIG_FILE="}, logEnv...)
+	common := append([]string{"TFE_TOKEN=" + b.vars["TFE_TOKEN"], "TFE_ORGANIZATION=" + b.vars["TFE_ORGANIZATION"], "SSL_CERT_FILE=" + certFile, "TF_CLI_CONFIG_FILE="}, providerLogEnv(o.providerLog)...)
 	providers := []struct{ name, path, env string }{{"tfgov", filepath.Join(bin, "terraform-provider-tfgov"), "TFE_ADDRESS=" + b.sandboxURL}}
 	if o.tfe != "" {
 		providers = append(providers, struct{ name, path, env string }{"tfe", o.tfe, "TFE_HOSTNAME=" + b.hostname})
 	}
 	reattach := map[string]json.RawMessage{}
 	for _, p := range providers {
-		env := append(append(os.Environ(), common...), p.env)
+		env := append(append(withoutLogVariables(os.Environ()), common...), p.env)
 		if o.cpuProfile != "" && p.name == "tfgov" {
 			abs, err := filepath.Abs(o.cpuProfile)
 			if err != nil {
@@ -316,6 +315,33 @@ func median(rs []result) result {
 		requests:     int(pick(func(r result) float64 { return float64(r.requests) })),
 		stateBytes:   int(pick(func(r result) float64 { return float64(r.stateBytes) })),
 	}
+}
+
+// providerLogEnv is the providers' log variables for -provider-log: none
+// for "unset"; else the level for Terraform's and the SDK's variables and
+// for each provider's own logger, which terraform-plugin-go sets from
+// TF_LOG_PROVIDER_<TYPE> alone.
+func providerLogEnv(level string) []string {
+	if level == "unset" {
+		return nil
+	}
+	var env []string
+	for _, name := range []string{"TF_LOG", "TF_LOG_PROVIDER", "TF_LOG_PROVIDER_TFGOV", "TF_LOG_PROVIDER_TFE", "TF_LOG_SDK", "TF_LOG_SDK_PROTO", "TF_LOG_SDK_FRAMEWORK"} {
+		env = append(env, name+"="+level)
+	}
+	return env
+}
+
+// withoutLogVariables is env without its TF_LOG* variables: the providers'
+// logging is -provider-log's alone.
+func withoutLogVariables(env []string) []string {
+	var out []string
+	for _, kv := range env {
+		if !strings.HasPrefix(kv, "TF_LOG") {
+			out = append(out, kv)
+		}
+	}
+	return out
 }
 
 // startProvider starts a provider in debug mode and returns its process

@@ -1,6 +1,7 @@
 package main
 
 import (
+	"strings"
 	"testing"
 	"time"
 )
@@ -39,5 +40,23 @@ func TestRatios(t *testing.T) {
 				t.Errorf("pairedRatio = %v, want %v", got, tc.paired)
 			}
 		})
+	}
+}
+
+// TestProviderLogEnv: "unset" passes no log variable (and the bench's own
+// are dropped); a level reaches every logger, each provider's own included.
+func TestProviderLogEnv(t *testing.T) {
+	if got := providerLogEnv("unset"); len(got) != 0 {
+		t.Errorf("unset: %q, want none", got)
+	}
+	got := strings.Join(providerLogEnv("OFF"), " ")
+	for _, want := range []string{"TF_LOG=OFF", "TF_LOG_SDK=OFF", "TF_LOG_PROVIDER_TFGOV=OFF", "TF_LOG_PROVIDER_TFE=OFF"} {
+		if !strings.Contains(got, want) {
+			t.Errorf("OFF: %q lacks %s", got, want)
+		}
+	}
+	env := withoutLogVariables([]string{"HOME=/root", "TF_LOG=trace", "TF_LOG_PROVIDER_TFGOV=debug", "TF_IN_AUTOMATION=1"})
+	if strings.Join(env, " ") != "HOME=/root TF_IN_AUTOMATION=1" {
+		t.Errorf("withoutLogVariables: %q", env)
 	}
 }
