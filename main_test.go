@@ -74,7 +74,7 @@ func TestQuietUnlessAskedSilencesLoggers(t *testing.T) {
 	}
 	for name, tc := range tests {
 		t.Run(name, func(t *testing.T) {
-			cmd := exec.Command(os.Args[0], "-test.run=^TestQuietUnlessAskedSilencesLoggers$", "-test.count=1")
+			cmd := exec.CommandContext(t.Context(), os.Args[0], "-test.run=^TestQuietUnlessAskedSilencesLoggers$", "-test.count=1")
 			for _, kv := range os.Environ() {
 				if k, _, _ := strings.Cut(kv, "="); !strings.HasPrefix(k, "TF_LOG") {
 					cmd.Env = append(cmd.Env, kv)
