@@ -284,14 +284,19 @@ func pairedRatio(a, b []result) float64 {
 	for i := range min(len(a), len(b)) {
 		r = append(r, a[i].wall.Seconds()/b[i].wall.Seconds())
 	}
-	sort.Float64s(r)
-	if len(r) == 0 {
+	return medianOf(r)
+}
+
+// medianOf is the median of v (sorted in place); 0 when v is empty.
+func medianOf(v []float64) float64 {
+	sort.Float64s(v)
+	switch {
+	case len(v) == 0:
 		return 0
+	case len(v)%2 == 1:
+		return v[len(v)/2]
 	}
-	if len(r)%2 == 1 {
-		return r[len(r)/2]
-	}
-	return (r[len(r)/2-1] + r[len(r)/2]) / 2
+	return (v[len(v)/2-1] + v[len(v)/2]) / 2
 }
 
 // median is the median of each figure of rs, taken separately.
@@ -301,11 +306,7 @@ func median(rs []result) result {
 		for i, r := range rs {
 			v[i] = f(r)
 		}
-		sort.Float64s(v)
-		if len(v)%2 == 1 {
-			return v[len(v)/2]
-		}
-		return (v[len(v)/2-1] + v[len(v)/2]) / 2
+		return medianOf(v)
 	}
 	return result{
 		wall:         time.Duration(pick(func(r result) float64 { return float64(r.wall) })),
