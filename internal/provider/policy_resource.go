@@ -185,7 +185,7 @@ func (r *policyResource) Schema(_ context.Context, _ resource.SchemaRequest, res
 					"; for `opa`: " + backticked(policyLevels["opa"]) + ". Checked against `kind` at plan time. " +
 					"Defaults to the kind's default: `hard-mandatory` for Sentinel, `advisory` for OPA (the API's); removing it from the configuration plans that default.",
 				PlanModifiers: []planmodifier.String{policyLevelDefault{}},
-				Validators:    []validator.String{stringvalidator.OneOf(allPolicyLevels...)},
+				Validators:    []validator.String{policyLevelValidator{}},
 			},
 			"content": schema.StringAttribute{
 				Optional: true,
@@ -236,7 +236,8 @@ func validatePolicyKind(kindV, query, level types.String, diags *diag.Diagnostic
 		diags.AddAttributeError(path.Root("query"), "Query not allowed",
 			`query is only valid when kind = "opa"; remove it from this Sentinel policy.`)
 	}
-	if !level.IsNull() && !level.IsUnknown() && !levelAllowed(kind, level.ValueString()) {
+	// A level of no kind is policyLevelValidator's one error.
+	if !level.IsNull() && !level.IsUnknown() && isPolicyLevel(level.ValueString()) && !levelAllowed(kind, level.ValueString()) {
 		diags.AddAttributeError(path.Root("enforcement_level"), "Invalid enforcement level for the policy kind",
 			fmt.Sprintf("enforcement_level %q is not valid when kind = %q; use one of %s.", level.ValueString(), kind, quoted(policyLevels[kind])))
 	}

@@ -5,6 +5,8 @@ import (
 	"fmt"
 	"net/url"
 	"regexp"
+	"slices"
+	"strings"
 	"time"
 
 	"github.com/hashicorp/terraform-plugin-framework-validators/stringvalidator"
@@ -85,4 +87,34 @@ func withPositiveTimeouts(a schema.SingleNestedAttribute) schema.SingleNestedAtt
 	}
 	a.Attributes = attrs
 	return a
+}
+
+// isPolicyLevel reports whether level is an enforcement level of any kind.
+func isPolicyLevel(level string) bool { return slices.Contains(allPolicyLevels, level) }
+
+// policyLevelValidator requires one of the API's enforcement levels. It is
+// the one error for a level no kind has (`soft_mandatory`): ValidateConfig
+// checks the level against the kind only when it is one of them. A level
+// written with underscores gets the hyphenated spelling as a hint.
+type policyLevelValidator struct{}
+
+func (policyLevelValidator) Description(context.Context) string {
+	return fmt.Sprintf("must be one of %s (Sentinel: %s; OPA: %s)", quoted(allPolicyLevels), quoted(policyLevels["sentinel"]), quoted(policyLevels["opa"]))
+}
+
+func (v policyLevelValidator) MarkdownDescription(ctx context.Context) string { return v.Description(ctx) }
+
+func (v policyLevelValidator) ValidateString(ctx context.Context, req validator.StringRequest, resp *validator.StringResponse) {
+	if req.ConfigValue.IsNull() || req.ConfigValue.IsUnknown() {
+		return
+	}
+	got := req.ConfigValue.ValueString()
+	if isPolicyLevel(got) {
+		return
+	}
+	detail := fmt.Sprintf("%s %s, got %q.", req.Path, v.Description(ctx), got)
+	if hint := strings.ReplaceAll(strings.ToLower(strings.TrimSpace(got)), "_", "-"); isPolicyLevel(hint) {
+		detail += fmt.Sprintf(" Did you mean %q? The levels are written in lower case with hyphens.", hint)
+	}
+	resp.Diagnostics.AddAttributeError(req.Path, "Invalid enforcement level", detail)
 }

@@ -2,11 +2,14 @@ package provider
 
 import (
 	"context"
+	"strings"
 	"testing"
 
 	"github.com/hashicorp/terraform-plugin-framework/path"
 	"github.com/hashicorp/terraform-plugin-framework/schema/validator"
 	"github.com/hashicorp/terraform-plugin-framework/types"
+	"github.com/hashicorp/terraform-plugin-go/tfprotov6"
+	"github.com/hashicorp/terraform-plugin-go/tftypes"
 )
 
 func TestValidators(t *testing.T) {
@@ -41,6 +44,53 @@ func TestValidators(t *testing.T) {
 			tc.v.ValidateString(context.Background(), validator.StringRequest{Path: path.Root("x"), ConfigValue: tc.value}, resp)
 			if got := resp.Diagnostics.HasError(); got != tc.wantErr {
 				t.Errorf("error = %v, want %v (%v)", got, tc.wantErr, resp.Diagnostics)
+			}
+		})
+	}
+}
+
+// TestPolicyEnforcementLevel_oneError: a typo in enforcement_level is one
+// error, whichever kind, through the protocol as Terraform validates:
+// `soft_mandatory` names the hyphenated level; a level of the other kind
+// says which the kind allows. No request: validation needs no provider
+// configuration.
+func TestPolicyEnforcementLevel_oneError(t *testing.T) {
+	t.Parallel()
+	srv, err := NewProtocol6Server("test")()
+	if err != nil {
+		t.Fatal(err)
+	}
+	p := &protoProvider{t: t, srv: srv}
+	if p.schema, err = srv.GetProviderSchema(t.Context(), &tfprotov6.GetProviderSchemaRequest{}); err != nil {
+		t.Fatal(err)
+	}
+	tests := map[string]struct{ kind, level, want string }{
+		"underscore":     {"sentinel", "soft_mandatory", `Did you mean "soft-mandatory"?`},
+		"underscore opa": {"opa", "MANDATORY", `Did you mean "mandatory"?`},
+		"unknown":        {"sentinel", "strict", `must be one of "hard-mandatory", "soft-mandatory", "mandatory", "advisory"`},
+		"other kind":     {"sentinel", "mandatory", `use one of "hard-mandatory", "soft-mandatory", "advisory"`},
+	}
+	for name, tc := range tests {
+		t.Run(name, func(t *testing.T) {
+			t.Parallel()
+			vals := map[string]tftypes.Value{
+				"name":              tftypes.NewValue(tftypes.String, "p"),
+				"kind":              tftypes.NewValue(tftypes.String, tc.kind),
+				"enforcement_level": tftypes.NewValue(tftypes.String, tc.level),
+			}
+			if tc.kind == "opa" {
+				vals["query"] = tftypes.NewValue(tftypes.String, "data.terraform.deny")
+			}
+			resp, err := srv.ValidateResourceConfig(t.Context(), &tfprotov6.ValidateResourceConfigRequest{
+				TypeName: "tfgov_policy", Config: p.value(p.schema.ResourceSchemas["tfgov_policy"], vals)})
+			if err != nil {
+				t.Fatal(err)
+			}
+			if len(resp.Diagnostics) != 1 {
+				t.Fatalf("%d diagnostics, want 1:\n%s", len(resp.Diagnostics), diagText(resp.Diagnostics))
+			}
+			if d := resp.Diagnostics[0]; !strings.Contains(d.Detail, tc.want) {
+				t.Errorf("the error %q lacks %q", d.Detail, tc.want)
 			}
 		})
 	}
