@@ -102,7 +102,9 @@ func (policyLevelValidator) Description(context.Context) string {
 	return fmt.Sprintf("must be one of %s (Sentinel: %s; OPA: %s)", quoted(allPolicyLevels), quoted(policyLevels["sentinel"]), quoted(policyLevels["opa"]))
 }
 
-func (v policyLevelValidator) MarkdownDescription(ctx context.Context) string { return v.Description(ctx) }
+func (v policyLevelValidator) MarkdownDescription(ctx context.Context) string {
+	return v.Description(ctx)
+}
 
 func (v policyLevelValidator) ValidateString(ctx context.Context, req validator.StringRequest, resp *validator.StringResponse) {
 	if req.ConfigValue.IsNull() || req.ConfigValue.IsUnknown() {
