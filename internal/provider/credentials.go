@@ -238,3 +238,16 @@ func tokenEnvName(hostname string) string {
 	h := strings.ReplaceAll(hostname, "-", "__")
 	return "TF_TOKEN_" + strings.ReplaceAll(h, ".", "_")
 }
+
+// exportableTokenEnvName is the TF_TOKEN_ variable of hostname with the
+// default port folded as Terraform folds it (tfe.example.com:443 ->
+// TF_TOKEN_tfe_example_com), and whether a shell can export it: not for
+// a host with another port, whose colon no variable name may hold
+// (127.0.0.1:18443 would need TF_TOKEN_127_0_0_1:18443).
+func exportableTokenEnvName(hostname string) (string, bool) {
+	if h, err := svchost.ForComparison(hostname); err == nil {
+		hostname = h.String()
+	}
+	name := tokenEnvName(hostname)
+	return name, !strings.Contains(name, ":")
+}

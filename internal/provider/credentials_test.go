@@ -164,3 +164,34 @@ func TestTokenFromEnvVars(t *testing.T) {
 		})
 	}
 }
+
+// TestMissingTokenDetail_port: for a host with a port (a sandbox on
+// 127.0.0.1:18443) a missing token's error suggests no TF_TOKEN_ variable,
+// which no shell can export, but TFE_TOKEN and a credentials block. Not
+// parallel: it sets the environment.
+func TestMissingTokenDetail_port(t *testing.T) {
+	for host, wantEnv := range map[string]bool{"127.0.0.1:18443": false, "localhost:8443": false, "tfe.example.com": true, "tfe.example.com:443": true} {
+		t.Run(host, func(t *testing.T) {
+			t.Setenv("HOME", t.TempDir())
+			for _, k := range []string{"TFE_TOKEN", "TF_CLI_CONFIG_FILE", "TERRAFORM_CONFIG"} {
+				t.Setenv(k, "")
+			}
+			tok, _, looked, err := findToken("", host)
+			if err != nil || tok != "" {
+				t.Fatalf("findToken = %q, %v; want no token", tok, err)
+			}
+			detail := missingTokenDetail(host, looked)
+			if regexp.MustCompile(`TF_TOKEN_\w+:\d+`).MatchString(detail) || (!wantEnv && strings.Contains(detail, "export TF_TOKEN_")) {
+				t.Errorf("the error suggests a TF_TOKEN_ variable with a port:\n%s", detail)
+			}
+			if got := strings.Contains(detail, "export TF_TOKEN_tfe_example_com,"); got != wantEnv {
+				t.Errorf("the error suggests export TF_TOKEN_tfe_example_com: %v, want %v:\n%s", got, wantEnv, detail)
+			}
+			for _, w := range []string{"TFE_TOKEN", `credentials "` + host + `" { token = "..." }`} {
+				if !strings.Contains(detail, w) {
+					t.Errorf("the error lacks %q:\n%s", w, detail)
+				}
+			}
+		})
+	}
+}

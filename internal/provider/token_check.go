@@ -51,7 +51,6 @@ func findToken(attr, hostname string) (token string, src tokenSource, looked []s
 		}, nil, nil
 	}
 	looked = append(looked, "the TFE_TOKEN environment variable: not set")
-	envName := tokenEnvName(hostname)
 	host, err := svchost.ForComparison(hostname)
 	if err != nil {
 		// No valid hostname, so no Terraform credentials can name it.
@@ -63,7 +62,11 @@ func findToken(attr, hostname string) (token string, src tokenSource, looked []s
 			fix:  "Export " + name + " with a valid API token, or unset it and " + login + ".",
 		}, nil, nil
 	}
-	looked = append(looked, "the "+envName+" environment variable: not set")
+	if name, ok := exportableTokenEnvName(hostname); ok {
+		looked = append(looked, "the "+name+" environment variable: not set")
+	} else {
+		looked = append(looked, "a TF_TOKEN_ environment variable for "+hostname+": none (a shell cannot export one for a host with a port)")
+	}
 	places, err := locateCLIConfig()
 	if err != nil {
 		// No home directory: no CLI configuration to read.
@@ -98,8 +101,15 @@ func missingTokenDetail(hostname string, looked []string) string {
 	for _, l := range looked {
 		b.WriteString("  - " + l + "\n")
 	}
+	envName, ok := exportableTokenEnvName(hostname)
+	if !ok {
+		// No TF_TOKEN_ suggestion: its name would hold the port's colon.
+		fmt.Fprintf(&b, "\nSet the TFE_TOKEN environment variable (or the provider's token attribute), or add a credentials %q { token = \"...\" } block to the Terraform CLI configuration. "+
+			"A TF_TOKEN_ variable cannot name %s: a shell variable's name cannot hold the port.", hostname, hostname)
+		return b.String()
+	}
 	fmt.Fprintf(&b, "\nSet the provider's token attribute or the TFE_TOKEN environment variable, export %s, add a credentials %q { token = \"...\" } block to the Terraform CLI configuration, or run `terraform login %s`.",
-		tokenEnvName(hostname), hostname, hostname)
+		envName, hostname, hostname)
 	return b.String()
 }
 
