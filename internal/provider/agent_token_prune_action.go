@@ -43,7 +43,7 @@ func (a *agentTokenPruneAction) Schema(_ context.Context, _ action.SchemaRequest
 			"from its `created-at`. A token whose last use is within `unused_for` of the service's time is never revoked: each candidate " +
 			"is read again just before it is revoked, and kept if it was used meanwhile. `dry_run` (the default) revokes nothing and lists what " +
 			"an invocation with `dry_run = false` would revoke. Each token of the pool is reported as progress with its ID, description, " +
-			"creation and last use, and what happens to it.\n\n" +
+			"creation and last use, its own idle time (since its last use, or since its creation when never used, at the service's time), and what happens to it.\n\n" +
 			"Tokens pile up: each lost answer to a `tfgov_agent_token` create may leave one (the apply names them), agents are " +
 			"decommissioned, tokens are made by hand. A revoked token that a `tfgov_agent_token` manages leaves its state on the next refresh, " +
 			"and the next apply makes a new one: narrow the action with `description_matches` to leave those alone.\n\n" +
@@ -105,13 +105,19 @@ func pruneVerdictOf(t *tfe.AgentToken, now time.Time, unusedFor time.Duration, m
 }
 
 // describeToken is a token's progress line: ID, description, creation,
-// last use.
+// last use, and its own idle time at the service's time now: since its
+// last use, or since its creation when never used.
 func describeToken(t *tfe.AgentToken, now time.Time) string {
-	used := "never used"
+	used := "never used, idle " + idleFor(t, now) + " since its creation"
 	if !t.LastUsedAt.IsZero() {
-		used = fmt.Sprintf("last used %s (%s ago)", t.LastUsedAt.UTC().Format(time.RFC3339), now.Sub(t.LastUsedAt).Round(time.Second))
+		used = fmt.Sprintf("last used %s, idle %s since that use", t.LastUsedAt.UTC().Format(time.RFC3339), idleFor(t, now))
 	}
 	return fmt.Sprintf("%s %q: created %s, %s", t.ID, t.Description, t.CreatedAt.UTC().Format(time.RFC3339), used)
+}
+
+// idleFor is how long t has gone unused at now, to the second.
+func idleFor(t *tfe.AgentToken, now time.Time) string {
+	return max(now.Sub(lastActivity(t)), 0).Round(time.Second).String()
 }
 
 // Invoke lists the pool's tokens (through the pager), takes the service's
@@ -169,9 +175,9 @@ func (a *agentTokenPruneAction) Invoke(ctx context.Context, req action.InvokeReq
 	for _, t := range list {
 		verdict := pruneVerdictOf(t, now, unusedFor, match)
 		what := map[pruneVerdict]string{
-			pruneKeepUsed:     "kept: used within " + unusedFor.String(),
+			pruneKeepUsed:     "kept: used within " + unusedFor.String() + " (unused_for)",
 			pruneKeepFiltered: "kept: its description does not match description_matches",
-			pruneRevoke:       "unused for " + unusedFor.String() + map[bool]string{true: ": would be revoked (dry run)", false: ": to be revoked"}[dryRun],
+			pruneRevoke:       "idle longer than unused_for (" + unusedFor.String() + map[bool]string{true: "): would be revoked (dry run)", false: "): to be revoked"}[dryRun],
 		}[verdict]
 		progress.send(describeToken(t, now) + " — " + what)
 		if verdict == pruneRevoke {

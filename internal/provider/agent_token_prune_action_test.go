@@ -54,6 +54,33 @@ func TestPruneVerdictOf(t *testing.T) {
 	}
 }
 
+// TestDescribeToken: each token's line gives its own idle time at the
+// service's time, since its last use or, never used, since its creation;
+// not unused_for.
+func TestDescribeToken(t *testing.T) {
+	t.Parallel()
+	now := time.Date(2026, 11, 25, 12, 0, 0, 0, time.UTC)
+	created := now.Add(-3*time.Hour - 20*time.Minute)
+	for name, tc := range map[string]struct {
+		token *tfe.AgentToken
+		want  string
+	}{
+		"never used": {&tfe.AgentToken{ID: "at-a", Description: "old agent", CreatedAt: created},
+			`at-a "old agent": created 2026-11-25T08:40:00Z, never used, idle 3h20m0s since its creation`},
+		"used": {&tfe.AgentToken{ID: "at-b", Description: "ci", CreatedAt: created, LastUsedAt: now.Add(-90 * time.Second)},
+			`at-b "ci": created 2026-11-25T08:40:00Z, last used 2026-11-25T11:58:30Z, idle 1m30s since that use`},
+		"used in the service's future": {&tfe.AgentToken{ID: "at-c", Description: "", CreatedAt: created, LastUsedAt: now.Add(time.Second)},
+			`at-c "": created 2026-11-25T08:40:00Z, last used 2026-11-25T12:00:01Z, idle 0s since that use`},
+	} {
+		t.Run(name, func(t *testing.T) {
+			t.Parallel()
+			if got := describeToken(tc.token, now); got != tc.want {
+				t.Errorf("describeToken =\n  %s\nwant\n  %s", got, tc.want)
+			}
+		})
+	}
+}
+
 // writePruneConfig writes a configuration with one tfgov_agent_token_prune
 // action named test.
 func writePruneConfig(t *testing.T, poolID string, lines ...string) string {
@@ -179,8 +206,8 @@ func TestAccAgentTokenPruneAction_doneWhen(t *testing.T) {
 	if !strings.Contains(fout, "Dry run: 3 of the 5 tokens of agent pool "+pool.ID+" would be revoked") {
 		t.Errorf("no dry-run summary")
 	}
-	if !regexp.MustCompile(regexp.QuoteMeta(toks[3].ID) + `[^\n]*never used`).MatchString(out) {
-		t.Errorf("the never-used token is not reported as never used")
+	if !regexp.MustCompile(regexp.QuoteMeta(toks[3].ID) + `[^\n]*never used, idle 2h0m\d+s since its creation`).MatchString(out) {
+		t.Errorf("the never-used token is not reported as never used, idle two hours")
 	}
 	if got := poolTokenIDs(t, pool.ID); len(got) != 5 {
 		t.Errorf("after the dry run the pool has %d tokens, want 5", len(got))
