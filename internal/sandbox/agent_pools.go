@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"net/http"
 	"slices"
+	"strings"
 )
 
 // Agent pools, which agent tokens (agent_tokens.go) belong to. Not
@@ -85,12 +86,42 @@ func (st *state) canReadAgentPool(p principal, ap *agentPool) bool {
 	return st.memberOf(p, ap.Org)
 }
 
+// listAgentPools is go-tfe's AgentPools.List, oldest first, paginated:
+// with `q` (go-tfe's Query) only pools whose name contains the text,
+// case-insensitively; with `filter[allowed_workspaces][name]` only pools
+// that workspace may use (organization-scoped ones unless they exclude
+// it, others when they allow it); `sort=name` (or `-name`) orders by name.
 func (s *Server) listAgentPools(w http.ResponseWriter, r *http.Request, p principal) *apiError {
 	org, e := s.st.orgFor(r, p, nil)
 	if e != nil {
 		return e
 	}
-	return writeList(w, r, sorted(s.st.AgentPools, func(ap *agentPool) bool { return ap.Org == org }), agentPoolResource)
+	q := r.URL.Query()
+	query := strings.ToLower(q.Get("q"))
+	wsName, byWorkspace := q.Get("filter[allowed_workspaces][name]"), q.Has("filter[allowed_workspaces][name]")
+	ws := s.st.workspaceByName(org, wsName)
+	all := sorted(s.st.AgentPools, func(ap *agentPool) bool {
+		if ap.Org != org || !strings.Contains(strings.ToLower(ap.Name), query) {
+			return false
+		}
+		if !byWorkspace {
+			return true
+		}
+		if ws == nil {
+			return false
+		}
+		if ap.OrganizationScoped {
+			return !slices.Contains(ap.ExcludedWorkspaces, ws.ID)
+		}
+		return slices.Contains(ap.AllowedWorkspaces, ws.ID)
+	})
+	switch q.Get("sort") {
+	case "name":
+		slices.SortStableFunc(all, func(a, b *agentPool) int { return strings.Compare(a.Name, b.Name) })
+	case "-name":
+		slices.SortStableFunc(all, func(a, b *agentPool) int { return strings.Compare(b.Name, a.Name) })
+	}
+	return writeList(w, r, all, agentPoolResource)
 }
 
 // agentPoolFor returns the pool at id when p may read it and, with manage,

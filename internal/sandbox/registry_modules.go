@@ -3,6 +3,7 @@ package sandbox
 import (
 	"archive/tar"
 	"bytes"
+	"cmp"
 	"compress/gzip"
 	"errors"
 	"fmt"
@@ -10,6 +11,7 @@ import (
 	"net/http"
 	"regexp"
 	"slices"
+	"strings"
 	"time"
 
 	"github.com/hashicorp/go-version"
@@ -23,6 +25,7 @@ func (s *Server) registerRegistryModules() {
 	s.route("POST /api/v2/organizations/{org}/registry-modules", s.createRegistryModule)
 	s.route("POST /api/v2/organizations/{org}/registry-modules/vcs", s.createRegistryModuleVCS)
 	s.route("POST /api/v2/registry-modules", s.createRegistryModuleVCS)
+	s.route("GET /api/v2/organizations/{org}/registry-modules", s.listRegistryModules)
 	s.route("GET /api/v2/organizations/{org}/registry-modules/private/{ns}/{name}/{provider}", s.readRegistryModule)
 	s.route("DELETE /api/v2/organizations/{org}/registry-modules/private/{ns}/{name}", s.deleteModules)
 	s.route("PATCH /api/v2/organizations/{org}/registry-modules/private/{ns}/{name}/{provider}", s.updateRegistryModule)
@@ -224,6 +227,32 @@ func (s *Server) createRegistryModule(w http.ResponseWriter, r *http.Request, p 
 	m.UpdatedAt = m.CreatedAt
 	s.st.RegistryModules[m.ID] = m
 	return writeOne(w, http.StatusCreated, m, registryModuleResource)
+}
+
+// listRegistryModules is go-tfe's RegistryModules.List: the organization's
+// modules by name, then provider, paginated; members may. `q` keeps those
+// whose name, namespace or provider contains the text (case-insensitive);
+// `filter[provider]`, `filter[registry_name]` and
+// `filter[organization_name]` keep exact matches (the sandbox has only
+// the private registry, whose namespace is the organization).
+func (s *Server) listRegistryModules(w http.ResponseWriter, r *http.Request, p principal) *apiError {
+	org, e := s.st.orgFor(r, p, nil)
+	if e != nil {
+		return e
+	}
+	q := r.URL.Query()
+	query := strings.ToLower(q.Get("q"))
+	all := sorted(s.st.RegistryModules, func(m *registryModule) bool {
+		return m.Org == org &&
+			(strings.Contains(strings.ToLower(m.Name), query) || strings.Contains(strings.ToLower(m.Provider), query) || strings.Contains(strings.ToLower(m.Org), query)) &&
+			(!q.Has("filter[provider]") || q.Get("filter[provider]") == m.Provider) &&
+			(!q.Has("filter[registry_name]") || q.Get("filter[registry_name]") == "private") &&
+			(!q.Has("filter[organization_name]") || q.Get("filter[organization_name]") == m.Org)
+	})
+	slices.SortStableFunc(all, func(a, b *registryModule) int {
+		return cmp.Or(strings.Compare(a.Name, b.Name), strings.Compare(a.Provider, b.Provider))
+	})
+	return writeList(w, r, all, registryModuleResource)
 }
 
 func (s *Server) readRegistryModule(w http.ResponseWriter, r *http.Request, p principal) *apiError {

@@ -256,7 +256,7 @@ func (st *state) applySeed(spec *seedSpec, made map[string]string) ([]SeedVar, m
 			if st.Workspaces[sw.ID] != nil {
 				continue
 			}
-			ws := &workspace{record: st.recordWithID(sw.ID), Org: so.Name, Name: sw.Name, Description: sw.Description}
+			ws := &workspace{record: st.recordWithID(sw.ID), Org: so.Name, Name: sw.Name, Description: sw.Description, TagNames: withTags(nil, sw.TagNames, true)}
 			ws.UpdatedAt = ws.CreatedAt
 			st.Workspaces[ws.ID] = ws
 		}

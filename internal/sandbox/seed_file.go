@@ -56,6 +56,7 @@ type seedTeam struct {
 
 type seedWorkspace struct {
 	path, ID, Name, Description string
+	TagNames                    []string
 }
 
 type seedAgentPool struct {
@@ -434,7 +435,7 @@ func (p *seedParser) spec(doc any) *seedSpec {
 
 		workspaces := map[string]string{}
 		o.list("workspaces", func(path string, v any) {
-			wo := p.object(path, v, "description", "id", "name")
+			wo := p.object(path, v, "description", "id", "name", "tag_names")
 			if wo == nil {
 				return
 			}
@@ -442,6 +443,15 @@ func (p *seedParser) spec(doc any) *seedSpec {
 			w.Name = wo.str("name", true, seedCheckName)
 			p.unique(workspaces, join(path, "name"), "workspace name", w.Name)
 			w.Description = wo.str("description", false, nil)
+			tags := map[string]string{}
+			w.TagNames = wo.strings("tag_names", func(path, s string) bool {
+				if msg := checkTagName(s); msg != "" {
+					p.fail(path, "%s (lower case: the service stores tags lower-case)", msg)
+					return false
+				}
+				p.unique(tags, path, "tag", s)
+				return true
+			})
 			w.ID = wo.id("ws-", "a workspace", org.Name, w.Name)
 			org.Workspaces = append(org.Workspaces, w)
 		})

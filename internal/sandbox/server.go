@@ -249,6 +249,7 @@ func (s *Server) routes() {
 	s.registerTeamTokens()
 	s.registerOrganizationTokens()
 	s.registerWorkspaces()
+	s.registerWorkspaceTags()
 	s.registerAgentPools()
 	s.registerRegistryModules()
 	s.registerPolicySets()

@@ -153,15 +153,20 @@ func (st *state) applyTeamAttributes(b *body, t *team) *apiError {
 	return nil
 }
 
-// listTeams lists the teams the caller can see, paginated.
+// listTeams lists the teams the caller can see, paginated: with
+// `filter[names]` (comma-separated, go-tfe's Names) only those named
+// exactly, with `q` (go-tfe's Query) those whose name contains the text,
+// case-insensitively.
 func (s *Server) listTeams(w http.ResponseWriter, r *http.Request, p principal) *apiError {
 	org, e := s.st.orgFor(r, p, nil)
 	if e != nil {
 		return e
 	}
 	names := strings.Split(r.URL.Query().Get("filter[names]"), ",")
+	query := strings.ToLower(r.URL.Query().Get("q"))
 	all := sorted(s.st.Teams, func(t *team) bool {
-		return t.Org == org && s.st.canSeeTeam(p, t) && (names[0] == "" || slices.Contains(names, t.Name))
+		return t.Org == org && s.st.canSeeTeam(p, t) && (names[0] == "" || slices.Contains(names, t.Name)) &&
+			strings.Contains(strings.ToLower(t.Name), query)
 	})
 	return writeList(w, r, all, s.st.teamResource)
 }

@@ -26,6 +26,9 @@ type workspace struct {
 	Name        string    `json:"name"`
 	Description string    `json:"description"`
 	UpdatedAt   time.Time `json:"updated_at"`
+	// TagNames are the workspace's tags, lower-case and sorted
+	// (workspace_tags.go).
+	TagNames []string `json:"tag_names,omitempty"`
 }
 
 // workspaceResource renders a workspace with the settings go-tfe's
@@ -66,7 +69,7 @@ func workspaceResource(ws *workspace) resource {
 			"working-directory":             "",
 			"trigger-prefixes":              []string{},
 			"trigger-patterns":              []string{},
-			"tag-names":                     []string{},
+			"tag-names":                     append([]string{}, ws.TagNames...),
 			"vcs-repo":                      nil,
 			"setting-overwrites":            map[string]any{"execution-mode": false, "agent-pool": false},
 		},
@@ -95,10 +98,18 @@ func (s *Server) createWorkspace(w http.ResponseWriter, r *http.Request, p princ
 	if e := checkName(name); e != nil {
 		return e
 	}
+	var tags []string
+	if rel, ok := b.res.Relationships["tags"]; ok && len(rel.Data) > 0 && string(rel.Data) != "null" {
+		names, e := s.st.tagsIn(org, rel.Data, "/data/relationships/tags/data")
+		if e != nil {
+			return e
+		}
+		tags = withTags(nil, names, true)
+	}
 	if s.st.workspaceByName(org, name) != nil {
 		return errNameTaken()
 	}
-	ws := &workspace{record: s.st.newRecord("ws-"), Org: org, Name: name}
+	ws := &workspace{record: s.st.newRecord("ws-"), Org: org, Name: name, TagNames: tags}
 	ws.UpdatedAt = ws.CreatedAt
 	assign(&ws.Description, desc)
 	s.st.Workspaces[ws.ID] = ws
@@ -116,15 +127,29 @@ func (st *state) canReadWorkspace(p principal, ws *workspace) bool {
 	return st.memberOf(p, ws.Org)
 }
 
+// listWorkspaces is go-tfe's Workspaces.List, by name (the real service's
+// default order; `sort=-name` reverses it), paginated. Its filters combine:
+// `search[name]` keeps names containing the text, case-insensitively;
+// `search[wildcard-name]` matches `*` at either end (wildcardMatch);
+// `search[tags]` keeps workspaces carrying every tag of a comma-separated
+// list, `search[exclude-tags]` drops those carrying any.
 func (s *Server) listWorkspaces(w http.ResponseWriter, r *http.Request, p principal) *apiError {
 	org, e := s.st.orgFor(r, p, nil)
 	if e != nil {
 		return e
 	}
-	search := r.URL.Query().Get("search[name]")
+	q := r.URL.Query()
+	search := strings.ToLower(q.Get("search[name]"))
+	wildcard := q.Get("search[wildcard-name]")
+	tags, exclude := tagList(q.Get("search[tags]")), tagList(q.Get("search[exclude-tags]"))
 	all := sorted(s.st.Workspaces, func(ws *workspace) bool {
-		return ws.Org == org && strings.Contains(ws.Name, search)
+		return ws.Org == org && strings.Contains(strings.ToLower(ws.Name), search) &&
+			(wildcard == "" || wildcardMatch(wildcard, ws.Name)) && ws.hasAllTags(tags) && !ws.hasAnyTag(exclude)
 	})
+	slices.SortStableFunc(all, func(a, b *workspace) int { return strings.Compare(a.Name, b.Name) })
+	if q.Get("sort") == "-name" {
+		slices.Reverse(all)
+	}
 	return writeList(w, r, all, workspaceResource)
 }
 
