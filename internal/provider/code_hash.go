@@ -147,8 +147,7 @@ func planPolicyCode(ctx context.Context, content, source, configured, state type
 			// Written during the apply; checked against content_sha256 then.
 			return out
 		case err != nil:
-			diags.AddAttributeError(path.Root("source"), "Cannot read the policy code", err.Error()+
-				"\n\nIf another resource writes this file during the apply, set content_sha256 from that resource so the plan knows the code's hash.")
+			diags.AddAttributeError(path.Root("source"), sourceErrorSummary(err), err.Error())
 			return out
 		case !configured.IsNull() && !configured.IsUnknown():
 			if configured.ValueString() != sha256Hex(code) {

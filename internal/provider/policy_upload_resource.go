@@ -330,30 +330,95 @@ func privateValue(v any) []byte {
 }
 
 // missingSourceError is a `source` naming no file. It is fs.ErrNotExist
-// (errors.Is), and says which file was looked for and where.
-type missingSourceError struct{ name, abs string }
+// (errors.Is), and says which file was looked for and where. The hint to
+// write "${path.module}/..." comes only when it can help: a bare relative
+// path (not "./" or "../", which is what ${path.module} gives in the root
+// module and in a module beside it) whose directory does not exist from
+// where Terraform runs, as when a child module names a file of its own.
+// When the directory exists, the name is what is wrong: the error lists
+// the files beside it.
+type missingSourceError struct {
+	name, abs string
+	dirFound  bool     // the file's directory exists
+	siblings  []string // names of the files in it, at most maxSiblings
+	more      int      // files in it beyond siblings
+}
+
+const maxSiblings = 8
+
+func newMissingSourceError(name string) missingSourceError {
+	abs, err := filepath.Abs(name)
+	if err != nil {
+		abs = name
+	}
+	e := missingSourceError{name: name, abs: abs}
+	entries, err := os.ReadDir(filepath.Dir(abs))
+	if err != nil {
+		return e
+	}
+	e.dirFound = true
+	for _, de := range entries {
+		if de.IsDir() {
+			continue
+		}
+		if len(e.siblings) == maxSiblings {
+			e.more++
+			continue
+		}
+		e.siblings = append(e.siblings, de.Name())
+	}
+	return e
+}
 
 func (e missingSourceError) Error() string {
 	msg := fmt.Sprintf("source: the file %s does not exist", e.abs)
-	if !filepath.IsAbs(e.name) {
-		msg += fmt.Sprintf(" (source = %q is taken from the directory Terraform runs in: for a file next to the configuration, write \"${path.module}/%s\")",
-			e.name, filepath.ToSlash(filepath.Clean(e.name)))
+	dir := filepath.Dir(e.abs)
+	switch {
+	case e.dirFound && len(e.siblings) == 0:
+		msg += fmt.Sprintf("; its directory %s holds no file", dir)
+	case e.dirFound:
+		msg += fmt.Sprintf("; its directory %s holds %s", dir, strings.Join(e.siblings, ", "))
+		if e.more > 0 {
+			msg += fmt.Sprintf(" and %d more", e.more)
+		}
+	default:
+		msg += fmt.Sprintf(", nor does its directory %s", dir)
+		clean := filepath.ToSlash(e.name)
+		if !filepath.IsAbs(e.name) && !strings.HasPrefix(clean, "./") && !strings.HasPrefix(clean, "../") {
+			msg += fmt.Sprintf(". source = %q is taken from the directory Terraform runs in, not the module's: for a file of the module that names it, write \"${path.module}/%s\"",
+				e.name, filepath.ToSlash(filepath.Clean(e.name)))
+		}
 	}
 	return msg + "."
 }
 
 func (e missingSourceError) Unwrap() error { return fs.ErrNotExist }
 
+// codeTooLargeError is code over the API's limit, read from a file: the
+// same summary as inline code over it (sourceErrorSummary).
+type codeTooLargeError struct {
+	name string
+	size int
+}
+
+func (e codeTooLargeError) Error() string { return e.name + ": " + tooLarge(e.size) }
+
+// sourceErrorSummary is the summary of an error of readPolicySource:
+// "Policy code too large" as for inline code, else "Cannot read the policy
+// code".
+func sourceErrorSummary(err error) string {
+	if errors.As(err, new(codeTooLargeError)) {
+		return "Policy code too large"
+	}
+	return "Cannot read the policy code"
+}
+
 // readPolicySource reads a code file, refusing one over the API's limit
 // before reading it.
 func readPolicySource(name string) ([]byte, error) {
 	fi, err := os.Stat(name)
 	if errors.Is(err, fs.ErrNotExist) {
-		abs, aerr := filepath.Abs(name)
-		if aerr != nil {
-			abs = name
-		}
-		return nil, missingSourceError{name: name, abs: abs}
+		return nil, newMissingSourceError(name)
 	}
 	if err != nil {
 		return nil, fmt.Errorf("source: %w", err)
@@ -362,14 +427,14 @@ func readPolicySource(name string) ([]byte, error) {
 		return nil, fmt.Errorf("%s is a directory, not a file", name)
 	}
 	if fi.Size() > maxPolicyCodeSize {
-		return nil, fmt.Errorf("%s: %s", name, tooLarge(int(fi.Size())))
+		return nil, codeTooLargeError{name, int(fi.Size())}
 	}
 	code, err := os.ReadFile(name) // reading the configured file is the point
 	if err != nil {
 		return nil, err
 	}
 	if len(code) > maxPolicyCodeSize { // grew since the stat
-		return nil, fmt.Errorf("%s: %s", name, tooLarge(len(code)))
+		return nil, codeTooLargeError{name, len(code)}
 	}
 	return code, nil
 }
@@ -389,7 +454,7 @@ func codeFor(content, source, sum types.String, diags *diag.Diagnostics) []byte 
 	} else {
 		var err error
 		if code, err = readPolicySource(source.ValueString()); err != nil {
-			diags.AddAttributeError(path.Root("source"), "Cannot read the policy code", err.Error())
+			diags.AddAttributeError(path.Root("source"), sourceErrorSummary(err), err.Error())
 			return nil
 		}
 	}

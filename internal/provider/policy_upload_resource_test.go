@@ -234,7 +234,8 @@ resource "tfgov_policy_upload" "test" {
 }
 
 // TestAccPolicyUploadResource_tooLarge refuses code over 10 MB at plan
-// time, inline or from a file, before any request.
+// time, inline or from a file, before any request, with one summary
+// ("Policy code too large") for both.
 func TestAccPolicyUploadResource_tooLarge(t *testing.T) {
 	const policyID = "pol-neveruploaded0001"
 	big := filepath.Join(t.TempDir(), "big.sentinel")
@@ -249,7 +250,7 @@ func TestAccPolicyUploadResource_tooLarge(t *testing.T) {
 		body string
 		want *regexp.Regexp
 	}{
-		"file":   {fmt.Sprintf("source = %q", big), wrappedRE(`big.sentinel: The code is 10485761 bytes; the API accepts at most 10485760 bytes \(10 MB\)`)},
+		"file":   {fmt.Sprintf("source = %q", big), wrappedRE(`Policy code too large.*big.sentinel: The code is 10485761 bytes; the API accepts at most 10485760 bytes \(10 MB\)`)},
 		"inline": {`content = format("%10485761s", "")`, wrappedRE(`Policy code too large.*The code is 10485761 bytes; the API accepts at most 10485760 bytes`)},
 	}
 	for name, tc := range tests {

@@ -12,24 +12,39 @@ import (
 // TestReadPolicySource_errors: a source that names no file, a directory or
 // an unreadable file is an error naming the attribute and the path looked
 // at, not a raw "stat ...: no such file or directory"; a missing file stays
-// fs.ErrNotExist for the plan (a file written during the apply).
+// fs.ErrNotExist for the plan (a file written during the apply). The
+// "${path.module}" hint comes only for a bare relative path whose
+// directory is missing (a child module's own file); "./policies/x", which
+// "${path.module}/policies/x" gives in the root module, lists the files of
+// its directory instead, and no error mentions content_sha256.
 func TestReadPolicySource_errors(t *testing.T) {
 	dir := t.TempDir()
 	t.Chdir(dir)
 	if err := os.Mkdir(filepath.Join(dir, "policies"), 0o700); err != nil {
 		t.Fatal(err)
 	}
+	if err := os.WriteFile(filepath.Join(dir, "policies", "tags.sentinel"), []byte("main = rule { true }\n"), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	const hint = `"${path.module}/`
 	tests := map[string]struct {
 		name     string
 		want     []string
+		not      []string
 		notExist bool
 	}{
-		"relative": {"policies/missing.rego", []string{
-			"source: the file " + filepath.Join(dir, "policies", "missing.rego") + " does not exist",
-			`source = "policies/missing.rego" is taken from the directory Terraform runs in`,
-			`"${path.module}/policies/missing.rego"`}, true},
-		"absolute":  {filepath.Join(dir, "none.sentinel"), []string{"source: the file " + filepath.Join(dir, "none.sentinel") + " does not exist."}, true},
-		"directory": {filepath.Join(dir, "policies"), []string{"is a directory, not a file"}, false},
+		"relative, directory missing": {"rules/missing.rego", []string{
+			"source: the file " + filepath.Join(dir, "rules", "missing.rego") + " does not exist, nor does its directory " + filepath.Join(dir, "rules"),
+			`source = "rules/missing.rego" is taken from the directory Terraform runs in`,
+			`"${path.module}/rules/missing.rego"`}, nil, true},
+		"path.module of the root module": {"./policies/missing.sentinel", []string{
+			"source: the file " + filepath.Join(dir, "policies", "missing.sentinel") + " does not exist; its directory " + filepath.Join(dir, "policies") + " holds tags.sentinel."},
+			[]string{hint}, true},
+		"relative, directory exists":     {"policies/missing.sentinel", []string{"holds tags.sentinel"}, []string{hint}, true},
+		"path.module, directory missing": {"./rules/missing.rego", []string{"nor does its directory"}, []string{hint}, true},
+		"absolute": {filepath.Join(dir, "none.sentinel"), []string{"source: the file " + filepath.Join(dir, "none.sentinel") + " does not exist; its directory"},
+			[]string{hint}, true},
+		"directory": {filepath.Join(dir, "policies"), []string{"is a directory, not a file"}, nil, false},
 	}
 	for name, tc := range tests {
 		t.Run(name, func(t *testing.T) {
@@ -40,6 +55,11 @@ func TestReadPolicySource_errors(t *testing.T) {
 			for _, w := range tc.want {
 				if !strings.Contains(err.Error(), w) {
 					t.Errorf("error %q lacks %q", err, w)
+				}
+			}
+			for _, w := range append(tc.not, "content_sha256") {
+				if strings.Contains(err.Error(), w) {
+					t.Errorf("error %q has %q", err, w)
 				}
 			}
 			if strings.Contains(err.Error(), "stat ") || strings.Contains(err.Error(), "no such file") {
