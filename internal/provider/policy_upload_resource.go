@@ -470,6 +470,33 @@ func codeFor(content, source, sum types.String, diags *diag.Diagnostics) []byte 
 	return code
 }
 
+// noCodeDetail says why an imported upload has no code to download, naming
+// the policy: it exists and has no code yet (pol, from its organization's
+// list), or it is missing. absentFrom is an organization whose whole list
+// lacks it: the token may manage its policies, so a 404 is no missing
+// permission there; sure says the policy belongs to that organization.
+// Otherwise one read of the policy tells which.
+func (r *policyUploadResource) noCodeDetail(ctx context.Context, id string, pol *policyAPI, absentFrom string, sure bool) string {
+	const fix = " A policy without code has no tfgov_policy_upload to import: remove the import, and let this resource upload the code instead."
+	if pol == nil && !sure {
+		p, err := policyClient{r.data.client}.read(ctx, id)
+		switch {
+		case err == nil:
+			pol = p
+		case isNotFound(err) && absentFrom != "":
+			return fmt.Sprintf("Policy %s was not found: organization %s, whose policies the token can list, has none with that ID, and the token sees no such policy elsewhere.", id, absentFrom) + fix
+		case isNotFound(err):
+			return policyNotFound("Policy "+id) + fix
+		default:
+			return fmt.Sprintf("Policy %s has no code to download, and reading the policy failed: %s.", id, err) + fix
+		}
+	}
+	if pol == nil {
+		return fmt.Sprintf("Policy %s was not found: organization %s, whose policies the token can list, has none with that ID.", id, absentFrom) + fix
+	}
+	return fmt.Sprintf("Policy %s (%q, %s) has no code yet: the service has nothing to download before the first upload.", id, pol.Name, pol.Kind) + fix
+}
+
 // checkCodeOfKind checks code for a policy (checkPolicyCode: empty code,
 // and Rego for OPA). attr is the attribute an error names.
 func checkCodeOfKind(id string, pol policyIdentity, code []byte, attr string, diags *diag.Diagnostics) {
@@ -594,12 +621,11 @@ func (r *policyUploadResource) Read(ctx context.Context, req resource.ReadReques
 		resp.Diagnostics.Append(resp.Private.SetKey(ctx, importingKey, nil)...)
 		importing = true
 	}
-	noCode := func() {
+	// noCode: the policy has no code (pol, as listed), or is not in the
+	// whole list of organization absentFrom, or neither is known.
+	noCode := func(pol *policyAPI, absentFrom string, sure bool) {
 		if importing {
-			resp.Diagnostics.AddError("Cannot import policy code",
-				fmt.Sprintf("Policy %s was not found, or has no code yet (the service has nothing to download before the first upload), "+
-					"or the token may not manage policies. A policy without code has no tfgov_policy_upload to import: remove the import, "+
-					"and let this resource upload the code instead.", id))
+			resp.Diagnostics.AddError("Cannot import policy code", r.noCodeDetail(ctx, id, pol, absentFrom, sure))
 			return
 		}
 		tflog.Info(ctx, "Policy or its code no longer exists; removing the upload from state", map[string]any{"policy_id": id})
@@ -621,16 +647,23 @@ func (r *policyUploadResource) Read(ctx context.Context, req resource.ReadReques
 		org = r.data.organization // a guess: the policy may be elsewhere
 	}
 	download := true
+	var listedPol *policyAPI // the policy as its organization's list shows it
+	absentFrom := ""         // an organization whose whole list lacks it
 	if org != "" {
 		pols, err := r.data.organizationPolicies(ctx, org)
 		if err != nil {
 			resp.Diagnostics.AddError("Error reading policy code", fmt.Sprintf("Listing the policies of organization %s: %s", org, err))
 			return
 		}
-		pol, ok := pols.lookup(id)
+		var ok bool
+		listedPol, ok = pols.lookup(id)
+		pol := listedPol
+		if !ok && pols.definite() {
+			absentFrom = org
+		}
 		switch {
 		case !ok && orgKnown && pols.definite():
-			noCode()
+			noCode(nil, org, true)
 			return
 		case ok && proof.unchanged(pol):
 			tflog.Debug(ctx, "Policy code unchanged: updated-at still shows the value recorded with the code in state, and uploads move it on this service; not downloading",
@@ -653,7 +686,7 @@ func (r *policyUploadResource) Read(ctx context.Context, req resource.ReadReques
 		}
 		sum, content, gone, err := r.data.downloadCode(ctx, id, state.ContentSHA256, state.Content)
 		if gone {
-			noCode()
+			noCode(listedPol, absentFrom, false)
 			return
 		}
 		if err != nil {

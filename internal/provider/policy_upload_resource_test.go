@@ -329,8 +329,8 @@ func TestAccPolicyUploadResource_invalid(t *testing.T) {
 			}},
 		})
 	})
-	// A policy without code has no upload to import: said so, instead of
-	// Terraform's "non-existent remote object".
+	// A policy without code has no upload to import: said so, naming the
+	// policy, instead of Terraform's "non-existent remote object".
 	t.Run("import a policy without code", func(t *testing.T) {
 		pol := testAccPolicy(t, tfe.Sentinel)
 		resource.ParallelTest(t, resource.TestCase{
@@ -341,7 +341,22 @@ func TestAccPolicyUploadResource_invalid(t *testing.T) {
 				ResourceName:  uploadAddr,
 				ImportState:   true,
 				ImportStateId: pol.ID,
-				ExpectError:   regexp.MustCompile(`(?s)` + wrappedRE(`Cannot import policy code.*Policy `+pol.ID+` was not found, or has no code yet.*remove the import`).String()),
+				ExpectError:   regexp.MustCompile(`(?s)` + wrappedRE(`Cannot import policy code.*Policy `+pol.ID+` \("`+pol.Name+`", sentinel\) has no code yet.*remove the import`).String()),
+			}},
+		})
+	})
+	// A policy that does not exist is said to be missing, not "without
+	// code".
+	t.Run("import a missing policy", func(t *testing.T) {
+		resource.ParallelTest(t, resource.TestCase{
+			PreCheck:                 func() { testAccPreCheck(t) },
+			ProtoV6ProviderFactories: testAccProtoV6ProviderFactories,
+			Steps: []resource.TestStep{{
+				Config:        "resource \"tfgov_policy_upload\" \"test\" {\n  policy_id = \"pol-doesnotexist00001\"\n  content = \"x\"\n}\n",
+				ResourceName:  uploadAddr,
+				ImportState:   true,
+				ImportStateId: "pol-doesnotexist00001",
+				ExpectError:   regexp.MustCompile(`(?s)` + wrappedRE(`Cannot import policy code.*Policy pol-doesnotexist00001 was not found`).String()),
 			}},
 		})
 	})
