@@ -17,6 +17,7 @@ import (
 	"github.com/hashicorp/terraform-plugin-framework/resource/schema/stringdefault"
 	"github.com/hashicorp/terraform-plugin-framework/resource/schema/stringplanmodifier"
 	"github.com/hashicorp/terraform-plugin-framework/schema/validator"
+	"github.com/hashicorp/terraform-plugin-framework/tfsdk"
 	"github.com/hashicorp/terraform-plugin-framework/types"
 	"github.com/hashicorp/terraform-plugin-go/tftypes"
 	"github.com/hashicorp/terraform-plugin-log/tflog"
@@ -63,14 +64,30 @@ func (m *policyCore) set(v policyValues) {
 type policyResourceModel struct {
 	policyCore
 	Content types.String `tfsdk:"content"`
+	// ContentWO is the code given write-only: in the configuration only,
+	// null in plan and state, which keep its digest, ContentSHA256
+	// (issue 37: the code's bytes in state are Terraform's time at scale).
+	ContentWO     types.String `tfsdk:"content_wo"`
+	ContentSHA256 types.String `tfsdk:"content_sha256"`
 }
 
-// hasCode reports whether the policy's code is managed inline.
-func (m *policyResourceModel) hasCode() bool { return !m.Content.IsNull() }
+// hasCode reports whether the policy's code is managed inline, by
+// content or content_wo (in a plan or state, content_sha256).
+func (m *policyResourceModel) hasCode() bool {
+	return !m.Content.IsNull() || !m.ContentWO.IsNull() || !m.ContentSHA256.IsNull()
+}
 
-// codeSum is the SHA-256 of the code in content: null without code,
-// unknown when content is not known yet.
+// lean reports whether the code is managed through content_wo: state
+// and plan then keep only content_sha256.
+func (m *policyResourceModel) lean() bool { return !m.ContentWO.IsNull() || !m.ContentSHA256.IsNull() }
+
+// codeSum is the SHA-256 of the managed code: content_sha256, or that of
+// the code in content; null without code, unknown when the code is not
+// known yet.
 func (m *policyResourceModel) codeSum() types.String {
+	if !m.ContentSHA256.IsNull() {
+		return m.ContentSHA256
+	}
 	if m.Content.IsNull() || m.Content.IsUnknown() {
 		return m.Content
 	}
@@ -85,8 +102,11 @@ func (m *policyResourceModel) foundCode(ctx context.Context, id string, code []b
 	sum := m.codeSum()
 	switch got := sha256Hex(code); {
 	case gone:
-		m.Content = types.StringNull()
+		m.Content, m.ContentSHA256 = types.StringNull(), types.StringNull()
 	case got == sum.ValueString():
+	case m.lean():
+		tflog.Info(ctx, "Policy code changed outside Terraform", map[string]any{"policy_id": id, "sha256": got, "state_sha256": sum.ValueString()})
+		m.ContentSHA256 = types.StringValue(got)
 	default:
 		tflog.Info(ctx, "Policy code changed outside Terraform", map[string]any{"policy_id": id, "sha256": got, "state_sha256": sum.ValueString()})
 		m.Content = types.StringNull()
@@ -109,6 +129,8 @@ func (m *policyResourceModel) fields() []modelField {
 		{"query", types.StringType, &m.Query},
 		{"enforcement_level", types.StringType, &m.EnforcementLevel},
 		{"content", types.StringType, &m.Content},
+		{"content_wo", types.StringType, &m.ContentWO},
+		{"content_sha256", types.StringType, &m.ContentSHA256},
 	}
 }
 
@@ -189,8 +211,22 @@ func (r *policyResource) Schema(_ context.Context, _ resource.SchemaRequest, res
 			},
 			"content": schema.StringAttribute{
 				Optional: true,
-				MarkdownDescription: "The policy code. For code in a file, `file(\"${path.module}/policies/tags.rego\")`: read at plan time, and the plan shows a change of the code as a change of `content`. " +
-					"Leave it out to upload the code with `tfgov_policy_upload` (or not at all).",
+				MarkdownDescription: "The policy code, kept in plan and state: the plan shows a change of the code line by line. " +
+					"At most one of `content` and `content_wo`. Leave both out to upload the code with `tfgov_policy_upload` (or not at all).",
+				Validators: []validator.String{stringvalidator.ConflictsWith(path.MatchRoot("content_wo"))},
+			},
+			"content_wo": schema.StringAttribute{
+				Optional:  true,
+				WriteOnly: true,
+				MarkdownDescription: "The policy code, write-only (Terraform 1.11 or later): sent to the API, never kept in plan or state, which keep its SHA-256 (`content_sha256`). " +
+					"Any expression works: `file(\"${path.module}/policies/tags.rego\")`, `templatefile(...)`, a module's output. " +
+					"The plan shows a change of the code as a change of `content_sha256`; a saved plan applied after the code changed fails, naming both digests. " +
+					"The code is not secret: this keeps a policy's state to a few hundred bytes whatever the code's size, so that Terraform, which rewrites the whole state after each change, stays fast with many policies.",
+			},
+			"content_sha256": schema.StringAttribute{
+				Computed: true,
+				MarkdownDescription: "SHA-256 (hex) of the code given with `content_wo`, as planned and, after a refresh, as found on the service: " +
+					"code uploaded outside Terraform shows here, and the next apply uploads the configured code again. Null without `content_wo`.",
 			},
 		},
 	}
@@ -262,13 +298,23 @@ func (r *policyResource) ModifyPlan(ctx context.Context, req resource.ModifyPlan
 			kind: tfe.PolicyKind(plan.Kind.ValueString()), name: plan.Name.ValueString(), organization: plan.Organization.ValueString(),
 		})
 	}
-	if !cfg.Content.IsNull() && !cfg.Content.IsUnknown() && !plan.Kind.IsUnknown() && !plan.Name.IsUnknown() {
-		if n := len(cfg.Content.ValueString()); n > maxPolicyCodeSize {
-			resp.Diagnostics.AddAttributeError(path.Root("content"), "Policy code too large", tooLarge(n))
+	code, attr := cfg.configuredCode()
+	// content_wo's digest is the plan's record of the code (null without it).
+	plan.ContentSHA256 = types.StringNull()
+	if attr == "content_wo" {
+		plan.ContentSHA256 = types.StringUnknown()
+		if !code.IsUnknown() {
+			plan.ContentSHA256 = types.StringValue(sha256Hex([]byte(code.ValueString())))
+		}
+	}
+	resp.Diagnostics.Append(resp.Plan.SetAttribute(ctx, path.Root("content_sha256"), plan.ContentSHA256)...)
+	if !code.IsNull() && !code.IsUnknown() && !plan.Kind.IsUnknown() && !plan.Name.IsUnknown() {
+		if n := len(code.ValueString()); n > maxPolicyCodeSize {
+			resp.Diagnostics.AddAttributeError(path.Root(attr), "Policy code too large", tooLarge(n))
 			return
 		}
 		checkCodeOfKind(plan.ID.ValueString(), policyIdentity{kind: tfe.PolicyKind(plan.Kind.ValueString()), name: plan.Name.ValueString()},
-			[]byte(cfg.Content.ValueString()), "content", &resp.Diagnostics)
+			[]byte(code.ValueString()), attr, &resp.Diagnostics)
 	}
 	if cfg.hasCode() && !plan.ID.IsUnknown() && !plan.ID.IsNull() {
 		r.data.lists.inlineCode.Store(plan.ID.ValueString(), true)
@@ -295,7 +341,7 @@ func (r *policyResource) Create(ctx context.Context, req resource.CreateRequest,
 	// The code is checked before the policy is made.
 	var code []byte
 	if plan.hasCode() {
-		code = contentCode(plan, "(new)", &resp.Diagnostics)
+		code = contentCode(ctx, &plan, req.Config, "(new)", &resp.Diagnostics)
 		if resp.Diagnostics.HasError() {
 			return
 		}
@@ -350,7 +396,7 @@ func (r *policyResource) Create(ctx context.Context, req resource.CreateRequest,
 			// The policy exists without its code: state says so (the
 			// resource is tainted), and the next apply replaces it, or
 			// after terraform untaint uploads the code.
-			plan.Content = types.StringNull()
+			plan.Content, plan.ContentSHA256 = types.StringNull(), types.StringNull()
 		} else {
 			resp.Diagnostics.Append(put...)
 			resp.Diagnostics.Append(setCodeProof(ctx, resp.Private, proof)...)
@@ -409,17 +455,47 @@ func (p policyClient) lostCreate(ctx context.Context, org string, sent *tfe.Poli
 		org, name, pol.ID, lostAnswerFound(amb), importAdvice("tfgov_policy", pol.ID, pol.ID))}}
 }
 
-// contentCode is the code in m's content, checked as the plan checks it
-// (size, and Rego for OPA): content unknown at plan time is checked here
-// first.
-func contentCode(m policyResourceModel, id string, diags *diag.Diagnostics) []byte {
-	code := []byte(m.Content.ValueString())
-	if len(code) > maxPolicyCodeSize {
-		diags.AddAttributeError(path.Root("content"), "Policy code too large", tooLarge(len(code)))
+// configuredCode is the code a configuration (or plan) gives inline, and
+// the attribute that gives it: content_wo or content (null: none).
+func (m *policyResourceModel) configuredCode() (types.String, string) {
+	if !m.ContentWO.IsNull() {
+		return m.ContentWO, "content_wo"
+	}
+	return m.Content, "content"
+}
+
+// contentCode is the code to upload for plan: its content, or content_wo
+// from the configuration (content_wo is never in a plan), checked as the
+// plan checks it (size, and Rego for OPA; code unknown at plan time is
+// checked here first). content_wo's SHA-256 must be the planned
+// content_sha256, which a saved plan applied after the code changed is
+// not; an unknown one becomes known.
+func contentCode(ctx context.Context, plan *policyResourceModel, config tfsdk.Config, id string, diags *diag.Diagnostics) []byte {
+	code, attr := plan.Content, "content"
+	if plan.lean() {
+		diags.Append(config.GetAttribute(ctx, path.Root("content_wo"), &code)...)
+		attr = "content_wo"
+	}
+	if diags.HasError() {
 		return nil
 	}
-	checkCodeOfKind(id, policyIdentity{kind: tfe.PolicyKind(m.Kind.ValueString()), name: m.Name.ValueString()}, code, "content", diags)
-	return code
+	b := []byte(code.ValueString())
+	if len(b) > maxPolicyCodeSize {
+		diags.AddAttributeError(path.Root(attr), "Policy code too large", tooLarge(len(b)))
+		return nil
+	}
+	if attr == "content_wo" {
+		sum := sha256Hex(b)
+		if planned := plan.ContentSHA256; !planned.IsUnknown() && planned.ValueString() != sum {
+			diags.AddAttributeError(path.Root(attr), "Policy code changed since the plan",
+				fmt.Sprintf("Policy %s (%s): the plan was made for code with SHA-256 %s, but content_wo now gives code with SHA-256 %s. Run terraform plan again.",
+					id, plan.Name.ValueString(), planned.ValueString(), sum))
+			return nil
+		}
+		plan.ContentSHA256 = types.StringValue(sum)
+	}
+	checkCodeOfKind(id, policyIdentity{kind: tfe.PolicyKind(plan.Kind.ValueString()), name: plan.Name.ValueString()}, b, attr, diags)
+	return b
 }
 
 // Read refreshes the policy from its organization's policy list, which
@@ -446,6 +522,10 @@ func (r *policyResource) Read(ctx context.Context, req resource.ReadRequest, res
 	pol, err := r.data.refreshPolicy(ctx, state.Organization.ValueString(), state.ID.ValueString())
 	if err != nil {
 		resp.Diagnostics.AddError("Error reading policy", fmt.Sprintf("Reading policy %s: %s", state.ID.ValueString(), err))
+		return
+	}
+	if pol == nil && importing {
+		importedMissing(&resp.Diagnostics, "policy", policyNotFound("Policy "+state.ID.ValueString()))
 		return
 	}
 	if pol == nil {
@@ -536,7 +616,7 @@ func (r *policyResource) Update(ctx context.Context, req resource.UpdateRequest,
 		resp.Diagnostics.Append(setCodeProof(ctx, resp.Private, r.data.afterPatch(ctx, patched, prior, stateSum.ValueString()))...)
 	}
 	if uploading {
-		code := contentCode(plan, id, &resp.Diagnostics)
+		code := contentCode(ctx, &plan, req.Config, id, &resp.Diagnostics)
 		pol := policyIdentity{kind: tfe.PolicyKind(plan.Kind.ValueString()), name: plan.Name.ValueString(), organization: plan.Organization.ValueString()}
 		if resp.Diagnostics.HasError() {
 			return

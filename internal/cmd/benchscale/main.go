@@ -52,7 +52,9 @@ func main() {
 	latencies := flag.String("latency", "25ms", "the sandbox's --latency; a comma-separated list (such as 0,25ms) measures each in turn")
 	rateLimit := flag.Int("rate-limit", 30, "the sandbox's --rate-limit (0: none)")
 	parallelism := flag.Int("parallelism", 10, "terraform -parallelism")
-	types := flag.String("types", "terraform_data,agent_token,team_access,test_variable,policy,policy_inline", "comma-separated resource types to measure")
+	types := flag.String("types", "terraform_data,agent_token,team_access,test_variable,policy,policy_inline,policy_lean", "comma-separated resource types to measure")
+	codeDir := flag.String("code-dir", "", "a folder of real .sentinel and .rego policy files, cycled, for the policies' code; empty: code generated with real policies' size distribution (policycode.go)")
+	tinyCode := flag.Bool("tiny-code", false, "one line of Sentinel as every policy's code: the worst case for the per-instance overhead, not a real size")
 	terraform := flag.String("terraform", "terraform", "Terraform CLI")
 	bin := flag.String("bin", "bin", "directory holding terraform-provider-tfgov and tfgov-sandbox (make build)")
 	tfeProvider := flag.String("tfe", "", "a hashicorp/tfe provider binary (terraform-provider-tfe): each type with a hashicorp/tfe equivalent is measured with both providers, interleaved; empty: tfgov only")
@@ -65,7 +67,7 @@ func main() {
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 	defer stop()
 	o := options{n: *n, rateLimit: *rateLimit, parallelism: *parallelism, runs: max(*runs, 1), types: strings.Split(*types, ","),
-		terraform: *terraform, bin: *bin, tfe: *tfeProvider, providerLog: *providerLog, cpuProfile: *cpuProfile}
+		terraform: *terraform, bin: *bin, tfe: *tfeProvider, providerLog: *providerLog, cpuProfile: *cpuProfile, codeDir: *codeDir, tinyCode: *tinyCode}
 	err := func() error {
 		for _, l := range strings.Split(*latencies, ",") {
 			latency, err := time.ParseDuration(strings.TrimSpace(l))
@@ -92,6 +94,8 @@ type options struct {
 	latency                                      time.Duration
 	types                                        []string
 	terraform, bin, tfe, providerLog, cpuProfile string
+	codeDir                                      string
+	tinyCode                                     bool
 }
 
 type bench struct {
@@ -103,6 +107,7 @@ type bench struct {
 	parallelism                                      int
 	vars                                             map[string]string
 	teams                                            []string // made for team_access, one grant each
+	code                                             string   // the policies' code: v0/, v1/ and policies.json (writeCode)
 }
 
 // result is one phase of one run.
@@ -187,7 +192,26 @@ func run(ctx context.Context, o options) error {
 		"TF_REATTACH_PROVIDERS="+string(rawReattach), "TF_IN_AUTOMATION=1", "CHECKPOINT_DISABLE=1", "TF_LOG=", "TF_CLI_CONFIG_FILE=", "SSL_CERT_FILE="+certFile,
 		"TFE_ADDRESS="+b.sandboxURL, "TFE_HOSTNAME="+b.hostname, "TFE_TOKEN="+b.vars["TFE_TOKEN"], "TFE_ORGANIZATION="+b.vars["TFE_ORGANIZATION"])
 
-	fmt.Printf("bench-scale: N=%d, latency %s, rate limit %d, -parallelism=%d, provider log %s, %d run(s) each, interleaved phase by phase\n\n", o.n, o.latency, o.rateLimit, o.parallelism, o.providerLog, o.runs)
+	pols := make([]benchPolicy, o.n)
+	switch {
+	case o.tinyCode:
+		for i := range pols {
+			pols[i] = benchPolicy{Kind: "sentinel", code: [2]string{"main = rule { true }\n", "main = rule { true } # v1\n"}}
+		}
+	case o.codeDir != "":
+		if pols, err = readCodeDir(o.codeDir, o.n); err != nil {
+			return err
+		}
+	default:
+		pols = generateCode(o.n)
+	}
+	b.code = filepath.Join(work, "code")
+	if err := writeCode(b.code, pols); err != nil {
+		return err
+	}
+	med, p99 := codeStats(pols)
+	fmt.Printf("bench-scale: N=%d, latency %s, rate limit %d, -parallelism=%d, provider log %s, %d run(s) each, interleaved phase by phase; policy code: median %d B, p99 %d B\n\n",
+		o.n, o.latency, o.rateLimit, o.parallelism, o.providerLog, o.runs, med, p99)
 	fmt.Printf("%-15s %-8s %-8s %4s %9s %12s %13s %11s %9s %10s %11s  %s\n", "type", "provider", "phase", "run", "wall", "provider CPU", "terraform CPU", "sandbox CPU", "requests", "per res.", "state B/obj", "requests by route")
 	phases := []struct {
 		name    string
@@ -513,10 +537,30 @@ const tfeHeader = `terraform {
 }
 `
 
-// policyCode is the code of every measured policy. Their names
-// (bench-inl-N, bench-two-N, bench-tfe-N) have the same length, so that
-// they take the same bytes of state with either provider.
-const policyCode = `"main = rule { true }\n"`
+// policyConfig is n policies of type typ (tfgov_policy or tfe_policy)
+// named prefix<index>, with the code of version v (writeCode) given as
+// codeAttr = file(...), or without code when codeAttr is empty; extra
+// follows. The prefixes (bench-inl-, bench-two-, bench-wo0-, bench-tfe-)
+// have the same length, so that names take the same bytes of state with
+// either provider.
+func policyConfig(b *bench, typ, prefix, codeAttr string, n, v int, extra string) string {
+	code := ""
+	if codeAttr != "" {
+		code = fmt.Sprintf("\n  %s = file(\"%s/v%d/${count.index}.policy\")", codeAttr, b.code, v)
+	}
+	return fmt.Sprintf(`locals {
+  policies = jsondecode(file(%q))
+}
+
+resource %q "r" {
+  count       = %d
+  name        = "%s${count.index}"
+  kind        = local.policies[count.index].kind
+  query       = local.policies[count.index].query
+  description = "policy ${count.index} v%d"%s
+}
+%s`, b.code+"/policies.json", typ, n, prefix, v, code, extra)
+}
 
 var configs = map[string]benchConfig{
 	"terraform_data": {config: func(_ *bench, n, v int) string {
@@ -563,44 +607,33 @@ var configs = map[string]benchConfig{
 		},
 	},
 	"policy_inline": {
-		config: func(_ *bench, n, v int) string {
-			return header + fmt.Sprintf(`resource "tfgov_policy" "r" {
-  count       = %d
-  name        = "bench-inl-${count.index}"
-  description = "policy ${count.index} v%d"
-  content     = %s
-}
-`, n, v, policyCode)
+		config: func(b *bench, n, v int) string {
+			return header + policyConfig(b, "tfgov_policy", "bench-inl-", "content", n, v, "")
+		},
+		tfe: tfePolicy,
+	},
+	"policy_lean": {
+		config: func(b *bench, n, v int) string {
+			return header + policyConfig(b, "tfgov_policy", "bench-wo0-", "content_wo", n, v, "")
 		},
 		tfe: tfePolicy,
 	},
 	"policy": {
-		config: func(_ *bench, n, v int) string {
-			return header + fmt.Sprintf(`resource "tfgov_policy" "r" {
-  count       = %d
-  name        = "bench-two-${count.index}"
-  description = "policy ${count.index} v%d"
-}
-
+		config: func(b *bench, n, v int) string {
+			return header + policyConfig(b, "tfgov_policy", "bench-two-", "", n, v, fmt.Sprintf(`
 resource "tfgov_policy_upload" "r" {
   count     = %d
   policy_id = tfgov_policy.r[count.index].id
-  content   = %s
+  source    = "%s/v%d/${count.index}.policy"
 }
-`, n, v, n, policyCode)
+`, n, b.code, v))
 		},
 		tfe: tfePolicy,
 	},
 }
 
-func tfePolicy(_ *bench, n, v int) string {
-	return tfeHeader + fmt.Sprintf(`resource "tfe_policy" "r" {
-  count       = %d
-  name        = "bench-tfe-${count.index}"
-  description = "policy ${count.index} v%d"
-  policy      = %s
-}
-`, n, v, policyCode)
+func tfePolicy(b *bench, n, v int) string {
+	return tfeHeader + policyConfig(b, "tfe_policy", "bench-tfe-", "policy", n, v, "")
 }
 
 // teamAccess grants N teams access, tfgov the first N of makeTeams' and

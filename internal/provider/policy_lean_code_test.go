@@ -1,0 +1,219 @@
+package provider
+
+import (
+	"context"
+	"fmt"
+	"regexp"
+	"strings"
+	"testing"
+
+	tfe "github.com/hashicorp/go-tfe"
+	tfjson "github.com/hashicorp/terraform-json"
+	"github.com/hashicorp/terraform-plugin-testing/helper/resource"
+	"github.com/hashicorp/terraform-plugin-testing/knownvalue"
+	"github.com/hashicorp/terraform-plugin-testing/plancheck"
+	"github.com/hashicorp/terraform-plugin-testing/statecheck"
+	"github.com/hashicorp/terraform-plugin-testing/tfjsonpath"
+)
+
+// testAccPolicyLean is an OPA policy whose code is given with content_wo.
+func testAccPolicyLean(name, code string) string {
+	return fmt.Sprintf(`
+resource "tfgov_policy" "test" {
+  name       = %q
+  kind       = "opa"
+  query      = "data.terraform.policies.tags.deny"
+  content_wo = %q
+}
+`, name, code)
+}
+
+// leanState checks that state keeps the code's digest and no code.
+func leanState(code string) []statecheck.StateCheck {
+	return []statecheck.StateCheck{
+		statecheck.ExpectKnownValue(policyAddr, tfjsonpath.New("content_sha256"), knownvalue.StringExact(sha256Hex([]byte(code)))),
+		statecheck.ExpectKnownValue(policyAddr, tfjsonpath.New("content_wo"), knownvalue.Null()),
+		statecheck.ExpectKnownValue(policyAddr, tfjsonpath.New("content"), knownvalue.Null()),
+	}
+}
+
+// TestAccPolicyResource_contentWO: tfgov_policy with `content_wo` keeps
+// only the code's SHA-256 in state; it uploads the code at create, refuses
+// Rego that does not parse and `content` beside it at plan time, uploads
+// new code in place, finds code uploaded outside Terraform, moves to
+// `content` and back without an upload, and removing it leaves the code.
+func TestAccPolicyResource_contentWO(t *testing.T) {
+	name := testAccName("lean")
+	var policyID string
+	const regoV2 = "package terraform.policies.tags\n\nimport rego.v1\n\ndeny contains \"v2\" if { false }\n"
+	resource.ParallelTest(t, resource.TestCase{
+		PreCheck:                 func() { testAccPreCheck(t) },
+		ProtoV6ProviderFactories: testAccProtoV6ProviderFactories,
+		CheckDestroy:             testAccCheckPolicyDestroyed(t, name),
+		Steps: []resource.TestStep{
+			// Refused at plan: nothing is made.
+			{Config: testAccPolicyLean(name, badRego), PlanOnly: true, ExpectError: regexp.MustCompile(`(?s)Invalid Rego.*content_wo`)},
+			{
+				Config:      strings.Replace(testAccPolicyLean(name, regoCode), "content_wo", "content = \"x\"\n  content_wo", 1),
+				PlanOnly:    true,
+				ExpectError: regexp.MustCompile(`(?s)Invalid Attribute Combination.*content_wo`),
+			},
+			{
+				Config: testAccPolicyLean(name, regoCode),
+				ConfigPlanChecks: resource.ConfigPlanChecks{PreApply: []plancheck.PlanCheck{
+					plancheck.ExpectKnownValue(policyAddr, tfjsonpath.New("content_sha256"), knownvalue.StringExact(sha256Hex([]byte(regoCode)))),
+				}},
+				ConfigStateChecks: append(leanState(regoCode), testAccCheckCode(t, policyAddr, regoCode),
+					stateCheckFunc(func(_ context.Context, s *tfjson.State) error {
+						var err error
+						policyID, err = stateID(s, policyAddr)
+						return err
+					})),
+			},
+			{
+				Config:            testAccPolicyLean(name, regoV2),
+				ConfigPlanChecks:  expectAction(policyAddr, plancheck.ResourceActionUpdate),
+				ConfigStateChecks: append(leanState(regoV2), testAccCheckCode(t, policyAddr, regoV2)),
+			},
+			// Drift: code uploaded outside Terraform shows as its digest,
+			// and the apply uploads the configured code again.
+			{
+				PreConfig: func() {
+					if err := testAccClient(t).Policies.Upload(context.Background(), policyID, []byte(regoCode)); err != nil {
+						t.Fatalf("uploading outside Terraform: %v", err)
+					}
+				},
+				RefreshState:       true,
+				ExpectNonEmptyPlan: true,
+				Check:              resource.TestCheckResourceAttr(policyAddr, "content_sha256", sha256Hex([]byte(regoCode))),
+			},
+			{
+				Config:            testAccPolicyLean(name, regoV2),
+				ConfigPlanChecks:  expectAction(policyAddr, plancheck.ResourceActionUpdate),
+				ConfigStateChecks: append(leanState(regoV2), testAccCheckCode(t, policyAddr, regoV2)),
+			},
+			// Import by ID: the code is not tracked until the next apply.
+			{ResourceName: policyAddr, ImportState: true, ImportStateVerify: true, ImportStateVerifyIgnore: []string{"content_sha256"}},
+			// The same code as content, then back: the state changes, the
+			// service does not (the upload count stays).
+			{
+				Config: testAccPolicyInline(name, regoV2),
+				ConfigStateChecks: []statecheck.StateCheck{
+					statecheck.ExpectKnownValue(policyAddr, tfjsonpath.New("content"), knownvalue.StringExact(regoV2)),
+					statecheck.ExpectKnownValue(policyAddr, tfjsonpath.New("content_sha256"), knownvalue.Null()),
+					testAccCheckCode(t, policyAddr, regoV2),
+				},
+			},
+			{Config: testAccPolicyLean(name, regoV2), ConfigStateChecks: leanState(regoV2)},
+			// Removing content_wo plans its default, no code managed: the
+			// code stays on the service.
+			{
+				Config: strings.Replace(testAccPolicyLean(name, regoV2), "content_wo =", "# content_wo =", 1),
+				ConfigPlanChecks: resource.ConfigPlanChecks{PreApply: []plancheck.PlanCheck{
+					plancheck.ExpectResourceAction(policyAddr, plancheck.ResourceActionUpdate),
+					plancheck.ExpectKnownValue(policyAddr, tfjsonpath.New("content_sha256"), knownvalue.Null()),
+				}},
+				ConfigStateChecks: []statecheck.StateCheck{testAccCheckCode(t, policyAddr, regoV2)},
+			},
+		},
+	})
+}
+
+// TestAccPolicyResource_contentWONoReupload: an import into a
+// configuration with content_wo plans content_sha256 (Terraform cannot
+// know which code route the configuration takes) and uploads nothing when
+// the service has that code; moving between content and content_wo with
+// the same code uploads nothing either.
+func TestAccPolicyResource_contentWONoReupload(t *testing.T) {
+	pol := testAccPolicy(t, tfe.OPA)
+	if err := testAccClient(t).Policies.Upload(context.Background(), pol.ID, []byte(regoCode)); err != nil {
+		t.Fatal(err)
+	}
+	lean := strings.Replace(testAccPolicyLean(pol.Name, regoCode), `name`, fmt.Sprintf("organization = %q\n  name", testAccOrganization()), 1)
+	inline := strings.Replace(lean, "content_wo", "content", 1)
+	importBlock := fmt.Sprintf("import {\n  to = %s\n  id = %q\n}\n", policyAddr, pol.ID)
+	before := 0
+	count := func() { before = sandboxUploads(pol.ID) }
+	none := stateCheckFunc(func(context.Context, *tfjson.State) error {
+		if n := sandboxUploads(pol.ID) - before; n != 0 {
+			return fmt.Errorf("the apply uploaded %d times, want 0", n)
+		}
+		return nil
+	})
+	resource.ParallelTest(t, resource.TestCase{
+		PreCheck:                 func() { testAccPreCheck(t) },
+		ProtoV6ProviderFactories: testAccProtoV6ProviderFactories,
+		Steps: []resource.TestStep{
+			{
+				PreConfig: count,
+				Config:    lean + importBlock,
+				ConfigPlanChecks: resource.ConfigPlanChecks{PreApply: []plancheck.PlanCheck{
+					plancheck.ExpectKnownValue(policyAddr, tfjsonpath.New("content_sha256"), knownvalue.StringExact(sha256Hex([]byte(regoCode)))),
+				}},
+				ConfigStateChecks: append(leanState(regoCode), none),
+			},
+			{Config: lean, PlanOnly: true},
+			{PreConfig: count, Config: inline, ConfigStateChecks: []statecheck.StateCheck{none}},
+			{PreConfig: count, Config: lean, ConfigStateChecks: append(leanState(regoCode), none)},
+		},
+	})
+}
+
+// TestAccPolicyResource_contentWOChangedAfterPlan: a saved plan of a
+// policy with content_wo = file(...), applied after the file changed,
+// fails naming both digests and sends nothing, at create as at update; a
+// new plan applies the file. The error is Terraform's own ("inconsistent
+// final plan", as for any configuration value that changed since the
+// plan, content = file(...) included): its re-plan at apply gives the
+// provider nothing of the saved plan to compare with (docs/design.md).
+func TestAccPolicyResource_contentWOChangedAfterPlan(t *testing.T) {
+	name := testAccName("leansaved")
+	d := newCLIDir(t, fmt.Sprintf(`
+resource "tfgov_policy" "test" {
+  name       = %q
+  kind       = "opa"
+  query      = "data.terraform.policies.tags.deny"
+  content_wo = file("${path.module}/policy.rego")
+}
+`, name))
+	ctx := context.Background()
+	edited := regoCode + "# edited after the plan\n"
+	refused := func(was, now string) {
+		t.Helper()
+		out, err := runTerraform(t, d.dir, "apply", "-no-color", "tfplan")
+		folded := strings.Join(strings.Fields(out), " ")
+		if err == nil || !strings.Contains(folded, "content_sha256: was cty.StringVal(\""+sha256Hex([]byte(was))) ||
+			!strings.Contains(folded, "but now cty.StringVal(\""+sha256Hex([]byte(now))) {
+			t.Fatalf("apply of a saved plan after the code changed: %v, want an error naming both digests:\n%s", err, out)
+		}
+	}
+
+	// Create: nothing is made.
+	d.write("policy.rego", regoV0Code)
+	d.must("plan", "-out=tfplan")
+	d.write("policy.rego", regoCode)
+	refused(regoV0Code, regoCode)
+	if _, err := (policyClient{testAccClient(t)}).findByName(ctx, testAccOrganization(), name); !isNotFound(err) {
+		t.Errorf("after the refused create, the policy exists or the lookup failed: %v", err)
+	}
+	d.must("apply", "-auto-approve")
+	id, _ := d.stateAttr(policyAddr, "id").(string)
+	d.emptyPlan()
+
+	// Update: nothing is uploaded.
+	d.write("policy.rego", regoV0Code)
+	d.must("plan", "-out=tfplan")
+	d.write("policy.rego", edited)
+	refused(regoV0Code, edited)
+	if got, err := testAccClient(t).Policies.Download(ctx, id); err != nil || string(got) != regoCode {
+		t.Errorf("code after the refused update: %q (%v), want the code applied before", got, err)
+	}
+	d.must("apply", "-auto-approve")
+	if got, err := testAccClient(t).Policies.Download(ctx, id); err != nil || string(got) != edited {
+		t.Errorf("code after the new plan's apply: %q (%v), want the edited file", got, err)
+	}
+	if got := d.stateAttr(policyAddr, "content_sha256"); got != sha256Hex([]byte(edited)) {
+		t.Errorf("content_sha256 %v, want the edited file's", got)
+	}
+	d.emptyPlan()
+}
