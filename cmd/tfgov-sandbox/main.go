@@ -64,6 +64,7 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 	fs.StringVar(&tlsf.keyFile, "tls-key", "", "private key (PEM) of --tls-cert")
 	latency := fs.Duration("latency", 0, "delay every request by this long before serving it (parallel requests wait concurrently)")
 	policyUpdatedAt := fs.String("policy-updated-at", "upload+patch", "which writes move a policy's updated-at: upload+patch, upload, patch or none (the reference does not say; see internal/sandbox/README.md)")
+	clockOffset := fs.Duration("clock-offset", 0, "run the sandbox's clock this far ahead of the machine's (behind when negative, e.g. -10s): the times it stores and its answers' Date header")
 	faults := fs.String("faults", "", "random faults, e.g. seed=7,429=0.05,503=0.05,lost=0.05,slow=0.05,slow-delay=1s (see internal/sandbox/README.md)")
 	fs.Usage = func() {
 		fmt.Fprintf(fs.Output(), "Usage: tfgov-sandbox [flags] [-- COMMAND [ARGS...]]\n\nWith a COMMAND, the sandbox runs it with the export lines in its environment, stops when it exits and exits with its status.\n\n")
@@ -103,7 +104,7 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 	}
 	srv, err := sandbox.New(sandbox.Options{Token: *token, DataFile: *data, UploadListen: *uploadListen, Logger: logger, RateLimit: *rateLimit,
 		TestRunWorkers: *testWorkers, Terraform: *terraform, Latency: *latency, Chaos: chaos, TLS: tlsConfig,
-		PolicyUpdatedAt: movedBy,
+		PolicyUpdatedAt: movedBy, ClockOffset: *clockOffset,
 	})
 	if err != nil {
 		return err

@@ -79,7 +79,7 @@ func (r *agentTokenResource) Schema(_ context.Context, _ resource.SchemaRequest,
 			"(a 5xx, or a connection lost once the request was sent) can never be adopted: nobody received its secret. The provider creates the token again, " +
 			"and never revokes a token it cannot prove it made: no API field says which process made a token, and another configuration's (or a person's) token " +
 			"with the same description made at the same moment looks the same. Instead the apply ends with a warning that lists the possible orphans: " +
-			"the pool's tokens with the description sent, created while the lost request was in flight (give or take 5 seconds of clock skew), " +
+			"the pool's tokens with the description sent, created while the lost request was in flight as the service's clock tells it (the provider reads that clock from the \"Date\" header of the service's answers, so a service clock ahead of or behind the machine's changes nothing), " +
 			"that no create of this apply received (tokens of `count` and `for_each` siblings are never listed), with how to revoke them " +
 			"(the pool's token list in the organization's settings, or `DELETE /api/v2/authentication-tokens/<id>`). " +
 			"Each such warning's summary names its tokens, so Terraform never folds two into \"and N more similar warnings\". " +
@@ -166,8 +166,9 @@ func (r *agentTokenResource) Create(ctx context.Context, req resource.CreateRequ
 
 // unreceivedTokens returns the tokens that a create whose answer was lost
 // (amb) may have made: the pool's tokens with the description sent,
-// created within the request's window (their created-at, give or take
-// clockSkew), whose create answer this provider did not receive. None is
+// created within the request's window on the service's clock (their
+// created-at: ambiguousWriteError.within), whose create answer this
+// provider did not receive. None is
 // ever revoked: the API has no field that says which process made a
 // token, and one made by another configuration (or a person) at the same
 // moment with the same description looks the same. They are named in a

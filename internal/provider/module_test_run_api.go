@@ -141,7 +141,7 @@ func (c testRunClient) create(ctx context.Context, m moduleRef, opts *tfe.TestRu
 // for), and it is claimed so that no other create adopts it too.
 // Otherwise nothing is adopted
 // (the caller queues the run again) and the matching runs created within
-// the request's window (its created-at, give or take clockSkew) are
+// the request's window on the service's clock (ambiguousWriteError.within) are
 // returned as candidates: each may be an orphan the lost create queued.
 func (c testRunClient) lostCreate(ctx context.Context, m moduleRef, sent *tfe.TestRunCreateOptions, amb *ambiguousWriteError, ownCV bool, owned *ownership) (run *testRunRecord, adopt bool, candidates []*testRunRecord, err error) {
 	runs, err := c.list(ctx, m, nil)

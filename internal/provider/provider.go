@@ -215,7 +215,7 @@ func (p *tfgovProvider) Configure(ctx context.Context, req provider.ConfigureReq
 		address, basePath = api.Scheme+"://"+api.Host, api.Path
 		tflog.Debug(ctx, "Discovered the API", map[string]any{"hostname": hostname, "api": api.String()})
 	}
-	httpClient.Transport = &retryTransport{next: transport, max: int(retryMax), minWait: 250 * time.Millisecond, maxWait: 5 * time.Second}
+	httpClient.Transport = &retryTransport{next: transport, max: int(retryMax), minWait: 250 * time.Millisecond, maxWait: 5 * time.Second, serviceClock: &serviceClock{}}
 
 	headers := make(map[string][]string)
 	headers["User-Agent"] = []string{fmt.Sprintf("terraform-provider-tfgov/%s (+https://registry.terraform.io/providers/tfgov/tfgov) go-tfe", p.version)}

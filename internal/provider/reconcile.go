@@ -48,12 +48,6 @@ import (
 // ambiguously, each followed by a look-up that found nothing.
 const maxAmbiguousCreates = 5
 
-// clockSkew is how far the service's clock may be from the provider's when
-// a creation time is compared with a request's window. The window only
-// narrows the candidates a warning names (agent tokens, test runs of a
-// shared configuration version); it never proves an object ours.
-const clockSkew = 5 * time.Second
-
 // asAmbiguous returns the ambiguous write in err's chain (go-tfe returns
 // the transport's error wrapped in a *url.Error).
 func asAmbiguous(err error) (*ambiguousWriteError, bool) {
@@ -69,9 +63,17 @@ func isAmbiguous(err error) bool {
 }
 
 // within reports whether t (the service's creation time of an object) lies
-// in the request's window, widened by clockSkew on both sides.
+// in the request's window on the service's clock: the local window moved by
+// the bounds of the clocks' offset (service_clock.go), widened by
+// serviceClockMargin. With no Date header ever seen there is no window:
+// every t is in it, so that a candidate is named rather than missed. The
+// window only narrows the candidates a warning names; it never proves an
+// object ours.
 func (e *ambiguousWriteError) within(t time.Time) bool {
-	return !t.Before(e.Start.Add(-clockSkew)) && !t.After(e.End.Add(clockSkew))
+	if !e.OffsetKnown {
+		return true
+	}
+	return !t.Before(e.Start.Add(e.OffsetLow-serviceClockMargin)) && !t.After(e.End.Add(e.OffsetHigh+serviceClockMargin))
 }
 
 // Reconciliation outcomes, counted by resource type for tests and logs.

@@ -12,6 +12,7 @@ import (
 
 	"github.com/hashicorp/go-version"
 
+	"github.com/tfgov/terraform-provider-tfgov/internal/policysample"
 	"github.com/tfgov/terraform-provider-tfgov/internal/statesize"
 )
 
@@ -34,15 +35,23 @@ import (
 // resource identity on Terraform 1.12+ for the types whose hashicorp/tfe
 // resource has none (team access, agent token, test variable); an agent
 // token's rotation_triggers when null; and for a policy, the longer names
-// enforcement_level and content. A policy's proof that lets a plan skip
+// enforcement_level and content, and content_wo and content_sha256 (null
+// with content, and with no code). A policy's proof that lets a plan skip
 // the code's download (issue 25) has no allowance: in its compact form
 // (private_compact.go) it takes as many characters as hashicorp/tfe's empty
 // private state, and hashicorp/tfe downloads every policy's code on every
 // plan instead.
+//
+// Policies hold code of real size (policysample: Rego of the public
+// libraries' median and p99 size, issue 37). With content_wo a policy
+// keeps only the code's SHA-256: at most a third of tfe_policy's bytes at
+// either size, and its budget is tfe_policy's without code plus the
+// digest.
 const (
 	// stateBudgetPolicyUpload is tfgov_policy_upload's stated budget
-	// (hashicorp/tfe has no separate upload) for this test's OPA code,
-	// with the organization's name counted as 10 characters.
+	// (hashicorp/tfe has no separate upload) with its code from `source`,
+	// whatever the code's size, with the organization's name counted as 10
+	// characters and the file's path as 40.
 	stateBudgetPolicyUpload = 520
 	// stateBudgetDeprecation and stateBudgetTestRun are the stated budgets
 	// of the types hashicorp/tfe does not have, with the organization's
@@ -63,35 +72,53 @@ func TestAccStateBudget(t *testing.T) {
 	mod := testAccRegistryModule(t, "1.0.0")
 	org := testAccOrganization()
 	name := testAccName("budget")
-	const code = "package terraform.policies.tags\n\nimport rego.v1\n\ndeny contains \"no\" if { false }\n"
 	dir := t.TempDir()
+	sizes := map[string]int{"median": int(policysample.Rego.Median), "p99": int(policysample.Rego.P99)}
+	codes := map[string]string{}
+	policies := ""
+	for label, size := range sizes {
+		codes[label] = policysample.RegoCode("terraform.policies.tags", 0, 0, size)
+		file := filepath.Join(dir, label+".rego")
+		if err := os.WriteFile(file, []byte(codes[label]), 0o600); err != nil {
+			t.Fatal(err)
+		}
+		policies += fmt.Sprintf(`
+resource "tfgov_policy" "inline_%[2]s" {
+  name        = "%[1]s-i-%[2]s"
+  description = "budget policy"
+  kind        = "opa"
+  query       = "data.terraform.policies.tags.deny"
+  content     = file(%[3]q)
+}
+
+resource "tfgov_policy" "lean_%[2]s" {
+  name        = "%[1]s-l-%[2]s"
+  description = "budget policy"
+  kind        = "opa"
+  query       = "data.terraform.policies.tags.deny"
+  content_wo  = file(%[3]q)
+}
+
+resource "tfgov_policy" "two_%[2]s" {
+  name        = "%[1]s-u-%[2]s"
+  description = "budget policy"
+  kind        = "opa"
+  query       = "data.terraform.policies.tags.deny"
+}
+
+resource "tfgov_policy_upload" "two_%[2]s" {
+  policy_id = tfgov_policy.two_%[2]s.id
+  source    = %[3]q
+}
+`, name, label, file)
+	}
 	config := fmt.Sprintf(`
 terraform {
   required_providers {
     tfgov = { source = "tfgov/tfgov" }
   }
 }
-
-resource "tfgov_policy" "inline" {
-  name        = "%[1]s-i"
-  description = "budget policy"
-  kind        = "opa"
-  query       = "data.terraform.policies.tags.deny"
-  content     = %[2]q
-}
-
-resource "tfgov_policy" "two" {
-  name        = "%[1]s-u"
-  description = "budget policy"
-  kind        = "opa"
-  query       = "data.terraform.policies.tags.deny"
-}
-
-resource "tfgov_policy_upload" "two" {
-  policy_id = tfgov_policy.two.id
-  content   = %[2]q
-}
-
+%[1]s
 resource "tfgov_team_access" "this" {
   team_id      = %[3]q
   workspace_id = %[4]q
@@ -123,7 +150,7 @@ resource "tfgov_module_test_run" "this" {
   source              = %[8]q
   wait_for_completion = false
 }
-`, name, code, team.ID, ws.ID, pool.ID, mod.Name, mod.Provider, testModuleDir(t, "pass"))
+`, policies, "", team.ID, ws.ID, pool.ID, mod.Name, mod.Provider, testModuleDir(t, "pass"))
 	if err := os.WriteFile(filepath.Join(dir, "main.tf"), []byte(config), 0o600); err != nil {
 		t.Fatal(err)
 	}
@@ -148,24 +175,33 @@ resource "tfgov_module_test_run" "this" {
 		byAddr[i.Type+"."+i.Name] = i
 	}
 	b := stateBudgets{t: t, identity: !terraformVersion(t).LessThan(version.Must(version.NewVersion("1.12.0"))), hostname: testAccHostname(t)}
-	upload := b.attrs(byAddr["tfgov_policy_upload.two"])
-	for _, c := range []struct {
+	type budgetCase struct {
 		addr, against string
 		budget        func(statesize.Instance) int
-	}{
-		{"tfgov_policy.inline", "tfe_policy + longer names (the code proof in as many bytes as its empty private state)", func(i statesize.Instance) int {
-			return b.tfePolicy(i, b.attrs(i)["content"]) + policyAllowance(i)
-		}},
-		{"tfgov_policy.two", "tfe_policy (with the upload's code) + longer names", func(i statesize.Instance) int {
-			return b.tfePolicy(i, upload["content"]) + policyAllowance(i)
-		}},
-		{"tfgov_policy_upload.two", "stated", func(statesize.Instance) int { return stateBudgetPolicyUpload }},
+	}
+	var cases []budgetCase
+	for _, label := range []string{"median", "p99"} {
+		code := b.raw(codes[label])
+		cases = append(cases,
+			budgetCase{"tfgov_policy.inline_" + label, "tfe_policy + longer names + null content_wo and content_sha256", func(i statesize.Instance) int {
+				return b.tfePolicy(i, code) + policyAllowance(i) + leanNulls
+			}},
+			budgetCase{"tfgov_policy.lean_" + label, "tfe_policy without code + longer names + the code's SHA-256, at most a third of tfe_policy's", func(i statesize.Instance) int {
+				return min(b.tfePolicy(i, json.RawMessage("null"))+policyAllowance(i)+leanDigest, b.tfePolicy(i, code)/3)
+			}},
+			budgetCase{"tfgov_policy.two_" + label, "tfe_policy (with the upload's code) + longer names + null content_wo and content_sha256", func(i statesize.Instance) int {
+				return b.tfePolicy(i, code) + policyAllowance(i) + leanNulls
+			}},
+			budgetCase{"tfgov_policy_upload.two_" + label, "stated", func(statesize.Instance) int { return stateBudgetPolicyUpload }},
+		)
+	}
+	for _, c := range append(cases, []budgetCase{
 		{"tfgov_team_access.this", "tfe_team_access + identity", b.tfeTeamAccess},
 		{"tfgov_agent_token.this", "tfe_agent_token + identity + null rotation_triggers", b.tfeAgentToken},
 		{"tfgov_module_test_variable.this", "tfe_test_variable + identity", b.tfeTestVariable},
 		{"tfgov_module_version_deprecation.this", "stated", func(statesize.Instance) int { return stateBudgetDeprecation }},
 		{"tfgov_module_test_run.this", "stated", func(statesize.Instance) int { return stateBudgetTestRun }},
-	} {
+	}...) {
 		inst, ok := byAddr[c.addr]
 		if !ok {
 			t.Errorf("%s: not in the state", c.addr)
@@ -175,7 +211,7 @@ resource "tfgov_module_test_run" "this" {
 		if strings.HasPrefix(c.against, "stated") {
 			// Without the identity (Terraform 1.12+), and with the names
 			// the fixtures chose counted at fixed lengths.
-			size = normalizedBytes(withoutIdentity(inst), map[string]int{org: 10, mod.Name: 12})
+			size = normalizedBytes(withoutIdentity(inst), map[string]int{org: 10, mod.Name: 12, filepath.Join(dir, "median.rego"): 40, filepath.Join(dir, "p99.rego"): 40})
 		}
 		budget := c.budget(inst)
 		t.Logf("%-40s %5d bytes, budget %5d (%s)", c.addr, size, budget, c.against)
@@ -277,6 +313,14 @@ func (b stateBudgets) tfePolicy(i statesize.Instance, code json.RawMessage) int 
 		"name": a["name"], "organization": a["organization"], "policy": code, "query": a["query"],
 	}, "[]", "bnVsbA==", map[string]json.RawMessage{"hostname": b.raw(b.hostname), "id": a["id"], "organization": a["organization"]})
 }
+
+// leanNulls is content_wo and content_sha256 of a policy whose code is in
+// content or not managed; leanDigest is content_wo and content_sha256 of a
+// policy whose code is given with content_wo (whose content is null).
+const (
+	leanNulls  = len(`"content_wo":null,"content_sha256":null,`)
+	leanDigest = len(`"content_wo":null,"content_sha256":"",`) + 64
+)
 
 // policyAllowance is the longer names of two attributes: enforcement_level
 // (tfe_policy's enforce_mode) and content (policy).

@@ -70,6 +70,9 @@ type retryTransport struct {
 	// replace them to check minute-long waits without waiting.
 	now   func() time.Time
 	sleep func(ctx context.Context, d time.Duration) error
+	// serviceClock follows the service's clock from the Date header of
+	// its answers (service_clock.go); nil: not followed.
+	serviceClock *serviceClock
 }
 
 // defaultMaxAsked is the longest single wait the service may ask for
@@ -114,15 +117,19 @@ var retriesMade atomic.Int64
 
 // ambiguousWriteError is a POST that may or may not have been processed:
 // it was answered with a 5xx, or the connection failed after the request
-// may have been sent. Start and End bound the request's window: anything
-// the POST made was made between them (as the service's clock stands, up
-// to the skew reconcile.go allows).
+// may have been sent. Start and End bound the request's window on the
+// local clock: anything the POST made was made between them. OffsetLow and
+// OffsetHigh bound the service's clock's offset from the local one (from
+// the latest Date header; OffsetKnown false when no answer had one), which
+// moves the window onto the service's clock (within).
 type ambiguousWriteError struct {
-	Method, Path string
-	Status       int    // 0 for a transport error
-	Reason       string // the status text or the transport error
-	Start, End   time.Time
-	Err          error // the transport error, if any
+	Method, Path          string
+	Status                int    // 0 for a transport error
+	Reason                string // the status text or the transport error
+	Start, End            time.Time
+	OffsetLow, OffsetHigh time.Duration
+	OffsetKnown           bool
+	Err                   error // the transport error, if any
 }
 
 func (e *ambiguousWriteError) Error() string {
@@ -150,7 +157,11 @@ func (t *retryTransport) RoundTrip(req *http.Request) (*http.Response, error) {
 			WroteHeaderField: func(string, []string) { wrote.Store(true) },
 			WroteHeaders:     func() { wrote.Store(true) },
 		}))
+		sent := time.Now()
 		resp, err := t.next.RoundTrip(traced)
+		if err == nil {
+			t.serviceClock.observe(resp, sent, time.Now())
+		}
 		switch v := classify(req.Method, resp, err, wrote.Load(), ctx.Err() != nil); v {
 		case verdictDone:
 			if perr := httpToHTTPSServer(req, resp); perr != nil {
@@ -166,6 +177,7 @@ func (t *retryTransport) RoundTrip(req *http.Request) (*http.Response, error) {
 			return resp, err
 		case verdictAmbiguous:
 			amb := &ambiguousWriteError{Method: req.Method, Path: req.URL.Path, Start: start, End: time.Now(), Err: err}
+			amb.OffsetLow, amb.OffsetHigh, amb.OffsetKnown = t.serviceClock.offset()
 			if err != nil {
 				amb.Reason = err.Error()
 			} else {

@@ -42,7 +42,7 @@ func (s *Server) agentJobs(w http.ResponseWriter, r *http.Request) {
 		}
 	}
 	if tok != nil {
-		tok.LastUsedAt = now()
+		tok.LastUsedAt = s.st.now()
 		s.persistLocked()
 	}
 	s.mu.Unlock()

@@ -167,7 +167,7 @@ func (s *Server) updateModuleVersionDeprecation(w http.ResponseWriter, r *http.R
 	if e != nil {
 		return e
 	}
-	t := now()
+	t := s.st.now()
 	if d.status == statusUndeprecated {
 		if mv.Deprecation != nil {
 			mv.Deprecation = nil

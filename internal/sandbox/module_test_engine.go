@@ -100,7 +100,7 @@ func (e *testEngine) resume(st *state) {
 		case testRunPending, testRunQueued:
 			e.enqueue(tr.ID)
 		case testRunRunning:
-			t := now()
+			t := st.now()
 			tr.Status, tr.ErroredAt, tr.FinishedAt, tr.UpdatedAt = testRunErrored, t, t, t
 			var log engineLog
 			log.diagnostic("Test run interrupted", "The sandbox stopped while this run was executing; queue a new run.")
@@ -229,7 +229,7 @@ func (e *testEngine) start(id string) (*job, *runProc) {
 	if closed {
 		return nil, nil
 	}
-	t := now()
+	t := e.s.st.now()
 	tr.Status, tr.StartedAt, tr.UpdatedAt = testRunRunning, t, t
 	j := &job{
 		runID: tr.ID, moduleID: tr.ModuleID, cvID: tr.ConfigVersionID, testDir: tr.TestDirectory,
@@ -255,7 +255,7 @@ func (e *testEngine) finish(id string, out outcome) {
 	if tr == nil {
 		return
 	}
-	t := now()
+	t := e.s.st.now()
 	tr.Status, tr.FinishedAt, tr.UpdatedAt, tr.Log = out.status, t, t, out.log
 	switch out.status {
 	case testRunErrored:

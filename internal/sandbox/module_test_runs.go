@@ -191,7 +191,7 @@ func (s *Server) acceptConfiguration(st *state, cvID string, body []byte) *apiEr
 	if cv == nil {
 		return errNotFound()
 	}
-	t := now()
+	t := st.now()
 	if err := checkTarGz(body); err != nil {
 		cv.Status, cv.Error, cv.ErrorMessage, cv.ErroredAt = "errored", "invalid_archive", "The upload is not a .tar.gz archive: "+err.Error(), t
 	} else {
@@ -490,7 +490,7 @@ func (s *Server) cancelTestRun(w http.ResponseWriter, r *http.Request, p princip
 		return errConflict(fmt.Sprintf("test run %s is %s; only a running test can be canceled", tr.ID, tr.Status))
 	}
 	if tr.CancelRequestedAt.IsZero() {
-		tr.CancelRequestedAt = now()
+		tr.CancelRequestedAt = s.st.now()
 		tr.UpdatedAt = tr.CancelRequestedAt
 		s.engine.interrupt(tr.ID)
 	}
@@ -512,7 +512,7 @@ func (s *Server) forceCancelTestRun(w http.ResponseWriter, r *http.Request, p pr
 	if tr.CancelRequestedAt.IsZero() {
 		return errConflict(fmt.Sprintf("test run %s has not been canceled; cancel it first, and force-cancel only if it does not stop", tr.ID))
 	}
-	tr.UpdatedAt = now()
+	tr.UpdatedAt = s.st.now()
 	s.engine.kill(tr.ID, killForceCancel)
 	w.WriteHeader(http.StatusAccepted)
 	return nil

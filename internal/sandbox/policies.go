@@ -333,7 +333,7 @@ func (st *state) policySetsForPolicy(org, kind string, ids []string) ([]*policyS
 func (st *state) attachPolicy(ps *policySet, policyID string) {
 	if !slices.Contains(ps.PolicyIDs, policyID) {
 		ps.PolicyIDs = append(ps.PolicyIDs, policyID)
-		ps.UpdatedAt = now()
+		ps.UpdatedAt = st.now()
 	}
 }
 
@@ -412,7 +412,7 @@ func (s *Server) updatePolicy(w http.ResponseWriter, r *http.Request, p principa
 		pol.Level = level
 	}
 	if s.policyUpdatedAt.byPatch() {
-		pol.UpdatedAt = now()
+		pol.UpdatedAt = s.st.now()
 	}
 	writeDoc(w, http.StatusOK, document{Data: s.st.policyResource(pol, true)})
 	return nil
@@ -478,7 +478,7 @@ func (st *state) deletePolicy(id string) {
 	for _, ps := range st.PolicySets {
 		if i := slices.Index(ps.PolicyIDs, id); i >= 0 {
 			ps.PolicyIDs = slices.Delete(ps.PolicyIDs, i, i+1)
-			ps.UpdatedAt = now()
+			ps.UpdatedAt = st.now()
 		}
 	}
 	delete(st.Policies, id)
@@ -511,7 +511,7 @@ func (s *Server) uploadPolicy(w http.ResponseWriter, r *http.Request, p principa
 	pol.Code = raw
 	pol.Uploaded = true
 	if s.policyUpdatedAt.byUpload() {
-		pol.UpdatedAt = now()
+		pol.UpdatedAt = s.st.now()
 	}
 	w.WriteHeader(http.StatusOK)
 	return nil
@@ -584,7 +584,7 @@ func (s *Server) removePolicySetPolicies(w http.ResponseWriter, r *http.Request,
 	kept := slices.DeleteFunc(slices.Clone(ps.PolicyIDs), func(id string) bool { return slices.Contains(ids, id) })
 	if len(kept) != len(ps.PolicyIDs) {
 		ps.PolicyIDs = kept
-		ps.UpdatedAt = now()
+		ps.UpdatedAt = s.st.now()
 	}
 	writeNoContent(w)
 	return nil

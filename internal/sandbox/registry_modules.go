@@ -390,7 +390,7 @@ func (s *Server) createModuleVersion(w http.ResponseWriter, r *http.Request, p p
 			return errNotFound()
 		}
 		target := mod.version(v)
-		target.UpdatedAt = now()
+		target.UpdatedAt = s.st.now()
 		// A bad archive is the version's failure, not the upload's.
 		target.Status, target.Error = "ok", ""
 		if err := checkTarGz(body); err != nil {
@@ -404,7 +404,7 @@ func (s *Server) createModuleVersion(w http.ResponseWriter, r *http.Request, p p
 
 // addModuleVersion records a pending version (shared with the demo seed).
 func (st *state) addModuleVersion(m *registryModule, v string) *moduleVersion {
-	t := now()
+	t := st.now()
 	mv := &moduleVersion{ID: newID("modver-"), Version: v, Status: "pending", CreatedAt: t, UpdatedAt: t}
 	m.Versions = append(m.Versions, mv)
 	m.UpdatedAt = t

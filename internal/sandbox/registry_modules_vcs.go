@@ -365,7 +365,7 @@ func (s *Server) updateRegistryModule(w http.ResponseWriter, r *http.Request, p 
 		return e
 	}
 	updated.TestConfig = cfg
-	updated.UpdatedAt = now()
+	updated.UpdatedAt = s.st.now()
 	*m = updated
 	return writeOne(w, http.StatusOK, m, registryModuleResource)
 }

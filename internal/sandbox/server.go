@@ -70,6 +70,10 @@ type Options struct {
 	// PolicyUpdatedAt; "" is both upload and update); SetPolicyUpdatedAt
 	// changes it later.
 	PolicyUpdatedAt PolicyUpdatedAt
+	// ClockOffset shifts the sandbox's clock from the machine's (ahead
+	// when positive): the times it stores and the Date header of its
+	// answers (clock.go); SetClockOffset changes it later.
+	ClockOffset time.Duration
 }
 
 // Server is the sandbox: an http.Handler for the API plus the upload
@@ -129,6 +133,7 @@ func New(opts Options) (*Server, error) {
 		}
 	}
 	s.st = st
+	s.SetClockOffset(opts.ClockOffset)
 	if err := s.SetChaos(opts.Chaos); err != nil {
 		return nil, err
 	}
@@ -176,6 +181,9 @@ func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	if !strings.HasPrefix(r.URL.Path, "/_sandbox/") && !sleepCtx(r, s.opts.Latency) {
 		return
 	}
+	// The service's clock, not the machine's (net/http sets Date only
+	// when the handler has not).
+	w.Header().Set("Date", s.st.now().Format(http.TimeFormat))
 	rec := &statusRecorder{ResponseWriter: w, status: http.StatusOK}
 	defer func() {
 		if v := recover(); v != nil {
@@ -236,6 +244,8 @@ func (s *Server) routes() {
 	s.mux.HandleFunc("DELETE /_sandbox/chaos", s.adminOnly(s.deleteChaos))
 	s.mux.HandleFunc("PUT /_sandbox/policy-updated-at", s.adminOnly(s.putPolicyUpdatedAt))
 	s.mux.HandleFunc("GET /_sandbox/policy-updated-at", s.adminOnly(s.getPolicyUpdatedAt))
+	s.mux.HandleFunc("PUT /_sandbox/clock-offset", s.adminOnly(s.putClockOffset))
+	s.mux.HandleFunc("GET /_sandbox/clock-offset", s.adminOnly(s.getClockOffset))
 	s.mux.HandleFunc("/", func(w http.ResponseWriter, r *http.Request) {
 		// Unknown routes answer 404, never 405 or 501: go-tfe retries 5xx.
 		s.count("unmatched")

@@ -45,6 +45,9 @@ type state struct {
 	TestVariables         map[string]*testVariable         `json:"test_variables"`
 	// Seed is the last seed applied (seed.go), applied again at a restart.
 	Seed *seedRecord `json:"seed,omitempty"`
+
+	// clock is the sandbox's clock (clock.go), not persisted.
+	clock *serviceClock
 }
 
 func newState() *state {
@@ -67,6 +70,7 @@ func newState() *state {
 		ConfigurationVersions: map[string]*configurationVersion{},
 		TestRuns:              map[string]*testRun{},
 		TestVariables:         map[string]*testVariable{},
+		clock:                 &serviceClock{},
 	}
 }
 
@@ -80,7 +84,7 @@ type record struct {
 // newRecord makes a record with a fresh id of the given prefix.
 func (st *state) newRecord(prefix string) record {
 	st.Seq++
-	return record{ID: newID(prefix), Seq: st.Seq, CreatedAt: now()}
+	return record{ID: newID(prefix), Seq: st.Seq, CreatedAt: st.now()}
 }
 
 func (r record) seq() int64 { return r.Seq }
@@ -96,10 +100,6 @@ func sorted[T interface{ seq() int64 }](m map[string]T, keep func(T) bool) []T {
 	slices.SortFunc(out, func(a, b T) int { return cmp.Compare(a.seq(), b.seq()) })
 	return out
 }
-
-// now is the current time truncated to the millisecond precision that the
-// API's timestamps carry, so a value read back equals the value stored.
-func now() time.Time { return time.Now().UTC().Truncate(time.Millisecond) }
 
 const idAlphabet = "0123456789abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ"
 

@@ -160,7 +160,7 @@ func (s *Server) changeWorkspaceTags(w http.ResponseWriter, r *http.Request, p p
 	}
 	if next := withTags(ws.TagNames, names, add); !slices.Equal(next, ws.TagNames) {
 		ws.TagNames = next
-		ws.UpdatedAt = now()
+		ws.UpdatedAt = s.st.now()
 	}
 	writeNoContent(w)
 	return nil

@@ -8,6 +8,8 @@ import (
 	"testing"
 
 	"github.com/open-policy-agent/opa/v1/ast"
+
+	"github.com/tfgov/terraform-provider-tfgov/internal/policysample"
 )
 
 // TestGenerateCode: 1,000 generated policies have the libraries' median
@@ -32,7 +34,7 @@ func TestGenerateCode(t *testing.T) {
 			}
 		}
 	}
-	for kind, want := range map[string]codeDist{"sentinel": sentinelSizes, "opa": regoSizes} {
+	for kind, want := range map[string]policysample.Dist{"sentinel": policysample.Sentinel, "opa": policysample.Rego} {
 		s := sizes[kind]
 		sort.Ints(s)
 		if len(s) != 500 {
@@ -41,13 +43,13 @@ func TestGenerateCode(t *testing.T) {
 		for _, q := range []struct {
 			name      string
 			got, want float64
-		}{{"median", float64(s[250]), want.median}, {"p90", float64(s[450]), want.p90}} {
+		}{{"median", float64(s[250]), want.Median}, {"p90", float64(s[450]), want.P90}} {
 			if q.got < 0.9*q.want || q.got > 1.1*q.want {
 				t.Errorf("%s %s: %.0f bytes, want %.0f ± 10%%", kind, q.name, q.got, q.want)
 			}
 		}
-		if max := float64(s[len(s)-1]); max > want.max+200 {
-			t.Errorf("%s max: %.0f bytes, want at most %.0f", kind, max, want.max)
+		if max := float64(s[len(s)-1]); max > want.Max+200 {
+			t.Errorf("%s max: %.0f bytes, want at most %.0f", kind, max, want.Max)
 		}
 	}
 }
