@@ -2,8 +2,8 @@
 # with-sandbox.sh SANDBOX_BIN COMMAND...: starts SANDBOX_BIN (tfgov-sandbox)
 # as a separate process serving HTTPS on a free port with the demo
 # organization, exports what it prints (TFE_HOSTNAME, TFE_TOKEN,
-# TFE_ORGANIZATION, SSL_CERT_FILE), runs COMMAND against it as against a
-# Terraform Enterprise, and stops the sandbox however COMMAND ends.
+# TFE_ORGANIZATION, SSL_CERT_FILE) and SANDBOX_ADMIN_TOKEN, runs COMMAND
+# against it as against a Terraform Enterprise, and stops the sandbox however COMMAND ends.
 # The sandbox's log goes to $SANDBOX_LOG (default: a temporary file, shown
 # when COMMAND fails).
 set -euo pipefail
@@ -40,6 +40,10 @@ set -a
 # shellcheck disable=SC1091
 source "$work/env"
 set +a
+# The admin token (a comment in the env file), for commands that also act
+# as a site admin, such as scripts/tfe-acc.sh.
+SANDBOX_ADMIN_TOKEN=$(sed -n 's/^# admin token: //p' "$work/env")
+export SANDBOX_ADMIN_TOKEN
 echo "with-sandbox.sh: $(head -n1 "$work/env" | sed 's/^# //') (TFE_HOSTNAME=$TFE_HOSTNAME, TFE_ORGANIZATION=$TFE_ORGANIZATION)"
 status=0
 "$@" || status=$?

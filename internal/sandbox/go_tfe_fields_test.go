@@ -20,8 +20,10 @@ func TestGoTFEFields(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if org.DefaultExecutionMode != "remote" || org.CollaboratorAuthPolicy != tfe.AuthPolicyPassword || org.SessionTimeout != 20160 ||
-		org.SessionRemember != 20160 || !org.TwoFactorConformant || org.UserTokensEnabled == nil || !*org.UserTokensEnabled || !org.SpeculativePlanManagementEnabled {
+	// A new organization's session settings are null (0 to go-tfe) on the
+	// real service, not its 14-day default (organization_settings.go).
+	if org.DefaultExecutionMode != "remote" || org.CollaboratorAuthPolicy != tfe.AuthPolicyPassword || org.SessionTimeout != 0 ||
+		org.SessionRemember != 0 || !org.TwoFactorConformant || org.UserTokensEnabled == nil || !*org.UserTokensEnabled || !org.SpeculativePlanManagementEnabled {
 		t.Errorf("organization %+v", org)
 	}
 

@@ -17,6 +17,7 @@ func (s *Server) registerOrganizations() {
 	s.route("GET /api/v2/account/details", s.readAccount)
 	s.route("POST /api/v2/organizations", s.createOrganization)
 	s.route("GET /api/v2/organizations/{org}", s.readOrganization)
+	s.route("PATCH /api/v2/organizations/{org}", s.updateOrganization)
 	s.route("DELETE /api/v2/organizations/{org}", s.deleteOrganization)
 }
 
@@ -25,6 +26,14 @@ type organization struct {
 	Name         string `json:"name"`
 	Email        string `json:"email"`
 	OwnersTeamID string `json:"owners_team_id"`
+	// Settings are the settings changed from a new organization's
+	// (organization_settings.go), by attribute name.
+	Settings map[string]any `json:"settings,omitempty"`
+	// DefaultAgentPoolID is the pool of default-execution-mode agent.
+	DefaultAgentPoolID string `json:"default_agent_pool_id,omitempty"`
+	// Subscription is what the admin subscription endpoint set last
+	// (admin_subscriptions.go); nil for none.
+	Subscription *subscription `json:"subscription,omitempty"`
 }
 
 type user struct {
@@ -39,43 +48,32 @@ type user struct {
 var nameRE = regexp.MustCompile(`^[A-Za-z0-9_-]+$`)
 
 // organizationResource renders an organization with the settings go-tfe's
-// Organization decodes at the values a new paid organization has on the
-// real service (none of them can be changed in the sandbox): remote
-// execution by default, password sign-in, sessions of 14 days (20,160
-// minutes), user tokens enabled, speculative plan management on, cost
-// estimation, SAML, assessments and HYOK off. `permissions` (which depend
-// on the caller) is left out, as is `default-project`: the sandbox has no
-// projects.
-func organizationResource(o *organization) resource {
+// Organization decodes: those organization_settings.go lets owners change
+// (at a new organization's values until they do), and the rest at a paid
+// organization's: SAML off, not unified, no trial. `permissions` (which
+// depend on the caller) is left out, as is `default-project`: the sandbox
+// has no projects. The default agent pool is named while it exists.
+func (st *state) organizationResource(o *organization) resource {
+	attrs := map[string]any{
+		"name":                  o.Name,
+		"email":                 o.Email,
+		"external-id":           o.ID,
+		"created-at":            timestamp(o.CreatedAt),
+		"two-factor-conformant": true,
+		"saml-enabled":          false,
+		"is-unified":            false,
+		"trial-expires-at":      nil,
+	}
+	o.settingsAttributes(attrs)
+	pool := ""
+	if st.AgentPools[o.DefaultAgentPoolID] != nil {
+		pool = o.DefaultAgentPoolID
+	}
 	return resource{
-		Type: "organizations",
-		ID:   o.Name,
-		Attributes: map[string]any{
-			"name":                                o.Name,
-			"email":                               o.Email,
-			"external-id":                         o.ID,
-			"created-at":                          timestamp(o.CreatedAt),
-			"default-execution-mode":              "remote",
-			"collaborator-auth-policy":            "password",
-			"session-remember":                    20160,
-			"session-timeout":                     20160,
-			"two-factor-conformant":               true,
-			"user-tokens-enabled":                 true,
-			"speculative-plan-management-enabled": true,
-			"cost-estimation-enabled":             false,
-			"saml-enabled":                        false,
-			"is-unified":                          false,
-			"assessments-enforced":                false,
-			"allow-force-delete-workspaces":       false,
-			"send-passing-statuses-for-untriggered-speculative-plans": false,
-			"aggregated-commit-status-enabled":                        false,
-			"stacks-enabled":                                          false,
-			"max-ttl-enabled":                                         false,
-			"enforce-hyok":                                            false,
-			"owners-team-saml-role-id":                                nil,
-			"trial-expires-at":                                        nil,
-		},
-		Relationships: map[string]any{"default-agent-pool": relOne("agent-pools", "")},
+		Type:          "organizations",
+		ID:            o.Name,
+		Attributes:    attrs,
+		Relationships: map[string]any{"default-agent-pool": relOne("agent-pools", pool)},
 		Links:         map[string]any{"self": apiPath("organizations", o.Name)},
 	}
 }
@@ -135,7 +133,7 @@ func (s *Server) createOrganization(w http.ResponseWriter, r *http.Request, p pr
 	if p.admin {
 		owner = s.st.userByEmail(email)
 	}
-	return writeOne(w, http.StatusCreated, s.st.createOrganization(name, email, owner), organizationResource)
+	return writeOne(w, http.StatusCreated, s.st.createOrganization(name, email, owner), s.st.organizationResource)
 }
 
 // createOrganization is the state change shared with the demo seed.
@@ -183,7 +181,7 @@ func (s *Server) readOrganization(w http.ResponseWriter, r *http.Request, p prin
 	if e != nil {
 		return e
 	}
-	return writeOne(w, http.StatusOK, s.st.Organizations[org], organizationResource)
+	return writeOne(w, http.StatusOK, s.st.Organizations[org], s.st.organizationResource)
 }
 
 // deleteOrganization deletes an organization and everything in it. Only

@@ -253,6 +253,7 @@ func (s *Server) routes() {
 	})
 	s.registerDiscovery()
 	s.registerOrganizations()
+	s.registerAdminSubscriptions()
 	s.registerUserTokens()
 	s.registerMemberships()
 	s.registerTeams()

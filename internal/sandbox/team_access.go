@@ -155,7 +155,7 @@ func (st *state) teamAccessIncluded(r *http.Request, tas []*teamAccess) []resour
 		}
 		if ws := st.Workspaces[ta.WorkspaceID]; inc["workspace"] && ws != nil && !seen[ws.ID] {
 			seen[ws.ID] = true
-			out = append(out, workspaceResource(ws))
+			out = append(out, st.workspaceResource(ws))
 		}
 	}
 	return out

@@ -14,8 +14,12 @@ func (s *Server) registerWorkspaces() {
 	s.route("POST /api/v2/organizations/{org}/workspaces", s.createWorkspace)
 	s.route("GET /api/v2/organizations/{org}/workspaces", s.listWorkspaces)
 	s.route("GET /api/v2/organizations/{org}/workspaces/{name}", s.readWorkspace)
+	s.route("PATCH /api/v2/organizations/{org}/workspaces/{name}", s.updateWorkspace)
+	s.route("POST /api/v2/organizations/{org}/workspaces/{name}/actions/safe-delete", s.safeDeleteWorkspace)
 	s.route("DELETE /api/v2/organizations/{org}/workspaces/{name}", s.deleteWorkspace)
 	s.route("GET /api/v2/workspaces/{id}", s.readWorkspace)
+	s.route("PATCH /api/v2/workspaces/{id}", s.updateWorkspace)
+	s.route("POST /api/v2/workspaces/{id}/actions/safe-delete", s.safeDeleteWorkspace)
 	s.route("GET /api/v2/workspaces/{id}/relationships/remote-state-consumers", s.listRemoteStateConsumers)
 	s.route("DELETE /api/v2/workspaces/{id}", s.deleteWorkspace)
 }
@@ -29,56 +33,47 @@ type workspace struct {
 	// TagNames are the workspace's tags, lower-case and sorted
 	// (workspace_tags.go).
 	TagNames []string `json:"tag_names,omitempty"`
+	// Settings are the settings changed from a new workspace's, by
+	// attribute name; ExecutionMode is its own mode ("" inherits the
+	// organization's) and AgentPoolID the pool of mode agent
+	// (workspace_settings.go).
+	Settings      map[string]any `json:"settings,omitempty"`
+	ExecutionMode string         `json:"execution_mode,omitempty"`
+	AgentPoolID   string         `json:"agent_pool_id,omitempty"`
 }
 
-// workspaceResource renders a workspace with the settings go-tfe's
-// Workspace decodes at the values a workspace made through the API has on
-// the real service (the sandbox changes none of them): remote execution
-// inherited from the organization, speculative plans, file triggers and
-// structured run output on, destroy plans allowed, no VCS repository, no
-// agent pool, Terraform version `latest`. `permissions` (which depend on
-// the caller) and `project` are left out: the sandbox has no projects.
-func workspaceResource(ws *workspace) resource {
-	return resource{
+// workspaceResource renders a workspace with what go-tfe's Workspace
+// decodes: its settings and execution mode (workspace_settings.go), and the
+// rest at the values of a workspace that has never run: unlocked, no
+// resources, no VCS repository. `permissions` depend on the caller
+// (workspaceRenderer adds them); `project` is left out: the sandbox has no
+// projects.
+func (st *state) workspaceResource(ws *workspace) resource {
+	res := resource{
 		Type: "workspaces",
 		ID:   ws.ID,
 		Attributes: map[string]any{
-			"name":                          ws.Name,
-			"description":                   ws.Description,
-			"created-at":                    timestamp(ws.CreatedAt),
-			"updated-at":                    timestamp(ws.UpdatedAt),
-			"execution-mode":                "remote",
-			"auto-apply":                    false,
-			"auto-apply-run-trigger":        false,
-			"locked":                        false,
-			"resource-count":                0,
-			"actions":                       map[string]any{"is-destroyable": true},
-			"allow-destroy-plan":            true,
-			"assessments-enabled":           false,
-			"can-queue-destroy-plan":        false,
-			"environment":                   "default",
-			"file-triggers-enabled":         true,
-			"global-remote-state":           false,
-			"project-remote-state":          false,
-			"operations":                    true,
-			"queue-all-runs":                false,
-			"speculative-enabled":           true,
-			"structured-run-output-enabled": true,
-			"source":                        "tfe-api",
-			"terraform-version":             "latest",
-			"working-directory":             "",
-			"trigger-prefixes":              []string{},
-			"trigger-patterns":              []string{},
-			"tag-names":                     append([]string{}, ws.TagNames...),
-			"vcs-repo":                      nil,
-			"setting-overwrites":            map[string]any{"execution-mode": false, "agent-pool": false},
+			"name":                   ws.Name,
+			"description":            ws.Description,
+			"created-at":             timestamp(ws.CreatedAt),
+			"updated-at":             timestamp(ws.UpdatedAt),
+			"locked":                 false,
+			"resource-count":         0,
+			"actions":                map[string]any{"is-destroyable": true},
+			"can-queue-destroy-plan": false,
+			"environment":            "default",
+			"project-remote-state":   false,
+			"source":                 "tfe-api",
+			"tag-names":              append([]string{}, ws.TagNames...),
+			"vcs-repo":               nil,
 		},
 		Relationships: map[string]any{
 			"organization": relOne("organizations", ws.Org),
-			"agent-pool":   relOne("agent-pools", ""),
 		},
 		Links: map[string]any{"self": apiPath("workspaces", ws.ID)},
 	}
+	st.workspaceSettingsAttributes(ws, &res)
+	return res
 }
 
 func canManageWorkspaces(a orgAccess) bool { return a.ManageWorkspaces }
@@ -112,8 +107,11 @@ func (s *Server) createWorkspace(w http.ResponseWriter, r *http.Request, p princ
 	ws := &workspace{record: s.st.newRecord("ws-"), Org: org, Name: name, TagNames: tags}
 	ws.UpdatedAt = ws.CreatedAt
 	assign(&ws.Description, desc)
+	if e := s.st.applyWorkspaceSettings(b, ws); e != nil {
+		return e
+	}
 	s.st.Workspaces[ws.ID] = ws
-	return writeOne(w, http.StatusCreated, ws, workspaceResource)
+	return writeOne(w, http.StatusCreated, ws, s.st.workspaceRenderer(p))
 }
 
 func (st *state) workspaceByName(org, name string) *workspace {
@@ -150,7 +148,7 @@ func (s *Server) listWorkspaces(w http.ResponseWriter, r *http.Request, p princi
 	if q.Get("sort") == "-name" {
 		slices.Reverse(all)
 	}
-	return writeList(w, r, all, workspaceResource)
+	return writeList(w, r, all, s.st.workspaceRenderer(p))
 }
 
 // workspaceFor returns ws when p may read it and, with manage, may manage
@@ -172,7 +170,7 @@ func (st *state) workspaceAt(r *http.Request) *workspace {
 
 // readWorkspace serves both read paths (by name and by ID).
 func (s *Server) readWorkspace(w http.ResponseWriter, r *http.Request, p principal) *apiError {
-	return writeOne(w, http.StatusOK, s.st.workspaceFor(p, s.st.workspaceAt(r), false), workspaceResource)
+	return writeOne(w, http.StatusOK, s.st.workspaceFor(p, s.st.workspaceAt(r), false), s.st.workspaceRenderer(p))
 }
 
 // listRemoteStateConsumers lists the workspaces that may read this one's
@@ -185,12 +183,13 @@ func (s *Server) listRemoteStateConsumers(w http.ResponseWriter, r *http.Request
 	if s.st.workspaceFor(p, s.st.Workspaces[r.PathValue("id")], false) == nil {
 		return errNotFound()
 	}
-	return writeList(w, r, []*workspace{}, workspaceResource)
+	return writeList(w, r, []*workspace{}, s.st.workspaceRenderer(p))
 }
 
-// deleteWorkspace serves both delete paths (by name and by ID).
+// deleteWorkspace serves both delete paths (by name and by ID): owners,
+// manage-workspaces and the workspace's admins may.
 func (s *Server) deleteWorkspace(w http.ResponseWriter, r *http.Request, p principal) *apiError {
-	return deleteOne(w, s.st.workspaceFor(p, s.st.workspaceAt(r), true), s.st.deleteWorkspace)
+	return deleteOne(w, s.st.workspaceToManage(r, p), s.st.deleteWorkspace)
 }
 
 // deleteWorkspace removes a workspace and what hangs off it.

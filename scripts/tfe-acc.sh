@@ -1,0 +1,115 @@
+#!/usr/bin/env bash
+# tfe-acc.sh SANDBOX_BIN: runs hashicorp/tfe v0.79.0's own acceptance tests
+# for the resources tfgov overlaps (policies, team access, agent tokens, test
+# variables) and for the organization, workspace and team a governance
+# configuration makes next to them, unmodified and in the suite's default
+# mode (subscriptions through the admin endpoints), against a fresh
+# tfgov-sandbox --tls started by scripts/with-sandbox.sh; prints each test's
+# result as a table and fails unless all of them pass.
+#
+# TFE_ACC_TEST_BINARY names the suite's test binary, built by you from
+# hashicorp/tfe v0.79.0's internal/provider package (`go test -c`): this
+# repository neither holds nor builds hashicorp/tfe. Without it the script
+# says so and exits 0, so CI can always call it. The tests need no files
+# from the source tree at run time; they run in a temporary directory.
+# TF_ACC_TERRAFORM_PATH is the Terraform they use (1.14 or later runs the
+# resource identity test; an older one skips it, which counts as a failure).
+# The suite's go test -v output goes to $TFE_ACC_LOG (default: a temporary
+# file, kept and named when a test fails).
+set -euo pipefail
+
+# The 25 tests, exactly: the suite's -run is a regular expression over
+# names, and a prefix such as TestAccTFEPolicy would also run other types'.
+tests=(
+  TestAccTFEPolicy_basic
+  TestAccTFEPolicy_basicWithDefaults
+  TestAccTFEPolicyOPA_basic
+  TestAccTFEPolicy_update
+  TestAccTFEPolicy_unsetEnforce
+  TestAccTFEPolicyOPA_update
+  TestAccTFEPolicy_import
+  TestAccTFEPolicy_importByIdentity
+  TestAccTFETeamAccess_admin
+  TestAccTFETeamAccess_write
+  TestAccTFETeamAccess_custom
+  TestAccTFETeamAccess_policyOverrides
+  TestAccTFETeamAccess_updateToCustom
+  TestAccTFETeamAccess_updateFromCustom
+  TestAccTFETeamAccess_updateAdminToCustomWithSamePermissions
+  TestAccTFETeamAccess_import
+  TestAccTFETeamAccessDataSource_basic
+  TestAccTFEAgentToken_basic
+  TestAccTFETestVariable_basic
+  TestAccTFETestVariable_valueWriteOnly
+  TestAccTFETestVariable_updateValueWriteOnlyToValue
+  TestAccTFETestVariable_update
+  TestAccTFEOrganization_basic
+  TestAccTFEWorkspace_basic
+  TestAccTFETeam_basic
+)
+
+if [ "${1:-}" != --against-sandbox ]; then
+  sandbox=${1:?usage: tfe-acc.sh SANDBOX_BIN}
+  binary=${TFE_ACC_TEST_BINARY:-}
+  if [ -z "$binary" ]; then
+    echo "tfe-acc: not run: TFE_ACC_TEST_BINARY is not set (the test binary of hashicorp/tfe v0.79.0's internal/provider package, built with go test -c from its source; this repository does not build it)"
+    exit 0
+  fi
+  [ -x "$binary" ] || { echo "tfe-acc: TFE_ACC_TEST_BINARY=$binary is not an executable file" >&2; exit 1; }
+  exec bash "$(dirname "$0")/with-sandbox.sh" "$sandbox" bash "$0" --against-sandbox
+fi
+
+# Inside with-sandbox.sh: TFE_HOSTNAME, TFE_TOKEN (the demo owner, a user
+# who may create organizations), TFE_ORGANIZATION, SSL_CERT_FILE and
+# SANDBOX_ADMIN_TOKEN are set.
+binary=$TFE_ACC_TEST_BINARY
+work=$(mktemp -d "${TMPDIR:-/tmp}/tfgov-tfe-acc.XXXXXX")
+log=${TFE_ACC_LOG:-$work/go-test.log}
+keep_log=
+cleanup() {
+  if [ -z "${TFE_ACC_LOG:-}" ] && [ -n "$keep_log" ]; then
+    mv "$log" "${TMPDIR:-/tmp}/tfgov-tfe-acc-$$.log" && echo "tfe-acc: the suite's output: ${TMPDIR:-/tmp}/tfgov-tfe-acc-$$.log"
+  fi
+  rm -rf "$work"
+}
+trap cleanup EXIT
+
+# The suite's clients: the provider reads TFE_HOSTNAME, the admin client
+# (go-tfe's default config) TFE_ADDRESS, and the subscription helper the
+# provision-licenses admin token. ENABLE_TFE unset is the default (HCP
+# Terraform) mode; ENABLE_BETA=1 runs the two beta tests.
+export TF_ACC=1 ENABLE_BETA=1 CHECKPOINT_DISABLE=1
+export TFE_ADDRESS="https://$TFE_HOSTNAME"
+export TFE_ADMIN_PROVISION_LICENSES_TOKEN=$SANDBOX_ADMIN_TOKEN
+unset ENABLE_TFE TF_CLI_CONFIG_FILE TFE_PARALLELISM
+# The test variable tests publish a module from a GitHub repository through
+# an OAuth client; the sandbox contacts no VCS, so the token is any string
+# and the repository need not exist (its name gives the module's).
+export GITHUB_TOKEN=tfgov-sandbox-contacts-no-vcs
+export GITHUB_REGISTRY_MODULE_IDENTIFIER=tfgov-example/terraform-aws-network
+export GITHUB_WORKSPACE_IDENTIFIER=tfgov-example/governed-workspace
+export GITHUB_WORKSPACE_BRANCH=main
+
+pattern="^($(IFS='|'; echo "${tests[*]}"))\$"
+start=$SECONDS
+status=0
+(cd "$work" && "$binary" -test.run "$pattern" -test.v -test.count 1 -test.timeout 20m) >"$log" 2>&1 || status=$?
+took=$((SECONDS - start))
+
+passed=0
+printf '\n%-60s %-8s %s\n' "hashicorp/tfe v0.79.0 test" result time
+for t in "${tests[@]}"; do
+  line=$(grep -E "^\s*--- (PASS|FAIL|SKIP): $t \(" "$log" | tail -n1 || true)
+  result=$(sed -E 's/^\s*--- ([A-Z]+):.*/\1/' <<<"$line")
+  time=$(sed -E 's/.*\(([0-9.]+s)\)$/\1/' <<<"$line")
+  [ -n "$line" ] || { result="NOT RUN"; time=-; }
+  [ "$result" = PASS ] && passed=$((passed + 1))
+  printf '%-60s %-8s %s\n' "$t" "$result" "$time"
+done
+echo "tfe-acc: $passed of ${#tests[@]} passed in $((took / 60))m$((took % 60))s (go test exit $status)"
+if [ "$passed" -ne "${#tests[@]}" ]; then
+  keep_log=1
+  # The first failures' own lines, so the cause shows without the log.
+  grep -E -A12 '^\s*--- (FAIL|SKIP):|^panic:' "$log" | head -n 80 >&2 || true
+  exit 1
+fi
