@@ -171,8 +171,28 @@ func (s *Server) listTeams(w http.ResponseWriter, r *http.Request, p principal) 
 	return writeList(w, r, all, s.st.teamResource)
 }
 
+// readTeam reads a team. `include=users` adds its members' user records
+// (go-tfe's TeamMembers.List, which hashicorp/tfe's tfe_team_members reads
+// for the usernames) and `include=organization-memberships` their
+// memberships (TeamMembers.ListOrganizationMemberships), as the real
+// service does.
 func (s *Server) readTeam(w http.ResponseWriter, r *http.Request, p principal) *apiError {
-	return writeOne(w, http.StatusOK, s.st.teamFor(p, r.PathValue("id"), false), s.st.teamResource)
+	t := s.st.teamFor(p, r.PathValue("id"), false)
+	if t == nil {
+		return errNotFound()
+	}
+	inc := includes(r)
+	doc := document{Data: s.st.teamResource(t)}
+	for _, id := range t.UserIDs {
+		if u := s.st.Users[id]; u != nil && inc["users"] {
+			doc.Included = append(doc.Included, userResource(u))
+		}
+		if m := s.st.membershipOf(t.Org, id); m != nil && inc["organization-memberships"] {
+			doc.Included = append(doc.Included, s.st.membershipResource(m))
+		}
+	}
+	writeDoc(w, http.StatusOK, doc)
+	return nil
 }
 
 func (s *Server) updateTeam(w http.ResponseWriter, r *http.Request, p principal) *apiError {
