@@ -310,6 +310,12 @@ func TestAccExamplesValidate(t *testing.T) {
 					t.Fatal(err)
 				}
 			}
+			// The files an example reads with file(), as a user's copy has them.
+			if _, err := os.Stat(filepath.Join(dir, "policies")); err == nil {
+				if err := os.CopyFS(filepath.Join(work, "policies"), os.DirFS(filepath.Join(dir, "policies"))); err != nil {
+					t.Fatal(err)
+				}
+			}
 			if !whole {
 				if err := os.WriteFile(filepath.Join(work, "required_providers.tf"), []byte(requiredProvidersShim), 0o600); err != nil {
 					t.Fatal(err)

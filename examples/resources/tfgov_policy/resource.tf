@@ -1,4 +1,35 @@
-# A Sentinel policy (`kind` defaults to "sentinel").
+# The code from a file, write-only: state keeps its SHA-256, not the code,
+# so applies stay fast with hundreds of policies. Any expression works:
+# file(), templatefile(), a module's output.
+resource "tfgov_policy" "required_tags" {
+  name              = "required-tags"
+  kind              = "opa"
+  query             = "data.terraform.policies.required_tags.deny"
+  enforcement_level = "mandatory"
+  content_wo        = file("${path.module}/policies/required-tags.rego")
+}
+
+# A Sentinel policy (`kind` defaults to "sentinel"), its code in plan and
+# state: the plan shows a change of the code line by line.
+resource "tfgov_policy" "approved_regions" {
+  name              = "approved-regions"
+  description       = "Resources stay in the approved regions."
+  enforcement_level = "soft-mandatory"
+  content           = <<-EOT
+    import "tfplan/v2" as tfplan
+
+    approved = ["eu-west-1", "eu-central-1"]
+
+    main = rule {
+      all tfplan.resource_changes as _, rc {
+        rc.change.after.region else "eu-west-1" in approved
+      }
+    }
+  EOT
+}
+
+# The code managed apart from the policy, here written by another resource
+# during the apply: a tfgov_policy without code and a tfgov_policy_upload.
 resource "tfgov_policy" "no_public_buckets" {
   name              = "no-public-buckets"
   description       = "S3 buckets must block public access."
@@ -8,37 +39,4 @@ resource "tfgov_policy" "no_public_buckets" {
 resource "tfgov_policy_upload" "no_public_buckets" {
   policy_id = tfgov_policy.no_public_buckets.id
   source    = "${path.module}/policies/no-public-buckets.sentinel"
-}
-
-# An OPA policy: `query` names the rule the service evaluates.
-resource "tfgov_policy" "required_tags" {
-  name              = "required-tags"
-  kind              = "opa"
-  query             = "data.terraform.policies.required_tags.deny"
-  enforcement_level = "mandatory"
-}
-
-resource "tfgov_policy_upload" "required_tags" {
-  policy_id = tfgov_policy.required_tags.id
-  source    = "${path.module}/policies/required-tags.rego"
-}
-
-# The code inline: one resource per policy, the leaner shape with many
-# policies. For code in a file: content = file("${path.module}/policies/x.rego").
-# Do not also give this policy a tfgov_policy_upload.
-resource "tfgov_policy" "approved_regions" {
-  name    = "approved-regions"
-  kind    = "opa"
-  query   = "data.terraform.policies.approved_regions.deny"
-  content = <<-EOT
-    package terraform.policies.approved_regions
-
-    import rego.v1
-
-    deny contains msg if {
-      some rc in input.plan.resource_changes
-      not rc.change.after.region in {"eu-west-1", "eu-central-1"}
-      msg := sprintf("%s is outside the approved regions", [rc.address])
-    }
-  EOT
 }
