@@ -1,16 +1,13 @@
 # Two policies with their code: a Sentinel policy and an OPA policy. The
-# code lives in ./policies; editing a file plans an upload. Policy sets
+# code lives in ./policies and is given write-only (content_wo): state keeps
+# its SHA-256, not the code, and editing a file plans an upload. Policy sets
 # decide where the policies are enforced.
 
 resource "tfgov_policy" "no_public_buckets" {
   name              = "no-public-buckets"
   description       = "S3 buckets must block public ACLs and policies."
   enforcement_level = "soft-mandatory"
-}
-
-resource "tfgov_policy_upload" "no_public_buckets" {
-  policy_id = tfgov_policy.no_public_buckets.id
-  source    = "${path.module}/policies/no-public-buckets.sentinel"
+  content_wo        = file("${path.module}/policies/no-public-buckets.sentinel")
 }
 
 variable "required_tags_level" {
@@ -19,18 +16,14 @@ variable "required_tags_level" {
   default     = "mandatory"
 }
 
+# The Rego is parsed with OPA's parser at plan time, before anything is made.
 resource "tfgov_policy" "required_tags" {
   name              = "required-tags"
   description       = "Managed resources carry the owner and cost-center tags."
   kind              = "opa"
   query             = "data.terraform.policies.required_tags.deny"
   enforcement_level = var.required_tags_level
-}
-
-# The Rego is parsed with OPA's parser before it is uploaded.
-resource "tfgov_policy_upload" "required_tags" {
-  policy_id = tfgov_policy.required_tags.id
-  source    = "${path.module}/policies/required-tags.rego"
+  content_wo        = file("${path.module}/policies/required-tags.rego")
 }
 
 data "tfgov_policies" "all" {
@@ -45,7 +38,7 @@ output "policies" {
 output "policy_code_sha256" {
   description = "SHA-256 of each policy's uploaded code."
   value = {
-    (tfgov_policy.no_public_buckets.name) = tfgov_policy_upload.no_public_buckets.content_sha256
-    (tfgov_policy.required_tags.name)     = tfgov_policy_upload.required_tags.content_sha256
+    (tfgov_policy.no_public_buckets.name) = tfgov_policy.no_public_buckets.content_sha256
+    (tfgov_policy.required_tags.name)     = tfgov_policy.required_tags.content_sha256
   }
 }
