@@ -243,6 +243,7 @@ func (r *agentTokenResource) Read(ctx context.Context, req resource.ReadRequest,
 	if resp.Diagnostics.HasError() {
 		return
 	}
+	importing := takeImporting(ctx, req, resp)
 	poolID := state.AgentPoolID.ValueString()
 	tokens, err := r.data.agentPoolTokens(ctx, poolID)
 	if err != nil {
@@ -258,6 +259,14 @@ func (r *agentTokenResource) Read(ctx context.Context, req resource.ReadRequest,
 			resp.Diagnostics.AddError("Error reading agent token", fmt.Sprintf("Reading agent token %s: %s", state.ID.ValueString(), err))
 			return
 		}
+	}
+	switch {
+	case !ok && importing && tokens.parentMissing:
+		importedMissing(&resp.Diagnostics, "agent token", agentPoolError(poolID, tfe.ErrResourceNotFound))
+		return
+	case !ok && importing:
+		importedMissing(&resp.Diagnostics, "agent token", fmt.Sprintf("Agent token %s was not found in agent pool %s: the pool's tokens, which the API token can list, do not include it.", state.ID.ValueString(), poolID))
+		return
 	}
 	if !ok {
 		tflog.Info(ctx, "Agent token no longer exists; removing it from state", map[string]any{"id": state.ID.ValueString(), "agent_pool_id": poolID, "pool_missing": tokens.parentMissing})
@@ -327,6 +336,7 @@ func (r *agentTokenResource) ImportState(ctx context.Context, req resource.Impor
 	}
 	resp.Diagnostics.Append(resp.State.SetAttribute(ctx, path.Root("id"), tokenID)...)
 	resp.Diagnostics.Append(resp.State.SetAttribute(ctx, path.Root("agent_pool_id"), poolID)...)
+	markImporting(ctx, resp)
 	resp.Diagnostics.AddWarning("Agent token secret cannot be imported",
 		fmt.Sprintf("The API returns an agent token's secret only when it is created, so the imported token %s has a null token attribute. Replace the resource (terraform apply -replace) to get a token whose secret Terraform knows.", tokenID))
 }

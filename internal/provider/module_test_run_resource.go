@@ -480,12 +480,23 @@ func (r *moduleTestRunResource) Read(ctx context.Context, req resource.ReadReque
 	if resp.Diagnostics.HasError() {
 		return
 	}
+	importing := takeImporting(ctx, req, resp)
 	m := state.module()
 	rec, err := r.data.moduleTestRun(ctx, m, state.ID.ValueString())
 	if err == nil && rec == nil {
 		// Not in the module's list: make sure with a read by ID, since a
 		// list's pages can shift under a change made while paging.
 		rec, err = testRunClient{r.data.client}.read(ctx, m, state.ID.ValueString())
+	}
+	if isNotFound(err) && importing {
+		// The module's list answers 404 and empty alike: one read of the
+		// module says which.
+		what := fmt.Sprintf("Test run %s of module %s was not found: the module's test runs, which the API token can list, do not include it.", state.ID.ValueString(), m)
+		if _, merr := r.data.client.RegistryModules.Read(ctx, m.id()); isNotFound(merr) {
+			what = fmt.Sprintf("Module %s was not found, or the API token may not manage its tests (it needs to be an owner, or in the owners team): its test run %s cannot be read.", m, state.ID.ValueString())
+		}
+		importedMissing(&resp.Diagnostics, "module test run", what)
+		return
 	}
 	if isNotFound(err) {
 		tflog.Info(ctx, "Module test run no longer exists; removing it from state", map[string]any{"id": state.ID.ValueString(), "module": m.String()})
@@ -592,6 +603,7 @@ func (r *moduleTestRunResource) ImportState(ctx context.Context, req resource.Im
 		resp.Diagnostics.Append(resp.State.SetAttribute(ctx, path.Root(attr), v)...)
 	}
 	resp.Diagnostics.Append(resp.Private.SetKey(ctx, privateImported, []byte("true"))...)
+	markImporting(ctx, resp)
 }
 
 // relativePathValidator requires a path inside the configuration.

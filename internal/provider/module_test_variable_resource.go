@@ -327,12 +327,18 @@ func (r *moduleTestVariableResource) Read(ctx context.Context, req resource.Read
 	if resp.Diagnostics.HasError() {
 		return
 	}
+	importing := takeImporting(ctx, req, resp)
 	mod := state.module()
 	id := state.ID.ValueString()
 	fields := map[string]any{"module": mod.String(), "id": id}
 	vars, err := r.data.moduleTestVariables(ctx, mod)
 	if err != nil {
 		resp.Diagnostics.AddError("Error reading module test variable", testVariableError(mod, "read test variable "+id+" of", err))
+		return
+	}
+	if vars.moduleMissing && importing {
+		importedMissing(&resp.Diagnostics, "module test variable", fmt.Sprintf("Module %s was not found, or the API token may not manage its tests "+
+			"(it needs to be an owner, or in the owners team): its test variable %s cannot be read.", mod, id))
 		return
 	}
 	if vars.moduleMissing {
@@ -349,6 +355,10 @@ func (r *moduleTestVariableResource) Read(ctx context.Context, req resource.Read
 			resp.Diagnostics.AddError("Error reading module test variable", testVariableError(mod, "read test variable "+id+" of", err))
 			return
 		}
+	}
+	if v == nil && importing {
+		importedMissing(&resp.Diagnostics, "module test variable", fmt.Sprintf("Module %s has no test variable %s: its test variables, which the API token can list, do not include it.", mod, id))
+		return
 	}
 	if v == nil {
 		tflog.Info(ctx, "Module test variable no longer exists; removing it from state", fields)
@@ -462,6 +472,7 @@ func (r *moduleTestVariableResource) ImportState(ctx context.Context, req resour
 	for attr, v := range map[string]string{"organization": mod.Organization, "module_name": mod.Name, "module_provider": mod.Provider, "id": id} {
 		resp.Diagnostics.Append(resp.State.SetAttribute(ctx, path.Root(attr), v)...)
 	}
+	markImporting(ctx, resp)
 }
 
 // testVariableModel is the state for v. The value comes from prior (the

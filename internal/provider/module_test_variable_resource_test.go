@@ -550,7 +550,7 @@ func TestAccModuleTestVariableResource_importErrors(t *testing.T) {
 		"three parts":     {mod.String(), phraseRE("want <organization>/<module_name>/<module_provider>/<variable_id> or")},
 		"not a key or ID": {mod.String() + "/MY-KEY", phraseRE("the last part is neither a variable ID (var-<id>) nor a key")},
 		"unknown key":     {mod.String() + "/NOPE", phraseRE(fmt.Sprintf("Module %s has no test variable with key \"NOPE\"", mod))},
-		"unknown ID":      {mod.String() + "/var-doesnotexist1234", regexp.MustCompile(`(?i)Cannot import non-existent remote object`)},
+		"unknown ID":      {mod.String() + "/var-doesnotexist1234", phraseRE(fmt.Sprintf("Module %s has no test variable var-doesnotexist1234", mod))},
 	}
 	for name, tc := range tests {
 		t.Run(name, func(t *testing.T) {

@@ -370,7 +370,7 @@ func TestAccPolicyResource_importErrors(t *testing.T) {
 		"bad form":       {"just-a-name", `want pol-<id> or <organization>/<policy\s+name>`},
 		"unknown name":   {org + "/" + testAccName("missing"), `Policy "missing-[0-9a-f]+" in organization ` + org + ` not\s+found,\s+or\s+the\s+token\s+may\s+not\s+manage\s+policies`},
 		"empty part":     {org + "/", `no part may be empty`},
-		"missing policy": {"pol-doesnotexist0000", `Cannot import non-existent remote object`},
+		"missing policy": {"pol-doesnotexist0000", `Cannot import policy(?s:.*)Policy pol-doesnotexist0000 not\s+found`},
 	}
 	for name, tc := range tests {
 		t.Run(name, func(t *testing.T) {

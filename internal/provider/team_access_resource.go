@@ -349,6 +349,7 @@ func (r *teamAccessResource) Read(ctx context.Context, req resource.ReadRequest,
 	if resp.Diagnostics.HasError() {
 		return
 	}
+	importing := takeImporting(ctx, req, resp)
 	id, wsID := state.ID.ValueString(), state.WorkspaceID.ValueString()
 	var ta *tfe.TeamAccess
 	if wsID == "" {
@@ -376,6 +377,11 @@ func (r *teamAccessResource) Read(ctx context.Context, req resource.ReadRequest,
 				return
 			}
 		}
+	}
+	if ta == nil && importing {
+		importedMissing(&resp.Diagnostics, "team access", fmt.Sprintf("Team access %s was not found: no team holds a grant of that ID, or the API token may not see it "+
+			"(members see only the access of their own teams; owners and the workspace's admins see all).", id))
+		return
 	}
 	if ta == nil {
 		tflog.Info(ctx, "Team access no longer exists; removing it from state", map[string]any{"id": id, "workspace_id": wsID})
@@ -450,6 +456,7 @@ func (r *teamAccessResource) ImportState(ctx context.Context, req resource.Impor
 	const forms = "tws-<id> or <organization>/<workspace_name>/<team_name>"
 	if strings.HasPrefix(req.ID, "tws-") {
 		resource.ImportStatePassthroughID(ctx, path.Root("id"), req, resp)
+		markImporting(ctx, resp)
 		return
 	}
 	parts, err := splitImportID(req.ID, 3, forms)
@@ -464,6 +471,7 @@ func (r *teamAccessResource) ImportState(ctx context.Context, req resource.Impor
 	}
 	tflog.Debug(ctx, "Resolved team access import ID", map[string]any{"import_id": req.ID, "id": id})
 	resp.Diagnostics.Append(resp.State.SetAttribute(ctx, path.Root("id"), id)...)
+	markImporting(ctx, resp)
 }
 
 func (r *teamAccessResource) findByNames(ctx context.Context, org, wsName, teamName string) (string, error) {

@@ -357,7 +357,7 @@ func TestAccTeamAccessResource_importErrors(t *testing.T) {
 		"missing workspace": {org + "/no-such-workspace/" + team.Name, `workspace "no-such-workspace" was not found`},
 		"missing team":      {org + "/" + ws.Name + "/no-such-team", `team "no-such-team" was not found`},
 		"no grant":          {org + "/" + ws.Name + "/" + team.Name, `has no access to workspace`},
-		"missing id":        {"tws-doesnotexist0001", `Cannot import non-existent remote object`},
+		"missing id":        {"tws-doesnotexist0001", `Team access tws-doesnotexist0001 was not found`},
 	}
 	for name, tc := range tests {
 		t.Run(name, func(t *testing.T) {

@@ -48,8 +48,9 @@ type workspaceTeamAccessExclusiveResource struct{ resourceBase }
 var workspaceTeamAccessExclusiveIdentityAttrs = []identityAttr{{"workspace_id", "ID of the workspace (`ws-<id>`)."}}
 
 type workspaceTeamAccessExclusiveModel struct {
-	WorkspaceID types.String `tfsdk:"workspace_id"`
-	TeamIDs     types.Set    `tfsdk:"team_ids"`
+	WorkspaceID    types.String `tfsdk:"workspace_id"`
+	TeamIDs        types.Set    `tfsdk:"team_ids"`
+	RemovedTeamIDs types.Set    `tfsdk:"removed_team_ids"`
 }
 
 func (r *workspaceTeamAccessExclusiveResource) Schema(_ context.Context, _ resource.SchemaRequest, resp *resource.SchemaResponse) {
@@ -81,6 +82,18 @@ func (r *workspaceTeamAccessExclusiveResource) Schema(_ context.Context, _ resou
 					"An empty set removes every team's access.",
 				Validators: []validator.Set{setvalidator.ValueStringsAre(idValidator("team-"))},
 			},
+			"removed_team_ids": schema.SetAttribute{
+				Computed:    true,
+				ElementType: types.StringType,
+				MarkdownDescription: "IDs of the teams whose access the plan removes, known when the plan is made (unless `team_ids` is not), so that " +
+					"`terraform show` of a saved plan lists them; the apply removes the access of exactly these teams. A grant made after the plan " +
+					"is left alone, and the next plan shows it leaving. For an update these are the teams that leave `team_ids` (a team that holds " +
+					"no access loses nothing); for a new resource, the teams that hold access and `team_ids` does not name. After the apply it " +
+					"lists the teams whose access the apply removed, and a refresh empties it.\n\n" +
+					"Terraform (before 1.16) plans a new resource again when it applies it, and the provider cannot see the plan it made " +
+					"before: if the workspace's grants changed in between, a new resource's apply stops before removing anything, with " +
+					"\"Provider produced inconsistent final plan\" for `removed_team_ids`; plan again to see them.",
+			},
 		},
 	}
 }
@@ -111,18 +124,14 @@ func teamIDSet(ids map[string]bool) types.Set {
 	return s
 }
 
-// revocations are the grants an apply of plan would remove from grants:
-// those of teams plan does not name that prior (the refreshed state: what
-// the plan shows leaving) names, or every such grant for a new resource
-// (prior nil). A grant made after the plan's refresh is not among them: the
-// next plan shows it.
-func revocations(grants *recordsByID[*tfe.TeamAccess], plan, prior map[string]bool) []*tfe.TeamAccess {
+// revocations are the grants of grants that an apply removes: those of
+// the teams in removed (the plan's removed_team_ids) that keep (team_ids)
+// does not name. A grant made after the plan is not among them, whatever
+// team it names that the plan did not: the next plan shows it.
+func revocations(grants *recordsByID[*tfe.TeamAccess], keep, removed map[string]bool) []*tfe.TeamAccess {
 	var out []*tfe.TeamAccess
 	for _, g := range sortedByKey(grants.byID) {
-		if g.Team == nil || plan[g.Team.ID] {
-			continue
-		}
-		if prior != nil && !prior[g.Team.ID] {
+		if g.Team == nil || keep[g.Team.ID] || !removed[g.Team.ID] {
 			continue
 		}
 		out = append(out, g)
@@ -130,9 +139,43 @@ func revocations(grants *recordsByID[*tfe.TeamAccess], plan, prior map[string]bo
 	return out
 }
 
-// ModifyPlan refuses a plan that would lock the token's user out of the
-// workspace (lockOut), and, for a new resource (whose plan cannot show
-// what it removes as a diff), warns with the grants the apply removes.
+// removedTeams is the plan's removed_team_ids: for an update (prior, the
+// refreshed state's team_ids, not nil) the teams leaving team_ids, which
+// the state alone decides, so that Terraform's second plan at apply time
+// makes the same set; for a new resource (prior nil) the teams that hold a
+// grant in grants and keep does not name.
+func removedTeams(grants *recordsByID[*tfe.TeamAccess], keep, prior map[string]bool) map[string]bool {
+	out := map[string]bool{}
+	if prior != nil {
+		for id := range prior {
+			if !keep[id] {
+				out[id] = true
+			}
+		}
+		return out
+	}
+	for _, g := range grants.byID {
+		if g.Team != nil && g.Team.ID != "" && !keep[g.Team.ID] {
+			out[g.Team.ID] = true
+		}
+	}
+	return out
+}
+
+// teamLabel names a team by name and ID ("platform" (team-abc)), or by
+// ID alone when the token may not see its name.
+func teamLabel(names map[string]string, id string) string {
+	if n := names[id]; n != "" {
+		return fmt.Sprintf("%q (%s)", n, id)
+	}
+	return id
+}
+
+// ModifyPlan plans removed_team_ids, the teams whose access the apply
+// removes (removedTeams), refuses a plan that would lock the token's user
+// out of the workspace (lockOut), and, for a new resource (whose plan
+// cannot show what it removes as a diff of team_ids), warns with the
+// grants the apply removes, each team by name and ID.
 func (r *workspaceTeamAccessExclusiveResource) ModifyPlan(ctx context.Context, req resource.ModifyPlanRequest, resp *resource.ModifyPlanResponse) {
 	if req.Plan.Raw.IsNull() || r.data == nil {
 		return
@@ -144,7 +187,10 @@ func (r *workspaceTeamAccessExclusiveResource) ModifyPlan(ctx context.Context, r
 	}
 	keep, ok := teamIDsOf(ctx, plan.TeamIDs)
 	if !ok || plan.WorkspaceID.IsUnknown() {
-		return // checked again when the apply plans with known values
+		// Known when the apply plans with known values; the apply then
+		// removes what that plan finds.
+		resp.Diagnostics.Append(resp.Plan.SetAttribute(ctx, path.Root("removed_team_ids"), types.SetUnknown(types.StringType))...)
+		return
 	}
 	// prior: the refreshed state's teams, nil for a new resource (or one
 	// replaced for another workspace).
@@ -156,7 +202,14 @@ func (r *workspaceTeamAccessExclusiveResource) ModifyPlan(ctx context.Context, r
 				prior = map[string]bool{}
 			}
 			if !hasRemoval(prior, keep) {
-				return // nothing leaves team_ids: no request
+				// Nothing leaves team_ids: no request. Unchanged, the plan
+				// keeps the state's removed_team_ids (a refresh emptied it).
+				removed := teamIDSet(nil)
+				if plan.TeamIDs.Equal(state.TeamIDs) && !state.RemovedTeamIDs.IsNull() {
+					removed = state.RemovedTeamIDs
+				}
+				resp.Diagnostics.Append(resp.Plan.SetAttribute(ctx, path.Root("removed_team_ids"), removed)...)
+				return
 			}
 		}
 	}
@@ -171,7 +224,9 @@ func (r *workspaceTeamAccessExclusiveResource) ModifyPlan(ctx context.Context, r
 			fmt.Sprintf("Workspace %s was not found, or the API token may not see its team access.", wsID))
 		return
 	}
-	removed := revocations(grants, keep, prior)
+	removedIDs := removedTeams(grants, keep, prior)
+	resp.Diagnostics.Append(resp.Plan.SetAttribute(ctx, path.Root("removed_team_ids"), teamIDSet(removedIDs))...)
+	removed := revocations(grants, keep, removedIDs)
 	if len(removed) == 0 {
 		return
 	}
@@ -180,13 +235,14 @@ func (r *workspaceTeamAccessExclusiveResource) ModifyPlan(ctx context.Context, r
 		return
 	}
 	if prior == nil {
+		names := r.data.teamNames(ctx, wsID, removed)
 		lines := make([]string, 0, len(removed))
 		for _, g := range removed {
-			lines = append(lines, fmt.Sprintf("  - team %s: %s access (%s)", g.Team.ID, g.Access, g.ID))
+			lines = append(lines, fmt.Sprintf("  - team %s: %s access (%s)", teamLabel(names, g.Team.ID), g.Access, g.ID))
 		}
 		resp.Diagnostics.AddWarning("Team access will be removed",
-			fmt.Sprintf("Applying removes the access of %d team(s) to workspace %s that team_ids does not name:\n%s\n\n"+
-				"Add a team to team_ids to keep its access.", len(removed), wsID, strings.Join(lines, "\n")))
+			fmt.Sprintf("Applying removes the access of %d team(s) to workspace %s that team_ids does not name (removed_team_ids):\n%s\n\n"+
+				"Add a team to team_ids to keep its access. A grant made after this plan is not removed by its apply.", len(removed), wsID, strings.Join(lines, "\n")))
 	}
 }
 
@@ -259,9 +315,9 @@ func (d *providerData) lockOut(ctx context.Context, wsID string, grants *records
 	return ""
 }
 
-// Create removes the access of every team of the workspace that team_ids
-// does not name (the plan warned with them): the workspace's list (shared
-// with the plan the apply made), then one DELETE per grant.
+// Create removes the access of the teams the plan's removed_team_ids
+// names (the plan warned with them): the workspace's list (shared with the
+// plan the apply made), then one DELETE per grant.
 func (r *workspaceTeamAccessExclusiveResource) Create(ctx context.Context, req resource.CreateRequest, resp *resource.CreateResponse) {
 	defer r.syncIdentity(ctx, nil, &resp.State, resp.Identity, &resp.Diagnostics)
 	var plan workspaceTeamAccessExclusiveModel
@@ -273,7 +329,7 @@ func (r *workspaceTeamAccessExclusiveResource) Create(ctx context.Context, req r
 }
 
 // Update removes the access of the teams that leave team_ids (as the plan
-// showed them) and still hold it.
+// showed them in team_ids and removed_team_ids) and still hold it.
 func (r *workspaceTeamAccessExclusiveResource) Update(ctx context.Context, req resource.UpdateRequest, resp *resource.UpdateResponse) {
 	defer r.syncIdentity(ctx, &req.State, &resp.State, resp.Identity, &resp.Diagnostics)
 	var plan, state workspaceTeamAccessExclusiveModel
@@ -289,9 +345,12 @@ func (r *workspaceTeamAccessExclusiveResource) Update(ctx context.Context, req r
 	r.apply(ctx, plan, prior, &resp.State, &resp.Diagnostics)
 }
 
-// apply removes the grants revocations names and sets the state: plan's
-// team_ids, plus the teams whose removal failed, so that the next plan
-// shows them leaving again and a second apply repairs.
+// apply removes the grants of the teams in the plan's removed_team_ids
+// (revocations), after the lock-out guard passes again on the list the
+// apply reads, and sets the state: plan's team_ids, plus the teams whose
+// removal failed, so that the next plan shows them leaving again and a
+// second apply repairs. A removed_team_ids still unknown (team_ids was
+// not known at plan) is decided here as the plan would have.
 func (r *workspaceTeamAccessExclusiveResource) apply(ctx context.Context, plan workspaceTeamAccessExclusiveModel, prior map[string]bool, state *tfsdk.State, diags *diag.Diagnostics) {
 	keep, ok := teamIDsOf(ctx, plan.TeamIDs)
 	if !ok {
@@ -299,8 +358,12 @@ func (r *workspaceTeamAccessExclusiveResource) apply(ctx context.Context, plan w
 		return
 	}
 	wsID := plan.WorkspaceID.ValueString()
-	if prior != nil && !hasRemoval(prior, keep) {
-		// Only teams added to team_ids: nothing to remove, no request.
+	removedIDs, planned := teamIDsOf(ctx, plan.RemovedTeamIDs)
+	if (planned && !hasRemoval(removedIDs, keep)) || (!planned && prior != nil && !hasRemoval(prior, keep)) {
+		// Nothing to remove, no request.
+		if !planned {
+			plan.RemovedTeamIDs = teamIDSet(nil)
+		}
 		diags.Append(state.Set(ctx, &plan)...)
 		return
 	}
@@ -314,22 +377,34 @@ func (r *workspaceTeamAccessExclusiveResource) apply(ctx context.Context, plan w
 			fmt.Sprintf("Workspace %s was not found, or the API token may not see its team access.", wsID))
 		return
 	}
+	if !planned {
+		removedIDs = removedTeams(grants, keep, prior)
+	}
+	removed := revocations(grants, keep, removedIDs)
+	// The guard again, on what the apply is about to remove: a membership
+	// or grant may have changed since the plan. The lists are the ones
+	// this apply's plan read (shared): no request.
+	if msg := r.data.lockOut(ctx, wsID, grants, removed); msg != "" {
+		diags.AddAttributeError(path.Root("team_ids"), "Removing this team access would lock the API token out of the workspace", msg)
+		return
+	}
 	defer r.data.lists.teamAccess.invalidate(wsID)
 	final := map[string]bool{}
 	for id := range keep {
 		final[id] = true
 	}
-	for _, g := range revocations(grants, keep, prior) {
+	for _, g := range removed {
 		tflog.Debug(ctx, "Removing team access not declared in team_ids", map[string]any{"id": g.ID, "team_id": g.Team.ID, "workspace_id": wsID, "access": string(g.Access)})
 		if err := r.data.client.TeamAccess.Remove(ctx, g.ID); err != nil && !isNotFound(err) {
 			final[g.Team.ID] = true
 			diags.AddError("Error removing team access",
-				fmt.Sprintf("Removing the %s access of team %s to workspace %s (%s): %s. Apply again to retry.", g.Access, g.Team.ID, wsID, g.ID, err))
+				fmt.Sprintf("Removing the %s access of team %s to workspace %s (%s): %s. Apply again to retry.",
+					g.Access, teamLabel(r.data.teamNames(ctx, wsID, []*tfe.TeamAccess{g}), g.Team.ID), wsID, g.ID, err))
 			continue
 		}
 		tflog.Info(ctx, "Removed team access not declared in team_ids", map[string]any{"id": g.ID, "team_id": g.Team.ID, "workspace_id": wsID})
 	}
-	diags.Append(state.Set(ctx, &workspaceTeamAccessExclusiveModel{WorkspaceID: plan.WorkspaceID, TeamIDs: teamIDSet(final)})...)
+	diags.Append(state.Set(ctx, &workspaceTeamAccessExclusiveModel{WorkspaceID: plan.WorkspaceID, TeamIDs: teamIDSet(final), RemovedTeamIDs: teamIDSet(removedIDs)})...)
 }
 
 // Read adds every team holding access to the workspace to team_ids (from
@@ -344,10 +419,15 @@ func (r *workspaceTeamAccessExclusiveResource) Read(ctx context.Context, req res
 	if resp.Diagnostics.HasError() {
 		return
 	}
+	importing := takeImporting(ctx, req, resp)
 	wsID := state.WorkspaceID.ValueString()
 	grants, err := r.data.workspaceTeamAccess(ctx, wsID)
 	if err != nil {
 		resp.Diagnostics.AddError("Error reading team access", workspaceAccessError(wsID, err))
+		return
+	}
+	if grants.parentMissing && importing {
+		importedMissing(&resp.Diagnostics, "exclusive team access", fmt.Sprintf("Workspace %s was not found, or the API token may not see its team access.", wsID))
 		return
 	}
 	if grants.parentMissing {
@@ -365,6 +445,7 @@ func (r *workspaceTeamAccessExclusiveResource) Read(ctx context.Context, req res
 		}
 	}
 	state.TeamIDs = teamIDSet(ids)
+	state.RemovedTeamIDs = teamIDSet(nil) // nothing removed since this refresh
 	resp.Diagnostics.Append(resp.State.Set(ctx, &state)...)
 }
 
@@ -383,4 +464,5 @@ func (r *workspaceTeamAccessExclusiveResource) ImportState(ctx context.Context, 
 		return
 	}
 	resource.ImportStatePassthroughID(ctx, path.Root("workspace_id"), req, resp)
+	markImporting(ctx, resp)
 }
