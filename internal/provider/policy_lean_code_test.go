@@ -165,7 +165,7 @@ func TestAccPolicyResource_contentWONoReupload(t *testing.T) {
 // new plan applies the file. The error is Terraform's own ("inconsistent
 // final plan", as for any configuration value that changed since the
 // plan, content = file(...) included): its re-plan at apply gives the
-// provider nothing of the saved plan to compare with (docs/design.md).
+// provider nothing of the saved plan to compare with.
 func TestAccPolicyResource_contentWOChangedAfterPlan(t *testing.T) {
 	name := testAccName("leansaved")
 	d := newCLIDir(t, fmt.Sprintf(`
