@@ -290,6 +290,12 @@ func (p *tfgovProvider) DataSources(_ context.Context) []func() datasource.DataS
 		NewModuleTestRunsDataSource,
 		NewModuleTestRunDataSource,
 		NewModuleTestVariablesDataSource,
+		NewWorkspaceDataSource,
+		NewWorkspacesDataSource,
+		NewTeamDataSource,
+		NewTeamsDataSource,
+		NewAgentPoolDataSource,
+		NewRegistryModuleDataSource,
 	}
 }
 

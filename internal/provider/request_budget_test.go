@@ -577,6 +577,8 @@ func TestAccRequestBudgets(t *testing.T) {
 	})
 	// Actions (Terraform 1.14+): their own rows, logged, not in the table.
 	t.Run("actions", budgetAgentTokenPrune)
+	// Data sources that find objects by name: their own rows, logged.
+	t.Run("data_sources", budgetNameDataSources)
 	for _, name := range names {
 		for _, n := range []int{1, 2, 150} {
 			t.Run(fmt.Sprintf("%s/N=%d", name, n), func(t *testing.T) {

@@ -1,0 +1,222 @@
+package provider
+
+import (
+	"cmp"
+	"context"
+	"fmt"
+	"slices"
+	"strings"
+
+	tfe "github.com/hashicorp/go-tfe"
+	"github.com/hashicorp/terraform-plugin-framework/attr"
+	"github.com/hashicorp/terraform-plugin-framework/types"
+)
+
+// Names in, IDs out: what the data sources that find an object by name
+// (tfgov_workspace(s), tfgov_team(s), tfgov_agent_pool,
+// tfgov_registry_module) share. A name that matches nothing is an error
+// listing the closest names that exist, so a typo is fixed from the
+// message.
+
+// closestCount is how many names a not-found error suggests.
+const closestCount = 3
+
+// closestNames returns up to n names of have nearest to want: by edit
+// distance (case-insensitive), then by name, so the same names always give
+// the same suggestions. Duplicates count once.
+func closestNames(want string, have []string, n int) []string {
+	type scored struct {
+		name string
+		d    int
+	}
+	w := strings.ToLower(want)
+	seen := map[string]bool{}
+	all := make([]scored, 0, len(have))
+	for _, h := range have {
+		if seen[h] {
+			continue
+		}
+		seen[h] = true
+		all = append(all, scored{h, editDistance(w, strings.ToLower(h))})
+	}
+	slices.SortFunc(all, func(a, b scored) int { return cmp.Or(cmp.Compare(a.d, b.d), strings.Compare(a.name, b.name)) })
+	out := make([]string, 0, min(n, len(all)))
+	for _, s := range all[:min(n, len(all))] {
+		out = append(out, s.name)
+	}
+	return out
+}
+
+// editDistance is the Levenshtein distance between a and b, in runes.
+func editDistance(a, b string) int {
+	ra, rb := []rune(a), []rune(b)
+	prev := make([]int, len(rb)+1)
+	cur := make([]int, len(rb)+1)
+	for j := range prev {
+		prev[j] = j
+	}
+	for i := 1; i <= len(ra); i++ {
+		cur[0] = i
+		for j := 1; j <= len(rb); j++ {
+			sub := prev[j-1]
+			if ra[i-1] != rb[j-1] {
+				sub++
+			}
+			cur[j] = min(prev[j]+1, cur[j-1]+1, sub)
+		}
+		prev, cur = cur, prev
+	}
+	return prev[len(rb)]
+}
+
+// notFoundByName is the error detail for names (one or more) of a kind
+// ("workspace", "team", ...) that match nothing in org: each with the
+// closest names of have, the names the token can see there.
+func notFoundByName(kind, org string, names, have []string) string {
+	var b strings.Builder
+	for i, name := range names {
+		if i > 0 {
+			b.WriteString("\n")
+		}
+		fmt.Fprintf(&b, "No %s named %q in organization %s", kind, name, org)
+		if close := closestNames(name, have, closestCount); len(close) > 0 {
+			fmt.Fprintf(&b, "; the closest names: %s.", quotedList(close))
+		} else {
+			fmt.Fprintf(&b, ": the API token sees no %s there.", kind)
+		}
+	}
+	fmt.Fprintf(&b, "\n\nNames are exact and case-sensitive. A %s that exists but is hidden from the API token (a secret team, for one) is not found either.", kind)
+	return b.String()
+}
+
+func quotedList(names []string) string {
+	q := make([]string, len(names))
+	for i, n := range names {
+		q[i] = fmt.Sprintf("%q", n)
+	}
+	return strings.Join(q, ", ")
+}
+
+// listPage is the page options of the pager's page number at the bulk
+// page size.
+func listPage(page int) tfe.ListOptions {
+	return tfe.ListOptions{PageNumber: page, PageSize: bulkPageSize}
+}
+
+// workspaceNames lists every workspace of org (pages of 100) and returns
+// their names: the suggestions of a not-found error.
+func workspaceNames(ctx context.Context, c *tfe.Client, org string) ([]string, error) {
+	all, err := listAll(ctx, func(ctx context.Context, page int) ([]*tfe.Workspace, *tfe.Pagination, error) {
+		l, err := c.Workspaces.List(ctx, org, &tfe.WorkspaceListOptions{ListOptions: listPage(page)})
+		if err != nil {
+			return nil, nil, err
+		}
+		return l.Items, l.Pagination, nil
+	})
+	return namesOf(all, func(ws *tfe.Workspace) string { return ws.Name }), err
+}
+
+// teamNames lists every team of org the token can see and returns their
+// names.
+func teamNames(ctx context.Context, c *tfe.Client, org string) ([]string, error) {
+	all, err := listTeams(ctx, c, org, nil)
+	return namesOf(all, func(t *tfe.Team) string { return t.Name }), err
+}
+
+// listTeams lists the teams of org, all of them or (names not nil) those
+// named, in requests of at most 100 names (filter[names]); the names are
+// checked again here, in case a server ignores the filter.
+func listTeams(ctx context.Context, c *tfe.Client, org string, names []string) ([]*tfe.Team, error) {
+	chunks := [][]string{nil}
+	if names != nil {
+		chunks = slices.Collect(slices.Chunk(names, bulkPageSize))
+	}
+	var out []*tfe.Team
+	for _, chunk := range chunks {
+		teams, err := listAll(ctx, func(ctx context.Context, page int) ([]*tfe.Team, *tfe.Pagination, error) {
+			l, err := c.Teams.List(ctx, org, &tfe.TeamListOptions{ListOptions: listPage(page), Names: chunk})
+			if err != nil {
+				return nil, nil, err
+			}
+			return l.Items, l.Pagination, nil
+		})
+		if err != nil {
+			return nil, err
+		}
+		for _, t := range teams {
+			if chunk == nil || slices.Contains(chunk, t.Name) {
+				out = append(out, t)
+			}
+		}
+	}
+	return out, nil
+}
+
+// listAgentPools lists the agent pools of org whose name contains query
+// (the API's q; "" for all).
+func listAgentPools(ctx context.Context, c *tfe.Client, org, query string) ([]*tfe.AgentPool, error) {
+	return listAll(ctx, func(ctx context.Context, page int) ([]*tfe.AgentPool, *tfe.Pagination, error) {
+		l, err := c.AgentPools.List(ctx, org, &tfe.AgentPoolListOptions{ListOptions: listPage(page), Query: query})
+		if err != nil {
+			return nil, nil, err
+		}
+		return l.Items, l.Pagination, nil
+	})
+}
+
+// moduleNames lists the private registry modules of org and returns them
+// as `name/provider`.
+func moduleNames(ctx context.Context, c *tfe.Client, org string) ([]string, error) {
+	all, err := listAll(ctx, func(ctx context.Context, page int) ([]*tfe.RegistryModule, *tfe.Pagination, error) {
+		l, err := c.RegistryModules.List(ctx, org, &tfe.RegistryModuleListOptions{ListOptions: listPage(page), RegistryName: tfe.PrivateRegistry})
+		if err != nil {
+			return nil, nil, err
+		}
+		return l.Items, l.Pagination, nil
+	})
+	return namesOf(all, func(m *tfe.RegistryModule) string { return m.Name + "/" + m.Provider }), err
+}
+
+func namesOf[T any](items []T, name func(T) string) []string {
+	out := make([]string, len(items))
+	for i, v := range items {
+		out[i] = name(v)
+	}
+	return out
+}
+
+// byNameError is the message for a lookup by name that failed: a 404 of
+// the organization itself (missing, or hidden from the token) or another
+// error.
+func byNameError(what, org string, err error) string {
+	if isNotFound(err) {
+		return fmt.Sprintf("Organization %s was not found, or the API token may not read its %s.", org, what)
+	}
+	return fmt.Sprintf("Could not read the %s of organization %s: %s", what, org, err)
+}
+
+// stringSet, stringList and stringMap are Terraform values of strings,
+// never null (empty when there are none).
+func stringSet(vals []string) types.Set {
+	return types.SetValueMust(types.StringType, stringValues(vals))
+}
+
+func stringList(vals []string) types.List {
+	return types.ListValueMust(types.StringType, stringValues(vals))
+}
+
+func stringMap(vals map[string]string) types.Map {
+	m := make(map[string]attr.Value, len(vals))
+	for k, v := range vals {
+		m[k] = types.StringValue(v)
+	}
+	return types.MapValueMust(types.StringType, m)
+}
+
+func stringValues(vals []string) []attr.Value {
+	out := make([]attr.Value, len(vals))
+	for i, v := range vals {
+		out[i] = types.StringValue(v)
+	}
+	return out
+}

@@ -1,0 +1,139 @@
+package provider
+
+import (
+	"context"
+	"fmt"
+	"strings"
+	"testing"
+
+	tfe "github.com/hashicorp/go-tfe"
+	"github.com/hashicorp/terraform-plugin-testing/helper/resource"
+	"github.com/hashicorp/terraform-plugin-testing/knownvalue"
+	"github.com/hashicorp/terraform-plugin-testing/statecheck"
+	"github.com/hashicorp/terraform-plugin-testing/tfjsonpath"
+)
+
+// testAccTaggedWorkspace makes a workspace called name with tags, through
+// go-tfe, deleted when the test ends.
+func testAccTaggedWorkspace(t *testing.T, name string, tags ...string) *tfe.Workspace {
+	t.Helper()
+	c := testAccClient(t)
+	opts := tfe.WorkspaceCreateOptions{Name: tfe.String(name)}
+	for _, tag := range tags {
+		opts.Tags = append(opts.Tags, &tfe.Tag{Name: tag})
+	}
+	ws, err := c.Workspaces.Create(context.Background(), testAccOrganization(), opts)
+	if err != nil {
+		t.Fatalf("creating workspace %s: %v", name, err)
+	}
+	t.Cleanup(func() { cleanupErr(t, "workspace "+ws.ID, c.Workspaces.DeleteByID(context.Background(), ws.ID)) })
+	return ws
+}
+
+// idsByName checks a name-to-ID map holding exactly these workspaces.
+func idsByName(wss ...*tfe.Workspace) knownvalue.Check {
+	m := map[string]knownvalue.Check{}
+	for _, ws := range wss {
+		m[ws.Name] = knownvalue.StringExact(ws.ID)
+	}
+	return knownvalue.MapExact(m)
+}
+
+// TestAccWorkspaceDataSource: one workspace by name, and fleets by exact
+// names, by tags with and without excluded tags, by prefix and by search;
+// a name with a typo fails naming the workspace it meant.
+func TestAccWorkspaceDataSource(t *testing.T) {
+	prefix := testAccName("names")
+	tag := "acc-" + randomSuffix() // isolates the test's workspaces in a live organization
+	prod := testAccTaggedWorkspace(t, prefix+"-payments-prod", tag, "prod", "Team:Payments")
+	dev := testAccTaggedWorkspace(t, prefix+"-payments-dev", tag, "dev")
+	web := testAccTaggedWorkspace(t, prefix+"-web-prod", tag, "prod", "legacy")
+	config := fmt.Sprintf(`
+data "tfgov_workspace" "one" {
+  name = %[1]q
+}
+
+data "tfgov_workspaces" "by_names" {
+  names = [%[1]q, %[2]q]
+}
+
+data "tfgov_workspaces" "by_tags" {
+  tag_names = [%[4]q, "PROD"]
+}
+
+data "tfgov_workspaces" "excluding" {
+  tag_names         = [%[4]q]
+  exclude_tag_names = ["legacy"]
+}
+
+data "tfgov_workspaces" "by_prefix" {
+  name_prefix = "%[3]s-payments-"
+}
+
+data "tfgov_workspaces" "by_search" {
+  name_prefix = %[3]q
+  search      = "PROD"
+}
+`, prod.Name, dev.Name, prefix, tag)
+	one := "data.tfgov_workspace.one"
+	resource.ParallelTest(t, resource.TestCase{
+		PreCheck:                 func() { testAccPreCheck(t) },
+		ProtoV6ProviderFactories: testAccProtoV6ProviderFactories,
+		Steps: []resource.TestStep{
+			{
+				Config: config,
+				ConfigStateChecks: []statecheck.StateCheck{
+					statecheck.ExpectKnownValue(one, tfjsonpath.New("id"), knownvalue.StringExact(prod.ID)),
+					statecheck.ExpectKnownValue(one, tfjsonpath.New("organization"), knownvalue.StringExact(testAccOrganization())),
+					statecheck.ExpectKnownValue(one, tfjsonpath.New("tag_names"), knownvalue.SetExact([]knownvalue.Check{
+						knownvalue.StringExact(tag), knownvalue.StringExact("prod"), knownvalue.StringExact("team:payments"),
+					})),
+					statecheck.ExpectKnownValue(one, tfjsonpath.New("execution_mode"), knownvalue.NotNull()),
+					statecheck.ExpectKnownValue("data.tfgov_workspaces.by_names", tfjsonpath.New("ids_by_name"), idsByName(prod, dev)),
+					statecheck.ExpectKnownValue("data.tfgov_workspaces.by_names", tfjsonpath.New("ids"), knownvalue.ListExact([]knownvalue.Check{
+						knownvalue.StringExact(dev.ID), knownvalue.StringExact(prod.ID), // by name
+					})),
+					statecheck.ExpectKnownValue("data.tfgov_workspaces.by_tags", tfjsonpath.New("ids_by_name"), idsByName(prod, web)),
+					statecheck.ExpectKnownValue("data.tfgov_workspaces.excluding", tfjsonpath.New("ids_by_name"), idsByName(prod, dev)),
+					statecheck.ExpectKnownValue("data.tfgov_workspaces.by_prefix", tfjsonpath.New("ids_by_name"), idsByName(prod, dev)),
+					statecheck.ExpectKnownValue("data.tfgov_workspaces.by_search", tfjsonpath.New("ids_by_name"), idsByName(prod, web)),
+					statecheck.ExpectKnownValue("data.tfgov_workspaces.by_search", tfjsonpath.New("workspaces").AtSliceIndex(1).AtMapKey("tag_names"),
+						knownvalue.SetExact([]knownvalue.Check{knownvalue.StringExact(tag), knownvalue.StringExact("legacy"), knownvalue.StringExact("prod")})),
+				},
+			},
+		},
+	})
+	testAccExpectErrors(t, map[string]testAccErrorCase{
+		"typo": {
+			fmt.Sprintf(`data "tfgov_workspace" "typo" { name = %q }`, strings.TrimSuffix(prod.Name, "-prod")+"-prd"),
+			fmt.Sprintf(`No workspace named %q in organization %s; the closest names: %q`, strings.TrimSuffix(prod.Name, "-prod")+"-prd", testAccOrganization(), prod.Name),
+		},
+		"typo among names": {
+			fmt.Sprintf(`data "tfgov_workspaces" "typo" { names = [%q, %q] }`, dev.Name, web.Name+"s"),
+			fmt.Sprintf(`No workspace named %q in organization %s; the closest names: %q`, web.Name+"s", testAccOrganization(), web.Name),
+		},
+		"names and a filter": {
+			`data "tfgov_workspaces" "both" {` + "\n" + `names = ["a"]` + "\n" + `tag_names = ["b"]` + "\n}",
+			`These attributes cannot be configured together: [names,tag_names]`,
+		},
+	})
+}
+
+// testAccErrorCase is a configuration and a phrase of the error it fails
+// with (phraseRE).
+type testAccErrorCase struct{ config, want string }
+
+// testAccExpectErrors runs each case as a test of its own: its plan fails
+// with the error.
+func testAccExpectErrors(t *testing.T, cases map[string]testAccErrorCase) {
+	t.Helper()
+	for name, tc := range cases {
+		t.Run(name, func(t *testing.T) {
+			resource.ParallelTest(t, resource.TestCase{
+				PreCheck:                 func() { testAccPreCheck(t) },
+				ProtoV6ProviderFactories: testAccProtoV6ProviderFactories,
+				Steps:                    []resource.TestStep{{Config: tc.config, ExpectError: phraseRE(tc.want)}},
+			})
+		})
+	}
+}
