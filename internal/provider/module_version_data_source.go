@@ -82,7 +82,7 @@ func (d *moduleVersionDataSource) Read(ctx context.Context, req datasource.ReadR
 	if err != nil {
 		msg := fmt.Sprintf("Could not read %s: %s", ref.describe(), err)
 		if isNotFound(err) {
-			msg = fmt.Sprintf("Could not read %s: the module or the version was not found, or the API token may not read the organization's private registry.", ref.describe())
+			msg = fmt.Sprintf("Could not read %s: %s", ref.describe(), missingModuleVersion(ctx, d.data.client, ref, "the API token may not read it"))
 		}
 		resp.Diagnostics.AddError("Error reading module version", msg)
 		return

@@ -82,14 +82,16 @@ func TestAccModuleVersionDataSource_basic(t *testing.T) {
 	})
 }
 
+// TestAccModuleVersionDataSource_missing: a version the module does not
+// have is an error listing the versions it has, in version order.
 func TestAccModuleVersionDataSource_missing(t *testing.T) {
-	mod := testAccRegistryModule(t, "1.0.0")
+	mod := testAccRegistryModule(t, "1.10.0", "1.0.0", "1.2.0")
 	resource.ParallelTest(t, resource.TestCase{
 		PreCheck:                 func() { testAccPreCheck(t) },
 		ProtoV6ProviderFactories: testAccProtoV6ProviderFactories,
 		Steps: []resource.TestStep{{
 			Config: testAccModuleVersionDataSourceConfig(mod.Name, "2.0.0", false),
-			ExpectError: phraseRE(fmt.Sprintf("Could not read version 2.0.0 of module %s/%s/aws: the module or the version was not found",
+			ExpectError: phraseRE(fmt.Sprintf("Could not read version 2.0.0 of module %[1]s/%[2]s/aws: module %[1]s/%[2]s/aws has no version 2.0.0; its versions are 1.0.0, 1.2.0, 1.10.0.",
 				testAccOrganization(), mod.Name)),
 		}},
 	})

@@ -3,7 +3,10 @@ package provider
 import (
 	"context"
 	"fmt"
+	"slices"
+	"strings"
 
+	tfe "github.com/hashicorp/go-tfe"
 	"github.com/hashicorp/go-version"
 	"github.com/hashicorp/terraform-plugin-framework/diag"
 	"github.com/hashicorp/terraform-plugin-framework/path"
@@ -148,7 +151,7 @@ func (r *moduleVersionDeprecationResource) Read(ctx context.Context, req resourc
 		resp.Diagnostics.Append(resp.Private.SetKey(ctx, importingKey, nil)...)
 		switch {
 		case isNotFound(err):
-			resp.Diagnostics.AddError("Cannot import module version deprecation", moduleVersionError(ref, "import the deprecation of", err))
+			resp.Diagnostics.AddError("Cannot import module version deprecation", moduleVersionError(ctx, r.data.client, ref, "import the deprecation of", err))
 			return
 		case err == nil && !info.Deprecated:
 			resp.Diagnostics.AddError("Cannot import module version deprecation",
@@ -205,7 +208,7 @@ func (r *moduleVersionDeprecationResource) deprecate(ctx context.Context, m *mod
 	tflog.Debug(ctx, "Deprecating module version", map[string]any{"module": ref.String(), "has_reason": !m.Reason.IsNull(), "link": m.Link.ValueString()})
 	info, err := deprecateModuleVersion(ctx, r.data.client, ref, m.Reason.ValueStringPointer(), m.Link.ValueStringPointer())
 	if err != nil {
-		diags.AddError(summary, moduleVersionError(ref, "deprecate", err))
+		diags.AddError(summary, moduleVersionError(ctx, r.data.client, ref, "deprecate", err))
 		return
 	}
 	m.ID = types.StringValue(ref.String())
@@ -224,7 +227,7 @@ func (r *moduleVersionDeprecationResource) Delete(ctx context.Context, req resou
 	ref := state.ref()
 	err := undeprecateModuleVersion(ctx, r.data.client, ref)
 	if err != nil && !isNotFound(err) {
-		resp.Diagnostics.AddError("Error reverting module version deprecation", moduleVersionError(ref, "revert the deprecation of", err))
+		resp.Diagnostics.AddError("Error reverting module version deprecation", moduleVersionError(ctx, r.data.client, ref, "revert the deprecation of", err))
 		return
 	}
 	tflog.Info(ctx, "Reverted module version deprecation", map[string]any{"module": ref.String()})
@@ -246,14 +249,62 @@ func (r *moduleVersionDeprecationResource) ImportState(ctx context.Context, req 
 }
 
 // moduleVersionError explains a failed call on a module version, naming the
-// module and the version; the API's 404 means a missing module or version
-// and a token without permission alike.
-func moduleVersionError(m moduleVersionRef, action string, err error) string {
+// module and the version. The API's 404 means a missing module, a missing
+// version and a token without permission alike: missingModuleVersion
+// spends one read to say which.
+func moduleVersionError(ctx context.Context, c *tfe.Client, m moduleVersionRef, action string, err error) string {
 	if isNotFound(err) {
-		return fmt.Sprintf("Could not %s %s: the module or the version was not found, or the API token may not manage modules "+
-			"(it needs the organization's \"Manage modules\" permission; deprecation also needs the Plus edition).", action, m.describe())
+		return fmt.Sprintf("Could not %s %s: %s", action, m.describe(),
+			missingModuleVersion(ctx, c, m, "the API token may not manage the private registry (it needs the organization's \"Manage private registry\" permission); deprecation also needs the Plus edition"))
 	}
 	return fmt.Sprintf("Could not %s %s: %s", action, m.describe(), err)
+}
+
+// missingModuleVersion says why a module version's endpoint answered 404,
+// from one read of the module, whose version-statuses list its versions:
+// the module does not exist (any member of the organization may read its
+// private registry), it has no such version (and these are the versions it
+// has), or the version exists and denied is why the call failed.
+func missingModuleVersion(ctx context.Context, c *tfe.Client, m moduleVersionRef, denied string) string {
+	mod, err := c.RegistryModules.Read(ctx, tfe.RegistryModuleID{
+		Organization: m.Organization, Name: m.Name, Provider: m.Provider, Namespace: m.Organization, RegistryName: tfe.PrivateRegistry})
+	switch {
+	case isNotFound(err):
+		return fmt.Sprintf("module %s/%s/%s was not found in the private registry of organization %s, or the API token belongs to no team of that organization.",
+			m.Organization, m.Name, m.Provider, m.Organization)
+	case err != nil:
+		return fmt.Sprintf("the module or the version was not found, or %s (reading the module to tell which failed: %s).", denied, err)
+	}
+	var versions []string
+	for _, v := range mod.VersionStatuses {
+		if v.Version == m.Version {
+			return fmt.Sprintf("the version exists, so %s.", denied)
+		}
+		versions = append(versions, v.Version)
+	}
+	if len(versions) == 0 {
+		return fmt.Sprintf("module %s/%s/%s has no versions yet.", m.Organization, m.Name, m.Provider)
+	}
+	sortVersions(versions)
+	return fmt.Sprintf("module %s/%s/%s has no version %s; its versions are %s.", m.Organization, m.Name, m.Provider, m.Version, strings.Join(versions, ", "))
+}
+
+// sortVersions sorts module versions in semantic version order; any that
+// does not parse goes last, in text order.
+func sortVersions(vs []string) {
+	slices.SortFunc(vs, func(a, b string) int {
+		va, ea := version.NewVersion(a)
+		vb, eb := version.NewVersion(b)
+		switch {
+		case ea == nil && eb == nil:
+			return va.Compare(vb)
+		case ea == nil:
+			return -1
+		case eb == nil:
+			return 1
+		}
+		return strings.Compare(a, b)
+	})
 }
 
 // semverValidator requires a semantic version such as 1.2.3, as the

@@ -241,13 +241,16 @@ func TestAccModuleVersionDeprecationResource_versionDeleted(t *testing.T) {
 	})
 }
 
-// TestAccModuleVersionDeprecationResource_missingModule names the module,
-// the version and the permission.
+// TestAccModuleVersionDeprecationResource_missingModule names the module
+// and the version, and says which is missing: a missing version lists the
+// versions the module has.
 func TestAccModuleVersionDeprecationResource_missingModule(t *testing.T) {
-	mod := testAccRegistryModule(t, "1.0.0")
-	tests := map[string]struct{ name, version string }{
-		"module":  {"no-such-module-" + randomSuffix(), "1.0.0"},
-		"version": {mod.Name, "9.9.9"},
+	mod := testAccRegistryModule(t, "2.1.0", "3.0.0", "2.0.0")
+	missing := "no-such-module-" + randomSuffix()
+	org := testAccOrganization()
+	tests := map[string]struct{ name, version, want string }{
+		"module":  {missing, "1.0.0", fmt.Sprintf("module %s/%s/aws was not found in the private registry of organization %s", org, missing, org)},
+		"version": {mod.Name, "2.0.9", fmt.Sprintf("module %s/%s/aws has no version 2.0.9; its versions are 2.0.0, 2.1.0, 3.0.0.", org, mod.Name)},
 	}
 	for name, tc := range tests {
 		t.Run(name, func(t *testing.T) {
@@ -256,8 +259,7 @@ func TestAccModuleVersionDeprecationResource_missingModule(t *testing.T) {
 				ProtoV6ProviderFactories: testAccProtoV6ProviderFactories,
 				Steps: []resource.TestStep{{
 					Config: testAccDeprecationConfig("", tc.name, tc.version, "x", ""),
-					ExpectError: phraseRE(fmt.Sprintf("Could not deprecate version %s of module %s/%s/aws: the module or the version was not found, or the API token may not manage modules",
-						tc.version, testAccOrganization(), tc.name)),
+					ExpectError: phraseRE(fmt.Sprintf("Could not deprecate version %s of module %s/%s/aws: %s", tc.version, org, tc.name, tc.want)),
 				}},
 			})
 		})
@@ -273,7 +275,7 @@ func TestAccModuleVersionDeprecationResource_importErrors(t *testing.T) {
 	v100 := testAccModuleVersion(mod, "1.0.0")
 	missing := testAccModuleVersion(mod, "9.9.9")
 	notDeprecated := phraseRE(fmt.Sprintf("Cannot import module version deprecation %s is not deprecated, so there is no deprecation to import.", v100.describe()))
-	notFound := phraseRE(fmt.Sprintf("Could not import the deprecation of %s: the module or the version was not found", missing.describe()))
+	notFound := phraseRE(fmt.Sprintf("Could not import the deprecation of %s: module %s/%s/aws has no version 9.9.9; its versions are 1.0.0.", missing.describe(), testAccOrganization(), mod.Name))
 	config := testAccDeprecationConfig("", mod.Name, "1.0.0", "x", "")
 	resource.ParallelTest(t, resource.TestCase{
 		PreCheck:                 func() { testAccPreCheck(t) },
