@@ -258,7 +258,7 @@ func TestAccModuleVersionDeprecationResource_missingModule(t *testing.T) {
 				PreCheck:                 func() { testAccPreCheck(t) },
 				ProtoV6ProviderFactories: testAccProtoV6ProviderFactories,
 				Steps: []resource.TestStep{{
-					Config: testAccDeprecationConfig("", tc.name, tc.version, "x", ""),
+					Config:      testAccDeprecationConfig("", tc.name, tc.version, "x", ""),
 					ExpectError: phraseRE(fmt.Sprintf("Could not deprecate version %s of module %s/%s/aws: %s", tc.version, org, tc.name, tc.want)),
 				}},
 			})
