@@ -23,7 +23,10 @@ var guideTestCommand = []string{"tfgov-sandbox", "--listen", "127.0.0.1:0", "--q
 // started from the example's seed file runs `terraform test`, whose run
 // blocks apply (and update) a policy with code, team access, a module test
 // variable and an agent token and assert on them; a broken assertion then
-// fails with Terraform's own message. The sandbox is the example's own, in
+// fails with Terraform's own message. Its hashicorp/tfe variant makes a
+// workspace and a team with hashicorp/tfe (the stand-in) and governs them
+// with tfgov, over HTTPS, in one terraform test that applies and then
+// updates. The sandbox is the example's own, in
 // both the sandbox and the live paths: the guide is about testing without
 // an organization.
 func TestAccGuideTestingWithoutAnOrganization(t *testing.T) {
@@ -95,8 +98,8 @@ func TestAccGuideTestingWithoutAnOrganization(t *testing.T) {
 		// no other sandbox on the machine overwrites it.
 		env := append(slices.Clone(env), "TF_CLI_CONFIG_FILE="+testTFEStandInConfig(t), "TMPDIR="+t.TempDir())
 		out, code, _ := runIn(t, filepath.Join(dir, "hashicorp-tfe"), env, guideTFECommand)
-		if code != 0 || !strings.Contains(out, "Success! 1 passed, 0 failed.") {
-			t.Fatalf("terraform test with hashicorp/tfe's resources (the stand-in) over HTTPS: exit %d\n%s", code, out)
+		if code != 0 || !strings.Contains(out, "Success! 2 passed, 0 failed.") {
+			t.Fatalf("terraform test of a workspace and a team made with hashicorp/tfe (the stand-in) and governed with tfgov, over HTTPS: exit %d\n%s", code, out)
 		}
 	})
 }

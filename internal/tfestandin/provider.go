@@ -27,6 +27,11 @@
 //     against state written by v0.79.0 built from its tag, with Terraform
 //     1.11 and 1.15.
 //
+// Two more, for the testing guide's example that makes a workspace and a
+// team with hashicorp/tfe and governs them with tfgov: tfe_workspace and
+// tfe_team with a subset of v0.79.0's attributes and its defaults
+// (workspace_team.go).
+//
 // What differs, because only the state matters to the tests: the provider
 // takes go-tfe's TFE_ADDRESS (an http:// sandbox) as well as `hostname`;
 // the plan-time customizations of v0.79.0 (a default organization change
@@ -91,7 +96,7 @@ func newClient(hostname, token, organization string) (*client, error) {
 }
 
 // sdkProvider is the SDKv2 half: the provider schema of v0.79.0 (as far as
-// these tests use it) and the three SDKv2 resources.
+// these tests use it) and the SDKv2 resources.
 func sdkProvider() *schema.Provider {
 	return &schema.Provider{
 		Schema: map[string]*schema.Schema{
@@ -104,6 +109,8 @@ func sdkProvider() *schema.Provider {
 			"tfe_policy":      resourcePolicy(),
 			"tfe_team_access": resourceTeamAccess(),
 			"tfe_agent_token": resourceAgentToken(),
+			"tfe_workspace":   resourceWorkspace(),
+			"tfe_team":        resourceTeam(),
 		},
 		ConfigureContextFunc: func(_ context.Context, d *schema.ResourceData) (any, diag.Diagnostics) {
 			c, err := newClient(d.Get("hostname").(string), d.Get("token").(string), d.Get("organization").(string))

@@ -1,66 +1,65 @@
-# The same governance configuration with hashicorp/tfe's resources, tested
-# against the same seed file (../seed.json).
+# A workspace and a team made with hashicorp/tfe, governed with tfgov: the
+# team's access, a policy with its code, the agent token of the workspace's
+# build agents. One configuration, tested against the same seed file
+# (../seed.json), which declares the organization and its agent pool.
 terraform {
   required_providers {
     tfe = {
       source  = "hashicorp/tfe"
       version = "~> 0.79"
     }
+    tfgov = {
+      source = "tfgov/tfgov"
+    }
   }
 }
 
-# Reads TFE_HOSTNAME, TFE_TOKEN and TFE_ORGANIZATION.
+# Both read TFE_HOSTNAME, TFE_TOKEN and TFE_ORGANIZATION.
 provider "tfe" {}
-
-variable "platform_team_id" {
-  type        = string
-  description = "Team that writes to the workspace."
-}
-
-variable "workspace_id" {
-  type        = string
-  description = "Workspace the team gets access to."
-}
+provider "tfgov" {}
 
 variable "agent_pool_id" {
   type        = string
   description = "Agent pool of the build agents."
 }
 
-variable "module_name" {
+variable "billing_access" {
   type        = string
-  description = "Private registry module whose tests get a variable."
+  description = "The billing team's access to its workspace."
+  default     = "write"
 }
 
-variable "module_provider" {
-  type        = string
-  description = "Its provider."
+resource "tfe_workspace" "billing" {
+  name              = "billing"
+  description       = "The billing service."
+  auto_apply        = false
+  queue_all_runs    = false
+  working_directory = "service"
 }
 
-resource "tfe_policy" "limit_destroys" {
-  name         = "limit-destroys"
-  description  = "A run destroys at most five resources."
-  kind         = "sentinel"
-  policy       = file("${path.module}/../policies/limit-destroys.sentinel")
-  enforce_mode = "soft-mandatory"
+resource "tfe_team" "billing" {
+  name       = "billing"
+  visibility = "organization"
 }
 
-resource "tfe_team_access" "platform" {
-  team_id      = var.platform_team_id
-  workspace_id = var.workspace_id
-  access       = "write"
+resource "tfgov_team_access" "billing" {
+  team_id      = tfe_team.billing.id
+  workspace_id = tfe_workspace.billing.id
+  access       = var.billing_access
 }
 
-resource "tfe_test_variable" "region" {
-  key             = "TF_VAR_region"
-  value           = "eu-west-1"
-  category        = "env"
-  organization    = "acme"
-  module_name     = var.module_name
-  module_provider = var.module_provider
+resource "tfgov_policy" "limit_destroys" {
+  name              = "limit-destroys"
+  description       = "A run destroys at most five resources."
+  enforcement_level = "soft-mandatory"
 }
 
-resource "tfe_agent_token" "build" {
+resource "tfgov_policy_upload" "limit_destroys" {
+  policy_id = tfgov_policy.limit_destroys.id
+  source    = "${path.module}/../policies/limit-destroys.sentinel"
+}
+
+resource "tfgov_agent_token" "build" {
   agent_pool_id = var.agent_pool_id
-  description   = "Build agents"
+  description   = "Build agents of ${tfe_workspace.billing.name}"
 }
