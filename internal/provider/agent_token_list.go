@@ -33,7 +33,7 @@ func (l *agentTokenList) List(ctx context.Context, req list.ListRequest, resp *l
 	case err != nil:
 		diags.AddError("Error listing agent tokens", fmt.Sprintf("Listing the tokens of agent pool %s: %s", pool, err))
 	case tokens.parentMissing:
-		diags.AddAttributeError(path.Root("agent_pool_id"), "Error listing agent tokens", agentPoolError(pool, tfe.ErrResourceNotFound))
+		diags.AddAttributeError(path.Root("agent_pool_id"), "Error listing agent tokens", l.data.agentPoolError(ctx, pool, tfe.ErrResourceNotFound))
 	}
 	var items []listed
 	if !diags.HasError() {

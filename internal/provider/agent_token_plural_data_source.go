@@ -72,7 +72,7 @@ func (d *agentTokensDataSource) Read(ctx context.Context, req datasource.ReadReq
 	poolID := cfg.AgentPoolID.ValueString()
 	tokens, err := listAll(ctx, d.data.agentTokenPages(poolID))
 	if err != nil {
-		resp.Diagnostics.AddAttributeError(path.Root("agent_pool_id"), "Error listing agent tokens", agentPoolError(poolID, err))
+		resp.Diagnostics.AddAttributeError(path.Root("agent_pool_id"), "Error listing agent tokens", d.data.agentPoolError(ctx, poolID, err))
 		return
 	}
 	cfg.Tokens = make([]agentTokenListEntry, 0, len(tokens))

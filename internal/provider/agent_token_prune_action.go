@@ -158,7 +158,7 @@ func (a *agentTokenPruneAction) Invoke(ctx context.Context, req action.InvokeReq
 	}
 	if tokens.parentMissing {
 		resp.Diagnostics.AddAttributeError(path.Root("agent_pool_id"), "Agent pool not found",
-			fmt.Sprintf("Agent pool %s was not found, or the API token may not manage agent pools (it needs the organization's manage-agent-pools permission).", poolID))
+			a.data.agentPoolError(ctx, poolID, tfe.ErrResourceNotFound))
 		return
 	}
 	now := notes.serverTime()

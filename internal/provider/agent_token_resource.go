@@ -152,7 +152,7 @@ func (r *agentTokenResource) Create(ctx context.Context, req resource.CreateRequ
 			return nil, false, err
 		})
 	if err != nil {
-		resp.Diagnostics.AddAttributeError(path.Root("agent_pool_id"), "Error creating agent token", agentPoolError(poolID, err))
+		resp.Diagnostics.AddAttributeError(path.Root("agent_pool_id"), "Error creating agent token", r.data.agentPoolError(ctx, poolID, err))
 		return
 	}
 	plan.ID = types.StringValue(tok.ID)
@@ -262,7 +262,7 @@ func (r *agentTokenResource) Read(ctx context.Context, req resource.ReadRequest,
 	}
 	switch {
 	case !ok && importing && tokens.parentMissing:
-		importedMissing(&resp.Diagnostics, "agent token", agentPoolError(poolID, tfe.ErrResourceNotFound))
+		importedMissing(&resp.Diagnostics, "agent token", r.data.agentPoolError(ctx, poolID, tfe.ErrResourceNotFound))
 		return
 	case !ok && importing:
 		importedMissing(&resp.Diagnostics, "agent token", fmt.Sprintf("Agent token %s was not found in agent pool %s: the pool's tokens, which the API token can list, do not include it.", state.ID.ValueString(), poolID))
@@ -371,14 +371,5 @@ func (r *agentTokenResource) findPool(ctx context.Context, tokenID string) (stri
 			return "", fmt.Errorf("listing tokens of agent pool %s: %w", pool.ID, err)
 		}
 	}
-	return "", fmt.Errorf("agent token %s was not found in any agent pool of organization %s (or the token may not manage agent pools)", tokenID, r.data.organization)
-}
-
-// agentPoolError explains a failed call on an agent pool's tokens; the API's
-// 404 means a missing pool or a token without permission alike.
-func agentPoolError(poolID string, err error) string {
-	if isNotFound(err) {
-		return fmt.Sprintf("Agent pool %s was not found, or the API token may not manage agent pools (it needs the organization's \"Manage agent pools\" permission).", poolID)
-	}
-	return fmt.Sprintf("Agent pool %s: %s", poolID, err)
+	return "", fmt.Errorf("agent token %s was not found in any agent pool of organization %s whose tokens the API token may list (listing them needs "+permManageAgentPools+")", tokenID, r.data.organization)
 }

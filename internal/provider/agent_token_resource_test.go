@@ -236,7 +236,7 @@ func TestAccAgentTokenResource_missingPool(t *testing.T) {
 		ProtoV6ProviderFactories: testAccProtoV6ProviderFactories,
 		Steps: []resource.TestStep{{
 			Config:      testAccAgentTokenConfig("apool-doesnotexist123", "x", ""),
-			ExpectError: regexp.MustCompile(`Agent pool apool-doesnotexist123 was not found, or the API token may\s+not\s+manage\s+agent\s+pools`),
+			ExpectError: regexp.MustCompile(`Agent pool apool-doesnotexist123 was not found: no organization the API\s+token\s+belongs\s+to\s+has\s+an\s+agent\s+pool\s+of\s+that\s+ID`),
 		}},
 	})
 }

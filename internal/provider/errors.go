@@ -1,6 +1,7 @@
 package provider
 
 import (
+	"context"
 	"errors"
 	"fmt"
 	"net/http"
@@ -73,4 +74,73 @@ func pointerAttribute(pointer string) string {
 		return name + "_id"
 	}
 	return ""
+}
+
+// Errors that say which. The API answers 404 for a missing object and for
+// a token without the permission alike; where a message would say "A was
+// not found, or the token may not ...", the provider spends one read, on
+// that error path only, to say which, and names the permission.
+
+// Permissions as HCP Terraform names them (organization permissions of a
+// team; owners and the organization token hold them all).
+const (
+	permManagePolicies   = `the organization's "Manage policies" permission`
+	permManageAgentPools = `the organization's "Manage agent pools" permission`
+	permManageRegistry   = `the organization's "Manage private registry" permission`
+	permTeamAccess       = `admin access to the workspace, or the organization's "Manage workspaces" permission`
+)
+
+// agentPoolError explains a failed call on an agent pool's tokens. A 404
+// is a missing pool or a token without permission: one read of the pool,
+// which every member of its organization may read, says which.
+func (d *providerData) agentPoolError(ctx context.Context, poolID string, err error) string {
+	if !isNotFound(err) {
+		return fmt.Sprintf("Agent pool %s: %s", poolID, err)
+	}
+	pool, rerr := d.client.AgentPools.Read(ctx, poolID)
+	switch {
+	case isNotFound(rerr):
+		return fmt.Sprintf("Agent pool %s was not found: no organization the API token belongs to has an agent pool of that ID.", poolID)
+	case rerr != nil:
+		return fmt.Sprintf("Agent pool %s was not found, or the API token may not manage agent pools (it needs %s); reading the pool to tell which failed: %s.", poolID, permManageAgentPools, rerr)
+	}
+	return fmt.Sprintf("Agent pool %s (%q) exists, but the API token may not manage its tokens: it needs %s, or to be an owner.", poolID, pool.Name, permManageAgentPools)
+}
+
+// organizationPoliciesError explains a failed call on an organization's
+// policies (list, create). A 404 is a missing organization or a token
+// without "Manage policies": one read of the organization, which every
+// member may read, says which.
+func (d *providerData) organizationPoliciesError(ctx context.Context, org string, err error) string {
+	if !isNotFound(err) {
+		return fmt.Sprintf("Organization %s: %s", org, err)
+	}
+	_, rerr := d.client.Organizations.Read(ctx, org)
+	switch {
+	case isNotFound(rerr):
+		return fmt.Sprintf("Organization %s was not found, or the API token belongs to no team of it.", org)
+	case rerr != nil:
+		return policyNotFound("Organization "+org) + fmt.Sprintf(" Reading the organization to tell which failed: %s.", rerr)
+	}
+	return fmt.Sprintf("Organization %s exists, but the API token may not manage its policies: it needs %s, or to be an owner, or the organization token.", org, permManagePolicies)
+}
+
+// teamAccessAddError explains a 404 from adding team access: a missing
+// workspace, a missing team, or a token that may not manage the
+// workspace's team access. One read of the workspace says which: it is
+// missing; or the token's permissions on it (can-update, which admin
+// access and "Manage workspaces" give) show it may not manage its access;
+// or else the team is what is missing.
+func (d *providerData) teamAccessAddError(ctx context.Context, teamID, wsID string) string {
+	ws, err := d.client.Workspaces.ReadByID(ctx, wsID)
+	switch {
+	case isNotFound(err):
+		return fmt.Sprintf("Workspace %s was not found: no organization the API token belongs to has a workspace of that ID.", wsID)
+	case err != nil || ws.Permissions == nil:
+		return fmt.Sprintf("Workspace %s or team %s was not found, or the API token may not manage the workspace's team access (it needs %s, or to be an owner).", wsID, teamID, permTeamAccess)
+	case !ws.Permissions.CanUpdate:
+		return fmt.Sprintf("Workspace %s (%q) exists, but the API token may not manage its team access: it needs %s, or to be an owner, or the organization token.", wsID, ws.Name, permTeamAccess)
+	}
+	return fmt.Sprintf("Team %s was not found: workspace %s (%q) exists and the API token may manage its team access, so no team of that ID is visible to it "+
+		"(a secret team is visible only to its members and to owners).", teamID, wsID, ws.Name)
 }

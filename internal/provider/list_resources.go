@@ -251,7 +251,7 @@ func (l *listBase) policies(ctx context.Context, req list.ListRequest, diags *di
 	}
 	pols, err := policyClient{l.data.client}.list(ctx, org, cfg.Search.ValueString(), cfg.Kind.ValueString())
 	if err != nil {
-		diags.AddError("Error listing policies", policyError("Organization "+org, err))
+		diags.AddError("Error listing policies", l.data.organizationPoliciesError(ctx, org, err))
 		return nil
 	}
 	for _, p := range pols {

@@ -72,7 +72,7 @@ func TestAccPolicyDataSource_errors(t *testing.T) {
 		"bad id":          {`data "tfgov_policy" "x" {` + "\n" + `id = "polset-abc"` + "\n}", `must be an ID of the form pol-<id>`},
 		"list bad kind":   {`data "tfgov_policies" "x" {` + "\n" + `kind = "rego"` + "\n}", `kind.*value must be one of`},
 		"list empty text": {`data "tfgov_policies" "x" {` + "\n" + `search = ""` + "\n}", `search.*at least 1`},
-		"list no org":     {`data "tfgov_policies" "x" {` + "\n" + `organization = "no-such-org-list"` + "\n}", `Organization no-such-org-list not found, or the token may not manage policies`},
+		"list no org":     {`data "tfgov_policies" "x" {` + "\n" + `organization = "no-such-org-list"` + "\n}", `Organization no-such-org-list was not found, or the API token belongs to no team of it`},
 	}
 	for name, tc := range tests {
 		t.Run(name, func(t *testing.T) {

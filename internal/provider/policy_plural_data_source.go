@@ -89,7 +89,7 @@ func (d *policiesDataSource) Read(ctx context.Context, req datasource.ReadReques
 	}
 	pols, err := policyClient{d.data.client}.list(ctx, org, cfg.Search.ValueString(), cfg.Kind.ValueString())
 	if err != nil {
-		resp.Diagnostics.AddAttributeError(path.Root("organization"), "Error listing policies", policyError("Organization "+org, err))
+		resp.Diagnostics.AddAttributeError(path.Root("organization"), "Error listing policies", d.data.organizationPoliciesError(ctx, org, err))
 		return
 	}
 	cfg.ID = types.StringValue(org)

@@ -375,7 +375,7 @@ func (r *policyResource) Create(ctx context.Context, req resource.CreateRequest,
 		}
 	}
 	if err != nil {
-		resp.Diagnostics.AddError("Error creating policy", policyError("Organization "+org, err))
+		resp.Diagnostics.AddError("Error creating policy", r.data.organizationPoliciesError(ctx, org, err))
 		return
 	}
 	r.data.rememberPolicy(pol)

@@ -348,7 +348,8 @@ func TestAccPolicyResource_invalid(t *testing.T) {
 	}
 }
 
-// TestAccPolicyResource_notFound names the permission the token may lack.
+// TestAccPolicyResource_notFound says the organization is missing (one read
+// of it tells a missing organization from a missing permission).
 func TestAccPolicyResource_notFound(t *testing.T) {
 	resource.ParallelTest(t, resource.TestCase{
 		PreCheck:                 func() { testAccPreCheck(t) },
@@ -358,7 +359,7 @@ func TestAccPolicyResource_notFound(t *testing.T) {
   organization = "` + testAccName("no-such-org") + `"
   name         = "p"
 }`,
-			ExpectError: regexp.MustCompile(`Organization no-such-org-[0-9a-f]+ not found, or the token may not manage\s+policies`),
+			ExpectError: regexp.MustCompile(`Organization no-such-org-[0-9a-f]+ was\s+not\s+found,\s+or\s+the\s+API\s+token\s+belongs\s+to\s+no\s+team\s+of\s+it`),
 		}},
 	})
 }

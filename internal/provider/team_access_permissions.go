@@ -135,13 +135,20 @@ func teamAccessPages(client *tfe.Client, workspaceID string, size int) func(cont
 	}
 }
 
-// workspaceAccessError explains a 404 on a workspace's team access: the API
-// gives it for a missing workspace and for a token that may not see it.
+// workspaceAccessError explains a 404 on a workspace's team access list.
+// Any member of the workspace's organization may list it (seeing the
+// grants of their own teams), so the 404 means the workspace is not in an
+// organization the token belongs to.
 func workspaceAccessError(workspaceID string, err error) string {
 	if isNotFound(err) {
-		return fmt.Sprintf("Workspace %s was not found, or the API token may not see its team access.", workspaceID)
+		return workspaceNotFound(workspaceID)
 	}
 	return fmt.Sprintf("Listing the team access of workspace %s: %s", workspaceID, err)
+}
+
+// workspaceNotFound is workspaceAccessError's 404.
+func workspaceNotFound(workspaceID string) string {
+	return fmt.Sprintf("Workspace %s was not found: no organization the API token belongs to has a workspace of that ID (any member may list a workspace's team access).", workspaceID)
 }
 
 // organizationTeams returns the teams of an organization that the token

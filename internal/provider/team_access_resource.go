@@ -314,8 +314,7 @@ func (r *teamAccessResource) lostAdd(ctx context.Context, sent tfe.TeamAccessAdd
 // when there is one, says how to import it.
 func (r *teamAccessResource) addError(ctx context.Context, teamID, wsID string, err error) string {
 	if isNotFound(err) {
-		return fmt.Sprintf("Workspace %s or team %s was not found, or the API token may not manage the workspace's team access "+
-			"(it must belong to an organization owner, the owners team, the organization, or an admin of the workspace).", wsID, teamID)
+		return r.data.teamAccessAddError(ctx, teamID, wsID)
 	}
 	grants, lerr := listTeamAccess(ctx, r.data.client, wsID)
 	if lerr != nil {

@@ -221,7 +221,7 @@ func (r *workspaceTeamAccessExclusiveResource) ModifyPlan(ctx context.Context, r
 	}
 	if grants.parentMissing {
 		resp.Diagnostics.AddAttributeError(path.Root("workspace_id"), "Workspace not found",
-			fmt.Sprintf("Workspace %s was not found, or the API token may not see its team access.", wsID))
+			workspaceNotFound(wsID))
 		return
 	}
 	removedIDs := removedTeams(grants, keep, prior)
@@ -374,7 +374,7 @@ func (r *workspaceTeamAccessExclusiveResource) apply(ctx context.Context, plan w
 	}
 	if grants.parentMissing {
 		diags.AddAttributeError(path.Root("workspace_id"), "Workspace not found",
-			fmt.Sprintf("Workspace %s was not found, or the API token may not see its team access.", wsID))
+			workspaceNotFound(wsID))
 		return
 	}
 	if !planned {
@@ -427,7 +427,7 @@ func (r *workspaceTeamAccessExclusiveResource) Read(ctx context.Context, req res
 		return
 	}
 	if grants.parentMissing && importing {
-		importedMissing(&resp.Diagnostics, "exclusive team access", fmt.Sprintf("Workspace %s was not found, or the API token may not see its team access.", wsID))
+		importedMissing(&resp.Diagnostics, "exclusive team access", workspaceNotFound(wsID))
 		return
 	}
 	if grants.parentMissing {

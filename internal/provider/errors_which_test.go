@@ -1,0 +1,57 @@
+package provider
+
+import (
+	"context"
+	"fmt"
+	"testing"
+
+	"github.com/hashicorp/terraform-plugin-testing/helper/resource"
+)
+
+// TestAccErrorsSayWhich: where the API's 404 means "missing" and "not
+// allowed" alike, the error says which, naming the permission: with the
+// token of a team without organization permissions, the organization's
+// policies, an agent pool's tokens and a workspace's team access exist but
+// may not be managed; with the owner's token, a typo in a team ID or a
+// workspace ID names what is missing. Runs against a live organization
+// too (team tokens through go-tfe).
+func TestAccErrorsSayWhich(t *testing.T) {
+	ctx := context.Background()
+	c := testAccClient(t)
+	org := testAccOrganization()
+	pool := testAccAgentPool(t)
+	ws := testAccWorkspace(t)
+	team := testAccTeam(t, nil)
+	tt, err := c.TeamTokens.Create(ctx, team.ID)
+	if err != nil {
+		t.Fatalf("team token: %v", err)
+	}
+	t.Cleanup(func() { cleanupErr(t, "the token of team "+team.ID, c.TeamTokens.Delete(ctx, team.ID)) })
+	limited := fmt.Sprintf("provider \"tfgov\" {\n  token = %q\n}\n", tt.Token)
+	access := func(teamID, wsID string) string {
+		return fmt.Sprintf("resource \"tfgov_team_access\" \"test\" {\n  team_id      = %q\n  workspace_id = %q\n  access       = \"read\"\n}\n", teamID, wsID)
+	}
+	tests := map[string]struct{ config, want string }{
+		"policies without the permission": {limited + `data "tfgov_policies" "test" {}`,
+			fmt.Sprintf(`Organization %s exists, but the API token may not manage its policies: it needs the organization's "Manage policies" permission`, org)},
+		"agent tokens without the permission": {limited + fmt.Sprintf("data \"tfgov_agent_tokens\" \"test\" {\n  agent_pool_id = %q\n}\n", pool.ID),
+			fmt.Sprintf(`Agent pool %s (%q) exists, but the API token may not manage its tokens: it needs the organization's "Manage agent pools" permission`, pool.ID, pool.Name)},
+		"team access without the permission": {limited + access(team.ID, ws.ID),
+			fmt.Sprintf(`Workspace %s (%q) exists, but the API token may not manage its team access: it needs admin access to the workspace, or the organization's "Manage workspaces" permission`, ws.ID, ws.Name)},
+		"a typo in the team ID": {access("team-typo0000000001", ws.ID),
+			fmt.Sprintf(`Team team-typo0000000001 was not found: workspace %s (%q) exists and the API token may manage its team access`, ws.ID, ws.Name)},
+		"a typo in the workspace ID": {access(team.ID, "ws-typo000000000001"),
+			`Workspace ws-typo000000000001 was not found: no organization the API token belongs to has a workspace of that ID`},
+		"a missing organization": {`data "tfgov_policies" "test" { organization = "` + testAccName("no-such-org") + `" }`,
+			`was not found, or the API token belongs to no team of it`},
+	}
+	for name, tc := range tests {
+		t.Run(name, func(t *testing.T) {
+			resource.ParallelTest(t, resource.TestCase{
+				PreCheck:                 func() { testAccPreCheck(t) },
+				ProtoV6ProviderFactories: testAccProtoV6ProviderFactories,
+				Steps:                    []resource.TestStep{{Config: tc.config, ExpectError: matchWrapped(tc.want)}},
+			})
+		})
+	}
+}
