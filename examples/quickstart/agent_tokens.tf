@@ -1,18 +1,18 @@
-variable "agent_pool_id" {
-  type        = string
-  description = "Agent pool that the agent tokens belong to."
+# The agent pool, by name.
+data "tfgov_agent_pool" "demo" {
+  name = "demo-pool"
 }
 
 # A token for the CI agents.
 resource "tfgov_agent_token" "ci" {
-  agent_pool_id = var.agent_pool_id
+  agent_pool_id = data.tfgov_agent_pool.demo.id
   description   = "CI agents"
 }
 
 # A token rotated every quarter: a new trigger value creates the new token
 # before the old one is revoked.
 resource "tfgov_agent_token" "build" {
-  agent_pool_id     = var.agent_pool_id
+  agent_pool_id     = data.tfgov_agent_pool.demo.id
   description       = "Build agents"
   rotation_triggers = { quarter = "2026-Q4" }
 
@@ -22,7 +22,7 @@ resource "tfgov_agent_token" "build" {
 }
 
 data "tfgov_agent_tokens" "pool" {
-  agent_pool_id = var.agent_pool_id
+  agent_pool_id = data.tfgov_agent_pool.demo.id
   depends_on    = [tfgov_agent_token.ci, tfgov_agent_token.build]
 }
 

@@ -2,8 +2,8 @@
 # provider packs the directory, uploads it, and the apply waits for
 # `terraform test` to pass. Editing a file in the directory plans a new run.
 resource "tfgov_module_test_run" "network" {
-  module_name     = var.module_name
-  module_provider = var.module_provider
+  module_name     = data.tfgov_registry_module.network.module_name
+  module_provider = data.tfgov_registry_module.network.module_provider
   source          = "${path.module}/module-under-test"
 
   # HCL literals: a string carries its own quotes.

@@ -1,9 +1,6 @@
-variable "module_name" {
-  type        = string
-  description = "Private registry module whose tests the quickstart configures (the seed's network)."
-}
-
-variable "module_provider" {
-  type        = string
-  description = "Provider of that module (the seed's aws)."
+# The private registry module whose tests the quickstart configures and
+# whose old version it deprecates, by name and provider, with its versions.
+data "tfgov_registry_module" "network" {
+  module_name     = "network"
+  module_provider = "aws"
 }

@@ -1,30 +1,25 @@
-variable "workspace_id" {
-  type        = string
-  description = "Workspace the teams get access to."
+# The workspace and the teams, by name: the data sources turn the names
+# into the IDs the resources take.
+data "tfgov_workspace" "demo" {
+  name = "demo-app"
 }
 
-variable "platform_team_id" {
-  type        = string
-  description = "Team that administers the workspace."
-}
-
-variable "developers_team_id" {
-  type        = string
-  description = "Team that plans and applies but manages nothing else."
+data "tfgov_teams" "demo" {
+  names = ["platform", "developers"]
 }
 
 # The platform team administers the workspace.
 resource "tfgov_team_access" "platform" {
-  team_id      = var.platform_team_id
-  workspace_id = var.workspace_id
+  team_id      = data.tfgov_teams.demo.ids_by_name["platform"]
+  workspace_id = data.tfgov_workspace.demo.id
   access       = "admin"
 }
 
 # Developers run plans and applies and read outputs, but neither see the
 # variables nor lock the workspace.
 resource "tfgov_team_access" "developers" {
-  team_id      = var.developers_team_id
-  workspace_id = var.workspace_id
+  team_id      = data.tfgov_teams.demo.ids_by_name["developers"]
+  workspace_id = data.tfgov_workspace.demo.id
   access       = "custom"
 
   permissions = {
@@ -34,7 +29,7 @@ resource "tfgov_team_access" "developers" {
 }
 
 data "tfgov_workspace_team_access" "demo" {
-  workspace_id = var.workspace_id
+  workspace_id = data.tfgov_workspace.demo.id
   depends_on   = [tfgov_team_access.platform, tfgov_team_access.developers]
 }
 

@@ -40,6 +40,7 @@
 //	transport.go       retries, rate limits, error bodies, the request log
 //	response_notes.go  what go-tfe drops from an answer (headers, pointers)
 //	errors.go          error texts naming the attribute; configureData
+//	names.go           names in, IDs out: bulk lookups by name, closest names
 //
 // The provider itself: provider.go (schema, Configure), credentials.go
 // (the CLI configuration's tokens), discovery.go (the API's address),

@@ -63,7 +63,7 @@ func TestAccGuideAdoptingAnOrganization(t *testing.T) {
 			t.Fatalf("test variable: %v", err)
 		}
 	}
-	vars := []string{"-var", "workspace_id=" + ws.ID, "-var", "module_name=" + mod.Name, "-var", "module_provider=" + mod.Provider}
+	vars := []string{"-var", "workspace_name=" + ws.Name, "-var", "module_name=" + mod.Name, "-var", "module_provider=" + mod.Provider}
 	tf := func(dir string, args ...string) string {
 		t.Helper()
 		out, err := runTerraform(t, dir, append(args, "-no-color")...)

@@ -3,6 +3,7 @@ package provider
 import (
 	"context"
 	"fmt"
+	"strings"
 	"testing"
 
 	tfe "github.com/hashicorp/go-tfe"
@@ -53,6 +54,37 @@ func TestListResource_teamAccess(t *testing.T) {
 	res = p.list("tfgov_team_access", map[string]string{"workspace_id": "ws-missing"}, false, 10)
 	if len(res) != 1 || !hasErrors(res[0].diags) {
 		t.Fatalf("listing a missing workspace: %+v, want one error", res)
+	}
+}
+
+// TestListResource_teamAccessByWorkspaceName: a query file has no data
+// sources, so the list takes the workspace by name too: one read more;
+// a typo is an error naming the closest workspace, not an empty list.
+func TestListResource_teamAccessByWorkspaceName(t *testing.T) {
+	ctx := context.Background()
+	sb, c, p := protoSandbox(t, "list-ta-name", nil)
+	ws, err := c.Workspaces.Create(ctx, "list-ta-name", tfe.WorkspaceCreateOptions{Name: tfe.String("payments-prod")})
+	if err != nil {
+		t.Fatal(err)
+	}
+	tm, err := c.Teams.Create(ctx, "list-ta-name", tfe.TeamCreateOptions{Name: tfe.String("sre"), Visibility: tfe.String("organization")})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := c.TeamAccess.Add(ctx, tfe.TeamAccessAddOptions{Access: tfe.Access(tfe.AccessWrite), Team: tm, Workspace: ws}); err != nil {
+		t.Fatal(err)
+	}
+	before := sb.RequestsTo("GET", "/api/v2/organizations/list-ta-name/workspaces/payments-prod")
+	res := p.list("tfgov_team_access", map[string]string{"workspace_name": "payments-prod", "organization": "list-ta-name"}, true, 10)
+	if len(res) != 1 || hasErrors(res[0].diags) || str(t, res[0].resource["workspace_id"]) != ws.ID || res[0].display != "team sre: write access" {
+		t.Fatalf("by name: %+v", res)
+	}
+	if got := sb.RequestsTo("GET", "/api/v2/organizations/list-ta-name/workspaces/payments-prod") - before; got != 1 {
+		t.Errorf("the name took %d reads, want 1", got)
+	}
+	res = p.list("tfgov_team_access", map[string]string{"workspace_name": "payments-prd", "organization": "list-ta-name"}, false, 10)
+	if len(res) != 1 || !strings.Contains(diagText(res[0].diags), `No workspace named "payments-prd" in organization list-ta-name; the closest names: "payments-prod".`) {
+		t.Fatalf("a typo: %+v, want the error naming payments-prod", res)
 	}
 }
 

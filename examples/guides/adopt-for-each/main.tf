@@ -6,9 +6,9 @@ terraform {
   }
 }
 
-variable "workspace_id" {
+variable "workspace_name" {
   type        = string
-  description = "The workspace whose team access to adopt (ws-<id>)."
+  description = "The workspace whose team access to adopt, by name, such as app."
 }
 
 variable "module_name" {
@@ -21,8 +21,13 @@ variable "module_provider" {
   description = "Its provider, such as aws."
 }
 
+# The workspace's ID, from its name.
+data "tfgov_workspace" "app" {
+  name = var.workspace_name
+}
+
 data "tfgov_workspace_team_access" "app" {
-  workspace_id = var.workspace_id
+  workspace_id = data.tfgov_workspace.app.id
 }
 
 data "tfgov_module_test_variables" "module" {
@@ -45,7 +50,7 @@ import {
 resource "tfgov_team_access" "app" {
   for_each     = local.team_access
   team_id      = each.value.team_id
-  workspace_id = var.workspace_id
+  workspace_id = data.tfgov_workspace.app.id
   access       = each.value.access
   # With a fixed level these are exactly what the level implies, which the
   # resource accepts.

@@ -6,9 +6,9 @@ terraform {
   }
 }
 
-variable "workspace_id" {
+variable "workspace_name" {
   type        = string
-  description = "The workspace whose team access to adopt (ws-<id>)."
+  description = "The workspace whose team access to adopt, by name, such as app."
 }
 
 variable "module_name" {
@@ -27,8 +27,13 @@ variable "policy_search" {
   default     = null
 }
 
+# The workspace's ID, from its name.
+data "tfgov_workspace" "app" {
+  name = var.workspace_name
+}
+
 data "tfgov_workspace_team_access" "app" {
-  workspace_id = var.workspace_id
+  workspace_id = data.tfgov_workspace.app.id
 }
 
 data "tfgov_policies" "all" {

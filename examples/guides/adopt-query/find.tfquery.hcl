@@ -1,6 +1,6 @@
-variable "workspace_id" {
+variable "workspace_name" {
   type        = string
-  description = "The workspace whose team access to adopt (ws-<id>)."
+  description = "The workspace whose team access to adopt, by name, such as app."
 }
 
 variable "module_name" {
@@ -23,7 +23,7 @@ list "tfgov_team_access" "app" {
   provider         = tfgov
   include_resource = true
   config {
-    workspace_id = var.workspace_id
+    workspace_name = var.workspace_name
   }
 }
 
