@@ -144,3 +144,15 @@ func (d *providerData) teamAccessAddError(ctx context.Context, teamID, wsID stri
 	return fmt.Sprintf("Team %s was not found: workspace %s (%q) exists and the API token may manage its team access, so no team of that ID is visible to it "+
 		"(a secret team is visible only to its members and to owners).", teamID, wsID, ws.Name)
 }
+
+// noTeamAccessDetail explains a team absent from a workspace's team access
+// list. Members see only the grants of their own teams; admins of the
+// workspace (its can-update) and owners see all: one read of the workspace
+// says whether the team has no access or the token may not see it.
+func (d *providerData) noTeamAccessDetail(ctx context.Context, teamID, wsID string) string {
+	ws, err := d.client.Workspaces.ReadByID(ctx, wsID)
+	if err == nil && ws.Permissions != nil && ws.Permissions.CanUpdate {
+		return fmt.Sprintf("Team %s has no access to workspace %s (%q): the API token sees every grant of the workspace, and none is the team's.", teamID, wsID, ws.Name)
+	}
+	return fmt.Sprintf("Team %s has no access to workspace %s that the API token may see: without %s, a token sees only the access of its own teams.", teamID, wsID, permTeamAccess)
+}

@@ -2,7 +2,6 @@ package provider
 
 import (
 	"context"
-	"fmt"
 
 	tfe "github.com/hashicorp/go-tfe"
 
@@ -109,6 +108,5 @@ func (d *teamAccessDataSource) Read(ctx context.Context, req datasource.ReadRequ
 			return
 		}
 	}
-	resp.Diagnostics.AddAttributeError(path.Root("team_id"), "Team access not found",
-		fmt.Sprintf("Team %s has no access to workspace %s, or the API token may not see it (members see only the access of their own teams).", teamID, wsID))
+	resp.Diagnostics.AddAttributeError(path.Root("team_id"), "Team access not found", d.data.noTeamAccessDetail(ctx, teamID, wsID))
 }

@@ -111,14 +111,16 @@ data "tfgov_workspace_team_access" "empty" {
 }
 
 // TestAccTeamAccessDataSource_notFound: a team without access, and a
-// missing workspace, are errors that say so.
+// missing workspace, are errors that say so; for a token that sees every
+// grant of the workspace (the owner's), the team has no access, not "or
+// the token may not see it".
 func TestAccTeamAccessDataSource_notFound(t *testing.T) {
 	ws := testAccWorkspace(t)
 	team := testAccTeam(t, nil)
 	tests := map[string]struct{ config, want string }{
 		"no access": {
 			fmt.Sprintf("data \"tfgov_team_access\" \"x\" {\n  team_id = %q\n  workspace_id = %q\n}\n", team.ID, ws.ID),
-			"Team " + team.ID + " has no access to workspace " + ws.ID,
+			"Team " + team.ID + " has no access to workspace " + ws.ID + ` ("` + ws.Name + `"): the API token sees every grant of the workspace, and none is the team's.`,
 		},
 		"missing workspace": {
 			fmt.Sprintf("data \"tfgov_team_access\" \"x\" {\n  team_id = %q\n  workspace_id = \"ws-doesnotexist0001\"\n}\n", team.ID),
