@@ -116,7 +116,10 @@ func (st *state) effectiveExecution(ws *workspace) (mode, pool string) {
 	if mode == "" {
 		mode = "remote"
 		if o := st.Organizations[ws.Org]; o != nil {
-			mode, pool = o.setting("default-execution-mode").(string), o.DefaultAgentPoolID
+			if m, ok := o.setting("default-execution-mode").(string); ok {
+				mode = m
+			}
+			pool = o.DefaultAgentPoolID
 		}
 	}
 	if mode != "agent" || st.AgentPools[pool] == nil {
