@@ -3,10 +3,13 @@ package sandbox_test
 import (
 	"context"
 	"errors"
+	"path/filepath"
 	"strings"
 	"testing"
 
 	tfe "github.com/hashicorp/go-tfe"
+
+	"github.com/tfgov/terraform-provider-tfgov/internal/sandbox"
 )
 
 // TestWorkspaceSettings: the settings go-tfe sends are kept as sent on
@@ -217,5 +220,39 @@ func TestWorkspaceSafeDelete(t *testing.T) {
 	}
 	if err := w.owner.Workspaces.SafeDeleteByID(ctx, a.ID); !errors.Is(err, tfe.ErrResourceNotFound) {
 		t.Errorf("second safe delete: %v", err)
+	}
+}
+
+// TestSettingsPersist: organization and workspace settings survive a
+// restart on the same --data file, numbers and lists included (they are
+// kept by attribute name and come back from JSON as such).
+func TestSettingsPersist(t *testing.T) {
+	t.Parallel()
+	ctx := context.Background()
+	data := filepath.Join(t.TempDir(), "state.json")
+	start := func() *tfe.Client {
+		inst := sandbox.StartWithOptions(t, sandbox.Options{Token: "admin-token", DataFile: data})
+		return client(t, inst, "admin-token")
+	}
+	admin := start()
+	if _, err := admin.Organizations.Create(ctx, tfe.OrganizationCreateOptions{Name: tfe.String("kept"), Email: tfe.String("o@kept.test")}); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := admin.Organizations.Update(ctx, "kept", tfe.OrganizationUpdateOptions{SessionTimeout: tfe.Int(90), AllowForceDeleteWorkspaces: tfe.Bool(true)}); err != nil {
+		t.Fatal(err)
+	}
+	ws, err := admin.Workspaces.Create(ctx, "kept", tfe.WorkspaceCreateOptions{Name: tfe.String("app"), QueueAllRuns: tfe.Bool(true),
+		TriggerPatterns: []string{"/modules/**/*"}, Operations: tfe.Bool(false)})
+	if err != nil {
+		t.Fatal(err)
+	}
+	admin = start()
+	org, err := admin.Organizations.Read(ctx, "kept")
+	if err != nil || org.SessionTimeout != 90 || org.SessionRemember != 0 || !org.AllowForceDeleteWorkspaces {
+		t.Errorf("organization after a restart: %+v, %v", org, err)
+	}
+	got, err := admin.Workspaces.ReadByID(ctx, ws.ID)
+	if err != nil || !got.QueueAllRuns || len(got.TriggerPatterns) != 1 || got.TriggerPatterns[0] != "/modules/**/*" || got.ExecutionMode != "local" {
+		t.Errorf("workspace after a restart: %+v, %v", got, err)
 	}
 }
