@@ -79,8 +79,8 @@ func notFoundByName(kind, org string, names, have []string) string {
 			b.WriteString("\n")
 		}
 		fmt.Fprintf(&b, "No %s named %q in organization %s", kind, name, org)
-		if close := closestNames(name, have, closestCount); len(close) > 0 {
-			fmt.Fprintf(&b, "; the closest names: %s.", quotedList(close))
+		if near := closestNames(name, have, closestCount); len(near) > 0 {
+			fmt.Fprintf(&b, "; the closest names: %s.", quotedList(near))
 		} else {
 			fmt.Fprintf(&b, ": the API token sees no %s there.", kind)
 		}

@@ -17,7 +17,7 @@ func TestEditDistance(t *testing.T) {
 		"substitution": {"payments-prd", "payments-pro", 1},
 		"insertion":    {"payments-prd", "payments-prod", 1},
 		"deletion":     {"platformm", "platform", 1},
-		"transposed":   {"paltform", "platform", 2},
+		"transposed":   {"teams", "taems", 2},
 		"unicode":      {"équipe", "equipe", 1},
 	} {
 		t.Run(name, func(t *testing.T) {
