@@ -31,6 +31,7 @@ type agentPoolDataSourceModel struct {
 }
 
 func (d *agentPoolDataSource) Schema(_ context.Context, _ datasource.SchemaRequest, resp *datasource.SchemaResponse) {
+	defer withPermissions(&resp.Schema.MarkdownDescription, "data-sources/agent_pool")
 	resp.Schema = schema.Schema{
 		MarkdownDescription: "One agent pool, by name: its ID for `tfgov_agent_token` and the agent token data source and actions. " +
 			"One request per 100 pools whose name contains it (the API's pool search); a name that matches nothing costs one more request per 100 pools, to list the closest names. " +

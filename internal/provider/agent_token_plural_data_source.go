@@ -34,6 +34,7 @@ type agentTokenListEntry struct {
 }
 
 func (d *agentTokensDataSource) Schema(_ context.Context, _ datasource.SchemaRequest, resp *datasource.SchemaResponse) {
+	defer withPermissions(&resp.Schema.MarkdownDescription, "data-sources/agent_tokens")
 	resp.Schema = schema.Schema{
 		MarkdownDescription: "Every authentication token of an agent pool, oldest first, without their secrets (the API never returns a secret after creation).",
 		Attributes: map[string]schema.Attribute{

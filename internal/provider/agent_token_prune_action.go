@@ -36,6 +36,7 @@ type agentTokenPruneModel struct {
 }
 
 func (a *agentTokenPruneAction) Schema(_ context.Context, _ action.SchemaRequest, resp *action.SchemaResponse) {
+	defer withPermissions(&resp.Schema.MarkdownDescription, "actions/agent_token_prune")
 	resp.Schema = schema.Schema{
 		MarkdownDescription: "Revokes the tokens of an agent pool that have not been used for `unused_for`, when invoked " +
 			"(`terraform apply -invoke=action.tfgov_agent_token_prune.<name>`). Requires Terraform 1.14 or later.\n\n" +

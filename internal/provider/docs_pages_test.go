@@ -1,11 +1,15 @@
 package provider
 
 import (
+	"fmt"
 	"os"
 	"path/filepath"
 	"strings"
 	"testing"
 
+	"github.com/hashicorp/terraform-plugin-framework/action"
+	"github.com/hashicorp/terraform-plugin-framework/datasource"
+	"github.com/hashicorp/terraform-plugin-framework/provider"
 	"github.com/hashicorp/terraform-plugin-framework/resource"
 )
 
@@ -51,6 +55,79 @@ func TestResourcePages(t *testing.T) {
 				if !strings.Contains(imp, w) {
 					t.Errorf("%s: the Import section lacks %q", page, w)
 				}
+			}
+		})
+	}
+}
+
+// TestPermissionPages: the page of every resource, data source, list
+// resource and action says what the API token needs ("Required
+// permissions", permissions.go), and docs/index.md's table has a row for
+// each type. Each type the provider serves must have its page, so a new
+// type without the line fails here; so does a page left from a type that
+// is gone.
+func TestPermissionPages(t *testing.T) {
+	t.Parallel()
+	ctx := t.Context()
+	p := New("test")()
+	want := map[string]bool{} // "<docs dir>/<name>"
+	for _, f := range p.Resources(ctx) {
+		var md resource.MetadataResponse
+		f().Metadata(ctx, resource.MetadataRequest{ProviderTypeName: "tfgov"}, &md)
+		want["resources/"+strings.TrimPrefix(md.TypeName, "tfgov_")] = true
+	}
+	for _, f := range p.DataSources(ctx) {
+		var md datasource.MetadataResponse
+		f().Metadata(ctx, datasource.MetadataRequest{ProviderTypeName: "tfgov"}, &md)
+		want["data-sources/"+strings.TrimPrefix(md.TypeName, "tfgov_")] = true
+	}
+	for _, f := range p.(provider.ProviderWithListResources).ListResources(ctx) {
+		var md resource.MetadataResponse
+		f().Metadata(ctx, resource.MetadataRequest{ProviderTypeName: "tfgov"}, &md)
+		want["list-resources/"+strings.TrimPrefix(md.TypeName, "tfgov_")] = true
+	}
+	for _, f := range p.(provider.ProviderWithActions).Actions(ctx) {
+		var md action.MetadataResponse
+		f().Metadata(ctx, action.MetadataRequest{ProviderTypeName: "tfgov"}, &md)
+		want["actions/"+strings.TrimPrefix(md.TypeName, "tfgov_")] = true
+	}
+	docs := filepath.Join(repoRoot(), "docs")
+	for _, dir := range []string{"resources", "data-sources", "list-resources", "actions"} {
+		pages, err := filepath.Glob(filepath.Join(docs, dir, "*.md"))
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, page := range pages {
+			key := dir + "/" + strings.TrimSuffix(filepath.Base(page), ".md")
+			if !want[key] {
+				t.Errorf("docs/%s.md: no such type (run make docs)", key)
+			}
+		}
+	}
+	raw, err := os.ReadFile(filepath.Join(docs, "index.md"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	index := string(raw)
+	table := index[max(strings.Index(index, "\n## Required permissions\n"), 0):]
+	if !strings.HasPrefix(table, "\n## Required permissions\n") {
+		t.Error("docs/index.md has no Required permissions section")
+	}
+	for key := range want {
+		t.Run(key, func(t *testing.T) {
+			t.Parallel()
+			raw, err := os.ReadFile(filepath.Join(docs, key+".md"))
+			if err != nil {
+				t.Fatalf("%v (run make docs)", err)
+			}
+			if !strings.Contains(string(raw), "\n"+permissionsPrefix) {
+				t.Errorf("docs/%s.md has no %q line: add the type to requiredPermissions (permissions.go) and defer withPermissions in its Schema", key, permissionsPrefix)
+			}
+			dir, name, _ := strings.Cut(key, "/")
+			row := fmt.Sprintf("| `tfgov_%s` | %s |", name, map[string]string{
+				"resources": "resource", "data-sources": "data source", "list-resources": "list resource", "actions": "action"}[dir])
+			if !strings.Contains(table, row) {
+				t.Errorf("docs/index.md's Required permissions table has no row starting %q", row)
 			}
 		})
 	}

@@ -62,6 +62,7 @@ const (
 )
 
 func (a *moduleTestAction) Schema(_ context.Context, _ action.SchemaRequest, resp *action.SchemaResponse) {
+	defer withPermissions(&resp.Schema.MarkdownDescription, "actions/module_test")
 	resp.Schema = schema.Schema{
 		MarkdownDescription: "Runs the tests of a private registry module (`terraform test`, executed by HCP Terraform) when invoked, and fails " +
 			"when they fail. Requires Terraform 1.14 or later. Invoke it from the command line with " +
@@ -73,8 +74,7 @@ func (a *moduleTestAction) Schema(_ context.Context, _ action.SchemaRequest, res
 			"of its test counts. A run that fails, errors or is canceled fails the invocation with the counts and the end of the run's log.\n\n" +
 			"When Terraform is interrupted (Ctrl-C) or `timeout` passes, the action cancels the run on the service, waiting for a queued run to " +
 			"start since only a running test can be canceled, and force-cancels it if it has not stopped 30 seconds later. (After an interrupt, " +
-			"Terraform no longer shows the provider's messages: the cancellation is in the provider's log, and in the run's status on the service.)\n\n" +
-			"Module test endpoints need a token of the organization's owners team or of one of its members.",
+			"Terraform no longer shows the provider's messages: the cancellation is in the provider's log, and in the run's status on the service.)",
 		Attributes: map[string]schema.Attribute{
 			"organization":    organizationScope.action(),
 			"module_name":     moduleNameScope.action(),

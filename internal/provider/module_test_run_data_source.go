@@ -179,6 +179,7 @@ type moduleTestRunDataSourceModel struct {
 }
 
 func (d *moduleTestRunDataSource) Schema(_ context.Context, _ datasource.SchemaRequest, resp *datasource.SchemaResponse) {
+	defer withPermissions(&resp.Schema.MarkdownDescription, "data-sources/module_test_run")
 	attrs := moduleDataSourceAttributes(testRunAttributes())
 	attrs["id"] = schema.StringAttribute{
 		Required:            true,
@@ -187,8 +188,7 @@ func (d *moduleTestRunDataSource) Schema(_ context.Context, _ datasource.SchemaR
 	}
 	resp.Schema = schema.Schema{
 		MarkdownDescription: "One test run of a private registry module, by ID: its status, outcome and counts, how it was queued and with what inputs, " +
-			"and when it was queued, started and finished. Each plan reads it afresh, so a run still going shows its current status.\n\n" +
-			"Module test endpoints need a token of the organization's owners team or of one of its members.",
+			"and when it was queued, started and finished. Each plan reads it afresh, so a run still going shows its current status.",
 		Attributes: attrs,
 	}
 }

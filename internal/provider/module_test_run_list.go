@@ -15,6 +15,7 @@ import (
 type testRunList struct{ listBase }
 
 func (l *testRunList) ListResourceConfigSchema(_ context.Context, _ list.ListResourceSchemaRequest, resp *list.ListResourceSchemaResponse) {
+	defer withPermissions(&resp.Schema.MarkdownDescription, "list-resources/module_test_run")
 	resp.Schema = moduleListSchema("test runs (newest first)")
 }
 

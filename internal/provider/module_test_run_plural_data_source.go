@@ -31,11 +31,11 @@ type moduleTestRunsDataSourceModel struct {
 }
 
 func (d *moduleTestRunsDataSource) Schema(_ context.Context, _ datasource.SchemaRequest, resp *datasource.SchemaResponse) {
+	defer withPermissions(&resp.Schema.MarkdownDescription, "data-sources/module_test_runs")
 	resp.Schema = schema.Schema{
 		MarkdownDescription: "Every test run of a private registry module, newest first (the order the API lists them in), optionally only those " +
 			"queued in some ways (`sources`). All pages are read, 100 runs a request. Each plan reads the runs afresh, so runs still going show their " +
-			"current status.\n\n" +
-			"Module test endpoints need a token of the organization's owners team or of one of its members.",
+			"current status.",
 		Attributes: moduleDataSourceAttributes(map[string]schema.Attribute{
 			"id": schema.StringAttribute{
 				Computed:            true,

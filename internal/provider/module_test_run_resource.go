@@ -98,6 +98,7 @@ const (
 var runVariableKeyRE = regexp.MustCompile(`^[A-Za-z_][A-Za-z0-9_-]*$`)
 
 func (r *moduleTestRunResource) Schema(ctx context.Context, _ resource.SchemaRequest, resp *resource.SchemaResponse) {
+	defer withPermissions(&resp.Schema.MarkdownDescription, "resources/module_test_run")
 	computedString := func(desc string) schema.StringAttribute {
 		return schema.StringAttribute{Computed: true, MarkdownDescription: desc, PlanModifiers: []planmodifier.String{stringplanmodifier.UseStateForUnknown()}}
 	}
@@ -124,7 +125,6 @@ func (r *moduleTestRunResource) Schema(ctx context.Context, _ resource.SchemaReq
 			"Destroying the resource cancels a run that is still queued or running (waiting for a queued run to start, since only a running test can be " +
 			"canceled), and force-cancels it if it has not stopped after a grace period: 30 seconds, or half the delete timeout if that is less. " +
 			"A run that has ended is only removed from state: the API cannot delete runs.\n\n" +
-			"Module test endpoints need a token of the organization's owners team or of one of its members.\n\n" +
 			"**Lost answers.** When the request that queues the run ends without a definite answer (a 5xx, or a connection lost once the request was sent), " +
 			"the provider adopts a run only when it provably queued it. With `source`, the configuration version is the provider's own upload, which nothing else knows of: " +
 			"a run of the module on it with the inputs sent is adopted (by this resource only); none, and the run is queued again. " +

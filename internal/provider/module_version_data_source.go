@@ -33,6 +33,7 @@ type moduleVersionDataSourceModel struct {
 }
 
 func (d *moduleVersionDataSource) Schema(_ context.Context, _ datasource.SchemaRequest, resp *datasource.SchemaResponse) {
+	defer withPermissions(&resp.Schema.MarkdownDescription, "data-sources/module_version")
 	resp.Schema = schema.Schema{
 		MarkdownDescription: "One version of a private registry module and whether it is deprecated, with the reason and link, " +
 			"so a configuration can check a version before it pins it (for example in a `check` block).\n\n" + moduleDeprecationBeta,

@@ -61,6 +61,7 @@ func policyDataAttributes() map[string]schema.Attribute {
 }
 
 func (d *policyDataSource) Schema(_ context.Context, _ datasource.SchemaRequest, resp *datasource.SchemaResponse) {
+	defer withPermissions(&resp.Schema.MarkdownDescription, "data-sources/policy")
 	attrs := policyDataAttributes()
 	attrs["id"] = schema.StringAttribute{
 		Optional: true, Computed: true,

@@ -11,6 +11,7 @@ import (
 type policyList struct{ listBase }
 
 func (l *policyList) ListResourceConfigSchema(_ context.Context, _ list.ListResourceSchemaRequest, resp *list.ListResourceSchemaResponse) {
+	defer withPermissions(&resp.Schema.MarkdownDescription, "list-resources/policy")
 	resp.Schema = policyListSchema("policies")
 }
 

@@ -42,6 +42,7 @@ type policyListEntry struct {
 }
 
 func (d *policiesDataSource) Schema(_ context.Context, _ datasource.SchemaRequest, resp *datasource.SchemaResponse) {
+	defer withPermissions(&resp.Schema.MarkdownDescription, "data-sources/policies")
 	entry := policyDataAttributes()
 	entry["id"] = schema.StringAttribute{Computed: true, MarkdownDescription: "ID of the policy (`pol-<id>`)."}
 	entry["name"] = schema.StringAttribute{Computed: true, MarkdownDescription: "Name of the policy."}

@@ -143,6 +143,7 @@ func (m *policyResourceModel) ToTerraform5Value() (any, error) {
 }
 
 func (r *policyResource) Schema(_ context.Context, _ resource.SchemaRequest, resp *resource.SchemaResponse) {
+	defer withPermissions(&resp.Schema.MarkdownDescription, "resources/policy")
 	resp.Schema = schema.Schema{
 		MarkdownDescription: "A Sentinel or OPA policy of an organization: its name, kind, query and enforcement level, and optionally its code " +
 			"(`content`); policy sets decide where it is enforced.\n\n" +

@@ -42,6 +42,7 @@ type registryModuleVersion struct {
 }
 
 func (d *registryModuleDataSource) Schema(_ context.Context, _ datasource.SchemaRequest, resp *datasource.SchemaResponse) {
+	defer withPermissions(&resp.Schema.MarkdownDescription, "data-sources/registry_module")
 	resp.Schema = schema.Schema{
 		MarkdownDescription: "A private registry module, by name and provider, with its versions and each version's status. " +
 			"One request. The module's read does not carry deprecations: with `include_deprecation = true` each version's " +

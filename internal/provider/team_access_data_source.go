@@ -49,6 +49,7 @@ func teamAccessPermissionsDataSourceAttribute() schema.SingleNestedAttribute {
 }
 
 func (d *teamAccessDataSource) Schema(_ context.Context, _ datasource.SchemaRequest, resp *datasource.SchemaResponse) {
+	defer withPermissions(&resp.Schema.MarkdownDescription, "data-sources/team_access")
 	resp.Schema = schema.Schema{
 		MarkdownDescription: "A team's access to a workspace: its level and permissions. It is an error if the team has no access to the workspace.",
 		Attributes: map[string]schema.Attribute{

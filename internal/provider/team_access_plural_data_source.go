@@ -36,6 +36,7 @@ type workspaceTeamAccessListItem struct {
 }
 
 func (d *workspaceTeamAccessDataSource) Schema(_ context.Context, _ datasource.SchemaRequest, resp *datasource.SchemaResponse) {
+	defer withPermissions(&resp.Schema.MarkdownDescription, "data-sources/workspace_team_access")
 	resp.Schema = schema.Schema{
 		MarkdownDescription: "Every team's access to a workspace, oldest first, with the teams' names. " +
 			"An organization owner or workspace admin sees every team's access, secret teams included; other members see only the access of their own teams.",

@@ -49,6 +49,7 @@ func newTeamEntry(t *tfe.Team) teamEntry {
 }
 
 func (d *teamDataSource) Schema(_ context.Context, _ datasource.SchemaRequest, resp *datasource.SchemaResponse) {
+	defer withPermissions(&resp.Schema.MarkdownDescription, "data-sources/team")
 	attrs := teamEntryAttributes()
 	attrs["name"] = schema.StringAttribute{
 		Required:            true,

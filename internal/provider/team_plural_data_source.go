@@ -32,6 +32,7 @@ type teamsDataSourceModel struct {
 }
 
 func (d *teamsDataSource) Schema(_ context.Context, _ datasource.SchemaRequest, resp *datasource.SchemaResponse) {
+	defer withPermissions(&resp.Schema.MarkdownDescription, "data-sources/teams")
 	entry := teamEntryAttributes()
 	entry["name"] = schema.StringAttribute{Computed: true, MarkdownDescription: "Name of the team."}
 	resp.Schema = schema.Schema{

@@ -70,6 +70,7 @@ func newWorkspaceEntry(ws *tfe.Workspace) workspaceEntry {
 }
 
 func (d *workspaceDataSource) Schema(_ context.Context, _ datasource.SchemaRequest, resp *datasource.SchemaResponse) {
+	defer withPermissions(&resp.Schema.MarkdownDescription, "data-sources/workspace")
 	attrs := workspaceEntryAttributes()
 	attrs["name"] = schema.StringAttribute{
 		Required:            true,

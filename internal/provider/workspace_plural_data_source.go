@@ -42,6 +42,7 @@ type workspacesDataSourceModel struct {
 }
 
 func (d *workspacesDataSource) Schema(_ context.Context, _ datasource.SchemaRequest, resp *datasource.SchemaResponse) {
+	defer withPermissions(&resp.Schema.MarkdownDescription, "data-sources/workspaces")
 	tagNames := func(desc string) schema.SetAttribute {
 		return schema.SetAttribute{
 			Optional: true, ElementType: types.StringType, MarkdownDescription: desc,
