@@ -167,6 +167,29 @@ output "ids" { value = { for k, r in tfgov_policy.r : k => r.id } }
 		repair:  inlineRepair(""),
 		budget:  inlineBudget(""),
 	},
+	// tfgov_policy with content_wo: the requests of inline code; state
+	// keeps the code's SHA-256 instead of the code.
+	"policy_lean": {
+		config: func(_ *budgetEnv, n, v int) string {
+			return fmt.Sprintf(`resource "tfgov_policy" "r" {
+  for_each    = toset([for i in range(%d) : tostring(i)])
+  name        = "budget-lean-${each.key}"
+  description = "policy ${each.key} v%d"
+  content_wo  = "main = rule { true }\n"
+}
+output "ids" { value = { for k, r in tfgov_policy.r : k => r.id } }
+`, n, v)
+		},
+		imports: `import {
+  for_each = local.ids
+  to       = tfgov_policy.r[each.key]
+  id       = each.value
+}
+`,
+		outside: func(e *budgetEnv) { outsidePolicyCode(e) },
+		repair:  inlineRepair(""),
+		budget:  inlineBudget(""),
+	},
 	// An OPA policy with inline code: its update is a PATCH alone too (the
 	// issue measured a re-upload and a download on top).
 	"policy_inline_opa": {
