@@ -331,6 +331,10 @@ func TestAccTeamAccessResource_invalid(t *testing.T) {
 		"unknown state_versions":         {"team-abc", "ws-abc", "custom", `{ state_versions = "outputs" }`, `permissions.state_versions.*value must be one of`},
 		"team id":                        {"ws-abc", "ws-abc", "read", "", `team_id.*must be an ID of the form team-<id>`},
 		"workspace id":                   {"team-abc", "team-abc", "read", "", `workspace_id.*must be an ID of the form ws-<id>`},
+		// A name where an ID belongs: the error names the data source that
+		// finds the ID (issue 36, row 1).
+		"workspace name": {"team-abc", "payments-prod", "read", "", `workspace_id.*must be an ID of the form ws-<id>\s+\(a\s+name\s+is\s+no\s+ID:\s+data\.tfgov_workspace\s+finds\s+the\s+ID\s+from\s+the\s+name\)`},
+		"team name":      {"platform", "ws-abc", "read", "", `team_id.*\(a\s+name\s+is\s+no\s+ID:\s+data\.tfgov_team\s+finds`},
 	}
 	for name, tc := range tests {
 		t.Run(name, func(t *testing.T) {

@@ -17,10 +17,20 @@ import (
 // idValidator checks an identifier of the given prefix, such as `apool-`:
 // the prefix followed by letters and digits.
 func idValidator(prefix string) validator.String {
-	return stringvalidator.RegexMatches(
-		regexp.MustCompile(`^`+regexp.QuoteMeta(prefix)+`[A-Za-z0-9]+$`),
-		fmt.Sprintf("must be an ID of the form %s<id>", prefix),
-	)
+	msg := fmt.Sprintf("must be an ID of the form %s<id>", prefix)
+	if ds, ok := idByName[prefix]; ok {
+		msg += fmt.Sprintf(" (a name is no ID: data.%s finds the ID from the name)", ds)
+	}
+	return stringvalidator.RegexMatches(regexp.MustCompile(`^`+regexp.QuoteMeta(prefix)+`[A-Za-z0-9]+$`), msg)
+}
+
+// idByName is the data source that turns a name into an ID of each prefix,
+// for the error of an ID attribute given a name (`workspace_id =
+// "payments-prod"`).
+var idByName = map[string]string{
+	"ws-":    "tfgov_workspace",
+	"team-":  "tfgov_team",
+	"apool-": "tfgov_agent_pool",
 }
 
 // notBlank rejects empty and whitespace-only strings.
