@@ -70,6 +70,9 @@ func TestAccPolicyResource_contentWO(t *testing.T) {
 						return err
 					})),
 			},
+			// Changed code is checked again at plan (unchanged code is not:
+			// its own plan checked it).
+			{Config: testAccPolicyLean(name, badRego), PlanOnly: true, ExpectError: regexp.MustCompile(`(?s)Invalid Rego.*content_wo`)},
 			{
 				Config:            testAccPolicyLean(name, regoV2),
 				ConfigPlanChecks:  expectAction(policyAddr, plancheck.ResourceActionUpdate),

@@ -309,7 +309,7 @@ func (r *policyResource) ModifyPlan(ctx context.Context, req resource.ModifyPlan
 		}
 	}
 	resp.Diagnostics.Append(resp.Plan.SetAttribute(ctx, path.Root("content_sha256"), plan.ContentSHA256)...)
-	if !code.IsNull() && !code.IsUnknown() && !plan.Kind.IsUnknown() && !plan.Name.IsUnknown() {
+	if !code.IsNull() && !code.IsUnknown() && !plan.Kind.IsUnknown() && !plan.Name.IsUnknown() && !r.codeInState(ctx, req.State, code, plan.Kind) {
 		if n := len(code.ValueString()); n > maxPolicyCodeSize {
 			resp.Diagnostics.AddAttributeError(path.Root(attr), "Policy code too large", tooLarge(n))
 			return
@@ -320,6 +320,21 @@ func (r *policyResource) ModifyPlan(ctx context.Context, req resource.ModifyPlan
 	if cfg.hasCode() && !plan.ID.IsUnknown() && !plan.ID.IsNull() {
 		r.data.lists.inlineCode.Store(plan.ID.ValueString(), true)
 	}
+}
+
+// codeInState reports whether code, of kind, is the code in state, which
+// its own plan checked already: its checks (OPA's parser takes about a
+// millisecond for a policy of real size) run again only for changed code.
+func (r *policyResource) codeInState(ctx context.Context, state tfsdk.State, code, kind types.String) bool {
+	if state.Raw.IsNull() {
+		return false
+	}
+	var prior policyResourceModel
+	if d := getInto(ctx, state, &prior); d.HasError() || !prior.Kind.Equal(kind) {
+		return false
+	}
+	sum := prior.codeSum()
+	return !sum.IsNull() && sum.ValueString() == sha256Hex([]byte(code.ValueString()))
 }
 
 func (r *policyResource) Create(ctx context.Context, req resource.CreateRequest, resp *resource.CreateResponse) {
@@ -358,7 +373,7 @@ func (r *policyResource) Create(ctx context.Context, req resource.CreateRequest,
 			}
 			return pol, err
 		},
-		func(amb *ambiguousWriteError) (*policyAPI, bool, error) {
+		func(ctx context.Context, amb *ambiguousWriteError) (*policyAPI, bool, error) {
 			return pc.lostCreate(ctx, org, opts, amb)
 		})
 	var taken *identityTakenError
