@@ -1,9 +1,13 @@
 package provider
 
 import (
+	"context"
+	"fmt"
 	"slices"
 	"strings"
 	"testing"
+
+	tfe "github.com/hashicorp/go-tfe"
 )
 
 func TestEditDistance(t *testing.T) {
@@ -72,5 +76,54 @@ func TestNotFoundByName(t *testing.T) {
 	}
 	if got := notFoundByName("team", "acme", []string{"x"}, nil); !strings.Contains(got, `No team named "x" in organization acme: the API token sees no team there.`) {
 		t.Errorf("with nothing to suggest:\n%s", got)
+	}
+}
+
+// TestWorkspacesNamed: names are found in the fewest requests: the first
+// page of the list, then whichever is fewer, the other pages or a read per
+// name still missing; a name that matches nothing costs the whole list (for
+// the closest names) unless the pages already gave it.
+func TestWorkspacesNamed(t *testing.T) {
+	ctx := context.Background()
+	sb, c, _ := protoSandbox(t, "named", nil)
+	for i := range 250 {
+		if _, err := c.Workspaces.Create(ctx, "named", tfe.WorkspaceCreateOptions{Name: tfe.String(fmt.Sprintf("ws-%03d", i))}); err != nil {
+			t.Fatal(err)
+		}
+	}
+	for name, tc := range map[string]struct {
+		names        []string
+		lists, reads int
+		missing      []string
+		foundCount   int
+	}{
+		"first page and a read":         {[]string{"ws-000", "ws-249"}, 1, 1, nil, 2},
+		"pages, fewer than the names":   {[]string{"ws-150", "ws-160", "ws-249"}, 3, 0, nil, 3},
+		"a typo: a read, then the list": {[]string{"ws-000", "ws-2490"}, 1 + 3, 1, []string{"ws-2490"}, 1},
+		"one page holds them":           {[]string{"ws-001", "ws-002"}, 1, 0, nil, 2},
+	} {
+		t.Run(name, func(t *testing.T) {
+			lists := sb.RequestsTo("GET", "/api/v2/organizations/named/workspaces")
+			reads := 0
+			for _, n := range tc.names {
+				reads -= sb.RequestsTo("GET", "/api/v2/organizations/named/workspaces/"+n)
+			}
+			found, missing, have, err := workspacesNamed(ctx, c, "named", tc.names)
+			if err != nil {
+				t.Fatal(err)
+			}
+			for _, n := range tc.names {
+				reads += sb.RequestsTo("GET", "/api/v2/organizations/named/workspaces/"+n)
+			}
+			if got := sb.RequestsTo("GET", "/api/v2/organizations/named/workspaces") - lists; got != tc.lists || reads != tc.reads {
+				t.Errorf("%d list pages and %d reads, want %d and %d", got, reads, tc.lists, tc.reads)
+			}
+			if len(found) != tc.foundCount || !slices.Equal(missing, tc.missing) {
+				t.Errorf("found %d, missing %v; want %d, %v", len(found), missing, tc.foundCount, tc.missing)
+			}
+			if tc.missing != nil && len(have) != 250 {
+				t.Errorf("the closest names come from %d names, want all 250", len(have))
+			}
+		})
 	}
 }
