@@ -145,7 +145,7 @@ func (r *agentTokenResource) Create(ctx context.Context, req resource.CreateRequ
 			}
 			return tok, err
 		},
-		func(amb *ambiguousWriteError) (*tfe.AgentToken, bool, error) {
+		func(ctx context.Context, amb *ambiguousWriteError) (*tfe.AgentToken, bool, error) {
 			pool.Lock()
 			defer pool.Unlock()
 			found, err := r.unreceivedTokens(ctx, poolID, *opts.Description, amb)

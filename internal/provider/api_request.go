@@ -16,10 +16,16 @@ import (
 // query adds parameters to any method. out is a JSON:API model (a
 // pointer to a struct, or to a list with Items and Pagination), an
 // io.Writer that receives the raw answer, or nil.
+//
+// A write (any method but GET) is carried to its answer if Terraform asks
+// the provider to stop once it is sent, and not sent after (interrupt.go).
 func apiRequest(ctx context.Context, c *tfe.Client, method, path string, body any, query url.Values, out any) error {
 	req, err := c.NewRequestWithAdditionalQueryParams(method, path, body, query)
 	if err != nil {
 		return err
+	}
+	if isWrite(method) {
+		return carried(ctx, func(ctx context.Context) error { return req.Do(ctx, out) })
 	}
 	return req.Do(ctx, out)
 }

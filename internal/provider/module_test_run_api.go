@@ -413,7 +413,7 @@ func (c testRunClient) uploadConfiguration(ctx context.Context, m moduleRef, arc
 		func() (*tfe.ConfigurationVersion, error) {
 			return c.client.ConfigurationVersions.CreateForRegistryModule(ctx, m.id())
 		},
-		func(*ambiguousWriteError) (*tfe.ConfigurationVersion, bool, error) { return nil, false, nil })
+		func(context.Context, *ambiguousWriteError) (*tfe.ConfigurationVersion, bool, error) { return nil, false, nil })
 	if err != nil {
 		return "", fmt.Errorf("creating a configuration version: %s", moduleTestsError(m, err))
 	}
@@ -569,7 +569,7 @@ func (c testRunClient) queue(ctx context.Context, who string, m moduleRef, opts 
 			}
 			return rec, err
 		},
-		func(amb *ambiguousWriteError) (*testRunRecord, bool, error) {
+		func(ctx context.Context, amb *ambiguousWriteError) (*testRunRecord, bool, error) {
 			run, adopt, candidates, err := c.lostCreate(ctx, m, opts, amb, ownCV, owned)
 			maybeOrphans = append(maybeOrphans, candidates...)
 			return run, adopt, err

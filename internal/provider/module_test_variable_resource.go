@@ -293,7 +293,7 @@ func (r *moduleTestVariableResource) Create(ctx context.Context, req resource.Cr
 			}
 			return v, notes.wrap(err)
 		},
-		func(amb *ambiguousWriteError) (*tfe.Variable, bool, error) {
+		func(ctx context.Context, amb *ambiguousWriteError) (*tfe.Variable, bool, error) {
 			return lostTestVariable(ctx, r.data.client, mod, opts, amb)
 		})
 	var existed *identityTakenError

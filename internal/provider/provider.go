@@ -233,6 +233,7 @@ func (p *tfgovProvider) Configure(ctx context.Context, req provider.ConfigureReq
 		resp.Diagnostics.AddError("Unable to create the API client", fmt.Sprintf("Connecting to %s: %s", address, err))
 		return
 	}
+	carryWrites(client) // an interrupted apply keeps what its writes made (interrupt.go)
 	// One request: a wrong token fails here, before anything is written.
 	caller := checkToken(ctx, client, tokenSrc, address, &resp.Diagnostics)
 	if resp.Diagnostics.HasError() {

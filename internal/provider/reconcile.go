@@ -134,11 +134,14 @@ type conflictError struct{ msg string }
 
 func (e *conflictError) Error() string { return e.msg }
 
-// reconcileCreate runs create and, after each ambiguous answer, look,
+// reconcileCreate runs create and, after each ambiguous answer, look (with
+// the context to look under: after Terraform asked the provider to stop,
+// a context of its own, so that the look-up that carries the lost write to
+// an answer still runs, within stopWriteWait; interrupt.go),
 // which returns the object the lost create provably made (adopt = true),
 // or a *conflictError for an object that is not provably it, or neither
 // when nothing was made, and then create runs again.
-func reconcileCreate[T any](ctx context.Context, resourceType string, create func() (T, error), look func(*ambiguousWriteError) (T, bool, error)) (T, error) {
+func reconcileCreate[T any](ctx context.Context, resourceType string, create func() (T, error), look func(context.Context, *ambiguousWriteError) (T, bool, error)) (T, error) {
 	var zero T
 	var err error
 	for range maxAmbiguousCreates {
@@ -149,7 +152,9 @@ func reconcileCreate[T any](ctx context.Context, resourceType string, create fun
 			return obj, err
 		}
 		tflog.Info(ctx, "Create ended ambiguously; looking for what it made", map[string]any{"resource_type": resourceType, "reason": amb.Reason})
-		found, adopt, lerr := look(amb)
+		lctx, release := lookContext(ctx)
+		found, adopt, lerr := look(lctx, amb)
+		release()
 		var conflict *conflictError
 		switch {
 		case errors.As(lerr, &conflict):

@@ -594,7 +594,7 @@ func TestReconcileCreate(t *testing.T) {
 					}
 					return "created", nil
 				},
-				func(a *ambiguousWriteError) (string, bool, error) {
+				func(_ context.Context, a *ambiguousWriteError) (string, bool, error) {
 					if a != amb {
 						t.Errorf("look got %v, want the transport's error", a)
 					}

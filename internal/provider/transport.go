@@ -187,6 +187,19 @@ func (t *retryTransport) RoundTrip(req *http.Request) (*http.Response, error) {
 			tflog.Warn(ctx, "Not replaying a POST that may have been processed", map[string]any{"method": req.Method, "path": req.URL.Path, "reason": amb.Reason})
 			return nil, amb
 		}
+		if stopRequested(ctx) {
+			// Terraform asked the provider to stop while this write was in
+			// flight (interrupt.go): its answer is final, for a retry would
+			// be a new write.
+			if err != nil {
+				return nil, fmt.Errorf("%w (not retried: Terraform asked the provider to stop)", err)
+			}
+			if resp.StatusCode == http.StatusTooManyRequests {
+				drain(resp) // go-tfe would retry a 429 itself
+				return nil, fmt.Errorf("%s %s: rate limited (429), not retried: Terraform asked the provider to stop", req.Method, req.URL.Path)
+			}
+			return resp, nil
+		}
 		if attempt >= t.max {
 			if err == nil && resp.StatusCode == http.StatusTooManyRequests {
 				if a := t.asked(resp); a.d > 0 {
