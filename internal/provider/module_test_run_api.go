@@ -413,7 +413,9 @@ func (c testRunClient) uploadConfiguration(ctx context.Context, m moduleRef, arc
 		func() (*tfe.ConfigurationVersion, error) {
 			return c.client.ConfigurationVersions.CreateForRegistryModule(ctx, m.id())
 		},
-		func(context.Context, *ambiguousWriteError) (*tfe.ConfigurationVersion, bool, error) { return nil, false, nil })
+		func(context.Context, *ambiguousWriteError) (*tfe.ConfigurationVersion, bool, error) {
+			return nil, false, nil
+		})
 	if err != nil {
 		return "", fmt.Errorf("creating a configuration version: %s", moduleTestsError(m, err))
 	}

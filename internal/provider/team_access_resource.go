@@ -275,7 +275,9 @@ func (r *teamAccessResource) Create(ctx context.Context, req resource.CreateRequ
 			}
 			return ta, err
 		},
-		func(ctx context.Context, amb *ambiguousWriteError) (*tfe.TeamAccess, bool, error) { return r.lostAdd(ctx, opts, amb) })
+		func(ctx context.Context, amb *ambiguousWriteError) (*tfe.TeamAccess, bool, error) {
+			return r.lostAdd(ctx, opts, amb)
+		})
 	if _, ok := err.(*conflictError); ok { //nolint:errorlint // reconcileCreate returns it unwrapped
 		resp.Diagnostics.AddError("Error adding team access", err.Error())
 		return
