@@ -216,10 +216,26 @@ func TestAccMoveFromTFE(t *testing.T) {
 	}
 	logStats(t, "plan after the move", sb.srv.Stats())
 
-	// Step 3: hashicorp/tfe removed.
+	// Step 3: hashicorp/tfe removed, and the sensitive variable moved to
+	// value_wo: validate gives no warning (no secret kept in state), the
+	// plan changes only that variable, in place, and the apply leaves its
+	// value out of state.
 	step("3-tfgov")
+	if out := tf(0, "validate"); strings.Contains(out, "Secret kept in state") {
+		t.Errorf("terraform validate of the guide's final example warns of a secret kept in state:\n%s", out)
+	}
+	out = tf(2, "plan", "-detailed-exitcode")
+	for _, w := range []string{"tfgov_module_test_variable.log_level will be updated in-place", "Plan: 0 to add, 1 to change, 0 to destroy."} {
+		if !strings.Contains(out, w) {
+			t.Errorf("plan without hashicorp/tfe, LOG_LEVEL write-only, lacks %q:\n%s", w, out)
+		}
+	}
+	tf(0, "apply", "-auto-approve")
+	if v, ok := readState(t, dir).attrRaw(t, "tfgov_module_test_variable", "log_level", "value"); !ok || v != nil {
+		t.Errorf("LOG_LEVEL's value in state after the move to value_wo: %v, want null", v)
+	}
 	if out := tf(0, "plan", "-detailed-exitcode"); !strings.Contains(out, "No changes.") {
-		t.Errorf("plan without hashicorp/tfe:\n%s", out)
+		t.Errorf("plan after the move to value_wo:\n%s", out)
 	}
 	// tfgov manages what moved: destroy removes it from the service.
 	tf(0, "destroy", "-auto-approve")
@@ -228,6 +244,120 @@ func TestAccMoveFromTFE(t *testing.T) {
 	}
 	if l, err := c.TeamAccess.List(ctx, &tfe.TeamAccessListOptions{WorkspaceID: ws.ID}); err != nil || len(l.Items) != 0 {
 		t.Errorf("team access after destroy: %v, %v", l, err)
+	}
+}
+
+// TestAccMoveFromTFE_instances follows the guide's section on count and
+// for_each with its example (examples/guides/move-from-tfe-instances): a
+// for_each resource moves with one moved block, keys kept; a count
+// resource moves to for_each with one moved block per instance. The plan
+// shows four moves and nothing else, the apply writes nothing, every
+// agent token keeps its secret, and the plan after is empty.
+func TestAccMoveFromTFE_instances(t *testing.T) {
+	rc := testTFEStandInConfig(t)
+	if testAccSandbox() == nil {
+		t.Skip("counts the requests with the in-process sandbox's counter; runs only against the sandbox")
+	}
+	sb, c := ownSandbox(t, sandbox.Options{}, "tfgov-move-instances")
+	ctx := context.Background()
+	org := sb.organization
+	ws, err := c.Workspaces.Create(ctx, org, tfe.WorkspaceCreateOptions{Name: tfe.String("app")})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var teams []string
+	for _, n := range []string{"developers", "platform"} {
+		tm, err := c.Teams.Create(ctx, org, tfe.TeamCreateOptions{Name: tfe.String(n), Visibility: tfe.String("organization")})
+		if err != nil {
+			t.Fatal(err)
+		}
+		teams = append(teams, tm.ID)
+	}
+	pool, err := c.AgentPools.Create(ctx, org, tfe.AgentPoolCreateOptions{Name: tfe.String("ci")})
+	if err != nil {
+		t.Fatal(err)
+	}
+	env := []string{
+		"TF_CLI_CONFIG_FILE=" + rc, "CHECKPOINT_DISABLE=1", "TF_IN_AUTOMATION=1",
+		"TFE_ADDRESS=" + sb.address, "TFE_TOKEN=" + sb.token, "TFE_ORGANIZATION=" + org, "TFE_HOSTNAME=",
+		"TF_VAR_workspace_id=" + ws.ID, "TF_VAR_developers_team_id=" + teams[0], "TF_VAR_platform_team_id=" + teams[1], "TF_VAR_agent_pool_id=" + pool.ID,
+	}
+	dir := t.TempDir()
+	tf := func(wantCode int, args ...string) string {
+		t.Helper()
+		out, code := runTerraformEnv(t, dir, env, append(args, "-no-color")...)
+		if code != wantCode {
+			t.Fatalf("terraform %s: exit code %d, want %d\n%s", strings.Join(args, " "), code, wantCode, out)
+		}
+		return out
+	}
+	step := func(name string) {
+		t.Helper()
+		src := filepath.Join(repoRoot(), "examples", "guides", "move-from-tfe-instances", name, "main.tf")
+		b, err := os.ReadFile(src)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(filepath.Join(dir, "main.tf"), b, 0o600); err != nil {
+			t.Fatal(err)
+		}
+	}
+
+	step("1-tfe")
+	tf(0, "apply", "-auto-approve")
+	before := readState(t, dir)
+	secrets := map[string]string{}
+	for _, r := range before.Resources {
+		if r.Type != "tfe_agent_token" {
+			continue
+		}
+		for _, in := range r.Instances {
+			secrets[in.Attributes["description"].(string)], _ = in.Attributes["token"].(string)
+		}
+	}
+	if len(secrets) != 2 {
+		t.Fatalf("agent tokens in the tfe state: %v", secrets)
+	}
+
+	step("2-move")
+	sb.srv.ResetStats()
+	out := tf(2, "plan", "-detailed-exitcode")
+	for _, m := range []string{
+		`tfe_team_access.readers["developers"] has moved to tfgov_team_access.readers["developers"]`,
+		`tfe_team_access.readers["platform"] has moved to tfgov_team_access.readers["platform"]`,
+		`tfe_agent_token.ci[0] has moved to tfgov_agent_token.ci["ci-0"]`,
+		`tfe_agent_token.ci[1] has moved to tfgov_agent_token.ci["ci-1"]`,
+		"Plan: 0 to add, 0 to change, 0 to destroy.",
+	} {
+		if !strings.Contains(out, m) {
+			t.Errorf("plan lacks %q:\n%s", m, out)
+		}
+	}
+	for _, not := range []string{"will be created", "will be updated", "must be replaced", "will be destroyed"} {
+		if strings.Contains(out, not) {
+			t.Errorf("plan with the moved blocks shows %q:\n%s", not, out)
+		}
+	}
+	checkReadsOnly(t, "plan", sb.srv.Stats())
+	sb.srv.ResetStats()
+	tf(0, "apply", "-auto-approve")
+	checkReadsOnly(t, "apply", sb.srv.Stats())
+	after := readState(t, dir)
+	for _, r := range after.Resources {
+		if strings.HasPrefix(r.Type, "tfe_") {
+			t.Errorf("state still holds %s.%s", r.Type, r.Name)
+		}
+		if r.Type != "tfgov_agent_token" {
+			continue
+		}
+		for _, in := range r.Instances {
+			if d, _ := in.Attributes["description"].(string); in.Attributes["token"] != secrets[d] {
+				t.Errorf("agent token %q lost its secret in the move", d)
+			}
+		}
+	}
+	if out := tf(0, "plan", "-detailed-exitcode"); !strings.Contains(out, "No changes.") {
+		t.Errorf("plan after the move:\n%s", out)
 	}
 }
 
@@ -293,6 +423,20 @@ func (s *tfState) attr(t *testing.T, typ, name, attr string) string {
 	}
 	t.Fatalf("no %s.%s in state", typ, name)
 	return ""
+}
+
+// attrRaw is attribute attr of typ.name in state as decoded (nil for
+// null), and whether the state has it.
+func (s *tfState) attrRaw(t *testing.T, typ, name, attr string) (any, bool) {
+	t.Helper()
+	for _, r := range s.Resources {
+		if r.Type == typ && r.Name == name && len(r.Instances) == 1 {
+			v, ok := r.Instances[0].Attributes[attr]
+			return v, ok
+		}
+	}
+	t.Fatalf("no %s.%s in state", typ, name)
+	return nil, false
 }
 
 // identity is the resource identity of typ.name in state, nil without one.

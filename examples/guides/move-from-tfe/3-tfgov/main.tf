@@ -1,5 +1,6 @@
 # After: tfgov only. The moved blocks may stay (they do nothing once the
-# state holds no tfe_* resource), or go, as here.
+# state holds no tfe_* resource), or go, as here. The sensitive LOG_LEVEL
+# is now write-only (value_wo): its value leaves the state.
 terraform {
   required_providers {
     tfgov = {
@@ -81,11 +82,12 @@ resource "tfgov_module_test_variable" "region" {
 }
 
 resource "tfgov_module_test_variable" "log_level" {
-  key             = "LOG_LEVEL"
-  value           = "debug"
-  sensitive       = true
-  module_name     = var.module_name
-  module_provider = var.module_provider
+  key              = "LOG_LEVEL"
+  value_wo         = "debug"
+  value_wo_version = 1
+  sensitive        = true
+  module_name      = var.module_name
+  module_provider  = var.module_provider
 }
 
 resource "tfgov_module_test_variable" "api_token" {
