@@ -189,7 +189,7 @@ func TestAccQuickstartDemo(t *testing.T) {
 		// Left running, saying how to stop it, and what next.
 		"The sandbox is still running", "make demo-stop", "destroy", "make demo again",
 	}
-	check(demo(bin, tf), append([]string{"Plan: 12 to add, 0 to change, 0 to destroy."}, common...), nil)
+	check(demo(bin, tf), append([]string{"Plan: 10 to add, 0 to change, 0 to destroy."}, common...), nil)
 	pid1, ok := running()
 	if !ok {
 		t.Fatal("the sandbox does not run after make demo")
