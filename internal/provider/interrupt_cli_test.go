@@ -188,8 +188,9 @@ resource "tfgov_module_test_variable" "v" {
 		}
 	}
 	service := serviceObjects(t, c, org, pool.ID, ws.ID, moduleRef{Organization: org, Name: m.Name, Provider: m.Provider})
-	inState, inOutput := 0, 0
+	total, inState, inOutput := 0, 0, 0
 	for typ, ids := range service {
+		total += len(ids)
 		for _, id := range ids {
 			switch {
 			case state[typ][id]:
@@ -202,7 +203,7 @@ resource "tfgov_module_test_variable" "v" {
 		}
 	}
 	t.Logf("SIGINT after %d writes (%s into the apply); Terraform stopped %s later; %d writes reached the service; %d objects on it: %d in state, %d named in the output (%d import blocks); errors without an import: %q",
-		at, interrupted.Round(time.Millisecond), stopped.Round(time.Millisecond), writes(), inState+inOutput, inState, inOutput, strings.Count(imports, "import {"), unnamed)
+		at, interrupted.Round(time.Millisecond), stopped.Round(time.Millisecond), writes(), total, inState, inOutput, strings.Count(imports, "import {"), unnamed)
 	if t.Failed() {
 		t.Logf("the interrupted apply's output:\n%s", output)
 	}
