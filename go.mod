@@ -3,6 +3,7 @@ module github.com/tfgov/terraform-provider-tfgov
 go 1.26.8
 
 require (
+	github.com/agext/levenshtein v1.2.3
 	github.com/hashicorp/go-cleanhttp v0.5.2
 	github.com/hashicorp/go-slug v0.16.8
 	github.com/hashicorp/go-tfe v1.111.2
@@ -23,7 +24,6 @@ require (
 
 require (
 	github.com/ProtonMail/go-crypto v1.4.1 // indirect
-	github.com/agext/levenshtein v1.2.3 // indirect
 	github.com/apparentlymart/go-textseg/v15 v15.0.0 // indirect
 	github.com/cespare/xxhash/v2 v2.3.0 // indirect
 	github.com/cloudflare/circl v1.6.3 // indirect

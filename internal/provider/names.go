@@ -7,6 +7,7 @@ import (
 	"slices"
 	"strings"
 
+	"github.com/agext/levenshtein"
 	tfe "github.com/hashicorp/go-tfe"
 	"github.com/hashicorp/terraform-plugin-framework/attr"
 	"github.com/hashicorp/terraform-plugin-framework/types"
@@ -37,7 +38,7 @@ func closestNames(want string, have []string, n int) []string {
 			continue
 		}
 		seen[h] = true
-		all = append(all, scored{h, editDistance(w, strings.ToLower(h))})
+		all = append(all, scored{h, levenshtein.Distance(w, strings.ToLower(h), nil)})
 	}
 	slices.SortFunc(all, func(a, b scored) int { return cmp.Or(cmp.Compare(a.d, b.d), strings.Compare(a.name, b.name)) })
 	out := make([]string, 0, min(n, len(all)))
@@ -45,28 +46,6 @@ func closestNames(want string, have []string, n int) []string {
 		out = append(out, s.name)
 	}
 	return out
-}
-
-// editDistance is the Levenshtein distance between a and b, in runes.
-func editDistance(a, b string) int {
-	ra, rb := []rune(a), []rune(b)
-	prev := make([]int, len(rb)+1)
-	cur := make([]int, len(rb)+1)
-	for j := range prev {
-		prev[j] = j
-	}
-	for i := 1; i <= len(ra); i++ {
-		cur[0] = i
-		for j := 1; j <= len(rb); j++ {
-			sub := prev[j-1]
-			if ra[i-1] != rb[j-1] {
-				sub++
-			}
-			cur[j] = min(prev[j]+1, cur[j-1]+1, sub)
-		}
-		prev, cur = cur, prev
-	}
-	return prev[len(rb)]
 }
 
 // notFoundByName is the error detail for names (one or more) of a kind

@@ -10,29 +10,6 @@ import (
 	tfe "github.com/hashicorp/go-tfe"
 )
 
-func TestEditDistance(t *testing.T) {
-	t.Parallel()
-	for name, tc := range map[string]struct {
-		a, b string
-		want int
-	}{
-		"equal":        {"payments", "payments", 0},
-		"empty":        {"", "abc", 3},
-		"substitution": {"payments-prd", "payments-pro", 1},
-		"insertion":    {"payments-prd", "payments-prod", 1},
-		"deletion":     {"platformm", "platform", 1},
-		"transposed":   {"teams", "taems", 2},
-		"unicode":      {"équipe", "equipe", 1},
-	} {
-		t.Run(name, func(t *testing.T) {
-			t.Parallel()
-			if got := editDistance(tc.a, tc.b); got != tc.want {
-				t.Errorf("editDistance(%q, %q) = %d, want %d", tc.a, tc.b, got, tc.want)
-			}
-		})
-	}
-}
-
 func TestClosestNames(t *testing.T) {
 	t.Parallel()
 	have := []string{"payments-prod", "payments-dev", "web-prod", "Payments-Stage", "batch", "payments-prod"}
