@@ -94,8 +94,8 @@ func (ws *workspace) setting(attr string) any {
 	return nil
 }
 
-// settingsAttributes adds every setting, the effective execution mode and
-// what follows from it to res.
+// workspaceSettingsAttributes adds every setting, the effective execution
+// mode and what follows from it to res.
 func (st *state) workspaceSettingsAttributes(ws *workspace, res *resource) {
 	for _, s := range workspaceSettings {
 		res.Attributes[s.attr] = ws.setting(s.attr)
