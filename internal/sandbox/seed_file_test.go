@@ -99,7 +99,7 @@ func TestSeedFile_refused(t *testing.T) {
 		{name: "visibility", path: "organizations.0.teams.2.visibility", v: "private", want: `organizations[0].teams[2].visibility: "private" is not a visibility: secret or organization`},
 		{name: "team named owners", path: "organizations.0.teams.1.name", v: "owners", want: `organizations[0].teams[1].name: team name "owners" is also the owners team`},
 		{name: "duplicate team name", path: "organizations.0.teams.1.name", v: "platform", want: `organizations[0].teams[1].name: team name "platform" is also organizations[0].teams[0].name`},
-		{name: "access key", path: "organizations.0.teams.0.organization_access.manage_everything", v: true, want: "organizations[0].teams[0].organization_access.manage_everything: unknown field; allowed: access_secret_teams, manage_agent_pools,"},
+		{name: "access key", path: "organizations.0.teams.0.organization_access.manage_everything", v: true, want: "organizations[0].teams[0].organization_access.manage_everything: unknown field; allowed: access_secret_teams, delegate_policy_overrides, manage_agent_pools,"},
 		{name: "access value", path: "organizations.0.teams.0.organization_access.manage_policies", v: "yes", want: "organizations[0].teams[0].organization_access.manage_policies: must be true or false, got a string"},
 		{name: "unknown member", path: "organizations.0.teams.0.members.0", v: "carol", want: `organizations[0].teams[0].members[0]: "carol" is not a username of users[]; known: alice, bob`},
 		{name: "no owners", path: "organizations.0.owners", v: []any{}, want: "organizations[0].owners: required: a list of at least one username of users[]"},

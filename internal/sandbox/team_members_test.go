@@ -49,3 +49,26 @@ func TestTeamMembers(t *testing.T) {
 		t.Errorf("plain read: %+v, %v", team, err)
 	}
 }
+
+// TestTeamSettings: what hashicorp/tfe's tfe_team sends and reads back
+// beyond a name is kept as sent: delegate-policy-overrides (beta) among the
+// organization access, and sso-team-id (null until set, cleared by "").
+func TestTeamSettings(t *testing.T) {
+	t.Parallel()
+	ctx := context.Background()
+	w := newWorld(t)
+	tm, err := w.owner.Teams.Create(ctx, w.org, tfe.TeamCreateOptions{Name: tfe.String("policy-leads"), SSOTeamID: tfe.String("okta-group-7"),
+		OrganizationAccess: &tfe.OrganizationAccessOptions{DelegatePolicyOverrides: tfe.Bool(true), ManagePolicies: tfe.Bool(true)}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	read, err := w.owner.Teams.Read(ctx, tm.ID)
+	if err != nil || read.SSOTeamID != "okta-group-7" || !read.OrganizationAccess.DelegatePolicyOverrides || !read.OrganizationAccess.ManagePolicies {
+		t.Fatalf("created: %+v, %v", read, err)
+	}
+	upd, err := w.owner.Teams.Update(ctx, tm.ID, tfe.TeamUpdateOptions{SSOTeamID: tfe.String(""),
+		OrganizationAccess: &tfe.OrganizationAccessOptions{DelegatePolicyOverrides: tfe.Bool(false)}})
+	if err != nil || upd.SSOTeamID != "" || upd.OrganizationAccess.DelegatePolicyOverrides || !upd.OrganizationAccess.ManagePolicies {
+		t.Errorf("updated: %+v, %v", upd, err)
+	}
+}

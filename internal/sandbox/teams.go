@@ -25,8 +25,11 @@ func (s *Server) registerTeams() {
 // orgAccess is a team's organization-level permissions, as go-tfe's
 // OrganizationAccess names them.
 type orgAccess struct {
-	ManagePolicies           bool `json:"manage-policies"`
-	ManagePolicyOverrides    bool `json:"manage-policy-overrides"`
+	ManagePolicies        bool `json:"manage-policies"`
+	ManagePolicyOverrides bool `json:"manage-policy-overrides"`
+	// DelegatePolicyOverrides is a beta permission go-tfe and
+	// hashicorp/tfe's tfe_team send and read; kept as sent.
+	DelegatePolicyOverrides  bool `json:"delegate-policy-overrides"`
 	ManageWorkspaces         bool `json:"manage-workspaces"`
 	ManageVCSSettings        bool `json:"manage-vcs-settings"`
 	ManageProviders          bool `json:"manage-providers"`
@@ -44,7 +47,7 @@ type orgAccess struct {
 
 // ownersAccess is the owners team's access: everything.
 var ownersAccess = orgAccess{
-	ManagePolicies: true, ManagePolicyOverrides: true, ManageWorkspaces: true, ManageVCSSettings: true,
+	ManagePolicies: true, ManagePolicyOverrides: true, DelegatePolicyOverrides: true, ManageWorkspaces: true, ManageVCSSettings: true,
 	ManageProviders: true, ManageModules: true, ManageRunTasks: true, ManageProjects: true,
 	ReadWorkspaces: true, ReadProjects: true, ManageMembership: true, ManageTeams: true,
 	ManageOrganizationAccess: true, AccessSecretTeams: true, ManageAgentPools: true,
@@ -58,6 +61,9 @@ type team struct {
 	Access                     orgAccess `json:"access"`
 	UserIDs                    []string  `json:"user_ids"`
 	AllowMemberTokenManagement bool      `json:"allow_member_token_management"`
+	// SSOTeamID links the team to an identity provider's group; the
+	// sandbox has no SSO and only keeps it as sent.
+	SSOTeamID string `json:"sso_team_id,omitempty"`
 }
 
 func (st *state) teamResource(t *team) resource {
@@ -77,6 +83,7 @@ func (st *state) teamResource(t *team) resource {
 			"is-unified":                    false,
 			"allow-member-token-management": t.AllowMemberTokenManagement,
 			"organization-access":           t.Access,
+			"sso-team-id":                   nullableString(t.SSOTeamID),
 		},
 		Relationships: map[string]any{
 			"organization":             relOne("organizations", t.Org),
@@ -138,6 +145,11 @@ func (st *state) applyTeamAttributes(b *body, t *team) *apiError {
 	access := t.Access
 	b.optObject("organization-access", &access)
 	allow := b.optBool("allow-member-token-management")
+	sso := t.SSOTeamID
+	if b.has("sso-team-id") {
+		sso = ""
+		assign(&sso, b.optString("sso-team-id"))
+	}
 	if b.err != nil {
 		return b.err
 	}
@@ -147,7 +159,7 @@ func (st *state) applyTeamAttributes(b *body, t *team) *apiError {
 	if st.isOwnersTeam(t) && (access != ownersAccess || name != "owners") {
 		return errInvalidAttribute("organization-access", "the owners team's name and organization access cannot be changed")
 	}
-	t.Name, t.Access = name, access
+	t.Name, t.Access, t.SSOTeamID = name, access, sso
 	assign(&t.Visibility, vis)
 	assign(&t.AllowMemberTokenManagement, allow)
 	return nil
