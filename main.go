@@ -3,6 +3,7 @@ package main
 
 import (
 	"flag"
+	"fmt"
 	"log"
 	"os"
 	rtdebug "runtime/debug"
@@ -12,16 +13,24 @@ import (
 	"github.com/hashicorp/terraform-plugin-go/tfprotov6"
 	"github.com/hashicorp/terraform-plugin-go/tfprotov6/tf6server"
 
+	"github.com/tfgov/terraform-provider-tfgov/internal/buildversion"
 	"github.com/tfgov/terraform-provider-tfgov/internal/provider"
 )
 
-// version is set by the release build (goreleaser's ldflags).
+// version is set by the build: goreleaser's ldflags from the tag, make
+// build's from git describe (buildversion.Of falls back to the module
+// version of a go install, else "dev").
 var version = "dev"
 
 func main() {
-	var debug bool
+	var debug, showVersion bool
 	flag.BoolVar(&debug, "debug", false, "run the provider with support for debuggers such as delve")
+	flag.BoolVar(&showVersion, "version", false, "print the provider's version and exit")
 	flag.Parse()
+	if showVersion {
+		fmt.Println("terraform-provider-tfgov", buildversion.Of(version))
+		return
+	}
 
 	// A provider process lives for one Terraform operation and holds a few
 	// MB: with Go's default GOGC=100 it spent a quarter of its CPU
@@ -44,7 +53,7 @@ func main() {
 	}
 	// The framework's server, behind the provider's compact private state
 	// (provider.NewProtocol6Server): providerserver.Serve, with that server.
-	server, err := provider.NewProtocol6Server(version)()
+	server, err := provider.NewProtocol6Server(buildversion.Of(version))()
 	if err != nil {
 		log.Fatal(err)
 	}

@@ -10,7 +10,8 @@
 #      the signature and the checksums), as the guide tells a user;
 #   3. terraform init of examples/guides/install with the guide's
 #      filesystem-mirror.tfrc (its path pointed at that mirror), then checks
-#      what it installed: the snapshot's version, from the mirror, locked;
+#      what it installed: the snapshot's version, from the mirror, locked,
+#      and stamped in the binary (-version);
 #   4. terraform plan of it against the sandbox from the snapshot's own
 #      tfgov-sandbox archive (scripts/with-sandbox.sh: HTTPS, hostname
 #      discovery), which must plan the example's policy;
@@ -124,6 +125,9 @@ echo "$out" | grep -q "Installed tfgov/tfgov v$version" || { echo "$out" >&2; fa
 ! echo "$out" | grep -qi 'development overrides' || fail "terraform init ran with dev_overrides"
 binary=$cfg/.terraform/providers/registry.terraform.io/tfgov/tfgov/$version/linux_amd64/terraform-provider-tfgov_v$version
 [ -x "$binary" ] || fail "no $binary after init"
+# The release stamps its version into the binary, as a tag's build does.
+got=$("$binary" -version) || fail "$binary -version"
+[ "$got" = "terraform-provider-tfgov $version" ] || fail "$binary -version printed '$got', want 'terraform-provider-tfgov $version'"
 grep -q "version *= \"$version\"" "$cfg/.terraform.lock.hcl" || fail ".terraform.lock.hcl does not lock $version"
 grep -q '"h1:' "$cfg/.terraform.lock.hcl" || fail ".terraform.lock.hcl has no h1: hash"
 step "terraform init installed tfgov/tfgov v$version from the mirror and locked it"
@@ -132,6 +136,8 @@ step "terraform init installed tfgov/tfgov v$version from the mirror and locked 
 sandbox_dir=$work/sandbox
 mkdir "$sandbox_dir"
 tar -xzf "$sandbox_archive" -C "$sandbox_dir"
+got=$("$sandbox_dir/tfgov-sandbox" -version) || fail "tfgov-sandbox -version"
+[ "$got" = "tfgov-sandbox $version" ] || fail "the archive's tfgov-sandbox -version printed '$got', want 'tfgov-sandbox $version'"
 status=0
 out=$(bash scripts/with-sandbox.sh "$sandbox_dir/tfgov-sandbox" \
   env -u TF_PLUGIN_CACHE_DIR TF_CLI_CONFIG_FILE="$rc" CHECKPOINT_DISABLE=1 \
@@ -220,5 +226,8 @@ if [ "$status" -ne 0 ] || [ ! -x "$work/gobin/tfgov-sandbox" ]; then
 fi
 help=$("$work/gobin/tfgov-sandbox" --help 2>&1 || true)
 grep -q -- '-seed' <<<"$help" || { echo "$help" >&2; fail "the go-installed tfgov-sandbox does not run"; }
+# go install stamps no ldflags: the version is the module version it recorded.
+got=$("$work/gobin/tfgov-sandbox" -version) || fail "the go-installed tfgov-sandbox -version"
+[ "$got" = "tfgov-sandbox $version" ] || fail "the go-installed tfgov-sandbox -version printed '$got', want 'tfgov-sandbox $version'"
 step "go install $module/cmd/tfgov-sandbox@v$version works (module proxy layout, offline)"
 step "passed in ${SECONDS}s"

@@ -17,8 +17,13 @@ import (
 	"syscall"
 	"time"
 
+	"github.com/tfgov/terraform-provider-tfgov/internal/buildversion"
 	"github.com/tfgov/terraform-provider-tfgov/internal/sandbox"
 )
+
+// version is set by the build, as the provider's is (goreleaser's ldflags
+// from the tag, make build's from git describe).
+var version = "dev"
 
 func main() {
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
@@ -65,12 +70,17 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 	latency := fs.Duration("latency", 0, "delay every request by this long before serving it (parallel requests wait concurrently)")
 	policyUpdatedAt := fs.String("policy-updated-at", "upload+patch", "which writes move a policy's updated-at: upload+patch, upload, patch or none (the reference does not say; see internal/sandbox/README.md)")
 	clockOffset := fs.Duration("clock-offset", 0, "run the sandbox's clock this far ahead of the machine's (behind when negative, e.g. -10s): the times it stores and its answers' Date header")
+	showVersion := fs.Bool("version", false, "print the sandbox's version and exit")
 	faults := fs.String("faults", "", "random faults, e.g. seed=7,429=0.05,503=0.05,lost=0.05,slow=0.05,slow-delay=1s (see internal/sandbox/README.md)")
 	fs.Usage = func() {
 		fmt.Fprintf(fs.Output(), "Usage: tfgov-sandbox [flags] [-- COMMAND [ARGS...]]\n\nWith a COMMAND, the sandbox runs it with the export lines in its environment, stops when it exits and exits with its status.\n\n")
 		fs.PrintDefaults()
 	}
 	if err := fs.Parse(args); err != nil {
+		return err
+	}
+	if *showVersion {
+		_, err := fmt.Fprintln(stdout, "tfgov-sandbox", buildversion.Of(version))
 		return err
 	}
 	if *seed != "" && *seedFile != "" {
