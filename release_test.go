@@ -1,12 +1,21 @@
 package main
 
 import (
+	"context"
+	"fmt"
 	"os"
 	"os/exec"
 	"path/filepath"
 	"regexp"
 	"strings"
 	"testing"
+
+	"github.com/hashicorp/terraform-plugin-framework/action"
+	"github.com/hashicorp/terraform-plugin-framework/datasource"
+	fwprovider "github.com/hashicorp/terraform-plugin-framework/provider"
+	"github.com/hashicorp/terraform-plugin-framework/resource"
+
+	tfgovprovider "github.com/tfgov/terraform-provider-tfgov/internal/provider"
 )
 
 // TestVersionFlag: the provider's binary, built with the version stamped
@@ -74,4 +83,131 @@ func TestReleaseConfig(t *testing.T) {
 			t.Errorf("%s tells to go install …@latest, but CHANGELOG.md has no released version: there is nothing to install yet", page)
 		}
 	}
+}
+
+// TestChangelog: CHANGELOG.md's newest section is complete and ordered as
+// the release notes of HashiCorp's providers are: NOTES, FEATURES,
+// ENHANCEMENTS, BUG FIXES; FEATURES opens with a "**New <kind>:**" line
+// for every action, data source, list resource and resource the provider
+// serves, by kind and then name; ENHANCEMENTS are grouped action/,
+// data-source/, list-resource/, provider:, resource/ (by name), sandbox:.
+// The section stays "(Unreleased)" until a tag exists.
+func TestChangelog(t *testing.T) {
+	t.Parallel()
+	raw, err := os.ReadFile("CHANGELOG.md")
+	if err != nil {
+		t.Fatal(err)
+	}
+	lines := strings.Split(string(raw), "\n")
+	if !regexp.MustCompile(`^## \d+\.\d+\.\d+ \((Unreleased|\w+ \d+, \d{4})\)$`).MatchString(lines[0]) {
+		t.Fatalf("CHANGELOG.md opens with %q, want ## X.Y.Z (Unreleased) or a date", lines[0])
+	}
+	sections := map[string][]string{}
+	var order []string
+	cur := ""
+	for _, l := range lines[1:] {
+		if strings.HasPrefix(l, "## ") {
+			break // an older version
+		}
+		switch {
+		case regexp.MustCompile(`^[A-Z][A-Z ]+:$`).MatchString(l):
+			cur = strings.TrimSuffix(l, ":")
+			order = append(order, cur)
+		case strings.HasPrefix(l, "* ") && cur != "":
+			sections[cur] = append(sections[cur], l)
+		case strings.TrimSpace(l) != "":
+			t.Errorf("CHANGELOG.md: a line outside a bullet list: %q", l)
+		}
+	}
+	rank := func(keys []string, k string) int {
+		for i, x := range keys {
+			if x == k {
+				return i
+			}
+		}
+		return -1
+	}
+	sectionOrder := []string{"NOTES", "FEATURES", "ENHANCEMENTS", "BUG FIXES"}
+	for i, s := range order {
+		if rank(sectionOrder, s) < 0 || (i > 0 && rank(sectionOrder, s) <= rank(sectionOrder, order[i-1])) {
+			t.Errorf("CHANGELOG.md sections %v: want them in the order %v, each once", order, sectionOrder)
+			break
+		}
+	}
+	// FEATURES: the New lines first, by kind then name, then the rest.
+	kinds := []string{"Action", "Data Source", "List Resource", "Resource"}
+	newRE := regexp.MustCompile("^\\* \\*\\*New (Action|Data Source|List Resource|Resource):\\*\\* `(tfgov_\\w+)`")
+	have := map[string]bool{}
+	prev, others := "", false
+	for _, l := range sections["FEATURES"] {
+		m := newRE.FindStringSubmatch(l)
+		if m == nil {
+			others = true
+			continue
+		}
+		key := fmt.Sprintf("%d %s", rank(kinds, m[1]), m[2])
+		if others || key < prev {
+			t.Errorf("CHANGELOG.md FEATURES: %q is out of order (New lines first, by kind, then name)", l)
+		}
+		prev = key
+		have[m[1]+" "+m[2]] = true
+	}
+	for _, typ := range providerTypes(t) {
+		if !have[typ] {
+			t.Errorf("CHANGELOG.md FEATURES has no \"**New %s:**\" line", strings.Replace(typ, " tfgov_", ":** `tfgov_", 1)+"`")
+		}
+	}
+	// ENHANCEMENTS: grouped by prefix.
+	groups := []string{"action/", "data-source/", "list-resource/", "provider", "resource/", "sandbox"}
+	last := ""
+	for _, l := range sections["ENHANCEMENTS"] {
+		prefix, _, _ := strings.Cut(strings.TrimPrefix(l, "* "), ":")
+		g := -1
+		for i, p := range groups {
+			if prefix == p || (strings.HasSuffix(p, "/") && strings.HasPrefix(prefix, p)) {
+				g = i
+			}
+		}
+		if g < 0 {
+			t.Errorf("CHANGELOG.md ENHANCEMENTS: %q has no known prefix (%v)", l, groups)
+			continue
+		}
+		key := fmt.Sprintf("%d %s", g, prefix)
+		if g == rank(groups, "provider") || g == rank(groups, "sandbox") {
+			key = fmt.Sprintf("%d", g)
+		}
+		if key < last {
+			t.Errorf("CHANGELOG.md ENHANCEMENTS: %q is out of order (groups %v, resources by name)", l, groups)
+		}
+		last = key
+	}
+}
+
+// providerTypes is every type the provider serves, as "<Kind> tfgov_<name>".
+func providerTypes(t *testing.T) []string {
+	t.Helper()
+	ctx := context.Background()
+	p := tfgovprovider.New("test")()
+	var out []string
+	for _, f := range p.Resources(ctx) {
+		var md resource.MetadataResponse
+		f().Metadata(ctx, resource.MetadataRequest{ProviderTypeName: "tfgov"}, &md)
+		out = append(out, "Resource "+md.TypeName)
+	}
+	for _, f := range p.DataSources(ctx) {
+		var md datasource.MetadataResponse
+		f().Metadata(ctx, datasource.MetadataRequest{ProviderTypeName: "tfgov"}, &md)
+		out = append(out, "Data Source "+md.TypeName)
+	}
+	for _, f := range p.(fwprovider.ProviderWithListResources).ListResources(ctx) {
+		var md resource.MetadataResponse
+		f().Metadata(ctx, resource.MetadataRequest{ProviderTypeName: "tfgov"}, &md)
+		out = append(out, "List Resource "+md.TypeName)
+	}
+	for _, f := range p.(fwprovider.ProviderWithActions).Actions(ctx) {
+		var md action.MetadataResponse
+		f().Metadata(ctx, action.MetadataRequest{ProviderTypeName: "tfgov"}, &md)
+		out = append(out, "Action "+md.TypeName)
+	}
+	return out
 }
