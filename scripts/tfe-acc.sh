@@ -102,19 +102,25 @@ if [ "${TFE_ACC_RESULT_LINES:-}" = 1 ]; then
   grep -E '^\s*--- (PASS|FAIL|SKIP):' "$log" || true
 fi
 passed=0
+failed=()
 printf '\n%-60s %-8s %s\n' "hashicorp/tfe v0.79.0 test" result time
 for t in "${tests[@]}"; do
   line=$(grep -E "^\s*--- (PASS|FAIL|SKIP): $t \(" "$log" | tail -n1 || true)
   result=$(sed -E 's/^\s*--- ([A-Z]+):.*/\1/' <<<"$line")
-  time=$(sed -E 's/.*\(([0-9.]+s)\)$/\1/' <<<"$line")
-  [ -n "$line" ] || { result="NOT RUN"; time=-; }
-  [ "$result" = PASS ] && passed=$((passed + 1))
-  printf '%-60s %-8s %s\n' "$t" "$result" "$time"
+  took_t=$(sed -E 's/.*\(([0-9.]+s)\)$/\1/' <<<"$line")
+  [ -n "$line" ] || { result="NOT RUN"; took_t=-; }
+  if [ "$result" = PASS ]; then passed=$((passed + 1)); else failed+=("$t"); fi
+  printf '%-60s %-8s %s\n' "$t" "$result" "$took_t"
 done
 echo "tfe-acc: $passed of ${#tests[@]} passed in $((took / 60))m$((took % 60))s (go test exit $status)"
-if [ "$passed" -ne "${#tests[@]}" ]; then
+if [ "${#failed[@]}" -gt 0 ]; then
   keep_log=1
-  # The first failures' own lines, so the cause shows without the log.
-  grep -E -A12 '^\s*--- (FAIL|SKIP):|^panic:' "$log" | head -n 80 >&2 || true
+  # Each failure's own lines (go test prints them before its --- FAIL
+  # line), without the provider's debug log, so the cause shows here.
+  for t in "${failed[@]}"; do
+    echo "---- $t:" >&2
+    awk -v t="$t" '$0 == "=== RUN   " t { on = 1 } on && !/\[(TRACE|DEBUG|INFO|WARN)\]/ { print } $0 ~ "^--- [A-Z]+: " t " " { on = 0 }' "$log" | tail -n 25 >&2
+  done
+  grep -E -A20 '^panic:' "$log" >&2 || true
   exit 1
 fi
