@@ -128,3 +128,41 @@ func TestCarriedWrites(t *testing.T) {
 		t.Errorf("the workspace's grants: %v, want exactly %s", err, ta.ID)
 	}
 }
+
+// TestReconcileCreate_afterStop: a create whose answer was lost as
+// Terraform asked the provider to stop still looks for what it made (the
+// look-up gets a live context), so the object is named with its import
+// block in that apply; a create again after a look-up that found nothing
+// is a new write, and is not sent.
+func TestReconcileCreate_afterStop(t *testing.T) {
+	amb := &ambiguousWriteError{Method: "POST", Path: "/x", Reason: "connection reset"}
+	ctx, stop := context.WithCancel(context.Background())
+	stop()
+	creates := 0
+	_, err := reconcileCreate(ctx, "t",
+		func() (string, error) {
+			creates++
+			if creates > 1 {
+				return carriedValue(ctx, func(context.Context) (string, error) { return "made again", nil })
+			}
+			return "", amb
+		},
+		func(lctx context.Context, _ *ambiguousWriteError) (string, bool, error) {
+			if lctx.Err() != nil {
+				t.Errorf("the look-up after the stop got a done context: %v", lctx.Err())
+			}
+			return "", false, nil // nothing made
+		})
+	var ns *notSentError
+	if creates != 2 || !errors.As(err, &ns) {
+		t.Errorf("%d creates, error %v; want the look-up, then a create not sent", creates, err)
+	}
+	_, err = reconcileCreate(ctx, "t",
+		func() (string, error) { return "", amb },
+		func(context.Context, *ambiguousWriteError) (string, bool, error) {
+			return "", false, &conflictError{msg: "already exists (id-1): import { id = \"id-1\" }"}
+		})
+	if err == nil || err.Error() != "already exists (id-1): import { id = \"id-1\" }" {
+		t.Errorf("found after the stop: %v, want the import advice", err)
+	}
+}
