@@ -79,7 +79,7 @@ func TestReleaseConfig(t *testing.T) {
 		t.Fatal(err)
 	}
 	for _, page := range append(guides, "README.md") {
-		if !released && regexp.MustCompile("go install \\S+@latest").MatchString(read(page)) {
+		if !released && regexp.MustCompile(`go install \S+@latest`).MatchString(read(page)) {
 			t.Errorf("%s tells to go install …@latest, but CHANGELOG.md has no released version: there is nothing to install yet", page)
 		}
 	}
