@@ -156,3 +156,15 @@ func (d *providerData) noTeamAccessDetail(ctx context.Context, teamID, wsID stri
 	}
 	return fmt.Sprintf("Team %s has no access to workspace %s that the API token may see: without %s, a token sees only the access of its own teams.", teamID, wsID, permTeamAccess)
 }
+
+// policyByNameError explains a failed look-up of a policy by name: the
+// organization's list, which the token could read, has no such name; or
+// the list itself failed (organizationPoliciesError says why, with one
+// more read on a 404).
+func (d *providerData) policyByNameError(ctx context.Context, org, name string, err error) string {
+	var none noPolicyNamedError
+	if !errors.As(err, &none) {
+		return d.organizationPoliciesError(ctx, org, err)
+	}
+	return fmt.Sprintf("Organization %s has no policy named %q: its policies, which the API token may list, do not include it.", org, name)
+}

@@ -129,8 +129,19 @@ func (p policyClient) findByName(ctx context.Context, org, name string) (*policy
 			return pol, nil
 		}
 	}
-	return nil, fmt.Errorf("organization %s has no policy named %q (or the token may not manage policies): %w", org, name, tfe.ErrResourceNotFound)
+	return nil, noPolicyNamedError{org: org, name: name}
 }
+
+// noPolicyNamedError is findByName's answer when the organization's list,
+// which the token could read (a token without "Manage policies" gets a
+// 404 instead), has no policy of that name. It is a 404 for isNotFound.
+type noPolicyNamedError struct{ org, name string }
+
+func (e noPolicyNamedError) Error() string {
+	return fmt.Sprintf("organization %s has no policy named %q", e.org, e.name)
+}
+
+func (e noPolicyNamedError) Unwrap() error { return tfe.ErrResourceNotFound }
 
 // policyNotFound is the message for a 404 from a policy endpoint, which
 // means a missing record and a token without permission alike.

@@ -2,7 +2,6 @@ package provider
 
 import (
 	"context"
-	"fmt"
 
 	"github.com/hashicorp/terraform-plugin-framework-validators/datasourcevalidator"
 	"github.com/hashicorp/terraform-plugin-framework/datasource"
@@ -109,7 +108,7 @@ func (d *policyDataSource) Read(ctx context.Context, req datasource.ReadRequest,
 		}
 		name := cfg.Name.ValueString()
 		if pol, err = api.findByName(ctx, org, name); err != nil {
-			resp.Diagnostics.AddAttributeError(path.Root("name"), "Error reading policy", policyError(fmt.Sprintf("Policy %q in organization %s", name, org), err))
+			resp.Diagnostics.AddAttributeError(path.Root("name"), "Error reading policy", d.data.policyByNameError(ctx, org, name, err))
 			return
 		}
 	}

@@ -710,7 +710,7 @@ func (r *policyResource) ImportState(ctx context.Context, req resource.ImportSta
 	}
 	pol, err := policyClient{r.data.client}.findByName(ctx, parts[0], parts[1])
 	if err != nil {
-		resp.Diagnostics.AddError("Error importing policy", policyError(fmt.Sprintf("Policy %q in organization %s", parts[1], parts[0]), err))
+		resp.Diagnostics.AddError("Error importing policy", r.data.policyByNameError(ctx, parts[0], parts[1], err))
 		return
 	}
 	resp.Diagnostics.Append(resp.State.SetAttribute(ctx, path.Root("id"), pol.ID)...)

@@ -369,7 +369,7 @@ func TestAccPolicyResource_importErrors(t *testing.T) {
 	org := testAccOrganization()
 	tests := map[string]struct{ id, want string }{
 		"bad form":       {"just-a-name", `want pol-<id> or <organization>/<policy\s+name>`},
-		"unknown name":   {org + "/" + testAccName("missing"), `Policy "missing-[0-9a-f]+" in organization ` + org + ` not\s+found,\s+or\s+the\s+token\s+may\s+not\s+manage\s+policies`},
+		"unknown name":   {org + "/" + testAccName("missing"), `Organization ` + org + ` has\s+no\s+policy\s+named\s+"missing-[0-9a-f]+":\s+its\s+policies,\s+which\s+the\s+API\s+token\s+may\s+list,\s+do\s+not\s+include\s+it`},
 		"empty part":     {org + "/", `no part may be empty`},
 		"missing policy": {"pol-doesnotexist0000", `Cannot import policy(?s:.*)Policy pol-doesnotexist0000 not\s+found`},
 	}
