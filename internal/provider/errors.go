@@ -168,3 +168,21 @@ func (d *providerData) policyByNameError(ctx context.Context, org, name string, 
 	}
 	return fmt.Sprintf("Organization %s has no policy named %q: its policies, which the API token may list, do not include it.", org, name)
 }
+
+// teamAccessUpdateError explains a 404 from updating grant id of workspace
+// wsID: one read of the workspace says whether it is gone, the token may
+// not manage its team access (its can-update), or the grant itself was
+// removed outside Terraform.
+func (d *providerData) teamAccessUpdateError(ctx context.Context, id, wsID string) string {
+	ws, err := d.client.Workspaces.ReadByID(ctx, wsID)
+	switch {
+	case isNotFound(err):
+		return fmt.Sprintf("Workspace %s of team access %s was not found: it was deleted, or it is in no organization the API token belongs to.", wsID, id)
+	case err == nil && ws.Permissions != nil && !ws.Permissions.CanUpdate:
+		return fmt.Sprintf("Workspace %s (%q) exists, but the API token may not manage its team access: it needs %s, or to be an owner, or the organization token.", wsID, ws.Name, permTeamAccess)
+	case err == nil && ws.Permissions != nil:
+		return fmt.Sprintf("Team access %s was removed outside Terraform (workspace %s exists and the API token may manage its team access). Run terraform apply again to add it back.", id, wsID)
+	}
+	return fmt.Sprintf("Team access %s was not found, or the API token may not manage the team access of workspace %s (it needs %s). "+
+		"If it was removed outside Terraform, run terraform apply again to add it back.", id, wsID, permTeamAccess)
+}

@@ -425,8 +425,7 @@ func (r *teamAccessResource) Update(ctx context.Context, req resource.UpdateRequ
 	if err != nil {
 		detail := fmt.Sprintf("Updating team access %s: %s", id, err)
 		if isNotFound(err) {
-			detail = fmt.Sprintf("Team access %s was not found, or the API token may not manage the workspace's team access. "+
-				"If it was removed outside Terraform, run terraform apply again to add it back.", id)
+			detail = r.data.teamAccessUpdateError(ctx, id, state.WorkspaceID.ValueString())
 		}
 		resp.Diagnostics.AddError("Error updating team access", detail)
 		return
