@@ -91,7 +91,7 @@ func (r *workspaceTeamAccessExclusiveResource) Schema(_ context.Context, _ resou
 					"is left alone, and the next plan shows it leaving. For an update these are the teams that leave `team_ids` (a team that holds " +
 					"no access loses nothing); for a new resource, the teams that hold access and `team_ids` does not name. After the apply it " +
 					"lists the teams whose access the apply removed, and a refresh empties it.\n\n" +
-					"Terraform (before 1.16) plans a new resource again when it applies it, and the provider cannot see the plan it made " +
+					"Terraform plans a new resource again when it applies it, and does not show the provider the plan it made " +
 					"before: if the workspace's grants changed in between, a new resource's apply stops before removing anything, with " +
 					"\"Provider produced inconsistent final plan\" for `removed_team_ids`; plan again to see them.",
 			},
