@@ -186,3 +186,21 @@ func (d *providerData) teamAccessUpdateError(ctx context.Context, id, wsID strin
 	return fmt.Sprintf("Team access %s was not found, or the API token may not manage the team access of workspace %s (it needs %s). "+
 		"If it was removed outside Terraform, run terraform apply again to add it back.", id, wsID, permTeamAccess)
 }
+
+// moduleTestsDenied says why a module's test endpoint answered 404, from
+// one read of the module (which every member of its organization may
+// read): the module is missing; or it exists, so the token may not manage
+// its tests (they need the owners team), or, for an operation on one
+// variable (ofVariable), that variable was removed outside Terraform.
+func (d *providerData) moduleTestsDenied(ctx context.Context, mod moduleRef, ofVariable bool) string {
+	_, err := d.client.RegistryModules.Read(ctx, mod.id())
+	switch {
+	case isNotFound(err):
+		return fmt.Sprintf("the module was not found in the private registry of organization %s, or the API token belongs to no team of it.", mod.Organization)
+	case err != nil:
+		return fmt.Sprintf("the module or the variable was not found, or the API token may not manage the module's tests (%s); reading the module to tell which failed: %s.", permTextTests, err)
+	case ofVariable:
+		return "the module exists, so the variable was removed outside Terraform, or the API token may not manage the module's tests: " + permTextTests
+	}
+	return "the module exists, so the API token may not manage its tests: they need " + permTextTests
+}

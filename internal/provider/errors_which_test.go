@@ -14,8 +14,8 @@ import (
 // TestAccErrorsSayWhich: where the API's 404 means "missing" and "not
 // allowed" alike, the error says which, naming the permission: with the
 // token of a team without organization permissions, the organization's
-// policies, an agent pool's tokens and a workspace's team access exist but
-// may not be managed; with the owner's token, a typo in a team ID or a
+// policies, an agent pool's tokens, a workspace's team access and a
+// module's tests exist but may not be managed; with the owner's token, a typo in a team ID or a
 // workspace ID names what is missing. Runs against a live organization
 // too (team tokens through go-tfe).
 func TestAccErrorsSayWhich(t *testing.T) {
@@ -25,6 +25,7 @@ func TestAccErrorsSayWhich(t *testing.T) {
 	pool := testAccAgentPool(t)
 	ws := testAccWorkspace(t)
 	team := testAccTeam(t, nil)
+	mod := testAccModule(t)
 	tt, err := c.TeamTokens.Create(ctx, team.ID)
 	if err != nil {
 		t.Fatalf("team token: %v", err)
@@ -41,6 +42,8 @@ func TestAccErrorsSayWhich(t *testing.T) {
 			fmt.Sprintf(`Agent pool %s (%q) exists, but the API token may not manage its tokens: it needs the organization's "Manage agent pools" permission`, pool.ID, pool.Name)},
 		"team access without the permission": {limited + access(team.ID, ws.ID),
 			fmt.Sprintf(`Workspace %s (%q) exists, but the API token may not manage its team access: it needs admin access to the workspace, or the organization's "Manage workspaces" permission`, ws.ID, ws.Name)},
+		"module tests without the permission": {limited + testAccTestVariableConfig(mod, `key = "A"`, `value = "x"`),
+			fmt.Sprintf("Could not create test variable A of module %s: the module exists, so the API token may not manage its tests: they need membership of the owners team", mod)},
 		"a typo in the team ID": {access("team-typo0000000001", ws.ID),
 			fmt.Sprintf(`Team team-typo0000000001 was not found: workspace %s (%q) exists and the API token may manage its team access`, ws.ID, ws.Name)},
 		"a typo in the workspace ID": {access(team.ID, "ws-typo000000000001"),

@@ -30,9 +30,9 @@ func (l *testVariableListResource) List(ctx context.Context, req list.ListReques
 	vars, err := l.data.moduleTestVariables(ctx, mod)
 	switch {
 	case err != nil:
-		diags.AddError("Error listing module test variables", testVariableError(mod, "list the test variables of", err))
+		diags.AddError("Error listing module test variables", l.data.testVariableError(ctx, mod, "list the test variables of", err))
 	case vars.moduleMissing:
-		diags.AddError("Error listing module test variables", testVariableError(mod, "list the test variables of", tfe.ErrResourceNotFound))
+		diags.AddError("Error listing module test variables", l.data.testVariableError(ctx, mod, "list the test variables of", tfe.ErrResourceNotFound))
 	}
 	var items []listed
 	if !diags.HasError() {

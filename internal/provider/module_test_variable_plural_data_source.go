@@ -86,7 +86,7 @@ func (d *moduleTestVariablesDataSource) Read(ctx context.Context, req datasource
 		return
 	}
 	if err != nil {
-		resp.Diagnostics.AddAttributeError(path.Root("module_name"), "Error listing module test variables", testVariableError(mod, "list the test variables of", err))
+		resp.Diagnostics.AddAttributeError(path.Root("module_name"), "Error listing module test variables", d.data.testVariableError(ctx, mod, "list the test variables of", err))
 		return
 	}
 	cfg.ID = types.StringValue(mod.String())

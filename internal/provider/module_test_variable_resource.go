@@ -310,7 +310,7 @@ func (r *moduleTestVariableResource) Create(ctx context.Context, req resource.Cr
 			resp.Diagnostics.AddAttributeError(path.Root("key"), "Module test variable already exists", taken)
 			return
 		}
-		resp.Diagnostics.AddError("Error creating module test variable", testVariableError(mod, "create test variable "+key+" of", err))
+		resp.Diagnostics.AddError("Error creating module test variable", r.data.testVariableError(ctx, mod, "create test variable "+key+" of", err))
 		return
 	}
 	fields["id"] = v.ID
@@ -334,7 +334,7 @@ func (r *moduleTestVariableResource) Read(ctx context.Context, req resource.Read
 	fields := map[string]any{"module": mod.String(), "id": id}
 	vars, err := r.data.moduleTestVariables(ctx, mod)
 	if err != nil {
-		resp.Diagnostics.AddError("Error reading module test variable", testVariableError(mod, "read test variable "+id+" of", err))
+		resp.Diagnostics.AddError("Error reading module test variable", r.data.testVariableError(ctx, mod, "read test variable "+id+" of", err))
 		return
 	}
 	if vars.moduleMissing && importing {
@@ -353,7 +353,7 @@ func (r *moduleTestVariableResource) Read(ctx context.Context, req resource.Read
 		if v, err = r.data.client.TestVariables.Read(ctx, mod.id(), id); isNotFound(err) {
 			v = nil
 		} else if err != nil {
-			resp.Diagnostics.AddError("Error reading module test variable", testVariableError(mod, "read test variable "+id+" of", err))
+			resp.Diagnostics.AddError("Error reading module test variable", r.data.testVariableError(ctx, mod, "read test variable "+id+" of", err))
 			return
 		}
 	}
@@ -411,7 +411,7 @@ func (r *moduleTestVariableResource) Update(ctx context.Context, req resource.Up
 	defer r.data.testVariablesChanged(mod)
 	v, err := r.data.client.TestVariables.Update(ctx, mod.id(), id, opts)
 	if err != nil {
-		detail := testVariableError(mod, "update test variable "+id+" of", err)
+		detail := r.data.testVariableError(ctx, mod, "update test variable "+id+" of", err)
 		if isNotFound(err) {
 			detail += " If the variable was deleted outside Terraform, run terraform apply again to create it."
 		}
@@ -432,7 +432,7 @@ func (r *moduleTestVariableResource) Delete(ctx context.Context, req resource.De
 	defer r.data.testVariablesChanged(mod)
 	err := r.data.client.TestVariables.Delete(ctx, mod.id(), id)
 	if err != nil && !isNotFound(err) {
-		resp.Diagnostics.AddError("Error deleting module test variable", testVariableError(mod, "delete test variable "+id+" of", err))
+		resp.Diagnostics.AddError("Error deleting module test variable", r.data.testVariableError(ctx, mod, "delete test variable "+id+" of", err))
 		return
 	}
 	tflog.Info(ctx, "Deleted module test variable", map[string]any{"module": mod.String(), "id": id})
@@ -458,7 +458,7 @@ func (r *moduleTestVariableResource) ImportState(ctx context.Context, req resour
 		}
 		vars, err := r.data.moduleTestVariables(ctx, mod)
 		if err != nil {
-			resp.Diagnostics.AddError("Error importing module test variable", testVariableError(mod, "list the test variables of", err))
+			resp.Diagnostics.AddError("Error importing module test variable", r.data.testVariableError(ctx, mod, "list the test variables of", err))
 			return
 		}
 		v := vars.byKey[id]
@@ -519,12 +519,12 @@ func (r *moduleTestVariableResource) existingTestVariable(ctx context.Context, m
 }
 
 // testVariableError explains a failed call on a module's test variables,
-// naming the module; the API's 404 means a missing module or variable and a
-// token without permission alike.
-func testVariableError(mod moduleRef, action string, err error) string {
+// naming the module. The API's 404 means a missing module or variable and
+// a token without permission alike: moduleTestsDenied reads the module
+// once to say which (an action on one variable names its var- ID).
+func (d *providerData) testVariableError(ctx context.Context, mod moduleRef, action string, err error) string {
 	if isNotFound(err) {
-		return fmt.Sprintf("Could not %s module %s: the module or the variable was not found, or the API token may not manage the module's tests "+
-			"(module tests need a token of the organization's owners team or of one of its members).", action, mod)
+		return fmt.Sprintf("Could not %s module %s: %s", action, mod, d.moduleTestsDenied(ctx, mod, strings.Contains(action, "var-")))
 	}
 	msg := fmt.Sprintf("Could not %s module %s: %s", action, mod, err)
 	if strings.Contains(err.Error(), "already been taken") {

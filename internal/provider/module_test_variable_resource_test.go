@@ -483,7 +483,7 @@ func TestAccModuleTestVariableResource_errors(t *testing.T) {
 		want   *regexp.Regexp
 	}{
 		"missing module": {testAccTestVariableConfig(missing, `key = "A"`, `value = "x"`),
-			phraseRE(fmt.Sprintf("Could not create test variable A of module %s: the module or the variable was not found, or the API token may not manage the module's tests", missing))},
+			phraseRE(fmt.Sprintf("Could not create test variable A of module %s: the module was not found in the private registry of organization %s, or the API token belongs to no team of it.", missing, missing.Organization))},
 		"key taken": {testAccTestVariableConfig(mod, `key = "TAKEN"`, `value = "y"`),
 			regexp.MustCompile(`(?s)` + phraseRE(fmt.Sprintf("Module %s already has a test variable with key \"TAKEN\" (%s)", mod, taken.ID)).String() + `.*already been taken.*` +
 				phraseRE(fmt.Sprintf(`id = "%s/%s"`, mod, taken.ID)).String())},
