@@ -48,8 +48,8 @@ func TestGenerateCode(t *testing.T) {
 				t.Errorf("%s %s: %.0f bytes, want %.0f ± 10%%", kind, q.name, q.got, q.want)
 			}
 		}
-		if max := float64(s[len(s)-1]); max > want.Max+200 {
-			t.Errorf("%s max: %.0f bytes, want at most %.0f", kind, max, want.Max)
+		if largest := float64(s[len(s)-1]); largest > want.Max+200 {
+			t.Errorf("%s max: %.0f bytes, want at most %.0f", kind, largest, want.Max)
 		}
 	}
 }
