@@ -38,6 +38,8 @@
 //	scope_attributes.go organization/module_name/module_provider, defined once
 //	api_request.go     the one raw JSON:API request, through go-tfe
 //	transport.go       retries, rate limits, error bodies, the request log
+//	interrupt.go       after Terraform's stop: writes sent are carried to their answer, none sent after
+//	service_clock.go   the service's clock, from its Date header
 //	response_notes.go  what go-tfe drops from an answer (headers, pointers)
 //	errors.go          error texts naming the attribute; configureData
 //	names.go           names in, IDs out: bulk lookups by name, closest names
