@@ -3,6 +3,7 @@ package provider
 import (
 	"context"
 	"errors"
+	"io"
 	"net/http"
 	"time"
 
@@ -33,8 +34,9 @@ import (
 // in that apply, with its import block where it has a natural key.
 //
 // The writes are those of go-tfe's services the resources write through
-// (policies, team access, agent tokens, test variables: carryWrites) and
-// every non-GET apiRequest. Test run cancellations are not among them:
+// (policies, team access, agent tokens, test variables, a module test
+// run's configuration version: carryWrites) and every non-GET apiRequest
+// (policies, test runs, module version deprecations). Test run cancellations are not among them:
 // they are sent because of the stop. On the happy path this costs no
 // request: only a context and a goroutine per write.
 
@@ -135,6 +137,7 @@ func carryWrites(c *tfe.Client) {
 	c.TeamAccess = carriedTeamAccess{c.TeamAccess}
 	c.AgentTokens = carriedAgentTokens{c.AgentTokens}
 	c.TestVariables = carriedTestVariables{c.TestVariables}
+	c.ConfigurationVersions = carriedConfigurationVersions{c.ConfigurationVersions}
 }
 
 type carriedPolicies struct{ tfe.Policies }
@@ -191,6 +194,18 @@ func (v carriedTestVariables) Update(ctx context.Context, m tfe.RegistryModuleID
 
 func (v carriedTestVariables) Delete(ctx context.Context, m tfe.RegistryModuleID, id string) error {
 	return carried(ctx, func(ctx context.Context) error { return v.TestVariables.Delete(ctx, m, id) })
+}
+
+type carriedConfigurationVersions struct{ tfe.ConfigurationVersions }
+
+func (v carriedConfigurationVersions) CreateForRegistryModule(ctx context.Context, m tfe.RegistryModuleID) (*tfe.ConfigurationVersion, error) {
+	return carriedValue(ctx, func(ctx context.Context) (*tfe.ConfigurationVersion, error) {
+		return v.ConfigurationVersions.CreateForRegistryModule(ctx, m)
+	})
+}
+
+func (v carriedConfigurationVersions) UploadTarGzip(ctx context.Context, url string, archive io.Reader) error {
+	return carried(ctx, func(ctx context.Context) error { return v.ConfigurationVersions.UploadTarGzip(ctx, url, archive) })
 }
 
 // isWrite reports whether an apiRequest of method is a write.
