@@ -52,8 +52,8 @@ func TestAccWorkspaceTeamAccessExclusive_savedPlan(t *testing.T) {
 	if err == nil {
 		t.Fatalf("the saved plan applied though the workspace's grants changed since:\n%s", out)
 	}
-	if !strings.Contains(folded(out), "removed_team_ids") {
-		t.Errorf("the refused apply does not name removed_team_ids:\n%s", out)
+	if !strings.Contains(folded(out), "removed_team_ids") || !strings.Contains(folded(out), "before anything is removed; plan again") {
+		t.Errorf("the refused apply does not name removed_team_ids and say why:\n%s", out)
 	}
 	grants(map[string]string{a.ID: ga.ID, b.ID: gb.ID, c.ID: gc.ID})
 	out = folded(dir.must("plan"))

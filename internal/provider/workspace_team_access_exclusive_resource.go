@@ -243,7 +243,9 @@ func (r *workspaceTeamAccessExclusiveResource) ModifyPlan(ctx context.Context, r
 		}
 		resp.Diagnostics.AddWarning("Team access will be removed",
 			fmt.Sprintf("Applying removes the access of %d team(s) to workspace %s that team_ids does not name (removed_team_ids):\n%s\n\n"+
-				"Add a team to team_ids to keep its access. A grant made after this plan is not removed by its apply.", len(removed), wsID, strings.Join(lines, "\n")))
+				"Add a team to team_ids to keep its access. A grant made after this plan is not removed by its apply: Terraform plans a new "+
+				"resource again when it applies it, and if the grants to remove differ then, it stops with \"Provider produced inconsistent final plan\" "+
+				"for removed_team_ids before anything is removed; plan again.", len(removed), wsID, strings.Join(lines, "\n")))
 	}
 }
 
