@@ -132,3 +132,34 @@ func TestPermissionPages(t *testing.T) {
 		})
 	}
 }
+
+// TestPolicyDocsLeadWithOneResource: the policy page's first example and
+// the quickstart give each policy its code in the one tfgov_policy
+// (content_wo, the lean shape, or content), the two-resource shape
+// (tfgov_policy_upload) coming after, as the page recommends (issues 36
+// and 37).
+func TestPolicyDocsLeadWithOneResource(t *testing.T) {
+	t.Parallel()
+	raw, err := os.ReadFile(filepath.Join(repoRoot(), "examples", "resources", "tfgov_policy", "resource.tf"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	blocks := strings.Split(string(raw), "\nresource ")
+	first := blocks[0]
+	if len(blocks) > 1 && !strings.Contains(first, `resource "tfgov_policy"`) {
+		first = blocks[1]
+	}
+	if !strings.Contains(first, "content_wo") {
+		t.Errorf("the policy page's first example gives its code without content_wo:\n%s", first)
+	}
+	qs, _ := filepath.Glob(filepath.Join(repoRoot(), "examples", "quickstart", "*.tf"))
+	for _, f := range qs {
+		b, err := os.ReadFile(f)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if strings.Contains(string(b), `resource "tfgov_policy_upload"`) {
+			t.Errorf("%s uploads a policy's code with tfgov_policy_upload, not its tfgov_policy's content_wo", f)
+		}
+	}
+}
