@@ -16,16 +16,9 @@ import (
 	"github.com/hashicorp/terraform-plugin-testing/tfjsonpath"
 )
 
-// testAccPolicyLean is an OPA policy whose code is given with content_wo.
+// testAccPolicyLean is testAccPolicyInline with the code in content_wo.
 func testAccPolicyLean(name, code string) string {
-	return fmt.Sprintf(`
-resource "tfgov_policy" "test" {
-  name       = %q
-  kind       = "opa"
-  query      = "data.terraform.policies.tags.deny"
-  content_wo = %q
-}
-`, name, code)
+	return strings.Replace(testAccPolicyInline(name, code), "content =", "content_wo =", 1)
 }
 
 // leanState checks that state keeps the code's digest and no code.

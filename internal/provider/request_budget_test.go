@@ -146,50 +146,10 @@ output "ids" { value = { for k, r in tfgov_policy.r : k => r.id } }
 	},
 	// tfgov_policy with inline code: the code is downloaded only where nothing
 	// proves it unchanged (code_proof.go).
-	"policy_inline": {
-		config: func(_ *budgetEnv, n, v int) string {
-			return fmt.Sprintf(`resource "tfgov_policy" "r" {
-  for_each    = toset([for i in range(%d) : tostring(i)])
-  name        = "budget-inline-${each.key}"
-  description = "policy ${each.key} v%d"
-  content     = "main = rule { true }\n"
-}
-output "ids" { value = { for k, r in tfgov_policy.r : k => r.id } }
-`, n, v)
-		},
-		imports: `import {
-  for_each = local.ids
-  to       = tfgov_policy.r[each.key]
-  id       = each.value
-}
-`,
-		outside: func(e *budgetEnv) { outsidePolicyCode(e) },
-		repair:  inlineRepair(""),
-		budget:  inlineBudget(""),
-	},
+	"policy_inline": inlinePolicyCase("inline", "content"),
 	// tfgov_policy with content_wo: the requests of inline code; state
 	// keeps the code's SHA-256 instead of the code.
-	"policy_lean": {
-		config: func(_ *budgetEnv, n, v int) string {
-			return fmt.Sprintf(`resource "tfgov_policy" "r" {
-  for_each    = toset([for i in range(%d) : tostring(i)])
-  name        = "budget-lean-${each.key}"
-  description = "policy ${each.key} v%d"
-  content_wo  = "main = rule { true }\n"
-}
-output "ids" { value = { for k, r in tfgov_policy.r : k => r.id } }
-`, n, v)
-		},
-		imports: `import {
-  for_each = local.ids
-  to       = tfgov_policy.r[each.key]
-  id       = each.value
-}
-`,
-		outside: func(e *budgetEnv) { outsidePolicyCode(e) },
-		repair:  inlineRepair(""),
-		budget:  inlineBudget(""),
-	},
+	"policy_lean": inlinePolicyCase("lean", "content_wo"),
 	// An OPA policy with inline code: its update is a PATCH alone too (the
 	// issue measured a re-upload and a download on top).
 	"policy_inline_opa": {
@@ -443,6 +403,32 @@ output "ids" { value = { for k, r in tfgov_module_version_deprecation.r : k => r
 // the destroy's refresh downloads.
 func uploadsMove(movedBy sandbox.PolicyUpdatedAt) bool {
 	return movedBy == "" || movedBy == sandbox.PolicyUpdatedByUploadAndPatch || movedBy == sandbox.PolicyUpdatedByUpload
+}
+
+// inlinePolicyCase is N Sentinel policies named budget-<prefix>-<key>
+// with one line of code in attr (content or content_wo).
+func inlinePolicyCase(prefix, attr string) budgetCase {
+	return budgetCase{
+		config: func(_ *budgetEnv, n, v int) string {
+			return fmt.Sprintf(`resource "tfgov_policy" "r" {
+  for_each    = toset([for i in range(%d) : tostring(i)])
+  name        = "budget-%s-${each.key}"
+  description = "policy ${each.key} v%d"
+  %s = "main = rule { true }\n"
+}
+output "ids" { value = { for k, r in tfgov_policy.r : k => r.id } }
+`, n, prefix, v, attr)
+		},
+		imports: `import {
+  for_each = local.ids
+  to       = tfgov_policy.r[each.key]
+  id       = each.value
+}
+`,
+		outside: func(e *budgetEnv) { outsidePolicyCode(e) },
+		repair:  inlineRepair(""),
+		budget:  inlineBudget(""),
+	}
 }
 
 // inlineBudget is the budget of tfgov_policy with inline code.
