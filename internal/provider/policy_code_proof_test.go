@@ -108,8 +108,8 @@ func (d *proofDir) code(id string) string {
 // TestAccPolicyCodeProof: under each behaviour of the service's updated-at
 // (moved by upload and PATCH, by upload only, by PATCH only, by neither:
 // the reference does not say), code uploaded outside Terraform is found by
-// the next plan, for tfgov_policy's inline code (`source`) and for
-// tfgov_policy_upload (`content`):
+// the next plan, for tfgov_policy's code in `content` and in `content_wo`
+// (whose digest shows the change) and for tfgov_policy_upload (`content`):
 //
 //   - right after an apply;
 //   - after a saved plan of a description change was applied, the outside
@@ -123,20 +123,20 @@ func (d *proofDir) code(id string) string {
 func TestAccPolicyCodeProof(t *testing.T) {
 	const codeA, codeB, codeC = "main = rule { true }\n", "main = rule { false }\n", "main = rule { 1 == 1 }\n"
 	for _, movedBy := range sandbox.PolicyUpdatedAtValues {
-		for _, shape := range []string{"inline", "upload"} {
+		for _, shape := range []string{"inline", "lean", "upload"} {
 			t.Run(string(movedBy)+"/"+shape, func(t *testing.T) {
 				t.Parallel()
 				d := newProofDir(t, movedBy)
 				d.write("policy.sentinel", codeA)
 				config := func(desc string) string {
-					if shape == "inline" {
+					if attr := map[string]string{"inline": "content", "lean": "content_wo"}[shape]; attr != "" {
 						return requiredProvidersShim + fmt.Sprintf(`resource "tfgov_policy" "p" {
   name        = "proof"
   description = %q
-  content     = file("${path.module}/policy.sentinel")
+  %s = file("${path.module}/policy.sentinel")
 }
 output "id" { value = tfgov_policy.p.id }
-`, desc)
+`, desc, attr)
 					}
 					return requiredProvidersShim + fmt.Sprintf(`resource "tfgov_policy" "p" {
   name        = "proof"
