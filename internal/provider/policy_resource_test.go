@@ -316,7 +316,7 @@ func TestAccPolicyResource_invalid(t *testing.T) {
 		"opa level on sentinel":      {cfg(`name = "p"` + "\n" + `enforcement_level = "mandatory"`), `enforcement_level "mandatory" is not valid when kind = "sentinel"; use one\s+of\s+"hard-mandatory",\s+"soft-mandatory",\s+"advisory"`},
 		"sentinel level on opa":      {cfg(`name = "p"` + "\n" + `kind = "opa"` + "\n" + `query = "data.x"` + "\n" + `enforcement_level = "soft-mandatory"`), `enforcement_level "soft-mandatory" is not valid when kind = "opa"; use one\s+of\s+"mandatory",\s+"advisory"`},
 		"hard-mandatory on opa":      {cfg(`name = "p"` + "\n" + `kind = "opa"` + "\n" + `query = "data.x"` + "\n" + `enforcement_level = "hard-mandatory"`), `not valid when kind = "opa"`},
-		"unknown level":              {cfg(`name = "p"` + "\n" + `enforcement_level = "strict"`), `enforcement_level.*value must be one of`},
+		"unknown level":              {cfg(`name = "p"` + "\n" + `enforcement_level = "strict"`), `(?s)Invalid enforcement level.*enforcement_level must be one of.*got "strict"`},
 		"opa without query":          {cfg(`name = "p"` + "\n" + `kind = "opa"`), `query is required when kind = "opa"`},
 		"query on sentinel":          {cfg(`name = "p"` + "\n" + `query = "data.x"`), `query is only valid when kind = "opa"`},
 		"query that is not Rego":     {cfg(`name = "p"` + "\n" + `kind = "opa"` + "\n" + `query = "data.x["`), `(?s)Invalid Rego query.*must be a Rego query`},
@@ -324,7 +324,7 @@ func TestAccPolicyResource_invalid(t *testing.T) {
 		"name characters":            {cfg(`name = "no spaces"`), `name.*must contain only letters, numbers, - and _`},
 		"empty description":          {cfg(`name = "p"` + "\n" + `description = ""`), `description.*at least 1`},
 		"organization characters":    {`resource "tfgov_policy" "test" {` + "\n" + `organization = "a/b"` + "\n" + `name = "p"` + "\n}", `organization.*must contain only letters`},
-		"enforcement level, unknown": {cfg(`name = "p"` + "\n" + `kind = "opa"` + "\n" + `query = "data.x"` + "\n" + `enforcement_level = "Mandatory"`), `value must be one of`},
+		"enforcement level, unknown": {cfg(`name = "p"` + "\n" + `kind = "opa"` + "\n" + `query = "data.x"` + "\n" + `enforcement_level = "Mandatory"`), `(?s)enforcement_level must be one of.*got "Mandatory"\.\s+Did you mean\s+"mandatory"`},
 	}
 	for name, tc := range tests {
 		t.Run(name, func(t *testing.T) {

@@ -659,8 +659,8 @@ func (r *policyUploadResource) Read(ctx context.Context, req resource.ReadReques
 		var ok bool
 		listedPol, ok = pols.lookup(id)
 		pol := listedPol
-		if !ok && pols.definite() {
-			absentFrom = org
+		if !ok {
+			absentFrom = org // over several pages only probably: noCodeDetail reads by ID then
 		}
 		switch {
 		case !ok && orgKnown && pols.definite():
