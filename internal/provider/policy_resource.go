@@ -484,10 +484,10 @@ func (m *policyResourceModel) configuredCode() (types.String, string) {
 
 // contentCode is the code to upload for plan: its content, or content_wo
 // from the configuration (content_wo is never in a plan), checked as the
-// plan checks it (size, and Rego for OPA; code unknown at plan time is
-// checked here first). content_wo's SHA-256 must be the planned
-// content_sha256, which a saved plan applied after the code changed is
-// not; an unknown one becomes known.
+// plan checks it (size, and Rego for OPA). The plan's content_sha256 is
+// that of content_wo already: Terraform plans again at apply, with the
+// configuration as it is then, and stops the apply itself when a digest
+// known at plan changed.
 func contentCode(ctx context.Context, plan *policyResourceModel, config tfsdk.Config, id string, diags *diag.Diagnostics) []byte {
 	code, attr := plan.Content, "content"
 	if plan.lean() {
@@ -501,16 +501,6 @@ func contentCode(ctx context.Context, plan *policyResourceModel, config tfsdk.Co
 	if len(b) > maxPolicyCodeSize {
 		diags.AddAttributeError(path.Root(attr), "Policy code too large", tooLarge(len(b)))
 		return nil
-	}
-	if attr == "content_wo" {
-		sum := sha256Hex(b)
-		if planned := plan.ContentSHA256; !planned.IsUnknown() && planned.ValueString() != sum {
-			diags.AddAttributeError(path.Root(attr), "Policy code changed since the plan",
-				fmt.Sprintf("Policy %s (%s): the plan was made for code with SHA-256 %s, but content_wo now gives code with SHA-256 %s. Run terraform plan again.",
-					id, plan.Name.ValueString(), planned.ValueString(), sum))
-			return nil
-		}
-		plan.ContentSHA256 = types.StringValue(sum)
 	}
 	checkCodeOfKind(id, policyIdentity{kind: tfe.PolicyKind(plan.Kind.ValueString()), name: plan.Name.ValueString()}, b, attr, diags)
 	return b
