@@ -223,7 +223,7 @@ func (r *policyResource) Schema(_ context.Context, _ resource.SchemaRequest, res
 				WriteOnly: true,
 				MarkdownDescription: "The policy code, write-only (Terraform 1.11 or later): sent to the API, never kept in plan or state, which keep its SHA-256 (`content_sha256`). " +
 					"Any expression works: `file(\"${path.module}/policies/tags.rego\")`, `templatefile(...)`, a module's output. " +
-					"The plan shows a change of the code as a change of `content_sha256`; a saved plan applied after the code changed fails, naming both digests. " +
+					"The plan shows a change of the code as a change of `content_sha256`; a saved plan applied after the code changed fails, and Terraform stops it before anything is sent. " +
 					"The code is not secret: this keeps a policy's state to a few hundred bytes whatever the code's size, so that Terraform, which rewrites the whole state after each change, stays fast with many policies.",
 			},
 			"content_sha256": schema.StringAttribute{
