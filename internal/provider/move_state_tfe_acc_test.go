@@ -68,32 +68,12 @@ func TestAccMoveFromTFE(t *testing.T) {
 	sb, c := ownSandbox(t, sandbox.Options{}, "tfgov-move")
 	ctx := context.Background()
 	org := sb.organization
-	ws, err := c.Workspaces.Create(ctx, org, tfe.WorkspaceCreateOptions{Name: tfe.String("app")})
-	if err != nil {
-		t.Fatal(err)
-	}
-	var teams []string
-	for _, n := range []string{"developers", "platform"} {
-		tm, err := c.Teams.Create(ctx, org, tfe.TeamCreateOptions{Name: tfe.String(n), Visibility: tfe.String("organization")})
-		if err != nil {
-			t.Fatal(err)
-		}
-		teams = append(teams, tm.ID)
-	}
-	pool, err := c.AgentPools.Create(ctx, org, tfe.AgentPoolCreateOptions{Name: tfe.String("ci")})
-	if err != nil {
-		t.Fatal(err)
-	}
+	ws, pool, env := moveFixtures(t, sb, c, rc)
 	mod, err := c.RegistryModules.Create(ctx, org, tfe.RegistryModuleCreateOptions{Name: tfe.String("network"), Provider: tfe.String("aws"), RegistryName: tfe.PrivateRegistry})
 	if err != nil {
 		t.Fatal(err)
 	}
-	env := []string{
-		"TF_CLI_CONFIG_FILE=" + rc, "CHECKPOINT_DISABLE=1", "TF_IN_AUTOMATION=1",
-		"TFE_ADDRESS=" + sb.address, "TFE_TOKEN=" + sb.token, "TFE_ORGANIZATION=" + org, "TFE_HOSTNAME=",
-		"TF_VAR_organization=" + org, "TF_VAR_workspace_id=" + ws.ID, "TF_VAR_developers_team_id=" + teams[0], "TF_VAR_platform_team_id=" + teams[1],
-		"TF_VAR_agent_pool_id=" + pool.ID, "TF_VAR_module_name=" + mod.Name, "TF_VAR_module_provider=" + mod.Provider, "TF_VAR_api_token=hunter2",
-	}
+	env = append(env, "TF_VAR_organization="+org, "TF_VAR_module_name="+mod.Name, "TF_VAR_module_provider="+mod.Provider, "TF_VAR_api_token=hunter2")
 	dir := t.TempDir()
 	tf := func(wantCode int, args ...string) string {
 		t.Helper()
@@ -247,18 +227,12 @@ func TestAccMoveFromTFE(t *testing.T) {
 	}
 }
 
-// TestAccMoveFromTFE_instances follows the guide's section on count and
-// for_each with its example (examples/guides/move-from-tfe-instances): a
-// for_each resource moves with one moved block, keys kept; a count
-// resource moves to for_each with one moved block per instance. The plan
-// shows four moves and nothing else, the apply writes nothing, every
-// agent token keeps its secret, and the plan after is empty.
-func TestAccMoveFromTFE_instances(t *testing.T) {
-	rc := testTFEStandInConfig(t)
-	if testAccSandbox() == nil {
-		t.Skip("counts the requests with the in-process sandbox's counter; runs only against the sandbox")
-	}
-	sb, c := ownSandbox(t, sandbox.Options{}, "tfgov-move-instances")
+// moveFixtures makes what the migration guide's examples refer to in sb's
+// organization (the workspace app, the teams developers and platform, the
+// agent pool ci) and returns the workspace, the pool and the environment
+// that runs terraform there with those IDs as TF_VAR_ variables.
+func moveFixtures(t *testing.T, sb *sandboxOrganization, c *tfe.Client, rc string) (*tfe.Workspace, *tfe.AgentPool, []string) {
+	t.Helper()
 	ctx := context.Background()
 	org := sb.organization
 	ws, err := c.Workspaces.Create(ctx, org, tfe.WorkspaceCreateOptions{Name: tfe.String("app")})
@@ -277,11 +251,26 @@ func TestAccMoveFromTFE_instances(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	env := []string{
+	return ws, pool, []string{
 		"TF_CLI_CONFIG_FILE=" + rc, "CHECKPOINT_DISABLE=1", "TF_IN_AUTOMATION=1",
 		"TFE_ADDRESS=" + sb.address, "TFE_TOKEN=" + sb.token, "TFE_ORGANIZATION=" + org, "TFE_HOSTNAME=",
 		"TF_VAR_workspace_id=" + ws.ID, "TF_VAR_developers_team_id=" + teams[0], "TF_VAR_platform_team_id=" + teams[1], "TF_VAR_agent_pool_id=" + pool.ID,
 	}
+}
+
+// TestAccMoveFromTFE_instances follows the guide's section on count and
+// for_each with its example (examples/guides/move-from-tfe-instances): a
+// for_each resource moves with one moved block, keys kept; a count
+// resource moves to for_each with one moved block per instance. The plan
+// shows four moves and nothing else, the apply writes nothing, every
+// agent token keeps its secret, and the plan after is empty.
+func TestAccMoveFromTFE_instances(t *testing.T) {
+	rc := testTFEStandInConfig(t)
+	if testAccSandbox() == nil {
+		t.Skip("counts the requests with the in-process sandbox's counter; runs only against the sandbox")
+	}
+	sb, c := ownSandbox(t, sandbox.Options{}, "tfgov-move-instances")
+	_, _, env := moveFixtures(t, sb, c, rc)
 	dir := t.TempDir()
 	tf := func(wantCode int, args ...string) string {
 		t.Helper()
