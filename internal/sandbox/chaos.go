@@ -458,3 +458,10 @@ func (s *Server) deleteChaos(w http.ResponseWriter, _ *http.Request) {
 	_ = s.SetChaos(Chaos{})
 	w.WriteHeader(http.StatusNoContent)
 }
+
+// registerChaosRoutes registers PUT, GET and DELETE /_sandbox/chaos.
+func (s *Server) registerChaosRoutes() {
+	s.mux.HandleFunc("PUT /_sandbox/chaos", s.adminOnly(s.putChaos))
+	s.mux.HandleFunc("GET /_sandbox/chaos", s.adminOnly(s.getChaos))
+	s.mux.HandleFunc("DELETE /_sandbox/chaos", s.adminOnly(s.deleteChaos))
+}

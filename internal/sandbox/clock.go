@@ -74,3 +74,9 @@ func (s *Server) getClockOffset(w http.ResponseWriter, _ *http.Request) {
 	w.Header().Set("Content-Type", "application/json")
 	_ = json.NewEncoder(w).Encode(clockOffsetSwitch{Offset: s.ClockOffset().String()})
 }
+
+// registerClockOffsetRoutes registers PUT and GET /_sandbox/clock-offset.
+func (s *Server) registerClockOffsetRoutes() {
+	s.mux.HandleFunc("PUT /_sandbox/clock-offset", s.adminOnly(s.putClockOffset))
+	s.mux.HandleFunc("GET /_sandbox/clock-offset", s.adminOnly(s.getClockOffset))
+}

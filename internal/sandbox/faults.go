@@ -165,3 +165,10 @@ func (s *Server) clearFaults(w http.ResponseWriter, _ *http.Request) {
 	s.ClearFaults()
 	w.WriteHeader(http.StatusNoContent)
 }
+
+// registerFaultRoutes registers POST, GET and DELETE /_sandbox/faults.
+func (s *Server) registerFaultRoutes() {
+	s.mux.HandleFunc("POST /_sandbox/faults", s.adminOnly(s.createFault))
+	s.mux.HandleFunc("GET /_sandbox/faults", s.adminOnly(s.listFaults))
+	s.mux.HandleFunc("DELETE /_sandbox/faults", s.adminOnly(s.clearFaults))
+}

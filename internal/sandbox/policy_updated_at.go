@@ -104,3 +104,10 @@ func (s *Server) getPolicyUpdatedAt(w http.ResponseWriter, _ *http.Request) {
 	w.Header().Set("Content-Type", "application/json")
 	_ = json.NewEncoder(w).Encode(policyUpdatedAtSwitch{MovedBy: s.PolicyUpdatedAt()})
 }
+
+// registerPolicyUpdatedAtRoutes registers PUT and GET
+// /_sandbox/policy-updated-at.
+func (s *Server) registerPolicyUpdatedAtRoutes() {
+	s.mux.HandleFunc("PUT /_sandbox/policy-updated-at", s.adminOnly(s.putPolicyUpdatedAt))
+	s.mux.HandleFunc("GET /_sandbox/policy-updated-at", s.adminOnly(s.getPolicyUpdatedAt))
+}

@@ -234,18 +234,12 @@ func (s *Server) recovered(w *statusRecorder, r *http.Request, v any) {
 // register function in its own file.
 func (s *Server) routes() {
 	s.mux.HandleFunc("GET /api/v2/ping", s.ping)
-	s.mux.HandleFunc("GET /_sandbox/stats", s.adminOnly(s.getStats))
-	s.mux.HandleFunc("DELETE /_sandbox/stats", s.adminOnly(s.resetStats))
-	s.mux.HandleFunc("POST /_sandbox/faults", s.adminOnly(s.createFault))
-	s.mux.HandleFunc("GET /_sandbox/faults", s.adminOnly(s.listFaults))
-	s.mux.HandleFunc("DELETE /_sandbox/faults", s.adminOnly(s.clearFaults))
-	s.mux.HandleFunc("PUT /_sandbox/chaos", s.adminOnly(s.putChaos))
-	s.mux.HandleFunc("GET /_sandbox/chaos", s.adminOnly(s.getChaos))
-	s.mux.HandleFunc("DELETE /_sandbox/chaos", s.adminOnly(s.deleteChaos))
-	s.mux.HandleFunc("PUT /_sandbox/policy-updated-at", s.adminOnly(s.putPolicyUpdatedAt))
-	s.mux.HandleFunc("GET /_sandbox/policy-updated-at", s.adminOnly(s.getPolicyUpdatedAt))
-	s.mux.HandleFunc("PUT /_sandbox/clock-offset", s.adminOnly(s.putClockOffset))
-	s.mux.HandleFunc("GET /_sandbox/clock-offset", s.adminOnly(s.getClockOffset))
+	// The /_sandbox/ control switches (admin token only), one file each.
+	s.registerStatsRoutes()
+	s.registerFaultRoutes()
+	s.registerChaosRoutes()
+	s.registerPolicyUpdatedAtRoutes()
+	s.registerClockOffsetRoutes()
 	s.mux.HandleFunc("/", func(w http.ResponseWriter, r *http.Request) {
 		// Unknown routes answer 404, never 405 or 501: go-tfe retries 5xx.
 		s.count("unmatched")
@@ -367,65 +361,6 @@ func (s *Server) adminOnly(h http.HandlerFunc) http.HandlerFunc {
 		}
 		h(w, r)
 	}
-}
-
-func (s *Server) count(key string) {
-	s.statsMu.Lock()
-	s.stats[key]++
-	s.statsMu.Unlock()
-}
-
-func (s *Server) countPath(r *http.Request) {
-	s.statsMu.Lock()
-	s.pathStats[r.Method+" "+r.URL.Path]++
-	s.statsMu.Unlock()
-}
-
-// RequestsTo counts the requests made to one concrete path (such as
-// "/api/v2/authentication-tokens/at-123") with method. Unlike Stats, it is
-// not mixed up by other tests sharing the sandbox.
-func (s *Server) RequestsTo(method, path string) int {
-	s.statsMu.Lock()
-	defer s.statsMu.Unlock()
-	return s.pathStats[method+" "+path]
-}
-
-// Stats returns a copy of the request counter: requests by route pattern
-// (such as "GET /api/v2/authentication-tokens/{id}").
-func (s *Server) Stats() map[string]int {
-	s.statsMu.Lock()
-	defer s.statsMu.Unlock()
-	out := make(map[string]int, len(s.stats))
-	for k, v := range s.stats {
-		out[k] = v
-	}
-	return out
-}
-
-// ResetStats zeroes the request counter and the chaos counters.
-func (s *Server) ResetStats() {
-	s.statsMu.Lock()
-	s.stats = map[string]int{}
-	s.pathStats = map[string]int{}
-	s.statsMu.Unlock()
-	s.chaos.reset()
-}
-
-// getStats serves the counter at GET /_sandbox/stats (admin token only),
-// outside /api/v2 so it can never be mistaken for part of the API.
-func (s *Server) getStats(w http.ResponseWriter, _ *http.Request) {
-	stats := s.Stats()
-	total := 0
-	for _, v := range stats {
-		total += v
-	}
-	w.Header().Set("Content-Type", "application/json")
-	_ = json.NewEncoder(w).Encode(map[string]any{"requests": stats, "total": total, "chaos": s.ChaosStats()})
-}
-
-func (s *Server) resetStats(w http.ResponseWriter, _ *http.Request) {
-	s.ResetStats()
-	w.WriteHeader(http.StatusNoContent)
 }
 
 // persistLocked writes the snapshot; the caller holds mu. A failure is
