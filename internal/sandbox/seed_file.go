@@ -318,6 +318,8 @@ func seedCheckName(s string) string {
 	return ""
 }
 
+// spec checks the whole document: users first (owners and members name
+// them), then organizations, then env.
 func (p *seedParser) spec(doc any) *seedSpec {
 	top := p.object("(top level)", doc, "env", "organizations", "users")
 	if top == nil {
@@ -326,6 +328,22 @@ func (p *seedParser) spec(doc any) *seedSpec {
 	top.path = ""
 	spec := &seedSpec{}
 	usernames := map[string]string{}
+	spec.Users = p.users(top, usernames)
+	knownUser := p.knownUser(usernames)
+	orgs := map[string]string{}
+	top.list("organizations", func(path string, v any) {
+		if org, ok := p.organization(path, v, orgs, spec.Users, knownUser); ok {
+			spec.Organizations = append(spec.Organizations, org)
+		}
+	})
+	p.requireOrganizationsAndToken(top, spec.Users)
+	spec.Env = p.env(top)
+	return spec
+}
+
+// users checks users[]; usernames collects them (username -> path).
+func (p *seedParser) users(top *seedObj, usernames map[string]string) []seedUser {
+	var users []seedUser
 	tokenValues := map[string]string{}
 	top.list("users", func(path string, v any) {
 		o := p.object(path, v, "email", "id", "tokens", "username")
@@ -333,40 +351,37 @@ func (p *seedParser) spec(doc any) *seedSpec {
 			return
 		}
 		u := seedUser{path: path}
-		u.Username = o.str("username", true, func(s string) string {
-			if !usernameRE.MatchString(s) {
-				return "is not a valid username: letters, digits, - and _ only"
-			}
-			return ""
-		})
+		u.Username = o.str("username", true, seedCheckUsername)
 		p.unique(usernames, join(path, "username"), "username", u.Username)
-		u.Email = o.str("email", true, func(s string) string {
-			if !strings.Contains(s, "@") {
-				return "is not an email address"
-			}
-			return ""
-		})
+		u.Email = o.str("email", true, seedCheckEmail)
 		u.ID = o.id("user-", "a user", u.Username)
 		o.list("tokens", func(path string, v any) {
-			to := p.object(path, v, "description", "id", "value")
-			if to == nil {
-				return
+			if t, ok := p.token(path, v, u.Username, len(u.Tokens), tokenValues); ok {
+				u.Tokens = append(u.Tokens, t)
 			}
-			t := seedToken{path: path}
-			t.Description = to.str("description", false, nil)
-			t.Value = to.str("value", false, func(s string) string {
-				if len(s) < 8 || strings.ContainsAny(s, " \t\r\n") {
-					return "is not a usable token value: at least 8 characters, no spaces"
-				}
-				return ""
-			})
-			p.unique(tokenValues, join(path, "value"), "token value", t.Value)
-			t.ID = to.id("at-", "a token", u.Username, fmt.Sprint(len(u.Tokens)))
-			u.Tokens = append(u.Tokens, t)
 		})
-		spec.Users = append(spec.Users, u)
+		users = append(users, u)
 	})
-	knownUser := func(path, name string) bool {
+	return users
+}
+
+// token checks the nth token of the user username.
+func (p *seedParser) token(path string, v any, username string, n int, tokenValues map[string]string) (seedToken, bool) {
+	to := p.object(path, v, "description", "id", "value")
+	if to == nil {
+		return seedToken{}, false
+	}
+	t := seedToken{path: path}
+	t.Description = to.str("description", false, nil)
+	t.Value = to.str("value", false, seedCheckTokenValue)
+	p.unique(tokenValues, join(path, "value"), "token value", t.Value)
+	t.ID = to.id("at-", "a token", username, fmt.Sprint(n))
+	return t, true
+}
+
+// knownUser returns the check of a username that owners and members name.
+func (p *seedParser) knownUser(usernames map[string]string) func(path, name string) bool {
+	return func(path, name string) bool {
 		if _, ok := usernames[name]; !ok {
 			known := make([]string, 0, len(usernames))
 			for n := range usernames {
@@ -378,144 +393,173 @@ func (p *seedParser) spec(doc any) *seedSpec {
 		}
 		return true
 	}
+}
 
-	orgs := map[string]string{}
-	top.list("organizations", func(path string, v any) {
-		o := p.object(path, v, "agent_pools", "email", "name", "owners", "owners_team_id", "registry_modules", "teams", "workspaces")
-		if o == nil {
+// organization checks one of organizations[]; orgs collects their names.
+func (p *seedParser) organization(path string, v any, orgs map[string]string, users []seedUser, knownUser func(path, name string) bool) (seedOrg, bool) {
+	o := p.object(path, v, "agent_pools", "email", "name", "owners", "owners_team_id", "registry_modules", "teams", "workspaces")
+	if o == nil {
+		return seedOrg{}, false
+	}
+	org := seedOrg{path: path}
+	org.Name = o.str("name", true, seedCheckName)
+	p.unique(orgs, join(path, "name"), "organization name", org.Name)
+	org.Email = o.str("email", false, nil)
+	org.Owners = o.strings("owners", knownUser)
+	if l, ok := o.m["owners"].([]any); !ok || len(l) == 0 {
+		if _, present := o.m["owners"]; !present || ok {
+			p.fail(join(path, "owners"), "required: a list of at least one username of users[] (the owners team's members)")
+		}
+	}
+	org.OwnersTeamID = o.idAt("owners_team_id", "team-", "a team", org.Name, "owners")
+	org.Teams = p.teams(o, org.Name, knownUser)
+	workspaces := map[string]string{}
+	org.Workspaces = p.workspaces(o, org.Name, workspaces)
+	org.AgentPools = p.agentPools(o, org.Name, workspaces)
+	org.Modules = p.registryModules(o, org.Name)
+	if org.Email == "" && len(org.Owners) > 0 {
+		for _, u := range users {
+			if u.Username == org.Owners[0] {
+				org.Email = u.Email
+			}
+		}
+	}
+	return org, true
+}
+
+// teams checks the organization orgName's teams[].
+func (p *seedParser) teams(o *seedObj, orgName string, knownUser func(path, name string) bool) []seedTeam {
+	var out []seedTeam
+	names := map[string]string{"owners": "the owners team"}
+	o.list("teams", func(path string, v any) {
+		to := p.object(path, v, "id", "members", "name", "organization_access", "visibility")
+		if to == nil {
 			return
 		}
-		org := seedOrg{path: path}
-		org.Name = o.str("name", true, seedCheckName)
-		p.unique(orgs, join(path, "name"), "organization name", org.Name)
-		org.Email = o.str("email", false, nil)
-		org.Owners = o.strings("owners", knownUser)
-		if l, ok := o.m["owners"].([]any); !ok || len(l) == 0 {
-			if _, present := o.m["owners"]; !present || ok {
-				p.fail(join(path, "owners"), "required: a list of at least one username of users[] (the owners team's members)")
-			}
+		t := seedTeam{path: path}
+		t.Name = to.str("name", true, nil)
+		p.unique(names, join(path, "name"), "team name", t.Name)
+		t.Visibility = to.str("visibility", false, seedCheckVisibility)
+		if t.Visibility == "" {
+			t.Visibility = "secret"
 		}
-		org.OwnersTeamID = o.idAt("owners_team_id", "team-", "a team", org.Name, "owners")
-
-		teams := map[string]string{"owners": "the owners team"}
-		o.list("teams", func(path string, v any) {
-			to := p.object(path, v, "id", "members", "name", "organization_access", "visibility")
-			if to == nil {
-				return
-			}
-			t := seedTeam{path: path}
-			t.Name = to.str("name", true, nil)
-			p.unique(teams, join(path, "name"), "team name", t.Name)
-			t.Visibility = to.str("visibility", false, func(s string) string {
-				if s != "secret" && s != "organization" {
-					return "is not a visibility: secret or organization"
-				}
-				return ""
-			})
-			if t.Visibility == "" {
-				t.Visibility = "secret"
-			}
-			if av, ok := to.m["organization_access"]; ok {
-				allowed := make([]string, 0, len(seedAccessKeys))
-				for k := range seedAccessKeys {
-					allowed = append(allowed, k)
-				}
-				slices.Sort(allowed)
-				if ao := p.object(join(path, "organization_access"), av, allowed...); ao != nil {
-					rv := reflect.ValueOf(&t.Access).Elem()
-					for k, i := range seedAccessKeys {
-						rv.Field(i).SetBool(ao.boolean(k, false))
-					}
-				}
-			}
-			t.Members = to.strings("members", knownUser)
-			t.ID = to.id("team-", "a team", org.Name, t.Name)
-			org.Teams = append(org.Teams, t)
-		})
-
-		workspaces := map[string]string{}
-		o.list("workspaces", func(path string, v any) {
-			wo := p.object(path, v, "description", "id", "name", "tag_names")
-			if wo == nil {
-				return
-			}
-			w := seedWorkspace{path: path}
-			w.Name = wo.str("name", true, seedCheckName)
-			p.unique(workspaces, join(path, "name"), "workspace name", w.Name)
-			w.Description = wo.str("description", false, nil)
-			tags := map[string]string{}
-			w.TagNames = wo.strings("tag_names", func(path, s string) bool {
-				if msg := checkTagName(s); msg != "" {
-					p.fail(path, "%s (lower case: the service stores tags lower-case)", msg)
-					return false
-				}
-				p.unique(tags, path, "tag", s)
-				return true
-			})
-			w.ID = wo.id("ws-", "a workspace", org.Name, w.Name)
-			org.Workspaces = append(org.Workspaces, w)
-		})
-
-		pools := map[string]string{}
-		o.list("agent_pools", func(path string, v any) {
-			ao := p.object(path, v, "allowed_workspaces", "id", "name", "organization_scoped")
-			if ao == nil {
-				return
-			}
-			a := seedAgentPool{path: path}
-			a.Name = ao.str("name", true, nil)
-			p.unique(pools, join(path, "name"), "agent pool name", a.Name)
-			a.OrganizationScoped = ao.boolean("organization_scoped", true)
-			a.AllowedWorkspaces = ao.strings("allowed_workspaces", func(path, s string) bool {
-				if _, ok := workspaces[s]; !ok {
-					p.fail(path, "%q is not a workspace name of this organization's workspaces[]", s)
-					return false
-				}
-				return true
-			})
-			if a.OrganizationScoped && len(a.AllowedWorkspaces) > 0 {
-				p.fail(join(path, "allowed_workspaces"), "applies only to a pool with organization_scoped = false (an organization-scoped pool serves every workspace)")
-			}
-			a.ID = ao.id("apool-", "an agent pool", org.Name, a.Name)
-			org.AgentPools = append(org.AgentPools, a)
-		})
-
-		modules := map[string]string{}
-		o.list("registry_modules", func(path string, v any) {
-			mo := p.object(path, v, "id", "name", "provider", "versions")
-			if mo == nil {
-				return
-			}
-			m := seedModule{path: path}
-			m.Name = mo.str("name", true, seedCheckName)
-			m.Provider = mo.str("provider", true, func(s string) string {
-				if !moduleProviderRE.MatchString(s) {
-					return "is not a module provider: lowercase letters and digits only (such as aws)"
-				}
-				return ""
-			})
-			p.unique(modules, path, "module", m.Name+"/"+m.Provider)
-			versions := map[string]string{}
-			m.Versions = mo.strings("versions", func(path, s string) bool {
-				if _, err := version.NewSemver(s); err != nil {
-					p.fail(path, "%q is not a semantic version such as 1.2.3", s)
-					return false
-				}
-				p.unique(versions, path, "version", s)
-				return true
-			})
-			m.ID = mo.id("mod-", "a registry module", org.Name, m.Name, m.Provider)
-			org.Modules = append(org.Modules, m)
-		})
-		if org.Email == "" && len(org.Owners) > 0 {
-			for _, u := range spec.Users {
-				if u.Username == org.Owners[0] {
-					org.Email = u.Email
-				}
-			}
-		}
-		spec.Organizations = append(spec.Organizations, org)
+		p.teamAccess(to, &t.Access)
+		t.Members = to.strings("members", knownUser)
+		t.ID = to.id("team-", "a team", orgName, t.Name)
+		out = append(out, t)
 	})
+	return out
+}
+
+// teamAccess reads a team's organization_access, when there is one, into
+// access.
+func (p *seedParser) teamAccess(to *seedObj, access *orgAccess) {
+	av, ok := to.m["organization_access"]
+	if !ok {
+		return
+	}
+	allowed := make([]string, 0, len(seedAccessKeys))
+	for k := range seedAccessKeys {
+		allowed = append(allowed, k)
+	}
+	slices.Sort(allowed)
+	if ao := p.object(join(to.path, "organization_access"), av, allowed...); ao != nil {
+		rv := reflect.ValueOf(access).Elem()
+		for k, i := range seedAccessKeys {
+			rv.Field(i).SetBool(ao.boolean(k, false))
+		}
+	}
+}
+
+// workspaces checks the organization orgName's workspaces[]; names collects
+// their names, for the agent pools' allowed_workspaces.
+func (p *seedParser) workspaces(o *seedObj, orgName string, names map[string]string) []seedWorkspace {
+	var out []seedWorkspace
+	o.list("workspaces", func(path string, v any) {
+		wo := p.object(path, v, "description", "id", "name", "tag_names")
+		if wo == nil {
+			return
+		}
+		w := seedWorkspace{path: path}
+		w.Name = wo.str("name", true, seedCheckName)
+		p.unique(names, join(path, "name"), "workspace name", w.Name)
+		w.Description = wo.str("description", false, nil)
+		tags := map[string]string{}
+		w.TagNames = wo.strings("tag_names", func(path, s string) bool {
+			if msg := checkTagName(s); msg != "" {
+				p.fail(path, "%s (lower case: the service stores tags lower-case)", msg)
+				return false
+			}
+			p.unique(tags, path, "tag", s)
+			return true
+		})
+		w.ID = wo.id("ws-", "a workspace", orgName, w.Name)
+		out = append(out, w)
+	})
+	return out
+}
+
+// agentPools checks the organization orgName's agent_pools[]; workspaces
+// are the names its allowed_workspaces may give.
+func (p *seedParser) agentPools(o *seedObj, orgName string, workspaces map[string]string) []seedAgentPool {
+	var out []seedAgentPool
+	names := map[string]string{}
+	o.list("agent_pools", func(path string, v any) {
+		ao := p.object(path, v, "allowed_workspaces", "id", "name", "organization_scoped")
+		if ao == nil {
+			return
+		}
+		a := seedAgentPool{path: path}
+		a.Name = ao.str("name", true, nil)
+		p.unique(names, join(path, "name"), "agent pool name", a.Name)
+		a.OrganizationScoped = ao.boolean("organization_scoped", true)
+		a.AllowedWorkspaces = ao.strings("allowed_workspaces", func(path, s string) bool {
+			if _, ok := workspaces[s]; !ok {
+				p.fail(path, "%q is not a workspace name of this organization's workspaces[]", s)
+				return false
+			}
+			return true
+		})
+		if a.OrganizationScoped && len(a.AllowedWorkspaces) > 0 {
+			p.fail(join(path, "allowed_workspaces"), "applies only to a pool with organization_scoped = false (an organization-scoped pool serves every workspace)")
+		}
+		a.ID = ao.id("apool-", "an agent pool", orgName, a.Name)
+		out = append(out, a)
+	})
+	return out
+}
+
+// registryModules checks the organization orgName's registry_modules[].
+func (p *seedParser) registryModules(o *seedObj, orgName string) []seedModule {
+	var out []seedModule
+	modules := map[string]string{}
+	o.list("registry_modules", func(path string, v any) {
+		mo := p.object(path, v, "id", "name", "provider", "versions")
+		if mo == nil {
+			return
+		}
+		m := seedModule{path: path}
+		m.Name = mo.str("name", true, seedCheckName)
+		m.Provider = mo.str("provider", true, seedCheckModuleProvider)
+		p.unique(modules, path, "module", m.Name+"/"+m.Provider)
+		versions := map[string]string{}
+		m.Versions = mo.strings("versions", func(path, s string) bool {
+			if _, err := version.NewSemver(s); err != nil {
+				p.fail(path, "%q is not a semantic version such as 1.2.3", s)
+				return false
+			}
+			p.unique(versions, path, "version", s)
+			return true
+		})
+		m.ID = mo.id("mod-", "a registry module", orgName, m.Name, m.Provider)
+		out = append(out, m)
+	})
+	return out
+}
+
+// requireOrganizationsAndToken checks that the file has an organization
+// and a user with a token (the token exported as TFE_TOKEN).
+func (p *seedParser) requireOrganizationsAndToken(top *seedObj, users []seedUser) {
 	if l, ok := top.m["organizations"].([]any); !ok || len(l) == 0 {
 		if _, present := top.m["organizations"]; !present || ok {
 			p.fail("organizations", "required: a list of at least one organization")
@@ -523,35 +567,78 @@ func (p *seedParser) spec(doc any) *seedSpec {
 	}
 	if _, ok := top.m["users"]; !ok {
 		p.fail("users", "required: at least one user, with a token (the first token in the file is exported as TFE_TOKEN)")
-	} else if !slices.ContainsFunc(spec.Users, func(u seedUser) bool { return len(u.Tokens) > 0 }) {
+	} else if !slices.ContainsFunc(users, func(u seedUser) bool { return len(u.Tokens) > 0 }) {
 		p.fail("users", "no user has a token: give one user tokens (the first token in the file is exported as TFE_TOKEN)")
 	}
+}
 
-	envs := map[string]string{}
+// env checks env[], the variables printed with the export lines.
+func (p *seedParser) env(top *seedObj) []SeedVar {
+	var out []SeedVar
+	names := map[string]string{}
 	top.list("env", func(path string, v any) {
 		eo := p.object(path, v, "about", "name", "value")
 		if eo == nil {
 			return
 		}
 		e := SeedVar{}
-		e.Env = eo.str("name", true, func(s string) string {
-			if !seedEnvNameRE.MatchString(s) {
-				return "is not an environment variable name: a letter or _, then letters, digits and _"
-			}
-			if slices.Contains(seedReservedEnv, s) {
-				return "is printed by the sandbox itself; not allowed: " + strings.Join(seedReservedEnv, ", ")
-			}
-			return ""
-		})
-		p.unique(envs, join(path, "name"), "variable", e.Env)
+		e.Env = eo.str("name", true, seedCheckEnvName)
+		p.unique(names, join(path, "name"), "variable", e.Env)
 		if _, ok := eo.m["value"]; !ok {
 			p.fail(join(path, "value"), "required (a string; \"\" is allowed)")
 		}
 		e.Value = eo.str("value", false, nil)
 		e.About = eo.str("about", false, nil)
-		spec.Env = append(spec.Env, e)
+		out = append(out, e)
 	})
-	return spec
+	return out
+}
+
+// The checks of single values: each says what is wrong, or "".
+
+func seedCheckUsername(s string) string {
+	if !usernameRE.MatchString(s) {
+		return "is not a valid username: letters, digits, - and _ only"
+	}
+	return ""
+}
+
+func seedCheckEmail(s string) string {
+	if !strings.Contains(s, "@") {
+		return "is not an email address"
+	}
+	return ""
+}
+
+func seedCheckTokenValue(s string) string {
+	if len(s) < 8 || strings.ContainsAny(s, " \t\r\n") {
+		return "is not a usable token value: at least 8 characters, no spaces"
+	}
+	return ""
+}
+
+func seedCheckVisibility(s string) string {
+	if s != "secret" && s != "organization" {
+		return "is not a visibility: secret or organization"
+	}
+	return ""
+}
+
+func seedCheckModuleProvider(s string) string {
+	if !moduleProviderRE.MatchString(s) {
+		return "is not a module provider: lowercase letters and digits only (such as aws)"
+	}
+	return ""
+}
+
+func seedCheckEnvName(s string) string {
+	if !seedEnvNameRE.MatchString(s) {
+		return "is not an environment variable name: a letter or _, then letters, digits and _"
+	}
+	if slices.Contains(seedReservedEnv, s) {
+		return "is printed by the sandbox itself; not allowed: " + strings.Join(seedReservedEnv, ", ")
+	}
+	return ""
 }
 
 func orNone(l []string) string {
