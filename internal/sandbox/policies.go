@@ -363,8 +363,8 @@ func (s *Server) readPolicy(w http.ResponseWriter, r *http.Request, p principal)
 // is accepted). The level is checked against the policy's kind, and the
 // query rules are those of create, except that a `query` sent for a
 // Sentinel policy is accepted and ignored, its query staying null: that is
-// what the real service does (see shared/go-tfe-notes.md), and a client
-// written against it may send one. It must still be a string. `updated-at`
+// what the real service does, and a client written against it may send
+// one. It must still be a string. `updated-at`
 // becomes the time of the update, unless the PolicyUpdatedAt switch says
 // updates do not move it.
 func (s *Server) updatePolicy(w http.ResponseWriter, r *http.Request, p principal) *apiError {

@@ -1,7 +1,12 @@
-// Package sandbox is a local, faithful emulator of the API described in
-// shared/api-reference.md, built so that the unmodified go-tfe client works
+// Package sandbox is a local, faithful emulator of the HCP Terraform API
+// that tfgov manages, built so that the unmodified go-tfe client works
 // against it. Acceptance tests and the quickstart run against it when no live
-// endpoint is configured.
+// endpoint is configured. README.md maps the package.
+//
+// "The reference", in this package's comments, is the API reference the
+// sandbox emulates: HCP Terraform's policies, module test runs (with their
+// test variables and configuration versions), team access, agent tokens and
+// module version deprecation endpoints.
 //
 // One file serves each section of the reference (agent_tokens.go, ...),
 // and one file each area of supporting endpoints that the reference names
