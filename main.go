@@ -2,6 +2,7 @@
 package main
 
 import (
+	"context"
 	"flag"
 	"fmt"
 	"log"
@@ -10,8 +11,7 @@ import (
 	"runtime/pprof"
 	"strings"
 
-	"github.com/hashicorp/terraform-plugin-go/tfprotov6"
-	"github.com/hashicorp/terraform-plugin-go/tfprotov6/tf6server"
+	"github.com/hashicorp/terraform-plugin-framework/providerserver"
 
 	"github.com/tfgov/terraform-provider-tfgov/internal/buildversion"
 	"github.com/tfgov/terraform-provider-tfgov/internal/provider"
@@ -51,17 +51,10 @@ func main() {
 			log.Fatal(err)
 		}
 	}
-	// The framework's server, behind the provider's compact private state
-	// (provider.NewProtocol6Server): providerserver.Serve, with that server.
-	server, err := provider.NewProtocol6Server(buildversion.Of(version))()
-	if err != nil {
-		log.Fatal(err)
-	}
-	var opts []tf6server.ServeOpt
-	if debug {
-		opts = append(opts, tf6server.WithManagedDebug())
-	}
-	err = tf6server.Serve(providerAddress, func() tfprotov6.ProviderServer { return server }, opts...)
+	err := providerserver.Serve(context.Background(), provider.New(buildversion.Of(version)), providerserver.ServeOpts{
+		Address: providerAddress,
+		Debug:   debug,
+	})
 	pprof.StopCPUProfile()
 	if err != nil {
 		log.Fatal(err)

@@ -27,9 +27,6 @@ type bulkLists struct {
 	// their code (content), as planned or created by this
 	// process: a tfgov_policy_upload of one of them is refused.
 	inlineCode sync.Map // string → bool
-	// writes holds, by policy ID, updated-at as this process's last write
-	// of the policy answered (code_proof.go).
-	writes policyWrites
 	// codeUploads holds, by policy ID, the tfgov_policy_upload planned for
 	// it in this process (uploadClaim): a second one is refused.
 	codeUploads sync.Map // string → uploadClaim

@@ -2,139 +2,91 @@ package provider
 
 import (
 	"context"
+	"crypto/sha256"
+	"encoding/base64"
 	"encoding/json"
 	"fmt"
+	"hash/fnv"
+	"net/url"
 	"strconv"
-	"sync"
+	"sync/atomic"
 	"time"
 
 	"github.com/hashicorp/terraform-plugin-framework/diag"
 	"github.com/hashicorp/terraform-plugin-log/tflog"
 )
 
-// When a refresh may skip downloading a policy's code.
+// When a refresh may skip downloading a policy's code: DESIGN.md, "Policy
+// code proofs", gives the rules, the interleavings they were checked
+// against and the recheck's bound.
 //
-// A refresh of policy code (tfgov_policy with `content`,
-// tfgov_policy_upload) must find code changed outside Terraform. The
-// download costs a request per policy; the organization's policy list,
-// which every refresh reads anyway (100 policies a request), gives each
-// policy's `updated-at`. The reference says only that `updated-at` is null
-// right after creation: nothing says that an upload of code moves it, nor
-// that an update (PATCH) does. So the provider skips a download only on
-// two pieces of evidence, both seen on the service it is talking to:
-//
-//  1. Uploads move updated-at here (codeProof.Proven). Only an upload of
-//     this provider's own is observed closely enough to show it: the
-//     provider reads updated-at right before the upload (B: the create's
-//     answer, null; the answer of its own PATCH when it sent one just
-//     before, never a value from before that PATCH, which may itself have
-//     moved it; else a read of the policy) and right after it (A: a read
-//     of the policy). A != B shows that uploads move it. A == B shows
-//     nothing (uploads do not move it, or it moved within the same
-//     millisecond): without an earlier proof nothing is recorded and every
-//     refresh downloads (logged at debug level, with the reason); an
-//     earlier proof is kept, as the service's behaviour does not change
-//     from one upload to the next. What is left unproven: an outside PATCH landing between
-//     the two reads, on a service where only PATCH moves updated-at, would
-//     be taken for the upload's move; the window is the upload's own
-//     request.
-//  2. The code at a known updated-at (codeProof.At): updated-at read
-//     BEFORE the code was known to be the code in state (after its own
-//     upload the provider reads the policy, then downloads the code; a
-//     refresh reads the list, then downloads). With (1), any upload after
-//     that read moved updated-at away from At, so a policy still showing At
-//     still has that code. At is recorded only when the code found is the
-//     code in state.
-//
-// A PATCH's answer shows updated-at after the PATCH. When it still equals
-// At, the code is unchanged (PATCH does not move it here, and no upload
-// did). When it moved, nothing tells whether the PATCH alone moved it or an
-// upload by someone else came first (a saved plan applied after another
-// person's upload), so the provider downloads the code right after the
-// PATCH and records the answer's updated-at with it; a download that shows
-// other code records nothing, and the next refresh finds the change.
-//
-// Under each behaviour of the service (sandbox.PolicyUpdatedAt):
-//   - upload and PATCH move it: a plan downloads nothing after an apply; a
-//     PATCH of a policy with code costs a download;
-//   - upload only: as above, and a PATCH costs nothing more;
-//   - PATCH only, or neither: never proven, so every refresh downloads the
-//     code of every policy (what hashicorp/tfe does on every plan).
-//
-// The Date header and clock windows play no part.
-//
-// Private state: the key codeProofKey holds At as a number (encode: in
-// milliseconds since 2020, or nanoseconds when it has a finer part) when
-// (1) holds; 0 when it holds but no code is known at an updated-at; absent
-// otherwise. The state's size is Terraform's time at scale (issue 29), so
-// the proof is the fewest bytes that carry it: a key of one letter and 12
-// digits, which the provider's server writes to Terraform as 6 bytes
-// (private_compact.go), 8 characters of the state file where the
-// framework's form took 32, 19 digits of nanoseconds 48 and
-// {"code_proof":{"at":"<RFC 3339>"}} 84. Earlier keys (code_proof,
-// and code_signal, policy_seen, policy_write, which rested on the Date
-// header and on PATCHes taken for one's own) are dropped at the next
-// write; a proof under the old key, or in nanoseconds, is read once.
+// Private state: codeProofKey holds a JSON string, the tag of the service
+// the proof was seen on (serviceTag) followed by At (encode). The key is
+// one letter because Terraform's time at scale grows with the state's
+// bytes.
 const codeProofKey = "p"
 
-// legacyCodeKeys are private state keys of earlier versions.
-var legacyCodeKeys = []string{"code_proof", "code_signal", "policy_seen", "policy_write"}
-
-// legacyCodeProofKey held the proof as {"at": "<RFC 3339>"}.
-const legacyCodeProofKey = "code_proof"
-
-// codeProof is what a policy's code keeps in private state: see above.
+// codeProof is what a policy's code keeps in private state: Proven, an
+// upload of this resource's own moved the policy's updated-at on this
+// service; At, the updated-at at which the code in state was seen on it.
 type codeProof struct {
 	Proven bool
 	At     string // updatedAtSignal's form; "" for none
 }
 
-// encode is the proof as private state stores it: At in milliseconds
-// since proofEpoch (12 digits until 2051; the API's timestamps have
-// millisecond precision), or in Unix nanoseconds when it has a finer part
-// (19 digits). What neither form can carry unambiguously (proofEpoch
-// itself, a finer time before 2001 or after 2261) is written as 0, no At:
-// the next refresh downloads, which is always safe.
-func (p codeProof) encode() []byte {
-	if p.At == "" {
-		return []byte("0")
-	}
-	at, err := time.Parse(time.RFC3339Nano, p.At)
-	if err != nil {
-		return []byte("0") // not reached: At is updatedAtSignal's
-	}
-	if at.Nanosecond()%int(time.Millisecond) != 0 {
-		if at.Year() >= 2262 || at.UnixNano() < nanosFrom { // beyond UnixNano's range
-			return []byte("0")
+// serviceTagLen is the length of serviceTag's tag: 36 bits of SHA-256.
+const serviceTagLen = 6
+
+// serviceTag names the service at base (host and base path) in a proof: a
+// proof seen on another service is no proof (a state restored against
+// another instance, a hostname moved).
+func serviceTag(base url.URL) string {
+	sum := sha256.Sum256([]byte(base.Host + base.Path))
+	return base64.RawURLEncoding.EncodeToString(sum[:])[:serviceTagLen]
+}
+
+// encode is the proof as private state stores it, for the service tagged
+// tag: a JSON string of the tag, then At in base 36, in milliseconds since
+// proofEpoch (8 digits until 2109; the API's timestamps have millisecond
+// precision), or after a '.' in Unix nanoseconds when it has a finer part.
+func (p codeProof) encode(tag string) []byte {
+	s := tag
+	if at, err := time.Parse(time.RFC3339Nano, p.At); err == nil && p.At != "" {
+		if at.Nanosecond()%int(time.Millisecond) != 0 {
+			s += "." + strconv.FormatInt(at.UnixNano(), 36)
+		} else {
+			s += strconv.FormatInt(at.UnixMilli()-proofEpoch.UnixMilli(), 36)
 		}
-		return strconv.AppendInt(nil, at.UnixNano(), 10)
 	}
-	return strconv.AppendInt(nil, at.UnixMilli()-proofEpoch.UnixMilli(), 10)
+	b, _ := json.Marshal(s) // a string always marshals
+	return b
 }
 
 // proofEpoch is the origin of encode's milliseconds.
 var proofEpoch = time.Date(2020, 1, 1, 0, 0, 0, 0, time.UTC)
 
-// nanosFrom is the smallest number encode writes in nanoseconds (a time
-// after 2001-09-09); all smaller ones are milliseconds since proofEpoch
-// (within 31 million years of it). Earlier versions wrote Unix nanoseconds
-// always, which read the same.
-const nanosFrom = 1e18
-
-// decodeCodeProof reads encode's form; ok is false for anything else.
-func decodeCodeProof(raw []byte) (codeProof, bool) {
-	n, err := strconv.ParseInt(string(raw), 10, 64)
+// decodeCodeProof reads encode's form for the service tagged tag; ok is
+// false for anything else, a proof of another service included.
+func decodeCodeProof(raw []byte, tag string) (codeProof, bool) {
+	var s string
+	if json.Unmarshal(raw, &s) != nil || len(s) < serviceTagLen || s[:serviceTagLen] != tag {
+		return codeProof{}, false
+	}
+	rest := s[serviceTagLen:]
+	if rest == "" {
+		return codeProof{Proven: true}, true
+	}
+	nanos := rest[0] == '.'
+	if nanos {
+		rest = rest[1:]
+	}
+	n, err := strconv.ParseInt(rest, 36, 64)
 	if err != nil {
 		return codeProof{}, false
 	}
-	if n == 0 {
-		return codeProof{Proven: true}, true
-	}
-	at := time.UnixMilli(proofEpoch.UnixMilli() + n)
-	if n >= nanosFrom {
-		at = time.Unix(0, n)
-	} else if n <= -nanosFrom {
-		return codeProof{}, false
+	at := time.Unix(0, n)
+	if !nanos {
+		at = time.UnixMilli(proofEpoch.UnixMilli() + n)
 	}
 	return codeProof{Proven: true, At: at.UTC().Format(time.RFC3339Nano)}, true
 }
@@ -149,9 +101,11 @@ func (p codeProof) unchanged(pol *policyAPI) bool {
 func (p codeProof) why(pol *policyAPI) string {
 	switch {
 	case !p.Proven:
-		return "no proof that uploads move a policy's updated-at on this service (none seen across an upload of this provider's own), so updated-at cannot show that the code is unchanged"
+		return "no proof, seen on this service, that uploads move a policy's updated-at (none seen across an upload of this resource's own, or the proof was of another service or dropped), so updated-at cannot show that the code is unchanged"
 	case p.At == "":
 		return "no updated-at recorded together with the code in state"
+	case p.unchanged(pol):
+		return "the rotating recheck of proven policies (DESIGN.md, \"Policy code proofs\")"
 	default:
 		return fmt.Sprintf("updated-at moved from %s to %s", p.At, updatedAtSignal(pol))
 	}
@@ -166,64 +120,102 @@ func (p codeProof) downloaded(pol *policyAPI) codeProof {
 	return codeProof{Proven: true, At: updatedAtSignal(pol)}
 }
 
-func getCodeProof(ctx context.Context, priv privateGetter) (codeProof, diag.Diagnostics) {
-	var diags diag.Diagnostics
-	if priv == nil {
+func (d *providerData) getCodeProof(ctx context.Context, priv privateGetter) (codeProof, diag.Diagnostics) {
+	if priv == nil || d.proofs.dropped.Load() {
 		return codeProof{}, nil
 	}
-	raw, d := priv.GetKey(ctx, codeProofKey)
-	diags.Append(d...)
-	if p, ok := decodeCodeProof(raw); ok {
-		return p, diags
-	}
-	raw, d = priv.GetKey(ctx, legacyCodeProofKey)
-	diags.Append(d...)
-	var legacy struct {
-		At string `json:"at"`
-	}
-	if len(raw) == 0 || json.Unmarshal(raw, &legacy) != nil {
-		return codeProof{}, diags // none or unreadable: download
-	}
-	return codeProof{Proven: true, At: legacy.At}, diags
+	raw, diags := priv.GetKey(ctx, codeProofKey)
+	p, _ := decodeCodeProof(raw, d.proofs.tag)
+	return p, diags
 }
 
-func setCodeProof(ctx context.Context, priv privateStateSetter, p codeProof) diag.Diagnostics {
-	var diags diag.Diagnostics
+func (d *providerData) setCodeProof(ctx context.Context, priv privateStateSetter, p codeProof) diag.Diagnostics {
 	if priv == nil {
 		return nil
 	}
-	for _, k := range legacyCodeKeys {
-		diags.Append(priv.SetKey(ctx, k, nil)...)
+	if !p.Proven || d.proofs.dropped.Load() {
+		return priv.SetKey(ctx, codeProofKey, nil)
 	}
-	if !p.Proven {
-		return append(diags, priv.SetKey(ctx, codeProofKey, nil)...)
-	}
-	return append(diags, priv.SetKey(ctx, codeProofKey, p.encode())...)
+	return priv.SetKey(ctx, codeProofKey, p.encode(d.proofs.tag))
 }
 
-// policyWrites remembers, by policy ID, updated-at as the answer of this
-// process's last write of the policy (its create, its PATCH, the read right
-// after its upload) showed it: a tfgov_policy_upload's upload right after
-// takes it as the value before the upload.
-type policyWrites struct{ m sync.Map }
+// proofRecheck is how many groups the rotating recheck divides proven
+// policies into: one group an hour of the service's clock. Prime, so that
+// plans made at any period of whole hours that is not a multiple of it
+// (hourly, daily, weekly) reach every group.
+const proofRecheck = 23
 
-func (w *policyWrites) note(pol *policyAPI) { w.m.Store(pol.ID, updatedAtSignal(pol)) }
+// proofChecks is the provider's recheck of code proofs on its service.
+type proofChecks struct {
+	tag string // serviceTag of the provider's API
+	// sampled: a proven policy's code was downloaded by this process (at
+	// least one a run).
+	sampled atomic.Bool
+	// dropped: a recheck found code changed while updated-at stayed;
+	// no proof of this service counts from then on.
+	dropped atomic.Bool
+	// now is the service's time (its Date header's, the local clock's
+	// before any answer).
+	now func() time.Time
+}
 
-func (w *policyWrites) last(id string) (string, bool) {
-	v, ok := w.m.Load(id)
-	s, _ := v.(string)
-	return s, ok
+// recheck reports whether a refresh downloads the code of proven policy
+// id anyway: the first proven policy of the run, and every policy of the
+// current hour's group.
+func (c *proofChecks) recheck(id string) bool {
+	if c.sampled.CompareAndSwap(false, true) {
+		return true
+	}
+	return recheckDue(id, c.now().Unix()/3600)
+}
+
+// recheckDue reports whether policy id's group is the group of the hour
+// (since 1970) hour.
+func recheckDue(id string, hour int64) bool {
+	h := fnv.New32a()
+	_, _ = h.Write([]byte(id))
+	return (int64(h.Sum32())+hour)%proofRecheck == 0
+}
+
+// drop records that a recheck found changed code at an unmoved
+// updated-at, with the warning for the user.
+func (c *proofChecks) drop(pol *policyAPI, sumInState, sumFound string, diags *diag.Diagnostics) {
+	c.dropped.Store(true)
+	diags.AddWarning("Policy code changed without its updated-at moving",
+		fmt.Sprintf("Policy %s holds code (SHA-256 %s) other than the code in state (SHA-256 %s), though its updated-at (%s) has not moved since that code was seen: on this service uploads do not move updated-at, or the policy was restored. "+
+			"tfgov no longer takes updated-at as proof that a policy's code is unchanged here: this and later refreshes download every policy's code, until an upload of tfgov's own shows updated-at moving again.",
+			pol.ID, sumFound, sumInState, updatedAtSignal(pol)))
+}
+
+// skipDownload reports whether a refresh may skip downloading pol's code:
+// the proof shows it unchanged and no recheck falls on it.
+func (d *providerData) skipDownload(ctx context.Context, pol *policyAPI, proof codeProof) bool {
+	if proof.unchanged(pol) && !d.proofs.recheck(pol.ID) {
+		tflog.Debug(ctx, "Policy code unchanged: updated-at still shows the value recorded with the code in state, and uploads move it on this service; not downloading",
+			map[string]any{"policy_id": pol.ID, "updated_at": updatedAtSignal(pol)})
+		return true
+	}
+	tflog.Debug(ctx, "Downloading policy code", map[string]any{"policy_id": pol.ID, "why": proof.why(pol)})
+	return false
+}
+
+// checkDownload compares the code a refresh downloaded (SHA-256 found) with
+// the code in state (sum) where the proof said it was unchanged: code that
+// changed while updated-at did not drops every proof of the service.
+func (d *providerData) checkDownload(pol *policyAPI, proof codeProof, sum, found string, diags *diag.Diagnostics) {
+	if proof.unchanged(pol) && found != sum {
+		d.proofs.drop(pol, sum, found, diags)
+	}
 }
 
 // putCode uploads code to policy id (one request), which may move the
 // policy's updated-at, so the organization's shared list is dropped. Then
-// it gathers the evidence (see above): it reads the policy (one request),
-// compares its updated-at with before (the value right before the upload;
-// nil when none is known closely enough, and prior, the proof so far, is
-// kept), and when uploads move updated-at here, downloads the code (one
-// request) to record it at that updated-at. A failed upload is an error; a
-// failed read or download after it only leaves the next refresh to
-// download.
+// it gathers the evidence (DESIGN.md): it reads the policy (one request),
+// compares its updated-at with before (this resource's own read or write
+// immediately before the upload; nil when prior already proves it), and
+// when uploads move updated-at here, downloads the code (one request) to
+// record it at that updated-at. A failed upload is an error; a failed read
+// or download after it only leaves the next refresh to download.
 func (d *providerData) putCode(ctx context.Context, id string, pol policyIdentity, code []byte, before *string, prior codeProof, diags *diag.Diagnostics) codeProof {
 	tflog.Debug(ctx, "Uploading policy code", map[string]any{"policy_id": id, "bytes": len(code), "kind": string(pol.kind)})
 	defer d.lists.policies.invalidate(pol.organization)
@@ -233,18 +225,17 @@ func (d *providerData) putCode(ctx context.Context, id string, pol policyIdentit
 		return codeProof{}
 	}
 	tflog.Info(ctx, "Uploaded policy code", map[string]any{"policy_id": id, "bytes": len(code), "sha256": sha256Hex(code)})
+	if d.proofs.dropped.Load() {
+		return codeProof{} // this run found a proof of this service wrong
+	}
 	after, err := pc.read(ctx, id)
 	if err != nil {
 		tflog.Debug(ctx, "Reading the policy after its upload failed; the next refresh downloads its code", map[string]any{"policy_id": id, "error": err.Error()})
 		return codeProof{}
 	}
-	d.lists.writes.note(after)
-	proven := prior.Proven || (before != nil && *before != updatedAtSignal(after))
-	if !proven {
+	if !prior.Proven && (before == nil || *before == updatedAtSignal(after)) {
 		tflog.Debug(ctx, "No proof that the upload moved the policy's updated-at: updated-at cannot show a change of code here, so every refresh downloads it",
 			map[string]any{"policy_id": id, "updated_at": updatedAtSignal(after)})
-	}
-	if !proven {
 		return codeProof{}
 	}
 	got, err := d.client.Policies.Download(ctx, id)
@@ -257,14 +248,11 @@ func (d *providerData) putCode(ctx context.Context, id string, pol policyIdentit
 
 // valueBefore is updated-at right before an upload to policy id, for
 // putCode: nil when prior already proves that uploads move it (nothing to
-// learn), else the answer of this process's last write of the policy, else
-// a read of the policy (one request).
+// learn), else a read of the policy (one request), never a value another
+// resource's write saw.
 func (d *providerData) valueBefore(ctx context.Context, id string, prior codeProof) *string {
 	if prior.Proven {
 		return nil
-	}
-	if v, ok := d.lists.writes.last(id); ok {
-		return &v
 	}
 	pol, err := policyClient{d.client}.read(ctx, id)
 	if err != nil {

@@ -397,7 +397,6 @@ func (r *policyResource) Create(ctx context.Context, req resource.CreateRequest,
 		return
 	}
 	r.data.rememberPolicy(pol)
-	r.data.lists.writes.note(pol)
 	tflog.Info(ctx, "Created policy", map[string]any{"id": pol.ID, "organization": org, "name": pol.Name})
 	want := plan
 	plan.set(pol.values())
@@ -417,7 +416,7 @@ func (r *policyResource) Create(ctx context.Context, req resource.CreateRequest,
 			plan.Content, plan.ContentSHA256 = types.StringNull(), types.StringNull()
 		} else {
 			resp.Diagnostics.Append(put...)
-			resp.Diagnostics.Append(setCodeProof(ctx, resp.Private, proof)...)
+			resp.Diagnostics.Append(r.data.setCodeProof(ctx, resp.Private, proof)...)
 		}
 	}
 	resp.Diagnostics.Append(resp.State.Set(ctx, &plan)...)
@@ -543,24 +542,24 @@ func (r *policyResource) Read(ctx context.Context, req resource.ReadRequest, res
 	}
 	state.set(pol.values())
 	if state.hasCode() {
-		proof, diags := getCodeProof(ctx, req.Private)
+		proof, diags := r.data.getCodeProof(ctx, req.Private)
 		resp.Diagnostics.Append(diags...)
-		if proof.unchanged(pol) {
-			tflog.Debug(ctx, "Policy code unchanged: updated-at still shows the value recorded with the code in state, and uploads move it on this service; not downloading",
-				map[string]any{"id": pol.ID, "updated_at": updatedAtSignal(pol)})
-		} else {
-			tflog.Debug(ctx, "Downloading policy code", map[string]any{"id": pol.ID, "why": proof.why(pol)})
+		if !r.data.skipDownload(ctx, pol, proof) {
 			code, gone, err := r.data.fetchCode(ctx, pol.ID)
 			if err != nil {
 				resp.Diagnostics.AddError("Error reading policy code", err.Error())
 				return
 			}
+			if !gone {
+				r.data.checkDownload(pol, proof, state.codeSum().ValueString(), sha256Hex(code), &resp.Diagnostics)
+			}
 			state.foundCode(ctx, pol.ID, code, gone)
-			resp.Diagnostics.Append(setCodeProof(ctx, resp.Private, proof.downloaded(pol))...)
+			proof = proof.downloaded(pol)
 		}
+		resp.Diagnostics.Append(r.data.setCodeProof(ctx, resp.Private, proof)...)
 	} else {
-		// No code in state: nothing to prove (and earlier versions' keys go).
-		resp.Diagnostics.Append(setCodeProof(ctx, resp.Private, codeProof{})...)
+		// No code in state: nothing to prove.
+		resp.Diagnostics.Append(r.data.setCodeProof(ctx, resp.Private, codeProof{})...)
 		if importing {
 			r.data.noteImportedCode(ctx, pol, resp.Private, &resp.Diagnostics)
 		}
@@ -600,13 +599,12 @@ func (r *policyResource) Update(ctx context.Context, req resource.UpdateRequest,
 			return
 		}
 		tflog.Info(ctx, "Updated policy", map[string]any{"id": id})
-		r.data.lists.writes.note(pol)
 		patched = pol
 		want := plan
 		plan.set(pol.values())
 		checkPolicyWritten(want, plan, &resp.Diagnostics)
 	}
-	prior, diags := getCodeProof(ctx, req.Private)
+	prior, diags := r.data.getCodeProof(ctx, req.Private)
 	resp.Diagnostics.Append(diags...)
 	planSum, stateSum := plan.codeSum(), state.codeSum()
 	uploading := plan.hasCode() && (planSum.IsUnknown() || !planSum.Equal(stateSum))
@@ -621,7 +619,7 @@ func (r *policyResource) Update(ctx context.Context, req resource.UpdateRequest,
 	resp.Diagnostics.Append(resp.Private.SetKey(ctx, importedCodeKey, nil)...)
 	if patched != nil && !uploading && !stateSum.IsNull() {
 		// The code in state, at the PATCH's updated-at (code_proof.go).
-		resp.Diagnostics.Append(setCodeProof(ctx, resp.Private, r.data.afterPatch(ctx, patched, prior, stateSum.ValueString()))...)
+		resp.Diagnostics.Append(r.data.setCodeProof(ctx, resp.Private, r.data.afterPatch(ctx, patched, prior, stateSum.ValueString()))...)
 	}
 	if uploading {
 		code := contentCode(ctx, &plan, req.Config, id, &resp.Diagnostics)
@@ -640,7 +638,7 @@ func (r *policyResource) Update(ctx context.Context, req resource.UpdateRequest,
 		if resp.Diagnostics.HasError() {
 			return
 		}
-		resp.Diagnostics.Append(setCodeProof(ctx, resp.Private, proof)...)
+		resp.Diagnostics.Append(r.data.setCodeProof(ctx, resp.Private, proof)...)
 	}
 	resp.Diagnostics.Append(resp.State.Set(ctx, &plan)...)
 }

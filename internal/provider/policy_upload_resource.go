@@ -259,17 +259,13 @@ const (
 	// is written twice in base64, and the state's size is Terraform's time
 	// at scale (code_proof.go).
 	policyKindKey = "k"
-	// legacyPolicyKindKey held the record as an object (earlier versions);
-	// read when policyKindKey is absent, dropped at the next write.
-	legacyPolicyKindKey = "policy_kind"
 )
 
 type policyKindRecord struct {
 	PolicyID string `json:"policy_id"`
 	Kind     string `json:"kind"`
-	// Name and Organization (absent from records of earlier versions)
-	// complete the policy's identity, so that the next upload needs no
-	// read of the policy.
+	// Name and Organization complete the policy's identity, so that the
+	// next upload needs no read of the policy.
 	Name         string `json:"name,omitempty"`
 	Organization string `json:"organization,omitempty"`
 }
@@ -279,31 +275,22 @@ func (r policyKindRecord) MarshalJSON() ([]byte, error) {
 	return json.Marshal([]string{r.PolicyID, r.Kind, r.Name, r.Organization})
 }
 
-// UnmarshalJSON reads the array, or the object of earlier versions.
+// UnmarshalJSON reads MarshalJSON's array.
 func (r *policyKindRecord) UnmarshalJSON(b []byte) error {
 	var a []string
-	if err := json.Unmarshal(b, &a); err == nil {
-		if len(a) != 4 {
-			return fmt.Errorf("a policy kind record of %d fields", len(a))
-		}
-		*r = policyKindRecord{PolicyID: a[0], Kind: a[1], Name: a[2], Organization: a[3]}
-		return nil
-	}
-	type object policyKindRecord // without these methods
-	var o object
-	if err := json.Unmarshal(b, &o); err != nil {
+	if err := json.Unmarshal(b, &a); err != nil {
 		return err
 	}
-	*r = policyKindRecord(o)
+	if len(a) != 4 {
+		return fmt.Errorf("a policy kind record of %d fields", len(a))
+	}
+	*r = policyKindRecord{PolicyID: a[0], Kind: a[1], Name: a[2], Organization: a[3]}
 	return nil
 }
 
 // getPolicyKind reads the record of this resource's last upload.
 func getPolicyKind(ctx context.Context, p privateGetter, diags *diag.Diagnostics) (policyKindRecord, bool) {
-	if rec, ok := privateJSON[policyKindRecord](ctx, p, policyKindKey, diags); ok {
-		return rec, true
-	}
-	return privateJSON[policyKindRecord](ctx, p, legacyPolicyKindKey, diags)
+	return privateJSON[policyKindRecord](ctx, p, policyKindKey, diags)
 }
 
 // privateGetter is the part of the framework's private state that reads.
@@ -523,7 +510,7 @@ func (r *policyUploadResource) upload(ctx context.Context, m *policyUploadResour
 	if r.data.refuseInlineCode(id, diags); diags.HasError() {
 		return policyIdentity{}
 	}
-	proof, d := getCodeProof(ctx, prior)
+	proof, d := r.data.getCodeProof(ctx, prior)
 	diags.Append(d...)
 	var before *string
 	pol, ok := r.data.knownPolicy(id)
@@ -560,7 +547,7 @@ func (r *policyUploadResource) upload(ctx context.Context, m *policyUploadResour
 	}
 	m.ID = m.PolicyID
 	m.ContentSHA256 = types.StringValue(sha256Hex(code))
-	diags.Append(setCodeProof(ctx, priv, proof)...)
+	diags.Append(r.data.setCodeProof(ctx, priv, proof)...)
 	return pol
 }
 
@@ -568,7 +555,6 @@ func (r *policyUploadResource) upload(ctx context.Context, m *policyUploadResour
 // check and the next upload.
 func rememberKind(ctx context.Context, p privateStateSetter, policyID string, pol policyIdentity, diags *diag.Diagnostics) {
 	if pol.kind != "" {
-		diags.Append(p.SetKey(ctx, legacyPolicyKindKey, nil)...)
 		diags.Append(p.SetKey(ctx, policyKindKey, privateValue(policyKindRecord{PolicyID: policyID, Kind: string(pol.kind), Name: pol.name, Organization: pol.organization}))...)
 	}
 }
@@ -632,7 +618,7 @@ func (r *policyUploadResource) Read(ctx context.Context, req resource.ReadReques
 		tflog.Info(ctx, "Policy or its code no longer exists; removing the upload from state", map[string]any{"policy_id": id})
 		resp.State.RemoveResource(ctx)
 	}
-	proof, diags := getCodeProof(ctx, req.Private)
+	proof, diags := r.data.getCodeProof(ctx, req.Private)
 	resp.Diagnostics.Append(diags...)
 	org := ""
 	if rec, ok := getPolicyKind(ctx, req.Private, &resp.Diagnostics); ok && rec.PolicyID == id {
@@ -648,6 +634,7 @@ func (r *policyUploadResource) Read(ctx context.Context, req resource.ReadReques
 		org = r.data.organization // a guess: the policy may be elsewhere
 	}
 	download := true
+	var checked codeProof    // the proof a download checks (checkDownload)
 	var listedPol *policyAPI // the policy as its organization's list shows it
 	absentFrom := ""         // an organization whose whole list lacks it
 	if org != "" {
@@ -666,12 +653,10 @@ func (r *policyUploadResource) Read(ctx context.Context, req resource.ReadReques
 		case !ok && orgKnown && pols.definite():
 			noCode(nil, org, true)
 			return
-		case ok && proof.unchanged(pol):
-			tflog.Debug(ctx, "Policy code unchanged: updated-at still shows the value recorded with the code in state, and uploads move it on this service; not downloading",
-				map[string]any{"policy_id": id, "updated_at": updatedAtSignal(pol)})
+		case ok && r.data.skipDownload(ctx, pol, proof):
 			download = importing
 		case ok:
-			tflog.Debug(ctx, "Downloading policy code", map[string]any{"policy_id": id, "why": proof.why(pol)})
+			checked = proof
 			proof = proof.downloaded(pol)
 		default:
 			proof = proof.downloaded(nil)
@@ -694,8 +679,11 @@ func (r *policyUploadResource) Read(ctx context.Context, req resource.ReadReques
 			resp.Diagnostics.AddError("Error reading policy code", err.Error())
 			return
 		}
+		if listedPol != nil {
+			r.data.checkDownload(listedPol, checked, state.ContentSHA256.ValueString(), sum.ValueString(), &resp.Diagnostics)
+		}
 		state.ContentSHA256, state.Content = sum, content
-		resp.Diagnostics.Append(setCodeProof(ctx, resp.Private, proof)...)
+		resp.Diagnostics.Append(r.data.setCodeProof(ctx, resp.Private, proof)...)
 	}
 	if !state.Source.IsNull() {
 		// The file as this refresh finds it, for the apply of a saved plan

@@ -8,6 +8,7 @@ import (
 	"testing"
 
 	tfe "github.com/hashicorp/go-tfe"
+	"github.com/hashicorp/terraform-plugin-framework/providerserver"
 	"github.com/hashicorp/terraform-plugin-go/tfprotov6"
 	"github.com/hashicorp/terraform-plugin-go/tftypes"
 	"github.com/tfgov/terraform-provider-tfgov/internal/sandbox"
@@ -61,7 +62,7 @@ func protoSandbox(t *testing.T, org string, wrap func(http.Handler) http.Handler
 func newProtoProvider(t *testing.T, cfg map[string]string) *protoProvider {
 	t.Helper()
 	ctx := context.Background()
-	srv, err := NewProtocol6Server("test")()
+	srv, err := providerserver.NewProtocol6WithError(New("test")())()
 	if err != nil {
 		t.Fatal(err)
 	}

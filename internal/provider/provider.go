@@ -70,6 +70,8 @@ type providerData struct {
 	// caller is the user the token acts as (the token check's answer), nil
 	// when the service named none (organization and team tokens).
 	caller *tfe.User
+	// proofs checks policy code proofs on this service (code_proof.go).
+	proofs proofChecks
 }
 
 func (p *tfgovProvider) Metadata(_ context.Context, _ provider.MetadataRequest, resp *provider.MetadataResponse) {
@@ -215,7 +217,8 @@ func (p *tfgovProvider) Configure(ctx context.Context, req provider.ConfigureReq
 		address, basePath = api.Scheme+"://"+api.Host, api.Path
 		tflog.Debug(ctx, "Discovered the API", map[string]any{"hostname": hostname, "api": api.String()})
 	}
-	httpClient.Transport = &retryTransport{next: transport, max: int(retryMax), minWait: 250 * time.Millisecond, maxWait: 5 * time.Second, serviceClock: &serviceClock{}}
+	clock := &serviceClock{}
+	httpClient.Transport = &retryTransport{next: transport, max: int(retryMax), minWait: 250 * time.Millisecond, maxWait: 5 * time.Second, serviceClock: clock}
 
 	headers := make(map[string][]string)
 	headers["User-Agent"] = []string{fmt.Sprintf("terraform-provider-tfgov/%s (+https://registry.terraform.io/providers/tfgov/tfgov) go-tfe", p.version)}
@@ -249,6 +252,7 @@ func (p *tfgovProvider) Configure(ctx context.Context, req provider.ConfigureReq
 		organizationUnknown: organizationUnknown,
 		caller:              caller,
 	}
+	data.proofs.tag, data.proofs.now = serviceTag(client.BaseURL()), clock.now
 	if organizationUnknown {
 		data.organization = ""
 	}

@@ -14,6 +14,7 @@ import (
 	"github.com/hashicorp/terraform-plugin-testing/helper/resource"
 
 	tfe "github.com/hashicorp/go-tfe"
+	"github.com/hashicorp/terraform-plugin-framework/providerserver"
 	"github.com/hashicorp/terraform-plugin-go/tfprotov6"
 
 	"github.com/tfgov/terraform-provider-tfgov/internal/sandbox"
@@ -21,7 +22,7 @@ import (
 
 // testAccProtoV6ProviderFactories runs the provider in-process.
 var testAccProtoV6ProviderFactories = map[string]func() (tfprotov6.ProviderServer, error){
-	"tfgov": NewProtocol6Server("test"),
+	"tfgov": providerserver.NewProtocol6WithError(New("test")()),
 }
 
 // accSandbox is the in-process sandbox, or nil against a live endpoint.

@@ -62,3 +62,13 @@ func (c *serviceClock) offset() (low, high time.Duration, ok bool) {
 // one service may come from several machines, whose clocks agree to well
 // within a second.
 const serviceClockMargin = time.Second
+
+// now is the service's time as well as the bounds tell it (their middle),
+// the local time before any answer.
+func (c *serviceClock) now() time.Time {
+	low, high, ok := c.offset()
+	if !ok {
+		return time.Now()
+	}
+	return time.Now().Add(low + (high-low)/2)
+}

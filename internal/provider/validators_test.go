@@ -6,6 +6,7 @@ import (
 	"testing"
 
 	"github.com/hashicorp/terraform-plugin-framework/path"
+	"github.com/hashicorp/terraform-plugin-framework/providerserver"
 	"github.com/hashicorp/terraform-plugin-framework/schema/validator"
 	"github.com/hashicorp/terraform-plugin-framework/types"
 	"github.com/hashicorp/terraform-plugin-go/tfprotov6"
@@ -56,7 +57,7 @@ func TestValidators(t *testing.T) {
 // configuration.
 func TestPolicyEnforcementLevel_oneError(t *testing.T) {
 	t.Parallel()
-	srv, err := NewProtocol6Server("test")()
+	srv, err := providerserver.NewProtocol6WithError(New("test")())()
 	if err != nil {
 		t.Fatal(err)
 	}
