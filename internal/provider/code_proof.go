@@ -148,9 +148,6 @@ const proofRecheck = 23
 // proofChecks is the provider's recheck of code proofs on its service.
 type proofChecks struct {
 	tag string // serviceTag of the provider's API
-	// sampled: a proven policy's code was downloaded by this process (at
-	// least one a run).
-	sampled atomic.Bool
 	// dropped: a recheck found code changed while updated-at stayed;
 	// no proof of this service counts from then on.
 	dropped atomic.Bool
@@ -160,12 +157,9 @@ type proofChecks struct {
 }
 
 // recheck reports whether a refresh downloads the code of proven policy
-// id anyway: the first proven policy of the run, and every policy of the
-// current hour's group.
+// id anyway: its group is the current hour's. Not a random pick, so that
+// a plan and the apply that follows within the hour see the same.
 func (c *proofChecks) recheck(id string) bool {
-	if c.sampled.CompareAndSwap(false, true) {
-		return true
-	}
 	return recheckDue(id, c.now().Unix()/3600)
 }
 

@@ -31,11 +31,17 @@ type proofDir struct {
 
 func newProofDir(t *testing.T, movedBy sandbox.PolicyUpdatedAt) *proofDir {
 	t.Helper()
+	return newProofDirOpts(t, sandbox.Options{PolicyUpdatedAt: movedBy})
+}
+
+// newProofDirOpts is newProofDir with a sandbox started with opts.
+func newProofDirOpts(t *testing.T, opts sandbox.Options) *proofDir {
+	t.Helper()
 	testCLIConfig(t)
 	if testAccSandbox() == nil {
-		t.Skip("the sandbox's updated-at switch needs the in-process sandbox")
+		t.Skip("the sandbox's switches need an in-process sandbox")
 	}
-	sb, client := ownSandbox(t, sandbox.Options{PolicyUpdatedAt: movedBy}, "proof-"+randomSuffix())
+	sb, client := ownSandbox(t, opts, "proof-"+randomSuffix())
 	d := &proofDir{t: t, dir: t.TempDir(), sb: sb, client: client,
 		env: []string{"TF_CLI_CONFIG_FILE=" + testCLIConfig(t), "TFE_ADDRESS=" + sb.address, "TFE_TOKEN=" + sb.token, "TFE_ORGANIZATION=" + sb.organization}}
 	return d

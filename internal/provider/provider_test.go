@@ -118,11 +118,22 @@ type sandboxOrganization struct {
 // org with the admin token, and makes a token for its owner, all through
 // the public API.
 func newSandboxOrganization(opts sandbox.Options, org string) (*sandboxOrganization, error) {
+	return newWrappedSandboxOrganization(opts, org, nil)
+}
+
+// newWrappedSandboxOrganization is newSandboxOrganization with the
+// sandbox's handler behind wrap (nil: none), for a test that acts at a
+// chosen moment of a request.
+func newWrappedSandboxOrganization(opts sandbox.Options, org string, wrap func(http.Handler) http.Handler) (*sandboxOrganization, error) {
 	srv, err := sandbox.New(opts)
 	if err != nil {
 		return nil, err
 	}
-	ts := httptest.NewServer(srv)
+	var h http.Handler = srv
+	if wrap != nil {
+		h = wrap(srv)
+	}
+	ts := httptest.NewServer(h)
 	stop := func() {
 		ts.Close()
 		_ = srv.Close()

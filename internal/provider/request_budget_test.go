@@ -101,20 +101,27 @@ type budgetCase struct {
 
 // recheckAllowance is the most downloads the rotating recheck of proven
 // policy code (code_proof.go) makes in a command run from start to end with
-// the policies of ids: the first policy a run refreshes, and those whose
-// group falls on an hour of the run (its Date header's clock: a few seconds
-// of slack).
+// the policies of ids: those whose group falls on an hour of the run (its
+// Date header's clock: a few seconds of slack).
 func recheckAllowance(ids map[string]string, start, end time.Time) int {
 	due := 0
 	for _, id := range ids {
-		for h := start.Add(-5*time.Second).Unix() / 3600; h <= end.Add(5*time.Second).Unix()/3600; h++ {
-			if recheckDue(id, h) {
-				due++
-				break
-			}
+		if recheckedIn(id, start, end) {
+			due++
 		}
 	}
-	return 1 + due
+	return due
+}
+
+// recheckedIn reports whether the rotating recheck may download proven
+// policy id's code in a refresh made between start and end.
+func recheckedIn(id string, start, end time.Time) bool {
+	for h := start.Add(-5*time.Second).Unix() / 3600; h <= end.Add(5*time.Second).Unix()/3600; h++ {
+		if recheckDue(id, h) {
+			return true
+		}
+	}
+	return false
 }
 
 const budgetProviderBlock = `terraform {
