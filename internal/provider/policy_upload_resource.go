@@ -88,9 +88,11 @@ func (r *policyUploadResource) Schema(_ context.Context, _ resource.SchemaReques
 			"To spare a download per policy on every plan, the provider uses the policy's `updated-at`, which comes with the organization's policy list that refreshes read anyway " +
 			"(100 policies a request), but only on evidence seen on the service: the code is not downloaded when `updated-at` still equals the value the provider recorded " +
 			"together with the code in state (it read the policy, then the code), and uploads are proven to move `updated-at` on this service " +
-			"(the provider saw its own upload move it: it reads the policy right after each upload, and downloads the code once). " +
+			"(the provider saw its own upload move it: until then it reads the policy itself right before each upload, and right after it, and downloads the code once). " +
 			"The API reference does not say what moves `updated-at`: where uploads do not move it, the provider downloads the code on every refresh, " +
 			"as its debug log says. An update of the `tfgov_policy` that moves `updated-at` costs one download at the next refresh. " +
+			"A proof counts only on the service it was seen on (host and base path), and each refresh also downloads the code of the proven policies whose turn the hour is " +
+			"(one in 23, each policy once in every 23 hours): code found changed while `updated-at` stayed warns, and drops every proof of that service. " +
 			"Two `tfgov_policy_upload` for one policy in one configuration are refused, at plan when the policy exists, else when the apply plans the second one. " +
 			"Code over the API's limit of 10 MB (10,485,760 bytes) is refused at plan time. " +
 			"Empty code (or only whitespace) is refused at plan: the service accepts an empty upload, but an empty policy can never pass " +
