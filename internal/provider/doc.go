@@ -23,6 +23,7 @@
 // concern; tfgov_policy and tfgov_policy_upload share theirs:
 //
 //	policy_code.go          policy code read from `source`, sized, hashed, checked, downloaded
+//	policy_inline_code.go   tfgov_policy's inline code: content, content_wo, its digest
 //	policy_private.go       the policy resources' private state records
 //	policy_upload_claim.go  one uploader per policy, refused at plan otherwise
 //

@@ -252,3 +252,24 @@ func (policyLevelDefault) PlanModifyString(ctx context.Context, req planmodifier
 		resp.PlanValue = types.StringValue(level)
 	}
 }
+
+// lostCreate looks for the policy a create whose answer was lost (amb)
+// may have made: the policy of org with the name sent (names are unique in
+// an organization). None means the create made nothing. One is never
+// adopted: the policy API has no creation time and no field a create
+// could mark, so the policy this create made and one that someone else
+// made before it or while it was in flight (this create then being
+// refused as a duplicate) look the same (ownership.go). It fails as it
+// does with no fault ("Policy already exists", with its import block).
+func (p policyClient) lostCreate(ctx context.Context, org string, sent *tfe.PolicyCreateOptions, amb *ambiguousWriteError) (*policyAPI, bool, error) {
+	name := *sent.Name
+	pol, err := p.findByName(ctx, org, name)
+	if isNotFound(err) {
+		return nil, false, nil
+	}
+	if err != nil {
+		return nil, false, err
+	}
+	return nil, false, &identityTakenError{&conflictError{fmt.Sprintf("Organization %s already has a policy named %q (%s). %s\n\n%s",
+		org, name, pol.ID, lostAnswerFound(amb), importAdvice("tfgov_policy", pol.ID, pol.ID))}}
+}

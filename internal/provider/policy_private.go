@@ -7,6 +7,7 @@ import (
 
 	tfe "github.com/hashicorp/go-tfe"
 	"github.com/hashicorp/terraform-plugin-framework/diag"
+	"github.com/hashicorp/terraform-plugin-log/tflog"
 )
 
 // Private state records of the policy resources, and the helpers that read
@@ -99,4 +100,25 @@ func recordedPolicy(ctx context.Context, prior privateGetter, id string, diags *
 
 type privateStateSetter interface {
 	SetKey(ctx context.Context, key string, value []byte) diag.Diagnostics
+}
+
+// importedCodeKey holds, from the refresh right after an import until the
+// next refresh, the SHA-256 of the code the policy had (noteImportedCode):
+// a configuration with that same inline code then uploads nothing (the
+// import cannot know whether the configuration manages the code, so it
+// looks once).
+const importedCodeKey = "imported_code"
+
+// noteImportedCode downloads the code of pol, just imported (one request),
+// and records its SHA-256 (importedCodeKey); a policy without code records
+// nothing.
+func (d *providerData) noteImportedCode(ctx context.Context, pol *policyAPI, priv privateStateSetter, diags *diag.Diagnostics) {
+	code, err := d.client.Policies.Download(ctx, pol.ID)
+	if err != nil {
+		if !isNotFound(err) {
+			tflog.Debug(ctx, "Downloading the code of an imported policy failed; a configuration with code uploads it", map[string]any{"id": pol.ID, "error": err.Error()})
+		}
+		return
+	}
+	diags.Append(priv.SetKey(ctx, importedCodeKey, privateValue(sha256Hex(code)))...)
 }
