@@ -9,6 +9,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/hashicorp/go-version"
 	"github.com/hashicorp/terraform-plugin-framework-validators/stringvalidator"
 	"github.com/hashicorp/terraform-plugin-framework/resource/schema"
 	"github.com/hashicorp/terraform-plugin-framework/schema/validator"
@@ -129,4 +130,95 @@ func (v policyLevelValidator) ValidateString(ctx context.Context, req validator.
 		detail += fmt.Sprintf(" Did you mean %q? The levels are written in lower case with hyphens.", hint)
 	}
 	resp.Diagnostics.AddAttributeError(req.Path, "Invalid enforcement level", detail)
+}
+
+// regexpValidator requires an RE2 regular expression.
+type regexpValidator struct{}
+
+func (regexpValidator) Description(context.Context) string {
+	return "must be a regular expression (RE2 syntax)"
+}
+
+func (v regexpValidator) MarkdownDescription(ctx context.Context) string { return v.Description(ctx) }
+
+func (v regexpValidator) ValidateString(ctx context.Context, req validator.StringRequest, resp *validator.StringResponse) {
+	if req.ConfigValue.IsNull() || req.ConfigValue.IsUnknown() {
+		return
+	}
+	if _, err := regexp.Compile(req.ConfigValue.ValueString()); err != nil {
+		resp.Diagnostics.AddAttributeError(req.Path, "Invalid regular expression",
+			fmt.Sprintf("%s %s: %s", req.Path, v.Description(ctx), strings.TrimPrefix(err.Error(), "error parsing regexp: ")))
+	}
+}
+
+// unusedForValidator requires a positive Go duration.
+type unusedForValidator struct{}
+
+func (unusedForValidator) Description(context.Context) string {
+	return `must be a positive duration such as "720h" or "1h30m" (units h, m, s)`
+}
+
+func (v unusedForValidator) MarkdownDescription(ctx context.Context) string {
+	return v.Description(ctx)
+}
+
+func (v unusedForValidator) ValidateString(ctx context.Context, req validator.StringRequest, resp *validator.StringResponse) {
+	if req.ConfigValue.IsNull() || req.ConfigValue.IsUnknown() {
+		return
+	}
+	if d, err := time.ParseDuration(req.ConfigValue.ValueString()); err != nil || d <= 0 {
+		resp.Diagnostics.AddAttributeError(req.Path, "Invalid duration",
+			fmt.Sprintf("%s %s, got %q.", req.Path, v.Description(ctx), req.ConfigValue.ValueString()))
+	}
+}
+
+// semverValidator requires a semantic version such as 1.2.3, as the
+// registry does for module versions.
+type semverValidator struct{}
+
+func (semverValidator) Description(context.Context) string {
+	return "must be a semantic version such as 1.2.3"
+}
+
+func (v semverValidator) MarkdownDescription(ctx context.Context) string { return v.Description(ctx) }
+
+func (v semverValidator) ValidateString(ctx context.Context, req validator.StringRequest, resp *validator.StringResponse) {
+	if req.ConfigValue.IsNull() || req.ConfigValue.IsUnknown() {
+		return
+	}
+	if _, err := version.NewSemver(req.ConfigValue.ValueString()); err != nil {
+		resp.Diagnostics.AddAttributeError(req.Path, "Invalid module version", fmt.Sprintf("%s %s, got %q.", req.Path, v.Description(ctx), req.ConfigValue.ValueString()))
+	}
+}
+
+// regoQueryValidator checks that a string is a Rego query, such as
+// `data.terraform.policies.deny`.
+type regoQueryValidator struct{}
+
+func (regoQueryValidator) Description(context.Context) string {
+	return "must be a Rego query, such as data.terraform.policies.deny"
+}
+
+func (v regoQueryValidator) MarkdownDescription(context.Context) string {
+	return "must be a Rego query, such as `data.terraform.policies.deny`"
+}
+
+func (v regoQueryValidator) ValidateString(ctx context.Context, req validator.StringRequest, resp *validator.StringResponse) {
+	if req.ConfigValue.IsNull() || req.ConfigValue.IsUnknown() {
+		return
+	}
+	if err := checkRegoQuery(req.ConfigValue.ValueString()); err != nil {
+		resp.Diagnostics.AddAttributeError(req.Path, "Invalid Rego query", fmt.Sprintf("%s %s; OPA's parser says:\n%s", req.Path, v.Description(ctx), err))
+	}
+}
+
+// nameValidator checks a name by the service's rule (nameRE): an
+// organization's, a module's, a policy's.
+func nameValidator() validator.String {
+	return stringvalidator.RegexMatches(nameRE, "must contain only letters, numbers, - and _")
+}
+
+// moduleProviderValidator checks a module's provider name.
+func moduleProviderValidator() validator.String {
+	return stringvalidator.RegexMatches(moduleProviderRE, "must contain only lower-case letters and digits")
 }
