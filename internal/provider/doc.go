@@ -27,6 +27,9 @@
 //	policy_private.go       the policy resources' private state records
 //	policy_upload_claim.go  one uploader per policy, refused at plan otherwise
 //
+// Small helpers that many files use (backticked, quoted, sha256Hex, ...)
+// are in text.go.
+//
 // # What every type shares, one file per mechanism
 //
 // These hold a type's part only where it is a line in a shared table

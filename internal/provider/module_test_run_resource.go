@@ -461,13 +461,6 @@ func (m *moduleTestRunResourceModel) apply(ctx context.Context, rec *testRunReco
 	}
 }
 
-func int64Ptr(n *int) types.Int64 {
-	if n == nil {
-		return types.Int64Null()
-	}
-	return types.Int64Value(int64(*n))
-}
-
 // Read refreshes the run from the shared pages of its module's runs
 // (bulkLists): the runs of a configuration among their module's newest 100
 // cost one request between them. A run the pages do not hold is read by ID

@@ -5,7 +5,6 @@ import (
 	"fmt"
 	"net/url"
 	"slices"
-	"strings"
 	"time"
 
 	tfe "github.com/hashicorp/go-tfe"
@@ -203,15 +202,6 @@ func (pol *policyAPI) values() policyValues {
 	}
 	v.PolicySetIDs = types.SetValueMust(types.StringType, ids)
 	return v
-}
-
-// quoted renders values as a list of quoted strings for messages.
-func quoted(vals []string) string {
-	q := make([]string, len(vals))
-	for i, v := range vals {
-		q[i] = fmt.Sprintf("%q", v)
-	}
-	return strings.Join(q, ", ")
 }
 
 // levelAllowed reports whether level is valid for kind.

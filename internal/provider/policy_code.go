@@ -2,8 +2,6 @@ package provider
 
 import (
 	"context"
-	"crypto/sha256"
-	"encoding/hex"
 	"errors"
 	"fmt"
 	"io/fs"
@@ -24,11 +22,6 @@ import (
 
 func tooLarge(n int) string {
 	return fmt.Sprintf("The code is %d bytes; the API accepts at most %d bytes (10 MB) and refuses larger code with 413. Split the policy, or trim it.", n, maxPolicyCodeSize)
-}
-
-func sha256Hex(b []byte) string {
-	sum := sha256.Sum256(b)
-	return hex.EncodeToString(sum[:])
 }
 
 func policyCodeSummary(err error) string {

@@ -188,15 +188,6 @@ func (r *policyResource) Schema(_ context.Context, _ resource.SchemaRequest, res
 	}
 }
 
-// backticked renders values as a Markdown list of code spans.
-func backticked(vals []string) string {
-	q := make([]string, len(vals))
-	for i, v := range vals {
-		q[i] = "`" + v + "`"
-	}
-	return strings.Join(q, ", ")
-}
-
 // ValidateConfig checks what depends on `kind`, skipping unknown values:
 // `query` is required for opa and refused for sentinel, and the
 // enforcement level must be one of the kind's.
