@@ -5,7 +5,6 @@ import (
 	"fmt"
 	"regexp"
 	"slices"
-	"strings"
 	"time"
 
 	tfe "github.com/hashicorp/go-tfe"
@@ -220,44 +219,4 @@ func (a *agentTokenPruneAction) Invoke(ctx context.Context, req action.InvokeReq
 		progress.send(t.ID + ": revoked")
 	}
 	progress.send(fmt.Sprintf("Revoked %d of the %d tokens of agent pool %s.", revoked, len(list), poolID))
-}
-
-// regexpValidator requires an RE2 regular expression.
-type regexpValidator struct{}
-
-func (regexpValidator) Description(context.Context) string {
-	return "must be a regular expression (RE2 syntax)"
-}
-
-func (v regexpValidator) MarkdownDescription(ctx context.Context) string { return v.Description(ctx) }
-
-func (v regexpValidator) ValidateString(ctx context.Context, req validator.StringRequest, resp *validator.StringResponse) {
-	if req.ConfigValue.IsNull() || req.ConfigValue.IsUnknown() {
-		return
-	}
-	if _, err := regexp.Compile(req.ConfigValue.ValueString()); err != nil {
-		resp.Diagnostics.AddAttributeError(req.Path, "Invalid regular expression",
-			fmt.Sprintf("%s %s: %s", req.Path, v.Description(ctx), strings.TrimPrefix(err.Error(), "error parsing regexp: ")))
-	}
-}
-
-// unusedForValidator requires a positive Go duration.
-type unusedForValidator struct{}
-
-func (unusedForValidator) Description(context.Context) string {
-	return `must be a positive duration such as "720h" or "1h30m" (units h, m, s)`
-}
-
-func (v unusedForValidator) MarkdownDescription(ctx context.Context) string {
-	return v.Description(ctx)
-}
-
-func (v unusedForValidator) ValidateString(ctx context.Context, req validator.StringRequest, resp *validator.StringResponse) {
-	if req.ConfigValue.IsNull() || req.ConfigValue.IsUnknown() {
-		return
-	}
-	if d, err := time.ParseDuration(req.ConfigValue.ValueString()); err != nil || d <= 0 {
-		resp.Diagnostics.AddAttributeError(req.Path, "Invalid duration",
-			fmt.Sprintf("%s %s, got %q.", req.Path, v.Description(ctx), req.ConfigValue.ValueString()))
-	}
 }

@@ -19,6 +19,17 @@
 // from which its Metadata, identity and list resource names derive;
 // resourceBase gives each resource Metadata, Configure and IdentitySchema.
 //
+// A type with more than these holds the rest in files named for their
+// concern; tfgov_policy and tfgov_policy_upload share theirs:
+//
+//	policy_code.go          policy code read from `source`, sized, hashed, checked, downloaded
+//	policy_inline_code.go   tfgov_policy's inline code: content, content_wo, its digest
+//	policy_private.go       the policy resources' private state records
+//	policy_upload_claim.go  one uploader per policy, refused at plan otherwise
+//
+// Small helpers that many files use (backticked, quoted, sha256Hex, ...)
+// are in text.go.
+//
 // # What every type shares, one file per mechanism
 //
 // These hold a type's part only where it is a line in a shared table

@@ -405,24 +405,3 @@ func (p actionProgress) send(msg string) {
 	case <-p.ctx.Done():
 	}
 }
-
-// durationValidator requires a Go duration such as `30m`.
-type durationValidator struct{}
-
-func (durationValidator) Description(context.Context) string {
-	return `must be a duration such as "30m" or "1h30m"`
-}
-
-func (v durationValidator) MarkdownDescription(context.Context) string {
-	return "must be a duration such as `\"30m\"` or `\"1h30m\"`"
-}
-
-func (v durationValidator) ValidateString(ctx context.Context, req validator.StringRequest, resp *validator.StringResponse) {
-	if req.ConfigValue.IsNull() || req.ConfigValue.IsUnknown() {
-		return
-	}
-	if _, err := time.ParseDuration(req.ConfigValue.ValueString()); err != nil {
-		resp.Diagnostics.AddAttributeError(req.Path, "Invalid timeout",
-			fmt.Sprintf("%s %s, got %q.", req.Path, v.Description(ctx), req.ConfigValue.ValueString()))
-	}
-}

@@ -4,13 +4,10 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	pathpkg "path"
 	"regexp"
 	"strings"
 	"time"
 
-	"github.com/hashicorp/hcl/v2"
-	"github.com/hashicorp/hcl/v2/hclsyntax"
 	"github.com/hashicorp/terraform-plugin-framework-timeouts/resource/timeouts"
 	"github.com/hashicorp/terraform-plugin-framework-validators/listvalidator"
 	"github.com/hashicorp/terraform-plugin-framework-validators/mapvalidator"
@@ -461,13 +458,6 @@ func (m *moduleTestRunResourceModel) apply(ctx context.Context, rec *testRunReco
 	}
 }
 
-func int64Ptr(n *int) types.Int64 {
-	if n == nil {
-		return types.Int64Null()
-	}
-	return types.Int64Value(int64(*n))
-}
-
 // Read refreshes the run from the shared pages of its module's runs
 // (bulkLists): the runs of a configuration among their module's newest 100
 // cost one request between them. A run the pages do not hold is read by ID
@@ -604,72 +594,4 @@ func (r *moduleTestRunResource) ImportState(ctx context.Context, req resource.Im
 	}
 	resp.Diagnostics.Append(resp.Private.SetKey(ctx, privateImported, []byte("true"))...)
 	markImporting(ctx, resp)
-}
-
-// relativePathValidator requires a path inside the configuration.
-type relativePathValidator struct{}
-
-func (relativePathValidator) Description(context.Context) string {
-	return "must be a relative path inside the configuration (no leading /, no ..)"
-}
-
-func (v relativePathValidator) MarkdownDescription(ctx context.Context) string {
-	return v.Description(ctx)
-}
-
-func (v relativePathValidator) ValidateString(ctx context.Context, req validator.StringRequest, resp *validator.StringResponse) {
-	if req.ConfigValue.IsNull() || req.ConfigValue.IsUnknown() {
-		return
-	}
-	p := req.ConfigValue.ValueString()
-	clean := pathpkg.Clean(strings.ReplaceAll(p, "\\", "/"))
-	if strings.TrimSpace(p) == "" || pathpkg.IsAbs(clean) || clean == ".." || strings.HasPrefix(clean, "../") {
-		resp.Diagnostics.AddAttributeError(req.Path, "Invalid path", fmt.Sprintf("%s %s, got %q.", req.Path, v.Description(ctx), p))
-	}
-}
-
-// runVariablesValidator checks run variables as the API does: keys are
-// identifiers, values single literals of the configuration language.
-type runVariablesValidator struct{}
-
-func (runVariablesValidator) Description(context.Context) string {
-	return "keys must start with a letter or underscore and hold only letters, digits, _ and -; values must be literals of the configuration language"
-}
-
-func (v runVariablesValidator) MarkdownDescription(ctx context.Context) string {
-	return v.Description(ctx)
-}
-
-func (v runVariablesValidator) ValidateMap(ctx context.Context, req validator.MapRequest, resp *validator.MapResponse) {
-	if req.ConfigValue.IsNull() || req.ConfigValue.IsUnknown() {
-		return
-	}
-	for key, val := range req.ConfigValue.Elements() {
-		at := req.Path.AtMapKey(key)
-		if !runVariableKeyRE.MatchString(key) {
-			resp.Diagnostics.AddAttributeError(at, "Invalid variable name",
-				fmt.Sprintf("Variable name %q must start with a letter or underscore and hold only letters, digits, _ and -.", key))
-		}
-		s, ok := val.(types.String)
-		if !ok || s.IsUnknown() || s.IsNull() {
-			continue
-		}
-		if err := checkHCLLiteral(key, s.ValueString()); err != nil {
-			resp.Diagnostics.AddAttributeError(at, "Invalid variable value",
-				fmt.Sprintf("The value of %s must be a literal of the configuration language, such as \"\\\"text\\\"\" (a string with its own quotes), \"42\", \"true\" or jsonencode([\"a\"]): %s", key, err))
-		}
-	}
-}
-
-// checkHCLLiteral accepts one expression that has a value without any
-// context: no references, no function calls.
-func checkHCLLiteral(name, src string) error {
-	expr, diags := hclsyntax.ParseExpression([]byte(src), name, hcl.Pos{Line: 1, Column: 1})
-	if !diags.HasErrors() {
-		_, diags = expr.Value(nil)
-	}
-	if diags.HasErrors() {
-		return errors.New(diags.Error())
-	}
-	return nil
 }

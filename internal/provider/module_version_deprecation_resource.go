@@ -307,22 +307,3 @@ func sortVersions(vs []string) {
 		return strings.Compare(a, b)
 	})
 }
-
-// semverValidator requires a semantic version such as 1.2.3, as the
-// registry does for module versions.
-type semverValidator struct{}
-
-func (semverValidator) Description(context.Context) string {
-	return "must be a semantic version such as 1.2.3"
-}
-
-func (v semverValidator) MarkdownDescription(ctx context.Context) string { return v.Description(ctx) }
-
-func (v semverValidator) ValidateString(ctx context.Context, req validator.StringRequest, resp *validator.StringResponse) {
-	if req.ConfigValue.IsNull() || req.ConfigValue.IsUnknown() {
-		return
-	}
-	if _, err := version.NewSemver(req.ConfigValue.ValueString()); err != nil {
-		resp.Diagnostics.AddAttributeError(req.Path, "Invalid module version", fmt.Sprintf("%s %s, got %q.", req.Path, v.Description(ctx), req.ConfigValue.ValueString()))
-	}
-}

@@ -68,14 +68,6 @@ func notFoundByName(kind, org string, names, have []string) string {
 	return b.String()
 }
 
-func quotedList(names []string) string {
-	q := make([]string, len(names))
-	for i, n := range names {
-		q[i] = fmt.Sprintf("%q", n)
-	}
-	return strings.Join(q, ", ")
-}
-
 // listPage is the page options of the pager's page number at the bulk
 // page size.
 func listPage(page int) tfe.ListOptions {

@@ -5,7 +5,6 @@ import (
 	"fmt"
 	"net/url"
 	"slices"
-	"strings"
 	"time"
 
 	tfe "github.com/hashicorp/go-tfe"
@@ -205,15 +204,6 @@ func (pol *policyAPI) values() policyValues {
 	return v
 }
 
-// quoted renders values as a list of quoted strings for messages.
-func quoted(vals []string) string {
-	q := make([]string, len(vals))
-	for i, v := range vals {
-		q[i] = fmt.Sprintf("%q", v)
-	}
-	return strings.Join(q, ", ")
-}
-
 // levelAllowed reports whether level is valid for kind.
 func levelAllowed(kind, level string) bool {
 	return slices.Contains(policyLevels[kind], level)
@@ -251,4 +241,25 @@ func (policyLevelDefault) PlanModifyString(ctx context.Context, req planmodifier
 	default:
 		resp.PlanValue = types.StringValue(level)
 	}
+}
+
+// lostCreate looks for the policy a create whose answer was lost (amb)
+// may have made: the policy of org with the name sent (names are unique in
+// an organization). None means the create made nothing. One is never
+// adopted: the policy API has no creation time and no field a create
+// could mark, so the policy this create made and one that someone else
+// made before it or while it was in flight (this create then being
+// refused as a duplicate) look the same (ownership.go). It fails as it
+// does with no fault ("Policy already exists", with its import block).
+func (p policyClient) lostCreate(ctx context.Context, org string, sent *tfe.PolicyCreateOptions, amb *ambiguousWriteError) (*policyAPI, bool, error) {
+	name := *sent.Name
+	pol, err := p.findByName(ctx, org, name)
+	if isNotFound(err) {
+		return nil, false, nil
+	}
+	if err != nil {
+		return nil, false, err
+	}
+	return nil, false, &identityTakenError{&conflictError{fmt.Sprintf("Organization %s already has a policy named %q (%s). %s\n\n%s",
+		org, name, pol.ID, lostAnswerFound(amb), importAdvice("tfgov_policy", pol.ID, pol.ID))}}
 }

@@ -1,12 +1,9 @@
 package provider
 
 import (
-	"context"
 	"errors"
-	"fmt"
 	"strings"
 
-	"github.com/hashicorp/terraform-plugin-framework/schema/validator"
 	"github.com/open-policy-agent/opa/v1/ast"
 )
 
@@ -85,25 +82,4 @@ func checkRegoQuery(query string) error {
 		return nil
 	}
 	return errV1
-}
-
-// regoQueryValidator checks that a string is a Rego query, such as
-// `data.terraform.policies.deny`.
-type regoQueryValidator struct{}
-
-func (regoQueryValidator) Description(context.Context) string {
-	return "must be a Rego query, such as data.terraform.policies.deny"
-}
-
-func (v regoQueryValidator) MarkdownDescription(context.Context) string {
-	return "must be a Rego query, such as `data.terraform.policies.deny`"
-}
-
-func (v regoQueryValidator) ValidateString(ctx context.Context, req validator.StringRequest, resp *validator.StringResponse) {
-	if req.ConfigValue.IsNull() || req.ConfigValue.IsUnknown() {
-		return
-	}
-	if err := checkRegoQuery(req.ConfigValue.ValueString()); err != nil {
-		resp.Diagnostics.AddAttributeError(req.Path, "Invalid Rego query", fmt.Sprintf("%s %s; OPA's parser says:\n%s", req.Path, v.Description(ctx), err))
-	}
 }

@@ -5,7 +5,6 @@ import (
 	"errors"
 	"fmt"
 	"strings"
-	"unicode/utf8"
 
 	tfe "github.com/hashicorp/go-tfe"
 	"github.com/hashicorp/terraform-plugin-framework-validators/stringvalidator"
@@ -17,7 +16,6 @@ import (
 	"github.com/hashicorp/terraform-plugin-framework/resource/schema/stringdefault"
 	"github.com/hashicorp/terraform-plugin-framework/resource/schema/stringplanmodifier"
 	"github.com/hashicorp/terraform-plugin-framework/schema/validator"
-	"github.com/hashicorp/terraform-plugin-framework/tfsdk"
 	"github.com/hashicorp/terraform-plugin-framework/types"
 	"github.com/hashicorp/terraform-plugin-go/tftypes"
 	"github.com/hashicorp/terraform-plugin-log/tflog"
@@ -69,51 +67,6 @@ type policyResourceModel struct {
 	// (issue 37: the code's bytes in state are Terraform's time at scale).
 	ContentWO     types.String `tfsdk:"content_wo"`
 	ContentSHA256 types.String `tfsdk:"content_sha256"`
-}
-
-// hasCode reports whether the policy's code is managed inline, by
-// content or content_wo (in a plan or state, content_sha256).
-func (m *policyResourceModel) hasCode() bool {
-	return !m.Content.IsNull() || !m.ContentWO.IsNull() || !m.ContentSHA256.IsNull()
-}
-
-// lean reports whether the code is managed through content_wo: state
-// and plan then keep only content_sha256.
-func (m *policyResourceModel) lean() bool { return !m.ContentWO.IsNull() || !m.ContentSHA256.IsNull() }
-
-// codeSum is the SHA-256 of the managed code: content_sha256, or that of
-// the code in content; null without code, unknown when the code is not
-// known yet.
-func (m *policyResourceModel) codeSum() types.String {
-	if !m.ContentSHA256.IsNull() {
-		return m.ContentSHA256
-	}
-	if m.Content.IsNull() || m.Content.IsUnknown() {
-		return m.Content
-	}
-	return types.StringValue(sha256Hex([]byte(m.Content.ValueString())))
-}
-
-// foundCode takes code, downloaded from the service (gone: it has none),
-// for the code in content. Changed code shows in the next plan: content
-// becomes the downloaded text, or null when it is not text or the policy
-// has none, so that the plan uploads the configured code.
-func (m *policyResourceModel) foundCode(ctx context.Context, id string, code []byte, gone bool) {
-	sum := m.codeSum()
-	switch got := sha256Hex(code); {
-	case gone:
-		m.Content, m.ContentSHA256 = types.StringNull(), types.StringNull()
-	case got == sum.ValueString():
-	case m.lean():
-		tflog.Info(ctx, "Policy code changed outside Terraform", map[string]any{"policy_id": id, "sha256": got, "state_sha256": sum.ValueString()})
-		m.ContentSHA256 = types.StringValue(got)
-	default:
-		tflog.Info(ctx, "Policy code changed outside Terraform", map[string]any{"policy_id": id, "sha256": got, "state_sha256": sum.ValueString()})
-		m.Content = types.StringNull()
-		if utf8.Valid(code) {
-			m.Content = types.StringValue(string(code))
-		}
-	}
 }
 
 // fields lists the model's attributes: FromTerraform5Value and
@@ -235,15 +188,6 @@ func (r *policyResource) Schema(_ context.Context, _ resource.SchemaRequest, res
 	}
 }
 
-// backticked renders values as a Markdown list of code spans.
-func backticked(vals []string) string {
-	q := make([]string, len(vals))
-	for i, v := range vals {
-		q[i] = "`" + v + "`"
-	}
-	return strings.Join(q, ", ")
-}
-
 // ValidateConfig checks what depends on `kind`, skipping unknown values:
 // `query` is required for opa and refused for sentinel, and the
 // enforcement level must be one of the kind's.
@@ -322,21 +266,6 @@ func (r *policyResource) ModifyPlan(ctx context.Context, req resource.ModifyPlan
 	if cfg.hasCode() && !plan.ID.IsUnknown() && !plan.ID.IsNull() {
 		r.data.lists.inlineCode.Store(plan.ID.ValueString(), true)
 	}
-}
-
-// codeInState reports whether code, of kind, is the code in state, which
-// its own plan checked already: its checks (OPA's parser takes about a
-// millisecond for a policy of real size) run again only for changed code.
-func (r *policyResource) codeInState(ctx context.Context, state tfsdk.State, code, kind types.String) bool {
-	if state.Raw.IsNull() {
-		return false
-	}
-	var prior policyResourceModel
-	if d := getInto(ctx, state, &prior); d.HasError() || !prior.Kind.Equal(kind) {
-		return false
-	}
-	sum := prior.codeSum()
-	return !sum.IsNull() && sum.ValueString() == sha256Hex([]byte(code.ValueString()))
 }
 
 func (r *policyResource) Create(ctx context.Context, req resource.CreateRequest, resp *resource.CreateResponse) {
@@ -449,60 +378,6 @@ func (r *policyResource) undoCreate(ctx context.Context, pol *policyAPI, put dia
 			"the next apply deletes it and creates it again with its code. To keep this policy instead, run terraform untaint on it: the next apply then uploads its code.",
 			pol.Name, pol.ID, why, policyError("Policy "+pol.ID, err)))
 	return false
-}
-
-// lostCreate looks for the policy a create whose answer was lost (amb)
-// may have made: the policy of org with the name sent (names are unique in
-// an organization). None means the create made nothing. One is never
-// adopted: the policy API has no creation time and no field a create
-// could mark, so the policy this create made and one that someone else
-// made before it or while it was in flight (this create then being
-// refused as a duplicate) look the same (ownership.go). It fails as it
-// does with no fault ("Policy already exists", with its import block).
-func (p policyClient) lostCreate(ctx context.Context, org string, sent *tfe.PolicyCreateOptions, amb *ambiguousWriteError) (*policyAPI, bool, error) {
-	name := *sent.Name
-	pol, err := p.findByName(ctx, org, name)
-	if isNotFound(err) {
-		return nil, false, nil
-	}
-	if err != nil {
-		return nil, false, err
-	}
-	return nil, false, &identityTakenError{&conflictError{fmt.Sprintf("Organization %s already has a policy named %q (%s). %s\n\n%s",
-		org, name, pol.ID, lostAnswerFound(amb), importAdvice("tfgov_policy", pol.ID, pol.ID))}}
-}
-
-// configuredCode is the code a configuration (or plan) gives inline, and
-// the attribute that gives it: content_wo or content (null: none).
-func (m *policyResourceModel) configuredCode() (types.String, string) {
-	if !m.ContentWO.IsNull() {
-		return m.ContentWO, "content_wo"
-	}
-	return m.Content, "content"
-}
-
-// contentCode is the code to upload for plan: its content, or content_wo
-// from the configuration (content_wo is never in a plan), checked as the
-// plan checks it (size, and Rego for OPA). The plan's content_sha256 is
-// that of content_wo already: Terraform plans again at apply, with the
-// configuration as it is then, and stops the apply itself when a digest
-// known at plan changed.
-func contentCode(ctx context.Context, plan *policyResourceModel, config tfsdk.Config, id string, diags *diag.Diagnostics) []byte {
-	code, attr := plan.Content, "content"
-	if plan.lean() {
-		diags.Append(config.GetAttribute(ctx, path.Root("content_wo"), &code)...)
-		attr = "content_wo"
-	}
-	if diags.HasError() {
-		return nil
-	}
-	b := []byte(code.ValueString())
-	if len(b) > maxPolicyCodeSize {
-		diags.AddAttributeError(path.Root(attr), "Policy code too large", tooLarge(len(b)))
-		return nil
-	}
-	checkCodeOfKind(id, policyIdentity{kind: tfe.PolicyKind(plan.Kind.ValueString()), name: plan.Name.ValueString()}, b, attr, diags)
-	return b
 }
 
 // Read refreshes the policy from its organization's policy list, which
@@ -706,25 +581,4 @@ func (r *policyResource) ImportState(ctx context.Context, req resource.ImportSta
 	resp.Diagnostics.Append(resp.State.SetAttribute(ctx, path.Root("id"), pol.ID)...)
 	resp.Diagnostics.Append(resp.State.SetAttribute(ctx, path.Root("organization"), parts[0])...)
 	resp.Diagnostics.Append(resp.Private.SetKey(ctx, importingKey, []byte(`true`))...)
-}
-
-// importedCodeKey holds, from the refresh right after an import until the
-// next refresh, the SHA-256 of the code the policy had (noteImportedCode):
-// a configuration with that same inline code then uploads nothing (the
-// import cannot know whether the configuration manages the code, so it
-// looks once).
-const importedCodeKey = "imported_code"
-
-// noteImportedCode downloads the code of pol, just imported (one request),
-// and records its SHA-256 (importedCodeKey); a policy without code records
-// nothing.
-func (d *providerData) noteImportedCode(ctx context.Context, pol *policyAPI, priv privateStateSetter, diags *diag.Diagnostics) {
-	code, err := d.client.Policies.Download(ctx, pol.ID)
-	if err != nil {
-		if !isNotFound(err) {
-			tflog.Debug(ctx, "Downloading the code of an imported policy failed; a configuration with code uploads it", map[string]any{"id": pol.ID, "error": err.Error()})
-		}
-		return
-	}
-	diags.Append(priv.SetKey(ctx, importedCodeKey, privateValue(sha256Hex(code)))...)
 }

@@ -2,20 +2,10 @@ package provider
 
 import (
 	"context"
-	"crypto/sha256"
-	"encoding/hex"
-	"encoding/json"
-	"errors"
 	"fmt"
-	"io/fs"
-	"os"
-	"path/filepath"
 	"regexp"
 	"strings"
-	"time"
-	"unicode/utf8"
 
-	tfe "github.com/hashicorp/go-tfe"
 	"github.com/hashicorp/terraform-plugin-framework-validators/resourcevalidator"
 	"github.com/hashicorp/terraform-plugin-framework-validators/stringvalidator"
 	"github.com/hashicorp/terraform-plugin-framework/diag"
@@ -166,15 +156,6 @@ func (r *policyUploadResource) ValidateConfig(ctx context.Context, req resource.
 	}
 }
 
-func tooLarge(n int) string {
-	return fmt.Sprintf("The code is %d bytes; the API accepts at most %d bytes (10 MB) and refuses larger code with 413. Split the policy, or trim it.", n, maxPolicyCodeSize)
-}
-
-func sha256Hex(b []byte) string {
-	sum := sha256.Sum256(b)
-	return hex.EncodeToString(sum[:])
-}
-
 // ModifyPlan puts the SHA-256 of the code into content_sha256: of
 // `content`, or of the `source` file, which it reads (refusing one over the
 // API's limit). A file that does not exist yet is accepted only when
@@ -235,229 +216,10 @@ func (r *policyUploadResource) ModifyPlan(ctx context.Context, req resource.Modi
 	}
 }
 
-func policyCodeSummary(err error) string {
-	if errors.Is(err, errEmptyPolicy) {
-		return "Empty policy code"
-	}
-	return "Invalid Rego"
-}
-
-func policyCodeDetail(kind, name string, err error) string {
-	switch {
-	case errors.Is(err, errEmptyPolicy):
-		return fmt.Sprintf("%s: %s.", name, err)
-	case kind == "opa":
-		return fmt.Sprintf("The policy is an OPA policy, and its code does not parse as Rego, so nothing will be uploaded. OPA's parser says:\n%s", err)
-	default:
-		return fmt.Sprintf("The code is Rego (it declares a package, or the file is named *.rego) but does not parse, so nothing will be uploaded. OPA's parser says:\n%s", err)
-	}
-}
-
-// Private state of tfgov_policy_upload.
-const (
-	// policyKindKey: the policy's kind, learnt at the last upload, so
-	// that the next plan checks Rego without a request. Stored as an array,
-	// ["<policy ID>", "<kind>", "<name>", "<organization>"]: private state
-	// is written twice in base64, and the state's size is Terraform's time
-	// at scale (code_proof.go).
-	policyKindKey = "k"
-)
-
-type policyKindRecord struct {
-	PolicyID string `json:"policy_id"`
-	Kind     string `json:"kind"`
-	// Name and Organization complete the policy's identity, so that the
-	// next upload needs no read of the policy.
-	Name         string `json:"name,omitempty"`
-	Organization string `json:"organization,omitempty"`
-}
-
-// MarshalJSON writes the record as an array (policyKindKey).
-func (r policyKindRecord) MarshalJSON() ([]byte, error) {
-	return json.Marshal([]string{r.PolicyID, r.Kind, r.Name, r.Organization})
-}
-
-// UnmarshalJSON reads MarshalJSON's array.
-func (r *policyKindRecord) UnmarshalJSON(b []byte) error {
-	var a []string
-	if err := json.Unmarshal(b, &a); err != nil {
-		return err
-	}
-	if len(a) != 4 {
-		return fmt.Errorf("a policy kind record of %d fields", len(a))
-	}
-	*r = policyKindRecord{PolicyID: a[0], Kind: a[1], Name: a[2], Organization: a[3]}
-	return nil
-}
-
-// getPolicyKind reads the record of this resource's last upload.
-func getPolicyKind(ctx context.Context, p privateGetter, diags *diag.Diagnostics) (policyKindRecord, bool) {
-	return privateJSON[policyKindRecord](ctx, p, policyKindKey, diags)
-}
-
-// privateGetter is the part of the framework's private state that reads.
-type privateGetter interface {
-	GetKey(ctx context.Context, key string) ([]byte, diag.Diagnostics)
-}
-
-// privateJSON reads a JSON value from private state; ok is false when the
-// key is absent or unreadable (then the caller does without it).
-func privateJSON[T any](ctx context.Context, p privateGetter, key string, diags *diag.Diagnostics) (v T, ok bool) {
-	if p == nil {
-		return v, false
-	}
-	b, d := p.GetKey(ctx, key)
-	diags.Append(d...)
-	if len(b) == 0 || json.Unmarshal(b, &v) != nil {
-		return v, false
-	}
-	return v, true
-}
-
-func privateValue(v any) []byte {
-	b, _ := json.Marshal(v) // plain structs of strings
-	return b
-}
-
-// missingSourceError is a `source` naming no file. It is fs.ErrNotExist
-// (errors.Is), and says which file was looked for and where. The hint to
-// write "${path.module}/..." comes only when it can help: a bare relative
-// path (not "./" or "../", which is what ${path.module} gives in the root
-// module and in a module beside it) whose directory does not exist from
-// where Terraform runs, as when a child module names a file of its own.
-// When the directory exists, the name is what is wrong: the error lists
-// the files beside it.
-type missingSourceError struct {
-	name, abs string
-	dirFound  bool     // the file's directory exists
-	siblings  []string // names of the files in it, at most maxSiblings
-	more      int      // files in it beyond siblings
-}
-
-const maxSiblings = 8
-
-func newMissingSourceError(name string) missingSourceError {
-	abs, err := filepath.Abs(name)
-	if err != nil {
-		abs = name
-	}
-	e := missingSourceError{name: name, abs: abs}
-	entries, err := os.ReadDir(filepath.Dir(abs))
-	if err != nil {
-		return e
-	}
-	e.dirFound = true
-	for _, de := range entries {
-		if de.IsDir() {
-			continue
-		}
-		if len(e.siblings) == maxSiblings {
-			e.more++
-			continue
-		}
-		e.siblings = append(e.siblings, de.Name())
-	}
-	return e
-}
-
-func (e missingSourceError) Error() string {
-	msg := fmt.Sprintf("source: the file %s does not exist", e.abs)
-	dir := filepath.Dir(e.abs)
-	switch {
-	case e.dirFound && len(e.siblings) == 0:
-		msg += fmt.Sprintf("; its directory %s holds no file", dir)
-	case e.dirFound:
-		msg += fmt.Sprintf("; its directory %s holds %s", dir, strings.Join(e.siblings, ", "))
-		if e.more > 0 {
-			msg += fmt.Sprintf(" and %d more", e.more)
-		}
-	default:
-		msg += fmt.Sprintf(", nor does its directory %s", dir)
-		clean := filepath.ToSlash(e.name)
-		if !filepath.IsAbs(e.name) && !strings.HasPrefix(clean, "./") && !strings.HasPrefix(clean, "../") {
-			msg += fmt.Sprintf(". source = %q is taken from the directory Terraform runs in, not the module's: for a file of the module that names it, write \"${path.module}/%s\"",
-				e.name, filepath.ToSlash(filepath.Clean(e.name)))
-		}
-	}
-	return msg + "."
-}
-
-func (e missingSourceError) Unwrap() error { return fs.ErrNotExist }
-
-// codeTooLargeError is code over the API's limit, read from a file: the
-// same summary as inline code over it (sourceErrorSummary).
-type codeTooLargeError struct {
-	name string
-	size int
-}
-
-func (e codeTooLargeError) Error() string { return e.name + ": " + tooLarge(e.size) }
-
-// sourceErrorSummary is the summary of an error of readPolicySource:
-// "Policy code too large" as for inline code, else "Cannot read the policy
-// code".
-func sourceErrorSummary(err error) string {
-	if errors.As(err, new(codeTooLargeError)) {
-		return "Policy code too large"
-	}
-	return "Cannot read the policy code"
-}
-
-// readPolicySource reads a code file, refusing one over the API's limit
-// before reading it.
-func readPolicySource(name string) ([]byte, error) {
-	fi, err := os.Stat(name)
-	if errors.Is(err, fs.ErrNotExist) {
-		return nil, newMissingSourceError(name)
-	}
-	if err != nil {
-		return nil, fmt.Errorf("source: %w", err)
-	}
-	if fi.IsDir() {
-		return nil, fmt.Errorf("%s is a directory, not a file", name)
-	}
-	if fi.Size() > maxPolicyCodeSize {
-		return nil, codeTooLargeError{name, int(fi.Size())}
-	}
-	code, err := os.ReadFile(name) // reading the configured file is the point
-	if err != nil {
-		return nil, err
-	}
-	if len(code) > maxPolicyCodeSize { // grew since the stat
-		return nil, codeTooLargeError{name, len(code)}
-	}
-	return code, nil
-}
-
 // code returns the code the plan uploads, checked against the planned
 // SHA-256 (a source file may have changed since the plan).
 func (m policyUploadResourceModel) code(diags *diag.Diagnostics) []byte {
 	return codeFor(m.Content, m.Source, m.ContentSHA256, diags)
-}
-
-// codeFor reads the code of content or source and checks it against the
-// planned SHA-256 sum (unless unknown).
-func codeFor(content, source, sum types.String, diags *diag.Diagnostics) []byte {
-	var code []byte
-	if !content.IsNull() {
-		code = []byte(content.ValueString())
-	} else {
-		var err error
-		if code, err = readPolicySource(source.ValueString()); err != nil {
-			diags.AddAttributeError(path.Root("source"), sourceErrorSummary(err), err.Error())
-			return nil
-		}
-	}
-	if len(code) > maxPolicyCodeSize {
-		diags.AddAttributeError(path.Root("content"), "Policy code too large", tooLarge(len(code)))
-		return nil
-	}
-	if !sum.IsUnknown() && sum.ValueString() != sha256Hex(code) {
-		diags.AddAttributeError(path.Root("source"), "Policy code changed since the plan",
-			fmt.Sprintf("The plan was made for code with SHA-256 %s, but the code now has SHA-256 %s. Run terraform plan again.", sum.ValueString(), sha256Hex(code)))
-		return nil
-	}
-	return code
 }
 
 // noCodeDetail says why an imported upload has no code to download, naming
@@ -485,15 +247,6 @@ func (r *policyUploadResource) noCodeDetail(ctx context.Context, id string, pol 
 		return fmt.Sprintf("Policy %s was not found: organization %s, whose policies the token can list, has none with that ID.", id, absentFrom) + fix
 	}
 	return fmt.Sprintf("Policy %s (%q, %s) has no code yet: the service has nothing to download before the first upload.", id, pol.Name, pol.Kind) + fix
-}
-
-// checkCodeOfKind checks code for a policy (checkPolicyCode: empty code,
-// and Rego for OPA). attr is the attribute an error names.
-func checkCodeOfKind(id string, pol policyIdentity, code []byte, attr string, diags *diag.Diagnostics) {
-	if err := checkPolicyCode(string(pol.kind), pol.name+".rego", code); err != nil {
-		diags.AddAttributeError(path.Root(attr), policyCodeSummary(err),
-			fmt.Sprintf("Policy %s (%s): %s", id, pol.name, strings.Replace(policyCodeDetail(string(pol.kind), attr, err), "will be", "was", 1)))
-	}
 }
 
 // upload checks the code (checkPolicyCode with the policy's kind) and
@@ -551,25 +304,6 @@ func (r *policyUploadResource) upload(ctx context.Context, m *policyUploadResour
 	m.ContentSHA256 = types.StringValue(sha256Hex(code))
 	diags.Append(r.data.setCodeProof(ctx, priv, proof)...)
 	return pol
-}
-
-// rememberKind records the policy's identity for the next plan's Rego
-// check and the next upload.
-func rememberKind(ctx context.Context, p privateStateSetter, policyID string, pol policyIdentity, diags *diag.Diagnostics) {
-	if pol.kind != "" {
-		diags.Append(p.SetKey(ctx, policyKindKey, privateValue(policyKindRecord{PolicyID: policyID, Kind: string(pol.kind), Name: pol.name, Organization: pol.organization}))...)
-	}
-}
-
-// recordedPolicy is the identity of policy id as this resource's last
-// upload recorded it in private state (prior), when complete.
-func recordedPolicy(ctx context.Context, prior privateGetter, id string, diags *diag.Diagnostics) (policyIdentity, bool) {
-	if prior == nil {
-		return policyIdentity{}, false
-	}
-	rec, ok := getPolicyKind(ctx, prior, diags)
-	pi := policyIdentity{kind: tfe.PolicyKind(rec.Kind), name: rec.Name, organization: rec.Organization}
-	return pi, ok && rec.PolicyID == id && pi.complete()
 }
 
 func (r *policyUploadResource) Create(ctx context.Context, req resource.CreateRequest, resp *resource.CreateResponse) {
@@ -739,120 +473,4 @@ func (r *policyUploadResource) Delete(ctx context.Context, req resource.DeleteRe
 	var state policyUploadResourceModel
 	_ = getInto(ctx, req.State, &state)
 	tflog.Info(ctx, "Removing policy code from state; the policy keeps its last code", map[string]any{"policy_id": state.PolicyID.ValueString()})
-}
-
-// refuseInlineCode refuses an upload to a policy whose tfgov_policy has
-// inline code (content), as far as this process has seen: two
-// resources would upload over each other's code.
-func (d *providerData) refuseInlineCode(policyID string, diags *diag.Diagnostics) {
-	if _, ok := d.lists.inlineCode.Load(policyID); ok {
-		diags.AddAttributeError(path.Root("policy_id"), "Policy code managed twice",
-			fmt.Sprintf("The tfgov_policy of %s sets its code inline (content), so a tfgov_policy_upload may not upload code to it too. "+
-				"Remove this tfgov_policy_upload, or remove content from the tfgov_policy.", policyID))
-	}
-}
-
-// uploadClaim is a tfgov_policy_upload planned for a policy in this
-// process, described by its code (the provider is not told resource
-// addresses; Terraform names the one whose plan fails).
-type uploadClaim struct{ sha256, what string }
-
-// describeUpload names an upload by its code, for the error that refuses a
-// second one: its source file, or its inline content's SHA-256.
-func describeUpload(cfg policyUploadResourceModel, sum types.String) string {
-	hash := "not known yet"
-	if !sum.IsUnknown() && !sum.IsNull() {
-		hash = sum.ValueString()
-	}
-	switch {
-	case !cfg.Source.IsNull() && !cfg.Source.IsUnknown():
-		return fmt.Sprintf("source %q (SHA-256 %s)", cfg.Source.ValueString(), hash)
-	case !cfg.Content.IsNull():
-		return "content with SHA-256 " + hash
-	}
-	return "code not known yet"
-}
-
-// claimPolicyCode refuses a second tfgov_policy_upload for one policy.
-//
-// A provider never sees the configuration of other resource instances, and
-// Terraform starts a fresh provider for every graph walk (the plan, the
-// apply): what one walk learns is gone in the next, and nothing of ours is
-// on the service to mark a policy's uploader (the API has no field for it).
-// But within one walk Terraform plans every instance of the configuration
-// through this one provider, and in the apply walk it plans again every
-// instance it applies. So each plan of a tfgov_policy_upload whose
-// policy_id is known claims that policy in this process (codeUploads); the
-// plan of a second claim fails naming both, by their code. With policy_id
-// known at plan (an existing policy) the plan fails; with a policy created
-// in the same apply, the apply walk's plan of the second upload fails, and
-// the next plan fails again until one is removed. Only a claim of other
-// code conflicts: Terraform may plan one instance twice in a walk (an
-// import that generates configuration does), and two uploads of the same
-// code do not undo each other. Two configurations (two
-// states) uploading to one policy cannot see each other this way: each
-// then finds the other's upload as drift on its next plan (code_proof.go),
-// which the plan shows.
-func (d *providerData) claimPolicyCode(policyID string, claim uploadClaim, diags *diag.Diagnostics) {
-	prev, loaded := d.lists.codeUploads.LoadOrStore(policyID, claim)
-	other, _ := prev.(uploadClaim)
-	if !loaded || other.sha256 == claim.sha256 {
-		return
-	}
-	what := claim.what
-	diags.AddAttributeError(path.Root("policy_id"), "Policy code managed twice",
-		fmt.Sprintf("Two tfgov_policy_upload resources upload code to policy %s: this one (%s) and another one of this configuration (%s). "+
-			"A policy has one code, and each upload would replace the other's: keep one tfgov_policy_upload per policy.", policyID, what, other.what))
-}
-
-// fetchCode downloads the code of policy id (one request); gone reports a
-// 404: the policy is gone, or has no code.
-func (d *providerData) fetchCode(ctx context.Context, id string) (code []byte, gone bool, err error) {
-	code, err = d.client.Policies.Download(ctx, id)
-	if isNotFound(err) {
-		return nil, true, nil
-	}
-	if err != nil {
-		return nil, false, fmt.Errorf("downloading the code of policy %s: %w", id, err)
-	}
-	return code, false, nil
-}
-
-// downloadCode downloads the code of policy id (one request) and compares
-// its SHA-256 with sum, the one in state: it returns the downloaded code's
-// SHA-256, and content replaced by the downloaded text when the code
-// changed (or when content is unknown: just imported) and is text. gone
-// reports a 404: the policy is gone, or has no code.
-func (d *providerData) downloadCode(ctx context.Context, id string, sum, content types.String) (newSum, newContent types.String, gone bool, err error) {
-	code, gone, err := d.fetchCode(ctx, id)
-	if gone || err != nil {
-		return sum, content, gone, err
-	}
-	got := sha256Hex(code)
-	if content.IsUnknown() {
-		content = types.StringNull()
-		if utf8.Valid(code) {
-			content = types.StringValue(string(code))
-		}
-	}
-	if got != sum.ValueString() {
-		tflog.Info(ctx, "Policy code changed outside Terraform", map[string]any{"policy_id": id, "sha256": got, "state_sha256": sum.ValueString()})
-		if !content.IsNull() && utf8.Valid(code) {
-			content = types.StringValue(string(code))
-		}
-	}
-	return types.StringValue(got), content, false, nil
-}
-
-// updatedAtSignal is pol's updated-at as codeProof records it, to the
-// precision the API gives; "" when null.
-func updatedAtSignal(pol *policyAPI) string {
-	if pol.UpdatedAt.IsZero() {
-		return ""
-	}
-	return pol.UpdatedAt.UTC().Format(time.RFC3339Nano)
-}
-
-type privateStateSetter interface {
-	SetKey(ctx context.Context, key string, value []byte) diag.Diagnostics
 }

@@ -3,7 +3,6 @@ package provider
 import (
 	"regexp"
 
-	"github.com/hashicorp/terraform-plugin-framework-validators/stringvalidator"
 	actionschema "github.com/hashicorp/terraform-plugin-framework/action/schema"
 	dsschema "github.com/hashicorp/terraform-plugin-framework/datasource/schema"
 	listschema "github.com/hashicorp/terraform-plugin-framework/list/schema"
@@ -25,17 +24,6 @@ var nameRE = regexp.MustCompile(`^[A-Za-z0-9_-]+$`)
 
 // moduleProviderRE is the service's rule for a module's provider name.
 var moduleProviderRE = regexp.MustCompile(`^[a-z0-9]+$`)
-
-// nameValidator checks a name by the service's rule (nameRE): an
-// organization's, a module's, a policy's.
-func nameValidator() validator.String {
-	return stringvalidator.RegexMatches(nameRE, "must contain only letters, numbers, - and _")
-}
-
-// moduleProviderValidator checks a module's provider name.
-func moduleProviderValidator() validator.String {
-	return stringvalidator.RegexMatches(moduleProviderRE, "must contain only lower-case letters and digits")
-}
 
 // scopeAttr is one scope attribute: organization is optional (the
 // provider's by default), the module's name and provider are required.

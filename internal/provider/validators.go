@@ -2,16 +2,22 @@ package provider
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"net/url"
+	pathpkg "path"
 	"regexp"
 	"slices"
 	"strings"
 	"time"
 
+	"github.com/hashicorp/go-version"
+	"github.com/hashicorp/hcl/v2"
+	"github.com/hashicorp/hcl/v2/hclsyntax"
 	"github.com/hashicorp/terraform-plugin-framework-validators/stringvalidator"
 	"github.com/hashicorp/terraform-plugin-framework/resource/schema"
 	"github.com/hashicorp/terraform-plugin-framework/schema/validator"
+	"github.com/hashicorp/terraform-plugin-framework/types"
 )
 
 // idValidator checks an identifier of the given prefix, such as `apool-`:
@@ -129,4 +135,184 @@ func (v policyLevelValidator) ValidateString(ctx context.Context, req validator.
 		detail += fmt.Sprintf(" Did you mean %q? The levels are written in lower case with hyphens.", hint)
 	}
 	resp.Diagnostics.AddAttributeError(req.Path, "Invalid enforcement level", detail)
+}
+
+// regexpValidator requires an RE2 regular expression.
+type regexpValidator struct{}
+
+func (regexpValidator) Description(context.Context) string {
+	return "must be a regular expression (RE2 syntax)"
+}
+
+func (v regexpValidator) MarkdownDescription(ctx context.Context) string { return v.Description(ctx) }
+
+func (v regexpValidator) ValidateString(ctx context.Context, req validator.StringRequest, resp *validator.StringResponse) {
+	if req.ConfigValue.IsNull() || req.ConfigValue.IsUnknown() {
+		return
+	}
+	if _, err := regexp.Compile(req.ConfigValue.ValueString()); err != nil {
+		resp.Diagnostics.AddAttributeError(req.Path, "Invalid regular expression",
+			fmt.Sprintf("%s %s: %s", req.Path, v.Description(ctx), strings.TrimPrefix(err.Error(), "error parsing regexp: ")))
+	}
+}
+
+// unusedForValidator requires a positive Go duration.
+type unusedForValidator struct{}
+
+func (unusedForValidator) Description(context.Context) string {
+	return `must be a positive duration such as "720h" or "1h30m" (units h, m, s)`
+}
+
+func (v unusedForValidator) MarkdownDescription(ctx context.Context) string {
+	return v.Description(ctx)
+}
+
+func (v unusedForValidator) ValidateString(ctx context.Context, req validator.StringRequest, resp *validator.StringResponse) {
+	if req.ConfigValue.IsNull() || req.ConfigValue.IsUnknown() {
+		return
+	}
+	if d, err := time.ParseDuration(req.ConfigValue.ValueString()); err != nil || d <= 0 {
+		resp.Diagnostics.AddAttributeError(req.Path, "Invalid duration",
+			fmt.Sprintf("%s %s, got %q.", req.Path, v.Description(ctx), req.ConfigValue.ValueString()))
+	}
+}
+
+// semverValidator requires a semantic version such as 1.2.3, as the
+// registry does for module versions.
+type semverValidator struct{}
+
+func (semverValidator) Description(context.Context) string {
+	return "must be a semantic version such as 1.2.3"
+}
+
+func (v semverValidator) MarkdownDescription(ctx context.Context) string { return v.Description(ctx) }
+
+func (v semverValidator) ValidateString(ctx context.Context, req validator.StringRequest, resp *validator.StringResponse) {
+	if req.ConfigValue.IsNull() || req.ConfigValue.IsUnknown() {
+		return
+	}
+	if _, err := version.NewSemver(req.ConfigValue.ValueString()); err != nil {
+		resp.Diagnostics.AddAttributeError(req.Path, "Invalid module version", fmt.Sprintf("%s %s, got %q.", req.Path, v.Description(ctx), req.ConfigValue.ValueString()))
+	}
+}
+
+// regoQueryValidator checks that a string is a Rego query, such as
+// `data.terraform.policies.deny`.
+type regoQueryValidator struct{}
+
+func (regoQueryValidator) Description(context.Context) string {
+	return "must be a Rego query, such as data.terraform.policies.deny"
+}
+
+func (v regoQueryValidator) MarkdownDescription(context.Context) string {
+	return "must be a Rego query, such as `data.terraform.policies.deny`"
+}
+
+func (v regoQueryValidator) ValidateString(ctx context.Context, req validator.StringRequest, resp *validator.StringResponse) {
+	if req.ConfigValue.IsNull() || req.ConfigValue.IsUnknown() {
+		return
+	}
+	if err := checkRegoQuery(req.ConfigValue.ValueString()); err != nil {
+		resp.Diagnostics.AddAttributeError(req.Path, "Invalid Rego query", fmt.Sprintf("%s %s; OPA's parser says:\n%s", req.Path, v.Description(ctx), err))
+	}
+}
+
+// nameValidator checks a name by the service's rule (nameRE): an
+// organization's, a module's, a policy's.
+func nameValidator() validator.String {
+	return stringvalidator.RegexMatches(nameRE, "must contain only letters, numbers, - and _")
+}
+
+// moduleProviderValidator checks a module's provider name.
+func moduleProviderValidator() validator.String {
+	return stringvalidator.RegexMatches(moduleProviderRE, "must contain only lower-case letters and digits")
+}
+
+// relativePathValidator requires a path inside the configuration.
+type relativePathValidator struct{}
+
+func (relativePathValidator) Description(context.Context) string {
+	return "must be a relative path inside the configuration (no leading /, no ..)"
+}
+
+func (v relativePathValidator) MarkdownDescription(ctx context.Context) string {
+	return v.Description(ctx)
+}
+
+func (v relativePathValidator) ValidateString(ctx context.Context, req validator.StringRequest, resp *validator.StringResponse) {
+	if req.ConfigValue.IsNull() || req.ConfigValue.IsUnknown() {
+		return
+	}
+	p := req.ConfigValue.ValueString()
+	clean := pathpkg.Clean(strings.ReplaceAll(p, "\\", "/"))
+	if strings.TrimSpace(p) == "" || pathpkg.IsAbs(clean) || clean == ".." || strings.HasPrefix(clean, "../") {
+		resp.Diagnostics.AddAttributeError(req.Path, "Invalid path", fmt.Sprintf("%s %s, got %q.", req.Path, v.Description(ctx), p))
+	}
+}
+
+// runVariablesValidator checks run variables as the API does: keys are
+// identifiers, values single literals of the configuration language.
+type runVariablesValidator struct{}
+
+func (runVariablesValidator) Description(context.Context) string {
+	return "keys must start with a letter or underscore and hold only letters, digits, _ and -; values must be literals of the configuration language"
+}
+
+func (v runVariablesValidator) MarkdownDescription(ctx context.Context) string {
+	return v.Description(ctx)
+}
+
+func (v runVariablesValidator) ValidateMap(ctx context.Context, req validator.MapRequest, resp *validator.MapResponse) {
+	if req.ConfigValue.IsNull() || req.ConfigValue.IsUnknown() {
+		return
+	}
+	for key, val := range req.ConfigValue.Elements() {
+		at := req.Path.AtMapKey(key)
+		if !runVariableKeyRE.MatchString(key) {
+			resp.Diagnostics.AddAttributeError(at, "Invalid variable name",
+				fmt.Sprintf("Variable name %q must start with a letter or underscore and hold only letters, digits, _ and -.", key))
+		}
+		s, ok := val.(types.String)
+		if !ok || s.IsUnknown() || s.IsNull() {
+			continue
+		}
+		if err := checkHCLLiteral(key, s.ValueString()); err != nil {
+			resp.Diagnostics.AddAttributeError(at, "Invalid variable value",
+				fmt.Sprintf("The value of %s must be a literal of the configuration language, such as \"\\\"text\\\"\" (a string with its own quotes), \"42\", \"true\" or jsonencode([\"a\"]): %s", key, err))
+		}
+	}
+}
+
+// checkHCLLiteral accepts one expression that has a value without any
+// context: no references, no function calls.
+func checkHCLLiteral(name, src string) error {
+	expr, diags := hclsyntax.ParseExpression([]byte(src), name, hcl.Pos{Line: 1, Column: 1})
+	if !diags.HasErrors() {
+		_, diags = expr.Value(nil)
+	}
+	if diags.HasErrors() {
+		return errors.New(diags.Error())
+	}
+	return nil
+}
+
+// durationValidator requires a Go duration such as `30m`.
+type durationValidator struct{}
+
+func (durationValidator) Description(context.Context) string {
+	return `must be a duration such as "30m" or "1h30m"`
+}
+
+func (v durationValidator) MarkdownDescription(context.Context) string {
+	return "must be a duration such as `\"30m\"` or `\"1h30m\"`"
+}
+
+func (v durationValidator) ValidateString(ctx context.Context, req validator.StringRequest, resp *validator.StringResponse) {
+	if req.ConfigValue.IsNull() || req.ConfigValue.IsUnknown() {
+		return
+	}
+	if _, err := time.ParseDuration(req.ConfigValue.ValueString()); err != nil {
+		resp.Diagnostics.AddAttributeError(req.Path, "Invalid timeout",
+			fmt.Sprintf("%s %s, got %q.", req.Path, v.Description(ctx), req.ConfigValue.ValueString()))
+	}
 }
