@@ -39,9 +39,8 @@
 //	tfeclient.go       the package's names for internal/tfeclient's (below)
 //	names.go           names in, IDs out: bulk lookups by name, closest names
 //
-// The provider itself: provider.go (schema, Configure), credentials.go
-// (the CLI configuration's tokens), token_check.go (the token checked once
-// at configure), validators.go, import_id.go, organization.go (the provider's default organization),
+// The provider itself: provider.go (schema, Configure), token_check.go
+// (the token checked once at configure), validators.go, import_id.go, organization.go (the provider's default organization),
 // module_ref.go (a private registry module's name).
 //
 // # The HTTP layer: internal/tfeclient
@@ -56,6 +55,7 @@
 //	response_notes.go  what go-tfe drops from an answer (headers, pointers)
 //	errors.go          error texts naming the attribute (JSON:API pointers)
 //	discovery.go       the API's address, by service discovery
+//	credentials.go     the token: env, the CLI configuration's credentials, terraform login
 //	pager.go           the one pager: every paginated list reads through it
 //	api_request.go     the one raw JSON:API request, through go-tfe
 package provider

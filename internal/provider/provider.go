@@ -175,13 +175,13 @@ func (p *tfgovProvider) Configure(ctx context.Context, req provider.ConfigureReq
 		credentialsHost = u.Host
 	}
 
-	token, tokenSrc, looked, err := findToken(cfg.Token.ValueString(), credentialsHost)
+	token, tokenSrc, looked, err := tfeclient.FindToken(cfg.Token.ValueString(), credentialsHost)
 	if err != nil {
 		resp.Diagnostics.AddAttributeError(path.Root("token"), "Unable to read Terraform CLI credentials", err.Error())
 		return
 	}
 	if token == "" {
-		resp.Diagnostics.AddAttributeError(path.Root("token"), "Missing API token", missingTokenDetail(credentialsHost, looked))
+		resp.Diagnostics.AddAttributeError(path.Root("token"), "Missing API token", tfeclient.MissingTokenDetail(credentialsHost, looked))
 		return
 	}
 
