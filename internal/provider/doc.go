@@ -40,8 +40,9 @@
 //	names.go           names in, IDs out: bulk lookups by name, closest names
 //
 // The provider itself: provider.go (schema, Configure), token_check.go
-// (the token checked once at configure), validators.go, import_id.go, organization.go (the provider's default organization),
-// module_ref.go (a private registry module's name).
+// (the token checked once at configure), validators.go, import_id.go,
+// organization.go (the provider's default organization), module_ref.go (a
+// private registry module's name).
 //
 // # The HTTP layer: internal/tfeclient
 //
