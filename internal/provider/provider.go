@@ -210,10 +210,16 @@ func (p *tfgovProvider) Configure(ctx context.Context, req provider.ConfigureReq
 		RetryMax:   int(retryMax),
 		UserAgent:  fmt.Sprintf("terraform-provider-tfgov/%s (+https://registry.terraform.io/providers/tfgov/tfgov) go-tfe", p.version),
 	})
-	if de := (*tfeclient.DiscoveryError)(nil); errors.As(err, &de) {
-		resp.Diagnostics.AddAttributeError(path.Root("hostname"), "Unable to find the API of "+hostname, err.Error())
+	var discoveryErr *tfeclient.DiscoveryError
+	var connectErr *tfeclient.ConnectError
+	switch {
+	case errors.As(err, &discoveryErr):
+		resp.Diagnostics.AddAttributeError(path.Root("hostname"), "Unable to find the API of "+hostname, discoveryErr.Err.Error())
 		return
-	} else if err != nil {
+	case errors.As(err, &connectErr):
+		resp.Diagnostics.AddError("Unable to create the API client", fmt.Sprintf("Connecting to %s: %s", connectErr.Address, connectErr.Err))
+		return
+	case err != nil:
 		resp.Diagnostics.AddError("Unable to create the API client", err.Error())
 		return
 	}

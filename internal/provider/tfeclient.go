@@ -14,10 +14,7 @@ import (
 type (
 	ambiguousWriteError = tfeclient.AmbiguousWriteError
 	notSentError        = tfeclient.NotSentError
-	serviceClock        = tfeclient.ServiceClock
 )
-
-const stopWriteWait = tfeclient.StopWriteWait
 
 var (
 	apiRequest        = tfeclient.APIRequest
@@ -25,7 +22,6 @@ var (
 	withResponseNotes = tfeclient.WithResponseNotes
 	rejectedAttribute = tfeclient.RejectedAttribute
 	lookContext       = tfeclient.LookContext
-	carried           = tfeclient.Carried
 )
 
 // Generic functions cannot be function values uninstantiated.

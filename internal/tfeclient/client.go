@@ -49,9 +49,19 @@ type DiscoveryError struct {
 func (e *DiscoveryError) Error() string { return e.Err.Error() }
 func (e *DiscoveryError) Unwrap() error { return e.Err }
 
+// ConnectError is go-tfe's failure to create its client for Address.
+type ConnectError struct {
+	Address string
+	Err     error
+}
+
+func (e *ConnectError) Error() string { return fmt.Sprintf("connecting to %s: %s", e.Address, e.Err) }
+func (e *ConnectError) Unwrap() error { return e.Err }
+
 // New builds the HTTP client, finds the API when no address is given, and
 // creates the go-tfe client, whose writes are carried past Terraform's stop
-// (interrupt.go). A failed discovery is a *DiscoveryError.
+// (interrupt.go). A failed discovery is a *DiscoveryError, a failed client
+// a *ConnectError.
 func New(ctx context.Context, cfg Config) (*Client, error) {
 	httpClient := cleanhttp.DefaultPooledClient()
 	transport := cleanhttp.DefaultPooledTransport()
@@ -83,7 +93,7 @@ func New(ctx context.Context, cfg Config) (*Client, error) {
 		RetryServerErrors: false,
 	})
 	if err != nil {
-		return nil, fmt.Errorf("Connecting to %s: %w", address, err)
+		return nil, &ConnectError{Address: address, Err: err}
 	}
 	carryWrites(client) // an interrupted apply keeps what its writes made (interrupt.go)
 	return &Client{Client: client, Clock: clock, Address: address}, nil
