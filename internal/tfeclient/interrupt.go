@@ -29,7 +29,7 @@ import (
 // a new write. A create that made an object and then had a later step
 // refused records the object (tfgov_policy with code: the policy, tainted,
 // without its code). A create whose answer never came (its connection lost
-// as Terraform stopped) is ambiguous as any lost answer (reconcile.go): its
+// as Terraform stopped) is ambiguous as any lost answer (provider/reconcile.go): its
 // look-up still runs (LookContext), so the object it may have made is named
 // in that apply, with its import block where it has a natural key.
 //

@@ -38,7 +38,7 @@ import (
 //     A POST ending in a 5xx, or in a transport error once the request may
 //     have been sent, returns an *AmbiguousWriteError at once: the resource
 //     looks for what the first attempt may have made before it creates
-//     again (see reconcile.go).
+//     again (see provider/reconcile.go).
 //   - Permanent failures (an untrusted certificate, a hostname the
 //     certificate does not name, a host name that does not resolve) fail at
 //     once with a *permanentError that says what to fix.
