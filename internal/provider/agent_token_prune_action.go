@@ -161,7 +161,7 @@ func (a *agentTokenPruneAction) Invoke(ctx context.Context, req action.InvokeReq
 			a.data.agentPoolError(ctx, poolID, tfe.ErrResourceNotFound))
 		return
 	}
-	now := notes.serverTime()
+	now := notes.ServerTime()
 	if now.IsZero() {
 		// No Date header: this machine's clock, rounded down to the
 		// second as a Date header would be.
@@ -202,7 +202,7 @@ func (a *agentTokenPruneAction) Invoke(ctx context.Context, req action.InvokeReq
 			resp.Diagnostics.AddError("Error reading agent token", fmt.Sprintf("Reading agent token %s before revoking it: %s. It was not revoked.", t.ID, err))
 			continue
 		}
-		at := rnotes.serverTime()
+		at := rnotes.ServerTime()
 		if at.IsZero() {
 			at = now
 		}

@@ -184,7 +184,7 @@ func (r *agentTokenResource) unreceivedTokens(ctx context.Context, poolID, descr
 	}
 	var found []*tfe.AgentToken
 	for _, t := range tokens {
-		if t.Description == description && amb.within(t.CreatedAt) && !r.data.owned.wasReceived(t.ID) {
+		if t.Description == description && amb.Within(t.CreatedAt) && !r.data.owned.wasReceived(t.ID) {
 			found = append(found, t)
 		}
 	}

@@ -40,24 +40,34 @@
 //	list_resources.go  the list resources' frame (listBase), their registration
 //	bulk_lists.go      the shared lists of the types refreshed in bulk
 //	shared_lists.go    the mechanism: one list read per parent per operation
-//	pager.go           the one pager: every paginated list reads through it
 //	reconcile.go       creates whose answer was lost: find before creating again
 //	ownership.go       adopt an object only on proof that this create made it
 //	code_hash.go       hashes of local files taken at plan, for saved plans
 //	model_convert.go   models converted without reflection (speed)
 //	move_state_tfe.go  moving state from hashicorp/tfe: the mechanism
 //	scope_attributes.go organization/module_name/module_provider, defined once
-//	api_request.go     the one raw JSON:API request, through go-tfe
-//	transport.go       retries, rate limits, error bodies, the request log
-//	interrupt.go       after Terraform's stop: writes sent are carried to their answer, none sent after
-//	service_clock.go   the service's clock, from its Date header
-//	response_notes.go  what go-tfe drops from an answer (headers, pointers)
-//	errors.go          error texts naming the attribute; configureData
+//	errors.go          errors that say which (404: missing or not allowed); configureData
+//	tfeclient.go       the package's names for internal/tfeclient's (below)
 //	names.go           names in, IDs out: bulk lookups by name, closest names
 //
-// The provider itself: provider.go (schema, Configure), credentials.go
-// (the CLI configuration's tokens), discovery.go (the API's address),
-// token_check.go (the token checked once at configure), validators.go,
-// import_id.go, organization.go (the provider's default organization),
-// module_ref.go (a private registry module's name).
+// The provider itself: provider.go (schema, Configure), token_check.go
+// (the token checked once at configure), validators.go, import_id.go,
+// organization.go (the provider's default organization), module_ref.go (a
+// private registry module's name).
+//
+// # The HTTP layer: internal/tfeclient
+//
+// Nothing there imports terraform-plugin-framework; provider.go's Configure
+// builds the client with tfeclient.New:
+//
+//	client.go          New: the HTTP client, discovery, the go-tfe client
+//	transport.go       retries, rate limits, error bodies, the request log
+//	interrupt.go       after Terraform's stop: writes sent are carried to their answer, none sent after
+//	service_clock.go   the service's clock, from its Date header; a lost write's window
+//	response_notes.go  what go-tfe drops from an answer (headers, pointers)
+//	errors.go          error texts naming the attribute (JSON:API pointers)
+//	discovery.go       the API's address, by service discovery
+//	credentials.go     the token: env, the CLI configuration's credentials, terraform login
+//	pager.go           the one pager: every paginated list reads through it
+//	api_request.go     the one raw JSON:API request, through go-tfe
 package provider

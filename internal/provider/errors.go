@@ -4,8 +4,6 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"net/http"
-	"strings"
 
 	tfe "github.com/hashicorp/go-tfe"
 	"github.com/hashicorp/terraform-plugin-framework/diag"
@@ -30,50 +28,6 @@ func configureData(data any, diags *diag.Diagnostics) *providerData {
 		return nil
 	}
 	return d
-}
-
-// serviceErrorText is the message for one JSON:API error object of a 4xx
-// answer: the service's title and detail, quoted as sent, and the Terraform
-// attribute that source.pointer designates. go-tfe keeps only the title
-// and detail of each error, so the transport (explainErrorBody) puts this
-// text in their place; every resource's message shows it.
-func serviceErrorText(status int, e jsonapiError) string {
-	msg := fmt.Sprintf("the service refused the request (%d %s)", status, firstNonEmpty(e.Title, strings.ToLower(http.StatusText(status))))
-	if e.Detail != "" {
-		msg += ": " + e.Detail
-	}
-	if e.Source != nil {
-		if attr := pointerAttribute(e.Source.Pointer); attr != "" {
-			msg += fmt.Sprintf(" (attribute %q)", attr)
-		} else if e.Source.Parameter != "" {
-			msg += fmt.Sprintf(" (query parameter %q)", e.Source.Parameter)
-		}
-	}
-	return msg
-}
-
-// pointerAttribute maps a JSON:API source.pointer to the name of the
-// Terraform attribute that carries the value: an attribute's kebab-case
-// name becomes snake case (`/data/attributes/enforcement-level` →
-// `enforcement_level`), a relationship becomes its ID attribute
-// (`/data/relationships/team` → `team_id`, `/data/relationships/policy-sets`
-// → `policy_set_ids`). It returns "" for any other pointer.
-func pointerAttribute(pointer string) string {
-	parts := strings.Split(strings.TrimPrefix(pointer, "/"), "/")
-	if len(parts) < 3 || parts[0] != "data" {
-		return ""
-	}
-	name := strings.ReplaceAll(parts[2], "-", "_")
-	switch parts[1] {
-	case "attributes":
-		return strings.ReplaceAll(strings.Join(parts[2:], "."), "-", "_")
-	case "relationships":
-		if s, ok := strings.CutSuffix(name, "s"); ok {
-			return s + "_ids"
-		}
-		return name + "_id"
-	}
-	return ""
 }
 
 // Errors that say which. The API answers 404 for a missing object and for

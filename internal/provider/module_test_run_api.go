@@ -164,7 +164,7 @@ func (c testRunClient) lostCreate(ctx context.Context, m moduleRef, sent *tfe.Te
 			}
 			return run, true, nil, nil
 		}
-		if amb.within(run.CreatedAt) {
+		if amb.Within(run.CreatedAt) {
 			candidates = append(candidates, run)
 		}
 	}
@@ -203,7 +203,7 @@ var testRunListPageSize = 100
 
 // list reads every page of the module's runs, newest first, of the given
 // sources (all when empty), testRunListPageSize a request, through the
-// pager (pager.go): an error on any page, a 404 included, is an error.
+// pager (internal/tfeclient/pager.go): an error on any page, a 404 included, is an error.
 func (c testRunClient) list(ctx context.Context, m moduleRef, sources []string) ([]*testRunRecord, error) {
 	return listAll(ctx, func(ctx context.Context, n int) ([]*testRunRecord, *tfe.Pagination, error) {
 		opts := &testRunListOptions{ListOptions: tfe.ListOptions{PageNumber: n, PageSize: testRunListPageSize}, Sources: strings.Join(sources, ",")}

@@ -31,7 +31,7 @@ type testVariableList struct {
 }
 
 // listTestVariables reads every page of a module's test variables through
-// the pager (pager.go). A 404 on the first page means the module is gone;
+// the pager (internal/tfeclient/pager.go). A 404 on the first page means the module is gone;
 // on a later page it is an error like any other: the module answered a
 // moment before, and a list cut short must never read as "no variables".
 func listTestVariables(ctx context.Context, client *tfe.Client, mod moduleRef) (*testVariableList, error) {

@@ -291,7 +291,7 @@ func (r *moduleTestVariableResource) Create(ctx context.Context, req resource.Cr
 			if err == nil {
 				r.data.owned.receive(v.ID)
 			}
-			return v, notes.wrap(err)
+			return v, notes.Wrap(err)
 		},
 		func(ctx context.Context, amb *ambiguousWriteError) (*tfe.Variable, bool, error) {
 			return lostTestVariable(ctx, r.data.client, mod, opts, amb)

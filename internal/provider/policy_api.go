@@ -61,7 +61,7 @@ type policyClient struct{ c *tfe.Client }
 // do makes one request; a refusal naming attributes is a *rejectedError.
 func (p policyClient) do(ctx context.Context, method, path string, body any, out any) error {
 	ctx, notes := withResponseNotes(ctx)
-	return notes.wrap(apiRequest(ctx, p.c, method, path, body, nil, out))
+	return notes.Wrap(apiRequest(ctx, p.c, method, path, body, nil, out))
 }
 
 // upload puts code as the code of policy id (one request), as go-tfe's

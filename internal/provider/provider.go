@@ -2,15 +2,14 @@
 package provider
 
 import (
+	"cmp"
 	"context"
-	"crypto/tls"
+	"errors"
 	"fmt"
 	"net/url"
 	"os"
 	"strconv"
-	"time"
 
-	"github.com/hashicorp/go-cleanhttp"
 	tfe "github.com/hashicorp/go-tfe"
 	"github.com/hashicorp/terraform-plugin-framework-validators/int64validator"
 	"github.com/hashicorp/terraform-plugin-framework/action"
@@ -22,11 +21,13 @@ import (
 	"github.com/hashicorp/terraform-plugin-framework/schema/validator"
 	"github.com/hashicorp/terraform-plugin-framework/types"
 	"github.com/hashicorp/terraform-plugin-log/tflog"
+
+	"github.com/tfgov/terraform-provider-tfgov/internal/tfeclient"
 )
 
 const (
 	defaultHostname = "app.terraform.io"
-	defaultRetryMax = 5
+	defaultRetryMax = tfeclient.DefaultRetryMax
 )
 
 var (
@@ -158,9 +159,9 @@ func (p *tfgovProvider) Configure(ctx context.Context, req provider.ConfigureReq
 	organizationUnknown := cfg.Organization.IsUnknown()
 
 	// address is used as given; hostname is resolved by service discovery
-	// below, as Terraform CLI and hashicorp/tfe do (discovery.go).
-	hostname := firstNonEmpty(cfg.Hostname.ValueString(), os.Getenv("TFE_HOSTNAME"), defaultHostname)
-	address := firstNonEmpty(cfg.Address.ValueString(), os.Getenv("TFE_ADDRESS"))
+	// below, as Terraform CLI and hashicorp/tfe do (internal/tfeclient/discovery.go).
+	hostname := cmp.Or(cfg.Hostname.ValueString(), os.Getenv("TFE_HOSTNAME"), defaultHostname)
+	address := cmp.Or(cfg.Address.ValueString(), os.Getenv("TFE_ADDRESS"))
 	credentialsHost := hostname
 	var err error
 	if address != "" {
@@ -174,13 +175,13 @@ func (p *tfgovProvider) Configure(ctx context.Context, req provider.ConfigureReq
 		credentialsHost = u.Host
 	}
 
-	token, tokenSrc, looked, err := findToken(cfg.Token.ValueString(), credentialsHost)
+	token, tokenSrc, looked, err := tfeclient.FindToken(cfg.Token.ValueString(), credentialsHost)
 	if err != nil {
 		resp.Diagnostics.AddAttributeError(path.Root("token"), "Unable to read Terraform CLI credentials", err.Error())
 		return
 	}
 	if token == "" {
-		resp.Diagnostics.AddAttributeError(path.Root("token"), "Missing API token", missingTokenDetail(credentialsHost, looked))
+		resp.Diagnostics.AddAttributeError(path.Root("token"), "Missing API token", tfeclient.MissingTokenDetail(credentialsHost, looked))
 		return
 	}
 
@@ -201,42 +202,29 @@ func (p *tfgovProvider) Configure(ctx context.Context, req provider.ConfigureReq
 		retryMax = cfg.RetryMax.ValueInt64()
 	}
 
-	httpClient := cleanhttp.DefaultPooledClient()
-	transport := cleanhttp.DefaultPooledTransport()
-	transport.ResponseHeaderTimeout = responseHeaderTimeout
-	if skipVerify {
-		transport.TLSClientConfig = &tls.Config{InsecureSkipVerify: true} // the user asked for it
-	}
-	basePath := "" // go-tfe's default, /api/v2/
-	if address == "" {
-		api, err := discoverAPI(hostname, transport)
-		if err != nil {
-			resp.Diagnostics.AddAttributeError(path.Root("hostname"), "Unable to find the API of "+hostname, err.Error())
-			return
-		}
-		address, basePath = api.Scheme+"://"+api.Host, api.Path
-		tflog.Debug(ctx, "Discovered the API", map[string]any{"hostname": hostname, "api": api.String()})
-	}
-	clock := &serviceClock{}
-	httpClient.Transport = &retryTransport{next: transport, max: int(retryMax), minWait: 250 * time.Millisecond, maxWait: 5 * time.Second, serviceClock: clock}
-
-	headers := make(map[string][]string)
-	headers["User-Agent"] = []string{fmt.Sprintf("terraform-provider-tfgov/%s (+https://registry.terraform.io/providers/tfgov/tfgov) go-tfe", p.version)}
-	client, err := tfe.NewClient(&tfe.Config{
+	c, err := tfeclient.New(ctx, tfeclient.Config{
 		Address:    address,
-		BasePath:   basePath,
+		Hostname:   hostname,
 		Token:      token,
-		Headers:    headers,
-		HTTPClient: httpClient,
-		// Server errors are retried by retryTransport, which retry_max
-		// bounds; go-tfe's own retries (fixed at 30) stay off.
-		RetryServerErrors: false,
+		SkipVerify: skipVerify,
+		RetryMax:   int(retryMax),
+		UserAgent:  fmt.Sprintf("terraform-provider-tfgov/%s (+https://registry.terraform.io/providers/tfgov/tfgov) go-tfe", p.version),
 	})
-	if err != nil {
-		resp.Diagnostics.AddError("Unable to create the API client", fmt.Sprintf("Connecting to %s: %s", address, err))
+	var discoveryErr *tfeclient.DiscoveryError
+	var connectErr *tfeclient.ConnectError
+	switch {
+	case errors.As(err, &discoveryErr):
+		resp.Diagnostics.AddAttributeError(path.Root("hostname"), "Unable to find the API of "+hostname, discoveryErr.Err.Error())
+		return
+	case errors.As(err, &connectErr):
+		resp.Diagnostics.AddError("Unable to create the API client", fmt.Sprintf("Connecting to %s: %s", connectErr.Address, connectErr.Err))
+		return
+	case err != nil:
+		resp.Diagnostics.AddError("Unable to create the API client", err.Error())
 		return
 	}
-	carryWrites(client) // an interrupted apply keeps what its writes made (interrupt.go)
+	client, clock := c.Client, c.Clock
+	address = c.Address
 	// One request: a wrong token fails here, before anything is written.
 	caller := checkToken(ctx, client, tokenSrc, address, &resp.Diagnostics)
 	if resp.Diagnostics.HasError() {
@@ -248,11 +236,11 @@ func (p *tfgovProvider) Configure(ctx context.Context, req provider.ConfigureReq
 
 	data := &providerData{
 		client:              client,
-		organization:        firstNonEmpty(cfg.Organization.ValueString(), os.Getenv("TFE_ORGANIZATION")),
+		organization:        cmp.Or(cfg.Organization.ValueString(), os.Getenv("TFE_ORGANIZATION")),
 		organizationUnknown: organizationUnknown,
 		caller:              caller,
 	}
-	data.proofs.tag, data.proofs.now = serviceTag(client.BaseURL()), clock.now
+	data.proofs.tag, data.proofs.now = serviceTag(client.BaseURL()), clock.Now
 	if organizationUnknown {
 		data.organization = ""
 	}

@@ -7,7 +7,6 @@ import (
 	"maps"
 	"slices"
 	"sync"
-	"time"
 
 	"github.com/hashicorp/terraform-plugin-log/tflog"
 )
@@ -15,7 +14,7 @@ import (
 // Creates that know whether they happened.
 //
 // The transport never replays a POST that the service may have processed
-// (transport.go): it returns an *ambiguousWriteError instead, with the
+// (internal/tfeclient/transport.go): it returns an *ambiguousWriteError instead, with the
 // window in which the request was in flight. Each resource that creates
 // then looks for what identifies its object before it creates again:
 //
@@ -60,20 +59,6 @@ func asAmbiguous(err error) (*ambiguousWriteError, bool) {
 func isAmbiguous(err error) bool {
 	_, ok := asAmbiguous(err)
 	return ok
-}
-
-// within reports whether t (the service's creation time of an object) lies
-// in the request's window on the service's clock: the local window moved by
-// the bounds of the clocks' offset (service_clock.go), widened by
-// serviceClockMargin. With no Date header ever seen there is no window:
-// every t is in it, so that a candidate is named rather than missed. The
-// window only narrows the candidates a warning names; it never proves an
-// object ours.
-func (e *ambiguousWriteError) within(t time.Time) bool {
-	if !e.OffsetKnown {
-		return true
-	}
-	return !t.Before(e.Start.Add(e.OffsetLow-serviceClockMargin)) && !t.After(e.End.Add(e.OffsetHigh+serviceClockMargin))
 }
 
 // Reconciliation outcomes, counted by resource type for tests and logs.
@@ -137,7 +122,7 @@ func (e *conflictError) Error() string { return e.msg }
 // reconcileCreate runs create and, after each ambiguous answer, look (with
 // the context to look under: after Terraform asked the provider to stop,
 // a context of its own, so that the look-up that carries the lost write to
-// an answer still runs, within stopWriteWait; interrupt.go),
+// an answer still runs, within stopWriteWait; internal/tfeclient/interrupt.go),
 // which returns the object the lost create provably made (adopt = true),
 // or a *conflictError for an object that is not provably it, or neither
 // when nothing was made, and then create runs again.

@@ -4,7 +4,6 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"net/http"
 	"regexp"
 	"strings"
 	"testing"
@@ -18,57 +17,6 @@ import (
 
 	"github.com/tfgov/terraform-provider-tfgov/internal/sandbox"
 )
-
-// TestAmbiguousWindow: the window of a lost write, on the service's clock.
-// The clock's offset comes from an answer's Date header (whole seconds):
-// with the service 10 s ahead or behind, a created-at inside the request's
-// window on the service's clock is in it, one a margin outside is not;
-// without any Date header every time is in it.
-func TestAmbiguousWindow(t *testing.T) {
-	t.Parallel()
-	start := time.Date(2026, 1, 1, 12, 0, 0, 0, time.UTC)
-	for name, off := range map[string]time.Duration{"same clock": 0, "ahead": 10 * time.Second, "behind": -10 * time.Second, "ahead by a fraction": 10300 * time.Millisecond} {
-		t.Run(name, func(t *testing.T) {
-			t.Parallel()
-			// An earlier answer, sent at start-1s and received 200 ms later,
-			// processed 100 ms after sending: dated on the service's clock.
-			var c serviceClock
-			sent := start.Add(-time.Second)
-			date := sent.Add(100 * time.Millisecond).Add(off).Truncate(time.Second)
-			c.observe(&http.Response{Header: http.Header{"Date": {date.Format(http.TimeFormat)}}}, sent, sent.Add(200*time.Millisecond))
-			amb := &ambiguousWriteError{Start: start, End: start.Add(2 * time.Second)}
-			amb.OffsetLow, amb.OffsetHigh, amb.OffsetKnown = c.offset()
-			if amb.OffsetLow > off || amb.OffsetHigh < off {
-				t.Fatalf("offset bounds (%s, %s) do not hold the offset %s", amb.OffsetLow, amb.OffsetHigh, off)
-			}
-			for _, tc := range []struct {
-				at   time.Duration // from start, on the service's clock
-				want bool
-			}{
-				{0, true},
-				{time.Second, true},
-				{2 * time.Second, true},
-				{-time.Hour, false},
-				{-3 * time.Second, false},
-				{5 * time.Second, false},
-				{time.Hour, false},
-			} {
-				if got := amb.within(start.Add(off + tc.at)); got != tc.want {
-					t.Errorf("within(start%+v on the service's clock) = %v, want %v", tc.at, got, tc.want)
-				}
-			}
-		})
-	}
-	t.Run("no Date header", func(t *testing.T) {
-		t.Parallel()
-		amb := &ambiguousWriteError{Start: start, End: start.Add(2 * time.Second)}
-		for _, at := range []time.Duration{0, -time.Hour, time.Hour} {
-			if !amb.within(start.Add(at)) {
-				t.Errorf("within(start%+v) = false without a known clock; want every candidate named", at)
-			}
-		}
-	})
-}
 
 // TestAccLostAnswers: for every resource that creates, a create the
 // service processed and whose answer was lost (a 503 after processing, or
@@ -628,5 +576,43 @@ func TestReconcileCreate(t *testing.T) {
 				}
 			}
 		})
+	}
+}
+
+// TestReconcileCreate_afterStop: a create whose answer was lost as
+// Terraform asked the provider to stop still looks for what it made (the
+// look-up gets a live context), so the object is named with its import
+// block in that apply; a create again after a look-up that found nothing
+// is a new write, and is not sent.
+func TestReconcileCreate_afterStop(t *testing.T) {
+	amb := &ambiguousWriteError{Method: "POST", Path: "/x", Reason: "connection reset"}
+	ctx, stop := context.WithCancel(context.Background())
+	stop()
+	creates := 0
+	_, err := reconcileCreate(ctx, "t",
+		func() (string, error) {
+			creates++
+			if creates > 1 {
+				return carriedValue(ctx, func(context.Context) (string, error) { return "made again", nil })
+			}
+			return "", amb
+		},
+		func(lctx context.Context, _ *ambiguousWriteError) (string, bool, error) {
+			if lctx.Err() != nil {
+				t.Errorf("the look-up after the stop got a done context: %v", lctx.Err())
+			}
+			return "", false, nil // nothing made
+		})
+	var ns *notSentError
+	if creates != 2 || !errors.As(err, &ns) {
+		t.Errorf("%d creates, error %v; want the look-up, then a create not sent", creates, err)
+	}
+	_, err = reconcileCreate(ctx, "t",
+		func() (string, error) { return "", amb },
+		func(context.Context, *ambiguousWriteError) (string, bool, error) {
+			return "", false, &conflictError{msg: "already exists (id-1): import { id = \"id-1\" }"}
+		})
+	if err == nil || err.Error() != "already exists (id-1): import { id = \"id-1\" }" {
+		t.Errorf("found after the stop: %v, want the import advice", err)
 	}
 }

@@ -13,6 +13,8 @@ import (
 	tfe "github.com/hashicorp/go-tfe"
 	"github.com/hashicorp/terraform-plugin-framework/diag"
 	"github.com/hashicorp/terraform-plugin-testing/helper/resource"
+
+	"github.com/tfgov/terraform-provider-tfgov/internal/tfeclient"
 )
 
 // testAccAddress is the API address the acceptance tests use.
@@ -33,7 +35,7 @@ func TestAccProviderConfigure_wrongToken(t *testing.T) {
 	// The host as Terraform CLI names it in credentials: with its port
 	// unless 443 (a TFE on another port is real; the sandbox has one).
 	host := u.Host
-	envName := tokenEnvName(host)
+	envName := tfeclient.TokenEnvName(host)
 	home := t.TempDir()
 	cliDir := filepath.Join(home, ".terraform.d")
 	creds := fmt.Sprintf(`{"credentials":{%q:{"token":"wrong-from-file"}}}`, host)
@@ -111,7 +113,7 @@ func TestAccProviderConfigure_cliConfigCredentials(t *testing.T) {
 	} {
 		t.Run(name, func(t *testing.T) {
 			t.Setenv("TFE_TOKEN", "")
-			t.Setenv(tokenEnvName(host), "")
+			t.Setenv(tfeclient.TokenEnvName(host), "")
 			for k, v := range env {
 				t.Setenv(k, v)
 			}
@@ -158,7 +160,7 @@ func TestAccCheckToken_tokenKinds(t *testing.T) {
 			if sb := testAccSandbox(); sb != nil {
 				before = sb.RequestsTo("GET", "/api/v2/account/details")
 			}
-			checkToken(ctx, client, tokenSource{name: "test", fix: "fix it"}, testAccAddress(), &diags)
+			checkToken(ctx, client, tfeclient.TokenSource{Name: "test", Fix: "fix it"}, testAccAddress(), &diags)
 			if got, want := diags.HasError(), kind == "unknown"; got != want {
 				t.Errorf("%s token: error %v, want %v (%v)", kind, got, want, diags)
 			}

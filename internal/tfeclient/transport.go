@@ -1,7 +1,8 @@
-package provider
+package tfeclient
 
 import (
 	"bytes"
+	"cmp"
 	"context"
 	"crypto/tls"
 	"crypto/x509"
@@ -35,9 +36,9 @@ import (
 //     when the service provably did not act: a 429, or a transport error
 //     before any byte of the request was written (connection refused, say).
 //     A POST ending in a 5xx, or in a transport error once the request may
-//     have been sent, returns an *ambiguousWriteError at once: the resource
+//     have been sent, returns an *AmbiguousWriteError at once: the resource
 //     looks for what the first attempt may have made before it creates
-//     again (see reconcile.go).
+//     again (see provider/reconcile.go).
 //   - Permanent failures (an untrusted certificate, a hostname the
 //     certificate does not name, a host name that does not resolve) fail at
 //     once with a *permanentError that says what to fix.
@@ -72,7 +73,7 @@ type retryTransport struct {
 	sleep func(ctx context.Context, d time.Duration) error
 	// serviceClock follows the service's clock from the Date header of
 	// its answers (service_clock.go); nil: not followed.
-	serviceClock *serviceClock
+	serviceClock *ServiceClock
 }
 
 // defaultMaxAsked is the longest single wait the service may ask for
@@ -115,14 +116,14 @@ func (t *retryTransport) wait(ctx context.Context, d time.Duration) error {
 // the chaos acceptance test reports it.
 var retriesMade atomic.Int64
 
-// ambiguousWriteError is a POST that may or may not have been processed:
+// AmbiguousWriteError is a POST that may or may not have been processed:
 // it was answered with a 5xx, or the connection failed after the request
 // may have been sent. Start and End bound the request's window on the
 // local clock: anything the POST made was made between them. OffsetLow and
 // OffsetHigh bound the service's clock's offset from the local one (from
 // the latest Date header; OffsetKnown false when no answer had one), which
 // moves the window onto the service's clock (within).
-type ambiguousWriteError struct {
+type AmbiguousWriteError struct {
 	Method, Path          string
 	Status                int    // 0 for a transport error
 	Reason                string // the status text or the transport error
@@ -132,11 +133,11 @@ type ambiguousWriteError struct {
 	Err                   error // the transport error, if any
 }
 
-func (e *ambiguousWriteError) Error() string {
+func (e *AmbiguousWriteError) Error() string {
 	return fmt.Sprintf("%s %s ended without a definite answer (%s): the service may or may not have processed it", e.Method, e.Path, e.Reason)
 }
 
-func (e *ambiguousWriteError) Unwrap() error { return e.Err }
+func (e *AmbiguousWriteError) Unwrap() error { return e.Err }
 
 // permanentError is a failure no retry can mend; Fix says what to change.
 type permanentError struct {
@@ -176,7 +177,7 @@ func (t *retryTransport) RoundTrip(req *http.Request) (*http.Response, error) {
 			}
 			return resp, err
 		case verdictAmbiguous:
-			amb := &ambiguousWriteError{Method: req.Method, Path: req.URL.Path, Start: start, End: time.Now(), Err: err}
+			amb := &AmbiguousWriteError{Method: req.Method, Path: req.URL.Path, Start: start, End: time.Now(), Err: err}
 			amb.OffsetLow, amb.OffsetHigh, amb.OffsetKnown = t.serviceClock.offset()
 			if err != nil {
 				amb.Reason = err.Error()
@@ -468,7 +469,7 @@ func explainErrorBody(resp *http.Response) *http.Response {
 func exhaustedBody(resp *http.Response, retries int) *http.Response {
 	out := rewriteErrors(resp, func(e jsonapiError) string {
 		return fmt.Sprintf("%s (%d) after %d retries (the provider's retry_max is %d): %s. The service may be overloaded or down: try again later, or raise retry_max.",
-			firstNonEmpty(e.Title, http.StatusText(resp.StatusCode)), resp.StatusCode, retries, retries, firstNonEmpty(e.Detail, "no detail given"))
+			cmp.Or(e.Title, http.StatusText(resp.StatusCode)), resp.StatusCode, retries, retries, cmp.Or(e.Detail, "no detail given"))
 	})
 	return out
 }

@@ -1,4 +1,4 @@
-package provider
+package tfeclient
 
 import (
 	"context"
@@ -53,7 +53,7 @@ func TestListAll(t *testing.T) {
 				}
 				return tc.pages[n-1].items, tc.pages[n-1].p, nil
 			}
-			got, err := listAll(context.Background(), fetch)
+			got, err := ListAll(context.Background(), fetch)
 			if !errors.Is(err, tc.wantErr) {
 				t.Fatalf("err = %v, want %v", err, tc.wantErr)
 			}
@@ -74,12 +74,12 @@ func TestListAll(t *testing.T) {
 // looks for; no later page is fetched.
 func TestWalkPages_stop(t *testing.T) {
 	fetched := 0
-	pages, err := walkPages(context.Background(), func(_ context.Context, n int) ([]int, *tfe.Pagination, error) {
+	pages, err := WalkPages(context.Background(), func(_ context.Context, n int) ([]int, *tfe.Pagination, error) {
 		fetched++
 		return []int{n * 10, n*10 + 1}, &tfe.Pagination{NextPage: n + 1, TotalPages: 5}, nil
 	}, func(items []int) bool { return slices.Contains(items, 21) })
 	if err != nil || pages != 2 || fetched != 2 {
-		t.Errorf("walkPages = %d pages, %v; fetched %d, want 2 pages, no error", pages, err, fetched)
+		t.Errorf("WalkPages = %d pages, %v; fetched %d, want 2 pages, no error", pages, err, fetched)
 	}
 }
 

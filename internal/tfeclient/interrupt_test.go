@@ -1,4 +1,4 @@
-package provider
+package tfeclient
 
 import (
 	"context"
@@ -54,8 +54,8 @@ func TestWriteContext(t *testing.T) {
 		ctx, stop := context.WithCancel(context.Background())
 		stop()
 		called := false
-		err := carried(ctx, func(context.Context) error { called = true; return nil })
-		var ns *notSentError
+		err := Carried(ctx, func(context.Context) error { called = true; return nil })
+		var ns *NotSentError
 		if called || !errors.As(err, &ns) || !errors.Is(err, context.Canceled) {
 			t.Errorf("a write after the stop: called %v, error %v; want not sent", called, err)
 		}
@@ -109,7 +109,7 @@ func TestCarriedWrites(t *testing.T) {
 		t.Errorf("grant %+v", ta)
 	}
 	_, err = c.TeamAccess.Add(applyCtx, tfe.TeamAccessAddOptions{Access: tfe.Access(tfe.AccessRead), Team: teams[1], Workspace: ws})
-	var ns *notSentError
+	var ns *NotSentError
 	if !errors.As(err, &ns) {
 		t.Errorf("a grant after the stop: %v, want not sent", err)
 	}
@@ -126,43 +126,5 @@ func TestCarriedWrites(t *testing.T) {
 	l, err := admin.TeamAccess.List(ctx, &tfe.TeamAccessListOptions{WorkspaceID: ws.ID})
 	if err != nil || len(l.Items) != 1 || l.Items[0].ID != ta.ID {
 		t.Errorf("the workspace's grants: %v, want exactly %s", err, ta.ID)
-	}
-}
-
-// TestReconcileCreate_afterStop: a create whose answer was lost as
-// Terraform asked the provider to stop still looks for what it made (the
-// look-up gets a live context), so the object is named with its import
-// block in that apply; a create again after a look-up that found nothing
-// is a new write, and is not sent.
-func TestReconcileCreate_afterStop(t *testing.T) {
-	amb := &ambiguousWriteError{Method: "POST", Path: "/x", Reason: "connection reset"}
-	ctx, stop := context.WithCancel(context.Background())
-	stop()
-	creates := 0
-	_, err := reconcileCreate(ctx, "t",
-		func() (string, error) {
-			creates++
-			if creates > 1 {
-				return carriedValue(ctx, func(context.Context) (string, error) { return "made again", nil })
-			}
-			return "", amb
-		},
-		func(lctx context.Context, _ *ambiguousWriteError) (string, bool, error) {
-			if lctx.Err() != nil {
-				t.Errorf("the look-up after the stop got a done context: %v", lctx.Err())
-			}
-			return "", false, nil // nothing made
-		})
-	var ns *notSentError
-	if creates != 2 || !errors.As(err, &ns) {
-		t.Errorf("%d creates, error %v; want the look-up, then a create not sent", creates, err)
-	}
-	_, err = reconcileCreate(ctx, "t",
-		func() (string, error) { return "", amb },
-		func(context.Context, *ambiguousWriteError) (string, bool, error) {
-			return "", false, &conflictError{msg: "already exists (id-1): import { id = \"id-1\" }"}
-		})
-	if err == nil || err.Error() != "already exists (id-1): import { id = \"id-1\" }" {
-		t.Errorf("found after the stop: %v, want the import advice", err)
 	}
 }

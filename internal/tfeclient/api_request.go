@@ -1,4 +1,4 @@
-package provider
+package tfeclient
 
 import (
 	"context"
@@ -7,7 +7,7 @@ import (
 	tfe "github.com/hashicorp/go-tfe"
 )
 
-// apiRequest is the one way the provider makes a request that go-tfe has
+// APIRequest is the one way the provider makes a request that go-tfe has
 // no method for (or whose answer go-tfe's model loses): through go-tfe's
 // own machinery, client.NewRequest, so that the request has its
 // authentication, rate-limit handling, retries and error mapping. For a
@@ -19,13 +19,13 @@ import (
 //
 // A write (any method but GET) is carried to its answer if Terraform asks
 // the provider to stop once it is sent, and not sent after (interrupt.go).
-func apiRequest(ctx context.Context, c *tfe.Client, method, path string, body any, query url.Values, out any) error {
+func APIRequest(ctx context.Context, c *tfe.Client, method, path string, body any, query url.Values, out any) error {
 	req, err := c.NewRequestWithAdditionalQueryParams(method, path, body, query)
 	if err != nil {
 		return err
 	}
 	if isWrite(method) {
-		return carried(ctx, func(ctx context.Context) error { return req.Do(ctx, out) })
+		return Carried(ctx, func(ctx context.Context) error { return req.Do(ctx, out) })
 	}
 	return req.Do(ctx, out)
 }

@@ -1,4 +1,4 @@
-package provider
+package tfeclient
 
 import (
 	"fmt"
@@ -53,12 +53,12 @@ func TestFindToken_credentialsPort(t *testing.T) {
 					t.Fatal(err)
 				}
 			}
-			tok, src, _, err := findToken("", tc.host)
+			tok, src, _, err := FindToken("", tc.host)
 			if err != nil {
 				t.Fatal(err)
 			}
 			if tok != tc.want {
-				t.Errorf("token for %s = %q (from %s), want %q", tc.host, tok, src.name, tc.want)
+				t.Errorf("token for %s = %q (from %s), want %q", tc.host, tok, src.Name, tc.want)
 			}
 		})
 	}

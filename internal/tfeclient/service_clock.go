@@ -1,4 +1,4 @@
-package provider
+package tfeclient
 
 import (
 	"net/http"
@@ -14,7 +14,7 @@ import (
 // carries the service's time in its Date header (HTTP requires it of a
 // server with a clock), so the transport keeps, from the latest answer, the
 // bounds of the offset between the two clocks, and a lost write's window
-// is moved onto the service's clock with them (ambiguousWriteError.within).
+// is moved onto the service's clock with them (AmbiguousWriteError.within).
 //
 // An answer sent at local time s and received at r was dated D during its
 // processing, at some local p in [s, r], when the service's clock read
@@ -23,9 +23,9 @@ import (
 // intersection of many: a service whose clock is reset (or a sandbox
 // shifted mid-test) must not leave an empty range behind.
 
-// serviceClock holds the bounds of the service's clock offset, from the
+// ServiceClock holds the bounds of the service's clock offset, from the
 // latest answer with a Date header. The zero value knows nothing.
-type serviceClock struct {
+type ServiceClock struct {
 	mu        sync.Mutex
 	known     bool
 	low, high time.Duration // offset = service time - local time, in (low, high)
@@ -33,7 +33,7 @@ type serviceClock struct {
 
 // observe records the Date header of resp, sent at local time sent and
 // received at received; an answer without a (valid) Date changes nothing.
-func (c *serviceClock) observe(resp *http.Response, sent, received time.Time) {
+func (c *ServiceClock) observe(resp *http.Response, sent, received time.Time) {
 	if c == nil || resp == nil {
 		return
 	}
@@ -49,7 +49,7 @@ func (c *serviceClock) observe(resp *http.Response, sent, received time.Time) {
 
 // offset returns the bounds of the offset, and whether any answer gave
 // them.
-func (c *serviceClock) offset() (low, high time.Duration, ok bool) {
+func (c *ServiceClock) offset() (low, high time.Duration, ok bool) {
 	if c == nil {
 		return 0, 0, false
 	}
@@ -58,17 +58,31 @@ func (c *serviceClock) offset() (low, high time.Duration, ok bool) {
 	return c.low, c.high, c.known
 }
 
-// serviceClockMargin widens a window on the service's clock: the times of
+// ServiceClockMargin widens a window on the service's clock: the times of
 // one service may come from several machines, whose clocks agree to well
 // within a second.
-const serviceClockMargin = time.Second
+const ServiceClockMargin = time.Second
 
-// now is the service's time as well as the bounds tell it (their middle),
+// Now is the service's time as well as the bounds tell it (their middle),
 // the local time before any answer.
-func (c *serviceClock) now() time.Time {
+func (c *ServiceClock) Now() time.Time {
 	low, high, ok := c.offset()
 	if !ok {
 		return time.Now()
 	}
 	return time.Now().Add(low + (high-low)/2)
+}
+
+// Within reports whether t (the service's creation time of an object) lies
+// in the request's window on the service's clock: the local window moved by
+// the bounds of the clocks' offset (service_clock.go), widened by
+// ServiceClockMargin. With no Date header ever seen there is no window:
+// every t is in it, so that a candidate is named rather than missed. The
+// window only narrows the candidates a warning names; it never proves an
+// object ours.
+func (e *AmbiguousWriteError) Within(t time.Time) bool {
+	if !e.OffsetKnown {
+		return true
+	}
+	return !t.Before(e.Start.Add(e.OffsetLow-ServiceClockMargin)) && !t.After(e.End.Add(e.OffsetHigh+ServiceClockMargin))
 }

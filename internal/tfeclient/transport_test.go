@@ -1,4 +1,4 @@
-package provider
+package tfeclient
 
 import (
 	"context"
@@ -36,7 +36,7 @@ func TestRetryTransport(t *testing.T) {
 		code      int    // the status handed back, when no error
 		body      string // a part of the body handed back
 		err       string // a part of the error, when one
-		ambiguous bool   // the error is an *ambiguousWriteError
+		ambiguous bool   // the error is an *AmbiguousWriteError
 	}
 	tests := map[string]struct {
 		method   string
@@ -94,7 +94,7 @@ func TestRetryTransport(t *testing.T) {
 				t.Fatal(err)
 			}
 			resp, err := c.Do(req)
-			var amb *ambiguousWriteError
+			var amb *AmbiguousWriteError
 			if errors.As(err, &amb) != tc.want.ambiguous {
 				t.Errorf("ambiguous = %v, want %v (err %v)", !tc.want.ambiguous, tc.want.ambiguous, err)
 			}
@@ -209,7 +209,7 @@ func TestProviderUntrustedCertificateFailsFast(t *testing.T) {
 	t.Parallel()
 	srv := httptest.NewTLSServer(http.HandlerFunc(func(w http.ResponseWriter, _ *http.Request) { w.WriteHeader(200) }))
 	defer srv.Close()
-	hc := &http.Client{Transport: &retryTransport{next: &http.Transport{}, max: defaultRetryMax, minWait: 250 * time.Millisecond, maxWait: 5 * time.Second}}
+	hc := &http.Client{Transport: &retryTransport{next: &http.Transport{}, max: DefaultRetryMax, minWait: 250 * time.Millisecond, maxWait: 5 * time.Second}}
 	start := time.Now()
 	_, err := tfe.NewClient(&tfe.Config{Address: srv.URL, Token: "t", HTTPClient: hc, RetryServerErrors: false})
 	elapsed := time.Since(start)
@@ -324,7 +324,7 @@ func TestRetryTransportHungService(t *testing.T) {
 		if resp != nil {
 			resp.Body.Close()
 		}
-		var amb *ambiguousWriteError
+		var amb *AmbiguousWriteError
 		if got := errors.As(err, &amb); got != tc.wantAmbiguous {
 			t.Errorf("%s: ambiguous = %v, want %v (err %v)", tc.method, got, tc.wantAmbiguous, err)
 		}

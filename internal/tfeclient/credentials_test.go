@@ -1,4 +1,4 @@
-package provider
+package tfeclient
 
 import (
 	"fmt"
@@ -20,8 +20,8 @@ func TestTokenEnvName(t *testing.T) {
 	for name, tc := range tests {
 		t.Run(name, func(t *testing.T) {
 			t.Parallel()
-			if got := tokenEnvName(tc.host); got != tc.want {
-				t.Errorf("tokenEnvName(%q) = %q, want %q", tc.host, got, tc.want)
+			if got := TokenEnvName(tc.host); got != tc.want {
+				t.Errorf("TokenEnvName(%q) = %q, want %q", tc.host, got, tc.want)
 			}
 		})
 	}
@@ -96,7 +96,7 @@ func TestFindToken(t *testing.T) {
 					t.Fatal(err)
 				}
 			}
-			tok, src, looked, err := findToken(tc.attr, host)
+			tok, src, looked, err := FindToken(tc.attr, host)
 			if tc.err != "" {
 				if err == nil || !regexp.MustCompile(tc.err).MatchString(err.Error()) {
 					t.Fatalf("error = %v, want one matching %s", err, tc.err)
@@ -107,16 +107,16 @@ func TestFindToken(t *testing.T) {
 				t.Fatal(err)
 			}
 			if tok != tc.want {
-				t.Fatalf("token = %q, want %q (from %s)", tok, tc.want, src.name)
+				t.Fatalf("token = %q, want %q (from %s)", tok, tc.want, src.Name)
 			}
 			if tc.want != "" {
-				if !regexp.MustCompile(tc.src).MatchString(src.name) {
-					t.Errorf("source = %q, want one matching %s", src.name, tc.src)
+				if !regexp.MustCompile(tc.src).MatchString(src.Name) {
+					t.Errorf("source = %q, want one matching %s", src.Name, tc.src)
 				}
 				return
 			}
 			// No token: the error names every place, with its path.
-			detail := missingTokenDetail(host, looked)
+			detail := MissingTokenDetail(host, looked)
 			for _, want := range []string{
 				"token attribute: not set", "TFE_TOKEN environment variable: not set", "TF_TOKEN_tfe_example_com environment variable: not set",
 				`a credentials "tfe.example.com" block in the CLI configuration file ` + filepath.Join(home, ".terraformrc"),
@@ -176,11 +176,11 @@ func TestMissingTokenDetail_port(t *testing.T) {
 			for _, k := range []string{"TFE_TOKEN", "TF_CLI_CONFIG_FILE", "TERRAFORM_CONFIG"} {
 				t.Setenv(k, "")
 			}
-			tok, _, looked, err := findToken("", host)
+			tok, _, looked, err := FindToken("", host)
 			if err != nil || tok != "" {
-				t.Fatalf("findToken = %q, %v; want no token", tok, err)
+				t.Fatalf("FindToken = %q, %v; want no token", tok, err)
 			}
-			detail := missingTokenDetail(host, looked)
+			detail := MissingTokenDetail(host, looked)
 			if regexp.MustCompile(`TF_TOKEN_\w+:\d+`).MatchString(detail) || (!wantEnv && strings.Contains(detail, "export TF_TOKEN_")) {
 				t.Errorf("the error suggests a TF_TOKEN_ variable with a port:\n%s", detail)
 			}

@@ -1,4 +1,4 @@
-package provider
+package tfeclient
 
 import (
 	"context"
@@ -38,7 +38,7 @@ func TestResponseNotes(t *testing.T) {
 			}))
 			defer srv.Close()
 			c := &http.Client{Transport: &retryTransport{next: http.DefaultTransport, max: 0, minWait: time.Millisecond, maxWait: time.Millisecond}}
-			ctx, notes := withResponseNotes(context.Background())
+			ctx, notes := WithResponseNotes(context.Background())
 			req, _ := http.NewRequestWithContext(ctx, http.MethodPatch, srv.URL, nil)
 			resp, err := c.Do(req)
 			if err != nil {
@@ -53,8 +53,8 @@ func TestResponseNotes(t *testing.T) {
 			if tc.status >= 400 {
 				failed = errors.New("the service refused the request")
 			}
-			if got := rejectedAttribute(notes.wrap(failed), tc.attr); got != tc.rejected {
-				t.Errorf("rejectedAttribute(%q) = %v, want %v", tc.attr, got, tc.rejected)
+			if got := RejectedAttribute(notes.Wrap(failed), tc.attr); got != tc.rejected {
+				t.Errorf("RejectedAttribute(%q) = %v, want %v", tc.attr, got, tc.rejected)
 			}
 		})
 	}

@@ -1,4 +1,4 @@
-package provider
+package tfeclient
 
 import (
 	"errors"
@@ -232,9 +232,9 @@ func tokenFromEnvVars(environ []string, host svchost.Hostname) (token, name stri
 	return "", ""
 }
 
-// tokenEnvName is Terraform's TF_TOKEN_ variable for a hostname:
+// TokenEnvName is Terraform's TF_TOKEN_ variable for a hostname:
 // app.terraform.io -> TF_TOKEN_app_terraform_io, my-tfe.io -> TF_TOKEN_my__tfe_io.
-func tokenEnvName(hostname string) string {
+func TokenEnvName(hostname string) string {
 	h := strings.ReplaceAll(hostname, "-", "__")
 	return "TF_TOKEN_" + strings.ReplaceAll(h, ".", "_")
 }
@@ -248,6 +248,101 @@ func exportableTokenEnvName(hostname string) (string, bool) {
 	if h, err := svchost.ForComparison(hostname); err == nil {
 		hostname = h.String()
 	}
-	name := tokenEnvName(hostname)
+	name := TokenEnvName(hostname)
 	return name, !strings.Contains(name, ":")
+}
+
+// TokenSource says where the provider found its token, and how to fix a
+// wrong one there.
+type TokenSource struct {
+	// Name is the source, as the error names it.
+	Name string
+	// Fix says how to put a valid token there.
+	Fix string
+	// Attribute is set when the token is the provider's `token`.
+	Attribute bool
+}
+
+// FindToken looks for the token in the order the provider documents: the
+// `token` attribute, TFE_TOKEN, TF_TOKEN_<host>, a credentials block of the
+// Terraform CLI configuration, the credentials file of `terraform login`
+// (above). token is "" when there is none; looked then lists each
+// place and what it held, for the error.
+func FindToken(attr, hostname string) (token string, src TokenSource, looked []string, err error) {
+	login := fmt.Sprintf("run `terraform login %s`", hostname)
+	if attr != "" {
+		return attr, TokenSource{
+			Name:      "the provider's token attribute",
+			Fix:       fmt.Sprintf("Set the token attribute to a valid API token, or better remove it and use TFE_TOKEN or `terraform login %s`.", hostname),
+			Attribute: true,
+		}, nil, nil
+	}
+	looked = append(looked, "the provider's token attribute: not set")
+	if tok := os.Getenv("TFE_TOKEN"); tok != "" {
+		return tok, TokenSource{
+			Name: "the TFE_TOKEN environment variable",
+			Fix:  "Export TFE_TOKEN with a valid API token, or unset it to use the credentials of `terraform login`.",
+		}, nil, nil
+	}
+	looked = append(looked, "the TFE_TOKEN environment variable: not set")
+	host, err := svchost.ForComparison(hostname)
+	if err != nil {
+		// No valid hostname, so no Terraform credentials can name it.
+		return "", TokenSource{}, append(looked, fmt.Sprintf("Terraform CLI credentials: none can name %q (%s)", hostname, err)), nil
+	}
+	if tok, name := tokenFromEnvVars(os.Environ(), host); tok != "" {
+		return tok, TokenSource{
+			Name: "the " + name + " environment variable",
+			Fix:  "Export " + name + " with a valid API token, or unset it and " + login + ".",
+		}, nil, nil
+	}
+	if name, ok := exportableTokenEnvName(hostname); ok {
+		looked = append(looked, "the "+name+" environment variable: not set")
+	} else {
+		looked = append(looked, "a TF_TOKEN_ environment variable for "+hostname+": none (a shell cannot export one for a host with a port)")
+	}
+	places, err := locateCLIConfig()
+	if err != nil {
+		// No home directory: no CLI configuration to read.
+		return "", TokenSource{}, append(looked, "the Terraform CLI configuration: no home directory ("+err.Error()+")"), nil //nolint:nilerr // a missing token, not a failure
+	}
+	creds, err := credentialsFromCLIConfig(places, host)
+	if err != nil {
+		return "", TokenSource{}, nil, err
+	}
+	looked = append(looked, creds.looked...)
+	switch {
+	case creds.token == "":
+		return "", TokenSource{}, looked, nil
+	case creds.fromLogin:
+		return creds.token, TokenSource{
+			Name: "the credentials file " + creds.file + " (written by `terraform login`)",
+			Fix:  "Replace the token: " + login + ", or set TFE_TOKEN, which takes precedence.",
+		}, nil, nil
+	default:
+		return creds.token, TokenSource{
+			Name: fmt.Sprintf("the credentials %q block of the Terraform CLI configuration file %s", hostname, creds.file),
+			Fix:  "Put a valid API token in that block, or set TFE_TOKEN, which takes precedence.",
+		}, nil, nil
+	}
+}
+
+// MissingTokenDetail is the error of a provider that found no token: every
+// place it looked, in order, and what it found there.
+func MissingTokenDetail(hostname string, looked []string) string {
+	var b strings.Builder
+	fmt.Fprintf(&b, "No API token for %s was found. The provider looked, in this order, at:\n", hostname)
+	for _, l := range looked {
+		b.WriteString("  - " + l + "\n")
+	}
+	envName, ok := exportableTokenEnvName(hostname)
+	if !ok {
+		// No TF_TOKEN_ suggestion: its name would hold the port's colon.
+		fmt.Fprintf(&b, "\nSet the TFE_TOKEN environment variable (or the provider's token attribute), or add a credentials %q { token = \"...\" } block to the Terraform CLI configuration. "+
+			"A TF_TOKEN_ variable cannot name %s: a shell variable's name cannot hold the port.", hostname, hostname)
+		return b.String()
+	}
+	fmt.Fprintf(&b, "\nSet the provider's token attribute or the TFE_TOKEN environment variable, export %s, add a credentials %q { token = \"...\" } block to the Terraform CLI configuration, or run `terraform login %s`.",
+		envName, hostname, hostname)
+	return b.String()
 }

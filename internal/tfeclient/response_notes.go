@@ -1,4 +1,4 @@
-package provider
+package tfeclient
 
 import (
 	"bytes"
@@ -17,7 +17,7 @@ import (
 // go-tfe hands back the decoded body of an answer, or an error built from
 // the text of its JSON:API errors: the answer's headers and the errors'
 // source.pointer are lost on the way. A caller that needs them puts a
-// responseNotes in the request's context (withResponseNotes); the
+// ResponseNotes in the request's context (WithResponseNotes); the
 // transport (retryTransport) writes into it what the final answer said:
 //
 //   - its Date header, the service's clock, so that an age the service
@@ -28,7 +28,7 @@ import (
 //   - the attributes its 4xx errors point at (source.pointer), so that a
 //     refusal is classified by the attribute the service names
 //     (rejectedError), never by matching the text of a message.
-type responseNotes struct {
+type ResponseNotes struct {
 	mu       sync.Mutex
 	date     time.Time
 	status   int
@@ -37,16 +37,16 @@ type responseNotes struct {
 
 type responseNotesKey struct{}
 
-// withResponseNotes returns ctx carrying a new responseNotes, and it.
-func withResponseNotes(ctx context.Context) (context.Context, *responseNotes) {
-	n := &responseNotes{}
+// WithResponseNotes returns ctx carrying a new ResponseNotes, and it.
+func WithResponseNotes(ctx context.Context) (context.Context, *ResponseNotes) {
+	n := &ResponseNotes{}
 	return context.WithValue(ctx, responseNotesKey{}, n), n
 }
 
 // noteResponse records resp in the notes of ctx, if any. It reads the
 // error document of a 4xx answer and puts it back for go-tfe.
 func noteResponse(ctx context.Context, resp *http.Response) {
-	n, _ := ctx.Value(responseNotesKey{}).(*responseNotes)
+	n, _ := ctx.Value(responseNotesKey{}).(*ResponseNotes)
 	if n == nil || resp == nil {
 		return
 	}
@@ -76,17 +76,17 @@ func noteResponse(ctx context.Context, resp *http.Response) {
 	}
 }
 
-// serverTime is the Date header of the last answer noted: the service's
+// ServerTime is the Date header of the last answer noted: the service's
 // time when it answered, truncated to the second (zero when none came).
-func (n *responseNotes) serverTime() time.Time {
+func (n *ResponseNotes) ServerTime() time.Time {
 	n.mu.Lock()
 	defer n.mu.Unlock()
 	return n.date
 }
 
-// wrap returns err as a *rejectedError when the last answer noted was a
+// Wrap returns err as a *rejectedError when the last answer noted was a
 // 4xx whose errors point at attributes; err unchanged otherwise.
-func (n *responseNotes) wrap(err error) error {
+func (n *ResponseNotes) Wrap(err error) error {
 	if err == nil {
 		return nil
 	}
@@ -109,9 +109,9 @@ type rejectedError struct {
 func (e *rejectedError) Error() string { return e.Err.Error() }
 func (e *rejectedError) Unwrap() error { return e.Err }
 
-// rejectedAttribute reports whether err is a refusal (422) that points at
+// RejectedAttribute reports whether err is a refusal (422) that points at
 // attribute attr, such as a name already taken.
-func rejectedAttribute(err error, attr string) bool {
+func RejectedAttribute(err error, attr string) bool {
 	var r *rejectedError
 	return errors.As(err, &r) && r.Status == http.StatusUnprocessableEntity && slices.Contains(r.Attributes, attr)
 }

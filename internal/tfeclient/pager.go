@@ -1,4 +1,4 @@
-package provider
+package tfeclient
 
 import (
 	"context"
@@ -7,15 +7,15 @@ import (
 )
 
 // The one pager: every paginated list of the API is read through
-// walkPages (or listAll, which collects every page), with one stop
-// condition (lastPage).
+// WalkPages (or ListAll, which collects every page), with one stop
+// condition (LastPage).
 
-// listAll returns the items of every page of a list, in order. fetch
+// ListAll returns the items of every page of a list, in order. fetch
 // fetches page number page (1 first): its items and the answer's
 // pagination (nil for an answer without one).
-func listAll[T any](ctx context.Context, fetch func(ctx context.Context, page int) ([]T, *tfe.Pagination, error)) ([]T, error) {
+func ListAll[T any](ctx context.Context, fetch func(ctx context.Context, page int) ([]T, *tfe.Pagination, error)) ([]T, error) {
 	var all []T
-	_, err := walkPages(ctx, fetch, func(items []T) bool {
+	_, err := WalkPages(ctx, fetch, func(items []T) bool {
 		all = append(all, items...)
 		return false
 	})
@@ -25,27 +25,27 @@ func listAll[T any](ctx context.Context, fetch func(ctx context.Context, page in
 	return all, nil
 }
 
-// walkPages fetches the pages of a list in order and hands each page's
+// WalkPages fetches the pages of a list in order and hands each page's
 // items to visit, until the last page or until visit returns true (found:
 // stop). It returns the number of pages fetched.
-func walkPages[T any](ctx context.Context, fetch func(ctx context.Context, page int) ([]T, *tfe.Pagination, error), visit func([]T) bool) (int, error) {
+func WalkPages[T any](ctx context.Context, fetch func(ctx context.Context, page int) ([]T, *tfe.Pagination, error), visit func([]T) bool) (int, error) {
 	for n := 1; ; n++ {
 		items, p, err := fetch(ctx, n)
 		if err != nil {
 			return n - 1, err
 		}
-		if visit(items) || lastPage(n, p, len(items)) {
+		if visit(items) || LastPage(n, p, len(items)) {
 			return n, nil
 		}
 	}
 }
 
-// lastPage reports whether page n, with count items and pagination p, is
+// LastPage reports whether page n, with count items and pagination p, is
 // the last page of its list: no pagination, no next page, a next page that
 // is not after this one (a server that repeats or goes back), n at or past
 // the total page count the server gave, or an empty page. The pager reads
 // pages n = 1, 2, 3... itself and never jumps to the number a server names,
 // so no answer can make it loop or skip.
-func lastPage(n int, p *tfe.Pagination, count int) bool {
+func LastPage(n int, p *tfe.Pagination, count int) bool {
 	return p == nil || p.NextPage <= n || (p.TotalPages > 0 && n >= p.TotalPages) || count == 0
 }

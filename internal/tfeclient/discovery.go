@@ -1,4 +1,4 @@
-package provider
+package tfeclient
 
 import (
 	"crypto/tls"
