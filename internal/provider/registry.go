@@ -76,24 +76,23 @@ var resourceRegistry = []registeredResource{
 		typ: moduleTestRunType, new: NewModuleTestRunResource, identity: moduleTestRunIdentityAttrs, providerOrder: 3,
 		list: func() list.ListResource { return &testRunList{listBase{typ: moduleTestRunType}} },
 		exempt: map[string]string{
-			suiteRequestBudgets: "a run's requests depend on the run's own progress (polling); its read is one request, counted by its own tests",
-			suiteCrash:          "a run cannot be deleted, so a killed create cannot be told from an old run; the crash test converges deletable objects",
+			suiteRequestBudgets: "a create's requests follow the run's progress (polls): TestAccModuleTestRunResource_requests counts them",
+			suiteCrash:          "a run cannot be deleted (only its module), so the test's exact count of service against state cannot hold",
 		},
 	},
 	{
 		typ: moduleVersionDeprecationType, new: NewModuleVersionDeprecationResource, identity: moduleVersionDeprecationIdentityAttrs, providerOrder: 2,
 		list: func() list.ListResource { return &deprecationList{listBase{typ: moduleVersionDeprecationType}} },
 		exempt: map[string]string{
-			suiteChaos: "one deprecation per module version, an update of the version's record: no create can leave a duplicate or orphan to count",
-			suiteCrash: "one deprecation per module version, an update of the version's record: a killed write leaves nothing to converge",
+			suiteChaos: "it updates the module version's record, creating nothing: no orphan or duplicate to count",
+			suiteCrash: "it updates the module version's record, creating nothing: a killed write leaves nothing to converge",
 		},
 	},
 	{
 		typ: workspaceTeamAccessExclusiveType, new: NewWorkspaceTeamAccessExclusiveResource, identity: workspaceTeamAccessExclusiveIdentityAttrs, providerOrder: 7,
 		exempt: map[string]string{
-			suiteRequestBudgets:  "its requests (one list per 100 grants, one delete per removed grant) are counted by TestAccWorkspaceTeamAccessExclusive tests",
-			suiteChaos:           "it creates nothing on the service (apply only removes grants), so there is no orphan or duplicate to count",
-			suiteCrash:           "it creates nothing on the service (apply only removes grants), so a killed apply leaves nothing to converge",
+			suiteChaos:           "it creates nothing (an apply only removes grants): no orphan or duplicate to count; see its _lostDelete test",
+			suiteCrash:           "it creates nothing (an apply only removes grants): a killed apply leaves nothing to converge",
 			suiteIdentityNoPrior: "it has no list resource, which the identity protocol tests read objects through",
 			suiteIdentityUpdate:  "it has no list resource, which the identity protocol tests read objects through",
 		},
