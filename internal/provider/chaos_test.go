@@ -144,71 +144,7 @@ func runChaosApply(t *testing.T, chaos sandbox.Chaos) *chaosResult {
 	}
 	t.Cleanup(other.stopApplying)
 
-	config := fmt.Sprintf(`
-terraform {
-  required_providers {
-    tfgov = { source = "tfgov/tfgov" }
-  }
-}
-
-provider "tfgov" {
-  address      = %[1]q
-  token        = %[2]q
-  organization = %[3]q
-}
-
-locals {
-  teams      = %[4]s
-  workspaces = %[5]s
-}
-
-resource "tfgov_agent_token" "shared" {
-  count         = %[6]d
-  agent_pool_id = %[7]q
-  description   = "chaos"
-}
-
-resource "tfgov_agent_token" "own" {
-  count         = %[8]d
-  agent_pool_id = %[7]q
-  description   = "chaos-${count.index}"
-}
-
-resource "tfgov_policy" "p" {
-  count       = %[9]d
-  name        = "chaos-${count.index}"
-  description = "policy ${count.index}"
-}
-
-resource "tfgov_policy_upload" "p" {
-  count     = %[9]d
-  policy_id = tfgov_policy.p[count.index].id
-  content   = "main = rule { ${count.index} >= 0 }\n"
-}
-
-resource "tfgov_team_access" "t" {
-  count        = %[10]d
-  team_id      = local.teams[count.index %% length(local.teams)]
-  workspace_id = local.workspaces[floor(count.index / length(local.teams))]
-  access       = "read"
-}
-
-resource "tfgov_module_test_variable" "v" {
-  count           = %[11]d
-  module_name     = %[12]q
-  module_provider = %[13]q
-  key             = "CHAOS_${count.index}"
-  value           = "value-${count.index}"
-}
-
-resource "tfgov_module_test_run" "r" {
-  count           = %[14]d
-  module_name     = %[12]q
-  module_provider = %[13]q
-  source          = %[15]q
-  triggers        = { n = count.index }
-}
-`, sb.address, sb.token, org, hclList(teams), hclList(workspaces), chaosSharedTokens, pool.ID, chaosOwnTokens,
+	config := fmt.Sprintf(chaosConfig, sb.address, sb.token, org, hclList(teams), hclList(workspaces), chaosSharedTokens, pool.ID, chaosOwnTokens,
 		chaosPolicies, chaosTeams*chaosWorkspaces, chaosVariables, mod.Name, mod.Provider, chaosTestRuns, testModuleDir(t, "pass"))
 	dir := t.TempDir()
 	if err := os.WriteFile(filepath.Join(dir, "main.tf"), []byte(config), 0o600); err != nil {
@@ -490,3 +426,73 @@ func hclList(vals []string) string {
 	}
 	return "[" + strings.Join(q, ", ") + "]"
 }
+
+// chaosConfig is TestAccChaos's configuration (fmt verbs: runChaosApply's
+// arguments); chaosTypes reads the types it covers from it.
+const chaosConfig = `
+terraform {
+  required_providers {
+    tfgov = { source = "tfgov/tfgov" }
+  }
+}
+
+provider "tfgov" {
+  address      = %[1]q
+  token        = %[2]q
+  organization = %[3]q
+}
+
+locals {
+  teams      = %[4]s
+  workspaces = %[5]s
+}
+
+resource "tfgov_agent_token" "shared" {
+  count         = %[6]d
+  agent_pool_id = %[7]q
+  description   = "chaos"
+}
+
+resource "tfgov_agent_token" "own" {
+  count         = %[8]d
+  agent_pool_id = %[7]q
+  description   = "chaos-${count.index}"
+}
+
+resource "tfgov_policy" "p" {
+  count       = %[9]d
+  name        = "chaos-${count.index}"
+  description = "policy ${count.index}"
+}
+
+resource "tfgov_policy_upload" "p" {
+  count     = %[9]d
+  policy_id = tfgov_policy.p[count.index].id
+  content   = "main = rule { ${count.index} >= 0 }\n"
+}
+
+resource "tfgov_team_access" "t" {
+  count        = %[10]d
+  team_id      = local.teams[count.index %% length(local.teams)]
+  workspace_id = local.workspaces[floor(count.index / length(local.teams))]
+  access       = "read"
+}
+
+resource "tfgov_module_test_variable" "v" {
+  count           = %[11]d
+  module_name     = %[12]q
+  module_provider = %[13]q
+  key             = "CHAOS_${count.index}"
+  value           = "value-${count.index}"
+}
+
+resource "tfgov_module_test_run" "r" {
+  count           = %[14]d
+  module_name     = %[12]q
+  module_provider = %[13]q
+  source          = %[15]q
+  triggers        = { n = count.index }
+}
+`
+
+func chaosTypes() map[string]bool { return configTypes(chaosConfig) }

@@ -100,51 +100,7 @@ func crashAndConverge(t *testing.T, tfBin, cliConfig string, killAt int) {
 	}
 
 	dir := t.TempDir()
-	config := fmt.Sprintf(`
-terraform {
-  required_providers {
-    tfgov = { source = "tfgov/tfgov" }
-  }
-}
-
-provider "tfgov" {
-  address      = %[1]q
-  token        = %[2]q
-  organization = %[3]q
-}
-
-resource "tfgov_agent_token" "a" {
-  count         = 5
-  agent_pool_id = %[4]q
-  description   = "crash-${count.index}"
-}
-
-resource "tfgov_policy" "p" {
-  count = 10
-  name  = "crash-${count.index}"
-}
-
-resource "tfgov_policy_upload" "p" {
-  count     = 10
-  policy_id = tfgov_policy.p[count.index].id
-  content   = "main = rule { true }\n"
-}
-
-resource "tfgov_team_access" "t" {
-  count        = 5
-  team_id      = %[5]s[count.index]
-  workspace_id = %[6]q
-  access       = "read"
-}
-
-resource "tfgov_module_test_variable" "v" {
-  count           = 10
-  module_name     = %[7]q
-  module_provider = %[8]q
-  key             = "CRASH_${count.index}"
-  value           = "value-${count.index}"
-}
-`, sb.address, sb.token, org, pool.ID, hclList(teams), ws.ID, mod.Name, mod.Provider)
+	config := fmt.Sprintf(crashConfig, sb.address, sb.token, org, pool.ID, hclList(teams), ws.ID, mod.Name, mod.Provider)
 	if err := os.WriteFile(filepath.Join(dir, "main.tf"), []byte(config), 0o600); err != nil {
 		t.Fatal(err)
 	}
@@ -367,3 +323,53 @@ func importBlocksFromErrors(output string) (imports string, unnamed []string) {
 	sort.Strings(blocks)
 	return strings.Join(blocks, "\n"), unnamed
 }
+
+// crashConfig is TestAccCrashConvergence's configuration (fmt verbs:
+// crashAndConverge's arguments); crashTypes reads the types it covers from it.
+const crashConfig = `
+terraform {
+  required_providers {
+    tfgov = { source = "tfgov/tfgov" }
+  }
+}
+
+provider "tfgov" {
+  address      = %[1]q
+  token        = %[2]q
+  organization = %[3]q
+}
+
+resource "tfgov_agent_token" "a" {
+  count         = 5
+  agent_pool_id = %[4]q
+  description   = "crash-${count.index}"
+}
+
+resource "tfgov_policy" "p" {
+  count = 10
+  name  = "crash-${count.index}"
+}
+
+resource "tfgov_policy_upload" "p" {
+  count     = 10
+  policy_id = tfgov_policy.p[count.index].id
+  content   = "main = rule { true }\n"
+}
+
+resource "tfgov_team_access" "t" {
+  count        = 5
+  team_id      = %[5]s[count.index]
+  workspace_id = %[6]q
+  access       = "read"
+}
+
+resource "tfgov_module_test_variable" "v" {
+  count           = 10
+  module_name     = %[7]q
+  module_provider = %[8]q
+  key             = "CRASH_${count.index}"
+  value           = "value-${count.index}"
+}
+`
+
+func crashTypes() map[string]bool { return configTypes(crashConfig) }

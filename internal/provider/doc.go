@@ -33,11 +33,12 @@
 // # What every type shares, one file per mechanism
 //
 // These hold a type's part only where it is a line in a shared table
-// (identity attributes, list registration, a bulkLists field) or code two
-// types share (the policy list's filter, in list_resources.go):
+// (its registry entry, a bulkLists field) or code two types share (the
+// policy list's filter, in list_resources.go):
 //
-//	identity.go        each type's identity attributes, synced on every CRUD
-//	list_resources.go  the list resources' frame (listBase), their registration
+//	registry.go        every type, once: resources, lists, identities, moves, data sources, actions
+//	identity.go        identity attributes synced on every CRUD (table from registry.go)
+//	list_resources.go  the list resources' frame (listBase)
 //	bulk_lists.go      the shared lists of the types refreshed in bulk
 //	shared_lists.go    the mechanism: one list read per parent per operation
 //	reconcile.go       creates whose answer was lost: find before creating again

@@ -34,17 +34,8 @@ import (
 type identityAttr struct{ name, description string }
 
 // resourceIdentities gives each resource type's identity attributes, in
-// import ID order.
-var resourceIdentities = map[resourceType][]identityAttr{
-	policyType:                       policyIdentityAttrs,
-	policyUploadType:                 policyUploadIdentityAttrs,
-	teamAccessType:                   teamAccessIdentityAttrs,
-	agentTokenType:                   agentTokenIdentityAttrs,
-	moduleTestVariableType:           moduleTestVariableIdentityAttrs,
-	moduleTestRunType:                moduleTestRunIdentityAttrs,
-	moduleVersionDeprecationType:     moduleVersionDeprecationIdentityAttrs,
-	workspaceTeamAccessExclusiveType: workspaceTeamAccessExclusiveIdentityAttrs,
-}
+// import ID order (from the registry, registry.go).
+var resourceIdentities = registeredIdentities()
 
 // moduleIdentity is the start of the identity of a module's test variable,
 // test run and version deprecation.

@@ -89,7 +89,6 @@ func TestIdentity_protocolNoPriorIdentity(t *testing.T) {
 	if _, err := deprecateModuleVersion(ctx, c, ver, tfe.String("old"), nil); err != nil {
 		t.Fatal(err)
 	}
-	modCfg := map[string]string{"module_name": mod.Name, "module_provider": mod.Provider}
 	packed, err := packConfiguration(testModuleDir(t, "pass"), true)
 	if err != nil {
 		t.Fatal(err)
@@ -105,25 +104,13 @@ func TestIdentity_protocolNoPriorIdentity(t *testing.T) {
 		t.Fatal(err)
 	}
 
-	for _, tc := range []struct {
-		typ    string
-		cfg    map[string]string
-		remove func() error
-	}{
-		{"policy", nil, func() error { return c.Policies.Delete(ctx, pol.ID) }},
-		{"policy_upload", nil, func() error { return c.Policies.Delete(ctx, uploaded.ID) }},
-		{"team_access", map[string]string{"workspace_id": ws.ID}, func() error { return c.TeamAccess.Remove(ctx, ta.ID) }},
-		{"agent_token", map[string]string{"agent_pool_id": pool.ID}, func() error { return c.AgentTokens.Delete(ctx, tok.ID) }},
-		{"module_test_variable", modCfg, func() error { return c.TestVariables.Delete(ctx, mod.id(), v.ID) }},
-		{"module_version_deprecation", modCfg, func() error { return undeprecateModuleVersion(ctx, c, ver) }},
-		// A run cannot be deleted, only its module (last: the module goes).
-		{"module_test_run", modCfg, func() error { return c.RegistryModules.DeleteProvider(ctx, mod.id()) }},
-	} {
+	f := &identityFixtures{ctx: ctx, c: c, pol: pol, uploaded: uploaded, ws: ws, ta: ta, pool: pool, tok: tok, mod: mod, v: v, ver: ver}
+	for _, tc := range identityNoPriorCases(f) {
 		t.Run(tc.typ, func(t *testing.T) {
 			typ := "tfgov_" + tc.typ
 			var state map[string]tftypes.Value
 			var want map[string]string
-			for _, r := range p.list(typ, tc.cfg, true, 100) {
+			for _, r := range p.list(typ, tc.cfg(), true, 100) {
 				if tc.typ != "policy" || r.identity["id"] == pol.ID {
 					state, want = r.resource, r.identity
 				}
@@ -248,7 +235,6 @@ func TestIdentity_protocolUpdateEveryType(t *testing.T) {
 	if _, err := deprecateModuleVersion(ctx, c, moduleVersionRef{Organization: org, Name: mod.Name, Provider: mod.Provider, Version: "1.0.0"}, tfe.String("old"), nil); err != nil {
 		t.Fatal(err)
 	}
-	modCfg := map[string]string{"module_name": mod.Name, "module_provider": mod.Provider}
 	packed, err := packConfiguration(testModuleDir(t, "pass"), true)
 	if err != nil {
 		t.Fatal(err)
@@ -263,22 +249,10 @@ func TestIdentity_protocolUpdateEveryType(t *testing.T) {
 	}); err != nil {
 		t.Fatal(err)
 	}
-	for _, tc := range []struct {
-		typ string
-		cfg map[string]string
-		// change is the planned change of the update.
-		change map[string]tftypes.Value
-	}{
-		{"policy_upload", nil, map[string]tftypes.Value{"content": tftypes.NewValue(tftypes.String, "main = rule { false }\n"), "content_sha256": tftypes.NewValue(tftypes.String, nil)}},
-		{"team_access", map[string]string{"workspace_id": ws.ID}, map[string]tftypes.Value{"access": tftypes.NewValue(tftypes.String, "write")}},
-		{"agent_token", map[string]string{"agent_pool_id": pool.ID}, nil},
-		{"module_test_variable", modCfg, map[string]tftypes.Value{"value": tftypes.NewValue(tftypes.String, "w")}},
-		{"module_version_deprecation", modCfg, map[string]tftypes.Value{"reason": tftypes.NewValue(tftypes.String, "older")}},
-		{"module_test_run", modCfg, map[string]tftypes.Value{"wait_for_completion": tftypes.NewValue(tftypes.Bool, false)}},
-	} {
+	for _, tc := range identityUpdateCases(&identityFixtures{ws: ws, pool: pool, mod: mod}) {
 		t.Run(tc.typ, func(t *testing.T) {
 			typ := "tfgov_" + tc.typ
-			res := p.list(typ, tc.cfg, true, 10)
+			res := p.list(typ, tc.cfg(), true, 10)
 			if len(res) != 1 {
 				t.Fatalf("%d listed", len(res))
 			}
@@ -308,4 +282,82 @@ func TestIdentity_protocolUpdateEveryType(t *testing.T) {
 			}
 		})
 	}
+}
+
+// identityFixtures are the objects the identity protocol tests make; the
+// cases read them only when run, so the cases' types can be listed
+// without them (registry_test.go).
+type identityFixtures struct {
+	ctx           context.Context
+	c             *tfe.Client
+	pol, uploaded *tfe.Policy
+	ws            *tfe.Workspace
+	ta            *tfe.TeamAccess
+	pool          *tfe.AgentPool
+	tok           *tfe.AgentToken
+	mod           moduleRef
+	v             *tfe.Variable
+	ver           moduleVersionRef
+}
+
+func (f *identityFixtures) modCfg() map[string]string {
+	return map[string]string{"module_name": f.mod.Name, "module_provider": f.mod.Provider}
+}
+
+type identityNoPriorCase struct {
+	typ    string
+	cfg    func() map[string]string
+	remove func() error
+}
+
+// identityNoPriorCases are TestIdentity_protocolNoPriorIdentity's cases.
+func identityNoPriorCases(f *identityFixtures) []identityNoPriorCase {
+	none := func() map[string]string { return nil }
+	return []identityNoPriorCase{
+		{"policy", none, func() error { return f.c.Policies.Delete(f.ctx, f.pol.ID) }},
+		{"policy_upload", none, func() error { return f.c.Policies.Delete(f.ctx, f.uploaded.ID) }},
+		{"team_access", func() map[string]string { return map[string]string{"workspace_id": f.ws.ID} }, func() error { return f.c.TeamAccess.Remove(f.ctx, f.ta.ID) }},
+		{"agent_token", func() map[string]string { return map[string]string{"agent_pool_id": f.pool.ID} }, func() error { return f.c.AgentTokens.Delete(f.ctx, f.tok.ID) }},
+		{"module_test_variable", f.modCfg, func() error { return f.c.TestVariables.Delete(f.ctx, f.mod.id(), f.v.ID) }},
+		{"module_version_deprecation", f.modCfg, func() error { return undeprecateModuleVersion(f.ctx, f.c, f.ver) }},
+		// A run cannot be deleted, only its module (last: the module goes).
+		{"module_test_run", f.modCfg, func() error { return f.c.RegistryModules.DeleteProvider(f.ctx, f.mod.id()) }},
+	}
+}
+
+type identityUpdateCase struct {
+	typ string
+	cfg func() map[string]string
+	// change is the planned change of the update.
+	change map[string]tftypes.Value
+}
+
+// identityUpdateCases are TestIdentity_protocolUpdateEveryType's cases.
+func identityUpdateCases(f *identityFixtures) []identityUpdateCase {
+	return []identityUpdateCase{
+		{"policy_upload", func() map[string]string { return nil }, map[string]tftypes.Value{"content": tftypes.NewValue(tftypes.String, "main = rule { false }\n"), "content_sha256": tftypes.NewValue(tftypes.String, nil)}},
+		{"team_access", func() map[string]string { return map[string]string{"workspace_id": f.ws.ID} }, map[string]tftypes.Value{"access": tftypes.NewValue(tftypes.String, "write")}},
+		{"agent_token", func() map[string]string { return map[string]string{"agent_pool_id": f.pool.ID} }, nil},
+		{"module_test_variable", f.modCfg, map[string]tftypes.Value{"value": tftypes.NewValue(tftypes.String, "w")}},
+		{"module_version_deprecation", f.modCfg, map[string]tftypes.Value{"reason": tftypes.NewValue(tftypes.String, "older")}},
+		{"module_test_run", f.modCfg, map[string]tftypes.Value{"wait_for_completion": tftypes.NewValue(tftypes.Bool, false)}},
+	}
+}
+
+// identityNoPriorTypes and identityUpdateTypes are the types the two tests
+// cover (registry_test.go).
+func identityNoPriorTypes() map[string]bool {
+	types := map[string]bool{}
+	for _, c := range identityNoPriorCases(&identityFixtures{}) {
+		types["tfgov_"+c.typ] = true
+	}
+	return types
+}
+
+func identityUpdateTypes() map[string]bool {
+	types := map[string]bool{}
+	for _, c := range identityUpdateCases(&identityFixtures{}) {
+		types["tfgov_"+c.typ] = true
+	}
+	return types
 }

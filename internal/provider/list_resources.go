@@ -42,15 +42,7 @@ import (
 var _ provider.ProviderWithListResources = (*tfgovProvider)(nil)
 
 func (p *tfgovProvider) ListResources(_ context.Context) []func() list.ListResource {
-	return []func() list.ListResource{
-		func() list.ListResource { return &policyList{listBase{typ: policyType}} },
-		func() list.ListResource { return &policyUploadList{listBase{typ: policyUploadType}} },
-		func() list.ListResource { return &teamAccessList{listBase{typ: teamAccessType}} },
-		func() list.ListResource { return &agentTokenList{listBase{typ: agentTokenType}} },
-		func() list.ListResource { return &testVariableListResource{listBase{typ: moduleTestVariableType}} },
-		func() list.ListResource { return &testRunList{listBase{typ: moduleTestRunType}} },
-		func() list.ListResource { return &deprecationList{listBase{typ: moduleVersionDeprecationType}} },
-	}
+	return registeredLists()
 }
 
 // listBase is what every list resource shares.

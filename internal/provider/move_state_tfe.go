@@ -51,8 +51,9 @@ type tfeMove struct {
 	versions map[int64]func(tfeState, *diag.Diagnostics) any
 }
 
-// tfeMoves lists every move, for the documentation's table and the tests.
-var tfeMoves = []tfeMove{tfePolicyMove, tfeTeamAccessMove, tfeAgentTokenMove, tfeTestVariableMove}
+// tfeMoves lists every move, for the documentation's table and the tests
+// (from the registry, registry.go).
+var tfeMoves = registeredMoves()
 
 // stateMover handles a request from m.source of hashicorp/tfe and leaves
 // any other request alone (the framework then reports that no mover

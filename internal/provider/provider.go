@@ -251,45 +251,17 @@ func (p *tfgovProvider) Configure(ctx context.Context, req provider.ConfigureReq
 }
 
 func (p *tfgovProvider) Resources(_ context.Context) []func() resource.Resource {
-	return []func() resource.Resource{
-		NewAgentTokenResource,
-		NewModuleTestVariableResource,
-		NewModuleVersionDeprecationResource,
-		NewModuleTestRunResource,
-		NewTeamAccessResource,
-		NewPolicyResource,
-		NewPolicyUploadResource,
-		NewWorkspaceTeamAccessExclusiveResource,
-	}
+	return registeredResources()
 }
 
 // Actions are Terraform 1.14's imperative operations; older Terraform
 // versions never ask for them (and fail to parse an `action` block).
 func (p *tfgovProvider) Actions(_ context.Context) []func() action.Action {
-	return []func() action.Action{
-		NewModuleTestAction,
-		NewAgentTokenPruneAction,
-	}
+	return registeredActions
 }
 
 func (p *tfgovProvider) DataSources(_ context.Context) []func() datasource.DataSource {
-	return []func() datasource.DataSource{
-		NewAgentTokensDataSource,
-		NewModuleVersionDataSource,
-		NewTeamAccessDataSource,
-		NewWorkspaceTeamAccessDataSource,
-		NewPolicyDataSource,
-		NewPoliciesDataSource,
-		NewModuleTestRunsDataSource,
-		NewModuleTestRunDataSource,
-		NewModuleTestVariablesDataSource,
-		NewWorkspaceDataSource,
-		NewWorkspacesDataSource,
-		NewTeamDataSource,
-		NewTeamsDataSource,
-		NewAgentPoolDataSource,
-		NewRegistryModuleDataSource,
-	}
+	return registeredDataSources
 }
 
 func firstNonEmpty(vals ...string) string {

@@ -545,6 +545,19 @@ func uploadRepair(movedBy sandbox.PolicyUpdatedAt) int {
 	return 3 // the policy right before the upload, PUT, the policy
 }
 
+// requestBudgetTypes are the types TestAccRequestBudgets covers: those its
+// cases' configurations declare (registry_test.go).
+func requestBudgetTypes() map[string]bool {
+	types := map[string]bool{}
+	for _, c := range budgetCases {
+		e := &budgetEnv{vars: map[string]string{}, ids: map[string]string{}}
+		for typ := range configTypes(c.config(e, 1, 1)) {
+			types[typ] = true
+		}
+	}
+	return types
+}
+
 func init() {
 	for _, movedBy := range []sandbox.PolicyUpdatedAt{sandbox.PolicyUpdatedByUpload, sandbox.PolicyUpdatedByPatch, sandbox.PolicyUpdatedByNeither} {
 		for _, name := range []string{"policy_inline", "policy_upload"} {

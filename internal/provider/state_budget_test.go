@@ -8,6 +8,7 @@ import (
 	"net/url"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 
@@ -60,6 +61,9 @@ const (
 	// budgets leave out the identity (Terraform 1.12+).
 	stateBudgetDeprecation = 300
 	stateBudgetTestRun     = 690
+	// stateBudgetExclusive is tfgov_workspace_team_access_exclusive's
+	// (hashicorp/tfe has no such type) with one team, without the identity.
+	stateBudgetExclusive = 180
 )
 
 // TestAccStateBudget applies one object of every resource type and checks
@@ -151,6 +155,11 @@ resource "tfgov_module_test_run" "this" {
   source              = %[8]q
   wait_for_completion = false
 }
+
+resource "tfgov_workspace_team_access_exclusive" "this" {
+  workspace_id = %[4]q
+  team_ids     = [tfgov_team_access.this.team_id]
+}
 `, policies, "", team.ID, ws.ID, pool.ID, mod.Name, mod.Provider, testModuleDir(t, "pass"))
 	if err := os.WriteFile(filepath.Join(dir, "main.tf"), []byte(config), 0o600); err != nil {
 		t.Fatal(err)
@@ -176,33 +185,14 @@ resource "tfgov_module_test_run" "this" {
 		byAddr[i.Type+"."+i.Name] = i
 	}
 	b := stateBudgets{t: t, identity: !terraformVersion(t).LessThan(version.Must(version.NewVersion("1.12.0"))), hostname: testAccHostname(t)}
-	type budgetCase struct {
-		addr, against string
-		budget        func(statesize.Instance) int
+	cases := stateBudgetCases(b, codes)
+	// Every instance has a budget, so the cases name every type applied.
+	for addr := range byAddr {
+		if !slices.ContainsFunc(cases, func(c stateBudgetCase) bool { return c.addr == addr }) {
+			t.Errorf("%s: in the state without a budget case", addr)
+		}
 	}
-	var cases []budgetCase
-	for _, label := range []string{"median", "p99"} {
-		code := b.raw(codes[label])
-		cases = append(cases,
-			budgetCase{"tfgov_policy.inline_" + label, "tfe_policy + longer names + null content_wo and content_sha256 + proof", func(i statesize.Instance) int {
-				return b.tfePolicy(i, code) + policyAllowance(i) + leanNulls + proofAllowance
-			}},
-			budgetCase{"tfgov_policy.lean_" + label, "tfe_policy without code + longer names + the code's SHA-256 + proof, at most a third of tfe_policy's", func(i statesize.Instance) int {
-				return min(b.tfePolicy(i, json.RawMessage("null"))+policyAllowance(i)+leanDigest+proofAllowance, b.tfePolicy(i, code)/3)
-			}},
-			budgetCase{"tfgov_policy.two_" + label, "tfe_policy (with the upload's code) + longer names + null content_wo and content_sha256", func(i statesize.Instance) int {
-				return b.tfePolicy(i, code) + policyAllowance(i) + leanNulls
-			}},
-			budgetCase{"tfgov_policy_upload.two_" + label, "stated", func(statesize.Instance) int { return stateBudgetPolicyUpload }},
-		)
-	}
-	for _, c := range append(cases, []budgetCase{
-		{"tfgov_team_access.this", "tfe_team_access + identity", b.tfeTeamAccess},
-		{"tfgov_agent_token.this", "tfe_agent_token + identity + null rotation_triggers", b.tfeAgentToken},
-		{"tfgov_module_test_variable.this", "tfe_test_variable + identity", b.tfeTestVariable},
-		{"tfgov_module_version_deprecation.this", "stated", func(statesize.Instance) int { return stateBudgetDeprecation }},
-		{"tfgov_module_test_run.this", "stated", func(statesize.Instance) int { return stateBudgetTestRun }},
-	}...) {
+	for _, c := range cases {
 		inst, ok := byAddr[c.addr]
 		if !ok {
 			t.Errorf("%s: not in the state", c.addr)
@@ -220,6 +210,51 @@ resource "tfgov_module_test_run" "this" {
 			t.Errorf("%s takes %d bytes of state, above its budget of %d (%s):\n%s", c.addr, size, budget, c.against, marshalFields(inst.Fields))
 		}
 	}
+}
+
+// stateBudgetCase is one instance of TestAccStateBudget's configuration
+// and its budget.
+type stateBudgetCase struct {
+	addr, against string
+	budget        func(statesize.Instance) int
+}
+
+// stateBudgetCases are TestAccStateBudget's instances (codes: the policy
+// code by size label).
+func stateBudgetCases(b stateBudgets, codes map[string]string) []stateBudgetCase {
+	var cases []stateBudgetCase
+	for _, label := range []string{"median", "p99"} {
+		code := b.raw(codes[label])
+		cases = append(cases,
+			stateBudgetCase{"tfgov_policy.inline_" + label, "tfe_policy + longer names + null content_wo and content_sha256 + proof", func(i statesize.Instance) int {
+				return b.tfePolicy(i, code) + policyAllowance(i) + leanNulls + proofAllowance
+			}},
+			stateBudgetCase{"tfgov_policy.lean_" + label, "tfe_policy without code + longer names + the code's SHA-256 + proof, at most a third of tfe_policy's", func(i statesize.Instance) int {
+				return min(b.tfePolicy(i, json.RawMessage("null"))+policyAllowance(i)+leanDigest+proofAllowance, b.tfePolicy(i, code)/3)
+			}},
+			stateBudgetCase{"tfgov_policy.two_" + label, "tfe_policy (with the upload's code) + longer names + null content_wo and content_sha256", func(i statesize.Instance) int {
+				return b.tfePolicy(i, code) + policyAllowance(i) + leanNulls
+			}},
+			stateBudgetCase{"tfgov_policy_upload.two_" + label, "stated", func(statesize.Instance) int { return stateBudgetPolicyUpload }},
+		)
+	}
+	return append(cases, []stateBudgetCase{
+		{"tfgov_team_access.this", "tfe_team_access + identity", b.tfeTeamAccess},
+		{"tfgov_agent_token.this", "tfe_agent_token + identity + null rotation_triggers", b.tfeAgentToken},
+		{"tfgov_module_test_variable.this", "tfe_test_variable + identity", b.tfeTestVariable},
+		{"tfgov_module_version_deprecation.this", "stated", func(statesize.Instance) int { return stateBudgetDeprecation }},
+		{"tfgov_module_test_run.this", "stated", func(statesize.Instance) int { return stateBudgetTestRun }},
+		{"tfgov_workspace_team_access_exclusive.this", "stated", func(statesize.Instance) int { return stateBudgetExclusive }},
+	}...)
+}
+
+// stateBudgetTypes are the types TestAccStateBudget covers (registry_test.go).
+func stateBudgetTypes() map[string]bool {
+	types := map[string]bool{}
+	for _, c := range stateBudgetCases(stateBudgets{}, nil) {
+		types[strings.SplitN(c.addr, ".", 2)[0]] = true
+	}
+	return types
 }
 
 // testAccHostname is the host (and port) of the service the tests use, as
