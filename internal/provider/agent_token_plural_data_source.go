@@ -9,6 +9,8 @@ import (
 	"github.com/hashicorp/terraform-plugin-framework/path"
 	"github.com/hashicorp/terraform-plugin-framework/schema/validator"
 	"github.com/hashicorp/terraform-plugin-framework/types"
+
+	"github.com/tfgov/terraform-provider-tfgov/internal/tfeclient"
 )
 
 var _ datasource.DataSourceWithConfigure = (*agentTokensDataSource)(nil)
@@ -71,7 +73,7 @@ func (d *agentTokensDataSource) Read(ctx context.Context, req datasource.ReadReq
 		return
 	}
 	poolID := cfg.AgentPoolID.ValueString()
-	tokens, err := listAll(ctx, d.data.agentTokenPages(poolID))
+	tokens, err := tfeclient.ListAll(ctx, d.data.agentTokenPages(poolID))
 	if err != nil {
 		resp.Diagnostics.AddAttributeError(path.Root("agent_pool_id"), "Error listing agent tokens", d.data.agentPoolError(ctx, poolID, err))
 		return

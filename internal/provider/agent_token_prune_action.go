@@ -14,6 +14,8 @@ import (
 	"github.com/hashicorp/terraform-plugin-framework/schema/validator"
 	"github.com/hashicorp/terraform-plugin-framework/types"
 	"github.com/hashicorp/terraform-plugin-log/tflog"
+
+	"github.com/tfgov/terraform-provider-tfgov/internal/tfeclient"
 )
 
 var _ action.ActionWithConfigure = (*agentTokenPruneAction)(nil)
@@ -150,7 +152,7 @@ func (a *agentTokenPruneAction) Invoke(ctx context.Context, req action.InvokeReq
 	poolID := cfg.AgentPoolID.ValueString()
 	progress := newActionProgress(ctx, resp.SendProgress)
 
-	lctx, notes := withResponseNotes(ctx)
+	lctx, notes := tfeclient.WithResponseNotes(ctx)
 	tokens, err := listAllPages(lctx, func(t *tfe.AgentToken) string { return t.ID }, a.data.agentTokenPages(poolID))
 	if err != nil {
 		resp.Diagnostics.AddError("Error listing agent tokens", fmt.Sprintf("Listing the tokens of agent pool %s: %s", poolID, err))
@@ -192,7 +194,7 @@ func (a *agentTokenPruneAction) Invoke(ctx context.Context, req action.InvokeReq
 	revoked := 0
 	for _, t := range candidates {
 		// Read it again: a token used since the list is kept.
-		rctx, rnotes := withResponseNotes(ctx)
+		rctx, rnotes := tfeclient.WithResponseNotes(ctx)
 		fresh, err := a.data.client.AgentTokens.Read(rctx, t.ID)
 		if isNotFound(err) {
 			progress.send(t.ID + ": already gone")

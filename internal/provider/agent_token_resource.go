@@ -19,6 +19,8 @@ import (
 	"github.com/hashicorp/terraform-plugin-framework/types"
 	"github.com/hashicorp/terraform-plugin-go/tftypes"
 	"github.com/hashicorp/terraform-plugin-log/tflog"
+
+	"github.com/tfgov/terraform-provider-tfgov/internal/tfeclient"
 )
 
 var (
@@ -145,7 +147,7 @@ func (r *agentTokenResource) Create(ctx context.Context, req resource.CreateRequ
 			}
 			return tok, err
 		},
-		func(ctx context.Context, amb *ambiguousWriteError) (*tfe.AgentToken, bool, error) {
+		func(ctx context.Context, amb *tfeclient.AmbiguousWriteError) (*tfe.AgentToken, bool, error) {
 			pool.Lock()
 			defer pool.Unlock()
 			found, err := r.unreceivedTokens(ctx, poolID, *opts.Description, amb)
@@ -168,7 +170,7 @@ func (r *agentTokenResource) Create(ctx context.Context, req resource.CreateRequ
 // unreceivedTokens returns the tokens that a create whose answer was lost
 // (amb) may have made: the pool's tokens with the description sent,
 // created within the request's window on the service's clock (their
-// created-at: ambiguousWriteError.within), whose create answer this
+// created-at: tfeclient.AmbiguousWriteError.within), whose create answer this
 // provider did not receive. None is
 // ever revoked: the API has no field that says which process made a
 // token, and one made by another configuration (or a person) at the same
@@ -177,8 +179,8 @@ func (r *agentTokenResource) Create(ctx context.Context, req resource.CreateRequ
 // lock alone, so every other create of the pool in this provider has
 // returned and recorded its token: siblings with the same description
 // (made by `count` or `for_each`) are never named.
-func (r *agentTokenResource) unreceivedTokens(ctx context.Context, poolID, description string, amb *ambiguousWriteError) ([]*tfe.AgentToken, error) {
-	tokens, err := listAll(ctx, r.data.agentTokenPages(poolID))
+func (r *agentTokenResource) unreceivedTokens(ctx context.Context, poolID, description string, amb *tfeclient.AmbiguousWriteError) ([]*tfe.AgentToken, error) {
+	tokens, err := tfeclient.ListAll(ctx, r.data.agentTokenPages(poolID))
 	if err != nil {
 		return nil, err
 	}
@@ -348,7 +350,7 @@ func (r *agentTokenResource) findPool(ctx context.Context, tokenID string) (stri
 	if r.data.organization == "" {
 		return "", fmt.Errorf("importing by token ID alone needs the provider's organization to search its agent pools; set it, or import with <agent_pool_id>/%s", tokenID)
 	}
-	pools, err := listAll(ctx, func(ctx context.Context, n int) ([]*tfe.AgentPool, *tfe.Pagination, error) {
+	pools, err := tfeclient.ListAll(ctx, func(ctx context.Context, n int) ([]*tfe.AgentPool, *tfe.Pagination, error) {
 		pl, err := r.data.client.AgentPools.List(ctx, r.data.organization, &tfe.AgentPoolListOptions{ListOptions: tfe.ListOptions{PageNumber: n, PageSize: bulkPageSize}})
 		if err != nil {
 			return nil, nil, err
@@ -360,7 +362,7 @@ func (r *agentTokenResource) findPool(ctx context.Context, tokenID string) (stri
 	}
 	for _, pool := range pools {
 		found := false
-		_, err := walkPages(ctx, r.data.agentTokenPages(pool.ID), func(tokens []*tfe.AgentToken) bool {
+		_, err := tfeclient.WalkPages(ctx, r.data.agentTokenPages(pool.ID), func(tokens []*tfe.AgentToken) bool {
 			found = slices.ContainsFunc(tokens, func(t *tfe.AgentToken) bool { return t.ID == tokenID })
 			return found
 		})

@@ -48,7 +48,6 @@
 //	move_state_tfe.go  moving state from hashicorp/tfe: the mechanism
 //	scope_attributes.go organization/module_name/module_provider, defined once
 //	errors.go          errors that say which (404: missing or not allowed); configureData
-//	tfeclient.go       the package's names for internal/tfeclient's (below)
 //	names.go           names in, IDs out: bulk lookups by name, closest names
 //
 // The provider itself: provider.go (schema, Configure), token_check.go

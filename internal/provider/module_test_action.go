@@ -19,6 +19,8 @@ import (
 	"github.com/hashicorp/terraform-plugin-framework/schema/validator"
 	"github.com/hashicorp/terraform-plugin-framework/types"
 	"github.com/hashicorp/terraform-plugin-log/tflog"
+
+	"github.com/tfgov/terraform-provider-tfgov/internal/tfeclient"
 )
 
 var (
@@ -272,7 +274,7 @@ func (a *moduleTestAction) Invoke(ctx context.Context, req action.InvokeRequest,
 func (a *moduleTestAction) interruptedCreate(ctx context.Context, c testRunClient, m moduleRef, opts *tfe.TestRunCreateOptions, sent time.Time) *testRunRecord {
 	lctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), interruptCancelTimeout)
 	defer cancel()
-	rec, found, _, err := c.lostCreate(lctx, m, opts, &ambiguousWriteError{Start: sent, End: time.Now()}, true, &a.data.owned)
+	rec, found, _, err := c.lostCreate(lctx, m, opts, &tfeclient.AmbiguousWriteError{Start: sent, End: time.Now()}, true, &a.data.owned)
 	if err != nil {
 		tflog.Error(lctx, "Looking for the run of an interrupted create failed", map[string]any{"module": m.String(), "error": err.Error()})
 		return nil

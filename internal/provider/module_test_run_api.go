@@ -21,6 +21,8 @@ import (
 	slug "github.com/hashicorp/go-slug"
 	tfe "github.com/hashicorp/go-tfe"
 	"github.com/hashicorp/terraform-plugin-log/tflog"
+
+	"github.com/tfgov/terraform-provider-tfgov/internal/tfeclient"
 )
 
 // The module test run API, for the test run resource and data sources.
@@ -141,9 +143,9 @@ func (c testRunClient) create(ctx context.Context, m moduleRef, opts *tfe.TestRu
 // for), and it is claimed so that no other create adopts it too.
 // Otherwise nothing is adopted
 // (the caller queues the run again) and the matching runs created within
-// the request's window on the service's clock (ambiguousWriteError.within) are
+// the request's window on the service's clock (tfeclient.AmbiguousWriteError.within) are
 // returned as candidates: each may be an orphan the lost create queued.
-func (c testRunClient) lostCreate(ctx context.Context, m moduleRef, sent *tfe.TestRunCreateOptions, amb *ambiguousWriteError, ownCV bool, owned *ownership) (run *testRunRecord, adopt bool, candidates []*testRunRecord, err error) {
+func (c testRunClient) lostCreate(ctx context.Context, m moduleRef, sent *tfe.TestRunCreateOptions, amb *tfeclient.AmbiguousWriteError, ownCV bool, owned *ownership) (run *testRunRecord, adopt bool, candidates []*testRunRecord, err error) {
 	runs, err := c.list(ctx, m, nil)
 	if err != nil {
 		return nil, false, nil, err
@@ -191,7 +193,7 @@ func sameRunVariables(got []*tfe.RunVariableAttr, sent []*tfe.RunVariable) bool 
 // record makes one request that answers a run.
 func (c testRunClient) record(ctx context.Context, method, path string, body any) (*testRunRecord, error) {
 	rec := &testRunRecord{}
-	if err := apiRequest(ctx, c.client, method, path, body, nil, rec); err != nil {
+	if err := tfeclient.APIRequest(ctx, c.client, method, path, body, nil, rec); err != nil {
 		return nil, err
 	}
 	return rec, nil
@@ -205,10 +207,10 @@ var testRunListPageSize = 100
 // sources (all when empty), testRunListPageSize a request, through the
 // pager (internal/tfeclient/pager.go): an error on any page, a 404 included, is an error.
 func (c testRunClient) list(ctx context.Context, m moduleRef, sources []string) ([]*testRunRecord, error) {
-	return listAll(ctx, func(ctx context.Context, n int) ([]*testRunRecord, *tfe.Pagination, error) {
+	return tfeclient.ListAll(ctx, func(ctx context.Context, n int) ([]*testRunRecord, *tfe.Pagination, error) {
 		opts := &testRunListOptions{ListOptions: tfe.ListOptions{PageNumber: n, PageSize: testRunListPageSize}, Sources: strings.Join(sources, ",")}
 		l := &testRunRecordList{}
-		if err := apiRequest(ctx, c.client, "GET", m.testRunsPath(), opts, nil, l); err != nil {
+		if err := tfeclient.APIRequest(ctx, c.client, "GET", m.testRunsPath(), opts, nil, l); err != nil {
 			return nil, nil, err
 		}
 		return l.Items, l.Pagination, nil
@@ -413,7 +415,7 @@ func (c testRunClient) uploadConfiguration(ctx context.Context, m moduleRef, arc
 		func() (*tfe.ConfigurationVersion, error) {
 			return c.client.ConfigurationVersions.CreateForRegistryModule(ctx, m.id())
 		},
-		func(context.Context, *ambiguousWriteError) (*tfe.ConfigurationVersion, bool, error) {
+		func(context.Context, *tfeclient.AmbiguousWriteError) (*tfe.ConfigurationVersion, bool, error) {
 			return nil, false, nil
 		})
 	if err != nil {
@@ -571,7 +573,7 @@ func (c testRunClient) queue(ctx context.Context, who string, m moduleRef, opts 
 			}
 			return rec, err
 		},
-		func(ctx context.Context, amb *ambiguousWriteError) (*testRunRecord, bool, error) {
+		func(ctx context.Context, amb *tfeclient.AmbiguousWriteError) (*testRunRecord, bool, error) {
 			run, adopt, candidates, err := c.lostCreate(ctx, m, opts, amb, ownCV, owned)
 			maybeOrphans = append(maybeOrphans, candidates...)
 			return run, adopt, err

@@ -6,6 +6,8 @@ import (
 
 	tfe "github.com/hashicorp/go-tfe"
 	"github.com/hashicorp/terraform-plugin-log/tflog"
+
+	"github.com/tfgov/terraform-provider-tfgov/internal/tfeclient"
 )
 
 // Test runs are listed newest first, and a module keeps every run it ever
@@ -34,11 +36,11 @@ type testRunPage struct {
 // page; on a later page a 404 is an error, never "gone").
 func (d *providerData) moduleTestRun(ctx context.Context, m moduleRef, id string) (*testRunRecord, error) {
 	var found *testRunRecord
-	_, err := walkPages(ctx, func(ctx context.Context, n int) ([]*testRunRecord, *tfe.Pagination, error) {
+	_, err := tfeclient.WalkPages(ctx, func(ctx context.Context, n int) ([]*testRunRecord, *tfe.Pagination, error) {
 		page, err := d.lists.testRunPages.get(ctx, testRunPageKey{m.String(), n}, func(ctx context.Context) (*testRunPage, error) {
 			opts := &testRunListOptions{ListOptions: tfe.ListOptions{PageSize: testRunListPageSize, PageNumber: n}}
 			l := &testRunRecordList{}
-			err := apiRequest(ctx, d.client, "GET", m.testRunsPath(), opts, nil, l)
+			err := tfeclient.APIRequest(ctx, d.client, "GET", m.testRunsPath(), opts, nil, l)
 			if isNotFound(err) && n == 1 {
 				return &testRunPage{}, nil // the module is gone: an empty last page
 			}

@@ -6,6 +6,8 @@ import (
 
 	tfe "github.com/hashicorp/go-tfe"
 	"github.com/hashicorp/terraform-plugin-log/tflog"
+
+	"github.com/tfgov/terraform-provider-tfgov/internal/tfeclient"
 )
 
 // Refreshing module test variables: every refresh (and import) looks the
@@ -36,7 +38,7 @@ type testVariableList struct {
 // moment before, and a list cut short must never read as "no variables".
 func listTestVariables(ctx context.Context, client *tfe.Client, mod moduleRef) (*testVariableList, error) {
 	l := &testVariableList{byID: map[string]*tfe.Variable{}, byKey: map[string]*tfe.Variable{}}
-	pages, err := walkPages(ctx, func(ctx context.Context, n int) ([]*tfe.Variable, *tfe.Pagination, error) {
+	pages, err := tfeclient.WalkPages(ctx, func(ctx context.Context, n int) ([]*tfe.Variable, *tfe.Pagination, error) {
 		page, err := client.TestVariables.List(ctx, mod.id(), &tfe.VariableListOptions{ListOptions: tfe.ListOptions{PageNumber: n, PageSize: testVariableListPageSize}})
 		if err != nil {
 			return nil, nil, err
@@ -88,7 +90,7 @@ func (d *providerData) testVariablesChanged(mod moduleRef) {
 // made it before the create or while it was in flight, this create then
 // being refused as a duplicate (ownership.go). It fails as it does with no
 // fault ("already exists", with its import block).
-func lostTestVariable(ctx context.Context, client *tfe.Client, mod moduleRef, sent tfe.VariableCreateOptions, amb *ambiguousWriteError) (*tfe.Variable, bool, error) {
+func lostTestVariable(ctx context.Context, client *tfe.Client, mod moduleRef, sent tfe.VariableCreateOptions, amb *tfeclient.AmbiguousWriteError) (*tfe.Variable, bool, error) {
 	l, err := listTestVariables(ctx, client, mod)
 	if err != nil {
 		return nil, false, err

@@ -24,6 +24,8 @@ import (
 	"github.com/hashicorp/terraform-plugin-framework/tfsdk"
 	"github.com/hashicorp/terraform-plugin-framework/types"
 	"github.com/hashicorp/terraform-plugin-log/tflog"
+
+	"github.com/tfgov/terraform-provider-tfgov/internal/tfeclient"
 )
 
 var (
@@ -286,14 +288,14 @@ func (r *moduleTestVariableResource) Create(ctx context.Context, req resource.Cr
 	}
 	v, err := reconcileCreate(ctx, "tfgov_module_test_variable",
 		func() (*tfe.Variable, error) {
-			ctx, notes := withResponseNotes(ctx)
+			ctx, notes := tfeclient.WithResponseNotes(ctx)
 			v, err := r.data.client.TestVariables.Create(ctx, mod.id(), opts)
 			if err == nil {
 				r.data.owned.receive(v.ID)
 			}
 			return v, notes.Wrap(err)
 		},
-		func(ctx context.Context, amb *ambiguousWriteError) (*tfe.Variable, bool, error) {
+		func(ctx context.Context, amb *tfeclient.AmbiguousWriteError) (*tfe.Variable, bool, error) {
 			return lostTestVariable(ctx, r.data.client, mod, opts, amb)
 		})
 	var existed *identityTakenError
@@ -506,7 +508,7 @@ func testVariableModel(v *tfe.Variable, prior moduleTestVariableResourceModel) *
 // variable with the key already (a 422 on key), naming that variable and
 // its import ID; "" when the create failed for another reason.
 func (r *moduleTestVariableResource) existingTestVariable(ctx context.Context, mod moduleRef, key string, err error) string {
-	if !rejectedAttribute(err, "key") {
+	if !tfeclient.RejectedAttribute(err, "key") {
 		return ""
 	}
 	l, lerr := listTestVariables(ctx, r.data.client, mod)

@@ -9,6 +9,8 @@ import (
 	"net/url"
 
 	tfe "github.com/hashicorp/go-tfe"
+
+	"github.com/tfgov/terraform-provider-tfgov/internal/tfeclient"
 )
 
 // Module version deprecation is a public beta ("All APIs and workflows are
@@ -145,7 +147,7 @@ func undeprecateModuleVersion(ctx context.Context, c *tfe.Client, m moduleVersio
 // for which isNotFound is true.
 func readModuleVersion(ctx context.Context, c *tfe.Client, m moduleVersionRef) (*moduleVersionInfo, error) {
 	var buf bytes.Buffer
-	if err := apiRequest(ctx, c, http.MethodGet, m.modulePath()+"/version", nil,
+	if err := tfeclient.APIRequest(ctx, c, http.MethodGet, m.modulePath()+"/version", nil,
 		url.Values{"module_version": {m.Version}, "include": {"deprecation"}}, &buf); err != nil {
 		return nil, err
 	}
@@ -158,7 +160,7 @@ func readModuleVersion(ctx context.Context, c *tfe.Client, m moduleVersionRef) (
 
 func patchDeprecation(ctx context.Context, c *tfe.Client, m moduleVersionRef, body deprecationRequestBody) (*moduleVersionDoc, error) {
 	var buf bytes.Buffer
-	if err := apiRequest(ctx, c, http.MethodPatch, m.modulePath()+"/"+url.PathEscape(m.Version),
+	if err := tfeclient.APIRequest(ctx, c, http.MethodPatch, m.modulePath()+"/"+url.PathEscape(m.Version),
 		&deprecationRequestDoc{Data: deprecationRequestData{Type: "module-versions", Attributes: deprecationRequestAttributes{Deprecation: body}}}, nil, &buf); err != nil {
 		return nil, err
 	}

@@ -11,6 +11,8 @@ import (
 	tfe "github.com/hashicorp/go-tfe"
 	"github.com/hashicorp/terraform-plugin-framework/attr"
 	"github.com/hashicorp/terraform-plugin-framework/types"
+
+	"github.com/tfgov/terraform-provider-tfgov/internal/tfeclient"
 )
 
 // Names in, IDs out: what the data sources that find an object by name
@@ -77,7 +79,7 @@ func listPage(page int) tfe.ListOptions {
 // workspaceNames lists every workspace of org (pages of 100) and returns
 // their names: the suggestions of a not-found error.
 func workspaceNames(ctx context.Context, c *tfe.Client, org string) ([]string, error) {
-	all, err := listAll(ctx, func(ctx context.Context, page int) ([]*tfe.Workspace, *tfe.Pagination, error) {
+	all, err := tfeclient.ListAll(ctx, func(ctx context.Context, page int) ([]*tfe.Workspace, *tfe.Pagination, error) {
 		l, err := c.Workspaces.List(ctx, org, &tfe.WorkspaceListOptions{ListOptions: listPage(page)})
 		if err != nil {
 			return nil, nil, err
@@ -104,7 +106,7 @@ func listTeams(ctx context.Context, c *tfe.Client, org string, names []string) (
 	}
 	var out []*tfe.Team
 	for _, chunk := range chunks {
-		teams, err := listAll(ctx, func(ctx context.Context, page int) ([]*tfe.Team, *tfe.Pagination, error) {
+		teams, err := tfeclient.ListAll(ctx, func(ctx context.Context, page int) ([]*tfe.Team, *tfe.Pagination, error) {
 			l, err := c.Teams.List(ctx, org, &tfe.TeamListOptions{ListOptions: listPage(page), Names: chunk})
 			if err != nil {
 				return nil, nil, err
@@ -126,7 +128,7 @@ func listTeams(ctx context.Context, c *tfe.Client, org string, names []string) (
 // listAgentPools lists the agent pools of org whose name contains query
 // (the API's q; "" for all).
 func listAgentPools(ctx context.Context, c *tfe.Client, org, query string) ([]*tfe.AgentPool, error) {
-	return listAll(ctx, func(ctx context.Context, page int) ([]*tfe.AgentPool, *tfe.Pagination, error) {
+	return tfeclient.ListAll(ctx, func(ctx context.Context, page int) ([]*tfe.AgentPool, *tfe.Pagination, error) {
 		l, err := c.AgentPools.List(ctx, org, &tfe.AgentPoolListOptions{ListOptions: listPage(page), Query: query})
 		if err != nil {
 			return nil, nil, err
@@ -138,7 +140,7 @@ func listAgentPools(ctx context.Context, c *tfe.Client, org, query string) ([]*t
 // moduleNames lists the private registry modules of org and returns them
 // as `name/provider`.
 func moduleNames(ctx context.Context, c *tfe.Client, org string) ([]string, error) {
-	all, err := listAll(ctx, func(ctx context.Context, page int) ([]*tfe.RegistryModule, *tfe.Pagination, error) {
+	all, err := tfeclient.ListAll(ctx, func(ctx context.Context, page int) ([]*tfe.RegistryModule, *tfe.Pagination, error) {
 		l, err := c.RegistryModules.List(ctx, org, &tfe.RegistryModuleListOptions{ListOptions: listPage(page), RegistryName: tfe.PrivateRegistry})
 		if err != nil {
 			return nil, nil, err

@@ -12,6 +12,8 @@ import (
 	"github.com/hashicorp/terraform-plugin-framework/path"
 	"github.com/hashicorp/terraform-plugin-framework/resource/schema/planmodifier"
 	"github.com/hashicorp/terraform-plugin-framework/types"
+
+	"github.com/tfgov/terraform-provider-tfgov/internal/tfeclient"
 )
 
 // Policy kinds and the enforcement levels each allows, in the API's order.
@@ -34,7 +36,7 @@ const policyListPageSize = 100
 // policyAPI is a policy as the API returns it. go-tfe's tfe.Policy drops
 // `relationships.policy-sets` and reads a null description as "", so the
 // provider decodes responses into this model through go-tfe's own request
-// machinery (apiRequest), with go-tfe's option types as bodies.
+// machinery (tfeclient.APIRequest), with go-tfe's option types as bodies.
 type policyAPI struct {
 	ID               string               `jsonapi:"primary,policies"`
 	Name             string               `jsonapi:"attr,name"`
@@ -60,8 +62,8 @@ type policyClient struct{ c *tfe.Client }
 
 // do makes one request; a refusal naming attributes is a *rejectedError.
 func (p policyClient) do(ctx context.Context, method, path string, body any, out any) error {
-	ctx, notes := withResponseNotes(ctx)
-	return notes.Wrap(apiRequest(ctx, p.c, method, path, body, nil, out))
+	ctx, notes := tfeclient.WithResponseNotes(ctx)
+	return notes.Wrap(tfeclient.APIRequest(ctx, p.c, method, path, body, nil, out))
 }
 
 // upload puts code as the code of policy id (one request), as go-tfe's
@@ -100,7 +102,7 @@ func (p policyClient) update(ctx context.Context, id string, opts *tfe.PolicyUpd
 // list returns every policy of org that matches search (partial name) and
 // kind (either may be empty), all pages.
 func (p policyClient) list(ctx context.Context, org, search, kind string) ([]*policyAPI, error) {
-	return listAll(ctx, p.pages(org, search, kind))
+	return tfeclient.ListAll(ctx, p.pages(org, search, kind))
 }
 
 // pages fetches the pages of org's policies that match search and kind
@@ -251,7 +253,7 @@ func (policyLevelDefault) PlanModifyString(ctx context.Context, req planmodifier
 // made before it or while it was in flight (this create then being
 // refused as a duplicate) look the same (ownership.go). It fails as it
 // does with no fault ("Policy already exists", with its import block).
-func (p policyClient) lostCreate(ctx context.Context, org string, sent *tfe.PolicyCreateOptions, amb *ambiguousWriteError) (*policyAPI, bool, error) {
+func (p policyClient) lostCreate(ctx context.Context, org string, sent *tfe.PolicyCreateOptions, amb *tfeclient.AmbiguousWriteError) (*policyAPI, bool, error) {
 	name := *sent.Name
 	pol, err := p.findByName(ctx, org, name)
 	if isNotFound(err) {

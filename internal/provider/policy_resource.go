@@ -19,6 +19,8 @@ import (
 	"github.com/hashicorp/terraform-plugin-framework/types"
 	"github.com/hashicorp/terraform-plugin-go/tftypes"
 	"github.com/hashicorp/terraform-plugin-log/tflog"
+
+	"github.com/tfgov/terraform-provider-tfgov/internal/tfeclient"
 )
 
 var (
@@ -304,7 +306,7 @@ func (r *policyResource) Create(ctx context.Context, req resource.CreateRequest,
 			}
 			return pol, err
 		},
-		func(ctx context.Context, amb *ambiguousWriteError) (*policyAPI, bool, error) {
+		func(ctx context.Context, amb *tfeclient.AmbiguousWriteError) (*policyAPI, bool, error) {
 			return pc.lostCreate(ctx, org, opts, amb)
 		})
 	var taken *identityTakenError
@@ -312,7 +314,7 @@ func (r *policyResource) Create(ctx context.Context, req resource.CreateRequest,
 		resp.Diagnostics.AddAttributeError(path.Root("name"), "Policy already exists", taken.Error())
 		return
 	}
-	if rejectedAttribute(err, "name") {
+	if tfeclient.RejectedAttribute(err, "name") {
 		// The name is taken: name the policy that holds it.
 		if existing, ferr := pc.findByName(ctx, org, plan.Name.ValueString()); ferr == nil {
 			resp.Diagnostics.AddAttributeError(path.Root("name"), "Policy already exists",

@@ -9,12 +9,14 @@ import (
 	"sync"
 
 	"github.com/hashicorp/terraform-plugin-log/tflog"
+
+	"github.com/tfgov/terraform-provider-tfgov/internal/tfeclient"
 )
 
 // Creates that know whether they happened.
 //
 // The transport never replays a POST that the service may have processed
-// (internal/tfeclient/transport.go): it returns an *ambiguousWriteError instead, with the
+// (internal/tfeclient/transport.go): it returns an *tfeclient.AmbiguousWriteError instead, with the
 // window in which the request was in flight. Each resource that creates
 // then looks for what identifies its object before it creates again:
 //
@@ -49,8 +51,8 @@ const maxAmbiguousCreates = 5
 
 // asAmbiguous returns the ambiguous write in err's chain (go-tfe returns
 // the transport's error wrapped in a *url.Error).
-func asAmbiguous(err error) (*ambiguousWriteError, bool) {
-	var amb *ambiguousWriteError
+func asAmbiguous(err error) (*tfeclient.AmbiguousWriteError, bool) {
+	var amb *tfeclient.AmbiguousWriteError
 	ok := errors.As(err, &amb)
 	return amb, ok
 }
@@ -90,7 +92,7 @@ func reconciliations() map[string]int {
 // lostAnswerFound is the paragraph that follows "<parent> already has
 // <object> (<id>)" when the object was found after a create whose answer
 // was lost (amb): it says why the provider does not take it over.
-func lostAnswerFound(amb *ambiguousWriteError) string {
+func lostAnswerFound(amb *tfeclient.AmbiguousWriteError) string {
 	return fmt.Sprintf("The create request ended without a definite answer (%s), so this may be the object that request made, "+
 		"or one that someone else made before it or while it was in flight: nothing the API returns tells them apart, "+
 		"so the provider does not take it over.", amb.Reason)
@@ -126,7 +128,7 @@ func (e *conflictError) Error() string { return e.msg }
 // which returns the object the lost create provably made (adopt = true),
 // or a *conflictError for an object that is not provably it, or neither
 // when nothing was made, and then create runs again.
-func reconcileCreate[T any](ctx context.Context, resourceType string, create func() (T, error), look func(context.Context, *ambiguousWriteError) (T, bool, error)) (T, error) {
+func reconcileCreate[T any](ctx context.Context, resourceType string, create func() (T, error), look func(context.Context, *tfeclient.AmbiguousWriteError) (T, bool, error)) (T, error) {
 	var zero T
 	var err error
 	for range maxAmbiguousCreates {
@@ -137,7 +139,7 @@ func reconcileCreate[T any](ctx context.Context, resourceType string, create fun
 			return obj, err
 		}
 		tflog.Info(ctx, "Create ended ambiguously; looking for what it made", map[string]any{"resource_type": resourceType, "reason": amb.Reason})
-		lctx, release := lookContext(ctx)
+		lctx, release := tfeclient.LookContext(ctx)
 		found, adopt, lerr := look(lctx, amb)
 		release()
 		var conflict *conflictError

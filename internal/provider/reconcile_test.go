@@ -16,6 +16,7 @@ import (
 	"github.com/hashicorp/terraform-plugin-testing/terraform"
 
 	"github.com/tfgov/terraform-provider-tfgov/internal/sandbox"
+	"github.com/tfgov/terraform-provider-tfgov/internal/tfeclient"
 )
 
 // TestAccLostAnswers: for every resource that creates, a create the
@@ -509,7 +510,7 @@ func TestAccNameTaken(t *testing.T) {
 
 func TestReconcileCreate(t *testing.T) {
 	t.Parallel()
-	amb := &ambiguousWriteError{Method: "POST", Path: "/x", Status: 503, Reason: "503 Service Unavailable", Start: time.Now(), End: time.Now()}
+	amb := &tfeclient.AmbiguousWriteError{Method: "POST", Path: "/x", Status: 503, Reason: "503 Service Unavailable", Start: time.Now(), End: time.Now()}
 	wrapped := fmt.Errorf("Post %q: %w", "http://x", amb) // as *url.Error wraps it
 	conflict := &conflictError{"taken"}
 	tests := map[string]struct {
@@ -542,7 +543,7 @@ func TestReconcileCreate(t *testing.T) {
 					}
 					return "created", nil
 				},
-				func(_ context.Context, a *ambiguousWriteError) (string, bool, error) {
+				func(_ context.Context, a *tfeclient.AmbiguousWriteError) (string, bool, error) {
 					if a != amb {
 						t.Errorf("look got %v, want the transport's error", a)
 					}
@@ -585,7 +586,7 @@ func TestReconcileCreate(t *testing.T) {
 // block in that apply; a create again after a look-up that found nothing
 // is a new write, and is not sent.
 func TestReconcileCreate_afterStop(t *testing.T) {
-	amb := &ambiguousWriteError{Method: "POST", Path: "/x", Reason: "connection reset"}
+	amb := &tfeclient.AmbiguousWriteError{Method: "POST", Path: "/x", Reason: "connection reset"}
 	ctx, stop := context.WithCancel(context.Background())
 	stop()
 	creates := 0
@@ -593,23 +594,23 @@ func TestReconcileCreate_afterStop(t *testing.T) {
 		func() (string, error) {
 			creates++
 			if creates > 1 {
-				return carriedValue(ctx, func(context.Context) (string, error) { return "made again", nil })
+				return tfeclient.CarriedValue(ctx, func(context.Context) (string, error) { return "made again", nil })
 			}
 			return "", amb
 		},
-		func(lctx context.Context, _ *ambiguousWriteError) (string, bool, error) {
+		func(lctx context.Context, _ *tfeclient.AmbiguousWriteError) (string, bool, error) {
 			if lctx.Err() != nil {
 				t.Errorf("the look-up after the stop got a done context: %v", lctx.Err())
 			}
 			return "", false, nil // nothing made
 		})
-	var ns *notSentError
+	var ns *tfeclient.NotSentError
 	if creates != 2 || !errors.As(err, &ns) {
 		t.Errorf("%d creates, error %v; want the look-up, then a create not sent", creates, err)
 	}
 	_, err = reconcileCreate(ctx, "t",
 		func() (string, error) { return "", amb },
-		func(context.Context, *ambiguousWriteError) (string, bool, error) {
+		func(context.Context, *tfeclient.AmbiguousWriteError) (string, bool, error) {
 			return "", false, &conflictError{msg: "already exists (id-1): import { id = \"id-1\" }"}
 		})
 	if err == nil || err.Error() != "already exists (id-1): import { id = \"id-1\" }" {

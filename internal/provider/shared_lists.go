@@ -9,6 +9,8 @@ import (
 	tfe "github.com/hashicorp/go-tfe"
 
 	"golang.org/x/sync/singleflight"
+
+	"github.com/tfgov/terraform-provider-tfgov/internal/tfeclient"
 )
 
 // Refreshing in bulk.
@@ -151,11 +153,11 @@ func (l *recordsByID[T]) lookup(id string) (T, bool) {
 }
 
 // listAllPages collects every page of a paginated list into recordsByID,
-// through the pager (walkPages). A 404 on the first page marks the parent
+// through the pager (tfeclient.WalkPages). A 404 on the first page marks the parent
 // missing.
 func listAllPages[T any](ctx context.Context, id func(T) string, fetch func(ctx context.Context, page int) ([]T, *tfe.Pagination, error)) (*recordsByID[T], error) {
 	l := &recordsByID[T]{byID: map[string]T{}}
-	pages, err := walkPages(ctx, fetch, func(items []T) bool {
+	pages, err := tfeclient.WalkPages(ctx, fetch, func(items []T) bool {
 		for _, it := range items {
 			l.byID[id(it)] = it
 		}

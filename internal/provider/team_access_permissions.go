@@ -10,6 +10,8 @@ import (
 	"github.com/hashicorp/terraform-plugin-framework/types"
 	"github.com/hashicorp/terraform-plugin-framework/types/basetypes"
 	"github.com/hashicorp/terraform-plugin-log/tflog"
+
+	"github.com/tfgov/terraform-provider-tfgov/internal/tfeclient"
 )
 
 // Shared by tfgov_team_access and the team-access data sources: the access
@@ -116,7 +118,7 @@ func teamAccessPermissionsFrom(ctx context.Context, obj types.Object, diags *dia
 // The API does not paginate this list unless asked to; should a server
 // paginate it anyway, the further pages are followed.
 func listTeamAccess(ctx context.Context, client *tfe.Client, workspaceID string) ([]*tfe.TeamAccess, error) {
-	return listAll(ctx, teamAccessPages(client, workspaceID, 0))
+	return tfeclient.ListAll(ctx, teamAccessPages(client, workspaceID, 0))
 }
 
 // teamAccessPages fetches the pages of a workspace's grants, size a page

@@ -9,6 +9,8 @@ import (
 	"github.com/hashicorp/terraform-plugin-framework/path"
 	"github.com/hashicorp/terraform-plugin-framework/schema/validator"
 	"github.com/hashicorp/terraform-plugin-framework/types"
+
+	"github.com/tfgov/terraform-provider-tfgov/internal/tfeclient"
 )
 
 var _ datasource.DataSourceWithConfigure = (*workspaceTeamAccessDataSource)(nil)
@@ -78,13 +80,13 @@ type teamAccessListQuery struct {
 
 // listTeamAccessWithTeams is listTeamAccess with the teams included.
 func listTeamAccessWithTeams(ctx context.Context, c *tfe.Client, wsID string) ([]*tfe.TeamAccess, error) {
-	return listAll(ctx, func(ctx context.Context, n int) ([]*tfe.TeamAccess, *tfe.Pagination, error) {
+	return tfeclient.ListAll(ctx, func(ctx context.Context, n int) ([]*tfe.TeamAccess, *tfe.Pagination, error) {
 		q := &teamAccessListQuery{WorkspaceID: wsID, Include: "team"}
 		if n > 1 {
 			q.PageNumber = n
 		}
 		l := &tfe.TeamAccessList{}
-		if err := apiRequest(ctx, c, "GET", "team-workspaces", q, nil, l); err != nil {
+		if err := tfeclient.APIRequest(ctx, c, "GET", "team-workspaces", q, nil, l); err != nil {
 			return nil, nil, err
 		}
 		return l.Items, l.Pagination, nil

@@ -18,6 +18,8 @@ import (
 	"github.com/hashicorp/terraform-plugin-framework/schema/validator"
 	"github.com/hashicorp/terraform-plugin-framework/types"
 	"github.com/hashicorp/terraform-plugin-log/tflog"
+
+	"github.com/tfgov/terraform-provider-tfgov/internal/tfeclient"
 )
 
 var (
@@ -275,7 +277,7 @@ func (r *teamAccessResource) Create(ctx context.Context, req resource.CreateRequ
 			}
 			return ta, err
 		},
-		func(ctx context.Context, amb *ambiguousWriteError) (*tfe.TeamAccess, bool, error) {
+		func(ctx context.Context, amb *tfeclient.AmbiguousWriteError) (*tfe.TeamAccess, bool, error) {
 			return r.lostAdd(ctx, opts, amb)
 		})
 	if _, ok := err.(*conflictError); ok { //nolint:errorlint // reconcileCreate returns it unwrapped
@@ -298,7 +300,7 @@ func (r *teamAccessResource) Create(ctx context.Context, req resource.CreateRequ
 // flight (this add then being refused as a duplicate) look the same
 // (ownership.go). It fails as it does with no fault ("already has
 // access", with its import block).
-func (r *teamAccessResource) lostAdd(ctx context.Context, sent tfe.TeamAccessAddOptions, amb *ambiguousWriteError) (*tfe.TeamAccess, bool, error) {
+func (r *teamAccessResource) lostAdd(ctx context.Context, sent tfe.TeamAccessAddOptions, amb *tfeclient.AmbiguousWriteError) (*tfe.TeamAccess, bool, error) {
 	grants, err := listTeamAccess(ctx, r.data.client, sent.Workspace.ID)
 	if err != nil {
 		return nil, false, err

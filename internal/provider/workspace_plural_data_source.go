@@ -15,6 +15,8 @@ import (
 	"github.com/hashicorp/terraform-plugin-framework/path"
 	"github.com/hashicorp/terraform-plugin-framework/schema/validator"
 	"github.com/hashicorp/terraform-plugin-framework/types"
+
+	"github.com/tfgov/terraform-provider-tfgov/internal/tfeclient"
 )
 
 var (
@@ -169,7 +171,7 @@ func (d *workspacesDataSource) Read(ctx context.Context, req datasource.ReadRequ
 	} else {
 		f := workspaceFilter{search: cfg.Search.ValueString(), prefix: cfg.NamePrefix.ValueString(), tags: lowerStrings(cfg.TagNames), exclude: lowerStrings(cfg.ExcludeTagNames)}
 		var all []*tfe.Workspace
-		all, err = listAll(ctx, func(ctx context.Context, page int) ([]*tfe.Workspace, *tfe.Pagination, error) {
+		all, err = tfeclient.ListAll(ctx, func(ctx context.Context, page int) ([]*tfe.Workspace, *tfe.Pagination, error) {
 			l, err := d.data.client.Workspaces.List(ctx, org, f.options(page))
 			if err != nil {
 				return nil, nil, err
@@ -225,7 +227,7 @@ func workspacesNamed(ctx context.Context, c *tfe.Client, org string, names []str
 			return nil, nil, nil, err
 		}
 		take(l.Items)
-		if lastPage(page, l.Pagination, len(l.Items)) {
+		if tfeclient.LastPage(page, l.Pagination, len(l.Items)) {
 			break
 		}
 		if len(want) == 0 {
