@@ -61,7 +61,7 @@ func notFoundByName(kind, org string, names, have []string) string {
 		}
 		fmt.Fprintf(&b, "No %s named %q in organization %s", kind, name, org)
 		if near := closestNames(name, have, closestCount); len(near) > 0 {
-			fmt.Fprintf(&b, "; the closest names: %s.", quotedList(near))
+			fmt.Fprintf(&b, "; the closest names: %s.", quoted(near))
 		} else {
 			fmt.Fprintf(&b, ": the API token sees no %s there.", kind)
 		}

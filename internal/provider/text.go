@@ -30,19 +30,13 @@ func quoted(vals []string) string {
 	return strings.Join(q, ", ")
 }
 
-func quotedList(names []string) string {
-	q := make([]string, len(names))
-	for i, n := range names {
-		q[i] = fmt.Sprintf("%q", n)
-	}
-	return strings.Join(q, ", ")
-}
-
+// sha256Hex is the SHA-256 of b in hex, as content_sha256 holds it.
 func sha256Hex(b []byte) string {
 	sum := sha256.Sum256(b)
 	return hex.EncodeToString(sum[:])
 }
 
+// int64Ptr is an optional count as a Terraform value (null when absent).
 func int64Ptr(n *int) types.Int64 {
 	if n == nil {
 		return types.Int64Null()
