@@ -30,9 +30,6 @@ var (
 // larger upload is refused with 413 and not saved.
 const maxPolicyCodeSize = 10 << 20
 
-// policyListPageSize is the page size of every policy listing.
-const policyListPageSize = 100
-
 // policyAPI is a policy as the API returns it. go-tfe's tfe.Policy drops
 // `relationships.policy-sets` and reads a null description as "", so the
 // provider decodes responses into this model through go-tfe's own request
@@ -109,7 +106,7 @@ func (p policyClient) list(ctx context.Context, org, search, kind string) ([]*po
 // (the pager's fetch).
 func (p policyClient) pages(org, search, kind string) func(context.Context, int) ([]*policyAPI, *tfe.Pagination, error) {
 	return func(ctx context.Context, n int) ([]*policyAPI, *tfe.Pagination, error) {
-		opts := &tfe.PolicyListOptions{ListOptions: tfe.ListOptions{PageNumber: n, PageSize: policyListPageSize}, Search: search, Kind: tfe.PolicyKind(kind)}
+		opts := &tfe.PolicyListOptions{ListOptions: tfe.ListOptions{PageNumber: n, PageSize: bulkPageSize}, Search: search, Kind: tfe.PolicyKind(kind)}
 		l := &policyListAPI{}
 		if err := p.do(ctx, "GET", "organizations/"+url.PathEscape(org)+"/policies", opts, l); err != nil {
 			return nil, nil, err

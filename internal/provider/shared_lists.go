@@ -36,7 +36,7 @@ import (
 // token lost sight of it) and leaves state, as a 404 on a read by ID would.
 // Lists are fetched 100 records a page, the largest page the service serves.
 
-// bulkPageSize is the page size of every bulk list.
+// bulkPageSize is the page size of every list the provider reads.
 const bulkPageSize = 100
 
 // sharedLists holds the lists of one configured provider, one V per parent
