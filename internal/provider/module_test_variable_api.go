@@ -16,48 +16,33 @@ import (
 // variables a page: a module of up to 100 variables costs one request. The
 // list is indexed by ID and by key (imports take either).
 
-// testVariableListPageSize is the page size the provider asks for.
-const testVariableListPageSize = 100
-
-// testVariableList is every test variable of one module. It is shared
-// between goroutines: read it, never change it.
+// testVariableList is every test variable of one module, by ID
+// (recordsByID: parentMissing is a 404, the module gone) and by key. It is
+// shared between goroutines: read it, never change it.
 type testVariableList struct {
-	// moduleMissing is set when the list was a 404: the module is gone (or
-	// the token may no longer see it), and so are its variables.
-	moduleMissing bool
-	byID          map[string]*tfe.Variable
-	byKey         map[string]*tfe.Variable
-	// pages counts the list's pages: a variable missing from a list of
-	// more than one page is only probably gone (recordsByID.definite).
-	pages int
+	recordsByID[*tfe.Variable]
+	byKey map[string]*tfe.Variable
 }
 
 // listTestVariables reads every page of a module's test variables through
-// the pager (internal/tfeclient/pager.go). A 404 on the first page means the module is gone;
-// on a later page it is an error like any other: the module answered a
-// moment before, and a list cut short must never read as "no variables".
+// the pager (listAllPages). A 404 on the first page means the module is
+// gone; on a later page it is an error like any other: the module answered
+// a moment before, and a list cut short must never read as "no variables".
 func listTestVariables(ctx context.Context, client *tfe.Client, mod moduleRef) (*testVariableList, error) {
-	l := &testVariableList{byID: map[string]*tfe.Variable{}, byKey: map[string]*tfe.Variable{}}
-	pages, err := tfeclient.WalkPages(ctx, func(ctx context.Context, n int) ([]*tfe.Variable, *tfe.Pagination, error) {
-		page, err := client.TestVariables.List(ctx, mod.id(), &tfe.VariableListOptions{ListOptions: tfe.ListOptions{PageNumber: n, PageSize: testVariableListPageSize}})
+	byID, err := listAllPages(ctx, func(v *tfe.Variable) string { return v.ID }, func(ctx context.Context, n int) ([]*tfe.Variable, *tfe.Pagination, error) {
+		page, err := client.TestVariables.List(ctx, mod.id(), &tfe.VariableListOptions{ListOptions: tfe.ListOptions{PageNumber: n, PageSize: bulkPageSize}})
 		if err != nil {
 			return nil, nil, err
 		}
 		return page.Items, page.Pagination, nil
-	}, func(items []*tfe.Variable) bool {
-		for _, v := range items {
-			l.byID[v.ID] = v
-			l.byKey[v.Key] = v
-		}
-		return false
 	})
-	if isNotFound(err) && pages == 0 {
-		return &testVariableList{moduleMissing: true}, nil
-	}
 	if err != nil {
 		return nil, err
 	}
-	l.pages = pages
+	l := &testVariableList{recordsByID: *byID, byKey: make(map[string]*tfe.Variable, len(byID.byID))}
+	for _, v := range byID.byID {
+		l.byKey[v.Key] = v
+	}
 	return l, nil
 }
 
@@ -71,7 +56,7 @@ func (d *providerData) moduleTestVariables(ctx context.Context, mod moduleRef) (
 	return d.testVariables.get(ctx, mod.String(), func(ctx context.Context) (*testVariableList, error) {
 		l, err := listTestVariables(ctx, d.client, mod)
 		if err == nil {
-			tflog.Debug(ctx, "Listed module test variables", map[string]any{"module": mod.String(), "count": len(l.byID), "module_missing": l.moduleMissing})
+			tflog.Debug(ctx, "Listed module test variables", map[string]any{"module": mod.String(), "count": len(l.byID), "module_missing": l.parentMissing})
 		}
 		return l, err
 	})

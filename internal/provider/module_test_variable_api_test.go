@@ -41,7 +41,7 @@ func (f *fakeLists) fetch(key string) func(context.Context) (*testVariableList, 
 			return nil, errors.New("list failed")
 		}
 		v := &tfe.Variable{ID: fmt.Sprintf("var-%s%d", key, n), Key: "K"}
-		return &testVariableList{byID: map[string]*tfe.Variable{v.ID: v}, byKey: map[string]*tfe.Variable{v.Key: v}}, nil
+		return &testVariableList{recordsByID: recordsByID[*tfe.Variable]{byID: map[string]*tfe.Variable{v.ID: v}}, byKey: map[string]*tfe.Variable{v.Key: v}}, nil
 	}
 }
 
@@ -292,12 +292,12 @@ func TestListTestVariables(t *testing.T) {
 				t.Errorf("%d list requests, want %d", n, tc.requests)
 			}
 			if tc.variables < 0 {
-				if !got.moduleMissing {
+				if !got.parentMissing {
 					t.Error("a missing module was not reported")
 				}
 				return
 			}
-			if got.moduleMissing || len(got.byID) != tc.variables || len(got.byKey) != tc.variables {
+			if got.parentMissing || len(got.byID) != tc.variables || len(got.byKey) != tc.variables {
 				t.Errorf("listed %d by ID and %d by key, want %d", len(got.byID), len(got.byKey), tc.variables)
 			}
 			for id, v := range got.byID {

@@ -31,7 +31,7 @@ func (l *testVariableListResource) List(ctx context.Context, req list.ListReques
 	switch {
 	case err != nil:
 		diags.AddError("Error listing module test variables", l.data.testVariableError(ctx, mod, "list the test variables of", err))
-	case vars.moduleMissing:
+	case vars.parentMissing:
 		diags.AddError("Error listing module test variables", l.data.testVariableError(ctx, mod, "list the test variables of", tfe.ErrResourceNotFound))
 	}
 	var items []listed

@@ -79,7 +79,7 @@ func (d *moduleTestVariablesDataSource) Read(ctx context.Context, req datasource
 		return
 	}
 	l, err := d.data.moduleTestVariables(ctx, mod)
-	if err == nil && l.moduleMissing {
+	if err == nil && l.parentMissing {
 		resp.Diagnostics.AddAttributeError(path.Root("module_name"), "Error listing module test variables",
 			fmt.Sprintf("Module %s was not found, or the API token may not manage its tests "+
 				"(module tests need a token of the organization's owners team or of one of its members).", mod))

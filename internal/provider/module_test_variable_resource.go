@@ -339,12 +339,12 @@ func (r *moduleTestVariableResource) Read(ctx context.Context, req resource.Read
 		resp.Diagnostics.AddError("Error reading module test variable", r.data.testVariableError(ctx, mod, "read test variable "+id+" of", err))
 		return
 	}
-	if vars.moduleMissing && importing {
+	if vars.parentMissing && importing {
 		importedMissing(&resp.Diagnostics, "module test variable", fmt.Sprintf("Module %s was not found, or the API token may not manage its tests "+
 			"(it needs to be an owner, or in the owners team): its test variable %s cannot be read.", mod, id))
 		return
 	}
-	if vars.moduleMissing {
+	if vars.parentMissing {
 		tflog.Info(ctx, "Module no longer exists; removing its test variable from state", fields)
 		resp.State.RemoveResource(ctx)
 		return
@@ -464,7 +464,7 @@ func (r *moduleTestVariableResource) ImportState(ctx context.Context, req resour
 			return
 		}
 		v := vars.byKey[id]
-		if vars.moduleMissing || v == nil {
+		if vars.parentMissing || v == nil {
 			resp.Diagnostics.AddError("Error importing module test variable", fmt.Sprintf("Module %s has no test variable with key %q "+
 				"(or the module was not found, or the API token may not manage its tests).", mod, id))
 			return

@@ -290,7 +290,7 @@ func TestAccTestVariablesLaterPageFails(t *testing.T) {
 	if _, err := c.RegistryModules.Create(context.Background(), org, tfe.RegistryModuleCreateOptions{Name: tfe.String(mod.Name), Provider: tfe.String(mod.Provider), RegistryName: tfe.PrivateRegistry}); err != nil {
 		t.Fatal(err)
 	}
-	const n = testVariableListPageSize + 5
+	const n = bulkPageSize + 5
 	config := provider + fmt.Sprintf(`
 resource "tfgov_module_test_variable" "v" {
   count           = %d
