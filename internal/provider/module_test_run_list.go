@@ -12,14 +12,14 @@ import (
 
 // Module test runs.
 
-type testRunList struct{ listBase }
+type moduleTestRunList struct{ listBase }
 
-func (l *testRunList) ListResourceConfigSchema(_ context.Context, _ list.ListResourceSchemaRequest, resp *list.ListResourceSchemaResponse) {
+func (l *moduleTestRunList) ListResourceConfigSchema(_ context.Context, _ list.ListResourceSchemaRequest, resp *list.ListResourceSchemaResponse) {
 	defer withPermissions(&resp.Schema.MarkdownDescription, "list-resources/module_test_run")
 	resp.Schema = moduleListSchema("test runs (newest first)")
 }
 
-func (l *testRunList) List(ctx context.Context, req list.ListRequest, resp *list.ListResultsStream) {
+func (l *moduleTestRunList) List(ctx context.Context, req list.ListRequest, resp *list.ListResultsStream) {
 	var diags diag.Diagnostics
 	mod := l.module(ctx, req, &diags)
 	if diags.HasError() || !l.configured(&diags) {

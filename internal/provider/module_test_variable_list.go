@@ -11,16 +11,16 @@ import (
 
 // Module test variables.
 
-type testVariableListResource struct{ listBase }
+type moduleTestVariableList struct{ listBase }
 
-func (l *testVariableListResource) ListResourceConfigSchema(_ context.Context, _ list.ListResourceSchemaRequest, resp *list.ListResourceSchemaResponse) {
+func (l *moduleTestVariableList) ListResourceConfigSchema(_ context.Context, _ list.ListResourceSchemaRequest, resp *list.ListResourceSchemaResponse) {
 	defer withPermissions(&resp.Schema.MarkdownDescription, "list-resources/module_test_variable")
 	resp.Schema = moduleListSchema("test variables")
 	resp.Schema.MarkdownDescription += " The API never returns a sensitive variable's value: its `value` is null, " +
 		"which the resource reads as \"leave the value on the service as it is\"."
 }
 
-func (l *testVariableListResource) List(ctx context.Context, req list.ListRequest, resp *list.ListResultsStream) {
+func (l *moduleTestVariableList) List(ctx context.Context, req list.ListRequest, resp *list.ListResultsStream) {
 	var diags diag.Diagnostics
 	mod := l.module(ctx, req, &diags)
 	if diags.HasError() || !l.configured(&diags) {

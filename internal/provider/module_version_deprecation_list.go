@@ -12,16 +12,16 @@ import (
 
 // Module version deprecations.
 
-type deprecationList struct{ listBase }
+type moduleVersionDeprecationList struct{ listBase }
 
-func (l *deprecationList) ListResourceConfigSchema(_ context.Context, _ list.ListResourceSchemaRequest, resp *list.ListResourceSchemaResponse) {
+func (l *moduleVersionDeprecationList) ListResourceConfigSchema(_ context.Context, _ list.ListResourceSchemaRequest, resp *list.ListResourceSchemaResponse) {
 	defer withPermissions(&resp.Schema.MarkdownDescription, "list-resources/module_version_deprecation")
 	resp.Schema = moduleListSchema("deprecated versions")
 	resp.Schema.MarkdownDescription += " The module's read lists its versions without their deprecation, so each version is read once: " +
 		"a module of V versions costs 1 + V requests."
 }
 
-func (l *deprecationList) List(ctx context.Context, req list.ListRequest, resp *list.ListResultsStream) {
+func (l *moduleVersionDeprecationList) List(ctx context.Context, req list.ListRequest, resp *list.ListResultsStream) {
 	var diags diag.Diagnostics
 	mod := l.module(ctx, req, &diags)
 	if diags.HasError() || !l.configured(&diags) {

@@ -69,12 +69,12 @@ var resourceRegistry = []registeredResource{
 	},
 	{
 		typ: moduleTestVariableType, new: NewModuleTestVariableResource, identity: moduleTestVariableIdentityAttrs, providerOrder: 1,
-		list:    func() list.ListResource { return &testVariableListResource{listBase{typ: moduleTestVariableType}} },
+		list:    func() list.ListResource { return &moduleTestVariableList{listBase{typ: moduleTestVariableType}} },
 		tfeMove: &tfeTestVariableMove,
 	},
 	{
 		typ: moduleTestRunType, new: NewModuleTestRunResource, identity: moduleTestRunIdentityAttrs, providerOrder: 3,
-		list: func() list.ListResource { return &testRunList{listBase{typ: moduleTestRunType}} },
+		list: func() list.ListResource { return &moduleTestRunList{listBase{typ: moduleTestRunType}} },
 		exempt: map[string]string{
 			suiteRequestBudgets: "a create's requests follow the run's progress (polls): TestAccModuleTestRunResource_requests counts them",
 			suiteCrash:          "a run cannot be deleted (only its module), so the test's exact count of service against state cannot hold",
@@ -82,7 +82,9 @@ var resourceRegistry = []registeredResource{
 	},
 	{
 		typ: moduleVersionDeprecationType, new: NewModuleVersionDeprecationResource, identity: moduleVersionDeprecationIdentityAttrs, providerOrder: 2,
-		list: func() list.ListResource { return &deprecationList{listBase{typ: moduleVersionDeprecationType}} },
+		list: func() list.ListResource {
+			return &moduleVersionDeprecationList{listBase{typ: moduleVersionDeprecationType}}
+		},
 		exempt: map[string]string{
 			suiteChaos: "it updates the module version's record, creating nothing: no orphan or duplicate to count",
 			suiteCrash: "it updates the module version's record, creating nothing: a killed write leaves nothing to converge",
