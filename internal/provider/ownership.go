@@ -4,47 +4,8 @@ import (
 	"sync"
 )
 
-// Never touch what you did not make.
-//
-// After a create whose answer was lost (reconcile.go), the provider may
-// adopt an object only on proof that this resource instance's create made
-// it, proof that covers the whole time between the provider's last look at
-// the service and the create. What the API offers, type by type:
-//
-//   - Identity alone proves nothing. Policies (a name per organization),
-//     team access (a team per workspace) and test variables (a key per
-//     module) are unique by identity, so after a lost answer the service
-//     holds at most one object with it; but whether this create made it,
-//     or someone else did (before the apply, or in the moment between any
-//     look-up and the create, after which this create was refused as a
-//     duplicate), leaves no trace the API shows.
-//   - Equal attributes prove nothing: a person creating what the
-//     configuration declares sends the same ones.
-//   - A look-up before the create proves nothing about the gap between it
-//     and the create, however short: issue 18's pre-write snapshot (a list
-//     per parent per apply) is gone for that reason. It cost a request per
-//     parent and still adopted a person's object made after it.
-//   - Creation times prove nothing either. created-at (test variables,
-//     agent tokens, test runs; policies and grants have none) comes from
-//     the service's clock, the request's window from the provider's, and
-//     even with one clock an object made by someone else inside the window
-//     has a created-at inside it too. A window narrows a list of
-//     candidates for a warning; it never makes an object ours.
-//   - A marker only this create could have set proves it. None of these
-//     APIs has a field for one that costs nothing: a nonce in a policy's or
-//     a variable's description would have to be replaced by the configured
-//     description with a second request on every create (doubling the
-//     create's cost to save an error that needs a lost answer), and would
-//     move the policy's updated-at, which the code tracking relies on.
-//     Test runs have one for free: a configuration version this create made
-//     and uploaded itself, whose ID only this create's answer carried.
-//
-// So: a test run on the create's own configuration version is adopted;
-// anything else found after a lost answer is refused, and the create fails
-// exactly as it does when the service refuses a duplicate, with the
-// "already exists" error and the object's import block (following it
-// converges). Agent tokens are never adopted (their secret was in the lost
-// answer) and never revoked; they are named in a warning.
+// Never touch what you did not make: what the API can prove about who
+// made an object, type by type, is in DESIGN.md, "Lost creates".
 //
 // ownership records what this provider knows for sure: the IDs of every
 // object whose create answer it received (a sibling's object is never

@@ -13,37 +13,9 @@ import (
 	"github.com/tfgov/terraform-provider-tfgov/internal/tfeclient"
 )
 
-// Creates that know whether they happened.
-//
-// The transport never replays a POST that the service may have processed
-// (internal/tfeclient/transport.go): it returns an *tfeclient.AmbiguousWriteError instead, with the
-// window in which the request was in flight. Each resource that creates
-// then looks for what identifies its object before it creates again:
-//
-//   - found, with proof that this create made it: adopted, with no second
-//     create. The only proof the API allows (ownership.go) is a marker
-//     only this create could have set: a test run on a configuration
-//     version the create made and uploaded itself. One object is adopted
-//     by at most one resource instance (ownership.claim);
-//   - found without such proof (policies, team access, test variables:
-//     whoever made the object, this create or someone else before it or
-//     while it was in flight, the service shows the same): the create
-//     fails as it does when the service refuses a duplicate, with the
-//     "already exists" error, the object's ID and its import block
-//     (lostAnswerFound, importAdvice). The object is on the service and
-//     named in the output; the user decides whether it is theirs;
-//   - nothing found: the first attempt made nothing, so it creates again,
-//     up to maxAmbiguousCreates attempts in all.
-//
-// Where nothing can ever be proved and more than one object may match
-// (agent tokens, whose secret only the lost answer held; test runs of a
-// configuration version that siblings share), nothing is adopted and
-// nothing is revoked: the resource creates again and names what the lost
-// create may have left in a warning whose summary names those objects
-// (Terraform folds warnings with one summary into "and N more").
-//
-// The look-ups happen only after an ambiguous answer: a create answered
-// at once costs one request, and nothing is listed before it.
+// Creates that know whether they happened: a create whose answer was lost
+// looks for its object before it creates again, and adopts it only on
+// proof (DESIGN.md, "Lost creates").
 
 // maxAmbiguousCreates bounds the create attempts of one resource that end
 // ambiguously, each followed by a look-up that found nothing.
