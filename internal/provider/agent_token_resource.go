@@ -170,7 +170,7 @@ func (r *agentTokenResource) Create(ctx context.Context, req resource.CreateRequ
 // unreceivedTokens returns the tokens that a create whose answer was lost
 // (amb) may have made: the pool's tokens with the description sent,
 // created within the request's window on the service's clock (their
-// created-at: tfeclient.AmbiguousWriteError.within), whose create answer this
+// created-at: tfeclient.AmbiguousWriteError.Within), whose create answer this
 // provider did not receive. None is
 // ever revoked: the API has no field that says which process made a
 // token, and one made by another configuration (or a person) at the same

@@ -27,6 +27,9 @@
 //	policy_private.go       the policy resources' private state records
 //	policy_upload_claim.go  one uploader per policy, refused at plan otherwise
 //
+// and module_test_run_configuration.go packs and uploads a module's
+// configuration for its test runs.
+//
 // Small helpers that many files use (backticked, quoted, sha256Hex, ...)
 // are in text.go.
 //

@@ -14,7 +14,7 @@ import (
 // carries the service's time in its Date header (HTTP requires it of a
 // server with a clock), so the transport keeps, from the latest answer, the
 // bounds of the offset between the two clocks, and a lost write's window
-// is moved onto the service's clock with them (AmbiguousWriteError.within).
+// is moved onto the service's clock with them (AmbiguousWriteError.Within).
 //
 // An answer sent at local time s and received at r was dated D during its
 // processing, at some local p in [s, r], when the service's clock read
