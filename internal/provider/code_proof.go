@@ -160,7 +160,11 @@ type proofChecks struct {
 // id anyway: its group is the current hour's. Not a random pick, so that
 // a plan and the apply that follows within the hour see the same.
 func (c *proofChecks) recheck(id string) bool {
-	return recheckDue(id, c.now().Unix()/3600)
+	now := time.Now
+	if c.now != nil {
+		now = c.now
+	}
+	return recheckDue(id, now().Unix()/3600)
 }
 
 // recheckDue reports whether policy id's group is the group of the hour
@@ -177,7 +181,7 @@ func (c *proofChecks) drop(pol *policyAPI, sumInState, sumFound string, diags *d
 	c.dropped.Store(true)
 	diags.AddWarning("Policy code changed without its updated-at moving",
 		fmt.Sprintf("Policy %s holds code (SHA-256 %s) other than the code in state (SHA-256 %s), though its updated-at (%s) has not moved since that code was seen: on this service uploads do not move updated-at, or the policy was restored. "+
-			"tfgov no longer takes updated-at as proof that a policy's code is unchanged here: this and later refreshes download every policy's code, until an upload of tfgov's own shows updated-at moving again.",
+			"For the rest of this run tfgov takes no proof of this service: later refreshes download each policy's code and record no proof, so an apply drops them; proofs kept by refreshes before this one are rechecked in their hour (DESIGN.md, \"Policy code proofs\"). A proof is made again only when an upload of tfgov's own moves updated-at.",
 			pol.ID, sumFound, sumInState, updatedAtSignal(pol)))
 }
 
