@@ -58,6 +58,25 @@ func proofsInState(t *testing.T, dir string) map[string]bool {
 	return got
 }
 
+// applyPolicies applies n policies proof-<i> with one line of code and
+// returns their IDs.
+func (d *proofDir) applyPolicies(n int) []string {
+	d.t.Helper()
+	d.write("main.tf", requiredProvidersShim+fmt.Sprintf(`resource "tfgov_policy" "p" {
+  count   = %d
+  name    = "proof-${count.index}"
+  content = "main = rule { true }\n"
+}
+output "ids" { value = tfgov_policy.p[*].id }
+`, n))
+	d.tf("apply", "-auto-approve")
+	var ids []string
+	if err := json.Unmarshal([]byte(d.tf("output", "-json", "ids")), &ids); err != nil {
+		d.t.Fatal(err)
+	}
+	return ids
+}
+
 // planUntilFound plans once an hour of the sandbox's clock (moved forward
 // an hour before each plan) until a plan shows a change of addr's code, up
 // to the recheck's bound of proofRecheck plans, and returns which plan did
@@ -99,13 +118,9 @@ func TestAccPolicyCodeProof_notBorrowed(t *testing.T) {
 	for _, shape := range []string{"upload", "inline"} {
 		t.Run(shape, func(t *testing.T) {
 			t.Parallel()
-			testCLIConfig(t)
-			if testAccSandbox() == nil {
-				t.Skip("the outside PATCH at a chosen moment needs an in-process sandbox")
-			}
 			var armed atomic.Bool
 			var outside atomic.Pointer[tfe.Client]
-			sb, err := newWrappedSandboxOrganization(sandbox.Options{PolicyUpdatedAt: sandbox.PolicyUpdatedByPatch}, "proof-"+randomSuffix(), func(next http.Handler) http.Handler {
+			d := newProofDirWrapped(t, sandbox.Options{PolicyUpdatedAt: sandbox.PolicyUpdatedByPatch}, func(next http.Handler) http.Handler {
 				return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 					next.ServeHTTP(w, r)
 					// The answer is still buffered: the provider sees it
@@ -120,38 +135,8 @@ func TestAccPolicyCodeProof_notBorrowed(t *testing.T) {
 					}
 				})
 			})
-			if err != nil {
-				t.Fatal(err)
-			}
-			t.Cleanup(sb.stop)
-			client, err := tfe.NewClient(&tfe.Config{Address: sb.address, Token: sb.token})
-			if err != nil {
-				t.Fatal(err)
-			}
-			outside.Store(client)
-			d := &proofDir{t: t, dir: t.TempDir(), sb: sb, client: client,
-				env: []string{"TF_CLI_CONFIG_FILE=" + testCLIConfig(t), "TFE_ADDRESS=" + sb.address, "TFE_TOKEN=" + sb.token, "TFE_ORGANIZATION=" + sb.organization}}
-			config := func(desc, code string) string {
-				if shape == "inline" {
-					return requiredProvidersShim + fmt.Sprintf(`resource "tfgov_policy" "p" {
-  name        = "proof"
-  description = %q
-  content     = %q
-}
-output "id" { value = tfgov_policy.p.id }
-`, desc, code)
-				}
-				return requiredProvidersShim + fmt.Sprintf(`resource "tfgov_policy" "p" {
-  name        = "proof"
-  description = %q
-}
-resource "tfgov_policy_upload" "p" {
-  policy_id = tfgov_policy.p.id
-  content   = %q
-}
-output "id" { value = tfgov_policy.p.id }
-`, desc, code)
-			}
+			outside.Store(d.client)
+			config := func(desc, code string) string { return proofConfig(shape, desc, fmt.Sprintf("%q", code)) }
 			d.write("main.tf", config("v1", codeA))
 			d.tf("apply", "-auto-approve")
 			id := strings.Trim(strings.TrimSpace(d.tf("output", "-raw", "id")), `"`)
@@ -195,18 +180,7 @@ func TestAccPolicyCodeProof_otherService(t *testing.T) {
 	}
 	data := filepath.Join(t.TempDir(), "sandbox.json")
 	d := newProofDirOpts(t, sandbox.Options{DataFile: data})
-	d.write("main.tf", requiredProvidersShim+`resource "tfgov_policy" "p" {
-  count   = 5
-  name    = "proof-${count.index}"
-  content = "main = rule { true }\n"
-}
-output "ids" { value = tfgov_policy.p[*].id }
-`)
-	d.tf("apply", "-auto-approve")
-	var ids []string
-	if err := json.Unmarshal([]byte(d.tf("output", "-json", "ids")), &ids); err != nil {
-		t.Fatal(err)
-	}
+	ids := d.applyPolicies(5)
 	for addr, ok := range proofsInState(t, d.dir) {
 		if !ok {
 			t.Fatalf("%s holds no proof on a service where uploads move updated-at", addr)
@@ -258,18 +232,7 @@ output "ids" { value = tfgov_policy.p[*].id }
 func TestAccPolicyCodeProof_serviceChanged(t *testing.T) {
 	t.Parallel()
 	d := newProofDir(t, sandbox.PolicyUpdatedByUploadAndPatch)
-	d.write("main.tf", requiredProvidersShim+`resource "tfgov_policy" "p" {
-  count   = 8
-  name    = "proof-${count.index}"
-  content = "main = rule { true }\n"
-}
-output "ids" { value = tfgov_policy.p[*].id }
-`)
-	d.tf("apply", "-auto-approve")
-	var ids []string
-	if err := json.Unmarshal([]byte(d.tf("output", "-json", "ids")), &ids); err != nil {
-		t.Fatal(err)
-	}
+	ids := d.applyPolicies(8)
 	if err := d.sb.srv.SetPolicyUpdatedAt(sandbox.PolicyUpdatedByNeither); err != nil {
 		t.Fatal(err)
 	}

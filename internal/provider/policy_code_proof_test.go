@@ -3,6 +3,7 @@ package provider
 import (
 	"context"
 	"fmt"
+	"net/http"
 	"os"
 	"path/filepath"
 	"regexp"
@@ -16,6 +17,7 @@ import (
 	"github.com/hashicorp/terraform-plugin-testing/plancheck"
 	"github.com/hashicorp/terraform-plugin-testing/statecheck"
 	"github.com/hashicorp/terraform-plugin-testing/tfjsonpath"
+
 	"github.com/tfgov/terraform-provider-tfgov/internal/sandbox"
 )
 
@@ -37,14 +39,53 @@ func newProofDir(t *testing.T, movedBy sandbox.PolicyUpdatedAt) *proofDir {
 // newProofDirOpts is newProofDir with a sandbox started with opts.
 func newProofDirOpts(t *testing.T, opts sandbox.Options) *proofDir {
 	t.Helper()
+	return newProofDirWrapped(t, opts, nil)
+}
+
+// newProofDirWrapped is newProofDirOpts with the sandbox's handler behind
+// wrap (nil: none).
+func newProofDirWrapped(t *testing.T, opts sandbox.Options, wrap func(http.Handler) http.Handler) *proofDir {
+	t.Helper()
 	testCLIConfig(t)
 	if testAccSandbox() == nil {
 		t.Skip("the sandbox's switches need an in-process sandbox")
 	}
-	sb, client := ownSandbox(t, opts, "proof-"+randomSuffix())
-	d := &proofDir{t: t, dir: t.TempDir(), sb: sb, client: client,
+	sb, err := newWrappedSandboxOrganization(opts, "proof-"+randomSuffix(), wrap)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(sb.stop)
+	client, err := tfe.NewClient(&tfe.Config{Address: sb.address, Token: sb.token})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return &proofDir{t: t, dir: t.TempDir(), sb: sb, client: client,
 		env: []string{"TF_CLI_CONFIG_FILE=" + testCLIConfig(t), "TFE_ADDRESS=" + sb.address, "TFE_TOKEN=" + sb.token, "TFE_ORGANIZATION=" + sb.organization}}
-	return d
+}
+
+// proofConfig is one policy named "proof" with description desc and code
+// (an HCL expression): in content ("inline"), in content_wo ("lean"), or
+// in a tfgov_policy_upload ("upload"); output "id" is the policy's ID.
+func proofConfig(shape, desc, code string) string {
+	if attr := map[string]string{"inline": "content", "lean": "content_wo"}[shape]; attr != "" {
+		return requiredProvidersShim + fmt.Sprintf(`resource "tfgov_policy" "p" {
+  name        = "proof"
+  description = %q
+  %s = %s
+}
+output "id" { value = tfgov_policy.p.id }
+`, desc, attr, code)
+	}
+	return requiredProvidersShim + fmt.Sprintf(`resource "tfgov_policy" "p" {
+  name        = "proof"
+  description = %q
+}
+resource "tfgov_policy_upload" "p" {
+  policy_id = tfgov_policy.p.id
+  content   = %s
+}
+output "id" { value = tfgov_policy.p.id }
+`, desc, code)
 }
 
 func (d *proofDir) write(name, text string) {
@@ -134,27 +175,11 @@ func TestAccPolicyCodeProof(t *testing.T) {
 				t.Parallel()
 				d := newProofDir(t, movedBy)
 				d.write("policy.sentinel", codeA)
-				config := func(desc string) string {
-					if attr := map[string]string{"inline": "content", "lean": "content_wo"}[shape]; attr != "" {
-						return requiredProvidersShim + fmt.Sprintf(`resource "tfgov_policy" "p" {
-  name        = "proof"
-  description = %q
-  %s = file("${path.module}/policy.sentinel")
-}
-output "id" { value = tfgov_policy.p.id }
-`, desc, attr)
-					}
-					return requiredProvidersShim + fmt.Sprintf(`resource "tfgov_policy" "p" {
-  name        = "proof"
-  description = %q
-}
-resource "tfgov_policy_upload" "p" {
-  policy_id = tfgov_policy.p.id
-  content   = %q
-}
-output "id" { value = tfgov_policy.p.id }
-`, desc, codeA)
+				code := `file("${path.module}/policy.sentinel")`
+				if shape == "upload" {
+					code = fmt.Sprintf("%q", codeA)
 				}
+				config := func(desc string) string { return proofConfig(shape, desc, code) }
 				d.write("main.tf", config("v1"))
 				create := d.requests(func() { d.tf("apply", "-auto-approve") })
 				id := strings.Trim(strings.TrimSpace(d.tf("output", "-raw", "id")), `"`)
