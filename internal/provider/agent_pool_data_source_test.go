@@ -20,8 +20,10 @@ func TestAccAgentPoolDataSource(t *testing.T) {
 	c := testAccClient(t)
 	pool := testAccAgentPool(t)
 	ws := testAccWorkspace(t)
+	// "-l": three edits from the typo below, so no other pool of the
+	// organization (a random name, about nine edits away) comes between.
 	larger, err := c.AgentPools.Create(context.Background(), testAccOrganization(), tfe.AgentPoolCreateOptions{
-		Name: tfe.String(pool.Name + "-large"), OrganizationScoped: tfe.Bool(false), AllowedWorkspaces: []*tfe.Workspace{ws},
+		Name: tfe.String(pool.Name + "-l"), OrganizationScoped: tfe.Bool(false), AllowedWorkspaces: []*tfe.Workspace{ws},
 	})
 	if err != nil {
 		t.Fatal(err)
