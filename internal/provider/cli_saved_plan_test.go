@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"regexp"
 	"strings"
 	"testing"
 )
@@ -119,8 +120,7 @@ func (d *cliDir) stateAttr(addr, attr string) any {
 // as the apply finds it; an update fails with a clear error and uploads
 // nothing.
 func TestAccPolicyUploadResource_sourceChangedAfterPlan(t *testing.T) {
-	name := testAccName("saved")
-	d := newCLIDir(t, fmt.Sprintf(`
+	testSourceChangedAfterPlan(t, "tfgov_policy_upload.test", `
 resource "tfgov_policy" "test" {
   name  = %q
   kind  = "opa"
@@ -131,7 +131,28 @@ resource "tfgov_policy_upload" "test" {
   policy_id = tfgov_policy.test.id
   source    = "${path.module}/policy.rego"
 }
-`, name))
+`)
+}
+
+// TestAccPolicyResource_sourceChangedAfterPlan is the same for
+// tfgov_policy's own `source`.
+func TestAccPolicyResource_sourceChangedAfterPlan(t *testing.T) {
+	testSourceChangedAfterPlan(t, "tfgov_policy.test", `
+resource "tfgov_policy" "test" {
+  name   = %q
+  kind   = "opa"
+  query  = "data.terraform.policies.tags.deny"
+  source = "${path.module}/policy.rego"
+}
+`)
+}
+
+// testSourceChangedAfterPlan applies config (%q: the policy's name), whose
+// resource addr reads policy.rego, through saved plans whose file is edited
+// before their apply.
+func testSourceChangedAfterPlan(t *testing.T, addr, config string) {
+	name := testAccName("saved")
+	d := newCLIDir(t, fmt.Sprintf(config, name))
 	ctx := context.Background()
 	code := func() string {
 		t.Helper()
@@ -147,7 +168,7 @@ resource "tfgov_policy_upload" "test" {
 	// uploads the edited file.
 	d.write("policy.rego", regoV0Code)
 	out := d.must("plan", "-out=tfplan")
-	if !strings.Contains(out, "content_sha256    = (known after apply)") && !strings.Contains(out, "content_sha256 = (known after apply)") {
+	if !regexp.MustCompile(`content_sha256 += \(known after apply\)`).MatchString(out) {
 		t.Errorf("the create's plan does not show content_sha256 as known after apply:\n%s", out)
 	}
 	d.write("policy.rego", regoCode)
@@ -155,7 +176,7 @@ resource "tfgov_policy_upload" "test" {
 	if got := code(); got != regoCode {
 		t.Errorf("code after the create: %q, want the file as the apply found it", got)
 	}
-	if got := d.stateAttr("tfgov_policy_upload.test", "content_sha256"); got != sha256Hex([]byte(regoCode)) {
+	if got := d.stateAttr(addr, "content_sha256"); got != sha256Hex([]byte(regoCode)) {
 		t.Errorf("content_sha256 %v, want the uploaded code's", got)
 	}
 	d.emptyPlan()

@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"io/fs"
+	"strings"
 
 	"github.com/hashicorp/terraform-plugin-framework/diag"
 	"github.com/hashicorp/terraform-plugin-framework/path"
@@ -13,11 +14,10 @@ import (
 
 // Hashes of local files taken at plan time, and saved plans.
 //
-// Two attributes are the hash of something read from disk when Terraform
-// plans: content_sha256 of tfgov_policy_upload's `source` file and
-// source_hash of a module test run's `source` directory. (tfgov_policy
-// takes inline code as `content` alone: file() reads a file into the
-// configuration, and the plan holds the code itself.) `terraform apply PLANFILE` plans again before it applies, and
+// Three attributes are the hash of something read from disk when Terraform
+// plans: content_sha256 of tfgov_policy_upload's `source` file,
+// source_hash of a module test run's `source` directory, and tfgov_policy's
+// content_sha256 of its `source` file (policy_source.go). `terraform apply PLANFILE` plans again before it applies, and
 // a planned value that differs then makes Terraform fail with "Provider
 // produced inconsistent final plan", blaming the provider. So:
 //
@@ -71,7 +71,8 @@ func (h localHash) plan() (types.String, error) {
 	case h.Creating:
 		return types.StringUnknown(), nil
 	case h.Recorded != nil && h.Recorded.Path == h.Path:
-		if h.Recorded.SHA256 != h.Now {
+		// A record may keep only the digest's first digits (policy_source.go).
+		if h.Recorded.SHA256 == "" || !strings.HasPrefix(h.Now, h.Recorded.SHA256) {
 			return types.StringUnknown(), &errChangedSincePlan{path: h.Path, was: h.Recorded.SHA256, now: h.Now}
 		}
 		return types.StringValue(h.Now), nil
@@ -91,6 +92,11 @@ func planLocalHash(ctx context.Context, priv privateGetter, attr path.Path, what
 	if rec, ok := privateJSON[localHashRecord](ctx, priv, sourceReadKey, diags); ok {
 		h.Recorded = &rec
 	}
+	return planHash(h, attr, what, diags)
+}
+
+// planHash is planLocalHash with the refresh's record given.
+func planHash(h localHash, attr path.Path, what string, diags *diag.Diagnostics) types.String {
 	v, err := h.plan()
 	if err != nil {
 		diags.AddAttributeError(attr, what+" changed since the plan",

@@ -3,6 +3,8 @@ package provider
 import (
 	"context"
 	"fmt"
+	"os"
+	"path/filepath"
 	"regexp"
 	"strings"
 	"testing"
@@ -115,44 +117,60 @@ func TestAccPolicyResource_contentWO(t *testing.T) {
 	})
 }
 
-// TestAccPolicyResource_contentWONoReupload: an import into a
-// configuration with content_wo plans content_sha256 (Terraform cannot
-// know which code route the configuration takes) and uploads nothing when
-// the service has that code; moving between content and content_wo with
-// the same code uploads nothing either.
-func TestAccPolicyResource_contentWONoReupload(t *testing.T) {
-	pol := testAccPolicy(t, tfe.OPA)
-	if err := testAccClient(t).Policies.Upload(context.Background(), pol.ID, []byte(regoCode)); err != nil {
-		t.Fatal(err)
+// TestAccPolicyResource_leanNoReupload: an import into a configuration
+// with content_wo or source uploads nothing when the service has that code
+// (content_wo's plan shows content_sha256, which Terraform cannot know at
+// import; source's shows it known after apply, the file being read at
+// apply); moving to content and back with the same code uploads nothing
+// either.
+func TestAccPolicyResource_leanNoReupload(t *testing.T) {
+	for _, shape := range []string{"content_wo", "source"} {
+		t.Run(shape, func(t *testing.T) {
+			pol := testAccPolicy(t, tfe.OPA)
+			if err := testAccClient(t).Policies.Upload(context.Background(), pol.ID, []byte(regoCode)); err != nil {
+				t.Fatal(err)
+			}
+			lean := strings.Replace(testAccPolicyLean(pol.Name, regoCode), `name`, fmt.Sprintf("organization = %q\n  name", testAccOrganization()), 1)
+			var planned knownvalue.Check = knownvalue.StringExact(sha256Hex([]byte(regoCode)))
+			if shape == "source" {
+				lean = testAccPolicySource(t, pol.Name, regoCode)
+				lean = strings.Replace(lean, `name`, fmt.Sprintf("organization = %q\n  name", testAccOrganization()), 1)
+				planned = nil
+			}
+			inline := strings.Replace(testAccPolicyLean(pol.Name, regoCode), `name`, fmt.Sprintf("organization = %q\n  name", testAccOrganization()), 1)
+			inline = strings.Replace(inline, "content_wo", "content", 1)
+			importBlock := fmt.Sprintf("import {\n  to = %s\n  id = %q\n}\n", policyAddr, pol.ID)
+			before := 0
+			count := func() { before = sandboxUploads(pol.ID) }
+			none := stateCheckFunc(func(context.Context, *tfjson.State) error {
+				if n := sandboxUploads(pol.ID) - before; n != 0 {
+					return fmt.Errorf("the apply uploaded %d times, want 0", n)
+				}
+				return nil
+			})
+			var checks []plancheck.PlanCheck
+			if planned != nil {
+				checks = append(checks, plancheck.ExpectKnownValue(policyAddr, tfjsonpath.New("content_sha256"), planned))
+			} else {
+				checks = append(checks, plancheck.ExpectUnknownValue(policyAddr, tfjsonpath.New("content_sha256")))
+			}
+			resource.ParallelTest(t, resource.TestCase{
+				PreCheck:                 func() { testAccPreCheck(t) },
+				ProtoV6ProviderFactories: testAccProtoV6ProviderFactories,
+				Steps: []resource.TestStep{
+					{
+						PreConfig:         count,
+						Config:            lean + importBlock,
+						ConfigPlanChecks:  resource.ConfigPlanChecks{PreApply: checks},
+						ConfigStateChecks: append(leanState(regoCode), none),
+					},
+					{Config: lean, PlanOnly: true},
+					{PreConfig: count, Config: inline, ConfigStateChecks: []statecheck.StateCheck{none}},
+					{PreConfig: count, Config: lean, ConfigStateChecks: append(leanState(regoCode), none)},
+				},
+			})
+		})
 	}
-	lean := strings.Replace(testAccPolicyLean(pol.Name, regoCode), `name`, fmt.Sprintf("organization = %q\n  name", testAccOrganization()), 1)
-	inline := strings.Replace(lean, "content_wo", "content", 1)
-	importBlock := fmt.Sprintf("import {\n  to = %s\n  id = %q\n}\n", policyAddr, pol.ID)
-	before := 0
-	count := func() { before = sandboxUploads(pol.ID) }
-	none := stateCheckFunc(func(context.Context, *tfjson.State) error {
-		if n := sandboxUploads(pol.ID) - before; n != 0 {
-			return fmt.Errorf("the apply uploaded %d times, want 0", n)
-		}
-		return nil
-	})
-	resource.ParallelTest(t, resource.TestCase{
-		PreCheck:                 func() { testAccPreCheck(t) },
-		ProtoV6ProviderFactories: testAccProtoV6ProviderFactories,
-		Steps: []resource.TestStep{
-			{
-				PreConfig: count,
-				Config:    lean + importBlock,
-				ConfigPlanChecks: resource.ConfigPlanChecks{PreApply: []plancheck.PlanCheck{
-					plancheck.ExpectKnownValue(policyAddr, tfjsonpath.New("content_sha256"), knownvalue.StringExact(sha256Hex([]byte(regoCode)))),
-				}},
-				ConfigStateChecks: append(leanState(regoCode), none),
-			},
-			{Config: lean, PlanOnly: true},
-			{PreConfig: count, Config: inline, ConfigStateChecks: []statecheck.StateCheck{none}},
-			{PreConfig: count, Config: lean, ConfigStateChecks: append(leanState(regoCode), none)},
-		},
-	})
 }
 
 // TestAccPolicyResource_contentWOChangedAfterPlan: a saved plan of a
@@ -217,4 +235,126 @@ resource "tfgov_policy" "test" {
 		t.Errorf("content_sha256 %v, want the edited file's", got)
 	}
 	d.emptyPlan()
+}
+
+// testAccPolicySourceFile is testAccPolicyInline with the code read by the
+// provider from file (source).
+func testAccPolicySourceFile(name, file string) string {
+	return strings.Replace(testAccPolicyInline(name, ""), `content = ""`, fmt.Sprintf("source  = %q", file), 1)
+}
+
+// testAccPolicySource writes code to a file of its own and returns
+// testAccPolicySourceFile of it.
+func testAccPolicySource(t *testing.T, name, code string) string {
+	file := filepath.Join(t.TempDir(), "tags.rego")
+	writeFile(t, file, code)
+	return testAccPolicySourceFile(name, file)
+}
+
+func writeFile(t *testing.T, file, content string) {
+	t.Helper()
+	if err := os.WriteFile(file, []byte(content), 0o600); err != nil {
+		t.Fatal(err)
+	}
+}
+
+// TestAccPolicyResource_source: tfgov_policy with `source` keeps the path
+// and the code's SHA-256 in state, never the code; it refuses a missing
+// file, Rego that does not parse and `content` beside it at plan time,
+// uploads an edited file in place (the plan shows the new digest), finds
+// code uploaded outside Terraform, imports, moves to `content_wo` and back
+// without an upload, and removing it leaves the code.
+func TestAccPolicyResource_source(t *testing.T) {
+	name := testAccName("src")
+	dir := t.TempDir()
+	file := filepath.Join(dir, "tags.rego")
+	config := testAccPolicySourceFile(name, file)
+	const regoV2 = "package terraform.policies.tags\n\nimport rego.v1\n\ndeny contains \"v2\" if { false }\n"
+	var policyID string
+	before := 0
+	count := func() { before = sandboxUploads(policyID) }
+	uploads := func(want int) statecheck.StateCheck {
+		return stateCheckFunc(func(context.Context, *tfjson.State) error {
+			if n := sandboxUploads(policyID) - before; testAccSandbox() != nil && n != want {
+				return fmt.Errorf("the apply uploaded %d times, want %d", n, want)
+			}
+			return nil
+		})
+	}
+	sourceState := func(code string) []statecheck.StateCheck {
+		return append(leanState(code), statecheck.ExpectKnownValue(policyAddr, tfjsonpath.New("source"), knownvalue.StringExact(file)))
+	}
+	resource.ParallelTest(t, resource.TestCase{
+		PreCheck:                 func() { testAccPreCheck(t) },
+		ProtoV6ProviderFactories: testAccProtoV6ProviderFactories,
+		CheckDestroy:             testAccCheckPolicyDestroyed(t, name),
+		Steps: []resource.TestStep{
+			// Refused at plan: nothing is made.
+			{Config: config, PlanOnly: true, ExpectError: regexp.MustCompile(`(?s)Cannot read the policy code.*tags.rego\s+does not exist`)},
+			{PreConfig: func() { writeFile(t, file, badRego) }, Config: config, PlanOnly: true, ExpectError: regexp.MustCompile(`(?s)Invalid Rego.*source`)},
+			{
+				PreConfig:   func() { writeFile(t, file, regoCode) },
+				Config:      strings.Replace(config, "source  =", "content = \"x\"\n  source  =", 1),
+				PlanOnly:    true,
+				ExpectError: regexp.MustCompile(`(?s)Invalid Attribute Combination.*source`),
+			},
+			{
+				Config: config,
+				ConfigPlanChecks: resource.ConfigPlanChecks{PreApply: []plancheck.PlanCheck{
+					plancheck.ExpectUnknownValue(policyAddr, tfjsonpath.New("content_sha256")),
+				}},
+				ConfigStateChecks: append(sourceState(regoCode), testAccCheckCode(t, policyAddr, regoCode),
+					stateCheckFunc(func(_ context.Context, s *tfjson.State) error {
+						var err error
+						policyID, err = stateID(s, policyAddr)
+						return err
+					})),
+			},
+			// An edited file plans its digest and uploads once.
+			{
+				PreConfig: func() { writeFile(t, file, regoV2); count() },
+				Config:    config,
+				ConfigPlanChecks: resource.ConfigPlanChecks{PreApply: []plancheck.PlanCheck{
+					plancheck.ExpectResourceAction(policyAddr, plancheck.ResourceActionUpdate),
+					plancheck.ExpectKnownValue(policyAddr, tfjsonpath.New("content_sha256"), knownvalue.StringExact(sha256Hex([]byte(regoV2)))),
+				}},
+				ConfigStateChecks: append(sourceState(regoV2), testAccCheckCode(t, policyAddr, regoV2), uploads(1)),
+			},
+			// Drift: code uploaded outside Terraform shows as its digest,
+			// and the apply uploads the file again.
+			{
+				PreConfig: func() {
+					if err := testAccClient(t).Policies.Upload(context.Background(), policyID, []byte(regoCode)); err != nil {
+						t.Fatalf("uploading outside Terraform: %v", err)
+					}
+				},
+				RefreshState:       true,
+				ExpectNonEmptyPlan: true,
+				Check:              resource.TestCheckResourceAttr(policyAddr, "content_sha256", sha256Hex([]byte(regoCode))),
+			},
+			{
+				Config:            config,
+				ConfigPlanChecks:  expectAction(policyAddr, plancheck.ResourceActionUpdate),
+				ConfigStateChecks: append(sourceState(regoV2), testAccCheckCode(t, policyAddr, regoV2)),
+			},
+			// Import by ID: the path is the configuration's alone.
+			{ResourceName: policyAddr, ImportState: true, ImportStateVerify: true, ImportStateVerifyIgnore: []string{"content_sha256", "source"}},
+			// The same code as content_wo, then back: no upload.
+			{
+				PreConfig:         count,
+				Config:            strings.Replace(config, fmt.Sprintf("source  = %q", file), fmt.Sprintf("content_wo = file(%q)", file), 1),
+				ConfigStateChecks: append(leanState(regoV2), uploads(0)),
+			},
+			{PreConfig: count, Config: config, ConfigStateChecks: append(sourceState(regoV2), uploads(0))},
+			// Removing source plans no code managed: the code stays.
+			{
+				Config: strings.Replace(config, "source  =", "# source  =", 1),
+				ConfigPlanChecks: resource.ConfigPlanChecks{PreApply: []plancheck.PlanCheck{
+					plancheck.ExpectResourceAction(policyAddr, plancheck.ResourceActionUpdate),
+					plancheck.ExpectKnownValue(policyAddr, tfjsonpath.New("content_sha256"), knownvalue.Null()),
+				}},
+				ConfigStateChecks: []statecheck.StateCheck{testAccCheckCode(t, policyAddr, regoV2)},
+			},
+		},
+	})
 }

@@ -67,7 +67,10 @@ type policyResourceModel struct {
 	// ContentWO is the code given write-only: in the configuration only,
 	// null in plan and state, which keep its digest, ContentSHA256
 	// (issue 37: the code's bytes in state are Terraform's time at scale).
-	ContentWO     types.String `tfsdk:"content_wo"`
+	ContentWO types.String `tfsdk:"content_wo"`
+	// Source is a file's path, read by the provider (policy_source.go):
+	// like content_wo, state keeps only its digest.
+	Source        types.String `tfsdk:"source"`
 	ContentSHA256 types.String `tfsdk:"content_sha256"`
 }
 
@@ -85,6 +88,7 @@ func (m *policyResourceModel) fields() []modelField {
 		{"enforcement_level", types.StringType, &m.EnforcementLevel},
 		{"content", types.StringType, &m.Content},
 		{"content_wo", types.StringType, &m.ContentWO},
+		{"source", types.StringType, &m.Source},
 		{"content_sha256", types.StringType, &m.ContentSHA256},
 	}
 }
@@ -101,9 +105,9 @@ func (r *policyResource) Schema(_ context.Context, _ resource.SchemaRequest, res
 	defer withPermissions(&resp.Schema.MarkdownDescription, "resources/policy")
 	resp.Schema = schema.Schema{
 		MarkdownDescription: "A Sentinel or OPA policy of an organization: its name, kind, query and enforcement level, and optionally its code " +
-			"(`content_wo`, or `content`); policy sets decide where it is enforced.\n\n" +
+			"(`source`, `content_wo` or `content`); policy sets decide where it is enforced.\n\n" +
 			"The code can be given here or with a separate `tfgov_policy_upload`, never both for one policy (refused at plan when the upload's `policy_id` is known then, " +
-			"else before the upload's own upload). `content_wo` keeps only the code's SHA-256 in state, a few hundred bytes a policy whatever the code's size; " +
+			"else before the upload's own upload). `source` (a file the provider reads) and `content_wo` keep only the code's SHA-256 in state, a few hundred bytes a policy whatever the code's size, and `source` keeps the code out of Terraform altogether; " +
 			"`content` keeps the code, so that the plan shows a change of it line by line; both are one resource per policy. " +
 			"A create is four requests (the policy; its code; then, to know the code at the policy's `updated-at`, the policy and its code once). Use `tfgov_policy_upload` when the code's lifecycle differs from the policy's, " +
 			"for example when the code is written by another resource during the apply (its `source` and `content_sha256`) or managed in another configuration. " +
@@ -111,7 +115,7 @@ func (r *policyResource) Schema(_ context.Context, _ resource.SchemaRequest, res
 			"(downloaded unless the policy's `updated-at` is still the value recorded together with the code, on a service where uploads are proven to move it, see `tfgov_policy_upload`; " +
 			"an update of a description, query or level that moves `updated-at` downloads the code once, so that an upload by someone else is never taken for the update's own). " +
 			"Importing a policy downloads its code once, so that a configuration with the same code uploads nothing (with `content_wo` the import's plan still shows `content_sha256` set, and with `content` the code: " +
-			"an import cannot know which the configuration uses). Moving from `content` to `content_wo` with the same code, or from hashicorp/tfe's `tfe_policy` (which lands on `content`), uploads nothing either. " +
+			"an import cannot know which the configuration uses). Moving between `content`, `content_wo` and `source` with the same code, or from hashicorp/tfe's `tfe_policy` (which lands on `content`), uploads nothing either. " +
 			"Removing `content` or `content_wo` leaves the last code on the service.\n\n" +
 			"After every create and update the provider compares what the API returns with the configuration, " +
 			"so a change the API did not make fails the apply instead of showing up as drift later.\n\n" +
@@ -170,8 +174,16 @@ func (r *policyResource) Schema(_ context.Context, _ resource.SchemaRequest, res
 			"content": schema.StringAttribute{
 				Optional: true,
 				MarkdownDescription: "The policy code, kept in plan and state: the plan shows a change of the code line by line. " +
-					"At most one of `content` and `content_wo`. Leave both out to upload the code with `tfgov_policy_upload` (or not at all).",
-				Validators: []validator.String{stringvalidator.ConflictsWith(path.MatchRoot("content_wo"))},
+					"At most one of `content`, `content_wo` and `source`. Leave all three out to upload the code with `tfgov_policy_upload` (or not at all).",
+				Validators: []validator.String{stringvalidator.ConflictsWith(path.MatchRoot("content_wo"), path.MatchRoot("source"))},
+			},
+			"source": schema.StringAttribute{
+				Optional: true,
+				MarkdownDescription: "Path of a file holding the policy code, such as `\"${path.module}/policies/tags.rego\"`, read by the provider: " +
+					"the code never enters Terraform's configuration, plan or state, which keep the path and the code's SHA-256 (`content_sha256`). " +
+					"Editing the file plans an upload; a saved plan applied after the file changed fails with an error saying so, and nothing is sent. " +
+					"A new policy's `content_sha256` shows as known after apply. The file must exist at plan: for a file written during the apply, use `tfgov_policy_upload`.",
+				Validators: []validator.String{stringvalidator.LengthAtLeast(1), stringvalidator.ConflictsWith(path.MatchRoot("content_wo"))},
 			},
 			"content_wo": schema.StringAttribute{
 				Optional:  true,
@@ -183,8 +195,8 @@ func (r *policyResource) Schema(_ context.Context, _ resource.SchemaRequest, res
 			},
 			"content_sha256": schema.StringAttribute{
 				Computed: true,
-				MarkdownDescription: "SHA-256 (hex) of the code given with `content_wo`, as planned and, after a refresh, as found on the service: " +
-					"code uploaded outside Terraform shows here, and the next apply uploads the configured code again. Null without `content_wo`.",
+				MarkdownDescription: "SHA-256 (hex) of the code given with `content_wo` or `source`, as planned and, after a refresh, as found on the service: " +
+					"code uploaded outside Terraform shows here, and the next apply uploads the configured code again. Null with `content` or without code.",
 			},
 		},
 	}
@@ -248,22 +260,34 @@ func (r *policyResource) ModifyPlan(ctx context.Context, req resource.ModifyPlan
 		})
 	}
 	code, attr := cfg.configuredCode()
-	// content_wo's digest is the plan's record of the code (null without it).
+	known, have := []byte(code.ValueString()), !code.IsNull() && !code.IsUnknown() // the code, when known now
+	// content_wo's or the source file's digest is the plan's record of the
+	// code (null without either).
 	plan.ContentSHA256 = types.StringNull()
-	if attr == "content_wo" {
+	switch {
+	case !cfg.Source.IsNull():
+		attr = "source"
+		known, have, plan.ContentSHA256 = r.planSource(ctx, req, resp, cfg.Source)
+		if resp.Diagnostics.HasError() {
+			return
+		}
+	case attr == "content_wo":
 		plan.ContentSHA256 = types.StringUnknown()
-		if !code.IsUnknown() {
-			plan.ContentSHA256 = types.StringValue(sha256Hex([]byte(code.ValueString())))
+		if have {
+			plan.ContentSHA256 = types.StringValue(sha256Hex(known))
 		}
 	}
+	// The refresh's record of a source file served this plan only (and
+	// req.Private is resp.Private: dropped after planSource read it).
+	resp.Diagnostics.Append(resp.Private.SetKey(ctx, policySourceKey, nil)...)
 	resp.Diagnostics.Append(resp.Plan.SetAttribute(ctx, path.Root("content_sha256"), plan.ContentSHA256)...)
-	if !code.IsNull() && !code.IsUnknown() && !plan.Kind.IsUnknown() && !plan.Name.IsUnknown() && !r.codeInState(ctx, req.State, code, plan.Kind) {
-		if n := len(code.ValueString()); n > maxPolicyCodeSize {
+	if have && !plan.Kind.IsUnknown() && !plan.Name.IsUnknown() && !r.codeInState(ctx, req.State, sha256Hex(known), plan.Kind) {
+		if n := len(known); n > maxPolicyCodeSize {
 			resp.Diagnostics.AddAttributeError(path.Root(attr), "Policy code too large", tooLarge(n))
 			return
 		}
 		checkCodeOfKind(plan.ID.ValueString(), policyIdentity{kind: tfe.PolicyKind(plan.Kind.ValueString()), name: plan.Name.ValueString()},
-			[]byte(code.ValueString()), attr, &resp.Diagnostics)
+			known, attr, &resp.Diagnostics)
 	}
 	if cfg.hasCode() && !plan.ID.IsUnknown() && !plan.ID.IsNull() {
 		r.data.lists.inlineCode.Store(plan.ID.ValueString(), true)
@@ -353,35 +377,6 @@ func (r *policyResource) Create(ctx context.Context, req resource.CreateRequest,
 	resp.Diagnostics.Append(resp.State.Set(ctx, &plan)...)
 }
 
-// undoCreate deletes pol, just created, whose code upload failed (put):
-// nothing refers to it yet, and a policy left without its code would be
-// tainted by Terraform, which replaces it on the next apply anyway. It
-// reports the failure either way, and whether the policy is gone (then the
-// create leaves no state, and the next apply creates it with its code).
-func (r *policyResource) undoCreate(ctx context.Context, pol *policyAPI, put diag.Diagnostics, diags *diag.Diagnostics) bool {
-	why := ""
-	for _, d := range put.Errors() {
-		why = d.Detail()
-	}
-	tflog.Info(ctx, "Code upload failed; deleting the policy just created", map[string]any{"id": pol.ID})
-	defer r.data.lists.policies.invalidate(identityOf(pol).organization)
-	err := r.data.client.Policies.Delete(ctx, pol.ID)
-	if err == nil || isNotFound(err) {
-		r.data.lists.inlineCode.Delete(pol.ID)
-		diags.AddError("Error uploading policy code",
-			fmt.Sprintf("Policy %q was created (%s), but uploading its code failed: %s\n\n"+
-				"The policy was deleted again, so nothing is left half-made and nothing is recorded in state: the next apply creates the policy and uploads its code.",
-				pol.Name, pol.ID, why))
-		return true
-	}
-	diags.AddError("Error uploading policy code",
-		fmt.Sprintf("Policy %q was created (%s), but uploading its code failed: %s\n\n"+
-			"Deleting the policy again failed too (%s), so it is recorded in state without its code, and Terraform marks it tainted: "+
-			"the next apply deletes it and creates it again with its code. To keep this policy instead, run terraform untaint on it: the next apply then uploads its code.",
-			pol.Name, pol.ID, why, policyError("Policy "+pol.ID, err)))
-	return false
-}
-
 // Read refreshes the policy from its organization's policy list, which
 // every policy of the organization shares (bulkLists): one request per 100
 // policies per plan. A policy missing from the list was deleted outside
@@ -441,6 +436,7 @@ func (r *policyResource) Read(ctx context.Context, req resource.ReadRequest, res
 			r.data.noteImportedCode(ctx, pol, resp.Private, &resp.Diagnostics)
 		}
 	}
+	recordSource(ctx, resp.Private, state.Source, &resp.Diagnostics)
 	resp.Diagnostics.Append(resp.State.Set(ctx, &state)...)
 }
 
@@ -465,6 +461,14 @@ func (r *policyResource) Update(ctx context.Context, req resource.UpdateRequest,
 		opts.EnforcementLevel = tfe.EnforcementMode(tfe.EnforcementLevel(plan.EnforcementLevel.ValueString()))
 	}
 	id := state.ID.ValueString()
+	var code []byte // the code to upload, once read
+	if !plan.Source.IsNull() && plan.ContentSHA256.IsUnknown() {
+		// Planned unknown (just imported, or no refresh of this path): the
+		// file as it is now decides, before anything is sent.
+		if code = contentCode(ctx, &plan, req.Config, id, &resp.Diagnostics); resp.Diagnostics.HasError() {
+			return
+		}
+	}
 	var patched *policyAPI // the PATCH's answer, when one was sent
 	// Only the code changed: no PATCH.
 	if !plan.Description.Equal(state.Description) || !plan.Query.Equal(state.Query) || !plan.EnforcementLevel.Equal(state.EnforcementLevel) {
@@ -499,7 +503,9 @@ func (r *policyResource) Update(ctx context.Context, req resource.UpdateRequest,
 		resp.Diagnostics.Append(r.data.setCodeProof(ctx, resp.Private, r.data.afterPatch(ctx, patched, prior, stateSum.ValueString()))...)
 	}
 	if uploading {
-		code := contentCode(ctx, &plan, req.Config, id, &resp.Diagnostics)
+		if code == nil {
+			code = contentCode(ctx, &plan, req.Config, id, &resp.Diagnostics)
+		}
 		pol := policyIdentity{kind: tfe.PolicyKind(plan.Kind.ValueString()), name: plan.Name.ValueString(), organization: plan.Organization.ValueString()}
 		if resp.Diagnostics.HasError() {
 			return

@@ -18,9 +18,9 @@ import (
 // TestAccPolicySourceDrift: code uploaded from a file and then changed on
 // the service (through go-tfe) is found by its SHA-256: the next plan shows
 // an update although the configuration did not change, and the apply
-// uploads the file again. For tfgov_policy_upload's `source` (the plan
-// shows its content_sha256) and tfgov_policy's `content = file(...)` (the
-// plan shows the code).
+// uploads the file again. For tfgov_policy_upload's and tfgov_policy's
+// `source` (the plan shows content_sha256) and tfgov_policy's
+// `content = file(...)` (the plan shows the code).
 func TestAccPolicySourceDrift(t *testing.T) {
 	for _, tc := range []struct {
 		name, addr string
@@ -53,6 +53,16 @@ resource "tfgov_policy" "test" {
 }
 `, name, file)
 		}, "content", knownvalue.StringExact(regoCode)},
+		{"tfgov_policy source", policyAddr, func(name, file string) string {
+			return fmt.Sprintf(`
+resource "tfgov_policy" "test" {
+  name   = %q
+  kind   = "opa"
+  query  = "data.terraform.policies.tags.deny"
+  source = %q
+}
+`, name, file)
+		}, "content_sha256", knownvalue.StringExact(sha256Hex([]byte(regoCode)))},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			file := filepath.Join(t.TempDir(), "tags.rego")
