@@ -38,15 +38,21 @@ import (
 // The plan drops the record (forgetLocalHash), so it does not outlive the
 // apply of the plan.
 
-// sourceReadKey is the private state key of a localHashRecord (named when
-// it served tfgov_policy_upload alone; kept for states written then).
-const sourceReadKey = "source_read"
+// localHashKey holds the refresh's record of the file (or directory) at
+// the path in state: the first localHashDigits hex digits of its hash.
+// They tell an edit apart as well as all 64 between a plan and its apply,
+// at about 40 bytes of state an instance instead of about 200 for the path
+// and the whole digest (private state is base64 twice over).
+const (
+	localHashKey    = "s"
+	localHashDigits = 16
+)
 
 // localHashRecord is the hash of the file (or directory) at Path as the last
-// refresh found it.
+// refresh found it: SHA256 may be the digest's first digits.
 type localHashRecord struct {
-	Path   string `json:"path"`
-	SHA256 string `json:"sha256"`
+	Path   string
+	SHA256 string
 }
 
 // localHash is what planning a hash of a local file needs.
@@ -84,19 +90,14 @@ func (h localHash) plan() (types.String, error) {
 }
 
 // planLocalHash plans the hash now of the local path p (see localHash),
-// reading the refresh's record from private state. A file changed since
-// the refresh is an error on attr, whose summary names what (such as
+// with the refresh's record of statePath, the path in state. A file changed
+// since the refresh is an error on attr, whose summary names what (such as
 // "Policy file") and whose detail says nothing was done.
-func planLocalHash(ctx context.Context, priv privateGetter, attr path.Path, what, p, now string, creating bool, state types.String, diags *diag.Diagnostics) types.String {
+func planLocalHash(ctx context.Context, priv privateGetter, attr path.Path, what, p, now string, creating bool, state, statePath types.String, diags *diag.Diagnostics) types.String {
 	h := localHash{Path: p, Now: now, Creating: creating, State: state}
-	if rec, ok := privateJSON[localHashRecord](ctx, priv, sourceReadKey, diags); ok {
-		h.Recorded = &rec
+	if rec, ok := privateJSON[string](ctx, priv, localHashKey, diags); ok && rec != "" && !statePath.IsNull() && !statePath.IsUnknown() {
+		h.Recorded = &localHashRecord{Path: statePath.ValueString(), SHA256: rec}
 	}
-	return planHash(h, attr, what, diags)
-}
-
-// planHash is planLocalHash with the refresh's record given.
-func planHash(h localHash, attr path.Path, what string, diags *diag.Diagnostics) types.String {
 	v, err := h.plan()
 	if err != nil {
 		diags.AddAttributeError(attr, what+" changed since the plan",
@@ -107,15 +108,20 @@ func planHash(h localHash, attr path.Path, what string, diags *diag.Diagnostics)
 }
 
 // recordLocalHash records, for the apply of a saved plan, the hash of the
-// file at p as this refresh finds it.
-func recordLocalHash(ctx context.Context, priv privateStateSetter, p, sum string) diag.Diagnostics {
-	return priv.SetKey(ctx, sourceReadKey, privateValue(localHashRecord{Path: p, SHA256: sum}))
+// file at the path in state as this refresh finds it ("": none).
+func recordLocalHash(ctx context.Context, priv privateStateSetter, sum string) diag.Diagnostics {
+	var v []byte
+	if len(sum) >= localHashDigits {
+		v = privateValue(sum[:localHashDigits])
+	}
+	return priv.SetKey(ctx, localHashKey, v)
 }
 
 // forgetLocalHash drops the refresh's record from the planned private
-// state: it served this plan only.
+// state: it served this plan only. In ModifyPlan, req.Private is
+// resp.Private: read the record first.
 func forgetLocalHash(ctx context.Context, priv privateStateSetter) diag.Diagnostics {
-	return priv.SetKey(ctx, sourceReadKey, nil)
+	return priv.SetKey(ctx, localHashKey, nil)
 }
 
 // plannedCode is the code a plan of tfgov_policy_upload uploads.
@@ -132,9 +138,10 @@ type plannedCode struct {
 // which must match. A file that does not exist yet is accepted only when
 // content_sha256 is configured, for a file another resource writes during
 // the apply. A source file's hash is planned by planLocalHash (saved
-// plans); state is content_sha256 in state, priv the prior private state.
+// plans); state and stateSource are
+// content_sha256 and source in state, priv the prior private state.
 // Null when no code is configured, unknown when it is not known yet.
-func planPolicyCode(ctx context.Context, content, source, configured, state types.String, creating bool, priv privateGetter, diags *diag.Diagnostics) plannedCode {
+func planPolicyCode(ctx context.Context, content, source, configured, state, stateSource types.String, creating bool, priv privateGetter, diags *diag.Diagnostics) plannedCode {
 	out := plannedCode{SHA256: configured} // null or unknown unless configured
 	switch {
 	case !content.IsNull() && !content.IsUnknown():
@@ -162,7 +169,7 @@ func planPolicyCode(ctx context.Context, content, source, configured, state type
 				return out
 			}
 		default:
-			out.SHA256 = planLocalHash(ctx, priv, path.Root("source"), "Policy file", name, sha256Hex(code), creating, state, diags)
+			out.SHA256 = planLocalHash(ctx, priv, path.Root("source"), "Policy file", name, sha256Hex(code), creating, state, stateSource, diags)
 		}
 		out.Code, out.Attr, out.Name = code, "source", name
 		return out

@@ -13,7 +13,7 @@ import (
 )
 
 func TestLocalHashPlan(t *testing.T) {
-	const a, b, c = "aaa", "bbb", "ccc"
+	a, b, c := strings.Repeat("a", 64), strings.Repeat("b", 64), strings.Repeat("c", 64)
 	known := func(s string) types.String { return types.StringValue(s) }
 	for _, tc := range []struct {
 		name    string
@@ -24,6 +24,8 @@ func TestLocalHashPlan(t *testing.T) {
 		{"create: unknown, whatever the file", localHash{Path: "p", Now: a, Creating: true}, types.StringUnknown(), false},
 		{"create ignores a stray record", localHash{Path: "p", Now: a, Creating: true, Recorded: &localHashRecord{"p", b}}, types.StringUnknown(), false},
 		{"refreshed, unchanged", localHash{Path: "p", Now: a, State: known(a), Recorded: &localHashRecord{"p", a}}, known(a), false},
+		{"refreshed, a record of the first digits", localHash{Path: "p", Now: a, State: known(a), Recorded: &localHashRecord{"p", a[:localHashDigits]}}, known(a), false},
+		{"a record of the first digits, file changed since", localHash{Path: "p", Now: c, State: known(a), Recorded: &localHashRecord{"p", b[:localHashDigits]}}, types.StringUnknown(), true},
 		{"refreshed, file changed since state: the new hash", localHash{Path: "p", Now: b, State: known(a), Recorded: &localHashRecord{"p", b}}, known(b), false},
 		{"file changed since the refresh (saved plan)", localHash{Path: "p", Now: c, State: known(a), Recorded: &localHashRecord{"p", b}}, types.StringUnknown(), true},
 		{"changed back since the refresh is still a change", localHash{Path: "p", Now: a, State: known(a), Recorded: &localHashRecord{"p", b}}, types.StringUnknown(), true},
@@ -73,9 +75,11 @@ func TestPlanPolicyCode(t *testing.T) {
 	inlineSum := sha256Hex([]byte("x"))
 	null, unknown := types.StringNull(), types.StringUnknown()
 	str := types.StringValue
-	refreshed := func(p, sum string) fakePrivate {
+	// refreshed is the private state of a refresh that found the file at
+	// the path in state with digest sum (recordSource).
+	refreshed := func(_, sum string) fakePrivate {
 		priv := fakePrivate{}
-		recordLocalHash(ctx, priv, p, sum)
+		recordLocalHash(ctx, priv, sum)
 		return priv
 	}
 	for _, tc := range []struct {
@@ -107,7 +111,7 @@ func TestPlanPolicyCode(t *testing.T) {
 			if tc.priv != nil {
 				priv = tc.priv
 			}
-			got := planPolicyCode(ctx, tc.content, tc.source, tc.configured, tc.state, tc.creating, priv, &diags)
+			got := planPolicyCode(ctx, tc.content, tc.source, tc.configured, tc.state, tc.source, tc.creating, priv, &diags)
 			if tc.wantErr != "" {
 				if !diags.HasError() || !strings.Contains(diags.Errors()[0].Summary(), tc.wantErr) {
 					t.Fatalf("diagnostics %v, want %q", diags, tc.wantErr)

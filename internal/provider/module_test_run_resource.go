@@ -284,7 +284,7 @@ func (r *moduleTestRunResource) ModifyPlan(ctx context.Context, req resource.Mod
 		}
 		tflog.Debug(ctx, "Hashed module test configuration", map[string]any{"source": cfg.Source.ValueString(), "source_hash": packed.hash, "files": packed.files})
 		// Saved plans: see code_hash.go.
-		hash = planLocalHash(ctx, req.Private, path.Root("source"), "Module directory", cfg.Source.ValueString(), packed.hash, creating, state.SourceHash, &resp.Diagnostics)
+		hash = planLocalHash(ctx, req.Private, path.Root("source"), "Module directory", cfg.Source.ValueString(), packed.hash, creating, state.SourceHash, state.Source, &resp.Diagnostics)
 		if resp.Diagnostics.HasError() {
 			return
 		}
@@ -498,13 +498,15 @@ func (r *moduleTestRunResource) Read(ctx context.Context, req resource.ReadReque
 		return
 	}
 	state.apply(ctx, rec, &resp.Diagnostics)
+	// The directory as this refresh finds it, for the apply of a saved plan
+	// (planLocalHash); an unreadable one is the plan's to report.
+	sum := ""
 	if !state.Source.IsNull() {
-		// The directory as this refresh finds it, for the apply of a saved
-		// plan (planLocalHash); an unreadable one is the plan's to report.
 		if packed, err := packConfiguration(state.Source.ValueString(), false); err == nil {
-			resp.Diagnostics.Append(recordLocalHash(ctx, resp.Private, state.Source.ValueString(), packed.hash)...)
+			sum = packed.hash
 		}
 	}
+	resp.Diagnostics.Append(recordLocalHash(ctx, resp.Private, sum)...)
 	resp.Diagnostics.Append(resp.State.Set(ctx, &state)...)
 }
 

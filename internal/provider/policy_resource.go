@@ -279,7 +279,7 @@ func (r *policyResource) ModifyPlan(ctx context.Context, req resource.ModifyPlan
 	}
 	// The refresh's record of a source file served this plan only (and
 	// req.Private is resp.Private: dropped after planSource read it).
-	resp.Diagnostics.Append(resp.Private.SetKey(ctx, policySourceKey, nil)...)
+	resp.Diagnostics.Append(forgetLocalHash(ctx, resp.Private)...)
 	resp.Diagnostics.Append(resp.Plan.SetAttribute(ctx, path.Root("content_sha256"), plan.ContentSHA256)...)
 	if have && !plan.Kind.IsUnknown() && !plan.Name.IsUnknown() && !r.codeInState(ctx, req.State, sha256Hex(known), plan.Kind) {
 		if n := len(known); n > maxPolicyCodeSize {

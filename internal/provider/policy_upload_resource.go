@@ -183,7 +183,7 @@ func (r *policyUploadResource) ModifyPlan(ctx context.Context, req resource.Modi
 	if !req.State.Raw.IsNull() {
 		resp.Diagnostics.Append(req.State.Get(ctx, &state)...)
 	}
-	planned := planPolicyCode(ctx, cfg.Content, cfg.Source, cfg.ContentSHA256, state.ContentSHA256, req.State.Raw.IsNull(), req.Private, &resp.Diagnostics)
+	planned := planPolicyCode(ctx, cfg.Content, cfg.Source, cfg.ContentSHA256, state.ContentSHA256, state.Source, req.State.Raw.IsNull(), req.Private, &resp.Diagnostics)
 	if resp.Diagnostics.HasError() {
 		return
 	}
@@ -421,13 +421,8 @@ func (r *policyUploadResource) Read(ctx context.Context, req resource.ReadReques
 		state.ContentSHA256, state.Content = sum, content
 		resp.Diagnostics.Append(r.data.setCodeProof(ctx, resp.Private, proof)...)
 	}
-	if !state.Source.IsNull() {
-		// The file as this refresh finds it, for the apply of a saved plan
-		// (ModifyPlan); an unreadable file is the plan's to report.
-		if c, err := readPolicySource(state.Source.ValueString()); err == nil {
-			resp.Diagnostics.Append(recordLocalHash(ctx, resp.Private, state.Source.ValueString(), sha256Hex(c))...)
-		}
-	}
+	// The file as this refresh finds it, for the apply of a saved plan.
+	recordSource(ctx, resp.Private, state.Source, &resp.Diagnostics)
 	state.ID = state.PolicyID
 	resp.Diagnostics.Append(resp.State.Set(ctx, &state)...)
 }

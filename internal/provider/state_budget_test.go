@@ -58,9 +58,11 @@ const (
 	// stateBudgetDeprecation and stateBudgetTestRun are the stated budgets
 	// of the types hashicorp/tfe does not have, with the organization's
 	// and the module's names counted as 10 and 12 characters. The stated
-	// budgets leave out the identity (Terraform 1.12+).
+	// budgets leave out the identity (Terraform 1.12+). A test run's
+	// holds, since the budget is measured after a refresh, the refresh's
+	// record of its source directory (code_hash.go, 49 bytes).
 	stateBudgetDeprecation = 300
-	stateBudgetTestRun     = 690
+	stateBudgetTestRun     = 720
 	// stateBudgetExclusive is tfgov_workspace_team_access_exclusive's
 	// (hashicorp/tfe has no such type) with one team, without the identity.
 	stateBudgetExclusive = 180
@@ -102,6 +104,14 @@ resource "tfgov_policy" "lean_%[2]s" {
   kind        = "opa"
   query       = "data.terraform.policies.tags.deny"
   content_wo  = file(%[3]q)
+}
+
+resource "tfgov_policy" "src_%[2]s" {
+  name        = "%[1]s-s-%[2]s"
+  description = "budget policy"
+  kind        = "opa"
+  query       = "data.terraform.policies.tags.deny"
+  source      = %[3]q
 }
 
 resource "tfgov_policy" "two_%[2]s" {
@@ -167,6 +177,11 @@ resource "tfgov_workspace_team_access_exclusive" "this" {
 	if out, err := runTerraformRC(t, rc, dir, "apply", "-auto-approve", "-input=false", "-no-color"); err != nil {
 		t.Fatalf("apply: %v\n%s", err, out)
 	}
+	// A refresh, as every later plan makes: what it records is in state
+	// from then on (the source files' records).
+	if out, err := runTerraformRC(t, rc, dir, "apply", "-refresh-only", "-auto-approve", "-input=false", "-no-color"); err != nil {
+		t.Fatalf("apply -refresh-only: %v\n%s", err, out)
+	}
 	t.Cleanup(func() {
 		if out, err := runTerraformRC(t, rc, dir, "destroy", "-auto-approve", "-input=false", "-no-color"); err != nil {
 			t.Errorf("destroy: %v\n%s", err, out)
@@ -231,6 +246,9 @@ func stateBudgetCases(b stateBudgets, codes map[string]string) []stateBudgetCase
 			}},
 			stateBudgetCase{"tfgov_policy.lean_" + label, "tfe_policy without code + longer names + the code's SHA-256 + proof, at most a third of tfe_policy's", func(i statesize.Instance) int {
 				return min(b.tfePolicy(i, json.RawMessage("null"))+policyAllowance(i)+leanDigest+proofAllowance, b.tfePolicy(i, code)/3)
+			}},
+			stateBudgetCase{"tfgov_policy.src_" + label, "tfe_policy without code + longer names + the file's path and the code's SHA-256 + proof and the refresh's record of the file, at most a third of tfe_policy's", func(i statesize.Instance) int {
+				return min(b.tfePolicy(i, json.RawMessage("null"))+policyAllowance(i)+b.sourceDigest(i)+proofRecordAllowance, b.tfePolicy(i, code)/3)
 			}},
 			stateBudgetCase{"tfgov_policy.two_" + label, "tfe_policy (with the upload's code) + longer names + null content_wo and content_sha256", func(i statesize.Instance) int {
 				return b.tfePolicy(i, code) + policyAllowance(i) + leanNulls
@@ -350,13 +368,24 @@ func (b stateBudgets) tfePolicy(i statesize.Instance, code json.RawMessage) int 
 	}, "[]", "bnVsbA==", map[string]json.RawMessage{"hostname": b.raw(b.hostname), "id": a["id"], "organization": a["organization"]})
 }
 
-// leanNulls is content_wo and content_sha256 of a policy whose code is in
-// content or not managed; leanDigest is content_wo and content_sha256 of a
-// policy whose code is given with content_wo (whose content is null).
+// leanNulls is content_wo, source and content_sha256 of a policy whose
+// code is in content or not managed; leanDigest is those of a policy whose
+// code is given with content_wo (whose content is null).
 const (
-	leanNulls  = len(`"content_wo":null,"content_sha256":null,`)
-	leanDigest = len(`"content_wo":null,"content_sha256":"",`) + 64
+	leanNulls  = len(`"content_wo":null,"source":null,"content_sha256":null,`)
+	leanDigest = len(`"content_wo":null,"source":null,"content_sha256":"",`) + 64
 )
+
+// sourceDigest is content_wo, source and content_sha256 of a policy whose
+// code is read from a file, with the file's path as in state (i's).
+func (b stateBudgets) sourceDigest(i statesize.Instance) int {
+	return leanDigest - len(`null`) + len(b.attrs(i)["source"])
+}
+
+// proofRecordAllowance is proofAllowance with the refresh's record of a
+// source file (policy_source.go) beside the proof: 16 hex digits.
+var proofRecordAllowance = base64.StdEncoding.EncodedLen(len(`{"p":"","s":""}`)+
+	base64.StdEncoding.EncodedLen(len(`""`)+serviceTagLen+8)+base64.StdEncoding.EncodedLen(len(`""`)+localHashDigits)) - len("bnVsbA==")
 
 // proofAllowance is a code proof's private state, in the framework's
 // format (a JSON object of base64 values, in base64 again in the state
