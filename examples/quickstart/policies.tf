@@ -1,13 +1,13 @@
 # Two policies with their code: a Sentinel policy and an OPA policy. The
-# code lives in ./policies and is given write-only (content_wo): state keeps
-# its SHA-256, not the code, and editing a file plans an upload. Policy sets
-# decide where the policies are enforced.
+# code lives in ./policies, and the provider reads each file (source):
+# state keeps the path and the code's SHA-256, not the code, and editing a
+# file plans an upload. Policy sets decide where the policies are enforced.
 
 resource "tfgov_policy" "no_public_buckets" {
   name              = "no-public-buckets"
   description       = "S3 buckets must block public ACLs and policies."
   enforcement_level = "soft-mandatory"
-  content_wo        = file("${path.module}/policies/no-public-buckets.sentinel")
+  source            = "${path.module}/policies/no-public-buckets.sentinel"
 }
 
 variable "required_tags_level" {
@@ -23,7 +23,7 @@ resource "tfgov_policy" "required_tags" {
   kind              = "opa"
   query             = "data.terraform.policies.required_tags.deny"
   enforcement_level = var.required_tags_level
-  content_wo        = file("${path.module}/policies/required-tags.rego")
+  source            = "${path.module}/policies/required-tags.rego"
 }
 
 data "tfgov_policies" "all" {

@@ -135,7 +135,7 @@ func TestPermissionPages(t *testing.T) {
 
 // TestPolicyDocsLeadWithOneResource: the policy page's first example and
 // the quickstart give each policy its code in the one tfgov_policy
-// (content_wo, the lean shape, or content), the two-resource shape
+// (source or content_wo, the lean shapes, or content), the two-resource shape
 // (tfgov_policy_upload) coming after, as the page recommends (issues 36
 // and 37).
 func TestPolicyDocsLeadWithOneResource(t *testing.T) {
@@ -149,8 +149,8 @@ func TestPolicyDocsLeadWithOneResource(t *testing.T) {
 	if len(blocks) > 1 && !strings.Contains(first, `resource "tfgov_policy"`) {
 		first = blocks[1]
 	}
-	if !strings.Contains(first, "content_wo") {
-		t.Errorf("the policy page's first example gives its code without content_wo:\n%s", first)
+	if !strings.Contains(first, "source ") && !strings.Contains(first, "content_wo") {
+		t.Errorf("the policy page's first example gives its code neither with source nor content_wo:\n%s", first)
 	}
 	qs, _ := filepath.Glob(filepath.Join(repoRoot(), "examples", "quickstart", "*.tf"))
 	for _, f := range qs {
@@ -159,7 +159,7 @@ func TestPolicyDocsLeadWithOneResource(t *testing.T) {
 			t.Fatal(err)
 		}
 		if strings.Contains(string(b), `resource "tfgov_policy_upload"`) {
-			t.Errorf("%s uploads a policy's code with tfgov_policy_upload, not its tfgov_policy's content_wo", f)
+			t.Errorf("%s uploads a policy's code with tfgov_policy_upload, not its tfgov_policy's source", f)
 		}
 	}
 }

@@ -1,12 +1,21 @@
-# The code from a file, write-only: state keeps its SHA-256, not the code,
-# so applies stay fast with hundreds of policies. Any expression works:
-# file(), templatefile(), a module's output.
+# The code from a file the provider reads: state keeps the path and the
+# code's SHA-256, not the code, so plans and applies stay fast with
+# hundreds of policies.
 resource "tfgov_policy" "required_tags" {
   name              = "required-tags"
   kind              = "opa"
   query             = "data.terraform.policies.required_tags.deny"
   enforcement_level = "mandatory"
-  content_wo        = file("${path.module}/policies/required-tags.rego")
+  source            = "${path.module}/policies/required-tags.rego"
+}
+
+# The code from any expression, write-only (Terraform 1.11 or later): state
+# keeps its SHA-256, not the code.
+resource "tfgov_policy" "cost_center" {
+  name       = "cost-center"
+  kind       = "opa"
+  query      = "data.terraform.policies.cost_center.deny"
+  content_wo = templatefile("${path.module}/policies/cost-center.rego.tftpl", { tag = "cost-center" })
 }
 
 # A Sentinel policy (`kind` defaults to "sentinel"), its code in plan and

@@ -52,7 +52,7 @@ func main() {
 	latencies := flag.String("latency", "25ms", "the sandbox's --latency; a comma-separated list (such as 0,25ms) measures each in turn")
 	rateLimit := flag.Int("rate-limit", 30, "the sandbox's --rate-limit (0: none)")
 	parallelism := flag.Int("parallelism", 10, "terraform -parallelism")
-	types := flag.String("types", "terraform_data,agent_token,team_access,test_variable,policy,policy_inline,policy_lean", "comma-separated resource types to measure")
+	types := flag.String("types", "terraform_data,agent_token,team_access,test_variable,policy,policy_inline,policy_lean,policy_source", "comma-separated resource types to measure")
 	codeDir := flag.String("code-dir", "", "a folder of real .sentinel and .rego policy files, cycled, for the policies' code; empty: code generated with real policies' size distribution (policycode.go)")
 	tinyCode := flag.Bool("tiny-code", false, "one line of Sentinel as every policy's code: the worst case for the per-instance overhead, not a real size")
 	terraform := flag.String("terraform", "terraform", "Terraform CLI")
@@ -539,13 +539,18 @@ const tfeHeader = `terraform {
 
 // policyConfig is n policies of type typ (tfgov_policy or tfe_policy)
 // named prefix<index>, with the code of version v (writeCode) given as
-// codeAttr = file(...), or without code when codeAttr is empty; extra
-// follows. The prefixes (bench-inl-, bench-two-, bench-wo0-, bench-tfe-)
+// codeAttr = file(...) (source: the file's path), or without code when
+// codeAttr is empty; extra follows. The prefixes (bench-inl-, bench-two-,
+// bench-wo0-, bench-src-, bench-tfe-)
 // have the same length, so that names take the same bytes of state with
 // either provider.
 func policyConfig(b *bench, typ, prefix, codeAttr string, n, v int, extra string) string {
 	code := ""
-	if codeAttr != "" {
+	switch codeAttr {
+	case "":
+	case "source": // a path: the provider reads the file
+		code = fmt.Sprintf("\n  source = \"%s/v%d/${count.index}.policy\"", b.code, v)
+	default:
 		code = fmt.Sprintf("\n  %s = file(\"%s/v%d/${count.index}.policy\")", codeAttr, b.code, v)
 	}
 	return fmt.Sprintf(`locals {
@@ -615,6 +620,12 @@ var configs = map[string]benchConfig{
 	"policy_lean": {
 		config: func(b *bench, n, v int) string {
 			return header + policyConfig(b, "tfgov_policy", "bench-wo0-", "content_wo", n, v, "")
+		},
+		tfe: tfePolicy,
+	},
+	"policy_source": {
+		config: func(b *bench, n, v int) string {
+			return header + policyConfig(b, "tfgov_policy", "bench-src-", "source", n, v, "")
 		},
 		tfe: tfePolicy,
 	},
