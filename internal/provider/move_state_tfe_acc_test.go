@@ -200,19 +200,28 @@ func TestAccMoveFromTFE(t *testing.T) {
 	// value_wo: validate gives no warning (no secret kept in state), the
 	// plan changes only that variable, in place, and the apply leaves its
 	// value out of state.
+	// The policy's code moves to source: the apply uploads nothing.
 	step("3-tfgov")
 	if out := tf(0, "validate"); strings.Contains(out, "Secret kept in state") {
 		t.Errorf("terraform validate of the guide's final example warns of a secret kept in state:\n%s", out)
 	}
 	out = tf(2, "plan", "-detailed-exitcode")
-	for _, w := range []string{"tfgov_module_test_variable.log_level will be updated in-place", "Plan: 0 to add, 1 to change, 0 to destroy."} {
+	for _, w := range []string{"tfgov_module_test_variable.log_level will be updated in-place", "tfgov_policy.require_tags will be updated in-place", "Plan: 0 to add, 2 to change, 0 to destroy."} {
 		if !strings.Contains(out, w) {
-			t.Errorf("plan without hashicorp/tfe, LOG_LEVEL write-only, lacks %q:\n%s", w, out)
+			t.Errorf("plan without hashicorp/tfe, LOG_LEVEL write-only, the policy's code from source, lacks %q:\n%s", w, out)
 		}
 	}
+	policyID, _ := readState(t, dir).attrRaw(t, "tfgov_policy", "require_tags", "id")
+	uploads := sb.srv.RequestsTo("PUT", fmt.Sprintf("/api/v2/policies/%s/upload", policyID))
 	tf(0, "apply", "-auto-approve")
 	if v, ok := readState(t, dir).attrRaw(t, "tfgov_module_test_variable", "log_level", "value"); !ok || v != nil {
 		t.Errorf("LOG_LEVEL's value in state after the move to value_wo: %v, want null", v)
+	}
+	if v, ok := readState(t, dir).attrRaw(t, "tfgov_policy", "require_tags", "content"); !ok || v != nil {
+		t.Errorf("the policy's content in state after the move to source: %v, want null", v)
+	}
+	if n := sb.srv.RequestsTo("PUT", fmt.Sprintf("/api/v2/policies/%s/upload", policyID)) - uploads; n != 0 {
+		t.Errorf("the move from content to source uploaded the policy's code %d times, want 0", n)
 	}
 	if out := tf(0, "plan", "-detailed-exitcode"); !strings.Contains(out, "No changes.") {
 		t.Errorf("plan after the move to value_wo:\n%s", out)

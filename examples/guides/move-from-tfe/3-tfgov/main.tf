@@ -1,6 +1,8 @@
 # After: tfgov only. The moved blocks may stay (they do nothing once the
 # state holds no tfe_* resource), or go, as here. The sensitive LOG_LEVEL
-# is now write-only (value_wo): its value leaves the state.
+# is now write-only (value_wo): its value leaves the state. The policy's
+# code is read by the provider from its file (source): the code leaves the
+# state too.
 terraform {
   required_providers {
     tfgov = {
@@ -45,7 +47,7 @@ resource "tfgov_policy" "require_tags" {
   name              = "require-tags"
   description       = "Every resource has tags"
   kind              = "sentinel"
-  content           = file("${path.module}/require-tags.sentinel")
+  source            = "${path.module}/require-tags.sentinel"
   enforcement_level = "soft-mandatory"
 }
 
