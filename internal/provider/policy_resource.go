@@ -108,15 +108,15 @@ func (r *policyResource) Schema(_ context.Context, _ resource.SchemaRequest, res
 			"(`source`, `content_wo` or `content`); policy sets decide where it is enforced.\n\n" +
 			"The code can be given here or with a separate `tfgov_policy_upload`, never both for one policy (refused at plan when the upload's `policy_id` is known then, " +
 			"else before the upload's own upload). `source` (a file the provider reads) and `content_wo` keep only the code's SHA-256 in state, a few hundred bytes a policy whatever the code's size, and `source` keeps the code out of Terraform altogether; " +
-			"`content` keeps the code, so that the plan shows a change of it line by line; both are one resource per policy. " +
+			"`content` keeps the code, so that the plan shows a change of it line by line; all three are one resource per policy. " +
 			"A create is four requests (the policy; its code; then, to know the code at the policy's `updated-at`, the policy and its code once). Use `tfgov_policy_upload` when the code's lifecycle differs from the policy's, " +
 			"for example when the code is written by another resource during the apply (its `source` and `content_sha256`) or managed in another configuration. " +
 			"The code is checked as `tfgov_policy_upload` checks it: size at plan, Rego syntax with OPA's parser for `opa` policies, and drift through the code's SHA-256 " +
 			"(downloaded unless the policy's `updated-at` is still the value recorded together with the code, on a service where uploads are proven to move it, see `tfgov_policy_upload`; " +
 			"an update of a description, query or level that moves `updated-at` downloads the code once, so that an upload by someone else is never taken for the update's own). " +
-			"Importing a policy downloads its code once, so that a configuration with the same code uploads nothing (with `content_wo` the import's plan still shows `content_sha256` set, and with `content` the code: " +
+			"Importing a policy downloads its code once, so that a configuration with the same code uploads nothing (with `content_wo` the import's plan still shows `content_sha256` set, with `source` as known after apply, and with `content` the code: " +
 			"an import cannot know which the configuration uses). Moving between `content`, `content_wo` and `source` with the same code, or from hashicorp/tfe's `tfe_policy` (which lands on `content`), uploads nothing either. " +
-			"Removing `content` or `content_wo` leaves the last code on the service.\n\n" +
+			"Removing `content`, `content_wo` or `source` leaves the last code on the service.\n\n" +
 			"After every create and update the provider compares what the API returns with the configuration, " +
 			"so a change the API did not make fails the apply instead of showing up as drift later.\n\n" +
 			"**Lost answers.** When the create request ends without a definite answer (a 5xx, or a connection lost once the request was sent), " +
