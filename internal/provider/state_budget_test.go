@@ -37,18 +37,19 @@ import (
 // resource identity on Terraform 1.12+ for the types whose hashicorp/tfe
 // resource has none (team access, agent token, test variable); an agent
 // token's rotation_triggers when null; and for a policy, the longer names
-// enforcement_level and content, and content_wo and content_sha256 (null
-// with content, and with no code); and a policy's code proof, which lets a
+// enforcement_level and content, and content_wo, source and content_sha256
+// (null with content, and with no code); and a policy's code proof, which lets a
 // plan skip the code's download (issue 25; hashicorp/tfe downloads every
 // policy's code on every plan instead): proofAllowance, the framework's
 // own private state format (issue 35: 36 characters more than a compact
 // form served through a protocol wrapper, now gone).
 //
 // Policies hold code of real size (policysample: Rego of the public
-// libraries' median and p99 size, issue 37). With content_wo a policy
-// keeps only the code's SHA-256: at most a third of tfe_policy's bytes at
-// either size, and its budget is tfe_policy's without code plus the
-// digest.
+// libraries' median and p99 size, issue 37). With content_wo or source a
+// policy keeps only the code's SHA-256 (and source's path): at most a
+// third of tfe_policy's bytes at either size, and its budget is
+// tfe_policy's without code plus the digest. The state is measured after
+// a refresh, whose records (a source file's digest) stay in state.
 const (
 	// stateBudgetPolicyUpload is tfgov_policy_upload's stated budget
 	// (hashicorp/tfe has no separate upload) with its code from `source`,
