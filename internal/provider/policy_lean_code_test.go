@@ -75,16 +75,7 @@ func TestAccPolicyResource_contentWO(t *testing.T) {
 			},
 			// Drift: code uploaded outside Terraform shows as its digest,
 			// and the apply uploads the configured code again.
-			{
-				PreConfig: func() {
-					if err := testAccClient(t).Policies.Upload(context.Background(), policyID, []byte(regoCode)); err != nil {
-						t.Fatalf("uploading outside Terraform: %v", err)
-					}
-				},
-				RefreshState:       true,
-				ExpectNonEmptyPlan: true,
-				Check:              resource.TestCheckResourceAttr(policyAddr, "content_sha256", sha256Hex([]byte(regoCode))),
-			},
+			outsideUploadStep(t, &policyID, regoCode),
 			{
 				Config:            testAccPolicyLean(name, regoV2),
 				ConfigPlanChecks:  expectAction(policyAddr, plancheck.ResourceActionUpdate),
@@ -322,16 +313,7 @@ func TestAccPolicyResource_source(t *testing.T) {
 			},
 			// Drift: code uploaded outside Terraform shows as its digest,
 			// and the apply uploads the file again.
-			{
-				PreConfig: func() {
-					if err := testAccClient(t).Policies.Upload(context.Background(), policyID, []byte(regoCode)); err != nil {
-						t.Fatalf("uploading outside Terraform: %v", err)
-					}
-				},
-				RefreshState:       true,
-				ExpectNonEmptyPlan: true,
-				Check:              resource.TestCheckResourceAttr(policyAddr, "content_sha256", sha256Hex([]byte(regoCode))),
-			},
+			outsideUploadStep(t, &policyID, regoCode),
 			{
 				Config:            config,
 				ConfigPlanChecks:  expectAction(policyAddr, plancheck.ResourceActionUpdate),
@@ -357,4 +339,19 @@ func TestAccPolicyResource_source(t *testing.T) {
 			},
 		},
 	})
+}
+
+// outsideUploadStep uploads code to the policy *id outside Terraform and
+// refreshes: state shows the code's digest, and the plan a change.
+func outsideUploadStep(t *testing.T, id *string, code string) resource.TestStep {
+	return resource.TestStep{
+		PreConfig: func() {
+			if err := testAccClient(t).Policies.Upload(context.Background(), *id, []byte(code)); err != nil {
+				t.Fatalf("uploading outside Terraform: %v", err)
+			}
+		},
+		RefreshState:       true,
+		ExpectNonEmptyPlan: true,
+		Check:              resource.TestCheckResourceAttr(policyAddr, "content_sha256", sha256Hex([]byte(code))),
+	}
 }

@@ -53,16 +53,7 @@ resource "tfgov_policy" "test" {
 }
 `, name, file)
 		}, "content", knownvalue.StringExact(regoCode)},
-		{"tfgov_policy source", policyAddr, func(name, file string) string {
-			return fmt.Sprintf(`
-resource "tfgov_policy" "test" {
-  name   = %q
-  kind   = "opa"
-  query  = "data.terraform.policies.tags.deny"
-  source = %q
-}
-`, name, file)
-		}, "content_sha256", knownvalue.StringExact(sha256Hex([]byte(regoCode)))},
+		{"tfgov_policy source", policyAddr, testAccPolicySourceFile, "content_sha256", knownvalue.StringExact(sha256Hex([]byte(regoCode)))},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			file := filepath.Join(t.TempDir(), "tags.rego")
