@@ -40,12 +40,12 @@ import (
 
 // localHashKey holds the refresh's record of the file (or directory) at
 // the path in state: the first localHashDigits hex digits of its hash.
-// They tell an edit apart as well as all 64 between a plan and its apply,
-// at about 40 bytes of state an instance instead of about 200 for the path
+// Between a plan and its apply an edit keeps them with odds of 1 in 2^32,
+// at about 30 bytes of state an instance instead of about 200 for the path
 // and the whole digest (private state is base64 twice over).
 const (
 	localHashKey    = "s"
-	localHashDigits = 16
+	localHashDigits = 8
 )
 
 // localHashRecord is the hash of the file (or directory) at Path as the last

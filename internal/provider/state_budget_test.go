@@ -61,7 +61,7 @@ const (
 	// and the module's names counted as 10 and 12 characters. The stated
 	// budgets leave out the identity (Terraform 1.12+). A test run's
 	// holds, since the budget is measured after a refresh, the refresh's
-	// record of its source directory (code_hash.go, 49 bytes).
+	// record of its source directory (code_hash.go, 37 bytes).
 	stateBudgetDeprecation = 300
 	stateBudgetTestRun     = 720
 	// stateBudgetExclusive is tfgov_workspace_team_access_exclusive's
@@ -87,8 +87,15 @@ func TestAccStateBudget(t *testing.T) {
 	for label, size := range sizes {
 		codes[label] = policysample.RegoCode("terraform.policies.tags", 0, 0, size)
 		file := filepath.Join(dir, label+".rego")
-		if err := os.WriteFile(file, []byte(codes[label]), 0o600); err != nil {
+		// source's copy, named as users write it: "${path.module}/policies/..."
+		rel := filepath.Join(dir, "policies", label+".rego")
+		if err := os.MkdirAll(filepath.Dir(rel), 0o700); err != nil {
 			t.Fatal(err)
+		}
+		for _, f := range []string{file, rel} {
+			if err := os.WriteFile(f, []byte(codes[label]), 0o600); err != nil {
+				t.Fatal(err)
+			}
 		}
 		policies += fmt.Sprintf(`
 resource "tfgov_policy" "inline_%[2]s" {
@@ -112,7 +119,7 @@ resource "tfgov_policy" "src_%[2]s" {
   description = "budget policy"
   kind        = "opa"
   query       = "data.terraform.policies.tags.deny"
-  source      = %[3]q
+  source      = "${path.module}/policies/%[2]s.rego"
 }
 
 resource "tfgov_policy" "two_%[2]s" {
@@ -384,7 +391,7 @@ func (b stateBudgets) sourceDigest(i statesize.Instance) int {
 }
 
 // proofRecordAllowance is proofAllowance with the refresh's record of a
-// source file (policy_source.go) beside the proof: 16 hex digits.
+// source file (policy_source.go) beside the proof: localHashDigits hex digits.
 var proofRecordAllowance = base64.StdEncoding.EncodedLen(len(`{"p":"","s":""}`)+
 	base64.StdEncoding.EncodedLen(len(`""`)+serviceTagLen+8)+base64.StdEncoding.EncodedLen(len(`""`)+localHashDigits)) - len("bnVsbA==")
 
