@@ -251,7 +251,8 @@ func writeFile(t *testing.T, file, content string) {
 
 // TestAccPolicyResource_source: tfgov_policy with `source` keeps the path
 // and the code's SHA-256 in state, never the code; it refuses a missing
-// file, Rego that does not parse and `content` beside it at plan time,
+// file, a file over the API's limit, Rego that does not parse and
+// `content` beside it at plan time,
 // uploads an edited file in place (the plan shows the new digest), finds
 // code uploaded outside Terraform, imports, moves to `content_wo` and back
 // without an upload, and removing it leaves the code.
@@ -282,6 +283,12 @@ func TestAccPolicyResource_source(t *testing.T) {
 		Steps: []resource.TestStep{
 			// Refused at plan: nothing is made.
 			{Config: config, PlanOnly: true, ExpectError: regexp.MustCompile(`(?s)Cannot read the policy code.*tags.rego\s+does not exist`)},
+			{
+				PreConfig:   func() { writeFile(t, file, strings.Repeat("#", maxPolicyCodeSize+1)) },
+				Config:      config,
+				PlanOnly:    true,
+				ExpectError: regexp.MustCompile(`(?s)Policy code too large.*at\s+most\s+10485760\s+bytes`),
+			},
 			{PreConfig: func() { writeFile(t, file, badRego) }, Config: config, PlanOnly: true, ExpectError: regexp.MustCompile(`(?s)Invalid Rego.*source`)},
 			{
 				PreConfig:   func() { writeFile(t, file, regoCode) },
