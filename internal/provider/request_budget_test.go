@@ -18,7 +18,7 @@ import (
 
 // Request budgets: for every resource type and operation, the most API
 // requests the operation may make with N resources under one parent, for
-// N = 1, 2 and 150 (150 crosses a page of 100). Each case runs the
+// N = 1, 2 and 101 (101 crosses a page of 100). Each case runs the
 // terraform binary on its own sandbox, whose counter (Server.Stats) then
 // sees nothing but the case's own requests, so the cases run in parallel.
 //
@@ -599,7 +599,7 @@ func outsidePolicyCode(e *budgetEnv) {
 }
 
 // TestAccRequestBudgets runs every operation of every case at N = 1, 2 and
-// 150 and fails when one makes more requests than its budget. It logs the
+// 101 and fails when one makes more requests than its budget. It logs the
 // requests by route of each, the table of the README's "Performance".
 func TestAccRequestBudgets(t *testing.T) {
 	testCLIConfig(t)
@@ -635,7 +635,7 @@ func TestAccRequestBudgets(t *testing.T) {
 	// Data sources that find objects by name: their own rows, logged.
 	t.Run("data_sources", budgetNameDataSources)
 	for _, name := range names {
-		for _, n := range []int{1, 2, 150} {
+		for _, n := range []int{1, 2, 101} {
 			t.Run(fmt.Sprintf("%s/N=%d", name, n), func(t *testing.T) {
 				t.Parallel()
 				got := runBudgetCase(t, budgetCases[name], n)
