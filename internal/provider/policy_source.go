@@ -14,7 +14,7 @@ import (
 // digest is planned as tfgov_policy_upload's is (code_hash.go): a saved
 // plan applies, or fails saying the file changed.
 
-// planSource reads the source file and plans its SHA-256 (planHash). A
+// planSource reads the source file and plans its SHA-256 (planLocalHash). A
 // file that cannot be read is an error on source.
 func (r *policyResource) planSource(ctx context.Context, req resource.ModifyPlanRequest, resp *resource.ModifyPlanResponse, source types.String) (code []byte, have bool, sum types.String) {
 	if source.IsUnknown() {
