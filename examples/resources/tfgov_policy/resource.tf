@@ -1,6 +1,6 @@
 # The code from a file the provider reads: state keeps the path and the
-# code's SHA-256, not the code, so plans and applies stay fast with
-# hundreds of policies.
+# code's SHA-256, not the code, so applies stay fast with hundreds of
+# policies.
 resource "tfgov_policy" "required_tags" {
   name              = "required-tags"
   kind              = "opa"
