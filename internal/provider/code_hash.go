@@ -124,7 +124,8 @@ func forgetLocalHash(ctx context.Context, priv privateStateSetter) diag.Diagnost
 	return priv.SetKey(ctx, localHashKey, nil)
 }
 
-// plannedCode is the code a plan of tfgov_policy_upload uploads.
+// plannedCode is the code a plan of tfgov_policy_upload (or of
+// tfgov_policy's source) uploads.
 type plannedCode struct {
 	SHA256 types.String // to plan as content_sha256
 	Code   []byte       // the code, when read now; nil otherwise

@@ -4,7 +4,6 @@ import (
 	"context"
 
 	"github.com/hashicorp/terraform-plugin-framework/diag"
-	"github.com/hashicorp/terraform-plugin-framework/path"
 	"github.com/hashicorp/terraform-plugin-framework/resource"
 	"github.com/hashicorp/terraform-plugin-framework/types"
 )
@@ -14,23 +13,16 @@ import (
 // digest is planned as tfgov_policy_upload's is (code_hash.go): a saved
 // plan applies, or fails saying the file changed.
 
-// planSource reads the source file and plans its SHA-256 (planLocalHash). A
-// file that cannot be read is an error on source.
+// planSource plans the source file's SHA-256 as tfgov_policy_upload plans
+// its own (planPolicyCode): read now, refused when missing or too large,
+// and checked against the refresh's record for a saved plan.
 func (r *policyResource) planSource(ctx context.Context, req resource.ModifyPlanRequest, resp *resource.ModifyPlanResponse, source types.String) (code []byte, have bool, sum types.String) {
-	if source.IsUnknown() {
-		return nil, false, types.StringUnknown()
-	}
-	name := source.ValueString()
-	code, err := readPolicySource(name)
-	if err != nil {
-		resp.Diagnostics.AddAttributeError(path.Root("source"), sourceErrorSummary(err), err.Error())
-		return nil, false, types.StringUnknown()
-	}
 	prior := policyResourceModel{Source: types.StringNull(), ContentSHA256: types.StringNull(), Content: types.StringNull()}
 	if !req.State.Raw.IsNull() {
 		resp.Diagnostics.Append(getInto(ctx, req.State, &prior)...)
 	}
-	return code, true, planLocalHash(ctx, req.Private, path.Root("source"), "Policy file", name, sha256Hex(code), req.State.Raw.IsNull(), prior.codeSum(), prior.Source, &resp.Diagnostics)
+	p := planPolicyCode(ctx, types.StringNull(), source, types.StringNull(), prior.codeSum(), prior.Source, req.State.Raw.IsNull(), req.Private, &resp.Diagnostics)
+	return p.Code, p.Attr != "", p.SHA256
 }
 
 // recordSource records in the refresh's private state, for the apply of a
