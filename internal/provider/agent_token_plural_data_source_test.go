@@ -63,7 +63,7 @@ func TestAccAgentTokensDataSource_missingPool(t *testing.T) {
 		ProtoV6ProviderFactories: testAccProtoV6ProviderFactories,
 		Steps: []resource.TestStep{{
 			Config:      `data "tfgov_agent_tokens" "test" { agent_pool_id = "apool-missing000000" }`,
-			ExpectError: regexp.MustCompile(`Agent pool apool-missing000000 was not found`),
+			ExpectError: wrappedRE(`Agent pool apool-missing000000 was not found`),
 		}},
 	})
 }

@@ -301,7 +301,7 @@ func TestAccAgentTokenPruneAction_invalid(t *testing.T) {
 				Steps: []resource.TestStep{{
 					Config:      tc.config,
 					PlanOnly:    true,
-					ExpectError: regexp.MustCompile(`(?s)` + strings.ReplaceAll(tc.want, " ", `\s+`)),
+					ExpectError: wrappedRE(tc.want),
 				}},
 			})
 		})

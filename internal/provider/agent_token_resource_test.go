@@ -222,7 +222,7 @@ func TestAccAgentTokenResource_invalid(t *testing.T) {
 				Steps: []resource.TestStep{{
 					Config:      testAccAgentTokenConfig(tc.pool, tc.description, ""),
 					PlanOnly:    true,
-					ExpectError: regexp.MustCompile(`(?s)` + tc.want),
+					ExpectError: wrappedRE(tc.want),
 				}},
 			})
 		})
@@ -236,7 +236,7 @@ func TestAccAgentTokenResource_missingPool(t *testing.T) {
 		ProtoV6ProviderFactories: testAccProtoV6ProviderFactories,
 		Steps: []resource.TestStep{{
 			Config:      testAccAgentTokenConfig("apool-doesnotexist123", "x", ""),
-			ExpectError: regexp.MustCompile(`Agent pool apool-doesnotexist123 was not found: no organization the API\s+token\s+belongs\s+to\s+has\s+an\s+agent\s+pool\s+of\s+that\s+ID`),
+			ExpectError: wrappedRE(`Agent pool apool-doesnotexist123 was not found: no organization the API\s+token\s+belongs\s+to\s+has\s+an\s+agent\s+pool\s+of\s+that\s+ID`),
 		}},
 	})
 }
@@ -318,7 +318,7 @@ func TestAccAgentTokenResource_serverError(t *testing.T) {
 					}
 				},
 				Config:      config,
-				ExpectError: regexp.MustCompile(`(?s)Error creating agent token.*Agent pool ` + pool.ID + `.*5 attempts\s+ended\s+without\s+a\s+definite\s+answer`),
+				ExpectError: wrappedRE(`Error creating agent token.*Agent pool ` + pool.ID + `.*5 attempts\s+ended\s+without\s+a\s+definite\s+answer`),
 			},
 			{
 				PreConfig: func() {

@@ -199,23 +199,23 @@ func TestAccProviderHostname_errors(t *testing.T) {
 		Steps: []resource.TestStep{
 			{
 				Config:      testAccHostnamePolicyConfig(hostname, org, name, "advisory", ""),
-				ExpectError: regexp.MustCompile(`(?s)Unable to find the API of.*TLS\s+certificate\s+is\s+not\s+trusted.*SSL_CERT_FILE`),
+				ExpectError: wrappedRE(`Unable to find the API of.*TLS\s+certificate\s+is\s+not\s+trusted.*SSL_CERT_FILE`),
 			},
 			{
 				Config:      testAccHostnamePolicyConfig(plainHost, org, name, "advisory", ""),
-				ExpectError: regexp.MustCompile(`(?s)server\s+does\s+not\s+speak\s+HTTPS.*TFE_ADDRESS`),
+				ExpectError: wrappedRE(`server\s+does\s+not\s+speak\s+HTTPS.*TFE_ADDRESS`),
 			},
 			// address = "http://..." of an HTTPS server: says to use https://,
 			// not go-tfe's bare "400 Bad Request".
 			{
 				Config:      testAccHostnamePolicyConfig(hostname, org, name, "advisory", fmt.Sprintf("  address = %q\n", "http://"+hostname)),
-				ExpectError: regexp.MustCompile(`(?s)the\s+server\s+speaks\s+HTTPS,\s+not\s+plain\s+HTTP.*address.*https://` + regexp.QuoteMeta(hostname)),
+				ExpectError: wrappedRE(`the\s+server\s+speaks\s+HTTPS,\s+not\s+plain\s+HTTP.*address.*https://` + regexp.QuoteMeta(hostname)),
 			},
 			// A port nothing listens on: names `hostname` and the port, not
 			// the discovery client's "giving up after 4 attempt(s)".
 			{
 				Config:      testAccHostnamePolicyConfig(closedHost, org, name, "advisory", ""),
-				ExpectError: regexp.MustCompile(`(?s)Unable to find the API of.*.hostname.\s+"` + regexp.QuoteMeta(closedHost) + `":\s+nothing\s+accepted\s+an\s+HTTPS\s+connection.*port`),
+				ExpectError: wrappedRE(`Unable to find the API of.*.hostname.\s+"` + regexp.QuoteMeta(closedHost) + `":\s+nothing\s+accepted\s+an\s+HTTPS\s+connection.*port`),
 			},
 			{
 				Config: testAccHostnamePolicyConfig(hostname, org, name, "advisory", "  ssl_skip_verify = true\n"),

@@ -107,7 +107,7 @@ resource "tfgov_policy" "p" {
   description = "same"
 }
 `,
-				ExpectError: regexp.MustCompile(`(?s)Policy\s+already\s+exists.*already\s+has\s+a\s+policy\s+named\s+"b"\s+\(pol-.*import\s+\{\s+to\s+=\s+tfgov_policy\.<name>\s+id\s+=\s+"pol-`),
+				ExpectError: wrappedRE(`Policy\s+already\s+exists.*already\s+has\s+a\s+policy\s+named\s+"b"\s+\(pol-.*import\s+\{\s+to\s+=\s+tfgov_policy\.<name>\s+id\s+=\s+"pol-`),
 			}},
 		})
 		id, _ := theirs.Load().(string)
@@ -163,7 +163,7 @@ resource "tfgov_team_access" "t" {
   access       = "read"
 }
 `, hclList(teams), ws.ID),
-				ExpectError: regexp.MustCompile(`(?s)already\s+has\s+"read"\s+access\s+to\s+workspace.*import\s+\{\s+to\s+=\s+tfgov_team_access\.<name>\s+id\s+=\s+"tws-`),
+				ExpectError: wrappedRE(`already\s+has\s+"read"\s+access\s+to\s+workspace.*import\s+\{\s+to\s+=\s+tfgov_team_access\.<name>\s+id\s+=\s+"tws-`),
 			}},
 		})
 		id, _ := theirs.Load().(string)
@@ -207,7 +207,7 @@ resource "tfgov_module_test_variable" "v" {
   value           = "v"
 }
 `, mod.Name, mod.Provider),
-				ExpectError: regexp.MustCompile(`(?s)Module\s+test\s+variable\s+already\s+exists.*with\s+key\s+"B"\s+\(var-.*id\s+=\s+"` + regexp.QuoteMeta(mod.String()+"/var-")),
+				ExpectError: wrappedRE(`Module\s+test\s+variable\s+already\s+exists.*with\s+key\s+"B"\s+\(var-.*id\s+=\s+"` + regexp.QuoteMeta(mod.String()+"/var-")),
 			}},
 		})
 		id, _ := theirs.Load().(string)
@@ -252,7 +252,7 @@ resource "tfgov_policy" "dup" {
   description = "d"
 }
 `, sb.address, sb.token, sb.organization),
-			ExpectError: regexp.MustCompile(`(?s)(already\s+has\s+a\s+policy\s+named\s+"same"\s+\(pol-.*id\s+=\s+"pol-.*){2}`),
+			ExpectError: wrappedRE(`(already\s+has\s+a\s+policy\s+named\s+"same"\s+\(pol-.*id\s+=\s+"pol-.*){2}`),
 		}},
 	})
 	pols, err := servicePolicies(context.Background(), c, sb.organization)
@@ -307,7 +307,7 @@ resource "tfgov_module_test_variable" "v" {
 			{
 				PreConfig:   func() { armed.Store(true) },
 				Config:      config,
-				ExpectError: regexp.MustCompile(`(?s)Error reading module test variable`),
+				ExpectError: wrappedRE(`Error reading module test variable`),
 			},
 			{
 				// No variable left state: the plan is empty, and the state

@@ -101,7 +101,7 @@ func TestAccLostAnswerNotOurs(t *testing.T) {
 						}
 					},
 					Config: testAccTeamAccessConfig(team.ID, ws.ID, "read", ""),
-					ExpectError: regexp.MustCompile(`(?s)already\s+has\s+"read"\s+access.*import\s+\{\s+to\s+=\s+tfgov_team_access\.<name>\s+id\s+=\s+"` +
+					ExpectError: wrappedRE(`already\s+has\s+"read"\s+access.*import\s+\{\s+to\s+=\s+tfgov_team_access\.<name>\s+id\s+=\s+"` +
 						regexp.QuoteMeta(theirs.ID) + `"`),
 				}},
 			})
@@ -134,7 +134,7 @@ func TestAccLostAnswerNotOurs(t *testing.T) {
 						}
 					},
 					Config: testAccPolicyConfig(name, "", "", "same", ""),
-					ExpectError: regexp.MustCompile(`(?s)` + phraseRE(fmt.Sprintf("already has a policy named %q (%s)", name, pol.ID)).String() +
+					ExpectError: wrappedRE(regexp.QuoteMeta(fmt.Sprintf("already has a policy named %q (%s)", name, pol.ID)) +
 						`.*import\s+\{\s+to\s+=\s+tfgov_policy\.<name>\s+id\s+=\s+"` + regexp.QuoteMeta(pol.ID) + `"`),
 				}},
 			})
@@ -162,7 +162,7 @@ func TestAccLostAnswerNotOurs(t *testing.T) {
 					inject(t, sandbox.Fault{Method: "POST", Path: mod.varsPath(), Status: 503, Count: 1})
 				},
 				Config: testAccTestVariableConfig(mod, `key = "HAND"`, `value = "v"`),
-				ExpectError: regexp.MustCompile(`(?s)already\s+has\s+a\s+test\s+variable\s+with\s+key\s+"HAND".*id\s+=\s+"` +
+				ExpectError: wrappedRE(`already\s+has\s+a\s+test\s+variable\s+with\s+key\s+"HAND".*id\s+=\s+"` +
 					regexp.QuoteMeta(mod.String()+"/") + `var-`),
 			}},
 		})
@@ -305,7 +305,7 @@ func TestAccLostAnswerChanged(t *testing.T) {
 			ProtoV6ProviderFactories: testAccProtoV6ProviderFactories,
 			Steps: []resource.TestStep{{
 				Config:      provider + testAccTeamAccessConfig(team.ID, ws.ID, "write", ""),
-				ExpectError: regexp.MustCompile(`(?s)already\s+has\s+"read"\s+access.*id\s+=\s+"tws-.*without\s+a\s+definite\s+answer.*does\s+not\s+take\s+it\s+over`),
+				ExpectError: wrappedRE(`already\s+has\s+"read"\s+access.*id\s+=\s+"tws-.*without\s+a\s+definite\s+answer.*does\s+not\s+take\s+it\s+over`),
 			}},
 		})
 	})
@@ -323,7 +323,7 @@ func TestAccLostAnswerChanged(t *testing.T) {
 			ProtoV6ProviderFactories: testAccProtoV6ProviderFactories,
 			Steps: []resource.TestStep{{
 				Config:      provider + testAccPolicyConfig("p", "", "", "mine", ""),
-				ExpectError: regexp.MustCompile(`(?s)Policy\s+already\s+exists.*named\s+"p".*without\s+a\s+definite\s+answer.*id\s+=\s+"pol-`),
+				ExpectError: wrappedRE(`Policy\s+already\s+exists.*named\s+"p".*without\s+a\s+definite\s+answer.*id\s+=\s+"pol-`),
 			}},
 		})
 	})
@@ -345,7 +345,7 @@ func TestAccLostAnswerChanged(t *testing.T) {
 			ProtoV6ProviderFactories: testAccProtoV6ProviderFactories,
 			Steps: []resource.TestStep{{
 				Config:      provider + testAccTestVariableConfig(mod, `key = "K"`, `value = "mine"`),
-				ExpectError: regexp.MustCompile(`(?s)Module\s+test\s+variable\s+already\s+exists.*key\s+"K".*without\s+a\s+definite\s+answer.*id\s+=\s+"` + regexp.QuoteMeta(mod.String()+"/var-")),
+				ExpectError: wrappedRE(`Module\s+test\s+variable\s+already\s+exists.*key\s+"K".*without\s+a\s+definite\s+answer.*id\s+=\s+"` + regexp.QuoteMeta(mod.String()+"/var-")),
 			}},
 		})
 	})

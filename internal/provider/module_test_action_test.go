@@ -312,7 +312,7 @@ func TestAccModuleTestAction_invalid(t *testing.T) {
 				Steps: []resource.TestStep{{
 					Config:      tc.config,
 					PlanOnly:    true,
-					ExpectError: regexp.MustCompile(`(?s)` + strings.ReplaceAll(tc.want, " ", `\s+`)),
+					ExpectError: wrappedRE(tc.want),
 				}},
 			})
 		})
@@ -357,7 +357,7 @@ resource "terraform_data" "release" {
 			{
 				// A new release (an update) runs the tests again; they fail.
 				Config:      config("fail", "1.1.0"),
-				ExpectError: regexp.MustCompile(`(?s)Module\s+tests\s+failed.*1\s+passed,\s+1\s+failed.*The\s+answer\s+is\s+not\s+42`),
+				ExpectError: wrappedRE(`Module\s+tests\s+failed.*1\s+passed,\s+1\s+failed.*The\s+answer\s+is\s+not\s+42`),
 			},
 		},
 	})

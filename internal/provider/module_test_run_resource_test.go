@@ -226,7 +226,7 @@ func TestAccModuleTestRunResource_failure(t *testing.T) {
 		Steps: []resource.TestStep{
 			{
 				Config:      testAccTestRunConfig(mod, fmt.Sprintf("source = %q", dir)),
-				ExpectError: regexp.MustCompile(`(?s)Module tests failed.*1\s+passed,\s+1\s+failed,\s+0\s+errored,\s+0\s+skipped.*End\s+of\s+the\s+log:.*The\s+answer\s+is\s+not\s+42.*tainted`),
+				ExpectError: wrappedRE(`Module tests failed.*1\s+passed,\s+1\s+failed,\s+0\s+errored,\s+0\s+skipped.*End\s+of\s+the\s+log:.*The\s+answer\s+is\s+not\s+42.*tainted`),
 			},
 			{
 				// The failed run is in state, tainted: the same
@@ -258,7 +258,7 @@ func TestAccModuleTestRunResource_failure(t *testing.T) {
 			{
 				// New triggers: a new run, which fails the apply again.
 				Config:      testAccTestRunConfig(mod, fmt.Sprintf("source = %q", dir), `triggers = { attempt = "2" }`),
-				ExpectError: regexp.MustCompile(`Module tests failed`),
+				ExpectError: wrappedRE(`Module tests failed`),
 			},
 			{
 				Config: testAccTestRunConfig(mod, fmt.Sprintf("source = %q", dir), `triggers = { attempt = "2" }`, "fail_on_test_failure = false"),
@@ -361,7 +361,7 @@ func TestAccModuleTestRunResource_cancelOnDestroy(t *testing.T) {
 		Steps: []resource.TestStep{
 			{
 				Config:      config,
-				ExpectError: regexp.MustCompile(`(?s)still\s+(queued|running)\s+after\s+the\s+create\s+timeout\s+\(3s\).*tainted`),
+				ExpectError: wrappedRE(`still\s+(queued|running)\s+after\s+the\s+create\s+timeout\s+\(3s\).*tainted`),
 			},
 			{
 				// The run is in state, tainted: the next apply replaces it.
@@ -431,7 +431,7 @@ func TestAccModuleTestRunResource_invalid(t *testing.T) {
 				Steps: []resource.TestStep{{
 					Config:      tc.config,
 					PlanOnly:    true,
-					ExpectError: regexp.MustCompile(`(?s)` + strings.ReplaceAll(tc.want, " ", `\s+`)),
+					ExpectError: wrappedRE(tc.want),
 				}},
 			})
 		})

@@ -59,7 +59,7 @@ func TestAccModuleTestVariablesDataSource(t *testing.T) {
 			},
 			{
 				Config:      testAccModuleTestVariablesConfig(moduleRef{Name: "no-such-module", Provider: "aws"}),
-				ExpectError: regexp.MustCompile(`(?s)Error listing module test variables.*was not found`),
+				ExpectError: wrappedRE(`Error listing module test variables.*was not found`),
 			},
 		},
 	})

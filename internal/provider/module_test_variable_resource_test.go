@@ -483,10 +483,10 @@ func TestAccModuleTestVariableResource_errors(t *testing.T) {
 		want   *regexp.Regexp
 	}{
 		"missing module": {testAccTestVariableConfig(missing, `key = "A"`, `value = "x"`),
-			phraseRE(fmt.Sprintf("Could not create test variable A of module %s: the module was not found in the private registry of organization %s, or the API token belongs to no team of it.", missing, missing.Organization))},
+			matchWrapped(fmt.Sprintf("Could not create test variable A of module %s: the module was not found in the private registry of organization %s, or the API token belongs to no team of it.", missing, missing.Organization))},
 		"key taken": {testAccTestVariableConfig(mod, `key = "TAKEN"`, `value = "y"`),
-			regexp.MustCompile(`(?s)` + phraseRE(fmt.Sprintf("Module %s already has a test variable with key \"TAKEN\" (%s)", mod, taken.ID)).String() + `.*already been taken.*` +
-				phraseRE(fmt.Sprintf(`id = "%s/%s"`, mod, taken.ID)).String())},
+			wrappedRE(regexp.QuoteMeta(fmt.Sprintf("Module %s already has a test variable with key \"TAKEN\" (%s)", mod, taken.ID)) + `.*already been taken.*` +
+				regexp.QuoteMeta(fmt.Sprintf(`id = "%s/%s"`, mod, taken.ID)))},
 	}
 	for name, tc := range tests {
 		t.Run(name, func(t *testing.T) {
@@ -532,7 +532,7 @@ func TestAccModuleTestVariableResource_invalid(t *testing.T) {
 				Steps: []resource.TestStep{{
 					Config:      config,
 					PlanOnly:    true,
-					ExpectError: regexp.MustCompile(`(?s)` + strings.ReplaceAll(tc.want, " ", `\s+`)),
+					ExpectError: wrappedRE(tc.want),
 				}},
 			})
 		})
@@ -547,10 +547,10 @@ func TestAccModuleTestVariableResource_importErrors(t *testing.T) {
 		id   string
 		want *regexp.Regexp
 	}{
-		"three parts":     {mod.String(), phraseRE("want <organization>/<module_name>/<module_provider>/<variable_id> or")},
-		"not a key or ID": {mod.String() + "/MY-KEY", phraseRE("the last part is neither a variable ID (var-<id>) nor a key")},
-		"unknown key":     {mod.String() + "/NOPE", phraseRE(fmt.Sprintf("Module %s has no test variable with key \"NOPE\"", mod))},
-		"unknown ID":      {mod.String() + "/var-doesnotexist1234", phraseRE(fmt.Sprintf("Module %s has no test variable var-doesnotexist1234", mod))},
+		"three parts":     {mod.String(), matchWrapped("want <organization>/<module_name>/<module_provider>/<variable_id> or")},
+		"not a key or ID": {mod.String() + "/MY-KEY", matchWrapped("the last part is neither a variable ID (var-<id>) nor a key")},
+		"unknown key":     {mod.String() + "/NOPE", matchWrapped(fmt.Sprintf("Module %s has no test variable with key \"NOPE\"", mod))},
+		"unknown ID":      {mod.String() + "/var-doesnotexist1234", matchWrapped(fmt.Sprintf("Module %s has no test variable var-doesnotexist1234", mod))},
 	}
 	for name, tc := range tests {
 		t.Run(name, func(t *testing.T) {

@@ -91,7 +91,7 @@ func TestAccModuleVersionDataSource_missing(t *testing.T) {
 		ProtoV6ProviderFactories: testAccProtoV6ProviderFactories,
 		Steps: []resource.TestStep{{
 			Config: testAccModuleVersionDataSourceConfig(mod.Name, "2.0.0", false),
-			ExpectError: phraseRE(fmt.Sprintf("Could not read version 2.0.0 of module %[1]s/%[2]s/aws: module %[1]s/%[2]s/aws has no version 2.0.0; its versions are 1.0.0, 1.2.0, 1.10.0.",
+			ExpectError: matchWrapped(fmt.Sprintf("Could not read version 2.0.0 of module %[1]s/%[2]s/aws: module %[1]s/%[2]s/aws has no version 2.0.0; its versions are 1.0.0, 1.2.0, 1.10.0.",
 				testAccOrganization(), mod.Name)),
 		}},
 	})

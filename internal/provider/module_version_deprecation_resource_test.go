@@ -86,16 +86,6 @@ func testAccCheckNotDeprecated(t *testing.T, refs ...moduleVersionRef) resource.
 	}
 }
 
-// phraseRE matches text with any run of whitespace (Terraform wraps long
-// diagnostics) where text has a space.
-func phraseRE(text string) *regexp.Regexp {
-	parts := strings.Fields(text)
-	for i, p := range parts {
-		parts[i] = regexp.QuoteMeta(p)
-	}
-	return regexp.MustCompile(strings.Join(parts, `\s+`))
-}
-
 func TestAccModuleVersionDeprecationResource_basic(t *testing.T) {
 	mod := testAccRegistryModule(t, "1.0.0", "1.1.0")
 	v100, v110 := testAccModuleVersion(mod, "1.0.0"), testAccModuleVersion(mod, "1.1.0")
@@ -259,7 +249,7 @@ func TestAccModuleVersionDeprecationResource_missingModule(t *testing.T) {
 				ProtoV6ProviderFactories: testAccProtoV6ProviderFactories,
 				Steps: []resource.TestStep{{
 					Config:      testAccDeprecationConfig("", tc.name, tc.version, "x", ""),
-					ExpectError: phraseRE(fmt.Sprintf("Could not deprecate version %s of module %s/%s/aws: %s", tc.version, org, tc.name, tc.want)),
+					ExpectError: matchWrapped(fmt.Sprintf("Could not deprecate version %s of module %s/%s/aws: %s", tc.version, org, tc.name, tc.want)),
 				}},
 			})
 		})
@@ -274,8 +264,8 @@ func TestAccModuleVersionDeprecationResource_importErrors(t *testing.T) {
 	mod := testAccRegistryModule(t, "1.0.0")
 	v100 := testAccModuleVersion(mod, "1.0.0")
 	missing := testAccModuleVersion(mod, "9.9.9")
-	notDeprecated := phraseRE(fmt.Sprintf("Cannot import module version deprecation %s is not deprecated, so there is no deprecation to import.", v100.describe()))
-	notFound := phraseRE(fmt.Sprintf("Could not import the deprecation of %s: module %s/%s/aws has no version 9.9.9; its versions are 1.0.0.", missing.describe(), testAccOrganization(), mod.Name))
+	notDeprecated := matchWrapped(fmt.Sprintf("Cannot import module version deprecation %s is not deprecated, so there is no deprecation to import.", v100.describe()))
+	notFound := matchWrapped(fmt.Sprintf("Could not import the deprecation of %s: module %s/%s/aws has no version 9.9.9; its versions are 1.0.0.", missing.describe(), testAccOrganization(), mod.Name))
 	config := testAccDeprecationConfig("", mod.Name, "1.0.0", "x", "")
 	resource.ParallelTest(t, resource.TestCase{
 		PreCheck:                 func() { testAccPreCheck(t) },
@@ -317,7 +307,7 @@ func TestAccModuleVersionDeprecationResource_invalid(t *testing.T) {
 				Steps: []resource.TestStep{{
 					Config:      config,
 					PlanOnly:    true,
-					ExpectError: regexp.MustCompile(`(?s)` + tc.want),
+					ExpectError: wrappedRE(tc.want),
 				}},
 			})
 		})
@@ -346,7 +336,7 @@ func TestAccModuleVersionDeprecationResource_serverErrors(t *testing.T) {
 	}
 	config := testAccDeprecationConfig("provider \"tfgov\" {\n  retry_max = 1\n}\n", mod.Name, "1.0.0", "old", "")
 	named := func(action string) *regexp.Regexp {
-		return phraseRE(fmt.Sprintf("Could not %s version 1.0.0 of module %s/%s/aws:", action, ref.Organization, ref.Name))
+		return matchWrapped(fmt.Sprintf("Could not %s version 1.0.0 of module %s/%s/aws:", action, ref.Organization, ref.Name))
 	}
 	patches := func(want int) stateCheckFunc {
 		return func(context.Context, *tfjson.State) error {
@@ -366,7 +356,7 @@ func TestAccModuleVersionDeprecationResource_serverErrors(t *testing.T) {
 			{
 				PreConfig:   inject("PATCH", patchPath, 503, 2),
 				Config:      config,
-				ExpectError: regexp.MustCompile(named("deprecate").String() + `\s+service\s+unavailable`),
+				ExpectError: wrappedRE(named("deprecate").String() + `\s+service\s+unavailable`),
 			},
 			// 500 once: the retry succeeds.
 			{
@@ -390,7 +380,7 @@ func TestAccModuleVersionDeprecationResource_serverErrors(t *testing.T) {
 				PreConfig:   inject("PATCH", patchPath, 500, 2),
 				Config:      config,
 				Destroy:     true,
-				ExpectError: regexp.MustCompile(named("revert the deprecation of").String() + `\s+internal\s+server\s+error`),
+				ExpectError: wrappedRE(named("revert the deprecation of").String() + `\s+internal\s+server\s+error`),
 			},
 			{
 				Config:            config,

@@ -3,7 +3,6 @@ package provider
 import (
 	"context"
 	"fmt"
-	"regexp"
 	"testing"
 
 	tfe "github.com/hashicorp/go-tfe"
@@ -101,7 +100,7 @@ func TestAccPolicyResource_inlineCodeUploadFails(t *testing.T) {
 			{
 				PreConfig:   injectFaults(t, sb, sandbox.Fault{Route: policyUploadRoute, Status: 500, Count: 1}),
 				Config:      config,
-				ExpectError: regexp.MustCompile(`(?s)Error uploading policy code.*uploading\s+its\s+code\s+failed.*deleted\s+again.*nothing\s+is\s+recorded\s+in\s+state`),
+				ExpectError: wrappedRE(`Error uploading policy code.*uploading\s+its\s+code\s+failed.*deleted\s+again.*nothing\s+is\s+recorded\s+in\s+state`),
 			},
 			{
 				PreConfig: func() {
@@ -136,7 +135,7 @@ func TestAccPolicyResource_inlineCodeUploadAndDeleteFail(t *testing.T) {
 					sandbox.Fault{Route: policyUploadRoute, Status: 500, Count: 1},
 					sandbox.Fault{Route: policyDeleteRoute, Status: 500, Count: 1}),
 				Config:      config,
-				ExpectError: regexp.MustCompile(`(?s)uploading\s+its\s+code\s+failed.*Deleting\s+the\s+policy\s+again\s+failed\s+too.*tainted.*terraform\s+untaint`),
+				ExpectError: wrappedRE(`uploading\s+its\s+code\s+failed.*Deleting\s+the\s+policy\s+again\s+failed\s+too.*tainted.*terraform\s+untaint`),
 			},
 			{
 				PreConfig: func() {
@@ -194,13 +193,13 @@ resource "tfgov_policy_upload" "test" {
 	resource.Test(t, resource.TestCase{
 		ProtoV6ProviderFactories: testAccProtoV6ProviderFactories,
 		Steps: []resource.TestStep{
-			{PreConfig: fault, Config: config(regoCode), ExpectError: regexp.MustCompile(`Error uploading policy code`)},
+			{PreConfig: fault, Config: config(regoCode), ExpectError: wrappedRE(`Error uploading policy code`)},
 			{
 				Config:            config(regoCode),
 				ConfigPlanChecks:  expectAction(upload, plancheck.ResourceActionCreate),
 				ConfigStateChecks: []statecheck.StateCheck{codeOnServer(c, upload, regoCode)},
 			},
-			{PreConfig: fault, Config: config(regoV0Code), ExpectError: regexp.MustCompile(`Error uploading policy code`)},
+			{PreConfig: fault, Config: config(regoV0Code), ExpectError: wrappedRE(`Error uploading policy code`)},
 			{
 				Config:            config(regoV0Code),
 				ConfigPlanChecks:  expectAction(upload, plancheck.ResourceActionUpdate),

@@ -6,7 +6,6 @@ import (
 	"net/http"
 	"os"
 	"path/filepath"
-	"regexp"
 	"strings"
 	"testing"
 
@@ -240,7 +239,7 @@ func TestAccPolicyUploadResource_twoForOnePolicy(t *testing.T) {
 			PreCheck:                 func() { testAccPreCheck(t) },
 			ProtoV6ProviderFactories: testAccProtoV6ProviderFactories,
 			Steps: []resource.TestStep{
-				{Config: fmt.Sprintf(uploads, fmt.Sprintf("%q", pol.ID)), PlanOnly: true, ExpectError: regexp.MustCompile(want)},
+				{Config: fmt.Sprintf(uploads, fmt.Sprintf("%q", pol.ID)), PlanOnly: true, ExpectError: wrappedRE(want)},
 			},
 		})
 	})
@@ -253,8 +252,8 @@ func TestAccPolicyUploadResource_twoForOnePolicy(t *testing.T) {
 			PreCheck:                 func() { testAccPreCheck(t) },
 			ProtoV6ProviderFactories: testAccProtoV6ProviderFactories,
 			Steps: []resource.TestStep{
-				{Config: config, ExpectError: regexp.MustCompile(want)},
-				{Config: config, PlanOnly: true, ExpectError: regexp.MustCompile(want)},
+				{Config: config, ExpectError: wrappedRE(want)},
+				{Config: config, PlanOnly: true, ExpectError: wrappedRE(want)},
 			},
 		})
 	})

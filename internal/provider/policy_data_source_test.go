@@ -81,7 +81,7 @@ func TestAccPolicyDataSource_errors(t *testing.T) {
 				ProtoV6ProviderFactories: testAccProtoV6ProviderFactories,
 				Steps: []resource.TestStep{{
 					Config:      tc.config,
-					ExpectError: regexp.MustCompile(`(?s)` + wrappedRE(tc.want).String()),
+					ExpectError: wrappedRE(tc.want),
 				}},
 			})
 		})

@@ -3,7 +3,6 @@ package provider
 import (
 	"context"
 	"fmt"
-	"regexp"
 	"testing"
 	"time"
 
@@ -45,7 +44,7 @@ func TestAccPolicyResource_inlineCode(t *testing.T) {
 			{
 				Config:      testAccPolicyInline(name, badRego),
 				PlanOnly:    true,
-				ExpectError: regexp.MustCompile(`(?s)Invalid Rego.*rego_parse_error`),
+				ExpectError: wrappedRE(`Invalid Rego.*rego_parse_error`),
 			},
 			{
 				Config: testAccPolicyInline(name, regoCode),
@@ -99,8 +98,8 @@ resource "tfgov_policy_upload" "test" {
 		ProtoV6ProviderFactories: testAccProtoV6ProviderFactories,
 		CheckDestroy:             testAccCheckPolicyDestroyed(t, name),
 		Steps: []resource.TestStep{
-			{Config: both, ExpectError: regexp.MustCompile(`Policy code managed twice`)},
-			{Config: both, PlanOnly: true, ExpectError: regexp.MustCompile(`Policy code managed twice`)},
+			{Config: both, ExpectError: wrappedRE(`Policy code managed twice`)},
+			{Config: both, PlanOnly: true, ExpectError: wrappedRE(`Policy code managed twice`)},
 			{Config: testAccPolicyInline(name, regoCode), ConfigStateChecks: []statecheck.StateCheck{testAccCheckCode(t, policyAddr, regoCode)}},
 		},
 	})

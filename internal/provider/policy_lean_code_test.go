@@ -5,7 +5,6 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
-	"regexp"
 	"strings"
 	"testing"
 
@@ -47,11 +46,11 @@ func TestAccPolicyResource_contentWO(t *testing.T) {
 		CheckDestroy:             testAccCheckPolicyDestroyed(t, name),
 		Steps: []resource.TestStep{
 			// Refused at plan: nothing is made.
-			{Config: testAccPolicyLean(name, badRego), PlanOnly: true, ExpectError: regexp.MustCompile(`(?s)Invalid Rego.*content_wo`)},
+			{Config: testAccPolicyLean(name, badRego), PlanOnly: true, ExpectError: wrappedRE(`Invalid Rego.*content_wo`)},
 			{
 				Config:      strings.Replace(testAccPolicyLean(name, regoCode), "content_wo", "content = \"x\"\n  content_wo", 1),
 				PlanOnly:    true,
-				ExpectError: regexp.MustCompile(`(?s)Invalid Attribute Combination.*content_wo`),
+				ExpectError: wrappedRE(`Invalid Attribute Combination.*content_wo`),
 			},
 			{
 				Config: testAccPolicyLean(name, regoCode),
@@ -67,7 +66,7 @@ func TestAccPolicyResource_contentWO(t *testing.T) {
 			},
 			// Changed code is checked again at plan (unchanged code is not:
 			// its own plan checked it).
-			{Config: testAccPolicyLean(name, badRego), PlanOnly: true, ExpectError: regexp.MustCompile(`(?s)Invalid Rego.*content_wo`)},
+			{Config: testAccPolicyLean(name, badRego), PlanOnly: true, ExpectError: wrappedRE(`Invalid Rego.*content_wo`)},
 			{
 				Config:            testAccPolicyLean(name, regoV2),
 				ConfigPlanChecks:  expectAction(policyAddr, plancheck.ResourceActionUpdate),
@@ -282,19 +281,19 @@ func TestAccPolicyResource_source(t *testing.T) {
 		CheckDestroy:             testAccCheckPolicyDestroyed(t, name),
 		Steps: []resource.TestStep{
 			// Refused at plan: nothing is made.
-			{Config: config, PlanOnly: true, ExpectError: regexp.MustCompile(`(?s)Cannot read the policy code.*tags.rego\s+does not exist`)},
+			{Config: config, PlanOnly: true, ExpectError: wrappedRE(`Cannot read the policy code.*tags.rego\s+does not exist`)},
 			{
 				PreConfig:   func() { writeFile(t, file, strings.Repeat("#", maxPolicyCodeSize+1)) },
 				Config:      config,
 				PlanOnly:    true,
-				ExpectError: regexp.MustCompile(`(?s)Policy code too large.*at\s+most\s+10485760\s+bytes`),
+				ExpectError: wrappedRE(`Policy code too large.*at\s+most\s+10485760\s+bytes`),
 			},
-			{PreConfig: func() { writeFile(t, file, badRego) }, Config: config, PlanOnly: true, ExpectError: regexp.MustCompile(`(?s)Invalid Rego.*source`)},
+			{PreConfig: func() { writeFile(t, file, badRego) }, Config: config, PlanOnly: true, ExpectError: wrappedRE(`Invalid Rego.*source`)},
 			{
 				PreConfig:   func() { writeFile(t, file, regoCode) },
 				Config:      strings.Replace(config, "source  =", "content = \"x\"\n  source  =", 1),
 				PlanOnly:    true,
-				ExpectError: regexp.MustCompile(`(?s)Invalid Attribute Combination.*source`),
+				ExpectError: wrappedRE(`Invalid Attribute Combination.*source`),
 			},
 			{
 				Config: config,

@@ -359,7 +359,7 @@ func TestAccPolicyResource_notFound(t *testing.T) {
   organization = "` + testAccName("no-such-org") + `"
   name         = "p"
 }`,
-			ExpectError: regexp.MustCompile(`Organization no-such-org-[0-9a-f]+ was\s+not\s+found,\s+or\s+the\s+API\s+token\s+belongs\s+to\s+no\s+team\s+of\s+it`),
+			ExpectError: wrappedRE(`Organization no-such-org-[0-9a-f]+ was\s+not\s+found,\s+or\s+the\s+API\s+token\s+belongs\s+to\s+no\s+team\s+of\s+it`),
 		}},
 	})
 }
@@ -383,7 +383,7 @@ func TestAccPolicyResource_importErrors(t *testing.T) {
 					ResourceName:  policyAddr,
 					ImportState:   true,
 					ImportStateId: tc.id,
-					ExpectError:   regexp.MustCompile(tc.want),
+					ExpectError:   wrappedRE(tc.want),
 				}},
 			})
 		})
@@ -444,12 +444,6 @@ func testAccCheckPolicyOnServer(t *testing.T, addr string, check func(*tfe.Polic
 		}
 		return check(p)
 	})
-}
-
-// wrappedRE compiles pattern with each space matching any run of
-// whitespace, since Terraform wraps diagnostics at any space.
-func wrappedRE(pattern string) *regexp.Regexp {
-	return regexp.MustCompile(strings.ReplaceAll(pattern, " ", `\s+`))
 }
 
 // TestAccPolicyResource_policySets: the policy sets that include a policy

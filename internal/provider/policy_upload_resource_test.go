@@ -202,21 +202,21 @@ resource "tfgov_policy_upload" "test" {
 				PreConfig:   func() { write(badRego) },
 				Config:      config(file),
 				PlanOnly:    true,
-				ExpectError: regexp.MustCompile(`(?s)Invalid Rego.*The policy is an OPA policy, and its code does not parse as Rego, so nothing\s+will be uploaded.*rego_parse_error`),
+				ExpectError: wrappedRE(`Invalid Rego.*The policy is an OPA policy, and its code does not parse as Rego, so nothing\s+will be uploaded.*rego_parse_error`),
 			},
 			// ... even when it does not look like Rego at all.
 			{
 				PreConfig:   func() { write("main = rule { true }\n") },
 				Config:      config(file),
 				PlanOnly:    true,
-				ExpectError: regexp.MustCompile(`(?s)Invalid Rego.*The policy is an OPA policy`),
+				ExpectError: wrappedRE(`Invalid Rego.*The policy is an OPA policy`),
 			},
 			// An empty file is refused at plan.
 			{
 				PreConfig:   func() { write("\n") },
 				Config:      config(file),
 				PlanOnly:    true,
-				ExpectError: regexp.MustCompile(`(?s)Empty policy code.*the code is empty.*can never pass`),
+				ExpectError: wrappedRE(`Empty policy code.*the code is empty.*can never pass`),
 			},
 			{
 				PreConfig:         func() { write(regoV0Code) },
@@ -228,7 +228,7 @@ resource "tfgov_policy_upload" "test" {
 			{
 				Config:      config(filepath.Join(dir, "missing.rego")),
 				PlanOnly:    true,
-				ExpectError: regexp.MustCompile(`(?s)Cannot read the policy code.*source: the\s+file\s+\S*missing.rego\s+does\s+not\s+exist`),
+				ExpectError: wrappedRE(`Cannot read the policy code.*source: the\s+file\s+\S*missing.rego\s+does\s+not\s+exist`),
 			},
 		},
 	})
@@ -262,7 +262,7 @@ func TestAccPolicyUploadResource_tooLarge(t *testing.T) {
 				Steps: []resource.TestStep{{
 					Config:      fmt.Sprintf("resource \"tfgov_policy_upload\" \"test\" {\n  policy_id = %q\n  %s\n}\n", policyID, tc.body),
 					PlanOnly:    true,
-					ExpectError: regexp.MustCompile(`(?s)` + tc.want.String()),
+					ExpectError: wrappedRE(tc.want.String()),
 				}},
 			})
 		})
@@ -312,7 +312,7 @@ func TestAccPolicyUploadResource_invalid(t *testing.T) {
 				Steps: []resource.TestStep{{
 					Config:      "resource \"tfgov_policy_upload\" \"test\" {\n" + tc.body + "\n}\n",
 					PlanOnly:    name != "policy missing",
-					ExpectError: regexp.MustCompile(`(?s)` + wrappedRE(tc.want).String()),
+					ExpectError: wrappedRE(tc.want),
 				}},
 			})
 		})
@@ -342,7 +342,7 @@ func TestAccPolicyUploadResource_invalid(t *testing.T) {
 				ResourceName:  uploadAddr,
 				ImportState:   true,
 				ImportStateId: pol.ID,
-				ExpectError:   regexp.MustCompile(`(?s)` + wrappedRE(`Cannot import policy code.*Policy `+pol.ID+` \("`+pol.Name+`", sentinel\) has no code yet.*remove the import`).String()),
+				ExpectError:   wrappedRE(`Cannot import policy code.*Policy ` + pol.ID + ` \("` + pol.Name + `", sentinel\) has no code yet.*remove the import`),
 			}},
 		})
 	})
@@ -357,7 +357,7 @@ func TestAccPolicyUploadResource_invalid(t *testing.T) {
 				ResourceName:  uploadAddr,
 				ImportState:   true,
 				ImportStateId: "pol-doesnotexist00001",
-				ExpectError:   regexp.MustCompile(`(?s)` + wrappedRE(`Cannot import policy code.*Policy pol-doesnotexist00001 was not found`).String()),
+				ExpectError:   wrappedRE(`Cannot import policy code.*Policy pol-doesnotexist00001 was not found`),
 			}},
 		})
 	})
@@ -406,7 +406,7 @@ func TestAccPolicyUploadResource_opaInline(t *testing.T) {
 			// at plan, although the policy is new: nothing is made.
 			{
 				Config:      testAccPolicyWithUpload(name, "opa", badRego),
-				ExpectError: regexp.MustCompile(`(?s)Invalid Rego.*content.*The code is Rego \(it declares a package, or the file is\s+named \*\.rego\) but\s+does not parse, so nothing will be uploaded.*rego_parse_error`),
+				ExpectError: wrappedRE(`Invalid Rego.*content.*The code is Rego \(it declares a package, or the file is\s+named \*\.rego\) but\s+does not parse, so nothing will be uploaded.*rego_parse_error`),
 			},
 			{
 				PreConfig: func() {
@@ -628,7 +628,7 @@ func TestAccPolicyUploadResource_regoAtPlanExistingPolicy(t *testing.T) {
 			{
 				Config:      testAccPolicyWithUpload(name, "opa", sentinelCode),
 				PlanOnly:    true,
-				ExpectError: regexp.MustCompile(`(?s)Invalid Rego.*The policy is an OPA policy, and its code does not parse as Rego, so nothing\s+will be uploaded`),
+				ExpectError: wrappedRE(`Invalid Rego.*The policy is an OPA policy, and its code does not parse as Rego, so nothing\s+will be uploaded`),
 			},
 			{
 				Config: policyOnly,

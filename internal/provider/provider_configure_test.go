@@ -2,7 +2,6 @@ package provider
 
 import (
 	"context"
-	"regexp"
 	"slices"
 	"strings"
 	"testing"
@@ -178,7 +177,7 @@ func TestProviderConfigure_errors(t *testing.T) {
 				Steps: []acctest.TestStep{{
 					Config: tc.config + `
 data "tfgov_agent_tokens" "test" { agent_pool_id = "apool-abc" }`,
-					ExpectError: regexp.MustCompile(tc.want),
+					ExpectError: wrappedRE(tc.want),
 				}},
 			})
 		})

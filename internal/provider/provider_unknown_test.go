@@ -3,7 +3,6 @@ package provider
 import (
 	"context"
 	"fmt"
-	"regexp"
 	"testing"
 
 	"github.com/hashicorp/terraform-plugin-framework/provider"
@@ -76,7 +75,7 @@ provider "tfgov" {
 
 data "tfgov_policies" "all" {}
 `, testAccOrganization()),
-			ExpectError: regexp.MustCompile(`Organization unknown until apply`),
+			ExpectError: wrappedRE(`Organization unknown until apply`),
 		}},
 	})
 }
@@ -104,7 +103,7 @@ resource "tfgov_policy" "test" {
   query = "data.terraform.policies.tags.deny"
 }
 `,
-			ExpectError: regexp.MustCompile(`(?s)Provider connection setting unknown until apply.*needs token to reach the\s+service`),
+			ExpectError: wrappedRE(`Provider connection setting unknown until apply.*needs token to reach the\s+service`),
 		}},
 	})
 }

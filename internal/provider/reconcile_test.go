@@ -65,7 +65,7 @@ func TestAccLostAnswers(t *testing.T) {
 				config:    testAccPolicyConfig(name, "", "", "lost answer", ""),
 				postPath:  "/api/v2/organizations/" + testAccOrganization() + "/policies",
 				wantPosts: 1,
-				refused:   regexp.MustCompile(`(?s)Policy\s+already\s+exists.*` + phraseRE(fmt.Sprintf("already has a policy named %q (pol-", name)).String() + `.*without\s+a\s+definite\s+answer.*import\s+\{\s+to\s+=\s+tfgov_policy\.<name>\s+id\s+=\s+"pol-`),
+				refused:   wrappedRE(`Policy\s+already\s+exists.*` + regexp.QuoteMeta(fmt.Sprintf("already has a policy named %q (pol-", name)) + `.*without\s+a\s+definite\s+answer.*import\s+\{\s+to\s+=\s+tfgov_policy\.<name>\s+id\s+=\s+"pol-`),
 				addr:      policyAddr,
 				importID: func(ctx context.Context) (string, error) {
 					pol, err := policyClient{c}.findByName(ctx, testAccOrganization(), name)
@@ -122,7 +122,7 @@ func TestAccLostAnswers(t *testing.T) {
 				config:    testAccTeamAccessConfig(team.ID, ws.ID, "write", ""),
 				postPath:  "/api/v2/team-workspaces",
 				wantPosts: 1,
-				refused:   regexp.MustCompile(`(?s)already\s+has\s+"write"\s+access.*import\s+\{\s+to\s+=\s+tfgov_team_access\.<name>\s+id\s+=\s+"tws-.*without\s+a\s+definite\s+answer`),
+				refused:   wrappedRE(`already\s+has\s+"write"\s+access.*import\s+\{\s+to\s+=\s+tfgov_team_access\.<name>\s+id\s+=\s+"tws-.*without\s+a\s+definite\s+answer`),
 				addr:      "tfgov_team_access.test",
 				importID: func(ctx context.Context) (string, error) {
 					grants, err := c.TeamAccess.List(ctx, &tfe.TeamAccessListOptions{WorkspaceID: ws.ID})
@@ -181,7 +181,7 @@ func TestAccLostAnswers(t *testing.T) {
 				config:    testAccTestVariableConfig(mod, `key = "LOST"`, `value = "v"`),
 				postPath:  mod.varsPath(),
 				wantPosts: 1,
-				refused: regexp.MustCompile(`(?s)Module\s+test\s+variable\s+already\s+exists.*with\s+key\s+"LOST".*without\s+a\s+definite\s+answer.*id\s+=\s+"` +
+				refused: wrappedRE(`Module\s+test\s+variable\s+already\s+exists.*with\s+key\s+"LOST".*without\s+a\s+definite\s+answer.*id\s+=\s+"` +
 					regexp.QuoteMeta(mod.String()+"/var-")),
 				addr: testVariableAddr,
 				importID: func(ctx context.Context) (string, error) {
@@ -454,7 +454,7 @@ func TestAccLostAnswerRefused(t *testing.T) {
 					}
 				},
 				Config: testAccPolicyConfig(name, "", "", "mine", ""),
-				ExpectError: regexp.MustCompile(`(?s)Policy\s+already\s+exists.*` + phraseRE(fmt.Sprintf("already has a policy named %q (%s). The create request ended without a definite answer", name, pol.ID)).String() +
+				ExpectError: wrappedRE(`Policy\s+already\s+exists.*` + regexp.QuoteMeta(fmt.Sprintf("already has a policy named %q (%s). The create request ended without a definite answer", name, pol.ID)) +
 					`.*import\s+\{\s+to\s+=\s+tfgov_policy\.<name>\s+id\s+=\s+"` + regexp.QuoteMeta(pol.ID) + `"`),
 			}},
 		})
@@ -477,7 +477,7 @@ func TestAccLostAnswerRefused(t *testing.T) {
 					}
 				},
 				Config: testAccTestVariableConfig(mod, `key = "TAKEN"`, `value = "mine"`),
-				ExpectError: regexp.MustCompile(`(?s)Module\s+test\s+variable\s+already\s+exists.*` + phraseRE(fmt.Sprintf("already has a test variable with key %q (%s). The create request ended without a definite answer", "TAKEN", v.ID)).String() +
+				ExpectError: wrappedRE(`Module\s+test\s+variable\s+already\s+exists.*` + regexp.QuoteMeta(fmt.Sprintf("already has a test variable with key %q (%s). The create request ended without a definite answer", "TAKEN", v.ID)) +
 					`.*id\s+=\s+"` + regexp.QuoteMeta(mod.String()+"/"+v.ID) + `"`),
 			}},
 		})
@@ -502,7 +502,7 @@ func TestAccNameTaken(t *testing.T) {
 		ProtoV6ProviderFactories: testAccProtoV6ProviderFactories,
 		Steps: []resource.TestStep{{
 			Config: testAccPolicyConfig(name, "", "", "", ""),
-			ExpectError: regexp.MustCompile(`(?s)Policy already exists.*` + phraseRE(fmt.Sprintf("already has a policy named %q (%s)", name, pol.ID)).String() +
+			ExpectError: wrappedRE(`Policy already exists.*` + regexp.QuoteMeta(fmt.Sprintf("already has a policy named %q (%s)", name, pol.ID)) +
 				`.*422.*has\s+already\s+been\s+taken.*\(attribute\s+"name"\).*id\s+=\s+"` + regexp.QuoteMeta(pol.ID) + `"`),
 		}},
 	})

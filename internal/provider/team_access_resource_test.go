@@ -344,7 +344,7 @@ func TestAccTeamAccessResource_invalid(t *testing.T) {
 				Steps: []resource.TestStep{{
 					Config:      testAccTeamAccessConfig(tc.team, tc.ws, tc.access, tc.perms),
 					PlanOnly:    true,
-					ExpectError: regexp.MustCompile(`(?s)` + tc.want),
+					ExpectError: wrappedRE(tc.want),
 				}},
 			})
 		})
@@ -580,14 +580,4 @@ data "tfgov_workspace_team_access" "all" {
 	}
 	t.Logf("requests: create POST=%d; lists: after create step %d, after refresh step %d (+%d), after update step %d; PATCH in update step %d",
 		afterCreate.post-before.post, afterCreate.list-before.list, afterRefresh.list-before.list, afterRefresh.list-beforeRefresh.list, afterUpdate.list-before.list, afterUpdate.patch-afterRefresh.patch)
-}
-
-// matchWrapped matches the parts in order, each literally except that any
-// space may be any run of white space: Terraform wraps long messages.
-func matchWrapped(parts ...string) *regexp.Regexp {
-	quoted := make([]string, len(parts))
-	for i, p := range parts {
-		quoted[i] = strings.ReplaceAll(regexp.QuoteMeta(p), " ", `\s+`)
-	}
-	return regexp.MustCompile(`(?s)` + strings.Join(quoted, ".*"))
 }

@@ -7,7 +7,6 @@ import (
 	"os"
 	"path/filepath"
 	"regexp"
-	"strings"
 	"testing"
 
 	tfe "github.com/hashicorp/go-tfe"
@@ -79,7 +78,7 @@ data "tfgov_policies" "test" {}
 				ProtoV6ProviderFactories: testAccProtoV6ProviderFactories,
 				Steps: []resource.TestStep{{
 					Config:      tc.provider + data,
-					ExpectError: regexp.MustCompile(`(?s)` + strings.ReplaceAll(tc.want, " ", `\s+`)),
+					ExpectError: wrappedRE(tc.want),
 				}},
 			})
 		})

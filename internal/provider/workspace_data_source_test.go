@@ -132,7 +132,7 @@ func testAccExpectErrors(t *testing.T, cases map[string]testAccErrorCase) {
 			resource.ParallelTest(t, resource.TestCase{
 				PreCheck:                 func() { testAccPreCheck(t) },
 				ProtoV6ProviderFactories: testAccProtoV6ProviderFactories,
-				Steps:                    []resource.TestStep{{Config: tc.config, ExpectError: phraseRE(tc.want)}},
+				Steps:                    []resource.TestStep{{Config: tc.config, ExpectError: matchWrapped(tc.want)}},
 			})
 		})
 	}

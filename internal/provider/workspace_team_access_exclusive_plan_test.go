@@ -140,7 +140,7 @@ func TestAccWorkspaceTeamAccessExclusive_lockOutExemptions(t *testing.T) {
 				// Dropping the last one is refused, naming it.
 				{
 					Config:      provider + testAccExclusiveConfig(ws.ID),
-					ExpectError: regexp.MustCompile(`(?s)lock the API token out.*` + regexp.QuoteMeta(fmt.Sprintf("%q", adm2.Name)) + `\s+\(` + adm2.ID + `\)`),
+					ExpectError: wrappedRE(`lock the API token out.*` + regexp.QuoteMeta(fmt.Sprintf("%q", adm2.Name)) + `\s+\(` + adm2.ID + `\)`),
 				},
 			},
 		})

@@ -5,7 +5,6 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
-	"regexp"
 	"slices"
 	"strings"
 	"testing"
@@ -287,8 +286,8 @@ func TestAccWorkspaceTeamAccessExclusive_invalid(t *testing.T) {
 	resource.UnitTest(t, resource.TestCase{
 		ProtoV6ProviderFactories: testAccProtoV6ProviderFactories,
 		Steps: []resource.TestStep{
-			{Config: testAccExclusiveConfig("workspace", "team-abc"), PlanOnly: true, ExpectError: regexp.MustCompile(`(?s)workspace_id.*ws-<id>`)},
-			{Config: testAccExclusiveConfig("ws-abc", "team-abc", "owners"), PlanOnly: true, ExpectError: regexp.MustCompile(`(?s)team_ids.*team-<id>`)},
+			{Config: testAccExclusiveConfig("workspace", "team-abc"), PlanOnly: true, ExpectError: wrappedRE(`workspace_id.*ws-<id>`)},
+			{Config: testAccExclusiveConfig("ws-abc", "team-abc", "owners"), PlanOnly: true, ExpectError: wrappedRE(`team_ids.*team-<id>`)},
 		},
 	})
 }
@@ -379,7 +378,7 @@ func TestAccWorkspaceTeamAccessExclusive_lockOut(t *testing.T) {
 			// A new resource that would remove adm: refused at plan.
 			{
 				Config:      provider + testAccExclusiveConfig(ws.ID, other.ID),
-				ExpectError: regexp.MustCompile(`(?s)lock the API token out.*` + adm.ID),
+				ExpectError: wrappedRE(`lock the API token out.*` + adm.ID),
 			},
 			// Keeping adm, other's grant goes.
 			{
@@ -391,7 +390,7 @@ func TestAccWorkspaceTeamAccessExclusive_lockOut(t *testing.T) {
 			// An update dropping adm: refused at plan too.
 			{
 				Config:      provider + testAccExclusiveConfig(ws.ID),
-				ExpectError: regexp.MustCompile(`(?s)lock the API token out.*` + adm.ID),
+				ExpectError: wrappedRE(`lock the API token out.*` + adm.ID),
 			},
 		},
 	})
@@ -526,7 +525,7 @@ func TestAccWorkspaceTeamAccessExclusive_lostDelete(t *testing.T) {
 					}
 				},
 				Config:      noRetry + testAccExclusiveConfig(ws.ID, a.ID),
-				ExpectError: regexp.MustCompile(`(?s)Error removing team access.*team "[^"]+" \(` + d.ID + `\)`),
+				ExpectError: wrappedRE(`Error removing team access.*team "[^"]+" \(` + d.ID + `\)`),
 			},
 			{
 				Config: noRetry + testAccExclusiveConfig(ws.ID, a.ID),
