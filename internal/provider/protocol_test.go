@@ -22,7 +22,7 @@ import (
 
 // protoProvider is a configured provider server.
 type protoProvider struct {
-	t      *testing.T
+	t      testing.TB
 	srv    tfprotov6.ProviderServer
 	schema *tfprotov6.GetProviderSchemaResponse
 	idents *tfprotov6.GetResourceIdentitySchemasResponse
@@ -36,7 +36,7 @@ func (p *protoProvider) fresh() *protoProvider { return newProtoProvider(p.t, p.
 // protoSandbox is a sandbox of the test's own behind wrap (nil: none), with
 // an organization, a go-tfe client of its owner and a provider server
 // configured for it.
-func protoSandbox(t *testing.T, org string, wrap func(http.Handler) http.Handler) (*sandbox.Server, *tfe.Client, *protoProvider) {
+func protoSandbox(t testing.TB, org string, wrap func(http.Handler) http.Handler) (*sandbox.Server, *tfe.Client, *protoProvider) {
 	t.Helper()
 	srv, err := sandbox.New(sandbox.Options{})
 	if err != nil {
@@ -59,7 +59,7 @@ func protoSandbox(t *testing.T, org string, wrap func(http.Handler) http.Handler
 	return srv, c, newProtoProvider(t, map[string]string{"address": ts.URL, "token": token, "organization": org})
 }
 
-func newProtoProvider(t *testing.T, cfg map[string]string) *protoProvider {
+func newProtoProvider(t testing.TB, cfg map[string]string) *protoProvider {
 	t.Helper()
 	ctx := context.Background()
 	srv, err := providerserver.NewProtocol6WithError(New("test")())()
@@ -206,7 +206,7 @@ func diagText(diags []*tfprotov6.Diagnostic) string {
 }
 
 // str is the string in v ("" when null).
-func str(t *testing.T, v tftypes.Value) string {
+func str(t testing.TB, v tftypes.Value) string {
 	t.Helper()
 	if v.IsNull() {
 		return ""

@@ -36,6 +36,7 @@ import (
 	"os/signal"
 	"path/filepath"
 	"regexp"
+	"slices"
 	"sort"
 	"strconv"
 	"strings"
@@ -60,6 +61,8 @@ func main() {
 	tfeProvider := flag.String("tfe", "", "a hashicorp/tfe provider binary (terraform-provider-tfe): each type with a hashicorp/tfe equivalent is measured with both providers, interleaved; empty: tfgov only")
 	runs := flag.Int("runs", 1, "runs of each type and provider, interleaved phase by phase; the medians are printed")
 	cpuProfile := flag.String("cpuprofile", "", "write a CPU profile of the provider process to this file")
+	plans := flag.Int("plans", 1, "plans in each run, each measured and counted in the medians: a plan is the shortest phase, so the one with most noise")
+	skipUpdate := flag.Bool("skip-update", false, "leave out the update phase (to measure the plan at N=1000 sooner)")
 	providerLog := flag.String("provider-log", "OFF", "the providers' log level (TF_LOG, TF_LOG_PROVIDER_<TYPE>, TF_LOG_SDK...): OFF, DEBUG, TRACE; or unset: no TF_LOG* variable, as Terraform starts them when the user sets none; their logs are discarded")
 	flag.Parse()
 	// An interrupt stops the terraform command under way, and the sandbox
@@ -67,7 +70,7 @@ func main() {
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 	defer stop()
 	o := options{n: *n, rateLimit: *rateLimit, parallelism: *parallelism, runs: max(*runs, 1), types: strings.Split(*types, ","),
-		terraform: *terraform, bin: *bin, tfe: *tfeProvider, providerLog: *providerLog, cpuProfile: *cpuProfile, codeDir: *codeDir, tinyCode: *tinyCode}
+		terraform: *terraform, bin: *bin, tfe: *tfeProvider, providerLog: *providerLog, cpuProfile: *cpuProfile, codeDir: *codeDir, tinyCode: *tinyCode, plans: max(*plans, 1), skipUpdate: *skipUpdate}
 	err := func() error {
 		for _, l := range strings.Split(*latencies, ",") {
 			latency, err := time.ParseDuration(strings.TrimSpace(l))
@@ -90,7 +93,8 @@ func main() {
 }
 
 type options struct {
-	n, rateLimit, parallelism, runs              int
+	n, rateLimit, parallelism, runs, plans       int
+	skipUpdate                                   bool
 	latency                                      time.Duration
 	types                                        []string
 	terraform, bin, tfe, providerLog, cpuProfile string
@@ -213,16 +217,21 @@ func run(ctx context.Context, o options) error {
 	fmt.Printf("bench-scale: N=%d, latency %s, rate limit %d, -parallelism=%d, provider log %s, %d run(s) each, interleaved phase by phase; policy code: median %d B, p99 %d B\n\n",
 		o.n, o.latency, o.rateLimit, o.parallelism, o.providerLog, o.runs, med, p99)
 	fmt.Printf("%-15s %-8s %-8s %4s %9s %12s %13s %11s %9s %10s %11s  %s\n", "type", "provider", "phase", "run", "wall", "provider CPU", "terraform CPU", "sandbox CPU", "requests", "per res.", "state B/obj", "requests by route")
-	phases := []struct {
+	// The plans follow the create, each measured: a plan is the shortest
+	// phase, so the one with most noise.
+	type phase struct {
 		name    string
 		version int
 		args    []string
-	}{
-		{"create", 0, []string{"apply", "-auto-approve"}},
-		{"plan", 0, []string{"plan", "-detailed-exitcode"}},
-		{"update", 1, []string{"apply", "-auto-approve"}},
-		{"destroy", 1, []string{"destroy", "-auto-approve"}},
 	}
+	phases := []phase{{"create", 0, []string{"apply", "-auto-approve"}}}
+	for range o.plans {
+		phases = append(phases, phase{"plan", 0, []string{"plan", "-detailed-exitcode"}})
+	}
+	if !o.skipUpdate {
+		phases = append(phases, phase{"update", 1, []string{"apply", "-auto-approve"}})
+	}
+	phases = append(phases, phase{"destroy", 1, []string{"destroy", "-auto-approve"}})
 	type key struct{ typ, provider, phase string }
 	results := map[key][]result{}
 	var order []key // the medians' rows: by type, provider (tfgov first), phase
@@ -242,7 +251,9 @@ func run(ctx context.Context, o options) error {
 		}
 		for _, v := range variants {
 			for _, ph := range phases {
-				order = append(order, key{typ, v, ph.name})
+				if k := (key{typ, v, ph.name}); !slices.Contains(order, k) {
+					order = append(order, k)
+				}
 			}
 		}
 		for r := 0; r < o.runs; r++ {
