@@ -29,6 +29,7 @@ import (
 	"flag"
 	"fmt"
 	"io"
+	"maps"
 	"net"
 	"net/http"
 	"os"
@@ -60,8 +61,9 @@ func main() {
 	bin := flag.String("bin", "bin", "directory holding terraform-provider-tfgov and tfgov-sandbox (make build)")
 	tfeProvider := flag.String("tfe", "", "a hashicorp/tfe provider binary (terraform-provider-tfe): each type with a hashicorp/tfe equivalent is measured with both providers, interleaved; empty: tfgov only")
 	runs := flag.Int("runs", 1, "runs of each type and provider, interleaved phase by phase; the medians are printed")
-	cpuProfile := flag.String("cpuprofile", "", "write a CPU profile of the provider process to this file")
+	cpuProfile := flag.String("cpuprofile", "", "write a CPU profile of the tfgov provider process to this file (with -fresh-providers, each phase's process writes it anew: the last phase's is kept)")
 	plans := flag.Int("plans", 1, "plans in each run, each measured and counted in the medians: a plan is the shortest phase, so the one with most noise")
+	freshProviders := flag.Bool("fresh-providers", true, "start each provider anew for every terraform command, as Terraform does when it starts them itself; false: one reattached process each for the whole run, which keeps every RPC's context (terraform-plugin-framework frees them only when Terraform stops the provider: PERFORMANCE.md)")
 	skipUpdate := flag.Bool("skip-update", false, "leave out the update phase (to measure the plan at N=1000 sooner)")
 	providerLog := flag.String("provider-log", "OFF", "the providers' log level (TF_LOG, TF_LOG_PROVIDER_<TYPE>, TF_LOG_SDK...): OFF, DEBUG, TRACE; or unset: no TF_LOG* variable, as Terraform starts them when the user sets none; their logs are discarded")
 	flag.Parse()
@@ -70,7 +72,7 @@ func main() {
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 	defer stop()
 	o := options{n: *n, rateLimit: *rateLimit, parallelism: *parallelism, runs: max(*runs, 1), types: strings.Split(*types, ","),
-		terraform: *terraform, bin: *bin, tfe: *tfeProvider, providerLog: *providerLog, cpuProfile: *cpuProfile, codeDir: *codeDir, tinyCode: *tinyCode, plans: max(*plans, 1), skipUpdate: *skipUpdate}
+		terraform: *terraform, bin: *bin, tfe: *tfeProvider, providerLog: *providerLog, cpuProfile: *cpuProfile, codeDir: *codeDir, tinyCode: *tinyCode, plans: max(*plans, 1), skipUpdate: *skipUpdate, freshProviders: *freshProviders}
 	err := func() error {
 		for _, l := range strings.Split(*latencies, ",") {
 			latency, err := time.ParseDuration(strings.TrimSpace(l))
@@ -94,7 +96,7 @@ func main() {
 
 type options struct {
 	n, rateLimit, parallelism, runs, plans       int
-	skipUpdate                                   bool
+	skipUpdate, freshProviders                   bool
 	latency                                      time.Duration
 	types                                        []string
 	terraform, bin, tfe, providerLog, cpuProfile string
@@ -106,7 +108,10 @@ type bench struct {
 	terraform, dir, sandboxURL, hostname, adminToken string
 	env                                              []string
 	http                                             *http.Client
-	providerPID                                      map[string]int // by provider: tfgov, tfe
+	providers                                        map[string]providerSpec // by provider: tfgov, tfe
+	providerPID                                      map[string]int          // of the running providers
+	reattach                                         string                  // TF_REATTACH_PROVIDERS of the running providers
+	freshProviders                                   bool                    // -fresh-providers
 	sandboxPID                                       int
 	parallelism                                      int
 	vars                                             map[string]string
@@ -140,7 +145,7 @@ func run(ctx context.Context, o options) error {
 	// HTTPS, as the real service: hashicorp/tfe finds the API by service
 	// discovery over HTTPS, and both providers pay the same TLS.
 	b := &bench{terraform: o.terraform, parallelism: o.parallelism, hostname: "127.0.0.1:" + strconv.Itoa(port), adminToken: "bench-admin-token-0123456789",
-		providerPID: map[string]int{}}
+		providerPID: map[string]int{}, freshProviders: o.freshProviders}
 	b.sandboxURL = "https://" + b.hostname
 	envFile, certFile := filepath.Join(work, "sandbox.env"), filepath.Join(work, "sandbox.pem")
 	sb := exec.CommandContext(ctx, filepath.Join(bin, "tfgov-sandbox"), "--listen", b.hostname, "--token", b.adminToken,
@@ -164,37 +169,29 @@ func run(ctx context.Context, o options) error {
 	b.http = &http.Client{Transport: &http.Transport{TLSClientConfig: &tls.Config{RootCAs: pool, MinVersion: tls.VersionTLS12}}}
 
 	common := append([]string{"TFE_TOKEN=" + b.vars["TFE_TOKEN"], "TFE_ORGANIZATION=" + b.vars["TFE_ORGANIZATION"], "SSL_CERT_FILE=" + certFile, "TF_CLI_CONFIG_FILE="}, providerLogEnv(o.providerLog)...)
-	providers := []struct{ name, path, env string }{{"tfgov", filepath.Join(bin, "terraform-provider-tfgov"), "TFE_ADDRESS=" + b.sandboxURL}}
-	if o.tfe != "" {
-		providers = append(providers, struct{ name, path, env string }{"tfe", o.tfe, "TFE_HOSTNAME=" + b.hostname})
-	}
-	reattach := map[string]json.RawMessage{}
-	for _, p := range providers {
-		env := append(append(withoutLogVariables(os.Environ()), common...), p.env)
-		if o.cpuProfile != "" && p.name == "tfgov" {
-			abs, err := filepath.Abs(o.cpuProfile)
-			if err != nil {
-				return err
-			}
-			env = append(env, "TFGOV_CPU_PROFILE="+abs)
-		}
-		pid, addrs, stopProvider, err := startProvider(ctx, p.path, env)
+	b.providers = map[string]providerSpec{"tfgov": {filepath.Join(bin, "terraform-provider-tfgov"), append(append(withoutLogVariables(os.Environ()), common...), "TFE_ADDRESS="+b.sandboxURL)}}
+	if o.cpuProfile != "" {
+		abs, err := filepath.Abs(o.cpuProfile)
 		if err != nil {
-			return fmt.Errorf("starting %s: %w", p.name, err)
+			return err
 		}
-		defer stopProvider()
-		b.providerPID[p.name] = pid
-		for k, v := range addrs {
-			reattach[k] = v
-		}
+		tfgov := b.providers["tfgov"]
+		tfgov.env = append(tfgov.env, "TFGOV_CPU_PROFILE="+abs)
+		b.providers["tfgov"] = tfgov
 	}
-	rawReattach, err := json.Marshal(reattach)
-	if err != nil {
-		return err
+	if o.tfe != "" {
+		b.providers["tfe"] = providerSpec{o.tfe, append(append(withoutLogVariables(os.Environ()), common...), "TFE_HOSTNAME="+b.hostname)}
 	}
 	b.env = append(os.Environ(),
-		"TF_REATTACH_PROVIDERS="+string(rawReattach), "TF_IN_AUTOMATION=1", "CHECKPOINT_DISABLE=1", "TF_LOG=", "TF_CLI_CONFIG_FILE=", "SSL_CERT_FILE="+certFile,
+		"TF_IN_AUTOMATION=1", "CHECKPOINT_DISABLE=1", "TF_LOG=", "TF_CLI_CONFIG_FILE=", "SSL_CERT_FILE="+certFile,
 		"TFE_ADDRESS="+b.sandboxURL, "TFE_HOSTNAME="+b.hostname, "TFE_TOKEN="+b.vars["TFE_TOKEN"], "TFE_ORGANIZATION="+b.vars["TFE_ORGANIZATION"])
+	if !o.freshProviders {
+		stop, err := b.startProviders(ctx, slices.Sorted(maps.Keys(b.providers))...)
+		if err != nil {
+			return err
+		}
+		defer stop()
+	}
 
 	pols := make([]benchPolicy, o.n)
 	switch {
@@ -380,6 +377,43 @@ func withoutLogVariables(env []string) []string {
 	return out
 }
 
+// providerSpec is how to start a provider: its binary and environment.
+type providerSpec struct {
+	path string
+	env  []string
+}
+
+// startProviders starts the named providers in debug mode, records their
+// process IDs and TF_REATTACH_PROVIDERS, and returns the function that
+// stops them.
+func (b *bench) startProviders(ctx context.Context, names ...string) (func(), error) {
+	var stops []func()
+	stopAll := func() {
+		for _, stop := range stops {
+			stop()
+		}
+	}
+	reattach := map[string]json.RawMessage{}
+	for _, name := range names {
+		p := b.providers[name]
+		pid, addrs, stop, err := startProvider(ctx, p.path, p.env)
+		if err != nil {
+			stopAll()
+			return nil, fmt.Errorf("starting %s: %w", name, err)
+		}
+		stops = append(stops, stop)
+		b.providerPID[name] = pid
+		maps.Copy(reattach, addrs)
+	}
+	raw, err := json.Marshal(reattach)
+	if err != nil {
+		stopAll()
+		return nil, err
+	}
+	b.reattach = string(raw)
+	return stopAll, nil
+}
+
 // startProvider starts a provider in debug mode and returns its process
 // ID, its TF_REATTACH_PROVIDERS entries and a function that stops it.
 func startProvider(ctx context.Context, path string, env []string) (int, map[string]json.RawMessage, func(), error) {
@@ -425,17 +459,29 @@ func (b *bench) phase(ctx context.Context, typ, provider, name string, n int, ar
 	if err := b.resetStats(); err != nil {
 		return res, err
 	}
+	if b.freshProviders {
+		// The provider's start is part of the phase, as when Terraform
+		// starts it: its CPU counts from the process's start.
+		stop, err := b.startProviders(ctx, provider)
+		if err != nil {
+			return res, err
+		}
+		defer stop()
+	}
 	pid := b.providerPID[provider]
-	cpu0, err := procCPU(pid)
-	if err != nil {
-		return res, err
+	var cpu0 time.Duration
+	if !b.freshProviders {
+		var err error
+		if cpu0, err = procCPU(pid); err != nil {
+			return res, err
+		}
 	}
 	sbCPU0, err := procCPU(b.sandboxPID)
 	if err != nil {
 		return res, err
 	}
 	cmd := exec.CommandContext(ctx, b.terraform, append(args, "-input=false", "-no-color", "-parallelism="+strconv.Itoa(b.parallelism))...)
-	cmd.Dir, cmd.Env = b.dir, b.env
+	cmd.Dir, cmd.Env = b.dir, append(b.env, "TF_REATTACH_PROVIDERS="+b.reattach)
 	var out bytes.Buffer
 	cmd.Stdout, cmd.Stderr = &out, &out
 	start := time.Now()
