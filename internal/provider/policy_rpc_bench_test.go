@@ -28,10 +28,10 @@ func BenchmarkPolicyRefreshPlan(b *testing.B) {
 	if err := os.WriteFile(file, []byte(policysample.RegoCode("terraform.policies.bench", 0, 0, int(policysample.Rego.Median))), 0o600); err != nil {
 		b.Fatal(err)
 	}
-	str := func(s string) tftypes.Value { return tftypes.NewValue(tftypes.String, s) }
+	stringValue := func(s string) tftypes.Value { return tftypes.NewValue(tftypes.String, s) }
 	config := p.value(schema, map[string]tftypes.Value{
-		"name": str("bench-rpc-policy"), "kind": str("opa"), "query": str("data.terraform.policies.bench.deny"),
-		"description": str("a policy"), "source": str(file),
+		"name": stringValue("bench-rpc-policy"), "kind": stringValue("opa"), "query": stringValue("data.terraform.policies.bench.deny"),
+		"description": stringValue("a policy"), "source": stringValue(file),
 	})
 	cfgVals := p.decode(objType, config)
 
