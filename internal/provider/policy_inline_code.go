@@ -67,12 +67,8 @@ func (m *policyResourceModel) foundCode(ctx context.Context, id string, code []b
 // the code in state, which its own plan checked already: its checks (OPA's
 // parser takes about a millisecond for a policy of real size) run again
 // only for changed code.
-func (r *policyResource) codeInState(ctx context.Context, state tfsdk.State, sum string, kind types.String) bool {
-	if state.Raw.IsNull() {
-		return false
-	}
-	var prior policyResourceModel
-	if d := getInto(ctx, state, &prior); d.HasError() || !prior.Kind.Equal(kind) {
+func codeInState(prior *policyResourceModel, sum string, kind types.String) bool {
+	if prior == nil || !prior.Kind.Equal(kind) {
 		return false
 	}
 	was := prior.codeSum()

@@ -251,6 +251,11 @@ func (r *policyResource) ModifyPlan(ctx context.Context, req resource.ModifyPlan
 	var cfg, plan policyResourceModel
 	resp.Diagnostics.Append(getInto(ctx, req.Config, &cfg)...)
 	resp.Diagnostics.Append(getInto(ctx, resp.Plan, &plan)...)
+	var prior *policyResourceModel // nil: a new policy
+	if !req.State.Raw.IsNull() {
+		prior = &policyResourceModel{}
+		resp.Diagnostics.Append(getInto(ctx, req.State, prior)...)
+	}
 	if resp.Diagnostics.HasError() {
 		return
 	}
@@ -267,7 +272,7 @@ func (r *policyResource) ModifyPlan(ctx context.Context, req resource.ModifyPlan
 	switch {
 	case !cfg.Source.IsNull():
 		attr = "source"
-		known, have, plan.ContentSHA256 = r.planSource(ctx, req, resp, cfg.Source)
+		known, have, plan.ContentSHA256 = r.planSource(ctx, req, resp, cfg.Source, prior)
 		if resp.Diagnostics.HasError() {
 			return
 		}
@@ -281,7 +286,7 @@ func (r *policyResource) ModifyPlan(ctx context.Context, req resource.ModifyPlan
 	// req.Private is resp.Private: dropped after planSource read it).
 	resp.Diagnostics.Append(forgetLocalHash(ctx, resp.Private)...)
 	resp.Diagnostics.Append(resp.Plan.SetAttribute(ctx, path.Root("content_sha256"), plan.ContentSHA256)...)
-	if have && !plan.Kind.IsUnknown() && !plan.Name.IsUnknown() && !r.codeInState(ctx, req.State, sha256Hex(known), plan.Kind) {
+	if have && !plan.Kind.IsUnknown() && !plan.Name.IsUnknown() && !codeInState(prior, sha256Hex(known), plan.Kind) {
 		if n := len(known); n > maxPolicyCodeSize {
 			resp.Diagnostics.AddAttributeError(path.Root(attr), "Policy code too large", tooLarge(n))
 			return

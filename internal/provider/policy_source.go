@@ -16,12 +16,12 @@ import (
 // planSource plans the source file's SHA-256 as tfgov_policy_upload plans
 // its own (planPolicyCode): read now, refused when missing or too large,
 // and checked against the refresh's record for a saved plan.
-func (r *policyResource) planSource(ctx context.Context, req resource.ModifyPlanRequest, resp *resource.ModifyPlanResponse, source types.String) (code []byte, have bool, sum types.String) {
-	prior := policyResourceModel{Source: types.StringNull(), ContentSHA256: types.StringNull(), Content: types.StringNull()}
-	if !req.State.Raw.IsNull() {
-		resp.Diagnostics.Append(getInto(ctx, req.State, &prior)...)
+func (r *policyResource) planSource(ctx context.Context, req resource.ModifyPlanRequest, resp *resource.ModifyPlanResponse, source types.String, prior *policyResourceModel) (code []byte, have bool, sum types.String) {
+	priorSum, priorSource := types.StringNull(), types.StringNull()
+	if prior != nil {
+		priorSum, priorSource = prior.codeSum(), prior.Source
 	}
-	p := planPolicyCode(ctx, types.StringNull(), source, types.StringNull(), prior.codeSum(), prior.Source, req.State.Raw.IsNull(), req.Private, &resp.Diagnostics)
+	p := planPolicyCode(ctx, types.StringNull(), source, types.StringNull(), priorSum, priorSource, prior == nil, req.Private, &resp.Diagnostics)
 	return p.Code, p.Attr != "", p.SHA256
 }
 
