@@ -138,7 +138,9 @@ func (r *moduleTestVariableResource) Schema(_ context.Context, _ resource.Schema
 				WriteOnly: true,
 				MarkdownDescription: "Write-only value of the variable (Terraform 1.11 or later): sent to the API, never stored in the plan or state. " +
 					"Set `value_wo_version` with it, and change `value_wo_version` to send a new value: a change of `value_wo` alone is not seen. " +
-					"At most one of `value` and `value_wo` may be set.",
+					"At most one of `value` and `value_wo` may be set. " +
+					"Leaving out `value_wo` and `value_wo_version` later keeps the service's value, still out of the plan and state " +
+					"(`readable_value` stays null), so Terraform cannot notice a change made to it outside Terraform; setting `value` writes a new one.",
 			},
 			"value_wo_version": schema.Int64Attribute{
 				Optional:            true,
@@ -247,8 +249,18 @@ func (r *moduleTestVariableResource) ModifyPlan(ctx context.Context, req resourc
 	if resp.Diagnostics.HasError() {
 		return
 	}
-	if !cfg.ValueWO.IsNull() || !cfg.ValueWOVersion.IsNull() {
+	switch {
+	case !cfg.ValueWO.IsNull() || !cfg.ValueWOVersion.IsNull():
 		plan.Value = types.StringNull() // write-only: nothing in state
+	case cfg.Value.IsNull() && !req.State.Raw.IsNull():
+		// The service's value is kept, as state has it: null when it was
+		// write-only (never in state or plan) or sensitive and imported.
+		var state moduleTestVariableResourceModel
+		resp.Diagnostics.Append(req.State.Get(ctx, &state)...)
+		plan.Value = state.Value
+		if state.writeOnlyValue() {
+			plan.Value = types.StringNull()
+		}
 	}
 	switch {
 	case plan.Sensitive.IsUnknown() || (!plan.Sensitive.ValueBool() && plan.Value.IsUnknown()):
@@ -492,7 +504,7 @@ func testVariableModel(v *tfe.Variable, prior moduleTestVariableResourceModel) *
 	m.Sensitive = types.BoolValue(v.Sensitive)
 	m.ValueWO = types.StringNull()
 	switch {
-	case !prior.ValueWOVersion.IsNull():
+	case prior.writeOnlyValue():
 		m.Value = types.StringNull()
 	case !v.Sensitive:
 		m.Value = types.StringValue(v.Value)
@@ -502,6 +514,16 @@ func testVariableModel(v *tfe.Variable, prior moduleTestVariableResourceModel) *
 		m.ReadableValue = m.Value
 	}
 	return &m
+}
+
+// writeOnlyValue reports whether the variable's value, in m (a state or a
+// plan), was set with value_wo: value_wo_version is set, or, once the
+// configuration has left out value_wo and value_wo_version to keep the
+// service's value, a variable that is not sensitive has no value (a plain
+// variable's value is otherwise always in state; an import's first read
+// knows neither, so it reads the value).
+func (m *moduleTestVariableResourceModel) writeOnlyValue() bool {
+	return !m.ValueWOVersion.IsNull() || (m.Value.IsNull() && !m.Sensitive.IsNull() && !m.Sensitive.ValueBool())
 }
 
 // existingTestVariable explains a create refused because the module has a

@@ -437,6 +437,25 @@ func TestAccModuleTestVariableResource_writeOnly(t *testing.T) {
 				ConfigPlanChecks:  tvExpect(plancheck.ResourceActionDestroyBeforeCreate),
 				ConfigStateChecks: []statecheck.StateCheck{tvServer(t, mod, "DB_PASSWORD", "wo-secret-5", "", false)},
 			},
+			// value_wo and value_wo_version left out keep the service's value
+			// (issue 43, row 9): the apply sends no value, and neither it nor
+			// the next plan brings the former write-only value into state or
+			// plan, readable_value included.
+			{
+				Config: testAccTestVariableConfig(mod, `key = "DB_PASSWORD"`),
+				ConfigPlanChecks: resource.ConfigPlanChecks{PreApply: []plancheck.PlanCheck{
+					plancheck.ExpectResourceAction(testVariableAddr, plancheck.ResourceActionUpdate), notInPlan("wo-secret-5"),
+					plancheck.ExpectKnownValue(testVariableAddr, tfjsonpath.New("readable_value"), knownvalue.Null()),
+				}},
+				ConfigStateChecks: append(absent("wo-secret-5")[:3],
+					statecheck.ExpectKnownValue(testVariableAddr, tfjsonpath.New("readable_value"), knownvalue.Null()),
+					tvServer(t, mod, "DB_PASSWORD", "wo-secret-5", "", false)),
+			},
+			{
+				Config:            testAccTestVariableConfig(mod, `key = "DB_PASSWORD"`),
+				ConfigPlanChecks:  resource.ConfigPlanChecks{PreApply: []plancheck.PlanCheck{plancheck.ExpectEmptyPlan(), notInPlan("wo-secret-5")}},
+				ConfigStateChecks: append(absent("wo-secret-5")[:3], tvServer(t, mod, "DB_PASSWORD", "wo-secret-5", "", false)),
+			},
 		},
 	})
 }
