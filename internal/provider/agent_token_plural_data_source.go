@@ -38,7 +38,8 @@ type agentTokenListEntry struct {
 func (d *agentTokensDataSource) Schema(_ context.Context, _ datasource.SchemaRequest, resp *datasource.SchemaResponse) {
 	defer withPermissions(&resp.Schema.MarkdownDescription, "data-sources/agent_tokens")
 	resp.Schema = schema.Schema{
-		MarkdownDescription: "Every authentication token of an agent pool, oldest first, without their secrets (the API never returns a secret after creation).",
+		MarkdownDescription: "Every authentication token of an agent pool, oldest first, without their secrets (the API never returns a secret after creation). " +
+			"A pool with no token is a normal state (a new pool), not a typo: the pool is named by its ID, which must exist, so an empty list is no error.",
 		Attributes: map[string]schema.Attribute{
 			"id": schema.StringAttribute{
 				Computed:            true,

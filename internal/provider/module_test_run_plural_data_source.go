@@ -35,7 +35,8 @@ func (d *moduleTestRunsDataSource) Schema(_ context.Context, _ datasource.Schema
 	resp.Schema = schema.Schema{
 		MarkdownDescription: "Every test run of a private registry module, newest first (the order the API lists them in), optionally only those " +
 			"queued in some ways (`sources`). All pages are read, 100 runs a request. Each plan reads the runs afresh, so runs still going show their " +
-			"current status.",
+			"current status. " +
+			"A module with no run (of those `sources`) is a normal state, not a typo: the module must exist and `sources` takes only known values, so an empty list is no error.",
 		Attributes: moduleDataSourceAttributes(map[string]schema.Attribute{
 			"id": schema.StringAttribute{
 				Computed:            true,

@@ -46,7 +46,8 @@ func (d *moduleTestVariablesDataSource) Schema(_ context.Context, _ datasource.S
 	resp.Schema = schema.Schema{
 		MarkdownDescription: "Every test variable of a private registry module, by key. One request per 100 variables, shared with the refresh of the " +
 			"module's `tfgov_module_test_variable` resources in the same run. A sensitive variable's value is never returned: `value` is null for it. " +
-			"Useful to adopt the variables with `import` blocks (see the guide *Adopting an existing organization*).\n\n" +
+			"Useful to adopt the variables with `import` blocks (see the guide *Adopting an existing organization*). " +
+			"A module with no test variable is a normal state, not a typo: the module must exist, so an empty list is no error.\n\n" +
 			"Module tests need a token of the organization's owners team or of one of its members.",
 		Attributes: moduleDataSourceAttributes(map[string]schema.Attribute{
 			"id": computed("The module: `<organization>/<module_name>/<module_provider>`."),

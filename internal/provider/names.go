@@ -7,7 +7,6 @@ import (
 	"slices"
 	"strings"
 
-	"github.com/agext/levenshtein"
 	tfe "github.com/hashicorp/go-tfe"
 	"github.com/hashicorp/terraform-plugin-framework/attr"
 	"github.com/hashicorp/terraform-plugin-framework/types"
@@ -28,6 +27,12 @@ const closestCount = 3
 // distance (case-insensitive), then by name, so the same names always give
 // the same suggestions. Duplicates count once.
 func closestNames(want string, have []string, n int) []string {
+	return closestBy(want, have, n, wholeDistance)
+}
+
+// closestBy is closestNames with the distance of want to a name of have
+// given by dist (both lower-cased).
+func closestBy(want string, have []string, n int, dist func(w, h string) int) []string {
 	type scored struct {
 		name string
 		d    int
@@ -40,7 +45,7 @@ func closestNames(want string, have []string, n int) []string {
 			continue
 		}
 		seen[h] = true
-		all = append(all, scored{h, levenshtein.Distance(w, strings.ToLower(h), nil)})
+		all = append(all, scored{h, dist(w, strings.ToLower(h))})
 	}
 	slices.SortFunc(all, func(a, b scored) int { return cmp.Or(cmp.Compare(a.d, b.d), strings.Compare(a.name, b.name)) })
 	out := make([]string, 0, min(n, len(all)))
@@ -79,14 +84,19 @@ func listPage(page int) tfe.ListOptions {
 // workspaceNames lists every workspace of org (pages of 100) and returns
 // their names: the suggestions of a not-found error.
 func workspaceNames(ctx context.Context, c *tfe.Client, org string) ([]string, error) {
-	all, err := tfeclient.ListAll(ctx, func(ctx context.Context, page int) ([]*tfe.Workspace, *tfe.Pagination, error) {
+	all, err := listWorkspaces(ctx, c, org)
+	return namesOf(all, func(ws *tfe.Workspace) string { return ws.Name }), err
+}
+
+// listWorkspaces lists every workspace of org the token can see.
+func listWorkspaces(ctx context.Context, c *tfe.Client, org string) ([]*tfe.Workspace, error) {
+	return tfeclient.ListAll(ctx, func(ctx context.Context, page int) ([]*tfe.Workspace, *tfe.Pagination, error) {
 		l, err := c.Workspaces.List(ctx, org, &tfe.WorkspaceListOptions{ListOptions: listPage(page)})
 		if err != nil {
 			return nil, nil, err
 		}
 		return l.Items, l.Pagination, nil
 	})
-	return namesOf(all, func(ws *tfe.Workspace) string { return ws.Name }), err
 }
 
 // teamNames lists every team of org the token can see and returns their

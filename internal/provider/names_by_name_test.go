@@ -95,8 +95,9 @@ func TestAccNamesByName(t *testing.T) {
 //	agent_pool          p: the pools whose name contains it
 //	registry_module     1: the module's read
 //
-// and a name that matches nothing costs the list of the organization's
-// names once more.
+// and a name that matches nothing, or a filter of tfgov_workspaces, costs
+// the list of the organization's names (workspaces: with their tags) once
+// more.
 func budgetNameDataSources(t *testing.T) {
 	for _, n := range []int{1, 2, 150} {
 		t.Run(fmt.Sprintf("names/N=%d", n), func(t *testing.T) {
@@ -137,6 +138,7 @@ func budgetNameDataSources(t *testing.T) {
 				{"registry_module", `data "tfgov_registry_module" "x" {` + "\n" + `module_name = "network"` + "\n" + `module_provider = "aws"` + "\n}", 1, 0},
 				{"workspace not found", `data "tfgov_workspace" "x" { name = "obj-typo" }`, 1 + p, 1},
 				{"team not found", `data "tfgov_team" "x" { name = "obj-typo" }`, 1 + pTeams, 1},
+				{"workspaces tag typo", `data "tfgov_workspaces" "x" { tag_names = ["flet"] }`, 1 + p, 1},
 			} {
 				dir := t.TempDir()
 				if err := os.WriteFile(filepath.Join(dir, "main.tf"), []byte(budgetProviderBlock+c.config+"\n"), 0o600); err != nil {

@@ -125,7 +125,8 @@ data "tfgov_policies" "opa" {
 }
 
 data "tfgov_policies" "none" {
-  search = "%[1]s-nothing"
+  search      = "%[1]s-nothing"
+  allow_empty = true
 }
 `, prefix)
 	resource.ParallelTest(t, resource.TestCase{
@@ -171,6 +172,12 @@ data "tfgov_policies" "none" {
 					return fmt.Errorf("data.tfgov_policies.all not in state")
 				}),
 			},
+		}, {
+			// A search that matches nothing fails, naming the closest names
+			// (issue 43, row 2), unless allow_empty (data.tfgov_policies.none).
+			Config: fmt.Sprintf(`data "tfgov_policies" "typo" { search = "%s-0001" }`, prefix),
+			ExpectError: matchWrapped(fmt.Sprintf(`No policy of organization %s has a name containing "%s-0001"; the closest names: "%[2]s-000", "%[2]s-001"`, testAccOrganization(), prefix),
+				"set allow_empty = true"),
 		}},
 	})
 }

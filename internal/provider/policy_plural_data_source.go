@@ -25,6 +25,7 @@ type policiesDataSourceModel struct {
 	Organization types.String      `tfsdk:"organization"`
 	Search       types.String      `tfsdk:"search"`
 	Kind         types.String      `tfsdk:"kind"`
+	AllowEmpty   types.Bool        `tfsdk:"allow_empty"`
 	IDs          []types.String    `tfsdk:"ids"`
 	Policies     []policyListEntry `tfsdk:"policies"`
 }
@@ -47,7 +48,10 @@ func (d *policiesDataSource) Schema(_ context.Context, _ datasource.SchemaReques
 	entry["id"] = schema.StringAttribute{Computed: true, MarkdownDescription: "ID of the policy (`pol-<id>`)."}
 	entry["name"] = schema.StringAttribute{Computed: true, MarkdownDescription: "Name of the policy."}
 	resp.Schema = schema.Schema{
-		MarkdownDescription: "Every policy of an organization, oldest first, optionally narrowed by name and kind. All pages are read, 100 policies a request.",
+		MarkdownDescription: "Every policy of an organization, oldest first, optionally narrowed by name and kind. All pages are read, 100 policies a request. " +
+			"A `search` that matches no policy is an error naming the closest policy names (one more listing, on that path only), since it may hold a typo " +
+			"and an empty result fed to `for_each` plans the destroy of everything it drove; set `allow_empty = true` when an empty result is expected. " +
+			"Without `search`, no policy (of the `kind`) is a normal state, such as a new organization's, and gives an empty result.",
 		Attributes: map[string]schema.Attribute{
 			"id": schema.StringAttribute{
 				Computed:            true,
@@ -63,6 +67,11 @@ func (d *policiesDataSource) Schema(_ context.Context, _ datasource.SchemaReques
 				Optional:            true,
 				MarkdownDescription: "Keep only policies of this kind: " + backticked(policyKindNames) + ".",
 				Validators:          []validator.String{stringvalidator.OneOf(policyKindNames...)},
+			},
+			"allow_empty": schema.BoolAttribute{
+				Optional: true,
+				MarkdownDescription: "Whether a `search` that matches no policy gives an empty result. " +
+					"Defaults to `false`: a `search` that matches nothing is an error naming the closest policy names.",
 			},
 			"ids": schema.ListAttribute{
 				ElementType:         types.StringType,
@@ -90,6 +99,17 @@ func (d *policiesDataSource) Read(ctx context.Context, req datasource.ReadReques
 	}
 	pols, err := policyClient{d.data.client}.list(ctx, org, cfg.Search.ValueString(), cfg.Kind.ValueString())
 	if err != nil {
+		resp.Diagnostics.AddAttributeError(path.Root("organization"), "Error listing policies", d.data.organizationPoliciesError(ctx, org, err))
+		return
+	}
+	if search := cfg.Search.ValueString(); len(pols) == 0 && search != "" && !cfg.AllowEmpty.ValueBool() {
+		kind := cfg.Kind.ValueString()
+		all, err := policyClient{d.data.client}.list(ctx, org, "", kind)
+		if err == nil {
+			resp.Diagnostics.AddAttributeError(path.Root("search"), "No policy matches the search",
+				emptyPoliciesDetail(org, search, kind, namesOf(all, func(p *policyAPI) string { return p.Name })))
+			return
+		}
 		resp.Diagnostics.AddAttributeError(path.Root("organization"), "Error listing policies", d.data.organizationPoliciesError(ctx, org, err))
 		return
 	}

@@ -39,7 +39,8 @@ func (d *teamsDataSource) Schema(_ context.Context, _ datasource.SchemaRequest, 
 		MarkdownDescription: "Teams of an organization, all of them or by exact names, with a name-to-ID map for `for_each`. " +
 			"By name order. One request per 100 teams (the list filtered by the names given); " +
 			"a name that matches nothing is an error listing the closest names (one more request per 100 teams). " +
-			"Secret teams are listed only for a token that can see them.",
+			"Secret teams are listed only for a token that can see them. " +
+			"Without `names`, there is no filter to mistype: every team the token can see, possibly none.",
 		Attributes: map[string]schema.Attribute{
 			"organization": organizationScope.dataSource(),
 			"names": schema.SetAttribute{

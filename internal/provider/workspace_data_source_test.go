@@ -41,7 +41,8 @@ func idsByName(wss ...*tfe.Workspace) knownvalue.Check {
 
 // TestAccWorkspaceDataSource: one workspace by name, and fleets by exact
 // names, by tags with and without excluded tags, by prefix and by search;
-// a name with a typo fails naming the workspace it meant.
+// a name with a typo fails naming the workspace it meant, and so does a
+// filter that matches nothing, unless allow_empty.
 func TestAccWorkspaceDataSource(t *testing.T) {
 	prefix := testAccName("names")
 	tag := "acc-" + randomSuffix() // isolates the test's workspaces in a live organization
@@ -74,6 +75,11 @@ data "tfgov_workspaces" "by_search" {
   name_prefix = %[3]q
   search      = "PROD"
 }
+
+data "tfgov_workspaces" "none_expected" {
+  tag_names   = [%[4]q, "team:payment"]
+  allow_empty = true
+}
 `, prod.Name, dev.Name, prefix, tag)
 	one := "data.tfgov_workspace.one"
 	resource.ParallelTest(t, resource.TestCase{
@@ -99,6 +105,7 @@ data "tfgov_workspaces" "by_search" {
 					statecheck.ExpectKnownValue("data.tfgov_workspaces.by_search", tfjsonpath.New("ids_by_name"), idsByName(prod, web)),
 					statecheck.ExpectKnownValue("data.tfgov_workspaces.by_search", tfjsonpath.New("workspaces").AtSliceIndex(1).AtMapKey("tag_names"),
 						knownvalue.SetExact([]knownvalue.Check{knownvalue.StringExact(tag), knownvalue.StringExact("legacy"), knownvalue.StringExact("prod")})),
+					statecheck.ExpectKnownValue("data.tfgov_workspaces.none_expected", tfjsonpath.New("ids_by_name"), knownvalue.MapExact(map[string]knownvalue.Check{})),
 				},
 			},
 		},
@@ -111,6 +118,16 @@ data "tfgov_workspaces" "by_search" {
 		"typo among names": {
 			fmt.Sprintf(`data "tfgov_workspaces" "typo" { names = [%q, %q] }`, dev.Name, web.Name+"s"),
 			fmt.Sprintf(`No workspace named %q in organization %s; the closest names: %q`, web.Name+"s", testAccOrganization(), web.Name),
+		},
+		// A filter that matches nothing fails, naming the closest tags or
+		// names (issue 43, row 2), unless allow_empty (none_expected above).
+		"tag typo": {
+			fmt.Sprintf(`data "tfgov_workspaces" "typo" { tag_names = [%q, "team:payment"] }`, tag),
+			`No workspace carries the tag "team:payment"; the closest tags: "team:payments"`,
+		},
+		"prefix typo": {
+			fmt.Sprintf(`data "tfgov_workspaces" "typo" { name_prefix = "%s-paymnts-" }`, prefix),
+			fmt.Sprintf(`No workspace name starts with "%s-paymnts-" (case-sensitive); the closest names: %q, %q`, prefix, dev.Name, prod.Name),
 		},
 		"names and a filter": {
 			`data "tfgov_workspaces" "both" {` + "\n" + `names = ["a"]` + "\n" + `tag_names = ["b"]` + "\n}",

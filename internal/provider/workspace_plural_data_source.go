@@ -38,6 +38,7 @@ type workspacesDataSourceModel struct {
 	NamePrefix      types.String     `tfsdk:"name_prefix"`
 	TagNames        []types.String   `tfsdk:"tag_names"`
 	ExcludeTagNames []types.String   `tfsdk:"exclude_tag_names"`
+	AllowEmpty      types.Bool       `tfsdk:"allow_empty"`
 	IDs             types.List       `tfsdk:"ids"`
 	IDsByName       types.Map        `tfsdk:"ids_by_name"`
 	Workspaces      []workspaceEntry `tfsdk:"workspaces"`
@@ -56,7 +57,11 @@ func (d *workspacesDataSource) Schema(_ context.Context, _ datasource.SchemaRequ
 			"with a name-to-ID map for `for_each` across a fleet of workspaces. Without `names` or a filter, every workspace. " +
 			"By name order. One request per 100 workspaces listed; with `names`, the first page of the organization's list, " +
 			"then whichever is fewer: its other pages, or one read per name still missing. " +
-			"A name of `names` that matches nothing is an error listing the closest names.",
+			"A name of `names` that matches nothing is an error listing the closest names. " +
+			"So is a filter that matches no workspace, since it may hold a typo (a tag `team:payment` for `team:payments`) and an empty result " +
+			"fed to `for_each` plans the destroy of everything it drove: the error names the filter and the closest names or tags " +
+			"(from one more listing of the organization's workspaces, on that path only), unless `allow_empty = true`. " +
+			"Without `names` or a filter, an organization with no workspace the token can see gives an empty result.",
 		Attributes: map[string]schema.Attribute{
 			"organization": organizationScope.dataSource(),
 			"names": schema.SetAttribute{
@@ -76,6 +81,11 @@ func (d *workspacesDataSource) Schema(_ context.Context, _ datasource.SchemaRequ
 			},
 			"tag_names":         tagNames("Keep only workspaces carrying every one of these tags."),
 			"exclude_tag_names": tagNames("Drop workspaces carrying any of these tags."),
+			"allow_empty": schema.BoolAttribute{
+				Optional: true,
+				MarkdownDescription: "Whether a filter (`search`, `name_prefix`, `tag_names`, `exclude_tag_names`) that matches no workspace gives an empty result. " +
+					"Defaults to `false`: a filter that matches nothing is an error naming the closest names or tags. Not with `names`.",
+			},
 			"ids": schema.ListAttribute{
 				Computed: true, ElementType: types.StringType,
 				MarkdownDescription: "IDs of the workspaces found, in the order of `workspaces` (by name).",
@@ -99,7 +109,7 @@ func (d *workspacesDataSource) Schema(_ context.Context, _ datasource.SchemaRequ
 
 func (d *workspacesDataSource) ConfigValidators(context.Context) []datasource.ConfigValidator {
 	var v []datasource.ConfigValidator
-	for _, f := range []string{"search", "name_prefix", "tag_names", "exclude_tag_names"} {
+	for _, f := range []string{"search", "name_prefix", "tag_names", "exclude_tag_names", "allow_empty"} {
 		v = append(v, datasourcevalidator.Conflicting(path.MatchRoot("names"), path.MatchRoot(f)))
 	}
 	return v
@@ -113,6 +123,11 @@ func (d *workspacesDataSource) ConfigValidators(context.Context) []datasource.Co
 type workspaceFilter struct {
 	search, prefix string
 	tags, exclude  []string
+}
+
+// set reports whether f filters at all.
+func (f workspaceFilter) set() bool {
+	return f.search != "" || f.prefix != "" || len(f.tags) > 0 || len(f.exclude) > 0
 }
 
 func (f workspaceFilter) options(page int) *tfe.WorkspaceListOptions {
@@ -179,6 +194,14 @@ func (d *workspacesDataSource) Read(ctx context.Context, req datasource.ReadRequ
 			return l.Items, l.Pagination, nil
 		})
 		found = slices.DeleteFunc(all, func(ws *tfe.Workspace) bool { return !f.keep(ws) })
+		if err == nil && len(found) == 0 && f.set() && !cfg.AllowEmpty.ValueBool() {
+			// Suggestions from every workspace the token can see.
+			var every []*tfe.Workspace
+			if every, err = listWorkspaces(ctx, d.data.client, org); err == nil {
+				resp.Diagnostics.AddError("No workspace matches the filter", emptyWorkspacesDetail(org, f, every))
+				return
+			}
+		}
 	}
 	if err != nil {
 		resp.Diagnostics.AddAttributeError(path.Root("organization"), "Error listing workspaces", byNameError("workspaces", org, err))

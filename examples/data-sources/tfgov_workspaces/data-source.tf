@@ -1,4 +1,7 @@
-# Every production workspace (tag "prod") but the legacy ones.
+# Every production workspace (tag "prod") but the legacy ones. A filter that
+# matches no workspace fails the plan, naming the closest tags or names: a
+# typo would otherwise empty the for_each below and plan the destroy of
+# every grant.
 data "tfgov_workspaces" "prod" {
   tag_names         = ["prod"]
   exclude_tag_names = ["legacy"]
@@ -24,4 +27,10 @@ data "tfgov_workspaces" "named" {
 
 data "tfgov_workspaces" "payments" {
   name_prefix = "payments-"
+}
+
+# A filter that may rightly match nothing (no canary workspace today).
+data "tfgov_workspaces" "canaries" {
+  tag_names   = ["canary"]
+  allow_empty = true
 }
