@@ -451,10 +451,18 @@ func TestAccModuleTestVariableResource_writeOnly(t *testing.T) {
 					statecheck.ExpectKnownValue(testVariableAddr, tfjsonpath.New("readable_value"), knownvalue.Null()),
 					tvServer(t, mod, "DB_PASSWORD", "wo-secret-5", "", false)),
 			},
+			// Another change keeps the value out too, and sends none.
 			{
-				Config:            testAccTestVariableConfig(mod, `key = "DB_PASSWORD"`),
+				Config: testAccTestVariableConfig(mod, `key = "DB_PASSWORD"`, `description = "kept"`),
+				ConfigPlanChecks: resource.ConfigPlanChecks{PreApply: []plancheck.PlanCheck{
+					plancheck.ExpectResourceAction(testVariableAddr, plancheck.ResourceActionUpdate), notInPlan("wo-secret-5"),
+				}},
+				ConfigStateChecks: append(absent("wo-secret-5")[:3], tvServer(t, mod, "DB_PASSWORD", "wo-secret-5", "kept", false)),
+			},
+			{
+				Config:            testAccTestVariableConfig(mod, `key = "DB_PASSWORD"`, `description = "kept"`),
 				ConfigPlanChecks:  resource.ConfigPlanChecks{PreApply: []plancheck.PlanCheck{plancheck.ExpectEmptyPlan(), notInPlan("wo-secret-5")}},
-				ConfigStateChecks: append(absent("wo-secret-5")[:3], tvServer(t, mod, "DB_PASSWORD", "wo-secret-5", "", false)),
+				ConfigStateChecks: append(absent("wo-secret-5")[:3], tvServer(t, mod, "DB_PASSWORD", "wo-secret-5", "kept", false)),
 			},
 		},
 	})
