@@ -343,9 +343,12 @@ func teamAccessTaken(teamID, wsID string, g *tfe.TeamAccess, note string) string
 
 // Read refreshes the grant from its workspace's list of grants, which
 // every grant of the workspace shares (bulkLists): one request per 100
-// grants of a workspace per plan. A grant missing from the list, or a
-// missing workspace, was removed outside Terraform. A grant imported by ID
-// has no workspace in state yet, and is read by ID once.
+// grants of a workspace per plan. A grant missing from the list is gone
+// only if the token sees every grant of the workspace: one read of the
+// workspace, shared by every missing grant of it (teamAccessGone);
+// otherwise, and when the workspace is missing, the refresh fails and
+// state keeps the grant. A grant imported by ID has no workspace in state
+// yet, and is read by ID once.
 func (r *teamAccessResource) Read(ctx context.Context, req resource.ReadRequest, resp *resource.ReadResponse) {
 	defer r.syncIdentity(ctx, &req.State, &resp.State, resp.Identity, &resp.Diagnostics)
 	var state teamAccessResourceModel
@@ -356,6 +359,7 @@ func (r *teamAccessResource) Read(ctx context.Context, req resource.ReadRequest,
 	importing := takeImporting(ctx, req, resp)
 	id, wsID := state.ID.ValueString(), state.WorkspaceID.ValueString()
 	var ta *tfe.TeamAccess
+	listMissing := false
 	if wsID == "" {
 		var err error
 		ta, err = r.data.client.TeamAccess.Read(ctx, id)
@@ -371,6 +375,7 @@ func (r *teamAccessResource) Read(ctx context.Context, req resource.ReadRequest,
 			resp.Diagnostics.AddError("Error reading team access", fmt.Sprintf("Listing the team access of workspace %s: %s", wsID, err))
 			return
 		}
+		listMissing = grants.parentMissing
 		var ok bool
 		if ta, ok = grants.lookup(id); !ok && !grants.definite() {
 			// Make sure (shared_lists.go): read by ID.
@@ -387,7 +392,16 @@ func (r *teamAccessResource) Read(ctx context.Context, req resource.ReadRequest,
 			"(members see only the access of their own teams; owners and the workspace's admins see all).", id))
 		return
 	}
+	if ta == nil && wsID == "" {
+		resp.Diagnostics.AddError("Error reading team access", fmt.Sprintf("Team access %s was not found, and state names no workspace to tell whether it was removed "+
+			"or the API token may not see it. State keeps it; refresh with a token that has %s, or an owner's.", id, permTeamAccess))
+		return
+	}
 	if ta == nil {
+		if gone, why := r.data.teamAccessGone(ctx, id, state.TeamID.ValueString(), wsID, listMissing); !gone {
+			resp.Diagnostics.AddError("Cannot refresh team access", why)
+			return
+		}
 		tflog.Info(ctx, "Team access no longer exists; removing it from state", map[string]any{"id": id, "workspace_id": wsID})
 		resp.State.RemoveResource(ctx)
 		return
@@ -508,7 +522,10 @@ func (r *teamAccessResource) findByNames(ctx context.Context, org, wsName, teamN
 			return g.ID, nil
 		}
 	}
-	return "", fmt.Errorf("team %q (%s) has no access to workspace %q (%s), or the API token may not see it", teamName, team.ID, wsName, ws.ID)
+	if ws.Permissions != nil && ws.Permissions.CanUpdate {
+		return "", fmt.Errorf("team %q (%s) has no access to workspace %q (%s): the API token sees every grant of the workspace, and none is the team's", teamName, team.ID, wsName, ws.ID)
+	}
+	return "", fmt.Errorf("team %q (%s) has no access to workspace %q (%s) that the API token may see: without %s, a token sees only the access of its own teams", teamName, team.ID, wsName, ws.ID, permTeamAccess)
 }
 
 // teamAccessModel is the state for ta. Team and workspace come from the

@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"regexp"
 	"slices"
 	"strings"
 	"testing"
@@ -292,26 +293,32 @@ func TestAccWorkspaceTeamAccessExclusive_invalid(t *testing.T) {
 	})
 }
 
-// TestAccWorkspaceTeamAccessExclusive_gone: a workspace deleted outside
-// Terraform leaves state on refresh.
+// TestAccWorkspaceTeamAccessExclusive_gone (issue 43, row 1): a workspace
+// that answers 404 was deleted, or the token belongs to no team of its
+// organization; the service does not say which, so the refresh of its
+// exclusive access, and of a grant on it, fails and says how to forget
+// them if it was deleted. Neither leaves state.
 func TestAccWorkspaceTeamAccessExclusive_gone(t *testing.T) {
 	ws := testAccWorkspace(t)
 	a := testAccTeam(t, nil)
+	config := testAccExclusiveConfig(ws.ID, a.ID) + testAccTeamAccessConfig(a.ID, ws.ID, "read", "")
+	missing := fmt.Sprintf(`cannot be refreshed: workspace %s was not found. It was deleted, or the API token belongs to no team of its organization: `+
+		`the service answers the same to both. If it was deleted, remove the resource from state: terraform state rm`, ws.ID)
 	resource.ParallelTest(t, resource.TestCase{
 		PreCheck:                 func() { testAccPreCheck(t) },
 		ProtoV6ProviderFactories: testAccProtoV6ProviderFactories,
 		Steps: []resource.TestStep{
-			{Config: testAccExclusiveConfig(ws.ID, a.ID)},
-			// The refresh drops it from state: with no configuration of it,
-			// the plan is empty (no destroy planned).
+			{Config: config},
 			{
 				PreConfig: func() {
 					if err := testAccClient(t).Workspaces.DeleteByID(context.Background(), ws.ID); err != nil {
 						t.Fatal(err)
 					}
 				},
-				Config:           "provider \"tfgov\" {}\n",
-				ConfigPlanChecks: resource.ConfigPlanChecks{PreApply: []plancheck.PlanCheck{plancheck.ExpectEmptyPlan()}},
+				Config: config, PlanOnly: true,
+				ExpectError: eitherOrder(
+					regexp.QuoteMeta("The exclusive team access of workspace "+ws.ID+" ")+missing,
+					`Team access tws-\S+ \(team `+a.ID+`\) `+missing),
 			},
 		},
 	})
