@@ -61,6 +61,10 @@ func (r *workspaceTeamAccessExclusiveResource) Schema(_ context.Context, _ resou
 			"workspace's team access (one request per 100 grants) and adds every team holding access to `team_ids` in state, so `terraform plan` " +
 			"shows each team that would lose access as an element leaving `team_ids`, and an empty plan means the workspace has no grant the " +
 			"configuration does not declare. A team named in `team_ids` without a grant is allowed and costs nothing.\n\n" +
+			"Only a token that sees every grant of the workspace can tell which teams hold access: a member sees only the grants of their own teams. " +
+			"So a refresh also reads the workspace (one request) and fails, rather than plan \"No changes\", when the API token lacks " + permTeamAccess +
+			" (owners and the organization token see all). A workspace that answers 404 (deleted, or in no organization the token belongs to) fails " +
+			"the refresh too; if it was deleted, remove the resource from state (`terraform state rm`, or a `removed` block).\n\n" +
 			"Destroying this resource removes it from state only: no access is removed. Import it by workspace ID.\n\n" +
 			"**Lock-out guard.** The plan fails when it would remove the `admin` access through which the API token's own user administers the " +
 			"workspace: the user (from the token check every configuration makes) belongs to the team losing it, holds `admin` access through no team " +
@@ -87,10 +91,12 @@ func (r *workspaceTeamAccessExclusiveResource) Schema(_ context.Context, _ resou
 				Computed:    true,
 				ElementType: types.StringType,
 				MarkdownDescription: "IDs of the teams whose access the plan removes, known when the plan is made (unless `team_ids` is not), so that " +
-					"`terraform show` of a saved plan lists them; the apply removes the access of exactly these teams. A grant made after the plan " +
-					"is left alone, and the next plan shows it leaving. For an update these are the teams that leave `team_ids` (a team that holds " +
-					"no access loses nothing); for a new resource, the teams that hold access and `team_ids` does not name. After the apply it " +
-					"lists the teams whose access the apply removed, and a refresh empties it.\n\n" +
+					"`terraform show` of a saved plan lists them; the apply removes the access of exactly these teams. For an update these are the teams " +
+					"that leave `team_ids` and held access when the plan's refresh read the workspace's grants (a team that held none loses nothing); " +
+					"the refresh records the IDs of the grants it saw in the resource's private state (not shown in plans), and the apply removes only " +
+					"them: a grant made after the plan, to any team, is left alone, and the next plan shows it leaving. For a new resource, the teams " +
+					"that hold access and `team_ids` does not name. After the apply it lists the teams whose access the apply removed, and a refresh " +
+					"empties it.\n\n" +
 					"Terraform plans a new resource again when it applies it, and does not show the provider the plan it made " +
 					"before: if the workspace's grants changed in between, a new resource's apply stops before removing anything, with " +
 					"\"Provider produced inconsistent final plan\" for `removed_team_ids`; plan again to see them.",
