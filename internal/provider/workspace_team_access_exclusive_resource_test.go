@@ -406,10 +406,12 @@ func TestAccWorkspaceTeamAccessExclusive_lockOut(t *testing.T) {
 // The request budget of tfgov_workspace_team_access_exclusive
 // (TestAccRequestBudgets): N workspaces, each with a read grant of team
 // "keep" and an admin grant of team "extra", one resource per workspace
-// declaring keep. A refresh is one list per workspace; the plan of a
-// removal adds the lock-out check: the organization's team list, once per
-// walk (the caller is the owner, so one list proves it: no workspace
-// read); each removed grant is one DELETE.
+// declaring keep. A refresh is one read and one list per workspace (the
+// read: its can-update, since only a token that sees every grant may say
+// which teams hold access; issue 43, row 1); the plan of a removal adds
+// the lock-out check: the organization's team list, once per walk (the
+// caller is the owner, so one list proves it: no workspace read); each
+// removed grant is one DELETE.
 func init() {
 	budgetCases["workspace_team_access_exclusive"] = budgetCase{
 		fixtures: func(e *budgetEnv, n int) {
@@ -469,11 +471,11 @@ output "ids" { value = { for k, r in tfgov_workspace_team_access_exclusive.r : k
 		budget: func(op budgetOp, n, _ int) int {
 			return starts(op) + map[budgetOp]int{
 				opCreate:  2*n + 2 + n, // each walk: a list per workspace and one team list (lock-out check); a DELETE per workspace
-				opPlan:    n,           // a list per workspace
-				opDrift:   n + 1,       // a list per workspace; the team list (lock-out check of workspace "0")
-				opUpdate:  n + 1,       // a list per workspace; the plan's lock-out check (the repair's); nothing else: teams only added
-				opImport:  n,           // a list per workspace
-				opDestroy: n,           // the refresh: a list per workspace; nothing is removed
+				opPlan:    2 * n,       // the refresh: a read and a list per workspace
+				opDrift:   2*n + 1,     // the refresh; the team list (lock-out check of workspace "0")
+				opUpdate:  2*n + 1,     // the refresh; the plan's lock-out check (the repair's); nothing else: teams only added
+				opImport:  2 * n,       // the refresh: a read and a list per workspace
+				opDestroy: 2 * n,       // the refresh: a read and a list per workspace; nothing is removed
 			}[op]
 		},
 	}
