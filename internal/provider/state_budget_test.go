@@ -69,7 +69,7 @@ const (
 	// with the refresh's record of the grant it saw (grantRecord: an
 	// update's apply removes only the grants its plan's refresh saw, issue
 	// 43 row 6; Terraform's re-plan at apply sees only the state's private
-	// data, so the record lives there; about 90 bytes for one grant).
+	// data, so the record lives there; about 100 bytes for one grant).
 	stateBudgetExclusive = 260
 )
 
