@@ -97,11 +97,16 @@ func (d *providerData) exclusiveCannotSee(ctx context.Context, wsID string) stri
 	case seen.missing:
 		return workspaceMissing(what, wsID)
 	case !seen.canUpdate:
-		return fmt.Sprintf("%s cannot be refreshed: workspace %s (%q) exists, but the API token may not see every team's access to it: it needs %s, or to be an owner. "+
-			"Without it a token sees only the access of its own teams, and could not tell which other teams hold access. State keeps it; refresh with a token that has the permission.",
-			what, wsID, seen.name, permTeamAccess)
+		return fmt.Sprintf("%s cannot be refreshed: %s State keeps it; refresh with a token that has the permission.", what, exclusiveNotAllGrants(wsID, seen.name))
 	}
 	return ""
+}
+
+// exclusiveNotAllGrants says that the token may not see every grant of
+// workspace wsID (called name).
+func exclusiveNotAllGrants(wsID, name string) string {
+	return fmt.Sprintf("workspace %s (%q) exists, but the API token may not see every team's access to it: it needs %s, or to be an owner. "+
+		"Without it a token sees only the access of its own teams, and could not tell which other teams hold access.", wsID, name, permTeamAccess)
 }
 
 // grantRecord is what an exclusive access's refresh saw: each team's grant

@@ -133,3 +133,21 @@ func TestExclusiveRemovesWhatTheRefreshSaw(t *testing.T) {
 		})
 	}
 }
+
+// TestAccWorkspaceTeamAccessExclusive_createCannotSee (issue 43, row 1): a
+// new exclusive access planned with a token that sees only its own team's
+// grant fails, rather than plan to remove nothing.
+func TestAccWorkspaceTeamAccessExclusive_createCannotSee(t *testing.T) {
+	ws := testAccWorkspace(t)
+	mine, other := testAccTeam(t, nil), testAccTeam(t, nil)
+	testAccGrant(t, mine.ID, ws.ID, tfe.AccessRead)
+	testAccGrant(t, other.ID, ws.ID, tfe.AccessWrite)
+	resource.ParallelTest(t, resource.TestCase{
+		PreCheck:                 func() { testAccPreCheck(t) },
+		ProtoV6ProviderFactories: testAccProtoV6ProviderFactories,
+		Steps: []resource.TestStep{{
+			Config: testAccTeamTokenProvider(t, mine) + testAccExclusiveConfig(ws.ID, mine.ID), PlanOnly: true,
+			ExpectError: matchWrapped("Cannot plan exclusive team access", fmt.Sprintf("workspace %s (%q) exists, but the API token may not see every team's access to it", ws.ID, ws.Name)),
+		}},
+	})
+}

@@ -62,7 +62,7 @@ func (r *workspaceTeamAccessExclusiveResource) Schema(_ context.Context, _ resou
 			"shows each team that would lose access as an element leaving `team_ids`, and an empty plan means the workspace has no grant the " +
 			"configuration does not declare. A team named in `team_ids` without a grant is allowed and costs nothing.\n\n" +
 			"Only a token that sees every grant of the workspace can tell which teams hold access: a member sees only the grants of their own teams. " +
-			"So a refresh also reads the workspace (one request) and fails, rather than plan \"No changes\", when the API token lacks " + permTeamAccess +
+			"So a refresh, and the plan of a new resource, also read the workspace (one request) and fail, rather than plan \"No changes\" or remove only some grants, when the API token lacks " + permTeamAccess +
 			" (owners and the organization token see all). A workspace that answers 404 (deleted, or in no organization the token belongs to) fails " +
 			"the refresh too; if it was deleted, remove the resource from state (`terraform state rm`, or a `removed` block).\n\n" +
 			"Destroying this resource removes it from state only: no access is removed. Import it by workspace ID.\n\n" +
@@ -227,6 +227,20 @@ func (r *workspaceTeamAccessExclusiveResource) ModifyPlan(ctx context.Context, r
 		}
 	}
 	wsID := plan.WorkspaceID.ValueString()
+	if prior == nil {
+		// A new resource's plan shows what it removes from the list alone,
+		// which must then be complete (an update's refresh checked it).
+		seen, err := r.data.seeWorkspace(ctx, wsID)
+		if err != nil {
+			resp.Diagnostics.AddError("Error reading workspace", fmt.Sprintf("Reading workspace %s to tell whether the API token sees every grant of it: %s", wsID, err))
+			return
+		}
+		if !seen.missing && !seen.canUpdate { // missing: the list below says so
+			resp.Diagnostics.AddAttributeError(path.Root("workspace_id"), "Cannot plan exclusive team access", exclusiveNotAllGrants(wsID, seen.name)+
+				" Plan with a token that has the permission.")
+			return
+		}
+	}
 	grants, err := r.data.workspaceTeamAccess(ctx, wsID)
 	if err != nil {
 		resp.Diagnostics.AddError("Error listing team access", workspaceAccessError(wsID, err))

@@ -408,7 +408,9 @@ func TestAccWorkspaceTeamAccessExclusive_lockOut(t *testing.T) {
 // "keep" and an admin grant of team "extra", one resource per workspace
 // declaring keep. A refresh is one read and one list per workspace (the
 // read: its can-update, since only a token that sees every grant may say
-// which teams hold access; issue 43, row 1); the plan of a removal adds
+// which teams hold access; issue 43, row 1; a new resource's plan reads
+// it too, as its plan shows what it removes from the list alone); the
+// plan of a removal adds
 // the lock-out check: the organization's team list, once per walk (the
 // caller is the owner, so one list proves it: no workspace read); each
 // removed grant is one DELETE.
@@ -470,7 +472,7 @@ output "ids" { value = { for k, r in tfgov_workspace_team_access_exclusive.r : k
 		repair: 3,
 		budget: func(op budgetOp, n, _ int) int {
 			return starts(op) + map[budgetOp]int{
-				opCreate:  2*n + 2 + n, // each walk: a list per workspace and one team list (lock-out check); a DELETE per workspace
+				opCreate:  4*n + 2 + n, // each walk: a read and a list per workspace, one team list (lock-out check); a DELETE per workspace
 				opPlan:    2 * n,       // the refresh: a read and a list per workspace
 				opDrift:   2*n + 1,     // the refresh; the team list (lock-out check of workspace "0")
 				opUpdate:  2*n + 1,     // the refresh; the plan's lock-out check (the repair's); nothing else: teams only added
