@@ -16,6 +16,9 @@ type bulkLists struct {
 	policies sharedLists[string, recordsByID[*policyAPI]]
 	// teams by organization name (team_access.go).
 	teams sharedLists[string, recordsByID[*tfe.Team]]
+	// workspaces by ID: the one read that tells a grant that is gone from
+	// one the token may not see (team_access_gone.go).
+	workspaces sharedLists[string, workspaceSeen]
 	// testRunPages by module and page number (testRunPageKey).
 	testRunPages sharedLists[testRunPageKey, testRunPage]
 	// policyIdentities remembers, by policy ID, what never changes about

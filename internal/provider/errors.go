@@ -95,6 +95,10 @@ func (d *providerData) teamAccessAddError(ctx context.Context, teamID, wsID stri
 	case !ws.Permissions.CanUpdate:
 		return fmt.Sprintf("Workspace %s (%q) exists, but the API token may not manage its team access: it needs %s, or to be an owner, or the organization token.", wsID, ws.Name, permTeamAccess)
 	}
+	if org := d.teamOrganization(ctx, teamID); org != "" && ws.Organization != nil && org != ws.Organization.Name {
+		return fmt.Sprintf("Team %s belongs to organization %s, and workspace %s (%q) to organization %s: a team can hold access only to the workspaces of its own organization.",
+			teamID, org, wsID, ws.Name, ws.Organization.Name)
+	}
 	return fmt.Sprintf("Team %s was not found: workspace %s (%q) exists and the API token may manage its team access, so no team of that ID is visible to it "+
 		"(a secret team is visible only to its members and to owners).", teamID, wsID, ws.Name)
 }

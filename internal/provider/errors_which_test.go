@@ -51,6 +51,23 @@ func TestAccErrorsSayWhich(t *testing.T) {
 		"a missing organization": {`data "tfgov_policies" "test" { organization = "` + testAccName("no-such-org") + `" }`,
 			`was not found, or the API token belongs to no team of it`},
 	}
+	// Issue 43, row 7: a team of another organization the token reads is
+	// named with its organization, not "not visible". The second
+	// organization is made with the token, as a user would make one.
+	other := testAccName("tfgov-other")
+	var noOther string
+	if _, err := c.Organizations.Create(ctx, tfe.OrganizationCreateOptions{Name: tfe.String(other), Email: tfe.String("acc-owner@" + other + ".invalid")}); err != nil {
+		noOther = fmt.Sprintf("the API token could not make a second organization (%v): only a user token can", err)
+	} else {
+		t.Cleanup(func() { cleanupErr(t, "organization "+other, c.Organizations.Delete(ctx, other)) })
+		foreign, err := c.Teams.Create(ctx, other, tfe.TeamCreateOptions{Name: tfe.String("foreign"), Visibility: tfe.String("organization")})
+		if err != nil {
+			t.Fatalf("a team of %s: %v", other, err)
+		}
+		tests["a team of another organization"] = struct{ config, want string }{access(foreign.ID, ws.ID),
+			fmt.Sprintf(`Team %s belongs to organization %s, and workspace %s (%q) to organization %s: a team can hold access only to the workspaces of its own organization.`,
+				foreign.ID, other, ws.ID, ws.Name, org)}
+	}
 	for name, tc := range tests {
 		t.Run(name, func(t *testing.T) {
 			resource.ParallelTest(t, resource.TestCase{
@@ -59,6 +76,9 @@ func TestAccErrorsSayWhich(t *testing.T) {
 				Steps:                    []resource.TestStep{{Config: tc.config, ExpectError: matchWrapped(tc.want)}},
 			})
 		})
+	}
+	if noOther != "" {
+		t.Run("a team of another organization", func(t *testing.T) { t.Skip(noOther) })
 	}
 }
 

@@ -114,13 +114,26 @@ data "tfgov_workspace_team_access" "empty" {
 // missing workspace, are errors that say so; for a token that sees every
 // grant of the workspace (the owner's), the team has no access, not "or
 // the token may not see it".
+//
+// A token of a team with read access (issue 43, deliberate bug c) sees
+// only its own team's grant: for another team it is "no access that the
+// API token may see", from the workspace's can-update, never "has no
+// access".
 func TestAccTeamAccessDataSource_notFound(t *testing.T) {
 	ws := testAccWorkspace(t)
 	team := testAccTeam(t, nil)
+	reader := testAccTeam(t, nil)
+	testAccGrant(t, reader.ID, ws.ID, tfe.AccessRead)
+	limited := testAccTeamTokenProvider(t, reader)
+	lookup := fmt.Sprintf("data \"tfgov_team_access\" \"x\" {\n  team_id = %q\n  workspace_id = %q\n}\n", team.ID, ws.ID)
 	tests := map[string]struct{ config, want string }{
 		"no access": {
-			fmt.Sprintf("data \"tfgov_team_access\" \"x\" {\n  team_id = %q\n  workspace_id = %q\n}\n", team.ID, ws.ID),
+			lookup,
 			"Team " + team.ID + " has no access to workspace " + ws.ID + ` ("` + ws.Name + `"): the API token sees every grant of the workspace, and none is the team's.`,
+		},
+		"no access the token may see": {
+			limited + lookup,
+			"Team " + team.ID + " has no access to workspace " + ws.ID + ` that the API token may see: without ` + permTeamAccess + `, a token sees only the access of its own teams.`,
 		},
 		"missing workspace": {
 			fmt.Sprintf("data \"tfgov_team_access\" \"x\" {\n  team_id = %q\n  workspace_id = \"ws-doesnotexist0001\"\n}\n", team.ID),

@@ -74,6 +74,10 @@ func (r *teamAccessResource) Schema(_ context.Context, _ resource.SchemaRequest,
 			"a configuration may leave `permissions` out or write exactly the permissions the level implies (as `terraform plan -generate-config-out` does for an imported grant), nothing else. " +
 			"With `custom` you choose each permission in `permissions`; those you leave out get the service's defaults. " +
 			"The organization-level permissions of the team still apply: the team's effective access to the workspace is the more restrictive of the two.\n\n" +
+			"**Refresh.** A member sees only the grants of their own teams; the workspace's admins and owners see all. A grant missing from the workspace's list leaves state " +
+			"only when the API token may see every grant (one read of the workspace, shared by its grants); otherwise the refresh fails, naming the grant, its team, " +
+			"the workspace and the permission it needs (" + permTeamAccess + "), and state keeps it. A workspace that answers 404 (deleted, or in no organization the token belongs to) " +
+			"fails the refresh too; if it was deleted, remove the grant from state (`terraform state rm`, or a `removed` block).\n\n" +
 			"**Lost answers.** When the add request ends without a definite answer (a 5xx, or a connection lost once the request was sent), " +
 			"the provider looks up the workspace's access for the team before adding it again. No grant: the add is sent again. " +
 			"A grant fails the add exactly as an existing grant does with no fault (\"already has access\", with its ID and an `import` block): " +
@@ -343,9 +347,12 @@ func teamAccessTaken(teamID, wsID string, g *tfe.TeamAccess, note string) string
 
 // Read refreshes the grant from its workspace's list of grants, which
 // every grant of the workspace shares (bulkLists): one request per 100
-// grants of a workspace per plan. A grant missing from the list, or a
-// missing workspace, was removed outside Terraform. A grant imported by ID
-// has no workspace in state yet, and is read by ID once.
+// grants of a workspace per plan. A grant missing from the list is gone
+// only if the token sees every grant of the workspace: one read of the
+// workspace, shared by every missing grant of it (teamAccessGone);
+// otherwise, and when the workspace is missing, the refresh fails and
+// state keeps the grant. A grant imported by ID has no workspace in state
+// yet, and is read by ID once.
 func (r *teamAccessResource) Read(ctx context.Context, req resource.ReadRequest, resp *resource.ReadResponse) {
 	defer r.syncIdentity(ctx, &req.State, &resp.State, resp.Identity, &resp.Diagnostics)
 	var state teamAccessResourceModel
@@ -356,6 +363,7 @@ func (r *teamAccessResource) Read(ctx context.Context, req resource.ReadRequest,
 	importing := takeImporting(ctx, req, resp)
 	id, wsID := state.ID.ValueString(), state.WorkspaceID.ValueString()
 	var ta *tfe.TeamAccess
+	listMissing := false
 	if wsID == "" {
 		var err error
 		ta, err = r.data.client.TeamAccess.Read(ctx, id)
@@ -371,6 +379,7 @@ func (r *teamAccessResource) Read(ctx context.Context, req resource.ReadRequest,
 			resp.Diagnostics.AddError("Error reading team access", fmt.Sprintf("Listing the team access of workspace %s: %s", wsID, err))
 			return
 		}
+		listMissing = grants.parentMissing
 		var ok bool
 		if ta, ok = grants.lookup(id); !ok && !grants.definite() {
 			// Make sure (shared_lists.go): read by ID.
@@ -387,7 +396,16 @@ func (r *teamAccessResource) Read(ctx context.Context, req resource.ReadRequest,
 			"(members see only the access of their own teams; owners and the workspace's admins see all).", id))
 		return
 	}
+	if ta == nil && wsID == "" {
+		resp.Diagnostics.AddError("Error reading team access", fmt.Sprintf("Team access %s was not found, and state names no workspace to tell whether it was removed "+
+			"or the API token may not see it. State keeps it; refresh with a token that has %s, or an owner's.", id, permTeamAccess))
+		return
+	}
 	if ta == nil {
+		if gone, why := r.data.teamAccessGone(ctx, id, state.TeamID.ValueString(), wsID, listMissing); !gone {
+			resp.Diagnostics.AddError("Cannot refresh team access", why)
+			return
+		}
 		tflog.Info(ctx, "Team access no longer exists; removing it from state", map[string]any{"id": id, "workspace_id": wsID})
 		resp.State.RemoveResource(ctx)
 		return
@@ -508,7 +526,10 @@ func (r *teamAccessResource) findByNames(ctx context.Context, org, wsName, teamN
 			return g.ID, nil
 		}
 	}
-	return "", fmt.Errorf("team %q (%s) has no access to workspace %q (%s), or the API token may not see it", teamName, team.ID, wsName, ws.ID)
+	if ws.Permissions != nil && ws.Permissions.CanUpdate {
+		return "", fmt.Errorf("team %q (%s) has no access to workspace %q (%s): the API token sees every grant of the workspace, and none is the team's", teamName, team.ID, wsName, ws.ID)
+	}
+	return "", fmt.Errorf("team %q (%s) has no access to workspace %q (%s) that the API token may see: without %s, a token sees only the access of its own teams", teamName, team.ID, wsName, ws.ID, permTeamAccess)
 }
 
 // teamAccessModel is the state for ta. Team and workspace come from the

@@ -25,15 +25,17 @@ import (
 //     saved plan, so the apply stops on the changed set before removing
 //     anything; see removed_team_ids.) The next plan shows b and c leaving,
 //     each by name and ID, and its apply removes both.
-//   - An update dropping team a, planned with `plan -out`; then someone
-//     grants team d access; the saved plan is applied: a's grant goes,
-//     d's stays, and the next plan shows d leaving.
+//   - An update dropping teams a and e (e holds nothing), planned with
+//     `plan -out`; then someone grants teams d and e access; the saved
+//     plan is applied: a's grant goes, d's and e's stay (issue 43, row 6:
+//     the apply removes only the grants the plan saw), and the next plan
+//     shows d and e leaving.
 func TestAccWorkspaceTeamAccessExclusive_savedPlan(t *testing.T) {
 	ws := testAccWorkspace(t)
-	a, b, c, d := testAccTeam(t, nil), testAccTeam(t, nil), testAccTeam(t, nil), testAccTeam(t, nil)
+	a, b, c, d, e := testAccTeam(t, nil), testAccTeam(t, nil), testAccTeam(t, nil), testAccTeam(t, nil), testAccTeam(t, nil)
 	ga := testAccGrant(t, a.ID, ws.ID, tfe.AccessRead)
 	gb := testAccGrant(t, b.ID, ws.ID, tfe.AccessWrite)
-	dir := newCLIDir(t, testAccExclusiveConfig(ws.ID, a.ID))
+	dir := newCLIDir(t, testAccExclusiveConfig(ws.ID, a.ID, e.ID))
 	grants := func(want map[string]string) {
 		t.Helper()
 		if err := testAccGrantsAre(t, ws.ID, want); err != nil {
@@ -66,17 +68,22 @@ func TestAccWorkspaceTeamAccessExclusive_savedPlan(t *testing.T) {
 	grants(map[string]string{a.ID: ga.ID})
 	dir.emptyPlan()
 
-	// An update: a leaves team_ids; d is granted access after the plan.
+	// An update: a and e leave team_ids; d and e are granted access after
+	// the plan.
 	dir.write("main.tf", requiredProvidersShim+testAccExclusiveConfig(ws.ID))
 	dir.must("plan", "-out=tfplan")
 	if show := folded(dir.must("show", "tfplan")); !strings.Contains(show, fmt.Sprintf(`~ removed_team_ids = [ + "%s", ]`, a.ID)) {
 		t.Errorf("the saved plan does not show removed_team_ids = [%s]:\n%s", a.ID, show)
 	}
 	gd := testAccGrant(t, d.ID, ws.ID, tfe.AccessRead)
+	ge := testAccGrant(t, e.ID, ws.ID, tfe.AccessRead)
 	dir.must("apply", "tfplan")
-	grants(map[string]string{d.ID: gd.ID})
-	if show := folded(dir.must("plan")); !strings.Contains(show, fmt.Sprintf(`- "%s",`, d.ID)) || !strings.Contains(show, fmt.Sprintf(`+ "%s",`, d.ID)) {
-		t.Errorf("the next plan does not show %s leaving team_ids (and in removed_team_ids):\n%s", d.ID, show)
+	grants(map[string]string{d.ID: gd.ID, e.ID: ge.ID})
+	show := folded(dir.must("plan"))
+	for _, id := range []string{d.ID, e.ID} {
+		if !strings.Contains(show, fmt.Sprintf(`- "%s",`, id)) || !strings.Contains(show, fmt.Sprintf(`+ "%s",`, id)) {
+			t.Errorf("the next plan does not show %s leaving team_ids (and in removed_team_ids):\n%s", id, show)
+		}
 	}
 	dir.must("apply", "-auto-approve")
 	grants(map[string]string{})

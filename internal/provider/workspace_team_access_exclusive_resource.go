@@ -61,6 +61,10 @@ func (r *workspaceTeamAccessExclusiveResource) Schema(_ context.Context, _ resou
 			"workspace's team access (one request per 100 grants) and adds every team holding access to `team_ids` in state, so `terraform plan` " +
 			"shows each team that would lose access as an element leaving `team_ids`, and an empty plan means the workspace has no grant the " +
 			"configuration does not declare. A team named in `team_ids` without a grant is allowed and costs nothing.\n\n" +
+			"Only a token that sees every grant of the workspace can tell which teams hold access: a member sees only the grants of their own teams. " +
+			"So a refresh, and the plan of a new resource, also read the workspace (one request) and fail, rather than plan \"No changes\" or remove only some grants, when the API token lacks " + permTeamAccess +
+			" (owners and the organization token see all). A workspace that answers 404 (deleted, or in no organization the token belongs to) fails " +
+			"the refresh too; if it was deleted, remove the resource from state (`terraform state rm`, or a `removed` block).\n\n" +
 			"Destroying this resource removes it from state only: no access is removed. Import it by workspace ID.\n\n" +
 			"**Lock-out guard.** The plan fails when it would remove the `admin` access through which the API token's own user administers the " +
 			"workspace: the user (from the token check every configuration makes) belongs to the team losing it, holds `admin` access through no team " +
@@ -87,10 +91,12 @@ func (r *workspaceTeamAccessExclusiveResource) Schema(_ context.Context, _ resou
 				Computed:    true,
 				ElementType: types.StringType,
 				MarkdownDescription: "IDs of the teams whose access the plan removes, known when the plan is made (unless `team_ids` is not), so that " +
-					"`terraform show` of a saved plan lists them; the apply removes the access of exactly these teams. A grant made after the plan " +
-					"is left alone, and the next plan shows it leaving. For an update these are the teams that leave `team_ids` (a team that holds " +
-					"no access loses nothing); for a new resource, the teams that hold access and `team_ids` does not name. After the apply it " +
-					"lists the teams whose access the apply removed, and a refresh empties it.\n\n" +
+					"`terraform show` of a saved plan lists them; the apply removes the access of exactly these teams. For an update these are the teams " +
+					"that leave `team_ids` and held access when the plan's refresh read the workspace's grants (a team that held none loses nothing); " +
+					"the refresh records the IDs of the grants it saw in the resource's private state (not shown in plans), and the apply removes only " +
+					"them: a grant made after the plan, to any team, is left alone, and the next plan shows it leaving. For a new resource, the teams " +
+					"that hold access and `team_ids` does not name. After the apply it lists the teams whose access the apply removed, and a refresh " +
+					"empties it.\n\n" +
 					"Terraform plans a new resource again when it applies it, and does not show the provider the plan it made " +
 					"before: if the workspace's grants changed in between, a new resource's apply stops before removing anything, with " +
 					"\"Provider produced inconsistent final plan\" for `removed_team_ids`; plan again to see them.",
@@ -127,12 +133,14 @@ func teamIDSet(ids map[string]bool) types.Set {
 
 // revocations are the grants of grants that an apply removes: those of
 // the teams in removed (the plan's removed_team_ids) that keep (team_ids)
-// does not name. A grant made after the plan is not among them, whatever
-// team it names that the plan did not: the next plan shows it.
-func revocations(grants *recordsByID[*tfe.TeamAccess], keep, removed map[string]bool) []*tfe.TeamAccess {
+// does not name and, for an update, that the refresh before the plan saw
+// (seen, its grantRecord; nil for a new resource, whose plan Terraform
+// makes again at apply). A grant made after the plan is not among them,
+// whatever team it names: the next plan shows it.
+func revocations(grants *recordsByID[*tfe.TeamAccess], keep, removed map[string]bool, seen grantRecord) []*tfe.TeamAccess {
 	var out []*tfe.TeamAccess
 	for _, g := range sortedByKey(grants.byID) {
-		if g.Team == nil || keep[g.Team.ID] || !removed[g.Team.ID] {
+		if g.Team == nil || keep[g.Team.ID] || !removed[g.Team.ID] || (seen != nil && seen[g.Team.ID] != g.ID) {
 			continue
 		}
 		out = append(out, g)
@@ -141,15 +149,17 @@ func revocations(grants *recordsByID[*tfe.TeamAccess], keep, removed map[string]
 }
 
 // removedTeams is the plan's removed_team_ids: for an update (prior, the
-// refreshed state's team_ids, not nil) the teams leaving team_ids, which
+// refreshed state's team_ids, not nil) the teams leaving team_ids that
+// held a grant when the refresh read them (seen; every leaving team
+// without that record, in a state no refresh of this version wrote), which
 // the state alone decides, so that Terraform's second plan at apply time
 // makes the same set; for a new resource (prior nil) the teams that hold a
 // grant in grants and keep does not name.
-func removedTeams(grants *recordsByID[*tfe.TeamAccess], keep, prior map[string]bool) map[string]bool {
+func removedTeams(grants *recordsByID[*tfe.TeamAccess], keep, prior map[string]bool, seen grantRecord) map[string]bool {
 	out := map[string]bool{}
 	if prior != nil {
 		for id := range prior {
-			if !keep[id] {
+			if !keep[id] && (seen == nil || seen[id] != "") {
 				out[id] = true
 			}
 		}
@@ -196,13 +206,15 @@ func (r *workspaceTeamAccessExclusiveResource) ModifyPlan(ctx context.Context, r
 	// prior: the refreshed state's teams, nil for a new resource (or one
 	// replaced for another workspace).
 	var prior map[string]bool
+	var seen grantRecord
 	if !req.State.Raw.IsNull() {
 		resp.Diagnostics.Append(req.State.Get(ctx, &state)...)
 		if state.WorkspaceID.Equal(plan.WorkspaceID) {
 			if prior, _ = teamIDsOf(ctx, state.TeamIDs); prior == nil {
 				prior = map[string]bool{}
 			}
-			if !hasRemoval(prior, keep) {
+			seen = readGrantRecord(ctx, req.Private, &resp.Diagnostics)
+			if len(removedTeams(nil, keep, prior, seen)) == 0 {
 				// Nothing leaves team_ids: no request. Unchanged, the plan
 				// keeps the state's removed_team_ids (a refresh emptied it).
 				removed := teamIDSet(nil)
@@ -215,6 +227,20 @@ func (r *workspaceTeamAccessExclusiveResource) ModifyPlan(ctx context.Context, r
 		}
 	}
 	wsID := plan.WorkspaceID.ValueString()
+	if prior == nil {
+		// A new resource's plan shows what it removes from the list alone,
+		// which must then be complete (an update's refresh checked it).
+		seen, err := r.data.seeWorkspace(ctx, wsID)
+		if err != nil {
+			resp.Diagnostics.AddError("Error reading workspace", fmt.Sprintf("Reading workspace %s to tell whether the API token sees every grant of it: %s", wsID, err))
+			return
+		}
+		if !seen.missing && !seen.canUpdate { // missing: the list below says so
+			resp.Diagnostics.AddAttributeError(path.Root("workspace_id"), "Cannot plan exclusive team access", exclusiveNotAllGrants(wsID, seen.name)+
+				" Plan with a token that has the permission.")
+			return
+		}
+	}
 	grants, err := r.data.workspaceTeamAccess(ctx, wsID)
 	if err != nil {
 		resp.Diagnostics.AddError("Error listing team access", workspaceAccessError(wsID, err))
@@ -225,9 +251,9 @@ func (r *workspaceTeamAccessExclusiveResource) ModifyPlan(ctx context.Context, r
 			workspaceNotFound(wsID))
 		return
 	}
-	removedIDs := removedTeams(grants, keep, prior)
+	removedIDs := removedTeams(grants, keep, prior, seen)
 	resp.Diagnostics.Append(resp.Plan.SetAttribute(ctx, path.Root("removed_team_ids"), teamIDSet(removedIDs))...)
-	removed := revocations(grants, keep, removedIDs)
+	removed := revocations(grants, keep, removedIDs, seen)
 	if len(removed) == 0 {
 		return
 	}
@@ -328,7 +354,7 @@ func (r *workspaceTeamAccessExclusiveResource) Create(ctx context.Context, req r
 	if resp.Diagnostics.HasError() {
 		return
 	}
-	r.apply(ctx, plan, nil, &resp.State, &resp.Diagnostics)
+	r.apply(ctx, plan, nil, nil, &resp.State, resp.Private, &resp.Diagnostics)
 }
 
 // Update removes the access of the teams that leave team_ids (as the plan
@@ -345,7 +371,10 @@ func (r *workspaceTeamAccessExclusiveResource) Update(ctx context.Context, req r
 	if prior == nil {
 		prior = map[string]bool{}
 	}
-	r.apply(ctx, plan, prior, &resp.State, &resp.Diagnostics)
+	// The refresh's record, which the plan carried (the provider's private
+	// state of the plan).
+	seen := readGrantRecord(ctx, req.Private, &resp.Diagnostics)
+	r.apply(ctx, plan, prior, seen, &resp.State, resp.Private, &resp.Diagnostics)
 }
 
 // apply removes the grants of the teams in the plan's removed_team_ids
@@ -353,8 +382,11 @@ func (r *workspaceTeamAccessExclusiveResource) Update(ctx context.Context, req r
 // apply reads, and sets the state: plan's team_ids, plus the teams whose
 // removal failed, so that the next plan shows them leaving again and a
 // second apply repairs. A removed_team_ids still unknown (team_ids was
-// not known at plan) is decided here as the plan would have.
-func (r *workspaceTeamAccessExclusiveResource) apply(ctx context.Context, plan workspaceTeamAccessExclusiveModel, prior map[string]bool, state *tfsdk.State, diags *diag.Diagnostics) {
+// not known at plan) is decided here as the plan would have. For an
+// update, only the grants the refresh before the plan recorded (seen) are
+// removed; the record becomes the grants left.
+func (r *workspaceTeamAccessExclusiveResource) apply(ctx context.Context, plan workspaceTeamAccessExclusiveModel, prior map[string]bool, seen grantRecord,
+	state *tfsdk.State, private privateSetter, diags *diag.Diagnostics) {
 	keep, ok := teamIDsOf(ctx, plan.TeamIDs)
 	if !ok {
 		diags.AddAttributeError(path.Root("team_ids"), "Unknown team_ids", "team_ids must be known when the resource is applied.")
@@ -362,7 +394,7 @@ func (r *workspaceTeamAccessExclusiveResource) apply(ctx context.Context, plan w
 	}
 	wsID := plan.WorkspaceID.ValueString()
 	removedIDs, planned := teamIDsOf(ctx, plan.RemovedTeamIDs)
-	if (planned && !hasRemoval(removedIDs, keep)) || (!planned && prior != nil && !hasRemoval(prior, keep)) {
+	if (planned && !hasRemoval(removedIDs, keep)) || (!planned && prior != nil && len(removedTeams(nil, keep, prior, seen)) == 0) {
 		// Nothing to remove, no request.
 		if !planned {
 			plan.RemovedTeamIDs = teamIDSet(nil)
@@ -381,9 +413,9 @@ func (r *workspaceTeamAccessExclusiveResource) apply(ctx context.Context, plan w
 		return
 	}
 	if !planned {
-		removedIDs = removedTeams(grants, keep, prior)
+		removedIDs = removedTeams(grants, keep, prior, seen)
 	}
-	removed := revocations(grants, keep, removedIDs)
+	removed := revocations(grants, keep, removedIDs, seen)
 	// The guard again, on what the apply is about to remove: a membership
 	// or grant may have changed since the plan. The lists are the ones
 	// this apply's plan read (shared): no request.
@@ -396,6 +428,7 @@ func (r *workspaceTeamAccessExclusiveResource) apply(ctx context.Context, plan w
 	for id := range keep {
 		final[id] = true
 	}
+	left := grantRecordOf(grants)
 	for _, g := range removed {
 		tflog.Debug(ctx, "Removing team access not declared in team_ids", map[string]any{"id": g.ID, "team_id": g.Team.ID, "workspace_id": wsID, "access": string(g.Access)})
 		if err := r.data.client.TeamAccess.Remove(ctx, g.ID); err != nil && !isNotFound(err) {
@@ -405,16 +438,23 @@ func (r *workspaceTeamAccessExclusiveResource) apply(ctx context.Context, plan w
 					g.Access, teamLabel(r.data.teamNames(ctx, wsID, []*tfe.TeamAccess{g}), g.Team.ID), wsID, g.ID, err))
 			continue
 		}
+		delete(left, g.Team.ID)
 		tflog.Info(ctx, "Removed team access not declared in team_ids", map[string]any{"id": g.ID, "team_id": g.Team.ID, "workspace_id": wsID})
 	}
+	writeGrantRecord(ctx, private, left, diags)
 	diags.Append(state.Set(ctx, &workspaceTeamAccessExclusiveModel{WorkspaceID: plan.WorkspaceID, TeamIDs: teamIDSet(final), RemovedTeamIDs: teamIDSet(removedIDs)})...)
 }
 
 // Read adds every team holding access to the workspace to team_ids (from
 // the workspace's shared list: one request per 100 grants), so that a
 // team that would lose access shows as leaving team_ids in the plan. A
-// team of team_ids without access stays (it may hold access). A missing
-// workspace removes the resource from state.
+// team of team_ids without access stays (it may hold access). Only a token
+// that sees every grant can say which teams hold access: one read of the
+// workspace (its can-update, shared with the grants of it) comes first,
+// and the refresh fails without it, or when the workspace is missing
+// (deleted, or the token belongs to no team of its organization). The
+// grants it saw are recorded in private state (grantRecord): an update's
+// apply removes only those.
 func (r *workspaceTeamAccessExclusiveResource) Read(ctx context.Context, req resource.ReadRequest, resp *resource.ReadResponse) {
 	defer r.syncIdentity(ctx, &req.State, &resp.State, resp.Identity, &resp.Diagnostics)
 	var state workspaceTeamAccessExclusiveModel
@@ -424,20 +464,24 @@ func (r *workspaceTeamAccessExclusiveResource) Read(ctx context.Context, req res
 	}
 	importing := takeImporting(ctx, req, resp)
 	wsID := state.WorkspaceID.ValueString()
+	if seen, err := r.data.seeWorkspace(ctx, wsID); err == nil && seen.missing && importing {
+		importedMissing(&resp.Diagnostics, "exclusive team access", workspaceNotFound(wsID))
+		return
+	}
+	if why := r.data.exclusiveCannotSee(ctx, wsID); why != "" {
+		resp.Diagnostics.AddAttributeError(path.Root("workspace_id"), "Cannot refresh exclusive team access", why)
+		return
+	}
 	grants, err := r.data.workspaceTeamAccess(ctx, wsID)
 	if err != nil {
 		resp.Diagnostics.AddError("Error reading team access", workspaceAccessError(wsID, err))
 		return
 	}
-	if grants.parentMissing && importing {
-		importedMissing(&resp.Diagnostics, "exclusive team access", workspaceNotFound(wsID))
-		return
-	}
 	if grants.parentMissing {
-		tflog.Info(ctx, "Workspace no longer exists; removing its exclusive team access from state", map[string]any{"workspace_id": wsID})
-		resp.State.RemoveResource(ctx)
+		resp.Diagnostics.AddAttributeError(path.Root("workspace_id"), "Cannot refresh exclusive team access", workspaceMissing("The exclusive team access of workspace "+wsID, wsID))
 		return
 	}
+	writeGrantRecord(ctx, resp.Private, grantRecordOf(grants), &resp.Diagnostics)
 	ids, _ := teamIDsOf(ctx, state.TeamIDs)
 	if ids == nil {
 		ids = map[string]bool{}

@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"regexp"
 	"slices"
 	"strings"
 	"testing"
@@ -292,26 +293,32 @@ func TestAccWorkspaceTeamAccessExclusive_invalid(t *testing.T) {
 	})
 }
 
-// TestAccWorkspaceTeamAccessExclusive_gone: a workspace deleted outside
-// Terraform leaves state on refresh.
+// TestAccWorkspaceTeamAccessExclusive_gone (issue 43, row 1): a workspace
+// that answers 404 was deleted, or the token belongs to no team of its
+// organization; the service does not say which, so the refresh of its
+// exclusive access, and of a grant on it, fails and says how to forget
+// them if it was deleted. Neither leaves state.
 func TestAccWorkspaceTeamAccessExclusive_gone(t *testing.T) {
 	ws := testAccWorkspace(t)
 	a := testAccTeam(t, nil)
+	config := testAccExclusiveConfig(ws.ID, a.ID) + testAccTeamAccessConfig(a.ID, ws.ID, "read", "")
+	missing := fmt.Sprintf(`cannot be refreshed: workspace %s was not found. It was deleted, or the API token belongs to no team of its organization: `+
+		`the service answers the same to both. If it was deleted, remove the resource from state: terraform state rm`, ws.ID)
 	resource.ParallelTest(t, resource.TestCase{
 		PreCheck:                 func() { testAccPreCheck(t) },
 		ProtoV6ProviderFactories: testAccProtoV6ProviderFactories,
 		Steps: []resource.TestStep{
-			{Config: testAccExclusiveConfig(ws.ID, a.ID)},
-			// The refresh drops it from state: with no configuration of it,
-			// the plan is empty (no destroy planned).
+			{Config: config},
 			{
 				PreConfig: func() {
 					if err := testAccClient(t).Workspaces.DeleteByID(context.Background(), ws.ID); err != nil {
 						t.Fatal(err)
 					}
 				},
-				Config:           "provider \"tfgov\" {}\n",
-				ConfigPlanChecks: resource.ConfigPlanChecks{PreApply: []plancheck.PlanCheck{plancheck.ExpectEmptyPlan()}},
+				Config: config, PlanOnly: true,
+				ExpectError: eitherOrder(
+					regexp.QuoteMeta("The exclusive team access of workspace "+ws.ID+" ")+missing,
+					`Team access tws-\S+ \(team `+a.ID+`\) `+missing),
 			},
 		},
 	})
@@ -399,10 +406,14 @@ func TestAccWorkspaceTeamAccessExclusive_lockOut(t *testing.T) {
 // The request budget of tfgov_workspace_team_access_exclusive
 // (TestAccRequestBudgets): N workspaces, each with a read grant of team
 // "keep" and an admin grant of team "extra", one resource per workspace
-// declaring keep. A refresh is one list per workspace; the plan of a
-// removal adds the lock-out check: the organization's team list, once per
-// walk (the caller is the owner, so one list proves it: no workspace
-// read); each removed grant is one DELETE.
+// declaring keep. A refresh is one read and one list per workspace (the
+// read: its can-update, since only a token that sees every grant may say
+// which teams hold access; issue 43, row 1; a new resource's plan reads
+// it too, as its plan shows what it removes from the list alone); the
+// plan of a removal adds
+// the lock-out check: the organization's team list, once per walk (the
+// caller is the owner, so one list proves it: no workspace read); each
+// removed grant is one DELETE.
 func init() {
 	budgetCases["workspace_team_access_exclusive"] = budgetCase{
 		fixtures: func(e *budgetEnv, n int) {
@@ -461,12 +472,12 @@ output "ids" { value = { for k, r in tfgov_workspace_team_access_exclusive.r : k
 		repair: 3,
 		budget: func(op budgetOp, n, _ int) int {
 			return starts(op) + map[budgetOp]int{
-				opCreate:  2*n + 2 + n, // each walk: a list per workspace and one team list (lock-out check); a DELETE per workspace
-				opPlan:    n,           // a list per workspace
-				opDrift:   n + 1,       // a list per workspace; the team list (lock-out check of workspace "0")
-				opUpdate:  n + 1,       // a list per workspace; the plan's lock-out check (the repair's); nothing else: teams only added
-				opImport:  n,           // a list per workspace
-				opDestroy: n,           // the refresh: a list per workspace; nothing is removed
+				opCreate:  4*n + 2 + n, // each walk: a read and a list per workspace, one team list (lock-out check); a DELETE per workspace
+				opPlan:    2 * n,       // the refresh: a read and a list per workspace
+				opDrift:   2*n + 1,     // the refresh; the team list (lock-out check of workspace "0")
+				opUpdate:  2*n + 1,     // the refresh; the plan's lock-out check (the repair's); nothing else: teams only added
+				opImport:  2 * n,       // the refresh: a read and a list per workspace
+				opDestroy: 2 * n,       // the refresh: a read and a list per workspace; nothing is removed
 			}[op]
 		},
 	}
