@@ -110,7 +110,7 @@ type scenario struct {
 	policies  map[int]scenPolicy
 	grants    map[[2]int]string // (team, workspace) -> access
 	tokens    map[int]bool
-	exclusive bool // on workspace 1
+	exclusive bool              // on workspace 1
 	imports   map[string]string // import blocks: address -> ID
 
 	lowered map[string]bool
@@ -970,4 +970,3 @@ func (m *scenario) exclusiveLeaving(changes map[string]planChange) map[string]bo
 	}
 	return out
 }
-
