@@ -180,8 +180,7 @@ func (m *scenario) close() {
 // the details and the configuration the history reached.
 func (m *scenario) fail(rt *rapid.T, what, format string, args ...any) {
 	rt.Helper()
-	cfg, _ := os.ReadFile(filepath.Join(m.dir, "main.tf"))
-	rt.Logf(format+"\n--- main.tf ---\n%s", append(args, cfg)...)
+	rt.Logf(format+"\n--- main.tf ---\n%s", append(args, m.config(rt))...)
 	rt.Fatal(what)
 }
 
@@ -360,6 +359,13 @@ func sortedStrings(mp map[string]string) []string {
 	}
 	sort.Strings(ks)
 	return ks
+}
+
+// config is main.tf as the model last wrote it.
+func (m *scenario) config(rt *rapid.T) string {
+	b, err := os.ReadFile(filepath.Join(m.dir, "main.tf"))
+	m.must(rt, err)
+	return string(b)
 }
 
 func (m *scenario) writeFile(rt *rapid.T, name, content string) {
@@ -824,6 +830,10 @@ func (m *scenario) checkPlanCreates(rt *rapid.T, state map[string]string, change
 func (m *scenario) checkKept(rt *rapid.T, before, after map[string]string, svc scenService, r tfRun) {
 	for addr, id := range before {
 		if after[addr] == id || !svc.ids[id] || m.named[id] || strings.HasPrefix(addr, "tfgov_workspace_team_access_exclusive.") {
+			continue
+		}
+		// Destroying an upload leaves its policy's code on the service.
+		if strings.HasPrefix(addr, "tfgov_policy_upload.") && !strings.Contains(m.config(rt), "\"tfgov_policy_upload\" \""+strings.TrimPrefix(addr, "tfgov_policy_upload.")+"\"") {
 			continue
 		}
 		m.fail(rt, "invariant 3: "+addr+" left the state unnamed", "invariant 3: %s (%s) left the state, is still on the service, and no diagnostic named it (permissions lowered: %v)\n%s",
