@@ -11,6 +11,7 @@ import (
 	"sort"
 	"strconv"
 	"strings"
+	"sync"
 	"testing"
 	"time"
 
@@ -69,6 +70,8 @@ func setRapidDefault(name, env, def string) {
 	}
 	_ = flag.Set(name, def)
 }
+
+var firstFailure sync.Once
 
 const (
 	scenPolicies   = 4
@@ -181,6 +184,11 @@ func (m *scenario) close() {
 func (m *scenario) fail(rt *rapid.T, what, format string, args ...any) {
 	rt.Helper()
 	rt.Logf(format+"\n--- main.tf ---\n%s", append(args, m.config(rt))...)
+	// rapid prints only its last rerun's log: keep the first failure's
+	// details, which a failure that does not recur (a flaky one) would lose.
+	firstFailure.Do(func() {
+		m.t.Logf("the first failure, before shrinking: %s\n"+format+"\n--- main.tf ---\n%s", append(append([]any{what}, args...), m.config(rt))...)
+	})
 	rt.Fatal(what)
 }
 
