@@ -8,6 +8,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"regexp"
 	"sort"
 	"strconv"
 	"strings"
@@ -123,6 +124,14 @@ type scenario struct {
 	// uncertain is set after a command that failed or was faulted: the
 	// service may hold what the state does not until an apply succeeds.
 	uncertain bool
+	// history is every step so far, as logged.
+	history []string
+	// hidden holds the policies whose code was uploaded outside Terraform
+	// while uploads did not move updated-at: a proof may hide it until the
+	// rotating recheck (DESIGN.md, "Policy code proofs"), so invariant 4
+	// does not judge their code until the configuration's code changes.
+	hidden    map[int]bool
+	updatedAt sandbox.PolicyUpdatedAt
 }
 
 func newScenario(t *testing.T, rt *rapid.T) *scenario {
@@ -138,7 +147,7 @@ func newScenario(t *testing.T, rt *rapid.T) *scenario {
 	}
 	m := &scenario{t: t, ctx: ctx, sb: sb, owner: c, org: sb.organization, rc: testCLIConfig(t),
 		policies: map[int]scenPolicy{}, grants: map[[2]int]string{}, tokens: map[int]bool{},
-		lowered: map[string]bool{}, named: map[string]bool{}, imports: map[string]string{}}
+		lowered: map[string]bool{}, named: map[string]bool{}, imports: map[string]string{}, hidden: map[int]bool{}}
 	dir, err := os.MkdirTemp("", "tfgov-scenario-") //nolint:usetesting // one per history, removed by close
 	if err != nil {
 		m.close()
@@ -183,13 +192,27 @@ func (m *scenario) close() {
 // the details and the configuration the history reached.
 func (m *scenario) fail(rt *rapid.T, what, format string, args ...any) {
 	rt.Helper()
+	// TFGOV_SCENARIO_IGNORE, a regular expression, lets a hunt for one edge
+	// go on past another already known.
+	if re := os.Getenv("TFGOV_SCENARIO_IGNORE"); re != "" && regexp.MustCompile(re).MatchString(what) {
+		m.logf(rt, "ignored (TFGOV_SCENARIO_IGNORE): %s", what)
+		return
+	}
 	rt.Logf(format+"\n--- main.tf ---\n%s", append(args, m.config(rt))...)
 	// rapid prints only its last rerun's log: keep the first failure's
 	// details, which a failure that does not recur (a flaky one) would lose.
 	firstFailure.Do(func() {
-		m.t.Logf("the first failure, before shrinking: %s\n"+format+"\n--- main.tf ---\n%s", append(append([]any{what}, args...), m.config(rt))...)
+		m.t.Logf("the first failure, before shrinking: %s\nits history:\n%s\n"+format+"\n--- main.tf ---\n%s",
+			append(append([]any{what, strings.Join(m.history, "\n")}, args...), m.config(rt))...)
 	})
 	rt.Fatal(what)
+}
+
+// logf logs a step of the history, and keeps it for the first failure.
+func (m *scenario) logf(rt *rapid.T, format string, args ...any) {
+	rt.Helper()
+	m.history = append(m.history, fmt.Sprintf(format, args...))
+	rt.Logf(format, args...)
 }
 
 func (m *scenario) must(rt *rapid.T, err error) {
@@ -252,6 +275,7 @@ func (m *scenario) editPolicy(rt *rapid.T) {
 		p.level = rapid.SampledFrom([]string{"advisory", "soft-mandatory", "hard-mandatory"}).Draw(rt, "level")
 	case "code":
 		p.version++
+		delete(m.hidden, i)
 	case "route":
 		p.route = rapid.SampledFrom([]string{"content", "content_wo", "source", "upload"}).Draw(rt, "route")
 	case "move": // a source file moves, with the same code or new
@@ -263,7 +287,7 @@ func (m *scenario) editPolicy(rt *rapid.T) {
 	if op != "remove" {
 		m.policies[i] = p
 	}
-	rt.Logf("edit: policy p%d %s -> %+v", i, op, p)
+	m.logf(rt, "edit: policy p%d %s -> %+v", i, op, p)
 	m.writeConfig(rt)
 }
 
@@ -271,10 +295,10 @@ func (m *scenario) editGrant(rt *rapid.T) {
 	k := [2]int{rapid.IntRange(0, scenTeams-1).Draw(rt, "team"), rapid.IntRange(0, scenWorkspaces-1).Draw(rt, "workspace")}
 	if _, ok := m.grants[k]; ok && rapid.Bool().Draw(rt, "remove") {
 		delete(m.grants, k)
-		rt.Logf("edit: remove grant of t%d on w%d", k[0], k[1])
+		m.logf(rt, "edit: remove grant of t%d on w%d", k[0], k[1])
 	} else {
 		m.grants[k] = rapid.SampledFrom([]string{"read", "plan", "write"}).Draw(rt, "access")
-		rt.Logf("edit: grant t%d %s on w%d", k[0], m.grants[k], k[1])
+		m.logf(rt, "edit: grant t%d %s on w%d", k[0], m.grants[k], k[1])
 	}
 	m.writeConfig(rt)
 }
@@ -286,13 +310,13 @@ func (m *scenario) editToken(rt *rapid.T) {
 	} else {
 		m.tokens[i] = true
 	}
-	rt.Logf("edit: token k%d in configuration: %v", i, m.tokens[i])
+	m.logf(rt, "edit: token k%d in configuration: %v", i, m.tokens[i])
 	m.writeConfig(rt)
 }
 
 func (m *scenario) toggleExclusive(rt *rapid.T) {
 	m.exclusive = !m.exclusive
-	rt.Logf("edit: exclusive team access on w1: %v", m.exclusive)
+	m.logf(rt, "edit: exclusive team access on w1: %v", m.exclusive)
 	m.writeConfig(rt)
 }
 
@@ -421,11 +445,16 @@ func (m *scenario) outside(rt *rapid.T) {
 			m.must(rt, m.owner.Policies.Delete(ctx, pol.id))
 		case "upload policy":
 			m.must(rt, m.owner.Policies.Upload(ctx, pol.id, []byte("# outside\nmain = rule { false }\n")))
+			if m.updatedAt == sandbox.PolicyUpdatedByPatch || m.updatedAt == sandbox.PolicyUpdatedByNeither {
+				if i, err := strconv.Atoi(strings.TrimPrefix(name, "p")); err == nil {
+					m.hidden[i] = true
+				}
+			}
 		default:
 			_, err := m.owner.Policies.Update(ctx, pol.id, tfe.PolicyUpdateOptions{EnforcementLevel: tfe.EnforcementMode(tfe.EnforcementSoft), Description: tfe.String("outside")})
 			m.must(rt, err)
 		}
-		rt.Logf("outside: %s %s (%s)", kind, name, pol.id)
+		m.logf(rt, "outside: %s %s (%s)", kind, name, pol.id)
 	case "grant":
 		tm := rapid.IntRange(0, scenTeams-1).Draw(rt, "team")
 		ws := rapid.IntRange(0, scenWorkspaces-1).Draw(rt, "workspace")
@@ -434,7 +463,7 @@ func (m *scenario) outside(rt *rapid.T) {
 		}
 		g, err := m.owner.TeamAccess.Add(ctx, tfe.TeamAccessAddOptions{Access: tfe.Access(tfe.AccessRead), Team: m.teams[tm], Workspace: m.workspaces[ws]})
 		m.must(rt, err)
-		rt.Logf("outside: grant t%d read on w%d (%s)", tm, ws, g.ID)
+		m.logf(rt, "outside: grant t%d read on w%d (%s)", tm, ws, g.ID)
 	case "revoke grant", "change grant":
 		keys := svc.grantKeys(m.ops.ID)
 		if len(keys) == 0 {
@@ -448,7 +477,7 @@ func (m *scenario) outside(rt *rapid.T) {
 			_, err := m.owner.TeamAccess.Update(ctx, g.id, tfe.TeamAccessUpdateOptions{Access: tfe.Access(tfe.AccessAdmin)})
 			m.must(rt, err)
 		}
-		rt.Logf("outside: %s %s", kind, g.id)
+		m.logf(rt, "outside: %s %s", kind, g.id)
 	case "revoke token":
 		ids := svc.tokenIDs()
 		if len(ids) == 0 {
@@ -456,7 +485,7 @@ func (m *scenario) outside(rt *rapid.T) {
 		}
 		id := rapid.SampledFrom(ids).Draw(rt, "token")
 		m.must(rt, m.owner.AgentTokens.Delete(ctx, id))
-		rt.Logf("outside: revoke token %s", id)
+		m.logf(rt, "outside: revoke token %s", id)
 	}
 }
 
@@ -483,7 +512,7 @@ func (m *scenario) permission(rt *rapid.T) {
 		m.must(rt, err)
 	}
 	m.lowered[what] = lower
-	rt.Logf("permission: %s lowered: %v", what, lower)
+	m.logf(rt, "permission: %s lowered: %v", what, lower)
 }
 
 // service changes how the service behaves where the reference is silent:
@@ -492,12 +521,13 @@ func (m *scenario) service(rt *rapid.T) {
 	if rapid.Bool().Draw(rt, "updated-at") {
 		b := rapid.SampledFrom(sandbox.PolicyUpdatedAtValues).Draw(rt, "moves updated-at")
 		m.must(rt, m.sb.srv.SetPolicyUpdatedAt(b))
-		rt.Logf("service: writes that move a policy's updated-at: %s", b)
+		m.updatedAt = b
+		m.logf(rt, "service: writes that move a policy's updated-at: %s", b)
 		return
 	}
 	d := time.Duration(rapid.IntRange(-30, 30).Draw(rt, "clock hours")) * time.Hour
 	m.sb.srv.SetClockOffset(d)
-	rt.Logf("service: clock offset %s", d)
+	m.logf(rt, "service: clock offset %s", d)
 }
 
 // reimport forgets an object (terraform state rm) and imports it back
@@ -524,7 +554,7 @@ func (m *scenario) reimport(rt *rapid.T) {
 	}
 	m.imports[addr] = id
 	m.writeConfig(rt)
-	rt.Logf("reimport: %s (%s)", addr, id)
+	m.logf(rt, "reimport: %s (%s)", addr, id)
 }
 
 // fault arms a fault on the next write of one kind: its answer lost
@@ -552,7 +582,7 @@ func (m *scenario) fault(rt *rapid.T) {
 	if err := m.sb.srv.InjectFault(f); err != nil {
 		rt.Fatalf("fault %+v: %v (route names drifted from the sandbox's?)", f, err)
 	}
-	rt.Logf("fault: %+v", f)
+	m.logf(rt, "fault: %+v", f)
 }
 
 // --- terraform ------------------------------------------------------------
@@ -593,7 +623,7 @@ func (m *scenario) terraform(rt *rapid.T, args ...string) tfRun {
 	if r.blames {
 		m.fail(rt, "terraform "+args[0]+" blames the provider", "terraform %s blames the provider:\n%s", strings.Join(args, " "), strings.Join(r.diags, "\n"))
 	}
-	rt.Logf("terraform %s: exit %d %s", strings.Join(args, " "), code, strings.Join(r.diags, " | "))
+	m.logf(rt, "terraform %s: exit %d %s", strings.Join(args, " "), code, strings.Join(r.diags, " | "))
 	m.sb.srv.ClearFaults()
 	if code != 0 {
 		m.uncertain = true
@@ -880,7 +910,7 @@ func (m *scenario) checkHolds(rt *rapid.T, svc scenService) {
 			m.fail(rt, "invariant 4: policy "+name+" missing", "invariant 4: the apply succeeded, but policy %s is not on the service", name)
 		case got.level != p.level:
 			m.fail(rt, "invariant 4: policy "+name+"'s level", "invariant 4: policy %s is %s on the service, %s in the configuration", name, got.level, p.level)
-		case got.code != p.code(name):
+		case got.code != p.code(name) && !m.hidden[i]:
 			m.fail(rt, "invariant 4: policy "+name+"'s code", "invariant 4: policy %s's code on the service is %q, the configuration's %q (route %s)", name, got.code, p.code(name), p.route)
 		}
 	}
