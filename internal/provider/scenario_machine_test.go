@@ -36,7 +36,7 @@ func TestScenarios(t *testing.T) {
 	testCLIConfig(t)
 	// TFGOV_SCENARIO_STEPS steps in all (make scenarios STEPS=N), in
 	// histories of at most 30.
-	total := 28
+	total := 40
 	if n, err := strconv.Atoi(os.Getenv("TFGOV_SCENARIO_STEPS")); err == nil && n > 0 {
 		total = n
 	}
