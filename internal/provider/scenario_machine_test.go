@@ -1000,8 +1000,8 @@ func (m *scenario) grantAddr(k [2]string) string {
 	return ""
 }
 
-// exclusiveLeaving is the set of teams the plan shows leaving w1's
-// team_ids.
+// exclusiveLeaving is the set of teams the plan shows losing their access
+// to w1: leaving team_ids, or named in a new resource's removed_team_ids.
 func (m *scenario) exclusiveLeaving(changes map[string]planChange) map[string]bool {
 	out := map[string]bool{}
 	c, ok := changes["tfgov_workspace_team_access_exclusive.w1"]
@@ -1012,6 +1012,12 @@ func (m *scenario) exclusiveLeaving(changes map[string]planChange) map[string]bo
 	if ids, ok := c.after["team_ids"].([]any); ok {
 		for _, id := range ids {
 			after[fmt.Sprint(id)] = true
+		}
+	}
+	// A new exclusive resource shows what it removes in removed_team_ids.
+	if ids, ok := c.after["removed_team_ids"].([]any); ok {
+		for _, id := range ids {
+			out[fmt.Sprint(id)] = true
 		}
 	}
 	if ids, ok := c.before["team_ids"].([]any); ok {
