@@ -20,6 +20,7 @@ require (
 	github.com/hashicorp/terraform-svchost v0.2.1
 	github.com/open-policy-agent/opa v1.22.2
 	golang.org/x/sync v0.23.0
+	pgregory.net/rapid v1.3.0
 )
 
 require (

@@ -7,6 +7,7 @@ import (
 	"net/http/httptest"
 	"os"
 	"os/exec"
+	"runtime"
 	"strings"
 	"sync"
 	"testing"
@@ -205,8 +206,47 @@ func testAccOrganization() string { return os.Getenv("TFE_ORGANIZATION") }
 
 // testAccSandbox returns the in-process sandbox, or nil when the tests run
 // against a live endpoint. Only request counters and fault switches may use
-// it; fixtures are always made through the public API.
-func testAccSandbox() *sandbox.Server { return accSandbox }
+// it; fixtures are always made through the public API. Against a live
+// endpoint it records the calling test in the file TFGOV_ACC_LIVE_GAPS
+// names, if any: the tests that do less there, which CI runs again on the
+// in-process sandbox with the same Terraform (.ci/run).
+func testAccSandbox() *sandbox.Server {
+	if accSandbox == nil {
+		recordLiveGap()
+	}
+	return accSandbox
+}
+
+// recordLiveGap appends the name of the test that called testAccSandbox
+// (the first Test function on the stack) to the file TFGOV_ACC_LIVE_GAPS.
+func recordLiveGap() {
+	file := os.Getenv("TFGOV_ACC_LIVE_GAPS")
+	if file == "" {
+		return
+	}
+	pcs := make([]uintptr, 64)
+	frames := runtime.CallersFrames(pcs[:runtime.Callers(2, pcs)])
+	name := "(no test on the stack)"
+	for {
+		f, more := frames.Next()
+		fn := f.Function[strings.LastIndex(f.Function, "/")+1:] // provider.TestAccX.func1
+		if parts := strings.Split(fn, "."); len(parts) > 1 && strings.HasPrefix(parts[1], "Test") {
+			name = parts[1]
+			break
+		}
+		if !more {
+			break
+		}
+	}
+	out, err := os.OpenFile(file, os.O_APPEND|os.O_CREATE|os.O_WRONLY, 0o600)
+	if err != nil {
+		panic(fmt.Sprintf("TFGOV_ACC_LIVE_GAPS: %v", err))
+	}
+	defer out.Close()
+	if _, err := fmt.Fprintln(out, name); err != nil {
+		panic(fmt.Sprintf("TFGOV_ACC_LIVE_GAPS: %v", err))
+	}
+}
 
 var (
 	accClientOnce sync.Once
