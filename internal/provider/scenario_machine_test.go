@@ -429,6 +429,14 @@ func sortedGrantKeys(mp map[[2]int]string) [][2]int {
 // outside makes one write on the service with the owner's token, as
 // another person would.
 func (m *scenario) outside(rt *rapid.T) {
+	// An armed fault is for Terraform's next write, not for this one.
+	pending := m.sb.srv.Faults()
+	m.sb.srv.ClearFaults()
+	defer func() {
+		for _, f := range pending {
+			m.must(rt, m.sb.srv.InjectFault(f))
+		}
+	}()
 	svc := m.snapshot(rt)
 	kind := rapid.SampledFrom([]string{"delete policy", "upload policy", "patch policy", "grant", "revoke grant", "change grant", "revoke token"}).Draw(rt, "outside")
 	ctx := m.ctx
