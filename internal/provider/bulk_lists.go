@@ -16,6 +16,9 @@ type bulkLists struct {
 	policies sharedLists[string, recordsByID[*policyAPI]]
 	// teams by organization name (team_access.go).
 	teams sharedLists[string, recordsByID[*tfe.Team]]
+	// parents: the one read of a parent that tells gone from cannot-see
+	// (gone.go), by "kind:ID".
+	parents sharedLists[string, parentSeen]
 	// testRunPages by module and page number (testRunPageKey).
 	testRunPages sharedLists[testRunPageKey, testRunPage]
 	// policyIdentities remembers, by policy ID, what never changes about

@@ -51,14 +51,14 @@ func (d *providerData) agentPoolError(ctx context.Context, poolID string, err er
 	if !isNotFound(err) {
 		return fmt.Sprintf("Agent pool %s: %s", poolID, err)
 	}
-	pool, rerr := d.client.AgentPools.Read(ctx, poolID)
+	pool, rerr := d.agentPoolSeen(ctx, poolID)
 	switch {
-	case isNotFound(rerr):
-		return fmt.Sprintf("Agent pool %s was not found: no organization the API token belongs to has an agent pool of that ID.", poolID)
 	case rerr != nil:
 		return fmt.Sprintf("Agent pool %s was not found, or the API token may not manage agent pools (it needs %s); reading the pool to tell which failed: %s.", poolID, permManageAgentPools, rerr)
+	case pool.missing:
+		return fmt.Sprintf("Agent pool %s was not found: no organization the API token belongs to has an agent pool of that ID.", poolID)
 	}
-	return fmt.Sprintf("Agent pool %s (%q) exists, but the API token may not manage its tokens: it needs %s, or to be an owner.", poolID, pool.Name, permManageAgentPools)
+	return fmt.Sprintf("Agent pool %s (%q) exists, but the API token may not manage its tokens: it needs %s, or to be an owner.", poolID, pool.name, permManageAgentPools)
 }
 
 // organizationPoliciesError explains a failed call on an organization's
@@ -69,12 +69,12 @@ func (d *providerData) organizationPoliciesError(ctx context.Context, org string
 	if !isNotFound(err) {
 		return fmt.Sprintf("Organization %s: %s", org, err)
 	}
-	_, rerr := d.client.Organizations.Read(ctx, org)
+	seen, rerr := d.organizationSeen(ctx, org)
 	switch {
-	case isNotFound(rerr):
-		return fmt.Sprintf("Organization %s was not found, or the API token belongs to no team of it.", org)
 	case rerr != nil:
 		return policyNotFound("Organization "+org) + fmt.Sprintf(" Reading the organization to tell which failed: %s.", rerr)
+	case seen.missing:
+		return fmt.Sprintf("Organization %s was not found, or the API token belongs to no team of it.", org)
 	}
 	return fmt.Sprintf("Organization %s exists, but the API token may not manage its policies: it needs %s, or to be an owner, or the organization token.", org, permManagePolicies)
 }
@@ -147,9 +147,9 @@ func (d *providerData) teamAccessUpdateError(ctx context.Context, id, wsID strin
 // its tests (they need the owners team), or, for an operation on one
 // variable (ofVariable), that variable was removed outside Terraform.
 func (d *providerData) moduleTestsDenied(ctx context.Context, mod moduleRef, ofVariable bool) string {
-	_, err := d.client.RegistryModules.Read(ctx, mod.id())
+	seen, err := d.moduleSeen(ctx, mod)
 	switch {
-	case isNotFound(err):
+	case err == nil && seen.missing:
 		return fmt.Sprintf("the module was not found in the private registry of organization %s, or the API token belongs to no team of it.", mod.Organization)
 	case err != nil:
 		return fmt.Sprintf("the module or the variable was not found, or the API token may not manage the module's tests (%s); reading the module to tell which failed: %s.", permTextTests, err)

@@ -112,6 +112,15 @@ func moduleTestsError(m moduleRef, err error) string {
 	return fmt.Sprintf("Module %s: %s", m, err)
 }
 
+// testRunsListError explains a failed list of mod's test runs; a 404 says
+// which, from one read of the module (moduleTestsDenied).
+func (d *providerData) testRunsListError(ctx context.Context, mod moduleRef, err error) string {
+	if isNotFound(err) {
+		return fmt.Sprintf("Could not list the test runs of module %s: %s", mod, d.moduleTestsDenied(ctx, mod, false))
+	}
+	return moduleTestsError(mod, err)
+}
+
 type testRunClient struct{ client *tfe.Client }
 
 // read reads one run: one request.

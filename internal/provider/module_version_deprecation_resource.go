@@ -126,7 +126,8 @@ func (r *moduleVersionDeprecationResource) Create(ctx context.Context, req resou
 }
 
 // Read refreshes the deprecation from the version read: one request. A
-// version that is gone, or no longer deprecated, leaves state; one whose
+// version that is gone (a 404, with its module visible), or no longer
+// deprecated, leaves state; one whose
 // reason or link changed outside Terraform is recorded as it is, so the
 // next plan sets them back.
 //
@@ -162,6 +163,17 @@ func (r *moduleVersionDeprecationResource) Read(ctx context.Context, req resourc
 		}
 	}
 	if isNotFound(err) {
+		// Every member of the organization may read its modules and their
+		// versions: with the module visible the version is gone; a missing
+		// module may be a token of no team of the organization
+		// (DESIGN.md, "Gone or cannot see").
+		mod := moduleRef{Organization: ref.Organization, Name: ref.Name, Provider: ref.Provider}
+		seen, merr := r.data.moduleSeen(ctx, mod)
+		if merr != nil || seen.missing {
+			resp.Diagnostics.AddError("Cannot refresh module version deprecation", cannotSee("The deprecation of "+ref.describe(), "module "+mod.String(), "versions",
+				"to belong to a team of organization "+ref.Organization, seen, merr))
+			return
+		}
 		tflog.Info(ctx, "Module version no longer exists; removing its deprecation from state", fields)
 		resp.State.RemoveResource(ctx)
 		return
