@@ -10,6 +10,7 @@ import (
 
 	tfe "github.com/hashicorp/go-tfe"
 	"github.com/hashicorp/terraform-plugin-testing/helper/resource"
+	"golang.org/x/sync/errgroup"
 )
 
 // TestAccCannotSeeIsNotGone (issue 43 row 1): objects made with the
@@ -148,4 +149,42 @@ func TestCannotSee(t *testing.T) {
 			}
 		})
 	}
+}
+
+// TestAccAgentTokenImportOtherPool (issue 43 row 8): importing a token as
+// <pool>/<token> with a pool that is not the token's own fails naming both
+// pools, also when that pool has more than 100 tokens, where the token
+// misses the list's first page and a read by ID does not say which pool it
+// is in.
+func TestAccAgentTokenImportOtherPool(t *testing.T) {
+	ctx := context.Background()
+	c := testAccClient(t)
+	big, own := testAccAgentPool(t), testAccAgentPool(t)
+	tok, err := c.AgentTokens.Create(ctx, own.ID, tfe.AgentTokenCreateOptions{Description: tfe.String("own")})
+	if err != nil {
+		t.Fatalf("agent token: %v", err)
+	}
+	var g errgroup.Group
+	g.SetLimit(8)
+	for range bulkPageSize + 1 {
+		g.Go(func() error {
+			_, err := c.AgentTokens.Create(ctx, big.ID, tfe.AgentTokenCreateOptions{Description: tfe.String("filler")})
+			return err
+		})
+	}
+	if err := g.Wait(); err != nil {
+		t.Fatalf("agent tokens of %s: %v", big.ID, err)
+	}
+	resource.ParallelTest(t, resource.TestCase{
+		PreCheck:                 func() { testAccPreCheck(t) },
+		ProtoV6ProviderFactories: testAccProtoV6ProviderFactories,
+		Steps: []resource.TestStep{{
+			Config:        testAccAgentTokenConfig(big.ID, "own", ""),
+			ResourceName:  agentTokenAddr,
+			ImportState:   true,
+			ImportStateId: big.ID + "/" + tok.ID,
+			ExpectError: matchWrapped(fmt.Sprintf("Agent token %s is not a token of agent pool %s", tok.ID, big.ID),
+				fmt.Sprintf("It belongs to agent pool %s (%q)", own.ID, own.Name)),
+		}},
+	})
 }
