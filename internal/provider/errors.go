@@ -123,6 +123,27 @@ func (d *providerData) policyByNameError(ctx context.Context, org, name string, 
 	return fmt.Sprintf("Organization %s has no policy named %q: its policies, which the API token may list, do not include it.", org, name)
 }
 
+// policyByIDError explains a failed read of policy id. A 404 is a missing
+// policy or a token without "Manage policies" on the policy's
+// organization; with an organization to look in (org, "" for none), its
+// shared policy list says which: it answers 404 too (the organization's
+// read then says why), or it lacks the policy, which is then in no
+// organization whose policies the token may manage.
+func (d *providerData) policyByIDError(ctx context.Context, org, id string, err error) string {
+	if !isNotFound(err) || org == "" {
+		return policyError("Policy "+id, err)
+	}
+	pols, lerr := d.organizationPolicies(ctx, org)
+	switch {
+	case lerr != nil:
+		return policyError("Policy "+id, err)
+	case pols.parentMissing:
+		return fmt.Sprintf("Policy %s was not found. ", id) + d.organizationPoliciesError(ctx, org, tfe.ErrResourceNotFound)
+	}
+	return fmt.Sprintf("Policy %s was not found: organization %s, whose policies the API token may list, has none with that ID, "+
+		"and no other organization whose policies the token may manage has it.", id, org)
+}
+
 // teamAccessUpdateError explains a 404 from updating grant id of workspace
 // wsID: one read of the workspace says whether it is gone, the token may
 // not manage its team access (its can-update), or the grant itself was
