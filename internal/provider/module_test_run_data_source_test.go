@@ -139,7 +139,7 @@ func TestAccModuleTestRunDataSource_basic(t *testing.T) {
 			// A run is read through its own module only.
 			{
 				Config:      testAccModuleTestRunConfig("pass", other, pass.ID),
-				ExpectError: matchWrapped("Module "+other.String()+" has no test run "+pass.ID+": its test runs, which the API token may list, do not include it"),
+				ExpectError: matchWrapped("Module " + other.String() + " has no test run " + pass.ID + ": its test runs, which the API token may list, do not include it"),
 			},
 			{
 				Config:      testAccModuleTestRunConfig("pass", mod, "trun-doesnotexist1"),
