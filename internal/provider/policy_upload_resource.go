@@ -440,6 +440,12 @@ func (r *policyUploadResource) Read(ctx context.Context, req resource.ReadReques
 		if listedPol != nil {
 			r.data.checkDownload(listedPol, checked, state.ContentSHA256.ValueString(), sum.ValueString(), &resp.Diagnostics)
 		}
+		if listedPol != nil && !orgKnown {
+			// Recorded, so that the next refresh reads the policy's own
+			// organization's list, whose absence proves it gone (an import
+			// records nothing else).
+			rememberKind(ctx, resp.Private, id, identityOf(listedPol), &resp.Diagnostics)
+		}
 		state.ContentSHA256, state.Content = sum, content
 		resp.Diagnostics.Append(r.data.setCodeProof(ctx, resp.Private, proof)...)
 	}
