@@ -236,9 +236,9 @@ func agentTokenOrphansWarning(poolID, description, id string, tokens []*tfe.Agen
 
 // Read refreshes the token from its pool's token list, which every token
 // of the pool shares (bulkLists): one request per 100 tokens of a pool per
-// plan. A token missing from the list, or a missing pool, was revoked
-// outside Terraform. The secret is never listed, so the one in state is
-// kept.
+// plan. A token missing from the list was revoked outside Terraform; a 404
+// on the list fails (DESIGN.md, "Gone or cannot see"). The secret is never
+// listed, so the one in state is kept.
 func (r *agentTokenResource) Read(ctx context.Context, req resource.ReadRequest, resp *resource.ReadResponse) {
 	defer r.syncIdentity(ctx, &req.State, &resp.State, resp.Identity, &resp.Diagnostics)
 	state, diags := getModel[agentTokenResourceModel](ctx, req.State)
@@ -253,26 +253,31 @@ func (r *agentTokenResource) Read(ctx context.Context, req resource.ReadRequest,
 		resp.Diagnostics.AddError("Error reading agent token", fmt.Sprintf("Listing the tokens of agent pool %s: %s", poolID, err))
 		return
 	}
-	tok, ok := tokens.lookup(state.ID.ValueString())
+	id := state.ID.ValueString()
+	if tokens.parentMissing {
+		if importing {
+			importedMissing(&resp.Diagnostics, "agent token", r.data.agentPoolError(ctx, poolID, tfe.ErrResourceNotFound))
+		} else {
+			resp.Diagnostics.AddError("Cannot refresh agent token", r.data.agentTokenCannotSee(ctx, poolID, id))
+		}
+		return
+	}
+	tok, ok := tokens.lookup(id)
 	if !ok && !tokens.definite() {
-		// Make sure (shared_lists.go): read by ID.
-		if tok, err = r.data.client.AgentTokens.Read(ctx, state.ID.ValueString()); err == nil {
-			ok = true
-		} else if !isNotFound(err) {
-			resp.Diagnostics.AddError("Error reading agent token", fmt.Sprintf("Reading agent token %s: %s", state.ID.ValueString(), err))
+		// Missing from a list of several pages: only probably gone
+		// (shared_lists.go), and a read by ID does not name the pool.
+		var failure string
+		if tok, ok, failure = r.data.agentTokenInPool(ctx, poolID, id); failure != "" {
+			resp.Diagnostics.AddError("Error reading agent token", failure)
 			return
 		}
 	}
-	switch {
-	case !ok && importing && tokens.parentMissing:
-		importedMissing(&resp.Diagnostics, "agent token", r.data.agentPoolError(ctx, poolID, tfe.ErrResourceNotFound))
-		return
-	case !ok && importing:
-		importedMissing(&resp.Diagnostics, "agent token", fmt.Sprintf("Agent token %s was not found in agent pool %s: the pool's tokens, which the API token can list, do not include it.", state.ID.ValueString(), poolID))
+	if !ok && importing {
+		importedMissing(&resp.Diagnostics, "agent token", fmt.Sprintf("Agent token %s was not found in agent pool %s: the pool's tokens, which the API token can list, do not include it.", id, poolID))
 		return
 	}
 	if !ok {
-		tflog.Info(ctx, "Agent token no longer exists; removing it from state", map[string]any{"id": state.ID.ValueString(), "agent_pool_id": poolID, "pool_missing": tokens.parentMissing})
+		tflog.Info(ctx, "Agent token no longer exists; removing it from state", map[string]any{"id": id, "agent_pool_id": poolID})
 		resp.State.RemoveResource(ctx)
 		return
 	}
@@ -350,29 +355,83 @@ func (r *agentTokenResource) findPool(ctx context.Context, tokenID string) (stri
 	if r.data.organization == "" {
 		return "", fmt.Errorf("importing by token ID alone needs the provider's organization to search its agent pools; set it, or import with <agent_pool_id>/%s", tokenID)
 	}
+	pool, err := r.data.poolOfToken(ctx, r.data.organization, tokenID, "")
+	if err != nil {
+		return "", err
+	}
+	if pool == nil {
+		return "", fmt.Errorf("agent token %s was not found in any agent pool of organization %s whose tokens the API token may list (listing them needs "+permManageAgentPools+")", tokenID, r.data.organization)
+	}
+	return pool.ID, nil
+}
+
+// poolOfToken returns the agent pool of org whose token list holds
+// tokenID, skipping pool skip; nil when none the API token may list does.
+func (d *providerData) poolOfToken(ctx context.Context, org, tokenID, skip string) (*tfe.AgentPool, error) {
 	pools, err := tfeclient.ListAll(ctx, func(ctx context.Context, n int) ([]*tfe.AgentPool, *tfe.Pagination, error) {
-		pl, err := r.data.client.AgentPools.List(ctx, r.data.organization, &tfe.AgentPoolListOptions{ListOptions: tfe.ListOptions{PageNumber: n, PageSize: bulkPageSize}})
+		pl, err := d.client.AgentPools.List(ctx, org, &tfe.AgentPoolListOptions{ListOptions: tfe.ListOptions{PageNumber: n, PageSize: bulkPageSize}})
 		if err != nil {
 			return nil, nil, err
 		}
 		return pl.Items, pl.Pagination, nil
 	})
 	if err != nil {
-		return "", fmt.Errorf("listing agent pools of %s: %w", r.data.organization, err)
+		return nil, fmt.Errorf("listing agent pools of %s: %w", org, err)
 	}
 	for _, pool := range pools {
-		found := false
-		_, err := tfeclient.WalkPages(ctx, r.data.agentTokenPages(pool.ID), func(tokens []*tfe.AgentToken) bool {
-			found = slices.ContainsFunc(tokens, func(t *tfe.AgentToken) bool { return t.ID == tokenID })
-			return found
-		})
+		if pool.ID == skip {
+			continue
+		}
+		found, err := d.poolListsToken(ctx, pool.ID, tokenID)
 		switch {
 		case found:
-			return pool.ID, nil
+			return pool, nil
 		case isNotFound(err): // a pool whose tokens we may not see
 		case err != nil:
-			return "", fmt.Errorf("listing tokens of agent pool %s: %w", pool.ID, err)
+			return nil, fmt.Errorf("listing tokens of agent pool %s: %w", pool.ID, err)
 		}
 	}
-	return "", fmt.Errorf("agent token %s was not found in any agent pool of organization %s whose tokens the API token may list (listing them needs "+permManageAgentPools+")", tokenID, r.data.organization)
+	return nil, nil
+}
+
+// poolListsToken walks the token list of poolID until it finds tokenID.
+func (d *providerData) poolListsToken(ctx context.Context, poolID, tokenID string) (bool, error) {
+	found := false
+	_, err := tfeclient.WalkPages(ctx, d.agentTokenPages(poolID), func(tokens []*tfe.AgentToken) bool {
+		found = slices.ContainsFunc(tokens, func(t *tfe.AgentToken) bool { return t.ID == tokenID })
+		return found
+	})
+	return found, err
+}
+
+// agentTokenInPool settles a token missing from its pool's list of
+// several pages (row 8 of issue 43): a read by ID says whether the token
+// exists, but not its pool (the show response names none), and a token
+// of another pool must never pass for this pool's. So a token that
+// exists is looked for in a second, complete walk of the pool's list;
+// missing from it too, it is not this pool's, and the error names the pool
+// it is in when the API token may list that pool's tokens.
+func (d *providerData) agentTokenInPool(ctx context.Context, poolID, id string) (tok *tfe.AgentToken, ok bool, failure string) {
+	tok, err := d.client.AgentTokens.Read(ctx, id)
+	switch {
+	case isNotFound(err):
+		return nil, false, "" // the pool's list was readable: revoked
+	case err != nil:
+		return nil, false, fmt.Sprintf("Reading agent token %s: %s", id, err)
+	}
+	found, err := d.poolListsToken(ctx, poolID, id)
+	switch {
+	case found:
+		return tok, true, ""
+	case err != nil:
+		return nil, false, fmt.Sprintf("Agent token %s exists, and listing the tokens of agent pool %s again to find it failed: %s", id, poolID, err)
+	}
+	belongs := "The API token may not list the tokens of the pool it belongs to."
+	if pool, err := d.client.AgentPools.Read(ctx, poolID); err == nil && pool.Organization != nil {
+		if own, err := d.poolOfToken(ctx, pool.Organization.Name, id, poolID); err == nil && own != nil {
+			belongs = fmt.Sprintf("It belongs to agent pool %s (%q).", own.ID, own.Name)
+		}
+	}
+	return nil, false, fmt.Sprintf("Agent token %s is not a token of agent pool %s: the token exists, but two complete lists of the pool's tokens do not include it. %s "+
+		"A token is managed only in its own pool: import it as <its pool's ID>/%s, or correct agent_pool_id. State keeps it; nothing was revoked.", id, poolID, belongs, id)
 }

@@ -19,6 +19,9 @@ type bulkLists struct {
 	// workspaces by ID: the one read that tells a grant that is gone from
 	// one the token may not see (team_access_gone.go).
 	workspaces sharedLists[string, workspaceSeen]
+	// parents: the one read of a parent that tells gone from cannot-see
+	// (gone.go), by "kind:ID".
+	parents sharedLists[string, parentSeen]
 	// testRunPages by module and page number (testRunPageKey).
 	testRunPages sharedLists[testRunPageKey, testRunPage]
 	// policyIdentities remembers, by policy ID, what never changes about

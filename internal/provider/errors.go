@@ -51,14 +51,14 @@ func (d *providerData) agentPoolError(ctx context.Context, poolID string, err er
 	if !isNotFound(err) {
 		return fmt.Sprintf("Agent pool %s: %s", poolID, err)
 	}
-	pool, rerr := d.client.AgentPools.Read(ctx, poolID)
+	pool, rerr := d.agentPoolSeen(ctx, poolID)
 	switch {
-	case isNotFound(rerr):
-		return fmt.Sprintf("Agent pool %s was not found: no organization the API token belongs to has an agent pool of that ID.", poolID)
 	case rerr != nil:
 		return fmt.Sprintf("Agent pool %s was not found, or the API token may not manage agent pools (it needs %s); reading the pool to tell which failed: %s.", poolID, permManageAgentPools, rerr)
+	case pool.missing:
+		return fmt.Sprintf("Agent pool %s was not found: no organization the API token belongs to has an agent pool of that ID.", poolID)
 	}
-	return fmt.Sprintf("Agent pool %s (%q) exists, but the API token may not manage its tokens: it needs %s, or to be an owner.", poolID, pool.Name, permManageAgentPools)
+	return fmt.Sprintf("Agent pool %s (%q) exists, but the API token may not manage its tokens: it needs %s, or to be an owner.", poolID, pool.name, permManageAgentPools)
 }
 
 // organizationPoliciesError explains a failed call on an organization's
@@ -69,12 +69,12 @@ func (d *providerData) organizationPoliciesError(ctx context.Context, org string
 	if !isNotFound(err) {
 		return fmt.Sprintf("Organization %s: %s", org, err)
 	}
-	_, rerr := d.client.Organizations.Read(ctx, org)
+	seen, rerr := d.organizationSeen(ctx, org)
 	switch {
-	case isNotFound(rerr):
-		return fmt.Sprintf("Organization %s was not found, or the API token belongs to no team of it.", org)
 	case rerr != nil:
 		return policyNotFound("Organization "+org) + fmt.Sprintf(" Reading the organization to tell which failed: %s.", rerr)
+	case seen.missing:
+		return fmt.Sprintf("Organization %s was not found, or the API token belongs to no team of it.", org)
 	}
 	return fmt.Sprintf("Organization %s exists, but the API token may not manage its policies: it needs %s, or to be an owner, or the organization token.", org, permManagePolicies)
 }
@@ -127,6 +127,27 @@ func (d *providerData) policyByNameError(ctx context.Context, org, name string, 
 	return fmt.Sprintf("Organization %s has no policy named %q: its policies, which the API token may list, do not include it.", org, name)
 }
 
+// policyByIDError explains a failed read of policy id. A 404 is a missing
+// policy or a token without "Manage policies" on the policy's
+// organization; with an organization to look in (org, "" for none), its
+// shared policy list says which: it answers 404 too (the organization's
+// read then says why), or it lacks the policy, which is then in no
+// organization whose policies the token may manage.
+func (d *providerData) policyByIDError(ctx context.Context, org, id string, err error) string {
+	if !isNotFound(err) || org == "" {
+		return policyError("Policy "+id, err)
+	}
+	pols, lerr := d.organizationPolicies(ctx, org)
+	switch {
+	case lerr != nil:
+		return policyError("Policy "+id, err)
+	case pols.parentMissing:
+		return fmt.Sprintf("Policy %s was not found. ", id) + d.organizationPoliciesError(ctx, org, tfe.ErrResourceNotFound)
+	}
+	return fmt.Sprintf("Policy %s was not found: organization %s, whose policies the API token may list, has none with that ID, "+
+		"and no other organization whose policies the token may manage has it.", id, org)
+}
+
 // teamAccessUpdateError explains a 404 from updating grant id of workspace
 // wsID: one read of the workspace says whether it is gone, the token may
 // not manage its team access (its can-update), or the grant itself was
@@ -151,9 +172,9 @@ func (d *providerData) teamAccessUpdateError(ctx context.Context, id, wsID strin
 // its tests (they need the owners team), or, for an operation on one
 // variable (ofVariable), that variable was removed outside Terraform.
 func (d *providerData) moduleTestsDenied(ctx context.Context, mod moduleRef, ofVariable bool) string {
-	_, err := d.client.RegistryModules.Read(ctx, mod.id())
+	seen, err := d.moduleSeen(ctx, mod)
 	switch {
-	case isNotFound(err):
+	case err == nil && seen.missing:
 		return fmt.Sprintf("the module was not found in the private registry of organization %s, or the API token belongs to no team of it.", mod.Organization)
 	case err != nil:
 		return fmt.Sprintf("the module or the variable was not found, or the API token may not manage the module's tests (%s); reading the module to tell which failed: %s.", permTextTests, err)

@@ -18,10 +18,10 @@ import (
 // shipped both bugs).
 
 // readNoIdentity refreshes state (of typ) with no current identity.
-func (p *protoProvider) readNoIdentity(typ string, state map[string]tftypes.Value) *tfprotov6.ReadResourceResponse {
+func (p *protoProvider) readNoIdentity(typ string, state map[string]tftypes.Value, private ...byte) *tfprotov6.ReadResourceResponse {
 	p.t.Helper()
 	resp, err := p.srv.ReadResource(context.Background(), &tfprotov6.ReadResourceRequest{
-		TypeName: typ, CurrentState: p.dynamic(p.schema.ResourceSchemas[typ].ValueType(), state),
+		TypeName: typ, CurrentState: p.dynamic(p.schema.ResourceSchemas[typ].ValueType(), state), Private: private,
 	})
 	if err != nil {
 		p.t.Fatal(err)
@@ -126,11 +126,12 @@ func TestIdentity_protocolNoPriorIdentity(t *testing.T) {
 			if got := p.identityOfResponse(typ, resp.NewIdentity); len(got) == 0 || !equalMaps(got, want) {
 				t.Errorf("refresh: identity %v, want %v", got, want)
 			}
-			// Deleted outside Terraform: removed from state, no error.
+			// Deleted outside Terraform: removed from state, no error
+			// (with the private state the refresh wrote, as Terraform keeps it).
 			if err := tc.remove(); err != nil {
 				t.Fatal(err)
 			}
-			resp = p.fresh().readNoIdentity(typ, state)
+			resp = p.fresh().readNoIdentity(typ, state, resp.Private...)
 			if len(resp.Diagnostics) > 0 {
 				t.Fatalf("refresh after delete: %s", diagText(resp.Diagnostics))
 			}
@@ -320,8 +321,17 @@ func identityNoPriorCases(f *identityFixtures) []identityNoPriorCase {
 		{"agent_token", func() map[string]string { return map[string]string{"agent_pool_id": f.pool.ID} }, func() error { return f.c.AgentTokens.Delete(f.ctx, f.tok.ID) }},
 		{"module_test_variable", f.modCfg, func() error { return f.c.TestVariables.Delete(f.ctx, f.mod.id(), f.v.ID) }},
 		{"module_version_deprecation", f.modCfg, func() error { return undeprecateModuleVersion(f.ctx, f.c, f.ver) }},
-		// A run cannot be deleted, only its module (last: the module goes).
-		{"module_test_run", f.modCfg, func() error { return f.c.RegistryModules.DeleteProvider(f.ctx, f.mod.id()) }},
+		// A run cannot be deleted, only its module, made again without runs
+		// (last: the module goes; a missing module fails the refresh).
+		{"module_test_run", f.modCfg, func() error {
+			if err := f.c.RegistryModules.DeleteProvider(f.ctx, f.mod.id()); err != nil {
+				return err
+			}
+			_, err := f.c.RegistryModules.Create(f.ctx, f.mod.Organization, tfe.RegistryModuleCreateOptions{
+				Name: tfe.String(f.mod.Name), Provider: tfe.String(f.mod.Provider), RegistryName: tfe.PrivateRegistry,
+			})
+			return err
+		}},
 	}
 }
 

@@ -6,6 +6,7 @@ import (
 	"strings"
 	"testing"
 
+	tfe "github.com/hashicorp/go-tfe"
 	tfjson "github.com/hashicorp/terraform-json"
 	"github.com/hashicorp/terraform-plugin-testing/helper/resource"
 	"github.com/hashicorp/terraform-plugin-testing/knownvalue"
@@ -215,10 +216,17 @@ func TestAccModuleTestRunResource_identity(t *testing.T) {
 		// The directory and its hash are the configuration's, not the service's.
 		ignore:        []string{"source", "source_hash"},
 		importUpdates: true, // records source and source_hash, starts no run
-		// A run cannot be deleted, only its module.
+		// A run cannot be deleted, only its module: made again, it has no
+		// runs, so the run is gone (a missing module fails the refresh).
 		remove: func(t *testing.T, _ *tfjson.State) {
-			if err := testAccClient(t).RegistryModules.DeleteProvider(context.Background(), mod.id()); err != nil {
+			c := testAccClient(t)
+			if err := c.RegistryModules.DeleteProvider(context.Background(), mod.id()); err != nil {
 				t.Fatalf("deleting %s: %v", mod, err)
+			}
+			if _, err := c.RegistryModules.Create(context.Background(), mod.Organization, tfe.RegistryModuleCreateOptions{
+				Name: tfe.String(mod.Name), Provider: tfe.String(mod.Provider), RegistryName: tfe.PrivateRegistry,
+			}); err != nil {
+				t.Fatalf("making %s again: %v", mod, err)
 			}
 		},
 		planOnly: true,

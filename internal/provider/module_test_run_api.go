@@ -112,6 +112,34 @@ func moduleTestsError(m moduleRef, err error) string {
 	return fmt.Sprintf("Module %s: %s", m, err)
 }
 
+// testRunsListError explains a failed list of mod's test runs; a 404 says
+// which, from one read of the module (moduleTestsDenied).
+func (d *providerData) testRunsListError(ctx context.Context, mod moduleRef, err error) string {
+	if isNotFound(err) {
+		return fmt.Sprintf("Could not list the test runs of module %s: %s", mod, d.moduleTestsDenied(ctx, mod, false))
+	}
+	return moduleTestsError(mod, err)
+}
+
+// testRunNotFound explains a 404 on reading run id of mod: one read of the
+// module says whether it is missing; with the module visible, the first
+// page of its runs (a list that needs the same permission as the read)
+// says whether the token may not see its tests or the module has no such
+// run.
+func (d *providerData) testRunNotFound(ctx context.Context, mod moduleRef, id string) string {
+	if seen, err := d.moduleSeen(ctx, mod); err != nil || seen.missing {
+		return fmt.Sprintf("Test run %s of module %s was not found: %s", id, mod, d.moduleTestsDenied(ctx, mod, false))
+	}
+	err := tfeclient.APIRequest(ctx, d.client, "GET", mod.testRunsPath(), &testRunListOptions{ListOptions: tfe.ListOptions{PageSize: 1}}, nil, &testRunRecordList{})
+	switch {
+	case isNotFound(err):
+		return fmt.Sprintf("Test run %s of module %s cannot be read: the module exists, but the API token may not see its tests: they need %s", id, mod, permTextTests)
+	case err != nil:
+		return fmt.Sprintf("Test run %s of module %s was not found, or the API token may not see the module's tests (%s); listing them to tell which failed: %s.", id, mod, permTextTests, err)
+	}
+	return fmt.Sprintf("Module %s has no test run %s: its test runs, which the API token may list, do not include it (a run belongs to one module).", mod, id)
+}
+
 type testRunClient struct{ client *tfe.Client }
 
 // read reads one run: one request.

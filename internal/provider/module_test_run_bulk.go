@@ -2,6 +2,7 @@ package provider
 
 import (
 	"context"
+	"errors"
 	"slices"
 
 	tfe "github.com/hashicorp/go-tfe"
@@ -28,12 +29,19 @@ type testRunPageKey struct {
 type testRunPage struct {
 	runs       []*testRunRecord
 	pagination *tfe.Pagination
+	// missing: the first page answered 404 (the module is gone, or the
+	// token may not see its tests).
+	missing bool
 }
+
+// errTestRunsHidden is moduleTestRun's answer when the module's runs
+// answered 404: the run may exist (gone.go).
+var errTestRunsHidden = errors.New("the module's test runs answered 404")
 
 // moduleTestRun finds run id of module m in the shared pages of its runs
 // (through the pager, each page fetched once for every run): nil when the
-// module's runs do not hold it, or the module is gone (a 404 on the first
-// page; on a later page a 404 is an error, never "gone").
+// module's runs do not hold it; errTestRunsHidden on a 404 on the first
+// page (on a later page a 404 is an error like any other).
 func (d *providerData) moduleTestRun(ctx context.Context, m moduleRef, id string) (*testRunRecord, error) {
 	var found *testRunRecord
 	_, err := tfeclient.WalkPages(ctx, func(ctx context.Context, n int) ([]*testRunRecord, *tfe.Pagination, error) {
@@ -42,7 +50,7 @@ func (d *providerData) moduleTestRun(ctx context.Context, m moduleRef, id string
 			l := &testRunRecordList{}
 			err := tfeclient.APIRequest(ctx, d.client, "GET", m.testRunsPath(), opts, nil, l)
 			if isNotFound(err) && n == 1 {
-				return &testRunPage{}, nil // the module is gone: an empty last page
+				return &testRunPage{missing: true}, nil
 			}
 			if err != nil {
 				return nil, err
@@ -52,6 +60,9 @@ func (d *providerData) moduleTestRun(ctx context.Context, m moduleRef, id string
 		})
 		if err != nil {
 			return nil, nil, err
+		}
+		if page.missing {
+			return nil, nil, errTestRunsHidden
 		}
 		return page.runs, page.pagination, nil
 	}, func(runs []*testRunRecord) bool {

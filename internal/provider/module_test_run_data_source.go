@@ -2,7 +2,6 @@ package provider
 
 import (
 	"context"
-	"fmt"
 	"time"
 
 	"github.com/hashicorp/terraform-plugin-framework/attr"
@@ -209,8 +208,7 @@ func (d *moduleTestRunDataSource) Read(ctx context.Context, req datasource.ReadR
 	if err != nil {
 		msg := moduleTestsError(mod, err)
 		if isNotFound(err) {
-			msg = fmt.Sprintf("Test run %s of private module %s was not found: the run may belong to another module, or the module may not exist, "+
-				"or the API token may not read its tests (module test endpoints need a token of the owners team or of one of its members).", id, mod)
+			msg = d.data.testRunNotFound(ctx, mod, id)
 		}
 		resp.Diagnostics.AddAttributeError(path.Root("id"), "Error reading module test run", msg)
 		return

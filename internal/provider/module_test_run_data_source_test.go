@@ -139,11 +139,11 @@ func TestAccModuleTestRunDataSource_basic(t *testing.T) {
 			// A run is read through its own module only.
 			{
 				Config:      testAccModuleTestRunConfig("pass", other, pass.ID),
-				ExpectError: matchWrapped("Test run "+pass.ID+" of private module "+other.String()+" was not found", "owners team"),
+				ExpectError: matchWrapped("Module " + other.String() + " has no test run " + pass.ID + ": its test runs, which the API token may list, do not include it"),
 			},
 			{
 				Config:      testAccModuleTestRunConfig("pass", mod, "trun-doesnotexist1"),
-				ExpectError: matchWrapped("Test run trun-doesnotexist1 of private module " + mod.String() + " was not found"),
+				ExpectError: matchWrapped("Module " + mod.String() + " has no test run trun-doesnotexist1"),
 			},
 		},
 	})

@@ -28,7 +28,7 @@ func (l *moduleTestRunList) List(ctx context.Context, req list.ListRequest, resp
 	}
 	runs, err := testRunClient{l.data.client}.list(ctx, mod, nil)
 	if err != nil {
-		diags.AddError("Error listing module test runs", moduleTestsError(mod, err))
+		diags.AddError("Error listing module test runs", l.data.testRunsListError(ctx, mod, err))
 	}
 	var items []listed
 	for _, rec := range runs {

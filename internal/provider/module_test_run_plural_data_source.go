@@ -79,7 +79,7 @@ func (d *moduleTestRunsDataSource) Read(ctx context.Context, req datasource.Read
 	slices.Sort(sources)
 	recs, err := testRunClient{d.data.client}.list(ctx, mod, sources)
 	if err != nil {
-		resp.Diagnostics.AddAttributeError(path.Root("module_name"), "Error listing module test runs", moduleTestsError(mod, err))
+		resp.Diagnostics.AddAttributeError(path.Root("module_name"), "Error listing module test runs", d.data.testRunsListError(ctx, mod, err))
 		return
 	}
 	tflog.Debug(ctx, "Listed module test runs", map[string]any{"module": mod.String(), "sources": sources, "runs": len(recs)})

@@ -145,7 +145,7 @@ func TestAccModuleTestRunsDataSource_sources(t *testing.T) {
 			},
 			{
 				Config:      testAccModuleTestRunsConfig(missing, ""),
-				ExpectError: matchWrapped("Private module "+missing.String()+" was not found", "token of the owners team"),
+				ExpectError: matchWrapped("Could not list the test runs of module " + missing.String() + ": the module was not found in the private registry of organization " + missing.Organization + ", or the API token belongs to no team of it"),
 			},
 		},
 	})

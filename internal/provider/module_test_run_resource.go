@@ -461,8 +461,8 @@ func (m *moduleTestRunResourceModel) apply(ctx context.Context, rec *testRunReco
 // Read refreshes the run from the shared pages of its module's runs
 // (bulkLists): the runs of a configuration among their module's newest 100
 // cost one request between them. A run the pages do not hold is read by ID
-// to be sure; a run that no longer exists (or whose module was deleted)
-// leaves state.
+// to be sure; a run that no longer exists leaves state. A 404 on the list
+// fails, naming the permission or the missing module.
 func (r *moduleTestRunResource) Read(ctx context.Context, req resource.ReadRequest, resp *resource.ReadResponse) {
 	defer r.syncIdentity(ctx, &req.State, &resp.State, resp.Identity, &resp.Diagnostics)
 	var state moduleTestRunResourceModel
@@ -473,6 +473,16 @@ func (r *moduleTestRunResource) Read(ctx context.Context, req resource.ReadReque
 	importing := takeImporting(ctx, req, resp)
 	m := state.module()
 	rec, err := r.data.moduleTestRun(ctx, m, state.ID.ValueString())
+	if errors.Is(err, errTestRunsHidden) {
+		// DESIGN.md, "Gone or cannot see": the module's read says which.
+		what := r.data.moduleTestCannotSee(ctx, m, "Test run "+state.ID.ValueString()+" of module "+m.String(), "test runs")
+		if importing {
+			importedMissing(&resp.Diagnostics, "module test run", what)
+		} else {
+			resp.Diagnostics.AddError("Cannot refresh module test run", what)
+		}
+		return
+	}
 	if err == nil && rec == nil {
 		// Not in the module's list: make sure with a read by ID, since a
 		// list's pages can shift under a change made while paging.

@@ -333,8 +333,9 @@ func (r *moduleTestVariableResource) Create(ctx context.Context, req resource.Cr
 }
 
 // Read refreshes the variable from its module's list, which the provider
-// shares among every variable of the module it refreshes. A variable (or a
-// module) that is gone leaves state.
+// shares among every variable of the module it refreshes. A variable
+// missing from the list (which needs the owners team, who see every
+// variable) is gone and leaves state; a 404 on the list fails.
 func (r *moduleTestVariableResource) Read(ctx context.Context, req resource.ReadRequest, resp *resource.ReadResponse) {
 	defer r.syncIdentity(ctx, &req.State, &resp.State, resp.Identity, &resp.Diagnostics)
 	var state moduleTestVariableResourceModel
@@ -357,8 +358,8 @@ func (r *moduleTestVariableResource) Read(ctx context.Context, req resource.Read
 		return
 	}
 	if vars.parentMissing {
-		tflog.Info(ctx, "Module no longer exists; removing its test variable from state", fields)
-		resp.State.RemoveResource(ctx)
+		// DESIGN.md, "Gone or cannot see": the module's read says which.
+		resp.Diagnostics.AddError("Cannot refresh module test variable", r.data.moduleTestCannotSee(ctx, mod, "Test variable "+id+" of module "+mod.String(), "test variables"))
 		return
 	}
 	v := vars.byID[id]

@@ -469,7 +469,9 @@ func TestAccModuleTestVariableResource_writeOnly(t *testing.T) {
 }
 
 // TestAccModuleTestVariableResource_moduleDeleted: a module deleted outside
-// Terraform takes its variables with it; refresh removes them from state.
+// Terraform answers 404 as it does to a token of no team of its
+// organization, so the refresh fails saying both and how to forget the
+// variable (DESIGN.md, "Gone or cannot see"); a removed block does.
 func TestAccModuleTestVariableResource_moduleDeleted(t *testing.T) {
 	mod := testAccModule(t)
 	resource.ParallelTest(t, resource.TestCase{
@@ -483,11 +485,19 @@ func TestAccModuleTestVariableResource_moduleDeleted(t *testing.T) {
 						t.Fatalf("deleting the module outside Terraform: %v", err)
 					}
 				},
-				RefreshState:       true,
-				ExpectNonEmptyPlan: true,
-				RefreshPlanChecks: resource.RefreshPlanChecks{PostRefresh: []plancheck.PlanCheck{
-					plancheck.ExpectResourceAction(testVariableAddr, plancheck.ResourceActionCreate),
-				}},
+				Config:   testAccTestVariableConfig(mod, `key = "A"`, `value = "x"`),
+				PlanOnly: true,
+				ExpectError: matchWrapped("cannot be refreshed: module "+mod.String()+" was not found. It was deleted, or the API token belongs to no team of its organization",
+					"terraform state rm <address>, or a removed block"),
+			},
+			{
+				Config: "removed {\n  from = " + testVariableAddr + "\n  lifecycle {\n    destroy = false\n  }\n}\n",
+				Check: func(s *terraform.State) error {
+					if _, ok := s.RootModule().Resources[testVariableAddr]; ok {
+						return fmt.Errorf("%s is still in state", testVariableAddr)
+					}
+					return nil
+				},
 			},
 		},
 	})

@@ -30,7 +30,11 @@ func (l *moduleVersionDeprecationList) List(ctx context.Context, req list.ListRe
 	}
 	m, err := l.data.client.RegistryModules.Read(ctx, mod.id())
 	if err != nil {
-		diags.AddError("Error listing module version deprecations", fmt.Sprintf("Reading module %s: %s", mod, err))
+		msg := fmt.Sprintf("Reading module %s: %s", mod, err)
+		if isNotFound(err) { // every member of the organization may read it
+			msg = fmt.Sprintf("Module %s was not found in the private registry of organization %s, or the API token belongs to no team of it.", mod, mod.Organization)
+		}
+		diags.AddError("Error listing module version deprecations", msg)
 	}
 	var items []listed
 	for _, vs := range registryModuleVersions(m) {

@@ -70,7 +70,9 @@ func (r *moduleVersionDeprecationResource) Schema(_ context.Context, _ resource.
 		MarkdownDescription: "Deprecates one version of a private registry module. While the resource exists, HCP Terraform shows a warning on the module's registry page " +
 			"and in the run output of every configuration that uses the version; destroying the resource reverts the deprecation, which removes the warnings.\n\n" +
 			"Creating the resource for a version that is already deprecated takes the deprecation over (with this resource's `reason` and `link`). " +
-			"If the deprecation is reverted outside Terraform, the next plan deprecates the version again; if the version or its module is deleted, the resource is removed from state.\n\n" +
+			"If the deprecation is reverted outside Terraform, the next plan deprecates the version again; if the version is deleted, the resource is removed from state. " +
+			"If its module is not found (deleted, or the API token belongs to no team of the organization: the API answers the same to both), " +
+			"the refresh fails and keeps the resource, saying how to remove it from state.\n\n" +
 			moduleDeprecationBeta,
 		Attributes: map[string]schema.Attribute{
 			"id": schema.StringAttribute{
@@ -126,7 +128,8 @@ func (r *moduleVersionDeprecationResource) Create(ctx context.Context, req resou
 }
 
 // Read refreshes the deprecation from the version read: one request. A
-// version that is gone, or no longer deprecated, leaves state; one whose
+// version that is gone (a 404, with its module visible), or no longer
+// deprecated, leaves state; one whose
 // reason or link changed outside Terraform is recorded as it is, so the
 // next plan sets them back.
 //
@@ -162,6 +165,17 @@ func (r *moduleVersionDeprecationResource) Read(ctx context.Context, req resourc
 		}
 	}
 	if isNotFound(err) {
+		// Every member of the organization may read its modules and their
+		// versions: with the module visible the version is gone; a missing
+		// module may be a token of no team of the organization
+		// (DESIGN.md, "Gone or cannot see").
+		mod := moduleRef{Organization: ref.Organization, Name: ref.Name, Provider: ref.Provider}
+		seen, merr := r.data.moduleSeen(ctx, mod)
+		if merr != nil || seen.missing {
+			resp.Diagnostics.AddError("Cannot refresh module version deprecation", cannotSee("The deprecation of "+ref.describe(), "module "+mod.String(), "versions",
+				"to belong to a team of organization "+ref.Organization, seen, merr))
+			return
+		}
 		tflog.Info(ctx, "Module version no longer exists; removing its deprecation from state", fields)
 		resp.State.RemoveResource(ctx)
 		return

@@ -87,7 +87,9 @@ func (d *providerData) policyKind(id string) tfe.PolicyKind {
 }
 
 // refreshPolicy returns policy id of org from the organization's shared
-// list, or nil when it no longer exists. With no organization (right after
+// list, or nil when it no longer exists: a list of the organization's
+// policies needs the permission that sees them all, so absence from it is
+// gone; a 404 on the list is a cannotSeeError (gone.go). With no organization (right after
 // an import by ID) it looks in the provider's organization's list, and
 // reads the policy by ID when it is not there.
 func (d *providerData) refreshPolicy(ctx context.Context, org, id string) (*policyAPI, error) {
@@ -114,6 +116,9 @@ func (d *providerData) refreshPolicy(ctx context.Context, org, id string) (*poli
 	pols, err := d.organizationPolicies(ctx, org)
 	if err != nil {
 		return nil, fmt.Errorf("listing the policies of organization %s: %w", org, err)
+	}
+	if pols.parentMissing {
+		return nil, &cannotSeeError{d.policyCannotSee(ctx, org, "Policy "+id)}
 	}
 	pol, ok := pols.lookup(id)
 	if !ok && !pols.definite() {

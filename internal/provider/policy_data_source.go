@@ -98,7 +98,11 @@ func (d *policyDataSource) Read(ctx context.Context, req datasource.ReadRequest,
 	if !cfg.ID.IsNull() {
 		id := cfg.ID.ValueString()
 		if pol, err = api.read(ctx, id); err != nil {
-			resp.Diagnostics.AddAttributeError(path.Root("id"), "Error reading policy", policyError("Policy "+id, err))
+			org := cfg.Organization.ValueString()
+			if org == "" {
+				org = d.data.organization
+			}
+			resp.Diagnostics.AddAttributeError(path.Root("id"), "Error reading policy", d.data.policyByIDError(ctx, org, id, err))
 			return
 		}
 	} else {

@@ -66,7 +66,7 @@ func TestAccPolicyDataSource_errors(t *testing.T) {
 		"neither":         {`data "tfgov_policy" "x" {}`, `Exactly one of these attributes must be configured: \[id,name\]`},
 		"both":            {`data "tfgov_policy" "x" {` + "\n" + `id = "pol-abc"` + "\n" + `name = "abc"` + "\n}", `Exactly one of these attributes must be configured: \[id,name\]`},
 		"id and org":      {`data "tfgov_policy" "x" {` + "\n" + `id = "pol-abc"` + "\n" + `organization = "abc"` + "\n}", `cannot be configured together`},
-		"missing id":      {`data "tfgov_policy" "x" {` + "\n" + `id = "pol-doesnotexist0001"` + "\n}", `Policy pol-doesnotexist0001 not found, or the token may not manage policies`},
+		"missing id":      {`data "tfgov_policy" "x" {` + "\n" + `id = "pol-doesnotexist0001"` + "\n}", `Policy pol-doesnotexist0001 was not found: organization ` + testAccOrganization() + `, whose policies the API token may list, has none with that ID`},
 		"missing name":    {`data "tfgov_policy" "x" {` + "\n" + `name = "no-such-policy-here"` + "\n}", `Organization ` + testAccOrganization() + ` has no policy named "no-such-policy-here": its policies, which the API token may list, do not include it`},
 		"missing org":     {`data "tfgov_policy" "x" {` + "\n" + `name = "x"` + "\n" + `organization = "no-such-org-ds"` + "\n}", `Organization no-such-org-ds was not found, or the API token belongs to no team of it`},
 		"bad id":          {`data "tfgov_policy" "x" {` + "\n" + `id = "polset-abc"` + "\n}", `must be an ID of the form pol-<id>`},

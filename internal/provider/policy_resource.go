@@ -385,7 +385,7 @@ func (r *policyResource) Create(ctx context.Context, req resource.CreateRequest,
 // Read refreshes the policy from its organization's policy list, which
 // every policy of the organization shares (bulkLists): one request per 100
 // policies per plan. A policy missing from the list was deleted outside
-// Terraform. A policy imported by ID has no organization in state yet, and
+// Terraform; a 404 on the list fails (DESIGN.md, "Gone or cannot see"). A policy imported by ID has no organization in state yet, and
 // is read by ID once.
 func (r *policyResource) Read(ctx context.Context, req resource.ReadRequest, resp *resource.ReadResponse) {
 	defer r.syncIdentity(ctx, &req.State, &resp.State, resp.Identity, &resp.Diagnostics)
@@ -404,6 +404,11 @@ func (r *policyResource) Read(ctx context.Context, req resource.ReadRequest, res
 		resp.Diagnostics.Append(resp.Private.SetKey(ctx, importedCodeKey, nil)...)
 	}
 	pol, err := r.data.refreshPolicy(ctx, state.Organization.ValueString(), state.ID.ValueString())
+	var hidden *cannotSeeError
+	if errors.As(err, &hidden) {
+		resp.Diagnostics.AddError("Cannot refresh policy", hidden.detail)
+		return
+	}
 	if err != nil {
 		resp.Diagnostics.AddError("Error reading policy", fmt.Sprintf("Reading policy %s: %s", state.ID.ValueString(), err))
 		return

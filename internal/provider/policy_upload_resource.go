@@ -329,7 +329,8 @@ func (r *policyUploadResource) Create(ctx context.Context, req resource.CreateRe
 // list showed before it is recorded with the code. Inline `content` is replaced by downloaded
 // text that differs, so the plan shows the change itself. A policy missing
 // from its organization's list, or a 404 on the download (the policy is
-// gone, or has no code), removes the resource from state.
+// gone, or has no code), removes the resource from state; a 404 on the
+// list fails (DESIGN.md, "Gone or cannot see").
 func (r *policyUploadResource) Read(ctx context.Context, req resource.ReadRequest, resp *resource.ReadResponse) {
 	defer r.syncIdentity(ctx, &req.State, &resp.State, resp.Identity, &resp.Diagnostics)
 	var state policyUploadResourceModel
@@ -373,12 +374,18 @@ func (r *policyUploadResource) Read(ctx context.Context, req resource.ReadReques
 	var checked codeProof    // the proof a download checks (checkDownload)
 	var listedPol *policyAPI // the policy as its organization's list shows it
 	absentFrom := ""         // an organization whose whole list lacks it
+	listReadable := false    // the policy's organization listed its policies
 	if org != "" {
 		pols, err := r.data.organizationPolicies(ctx, org)
 		if err != nil {
 			resp.Diagnostics.AddError("Error reading policy code", fmt.Sprintf("Listing the policies of organization %s: %s", org, err))
 			return
 		}
+		if pols.parentMissing && orgKnown {
+			resp.Diagnostics.AddError("Cannot refresh policy code", r.data.policyCannotSee(ctx, org, "The code of policy "+id))
+			return
+		}
+		listReadable = orgKnown && !pols.parentMissing
 		var ok bool
 		listedPol, ok = pols.lookup(id)
 		pol := listedPol
@@ -407,6 +414,21 @@ func (r *policyUploadResource) Read(ctx context.Context, req resource.ReadReques
 			state.Content = types.StringUnknown()
 		}
 		sum, content, gone, err := r.data.downloadCode(ctx, id, state.ContentSHA256, state.Content)
+		if gone && listedPol == nil && !listReadable && !importing {
+			// No list that needs the permission to see every policy was
+			// read: one read of the policy tells gone from cannot-see.
+			if pol, err := (policyClient{r.data.client}).read(ctx, id); err == nil {
+				listedPol = pol // it exists, without code: the upload is gone
+			} else {
+				detail := fmt.Sprintf("Policy %s has no code the API token may download, and reading the policy failed: %s.", id, err)
+				if isNotFound(err) {
+					detail = fmt.Sprintf("Policy %s cannot be refreshed: the policy and its code answered 404. It was deleted, or it is in an organization whose policies the API token may not manage (it needs %s, or to be an owner). %s",
+						id, permManagePolicies, stateRmAdvice)
+				}
+				resp.Diagnostics.AddError("Cannot refresh policy code", detail)
+				return
+			}
+		}
 		if gone {
 			noCode(listedPol, absentFrom, false)
 			return
@@ -417,6 +439,12 @@ func (r *policyUploadResource) Read(ctx context.Context, req resource.ReadReques
 		}
 		if listedPol != nil {
 			r.data.checkDownload(listedPol, checked, state.ContentSHA256.ValueString(), sum.ValueString(), &resp.Diagnostics)
+		}
+		if listedPol != nil && !orgKnown {
+			// Recorded, so that the next refresh reads the policy's own
+			// organization's list, whose absence proves it gone (an import
+			// records nothing else).
+			rememberKind(ctx, resp.Private, id, identityOf(listedPol), &resp.Diagnostics)
 		}
 		state.ContentSHA256, state.Content = sum, content
 		resp.Diagnostics.Append(r.data.setCodeProof(ctx, resp.Private, proof)...)

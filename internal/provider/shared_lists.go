@@ -32,8 +32,9 @@ import (
 //     (invalidate), and a list fetched while such a write was under way is
 //     not kept, so nothing read after a write is older than the write.
 //
-// A record missing from a fresh list was deleted outside Terraform (or the
-// token lost sight of it) and leaves state, as a 404 on a read by ID would.
+// A record missing from a fresh list whose reading needs the permission to
+// see every such record was deleted outside Terraform, and leaves state; a
+// 404 on the list is not "gone" (DESIGN.md, "Gone or cannot see").
 // Lists are fetched 100 records a page, the largest page the service serves.
 
 // bulkPageSize is the page size of every list the provider reads.
@@ -129,7 +130,7 @@ func (c *sharedLists[K, V]) invalidateWhere(match func(K) bool) {
 
 // recordsByID is the list of one parent, indexed by record ID.
 // parentMissing is set when listing the parent was a 404: the parent is
-// gone (or the token may no longer see it), and so are its records.
+// gone, or the token may not see it or its records (gone.go says which).
 //
 // pages counts the pages the list took. With offset paging, a record
 // deleted from an earlier page while a later one is fetched moves a record
