@@ -16,9 +16,6 @@ type bulkLists struct {
 	policies sharedLists[string, recordsByID[*policyAPI]]
 	// teams by organization name (team_access.go).
 	teams sharedLists[string, recordsByID[*tfe.Team]]
-	// workspaces by ID: the one read that tells a grant that is gone from
-	// one the token may not see (team_access_gone.go).
-	workspaces sharedLists[string, workspaceSeen]
 	// parents: the one read of a parent that tells gone from cannot-see
 	// (gone.go), by "kind:ID".
 	parents sharedLists[string, parentSeen]

@@ -15,52 +15,54 @@ import (
 
 // parentSeen is what the one read of a parent found: the parent is
 // missing (a 404: deleted, or the token belongs to no team of its
-// organization), or visible, with its name when it has one.
+// organization), or visible, with its name when it has one and, for a
+// workspace, whether the token may update it (and so see every grant).
 type parentSeen struct {
-	missing bool
-	name    string
+	missing   bool
+	name      string
+	canUpdate bool
 }
 
 // seeParent reads parent key once per configured provider (shared with
 // every refresh that asks, as the lists are): a 404 is an answer, kept;
 // another error is returned and not kept.
-func (d *providerData) seeParent(ctx context.Context, key string, read func(context.Context) (string, error)) (*parentSeen, error) {
+func (d *providerData) seeParent(ctx context.Context, key string, read func(context.Context) (parentSeen, error)) (*parentSeen, error) {
 	return d.lists.parents.get(ctx, key, func(ctx context.Context) (*parentSeen, error) {
-		name, err := read(ctx)
+		seen, err := read(ctx)
 		if isNotFound(err) {
 			return &parentSeen{missing: true}, nil
 		}
 		if err != nil {
 			return nil, err
 		}
-		return &parentSeen{name: name}, nil
+		return &seen, nil
 	})
 }
 
 // organizationSeen reads organization org, once.
 func (d *providerData) organizationSeen(ctx context.Context, org string) (*parentSeen, error) {
-	return d.seeParent(ctx, "organization:"+org, func(ctx context.Context) (string, error) {
+	return d.seeParent(ctx, "organization:"+org, func(ctx context.Context) (parentSeen, error) {
 		_, err := d.client.Organizations.Read(ctx, org)
-		return "", err
+		return parentSeen{}, err
 	})
 }
 
 // agentPoolSeen reads agent pool poolID, once.
 func (d *providerData) agentPoolSeen(ctx context.Context, poolID string) (*parentSeen, error) {
-	return d.seeParent(ctx, "agent-pool:"+poolID, func(ctx context.Context) (string, error) {
+	return d.seeParent(ctx, "agent-pool:"+poolID, func(ctx context.Context) (parentSeen, error) {
 		pool, err := d.client.AgentPools.Read(ctx, poolID)
 		if err != nil {
-			return "", err
+			return parentSeen{}, err
 		}
-		return pool.Name, nil
+		return parentSeen{name: pool.Name}, nil
 	})
 }
 
 // moduleSeen reads private registry module mod, once.
 func (d *providerData) moduleSeen(ctx context.Context, mod moduleRef) (*parentSeen, error) {
-	return d.seeParent(ctx, "module:"+mod.String(), func(ctx context.Context) (string, error) {
+	return d.seeParent(ctx, "module:"+mod.String(), func(ctx context.Context) (parentSeen, error) {
 		_, err := d.client.RegistryModules.Read(ctx, mod.id())
-		return "", err
+		return parentSeen{}, err
 	})
 }
 

@@ -105,9 +105,9 @@ func TestSeeParent(t *testing.T) {
 			d := &providerData{}
 			var reads atomic.Int32
 			for range 3 {
-				seen, err := d.seeParent(context.Background(), "k", func(context.Context) (string, error) {
+				seen, err := d.seeParent(context.Background(), "k", func(context.Context) (parentSeen, error) {
 					reads.Add(1)
-					return "p", tc.answer
+					return parentSeen{name: "p"}, tc.answer
 				})
 				if tc.wantSeen == nil {
 					if !errors.Is(err, boom) {

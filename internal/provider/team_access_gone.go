@@ -23,40 +23,23 @@ import (
 // operation, says so. Without that, the refresh fails and state keeps the
 // grant.
 
-// workspaceSeen is what the one read of a workspace found: missing (a 404:
-// deleted, or the token belongs to no team of its organization), or its
-// name and whether the token may update it (and so see every grant).
-type workspaceSeen struct {
-	missing   bool
-	name      string
-	canUpdate bool
-}
-
-// seeWorkspace reads workspace wsID once per configured provider: a 404 is
-// an answer, kept; another error is returned and not kept.
-func (d *providerData) seeWorkspace(ctx context.Context, wsID string) (*workspaceSeen, error) {
-	return d.lists.workspaces.get(ctx, wsID, func(ctx context.Context) (*workspaceSeen, error) {
+// seeWorkspace reads workspace wsID once per configured provider (its
+// name and can-update), as seeParent reads every parent.
+func (d *providerData) seeWorkspace(ctx context.Context, wsID string) (*parentSeen, error) {
+	return d.seeParent(ctx, "workspace:"+wsID, func(ctx context.Context) (parentSeen, error) {
 		ws, err := d.client.Workspaces.ReadByID(ctx, wsID)
-		if isNotFound(err) {
-			return &workspaceSeen{missing: true}, nil
-		}
 		if err != nil {
-			return nil, err
+			return parentSeen{}, err
 		}
-		return &workspaceSeen{name: ws.Name, canUpdate: ws.Permissions != nil && ws.Permissions.CanUpdate}, nil
+		return parentSeen{name: ws.Name, canUpdate: ws.Permissions != nil && ws.Permissions.CanUpdate}, nil
 	})
 }
-
-// teamAccessStateRm tells how to forget a grant (or the exclusive access)
-// of a deleted workspace.
-const teamAccessStateRm = "If it was deleted, remove the resource from state: terraform state rm <address>, or a removed block " +
-	"(removed { from = <address> lifecycle { destroy = false } }). State keeps it until then."
 
 // workspaceMissing is the refresh error of what (a grant, or a workspace's
 // exclusive access) whose workspace wsID answered 404.
 func workspaceMissing(what, wsID string) string {
 	return fmt.Sprintf("%s cannot be refreshed: workspace %s was not found. It was deleted, or the API token belongs to no team of its organization: "+
-		"the service answers the same to both. %s", what, wsID, teamAccessStateRm)
+		"the service answers the same to both. %s", what, wsID, stateRmAdvice)
 }
 
 // teamAccessGone reports whether grant id (of team teamID) missing from
