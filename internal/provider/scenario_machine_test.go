@@ -429,14 +429,7 @@ func sortedGrantKeys(mp map[[2]int]string) [][2]int {
 // outside makes one write on the service with the owner's token, as
 // another person would.
 func (m *scenario) outside(rt *rapid.T) {
-	// An armed fault is for Terraform's next write, not for this one.
-	pending := m.sb.srv.Faults()
-	m.sb.srv.ClearFaults()
-	defer func() {
-		for _, f := range pending {
-			m.must(rt, m.sb.srv.InjectFault(f))
-		}
-	}()
+	defer m.setFaultsAside(rt)()
 	svc := m.snapshot(rt)
 	kind := rapid.SampledFrom([]string{"delete policy", "upload policy", "patch policy", "grant", "revoke grant", "change grant", "revoke token"}).Draw(rt, "outside")
 	ctx := m.ctx
@@ -495,6 +488,41 @@ func (m *scenario) outside(rt *rapid.T) {
 		m.must(rt, m.owner.AgentTokens.Delete(ctx, id))
 		m.logf(rt, "outside: revoke token %s", id)
 	}
+}
+
+// setFaultsAside clears the armed faults, which are for Terraform's next
+// write and not an outsider's, and returns what arms them again.
+func (m *scenario) setFaultsAside(rt *rapid.T) func() {
+	pending := m.sb.srv.Faults()
+	m.sb.srv.ClearFaults()
+	return func() {
+		for _, f := range pending {
+			m.must(rt, m.sb.srv.InjectFault(f))
+		}
+	}
+}
+
+// outsideMeanwhile is an outside write between a saved plan and its
+// apply: at random, or (half the time, where there is one) a grant to w1
+// for a team the plan shows losing its access there and that holds none:
+// the write a lock-down's apply must leave alone.
+func (m *scenario) outsideMeanwhile(rt *rapid.T, changes map[string]planChange, atPlan scenService) {
+	var teams []string
+	for id := range m.exclusiveLeaving(changes) {
+		if _, holds := atPlan.grants[[2]string{id, m.workspaces[1].ID}]; !holds {
+			teams = append(teams, id)
+		}
+	}
+	sort.Strings(teams)
+	if len(teams) == 0 || !rapid.Bool().Draw(rt, "grant a leaving team") {
+		m.outside(rt)
+		return
+	}
+	id := rapid.SampledFrom(teams).Draw(rt, "team")
+	defer m.setFaultsAside(rt)()
+	g, err := m.owner.TeamAccess.Add(m.ctx, tfe.TeamAccessAddOptions{Access: tfe.Access(tfe.AccessRead), Team: &tfe.Team{ID: id}, Workspace: m.workspaces[1]})
+	m.must(rt, err)
+	m.logf(rt, "outside: grant %s (leaving w1's team_ids) read on w1 (%s)", id, g.ID)
 }
 
 // permission lowers or restores one permission of the provider's token:
@@ -681,7 +709,7 @@ func (m *scenario) savedPlanApply(rt *rapid.T) {
 	// unlike the configuration: invariant 4 waits for the next apply.
 	meanwhile := rapid.Bool().Draw(rt, "outside write between plan and apply")
 	if meanwhile {
-		m.outside(rt)
+		m.outsideMeanwhile(rt, changes, atPlan)
 	}
 	pre := m.snapshot(rt)
 	r = m.terraform(rt, "apply", "-json", "-input=false", "tfplan")
