@@ -301,3 +301,88 @@ resource "tfgov_module_test_variable" "plain" {
 	}
 	d.emptyPlan()
 }
+
+// TestAccPolicyUploadResource_writtenDuringApply (issue 43 row 3): a
+// tfgov_policy_upload whose source file another resource writes during the
+// apply, with content_sha256 from that writer (terraform_data stands for
+// it; its output is unknown at plan when its input changes). The plan shows
+// the upload as known after apply; the apply uploads the file as the
+// writer left it (written here between the plan and its apply), checked
+// against the digest then known; a file that does not match it fails the
+// apply and uploads nothing.
+func TestAccPolicyUploadResource_writtenDuringApply(t *testing.T) {
+	t.Parallel()
+	name := testAccName("writer")
+	d := newCLIDir(t, fmt.Sprintf(`
+variable "digest" { type = string }
+
+resource "tfgov_policy" "test" {
+  name  = %q
+  kind  = "opa"
+  query = "data.terraform.policies.tags.deny"
+}
+
+resource "terraform_data" "writer" {
+  input = var.digest
+}
+
+resource "tfgov_policy_upload" "test" {
+  policy_id      = tfgov_policy.test.id
+  source         = "${path.module}/policy.rego"
+  content_sha256 = terraform_data.writer.output
+}
+`, name))
+	ctx := context.Background()
+	code := func() string {
+		t.Helper()
+		id, _ := d.stateAttr("tfgov_policy.test", "id").(string)
+		b, err := testAccClient(t).Policies.Download(ctx, id)
+		if err != nil {
+			t.Fatalf("downloading the code of %s: %v", id, err)
+		}
+		return string(b)
+	}
+	digest := func(code string) { d.write("terraform.tfvars", fmt.Sprintf("digest = %q\n", sha256Hex([]byte(code)))) }
+	known := regexp.MustCompile(`content_sha256 += "[0-9a-f]{64}" -> \(known after apply\)`)
+
+	d.write("policy.rego", regoV0Code)
+	digest(regoV0Code)
+	d.must("apply", "-auto-approve")
+	if got := code(); got != regoV0Code {
+		t.Fatalf("code after the create: %q", got)
+	}
+
+	// The writer's new digest, unknown at plan; the file written after.
+	digest(regoCode)
+	out := d.must("plan", "-out=tfplan")
+	if !strings.Contains(out, "# tfgov_policy_upload.test will be updated in-place") || !known.MatchString(out) {
+		t.Errorf("the plan does not show the upload with content_sha256 known after apply:\n%s", out)
+	}
+	d.write("policy.rego", regoCode)
+	d.must("apply", "tfplan")
+	if got := code(); got != regoCode {
+		t.Errorf("code after the apply: %q, want the file as the writer left it", got)
+	}
+	if got := d.stateAttr("tfgov_policy_upload.test", "content_sha256"); got != sha256Hex([]byte(regoCode)) {
+		t.Errorf("content_sha256 %v, want the uploaded code's", got)
+	}
+
+	// The file already rewritten when the plan runs: the same.
+	edited := regoCode + "# edited\n"
+	d.write("policy.rego", edited)
+	digest(edited)
+	d.must("apply", "-auto-approve")
+	if got := code(); got != edited {
+		t.Errorf("code after the apply of a file written before the plan: %q", got)
+	}
+
+	// A writer whose file does not match its digest: nothing uploaded.
+	digest(regoV0Code)
+	d.must("plan", "-out=tfplan")
+	d.write("policy.rego", regoCode)
+	d.applyFails("content_sha256 does not match the source file")
+	if got := code(); got != edited {
+		t.Errorf("code after the refused apply: %q, want the code applied before", got)
+	}
+	digest(regoCode) // for the destroy's plan
+}

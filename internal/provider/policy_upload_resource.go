@@ -128,7 +128,9 @@ func (r *policyUploadResource) Schema(_ context.Context, _ resource.SchemaReques
 				Computed: true,
 				MarkdownDescription: "Hex SHA-256 of the code. Computed from `content` or from the `source` file at plan time. " +
 					"Set it only for a `source` file that another resource writes during the apply (for example from that resource's " +
-					"own `content_sha256`); the file is then checked against it before the upload.",
+					"own `content_sha256`); the file is then checked against it before the upload. " +
+					"While that digest is not known (the writer changes during the apply), the plan shows the upload, with `content_sha256` known after apply; " +
+					"the apply uploads the file as the writer left it, after checking it against the digest, then known: a file that does not match fails the apply, and nothing is uploaded.",
 				Validators: []validator.String{stringvalidator.RegexMatches(sha256RE, "must be 64 lowercase hexadecimal characters")},
 			},
 		},
