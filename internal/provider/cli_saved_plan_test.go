@@ -9,6 +9,8 @@ import (
 	"regexp"
 	"strings"
 	"testing"
+
+	tfe "github.com/hashicorp/go-tfe"
 )
 
 // Saved plans of the resources that hash local files at plan time
@@ -385,4 +387,44 @@ resource "tfgov_policy_upload" "test" {
 		t.Errorf("code after the refused apply: %q, want the code applied before", got)
 	}
 	digest(regoCode) // for the destroy's plan
+}
+
+// TestAccPolicyResource_importUploadedBeforeApply (issue 43 row 5): an
+// import planned with -out into a configuration whose code the policy had
+// at plan, and other code uploaded before the apply. The apply does not
+// take the import's plan-time digest for the service's code: it downloads
+// the code once, finds it changed and uploads the configured code.
+func TestAccPolicyResource_importUploadedBeforeApply(t *testing.T) {
+	t.Parallel()
+	pol := testAccPolicy(t, tfe.Sentinel)
+	c := testAccClient(t)
+	ctx := context.Background()
+	const code, other = "main = rule { true }\n", "main = rule { false }\n"
+	if err := c.Policies.Upload(ctx, pol.ID, []byte(code)); err != nil {
+		t.Fatal(err)
+	}
+	d := newCLIDir(t, fmt.Sprintf(`
+resource "tfgov_policy" "test" {
+  name              = %q
+  enforcement_level = "advisory"
+  content           = %q
+}
+import {
+  to = tfgov_policy.test
+  id = %q
+}
+`, pol.Name, code, pol.ID))
+	d.must("plan", "-out=tfplan")
+	if err := c.Policies.Upload(ctx, pol.ID, []byte(other)); err != nil {
+		t.Fatal(err)
+	}
+	d.must("apply", "tfplan")
+	got, err := c.Policies.Download(ctx, pol.ID)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if string(got) != code {
+		t.Errorf("the service has %q after the apply, want the configured %q: the apply took the import's plan-time digest for the code uploaded since", got, code)
+	}
+	d.emptyPlan()
 }

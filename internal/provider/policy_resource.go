@@ -16,6 +16,7 @@ import (
 	"github.com/hashicorp/terraform-plugin-framework/resource/schema/stringdefault"
 	"github.com/hashicorp/terraform-plugin-framework/resource/schema/stringplanmodifier"
 	"github.com/hashicorp/terraform-plugin-framework/schema/validator"
+	"github.com/hashicorp/terraform-plugin-framework/tfsdk"
 	"github.com/hashicorp/terraform-plugin-framework/types"
 	"github.com/hashicorp/terraform-plugin-go/tftypes"
 	"github.com/hashicorp/terraform-plugin-log/tflog"
@@ -466,14 +467,32 @@ func (r *policyResource) Update(ctx context.Context, req resource.UpdateRequest,
 		opts.EnforcementLevel = tfe.EnforcementMode(tfe.EnforcementLevel(plan.EnforcementLevel.ValueString()))
 	}
 	id := state.ID.ValueString()
+	prior, diags := r.data.getCodeProof(ctx, req.Private)
+	resp.Diagnostics.Append(diags...)
 	var code []byte // the code to upload, once read
-	if !plan.Source.IsNull() && plan.ContentSHA256.IsUnknown() {
-		// Planned unknown (just imported, or no refresh of this path): the
-		// file as it is now decides, before anything is sent.
+	if plan.hasCode() && (plan.codeSum().IsUnknown() || !plan.codeSum().Equal(state.codeSum())) {
+		// Read and checked once, before anything is sent: these very bytes
+		// are uploaded, whatever happens to a source file meanwhile (an
+		// unknown planned digest becomes the file's).
 		if code = contentCode(ctx, &plan, req.Config, id, &resp.Diagnostics); resp.Diagnostics.HasError() {
 			return
 		}
 	}
+	planSum, stateSum := plan.codeSum(), state.codeSum()
+	uploading := code != nil && !planSum.Equal(stateSum)
+	if imported, ok := privateJSON[string](ctx, req.Private, importedCodeKey, &resp.Diagnostics); ok && r.configuresCode(ctx, plan, req.Config) {
+		// The digest that decides this apply came from the import's refresh,
+		// at plan: someone may have uploaded since (issue 43 row 5). One
+		// download confirms it; other code is uploaded over.
+		if imported == planSum.ValueString() {
+			if uploading = !r.data.serviceHasCode(ctx, id, planSum.ValueString()); uploading && code == nil {
+				if code = contentCode(ctx, &plan, req.Config, id, &resp.Diagnostics); resp.Diagnostics.HasError() {
+					return
+				}
+			}
+		}
+	}
+	resp.Diagnostics.Append(resp.Private.SetKey(ctx, importedCodeKey, nil)...)
 	var patched *policyAPI // the PATCH's answer, when one was sent
 	// Only the code changed: no PATCH.
 	if !plan.Description.Equal(state.Description) || !plan.Query.Equal(state.Query) || !plan.EnforcementLevel.Equal(state.EnforcementLevel) {
@@ -490,27 +509,11 @@ func (r *policyResource) Update(ctx context.Context, req resource.UpdateRequest,
 		plan.set(pol.values())
 		checkPolicyWritten(want, plan, &resp.Diagnostics)
 	}
-	prior, diags := r.data.getCodeProof(ctx, req.Private)
-	resp.Diagnostics.Append(diags...)
-	planSum, stateSum := plan.codeSum(), state.codeSum()
-	uploading := plan.hasCode() && (planSum.IsUnknown() || !planSum.Equal(stateSum))
-	if uploading && stateSum.IsNull() && !planSum.IsUnknown() {
-		// Just imported (or code added): the service may have this code
-		// already, as the import's refresh found it (noteImportedCode).
-		if found, ok := privateJSON[string](ctx, req.Private, importedCodeKey, &resp.Diagnostics); ok && found == planSum.ValueString() {
-			tflog.Debug(ctx, "The policy already has the configured code, as its import found it; not uploading", map[string]any{"id": id})
-			uploading = false
-		}
-	}
-	resp.Diagnostics.Append(resp.Private.SetKey(ctx, importedCodeKey, nil)...)
 	if patched != nil && !uploading && !stateSum.IsNull() {
 		// The code in state, at the PATCH's updated-at (code_proof.go).
 		resp.Diagnostics.Append(r.data.setCodeProof(ctx, resp.Private, r.data.afterPatch(ctx, patched, prior, stateSum.ValueString()))...)
 	}
 	if uploading {
-		if code == nil {
-			code = contentCode(ctx, &plan, req.Config, id, &resp.Diagnostics)
-		}
 		pol := policyIdentity{kind: tfe.PolicyKind(plan.Kind.ValueString()), name: plan.Name.ValueString(), organization: plan.Organization.ValueString()}
 		if resp.Diagnostics.HasError() {
 			return
@@ -529,6 +532,28 @@ func (r *policyResource) Update(ctx context.Context, req resource.UpdateRequest,
 		resp.Diagnostics.Append(r.data.setCodeProof(ctx, resp.Private, proof)...)
 	}
 	resp.Diagnostics.Append(resp.State.Set(ctx, &plan)...)
+}
+
+// configuresCode reports whether the configuration gives this policy's
+// code (content, source, or content_wo, which only the configuration
+// holds), not only a digest kept in state.
+func (r *policyResource) configuresCode(ctx context.Context, plan policyResourceModel, config tfsdk.Config) bool {
+	if !plan.Content.IsNull() || !plan.Source.IsNull() {
+		return true
+	}
+	var wo types.String
+	_ = config.GetAttribute(ctx, path.Root("content_wo"), &wo)
+	return !wo.IsNull()
+}
+
+// serviceHasCode downloads policy id's code (one request) and reports
+// whether its SHA-256 is sum; a failed download reports false, so that the
+// caller writes.
+func (d *providerData) serviceHasCode(ctx context.Context, id, sum string) bool {
+	code, gone, err := d.fetchCode(ctx, id)
+	has := err == nil && !gone && sha256Hex(code) == sum
+	tflog.Debug(ctx, "Confirmed at apply whether the policy still has the code its import found", map[string]any{"policy_id": id, "has": has})
+	return has
 }
 
 // checkPolicyWritten compares the policy the API returned after a write
