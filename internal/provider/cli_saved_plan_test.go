@@ -393,38 +393,65 @@ resource "tfgov_policy_upload" "test" {
 // import planned with -out into a configuration whose code the policy had
 // at plan, and other code uploaded before the apply. The apply does not
 // take the import's plan-time digest for the service's code: it downloads
-// the code once, finds it changed and uploads the configured code.
+// the code once, finds it changed and uploads the configured code. The
+// same for tfgov_policy's `content` and tfgov_policy_upload's `source`
+// (each plans a state-only update after an import).
 func TestAccPolicyResource_importUploadedBeforeApply(t *testing.T) {
-	t.Parallel()
-	pol := testAccPolicy(t, tfe.Sentinel)
-	c := testAccClient(t)
-	ctx := context.Background()
 	const code, other = "main = rule { true }\n", "main = rule { false }\n"
-	if err := c.Policies.Upload(ctx, pol.ID, []byte(code)); err != nil {
-		t.Fatal(err)
-	}
-	d := newCLIDir(t, fmt.Sprintf(`
+	for shape, config := range map[string]string{
+		"content": `
 resource "tfgov_policy" "test" {
-  name              = %q
+  name              = %[1]q
   enforcement_level = "advisory"
-  content           = %q
+  content           = %[2]q
 }
 import {
   to = tfgov_policy.test
-  id = %q
+  id = %[3]q
 }
-`, pol.Name, code, pol.ID))
-	d.must("plan", "-out=tfplan")
-	if err := c.Policies.Upload(ctx, pol.ID, []byte(other)); err != nil {
-		t.Fatal(err)
+`,
+		"upload": `
+resource "tfgov_policy" "test" {
+  name              = %[1]q
+  enforcement_level = "advisory"
+}
+resource "tfgov_policy_upload" "test" {
+  policy_id = tfgov_policy.test.id
+  source    = "${path.module}/policy.sentinel"
+}
+import {
+  to = tfgov_policy.test
+  id = %[3]q
+}
+import {
+  to = tfgov_policy_upload.test
+  id = %[3]q
+}
+`,
+	} {
+		t.Run(shape, func(t *testing.T) {
+			t.Parallel()
+			pol := testAccPolicy(t, tfe.Sentinel)
+			c := testAccClient(t)
+			ctx := context.Background()
+			if err := c.Policies.Upload(ctx, pol.ID, []byte(code)); err != nil {
+				t.Fatal(err)
+			}
+			d := newCLIDir(t, fmt.Sprintf(config, pol.Name, code, pol.ID))
+			d.write("policy.sentinel", code)
+			d.must("plan", "-out=tfplan")
+			if err := c.Policies.Upload(ctx, pol.ID, []byte(other)); err != nil {
+				t.Fatal(err)
+			}
+			d.must("apply", "tfplan")
+			got, err := c.Policies.Download(ctx, pol.ID)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if string(got) != code {
+				t.Errorf("the service has %q after the apply, want the configured %q: the apply took the import's plan-time digest for the code uploaded since", got, code)
+			}
+			d.emptyPlan()
+		})
 	}
-	d.must("apply", "tfplan")
-	got, err := c.Policies.Download(ctx, pol.ID)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if string(got) != code {
-		t.Errorf("the service has %q after the apply, want the configured %q: the apply took the import's plan-time digest for the code uploaded since", got, code)
-	}
-	d.emptyPlan()
 }

@@ -423,6 +423,13 @@ func (r *policyUploadResource) Read(ctx context.Context, req resource.ReadReques
 		state.ContentSHA256, state.Content = sum, content
 		resp.Diagnostics.Append(r.data.setCodeProof(ctx, resp.Private, proof)...)
 	}
+	// The import's digest, at plan: an apply that uploads nothing on it
+	// confirms it first (Update). Any later refresh drops it.
+	var imported []byte
+	if importing {
+		imported = privateValue(state.ContentSHA256.ValueString())
+	}
+	resp.Diagnostics.Append(resp.Private.SetKey(ctx, importedCodeKey, imported)...)
 	// The file as this refresh finds it, for the apply of a saved plan.
 	recordSource(ctx, resp.Private, state.Source, &resp.Diagnostics)
 	state.ID = state.PolicyID
@@ -439,7 +446,14 @@ func (r *policyUploadResource) Update(ctx context.Context, req resource.UpdateRe
 	if resp.Diagnostics.HasError() {
 		return
 	}
-	if plan.ContentSHA256.IsUnknown() || !plan.ContentSHA256.Equal(state.ContentSHA256) {
+	upload := plan.ContentSHA256.IsUnknown() || !plan.ContentSHA256.Equal(state.ContentSHA256)
+	if imported, ok := privateJSON[string](ctx, req.Private, importedCodeKey, &resp.Diagnostics); ok && !upload && imported == plan.ContentSHA256.ValueString() {
+		// Just imported: the digest is the import's, read at plan; someone
+		// may have uploaded since (issue 43 row 5). One download confirms it.
+		upload = !r.data.serviceHasCode(ctx, plan.PolicyID.ValueString(), imported)
+	}
+	resp.Diagnostics.Append(resp.Private.SetKey(ctx, importedCodeKey, nil)...)
+	if upload {
 		pol := r.upload(ctx, &plan, req.Private, resp.Private, &resp.Diagnostics)
 		if resp.Diagnostics.HasError() {
 			return
