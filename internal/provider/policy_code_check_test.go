@@ -104,7 +104,7 @@ output "ids" { value = "${tfgov_policy.a.id} ${tfgov_policy.b.id}" }
 	}
 	d.sb.srv.SetClockOffset(time.Unix(hour*3600+1800, 0).Sub(now))
 	out, code := runTerraformEnv(t, d.dir, d.env, "plan", "-detailed-exitcode", "-no-color")
-	if code != 2 || !strings.Contains(out, "Policy code changed without its updated-at moving") {
+	if code != 2 || !strings.Contains(out, "Policy code changed without its updated-at moving") || !strings.Contains(strings.Join(strings.Fields(out), " "), "A plan writes no state") {
 		t.Fatalf("the recheck of tfgov_policy.a did not find its code changed (exit %d):\n%s", code, out)
 	}
 	for _, addr := range []string{"tfgov_policy.a", "tfgov_policy.b"} {
