@@ -9,6 +9,7 @@ import (
 	"regexp"
 	"strings"
 	"testing"
+	"time"
 
 	tfe "github.com/hashicorp/go-tfe"
 )
@@ -454,4 +455,117 @@ import {
 			d.emptyPlan()
 		})
 	}
+}
+
+// TestAccPolicyResource_importShapes (issue 43, "Import into the
+// recommended shapes plans clean"): four policies with code, imported into
+// content_wo, into tfgov_policy with a tfgov_policy_upload (the shape
+// -generate-config-out writes), into content and into source, each with
+// the code the policy has. The first two plan no change; content and
+// source plan a state-only update, and the plan warns, naming each, that
+// it uploads nothing. The apply uploads nothing, and the next plan is empty.
+func TestAccPolicyResource_importShapes(t *testing.T) {
+	t.Parallel()
+	const code = "main = rule { true }\n"
+	c := testAccClient(t)
+	ctx := context.Background()
+	pols := map[string]*tfe.Policy{}
+	for _, shape := range []string{"wo", "pair", "content", "source"} {
+		pols[shape] = testAccPolicy(t, tfe.Sentinel)
+		if err := c.Policies.Upload(ctx, pols[shape].ID, []byte(code)); err != nil {
+			t.Fatal(err)
+		}
+	}
+	d := newCLIDir(t, fmt.Sprintf(`
+resource "tfgov_policy" "wo" {
+  name              = %[1]q
+  enforcement_level = "advisory"
+  content_wo        = %[5]q
+}
+resource "tfgov_policy" "pair" {
+  name              = %[2]q
+  enforcement_level = "advisory"
+}
+resource "tfgov_policy_upload" "pair" {
+  policy_id = tfgov_policy.pair.id
+  content   = %[5]q
+}
+resource "tfgov_policy" "content" {
+  name              = %[3]q
+  enforcement_level = "advisory"
+  content           = %[5]q
+}
+resource "tfgov_policy" "source" {
+  name              = %[4]q
+  enforcement_level = "advisory"
+  source            = "${path.module}/policy.sentinel"
+}
+import {
+  to = tfgov_policy.wo
+  id = %[6]q
+}
+import {
+  to = tfgov_policy.pair
+  id = %[7]q
+}
+import {
+  to = tfgov_policy_upload.pair
+  id = %[7]q
+}
+import {
+  to = tfgov_policy.content
+  id = %[8]q
+}
+import {
+  to = tfgov_policy.source
+  id = %[9]q
+}
+`, pols["wo"].Name, pols["pair"].Name, pols["content"].Name, pols["source"].Name, code,
+		pols["wo"].ID, pols["pair"].ID, pols["content"].ID, pols["source"].ID))
+	d.write("policy.sentinel", code)
+	out := d.must("plan", "-out=tfplan")
+	folded := strings.Join(strings.Fields(out), " ")
+	for addr, change := range map[string]bool{
+		"tfgov_policy.wo": false, "tfgov_policy.pair": false, "tfgov_policy_upload.pair": false,
+		"tfgov_policy.content": true, "tfgov_policy.source": true,
+	} {
+		if got := strings.Contains(out, "# "+addr+" will be updated in-place"); got != change {
+			t.Errorf("%s: an update planned %v, want %v:\n%s", addr, got, change, out)
+		}
+	}
+	if !strings.Contains(folded, "5 to import, 0 to add, 2 to change, 0 to destroy") {
+		t.Errorf("the plan's summary is not 5 to import, 2 (state-only) to change:\n%s", out)
+	}
+	// One warning, each policy's folded into it by Terraform.
+	warned := 0
+	for _, shape := range []string{"content", "source"} {
+		if strings.Contains(folded, "Policy "+pols[shape].ID+" ("+pols[shape].Name+") already has the configured code") {
+			warned++
+		}
+	}
+	if warned != 1 || strings.Count(folded, "Warning: Imported policy code: this update uploads nothing") != 1 || !strings.Contains(folded, "(and one more similar warning elsewhere)") {
+		t.Errorf("the plan does not warn once, for both updates, that they upload nothing:\n%s", out)
+	}
+	if strings.Contains(folded, "Policy "+pols["wo"].ID+" (") || strings.Contains(folded, "Policy "+pols["pair"].ID+" (") {
+		t.Errorf("the plan warns about a shape that plans no change:\n%s", out)
+	}
+	var updated []time.Time
+	for _, shape := range []string{"wo", "pair", "content", "source"} {
+		p, err := c.Policies.Read(ctx, pols[shape].ID)
+		if err != nil {
+			t.Fatal(err)
+		}
+		updated = append(updated, p.UpdatedAt)
+	}
+	d.must("apply", "tfplan")
+	for i, shape := range []string{"wo", "pair", "content", "source"} {
+		p, err := c.Policies.Read(ctx, pols[shape].ID)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if !p.UpdatedAt.Equal(updated[i]) {
+			t.Errorf("%s: updated-at moved from %s to %s: the apply wrote to a policy that had the configured code", shape, updated[i], p.UpdatedAt)
+		}
+	}
+	d.emptyPlan()
 }

@@ -115,8 +115,9 @@ func (r *policyResource) Schema(_ context.Context, _ resource.SchemaRequest, res
 			"The code is checked as `tfgov_policy_upload` checks it: size at plan, Rego syntax with OPA's parser for `opa` policies, and drift through the code's SHA-256 " +
 			"(downloaded unless the policy's `updated-at` is still the value recorded together with the code, on a service where uploads are proven to move it, see `tfgov_policy_upload`; " +
 			"an update of a description, query or level that moves `updated-at` downloads the code once, so that an upload by someone else is never taken for the update's own). " +
-			"Importing a policy downloads its code once, so that a configuration with the same code uploads nothing (with `content_wo` the import's plan still shows `content_sha256` set, with `source` as known after apply, and with `content` the code: " +
-			"an import cannot know which the configuration uses). Moving between `content`, `content_wo` and `source` with the same code, or from hashicorp/tfe's `tfe_policy` (which lands on `content`), uploads nothing either. " +
+			"Importing a policy downloads its code once and records its SHA-256 in `content_sha256`, so that a configuration with the same code uploads nothing: an import into `content_wo`, " +
+			"or into a `tfgov_policy` without code beside a `tfgov_policy_upload` (the shape `terraform plan -generate-config-out` writes), plans no change; with `content` or `source` the plan shows an update of state only " +
+			"and warns that it uploads nothing (an import cannot know which attribute the configuration uses). An apply that uploads nothing on the import's digest downloads the code once to confirm it, and uploads when it changed since the plan. Moving between `content`, `content_wo` and `source` with the same code, or from hashicorp/tfe's `tfe_policy` (which lands on `content`), uploads nothing either. " +
 			"Removing `content`, `content_wo` or `source` leaves the last code on the service.\n\n" +
 			"After every create and update the provider compares what the API returns with the configuration, " +
 			"so a change the API did not make fails the apply instead of showing up as drift later.\n\n" +
@@ -197,7 +198,8 @@ func (r *policyResource) Schema(_ context.Context, _ resource.SchemaRequest, res
 			"content_sha256": schema.StringAttribute{
 				Computed: true,
 				MarkdownDescription: "SHA-256 (hex) of the code given with `content_wo` or `source`, as planned and, after a refresh, as found on the service: " +
-					"code uploaded outside Terraform shows here, and the next apply uploads the configured code again. Null with `content` or without code.",
+					"code uploaded outside Terraform shows here, and the next apply uploads the configured code again. Null with `content`, and without code unless imported: " +
+					"then it is the digest of the code the import found, kept as refreshes find it while a `tfgov_policy_upload` (or nothing) manages the code.",
 			},
 		},
 	}
@@ -282,6 +284,21 @@ func (r *policyResource) ModifyPlan(ctx context.Context, req resource.ModifyPlan
 		if have {
 			plan.ContentSHA256 = types.StringValue(sha256Hex(known))
 		}
+	}
+	importedSum, imported := privateJSON[string](ctx, req.Private, importedCodeKey, &resp.Diagnostics)
+	imported = imported && prior != nil && !prior.ContentSHA256.IsNull()
+	if imported && !cfg.hasCode() {
+		// Imported code that this configuration leaves to a
+		// tfgov_policy_upload (the shape -generate-config-out writes): the
+		// import's digest stays, so that the plan is clean.
+		plan.ContentSHA256 = prior.ContentSHA256
+	}
+	if sum := plan.codeSum(); imported && cfg.hasCode() && !sum.IsUnknown() && sum.ValueString() == importedSum &&
+		(!plan.Content.Equal(prior.Content) || !plan.Source.Equal(prior.Source)) {
+		resp.Diagnostics.AddWarning("Imported policy code: this update uploads nothing",
+			fmt.Sprintf("Policy %s (%s) already has the configured code (SHA-256 %s), as its import found it. The update planned for it records in state how the configuration gives the code (%s), "+
+				"and uploads nothing: the apply downloads the code once to confirm it, and uploads only if it changed since this plan. An import into content_wo, or into a tfgov_policy_upload, plans no change.",
+				plan.ID.ValueString(), plan.Name.ValueString(), importedSum, attr))
 	}
 	// The refresh's record of a source file served this plan only (and
 	// req.Private is resp.Private: dropped after planSource read it).
@@ -401,9 +418,7 @@ func (r *policyResource) Read(ctx context.Context, req resource.ReadRequest, res
 		importing = true
 	}
 	resp.Diagnostics.Append(resp.Private.SetKey(ctx, importingKey, nil)...)
-	if !importing {
-		resp.Diagnostics.Append(resp.Private.SetKey(ctx, importedCodeKey, nil)...)
-	}
+	_, imported := privateJSON[string](ctx, req.Private, importedCodeKey, &resp.Diagnostics)
 	pol, err := r.data.refreshPolicy(ctx, state.Organization.ValueString(), state.ID.ValueString())
 	if err != nil {
 		resp.Diagnostics.AddError("Error reading policy", fmt.Sprintf("Reading policy %s: %s", state.ID.ValueString(), err))
@@ -439,9 +454,19 @@ func (r *policyResource) Read(ctx context.Context, req resource.ReadRequest, res
 		// No code in state: nothing to prove.
 		resp.Diagnostics.Append(r.data.setCodeProof(ctx, resp.Private, codeProof{})...)
 		if importing {
-			r.data.noteImportedCode(ctx, pol, resp.Private, &resp.Diagnostics)
+			// The import's one download: its digest goes where the plan
+			// compares content_wo's and source's (policy_private.go).
+			state.ContentSHA256 = r.data.noteImportedCode(ctx, pol)
+			imported = true
 		}
 	}
+	// The digest of code this resource has not uploaded (imported), kept as
+	// the refresh finds it until an apply configures the code.
+	var mark []byte
+	if imported && !state.ContentSHA256.IsNull() {
+		mark = privateValue(state.ContentSHA256.ValueString())
+	}
+	resp.Diagnostics.Append(resp.Private.SetKey(ctx, importedCodeKey, mark)...)
 	recordSource(ctx, resp.Private, state.Source, &resp.Diagnostics)
 	resp.Diagnostics.Append(resp.State.Set(ctx, &state)...)
 }
@@ -492,7 +517,9 @@ func (r *policyResource) Update(ctx context.Context, req resource.UpdateRequest,
 			}
 		}
 	}
-	resp.Diagnostics.Append(resp.Private.SetKey(ctx, importedCodeKey, nil)...)
+	if r.configuresCode(ctx, plan, req.Config) {
+		resp.Diagnostics.Append(resp.Private.SetKey(ctx, importedCodeKey, nil)...) // the code is this resource's now
+	}
 	var patched *policyAPI // the PATCH's answer, when one was sent
 	// Only the code changed: no PATCH.
 	if !plan.Description.Equal(state.Description) || !plan.Query.Equal(state.Query) || !plan.EnforcementLevel.Equal(state.EnforcementLevel) {
