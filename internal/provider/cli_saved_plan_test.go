@@ -569,3 +569,67 @@ import {
 	}
 	d.emptyPlan()
 }
+
+// TestAccPolicyResource_sourceMoved (issue 43 row 4): a saved plan that
+// moves tfgov_policy's source to another file plans that file's digest as
+// known (it exists at plan); applied after that file changed, it fails
+// and sends nothing, whether the new file had the same code at plan or
+// other code. The apply's plan cannot know what the plan read from a path
+// its refresh never read, so the failure is Terraform's own check of the
+// planned digest (DESIGN.md, "Local files at plan").
+func TestAccPolicyResource_sourceMoved(t *testing.T) {
+	t.Parallel()
+	name := testAccName("moved")
+	d := newCLIDir(t, "")
+	config := func(file string) {
+		d.write("main.tf", requiredProvidersShim+fmt.Sprintf(`
+resource "tfgov_policy" "test" {
+  name   = %q
+  source = "${path.module}/%s"
+}
+`, name, file))
+	}
+	ctx := context.Background()
+	code := func() string {
+		t.Helper()
+		id, _ := d.stateAttr("tfgov_policy.test", "id").(string)
+		b, err := testAccClient(t).Policies.Download(ctx, id)
+		if err != nil {
+			t.Fatalf("downloading the code of %s: %v", id, err)
+		}
+		return string(b)
+	}
+	const a, b, e = "main = rule { true }\n", "main = rule { false }\n", "main = rule { 1 == 2 }\n"
+	d.write("a.sentinel", a)
+	config("a.sentinel")
+	d.must("apply", "-auto-approve")
+
+	// Moved to a file of other code: its digest is known at plan.
+	d.write("b.sentinel", b)
+	config("b.sentinel")
+	out := d.must("plan", "-out=tfplan")
+	if want := fmt.Sprintf("content_sha256 = %q -> %q", sha256Hex([]byte(a)), sha256Hex([]byte(b))); !strings.Contains(strings.Join(strings.Fields(out), " "), want) {
+		t.Errorf("the plan of the move does not show %s:\n%s", want, out)
+	}
+	d.must("apply", "tfplan")
+	if got := code(); got != b {
+		t.Fatalf("code after the move: %q", got)
+	}
+
+	// Moved again, the new file edited after the plan: nothing is sent,
+	// for a file of the same code at plan as for one of other code.
+	for file, atPlan := range map[string]string{"c.sentinel": b, "d.sentinel": a} {
+		d.write(file, atPlan)
+		config(file)
+		d.must("plan", "-out=tfplan")
+		d.write(file, e)
+		out, err := runTerraform(t, d.dir, "apply", "-no-color", "tfplan")
+		folded := strings.Join(strings.Fields(out), " ")
+		if err == nil || !(strings.Contains(folded, "changed since the plan") || strings.Contains(folded, "content_sha256: was")) {
+			t.Errorf("%s: the apply of a plan whose file changed since did not fail on the digest (err %v):\n%s", file, err, out)
+		}
+		if got := code(); got != b {
+			t.Errorf("%s: the service has %q after the refused apply, want %q", file, got, b)
+		}
+	}
+}

@@ -181,6 +181,15 @@ func planPolicyCode(ctx context.Context, content, source, configured, state, sta
 			}
 		default:
 			out.SHA256 = planLocalHash(ctx, priv, path.Root("source"), "Policy file", name, sha256Hex(code), creating, state, stateSource, diags)
+			if out.SHA256.IsUnknown() && !creating && !diags.HasError() {
+				// A path the refresh did not read (source moved to another
+				// file, or no refresh): the plan shows the file as it is now
+				// (issue 43 row 4). The apply's plan reads it again, and a
+				// file changed since makes Terraform stop the apply before
+				// anything is sent; no record of the plan's reading reaches
+				// that plan to name it (DESIGN.md, "Local files at plan").
+				out.SHA256 = types.StringValue(sha256Hex(code))
+			}
 		}
 		out.Code, out.Attr, out.Name = code, "source", name
 		return out

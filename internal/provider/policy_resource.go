@@ -183,7 +183,8 @@ func (r *policyResource) Schema(_ context.Context, _ resource.SchemaRequest, res
 				Optional: true,
 				MarkdownDescription: "Path of a file holding the policy code, such as `\"${path.module}/policies/tags.rego\"`, read by the provider: " +
 					"the code never enters Terraform's configuration, plan or state, which keep the path and the code's SHA-256 (`content_sha256`). " +
-					"Editing the file plans an upload; a saved plan applied after the file changed fails with an error saying so, and nothing is sent. " +
+					"Editing the file plans an upload; a saved plan applied after the file changed fails with an error saying so, and nothing is sent " +
+					"(after `source` moved to another file, the apply fails on Terraform's own check of the planned `content_sha256`, nothing sent either). " +
 					"A new policy's `content_sha256` shows as known after apply. The file must exist at plan: for a file written during the apply, use `tfgov_policy_upload`.",
 				Validators: []validator.String{stringvalidator.LengthAtLeast(1), stringvalidator.ConflictsWith(path.MatchRoot("content_wo"))},
 			},
