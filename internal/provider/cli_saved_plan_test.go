@@ -625,7 +625,8 @@ resource "tfgov_policy" "test" {
 		d.write(file, e)
 		out, err := runTerraform(t, d.dir, "apply", "-no-color", "tfplan")
 		folded := strings.Join(strings.Fields(out), " ")
-		if err == nil || !(strings.Contains(folded, "changed since the plan") || strings.Contains(folded, "content_sha256: was")) {
+		onDigest := strings.Contains(folded, "changed since the plan") || strings.Contains(folded, "content_sha256: was")
+		if err == nil || !onDigest {
 			t.Errorf("%s: the apply of a plan whose file changed since did not fail on the digest (err %v):\n%s", file, err, out)
 		}
 		if got := code(); got != b {
