@@ -64,11 +64,12 @@ output "id" { value = tfgov_policy.p.id }
 
 // TestAccPolicyCodeProof_mismatchDropsAll (issue 43 bug a): after a recheck
 // finds a policy's code changed at an unmoved updated-at, no proof of that
-// service counts for the rest of the run. Two proven policies on a service
-// that stops moving updated-at get other code outside Terraform; in an
-// hour when only the first is due for its recheck, the plan finds both: the
-// second (refreshed after the first, which it depends on) downloads its
-// code, its proof dropped with the first's mismatch.
+// service counts for the rest of the run. Three proven policies on a
+// service that stops moving updated-at get other code outside Terraform; in
+// an hour when the first is due for its recheck, the plan finds every one:
+// the others (refreshed after the first, which they depend on) download
+// their code, their proofs dropped with the first's mismatch, though their
+// hour is not due.
 func TestAccPolicyCodeProof_mismatchDropsAll(t *testing.T) {
 	t.Parallel()
 	d := newProofDir(t, sandbox.PolicyUpdatedByUploadAndPatch)
@@ -77,11 +78,12 @@ func TestAccPolicyCodeProof_mismatchDropsAll(t *testing.T) {
   content = "main = rule { true }\n"
 }
 resource "tfgov_policy" "b" {
-  name       = "not-due"
+  count      = 2
+  name       = "after-${count.index}"
   content    = "main = rule { true }\n"
   depends_on = [tfgov_policy.a]
 }
-output "ids" { value = "${tfgov_policy.a.id} ${tfgov_policy.b.id}" }
+output "ids" { value = join(" ", concat([tfgov_policy.a.id], tfgov_policy.b[*].id)) }
 `)
 	d.tf("apply", "-auto-approve")
 	ids := strings.Fields(strings.TrimSpace(d.tf("output", "-raw", "ids")))
@@ -93,21 +95,33 @@ output "ids" { value = "${tfgov_policy.a.id} ${tfgov_policy.b.id}" }
 	if err := d.sb.srv.SetPolicyUpdatedAt(sandbox.PolicyUpdatedByNeither); err != nil {
 		t.Fatal(err)
 	}
-	d.upload(ids[0], "main = rule { false }\n")
-	d.upload(ids[1], "main = rule { false }\n")
+	for _, id := range ids {
+		d.upload(id, "main = rule { false }\n")
+	}
 
-	// The middle of an hour (of the sandbox's clock) when a is due, b not.
+	// The middle of an hour (of the sandbox's clock) when a is due; the
+	// policies refreshed after it that are not due then must download too
+	// (two of them: both in a's group is a chance of 1 in 529).
 	now := time.Now()
 	hour := now.Unix() / 3600
-	for !recheckDue(ids[0], hour) || recheckDue(ids[1], hour) {
+	for !recheckDue(ids[0], hour) {
 		hour++
+	}
+	var after []string
+	for i, id := range ids[1:] {
+		if !recheckDue(id, hour) {
+			after = append(after, fmt.Sprintf("tfgov_policy.b[%d]", i))
+		}
+	}
+	if len(after) == 0 {
+		t.Skip("every policy fell in the due policy's recheck group")
 	}
 	d.sb.srv.SetClockOffset(time.Unix(hour*3600+1800, 0).Sub(now))
 	out, code := runTerraformEnv(t, d.dir, d.env, "plan", "-detailed-exitcode", "-no-color")
 	if code != 2 || !strings.Contains(out, "Policy code changed without its updated-at moving") || !strings.Contains(strings.Join(strings.Fields(out), " "), "A plan writes no state") {
 		t.Fatalf("the recheck of tfgov_policy.a did not find its code changed (exit %d):\n%s", code, out)
 	}
-	for _, addr := range []string{"tfgov_policy.a", "tfgov_policy.b"} {
+	for _, addr := range append(after, "tfgov_policy.a") {
 		if !strings.Contains(out, "# "+addr+" will be updated in-place") {
 			t.Errorf("the plan does not show %s's code changed outside Terraform:\n%s", addr, out)
 		}
