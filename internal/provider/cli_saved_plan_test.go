@@ -9,6 +9,9 @@ import (
 	"regexp"
 	"strings"
 	"testing"
+	"time"
+
+	tfe "github.com/hashicorp/go-tfe"
 )
 
 // Saved plans of the resources that hash local files at plan time
@@ -300,4 +303,334 @@ resource "tfgov_module_test_variable" "plain" {
 		t.Errorf("readable_value of the sensitive variable: %v, want null", got)
 	}
 	d.emptyPlan()
+}
+
+// TestAccPolicyUploadResource_writtenDuringApply (issue 43 row 3): a
+// tfgov_policy_upload whose source file another resource writes during the
+// apply, with content_sha256 from that writer (terraform_data stands for
+// it; its output is unknown at plan when its input changes). The plan shows
+// the upload as known after apply; the apply uploads the file as the
+// writer left it (written here between the plan and its apply), checked
+// against the digest then known; a file that does not match it fails the
+// apply and uploads nothing.
+func TestAccPolicyUploadResource_writtenDuringApply(t *testing.T) {
+	t.Parallel()
+	name := testAccName("writer")
+	d := newCLIDir(t, fmt.Sprintf(`
+variable "digest" { type = string }
+
+resource "tfgov_policy" "test" {
+  name  = %q
+  kind  = "opa"
+  query = "data.terraform.policies.tags.deny"
+}
+
+resource "terraform_data" "writer" {
+  input = var.digest
+}
+
+resource "tfgov_policy_upload" "test" {
+  policy_id      = tfgov_policy.test.id
+  source         = "${path.module}/policy.rego"
+  content_sha256 = terraform_data.writer.output
+}
+`, name))
+	ctx := context.Background()
+	code := func() string {
+		t.Helper()
+		id, _ := d.stateAttr("tfgov_policy.test", "id").(string)
+		b, err := testAccClient(t).Policies.Download(ctx, id)
+		if err != nil {
+			t.Fatalf("downloading the code of %s: %v", id, err)
+		}
+		return string(b)
+	}
+	digest := func(code string) { d.write("terraform.tfvars", fmt.Sprintf("digest = %q\n", sha256Hex([]byte(code)))) }
+	known := regexp.MustCompile(`content_sha256 += "[0-9a-f]{64}" -> \(known after apply\)`)
+
+	d.write("policy.rego", regoV0Code)
+	digest(regoV0Code)
+	d.must("apply", "-auto-approve")
+	if got := code(); got != regoV0Code {
+		t.Fatalf("code after the create: %q", got)
+	}
+
+	// The writer's new digest, unknown at plan; the file written after.
+	digest(regoCode)
+	out := d.must("plan", "-out=tfplan")
+	if !strings.Contains(out, "# tfgov_policy_upload.test will be updated in-place") || !known.MatchString(out) {
+		t.Errorf("the plan does not show the upload with content_sha256 known after apply:\n%s", out)
+	}
+	d.write("policy.rego", regoCode)
+	d.must("apply", "tfplan")
+	if got := code(); got != regoCode {
+		t.Errorf("code after the apply: %q, want the file as the writer left it", got)
+	}
+	if got := d.stateAttr("tfgov_policy_upload.test", "content_sha256"); got != sha256Hex([]byte(regoCode)) {
+		t.Errorf("content_sha256 %v, want the uploaded code's", got)
+	}
+
+	// The file already rewritten when the plan runs: the same.
+	edited := regoCode + "# edited\n"
+	d.write("policy.rego", edited)
+	digest(edited)
+	d.must("apply", "-auto-approve")
+	if got := code(); got != edited {
+		t.Errorf("code after the apply of a file written before the plan: %q", got)
+	}
+
+	// A writer whose file does not match its digest: nothing uploaded.
+	digest(regoV0Code)
+	d.must("plan", "-out=tfplan")
+	d.write("policy.rego", regoCode)
+	d.applyFails("content_sha256 does not match the source file")
+	if got := code(); got != edited {
+		t.Errorf("code after the refused apply: %q, want the code applied before", got)
+	}
+	digest(regoCode) // for the destroy's plan
+}
+
+// TestAccPolicyResource_importUploadedBeforeApply (issue 43 row 5): an
+// import planned with -out into a configuration whose code the policy had
+// at plan, and other code uploaded before the apply. The apply does not
+// take the import's plan-time digest for the service's code: it downloads
+// the code once, finds it changed and uploads the configured code. The
+// same for tfgov_policy's `content` and tfgov_policy_upload's `source`
+// (each plans a state-only update after an import).
+func TestAccPolicyResource_importUploadedBeforeApply(t *testing.T) {
+	const code, other = "main = rule { true }\n", "main = rule { false }\n"
+	for shape, config := range map[string]string{
+		"content": `
+resource "tfgov_policy" "test" {
+  name              = %[1]q
+  enforcement_level = "advisory"
+  content           = %[2]q
+}
+import {
+  to = tfgov_policy.test
+  id = %[3]q
+}
+`,
+		"upload": `
+resource "tfgov_policy" "test" {
+  name              = %[1]q
+  enforcement_level = "advisory"
+}
+resource "tfgov_policy_upload" "test" {
+  policy_id = tfgov_policy.test.id
+  source    = "${path.module}/policy.sentinel"
+}
+import {
+  to = tfgov_policy.test
+  id = %[3]q
+}
+import {
+  to = tfgov_policy_upload.test
+  id = %[3]q
+}
+`,
+	} {
+		t.Run(shape, func(t *testing.T) {
+			t.Parallel()
+			pol := testAccPolicy(t, tfe.Sentinel)
+			c := testAccClient(t)
+			ctx := context.Background()
+			if err := c.Policies.Upload(ctx, pol.ID, []byte(code)); err != nil {
+				t.Fatal(err)
+			}
+			d := newCLIDir(t, fmt.Sprintf(config, pol.Name, code, pol.ID))
+			d.write("policy.sentinel", code)
+			d.must("plan", "-out=tfplan")
+			if err := c.Policies.Upload(ctx, pol.ID, []byte(other)); err != nil {
+				t.Fatal(err)
+			}
+			d.must("apply", "tfplan")
+			got, err := c.Policies.Download(ctx, pol.ID)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if string(got) != code {
+				t.Errorf("the service has %q after the apply, want the configured %q: the apply took the import's plan-time digest for the code uploaded since", got, code)
+			}
+			d.emptyPlan()
+		})
+	}
+}
+
+// TestAccPolicyResource_importShapes (issue 43, "Import into the
+// recommended shapes plans clean"): four policies with code, imported into
+// content_wo, into tfgov_policy with a tfgov_policy_upload (the shape
+// -generate-config-out writes), into content and into source, each with
+// the code the policy has. The first two plan no change; content and
+// source plan a state-only update, and the plan warns, naming each, that
+// it uploads nothing. The apply uploads nothing, and the next plan is empty.
+func TestAccPolicyResource_importShapes(t *testing.T) {
+	t.Parallel()
+	const code = "main = rule { true }\n"
+	c := testAccClient(t)
+	ctx := context.Background()
+	pols := map[string]*tfe.Policy{}
+	for _, shape := range []string{"wo", "pair", "content", "source"} {
+		pols[shape] = testAccPolicy(t, tfe.Sentinel)
+		if err := c.Policies.Upload(ctx, pols[shape].ID, []byte(code)); err != nil {
+			t.Fatal(err)
+		}
+	}
+	d := newCLIDir(t, fmt.Sprintf(`
+resource "tfgov_policy" "wo" {
+  name              = %[1]q
+  enforcement_level = "advisory"
+  content_wo        = %[5]q
+}
+resource "tfgov_policy" "pair" {
+  name              = %[2]q
+  enforcement_level = "advisory"
+}
+resource "tfgov_policy_upload" "pair" {
+  policy_id = tfgov_policy.pair.id
+  content   = %[5]q
+}
+resource "tfgov_policy" "content" {
+  name              = %[3]q
+  enforcement_level = "advisory"
+  content           = %[5]q
+}
+resource "tfgov_policy" "source" {
+  name              = %[4]q
+  enforcement_level = "advisory"
+  source            = "${path.module}/policy.sentinel"
+}
+import {
+  to = tfgov_policy.wo
+  id = %[6]q
+}
+import {
+  to = tfgov_policy.pair
+  id = %[7]q
+}
+import {
+  to = tfgov_policy_upload.pair
+  id = %[7]q
+}
+import {
+  to = tfgov_policy.content
+  id = %[8]q
+}
+import {
+  to = tfgov_policy.source
+  id = %[9]q
+}
+`, pols["wo"].Name, pols["pair"].Name, pols["content"].Name, pols["source"].Name, code,
+		pols["wo"].ID, pols["pair"].ID, pols["content"].ID, pols["source"].ID))
+	d.write("policy.sentinel", code)
+	out := d.must("plan", "-out=tfplan")
+	folded := strings.Join(strings.Fields(out), " ")
+	for addr, change := range map[string]bool{
+		"tfgov_policy.wo": false, "tfgov_policy.pair": false, "tfgov_policy_upload.pair": false,
+		"tfgov_policy.content": true, "tfgov_policy.source": true,
+	} {
+		if got := strings.Contains(out, "# "+addr+" will be updated in-place"); got != change {
+			t.Errorf("%s: an update planned %v, want %v:\n%s", addr, got, change, out)
+		}
+	}
+	if !strings.Contains(folded, "5 to import, 0 to add, 2 to change, 0 to destroy") {
+		t.Errorf("the plan's summary is not 5 to import, 2 (state-only) to change:\n%s", out)
+	}
+	// One warning, each policy's folded into it by Terraform.
+	warned := 0
+	for _, shape := range []string{"content", "source"} {
+		if strings.Contains(folded, "Policy "+pols[shape].ID+" ("+pols[shape].Name+") already has the configured code") {
+			warned++
+		}
+	}
+	if warned != 1 || strings.Count(folded, "Warning: Imported policy code: this update uploads nothing") != 1 || !strings.Contains(folded, "(and one more similar warning elsewhere)") {
+		t.Errorf("the plan does not warn once, for both updates, that they upload nothing:\n%s", out)
+	}
+	if strings.Contains(folded, "Policy "+pols["wo"].ID+" (") || strings.Contains(folded, "Policy "+pols["pair"].ID+" (") {
+		t.Errorf("the plan warns about a shape that plans no change:\n%s", out)
+	}
+	var updated []time.Time
+	for _, shape := range []string{"wo", "pair", "content", "source"} {
+		p, err := c.Policies.Read(ctx, pols[shape].ID)
+		if err != nil {
+			t.Fatal(err)
+		}
+		updated = append(updated, p.UpdatedAt)
+	}
+	d.must("apply", "tfplan")
+	for i, shape := range []string{"wo", "pair", "content", "source"} {
+		p, err := c.Policies.Read(ctx, pols[shape].ID)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if !p.UpdatedAt.Equal(updated[i]) {
+			t.Errorf("%s: updated-at moved from %s to %s: the apply wrote to a policy that had the configured code", shape, updated[i], p.UpdatedAt)
+		}
+	}
+	d.emptyPlan()
+}
+
+// TestAccPolicyResource_sourceMoved (issue 43 row 4): a saved plan that
+// moves tfgov_policy's source to another file plans that file's digest as
+// known (it exists at plan); applied after that file changed, it fails
+// and sends nothing, whether the new file had the same code at plan or
+// other code. The apply's plan cannot know what the plan read from a path
+// its refresh never read, so the failure is Terraform's own check of the
+// planned digest (DESIGN.md, "Local files at plan").
+func TestAccPolicyResource_sourceMoved(t *testing.T) {
+	t.Parallel()
+	name := testAccName("moved")
+	d := newCLIDir(t, "")
+	config := func(file string) {
+		d.write("main.tf", requiredProvidersShim+fmt.Sprintf(`
+resource "tfgov_policy" "test" {
+  name   = %q
+  source = "${path.module}/%s"
+}
+`, name, file))
+	}
+	ctx := context.Background()
+	code := func() string {
+		t.Helper()
+		id, _ := d.stateAttr("tfgov_policy.test", "id").(string)
+		b, err := testAccClient(t).Policies.Download(ctx, id)
+		if err != nil {
+			t.Fatalf("downloading the code of %s: %v", id, err)
+		}
+		return string(b)
+	}
+	const a, b, e = "main = rule { true }\n", "main = rule { false }\n", "main = rule { 1 == 2 }\n"
+	d.write("a.sentinel", a)
+	config("a.sentinel")
+	d.must("apply", "-auto-approve")
+
+	// Moved to a file of other code: its digest is known at plan.
+	d.write("b.sentinel", b)
+	config("b.sentinel")
+	out := d.must("plan", "-out=tfplan")
+	if want := fmt.Sprintf("content_sha256 = %q -> %q", sha256Hex([]byte(a)), sha256Hex([]byte(b))); !strings.Contains(strings.Join(strings.Fields(out), " "), want) {
+		t.Errorf("the plan of the move does not show %s:\n%s", want, out)
+	}
+	d.must("apply", "tfplan")
+	if got := code(); got != b {
+		t.Fatalf("code after the move: %q", got)
+	}
+
+	// Moved again, the new file edited after the plan: nothing is sent,
+	// for a file of the same code at plan as for one of other code.
+	for file, atPlan := range map[string]string{"c.sentinel": b, "d.sentinel": a} {
+		d.write(file, atPlan)
+		config(file)
+		d.must("plan", "-out=tfplan")
+		d.write(file, e)
+		out, err := runTerraform(t, d.dir, "apply", "-no-color", "tfplan")
+		folded := strings.Join(strings.Fields(out), " ")
+		onDigest := strings.Contains(folded, "changed since the plan") || strings.Contains(folded, "content_sha256: was")
+		if err == nil || !onDigest {
+			t.Errorf("%s: the apply of a plan whose file changed since did not fail on the digest (err %v):\n%s", file, err, out)
+		}
+		if got := code(); got != b {
+			t.Errorf("%s: the service has %q after the refused apply, want %q", file, got, b)
+		}
+	}
 }

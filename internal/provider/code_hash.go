@@ -145,6 +145,12 @@ type plannedCode struct {
 func planPolicyCode(ctx context.Context, content, source, configured, state, stateSource types.String, creating bool, priv privateGetter, diags *diag.Diagnostics) plannedCode {
 	out := plannedCode{SHA256: configured} // null or unknown unless configured
 	switch {
+	case configured.IsUnknown() && !source.IsNull():
+		// The digest of a file another resource writes during the apply
+		// (issue 43 row 3): the file now is not the file the apply
+		// uploads, so the plan shows the upload as known after apply, and
+		// the apply's plan, with the digest known, checks the file then.
+		return out
 	case !content.IsNull() && !content.IsUnknown():
 		got := sha256Hex([]byte(content.ValueString()))
 		if !configured.IsNull() && !configured.IsUnknown() && configured.ValueString() != got {
@@ -152,7 +158,11 @@ func planPolicyCode(ctx context.Context, content, source, configured, state, sta
 				fmt.Sprintf("content_sha256 is %s but the SHA-256 of content is %s. Leave content_sha256 out: it is computed from content.", configured.ValueString(), got))
 			return out
 		}
-		return plannedCode{SHA256: types.StringValue(got), Code: []byte(content.ValueString()), Attr: "content", Name: "content"}
+		sum := types.StringValue(got)
+		if configured.IsUnknown() {
+			sum = configured // Terraform takes no known plan of an unknown configured value
+		}
+		return plannedCode{SHA256: sum, Code: []byte(content.ValueString()), Attr: "content", Name: "content"}
 	case !source.IsNull() && !source.IsUnknown():
 		name := source.ValueString()
 		code, err := readPolicySource(name)
@@ -171,6 +181,15 @@ func planPolicyCode(ctx context.Context, content, source, configured, state, sta
 			}
 		default:
 			out.SHA256 = planLocalHash(ctx, priv, path.Root("source"), "Policy file", name, sha256Hex(code), creating, state, stateSource, diags)
+			if out.SHA256.IsUnknown() && !creating && !diags.HasError() {
+				// A path the refresh did not read (source moved to another
+				// file, or no refresh): the plan shows the file as it is now
+				// (issue 43 row 4). The apply's plan reads it again, and a
+				// file changed since makes Terraform stop the apply before
+				// anything is sent; no record of the plan's reading reaches
+				// that plan to name it (DESIGN.md, "Local files at plan").
+				out.SHA256 = types.StringValue(sha256Hex(code))
+			}
 		}
 		out.Code, out.Attr, out.Name = code, "source", name
 		return out

@@ -181,7 +181,9 @@ func (c *proofChecks) drop(pol *policyAPI, sumInState, sumFound string, diags *d
 	c.dropped.Store(true)
 	diags.AddWarning("Policy code changed without its updated-at moving",
 		fmt.Sprintf("Policy %s holds code (SHA-256 %s) other than the code in state (SHA-256 %s), though its updated-at (%s) has not moved since that code was seen: on this service uploads do not move updated-at, or the policy was restored. "+
-			"For the rest of this run tfgov takes no proof of this service: later refreshes download each policy's code and record no proof, so an apply drops them; proofs kept by refreshes before this one are rechecked in their hour (DESIGN.md, \"Policy code proofs\"). A proof is made again only when an upload of tfgov's own moves updated-at.",
+			"For the rest of this run tfgov takes no proof of this service: later refreshes download each policy's code and record no proof, so an apply drops them; proofs kept by refreshes before this one are rechecked in their hour (DESIGN.md, \"Policy code proofs\"). A proof is made again only when an upload of tfgov's own moves updated-at. "+
+			"A plan writes no state, so this finding lasts only as long as this run: a plan in another hour may show no change for this policy again while the service holds the other code. "+
+			"Apply this change, or run terraform apply -refresh-only, to record what this run found.",
 			pol.ID, sumFound, sumInState, updatedAtSignal(pol)))
 }
 

@@ -109,10 +109,8 @@ func TestAccPolicyResource_contentWO(t *testing.T) {
 
 // TestAccPolicyResource_leanNoReupload: an import into a configuration
 // with content_wo or source uploads nothing when the service has that code
-// (content_wo's plan shows content_sha256, which Terraform cannot know at
-// import; source's shows it known after apply, the file being read at
-// apply); moving to content and back with the same code uploads nothing
-// either.
+// (both plans show content_sha256, which the import's download records);
+// moving to content and back with the same code uploads nothing either.
 func TestAccPolicyResource_leanNoReupload(t *testing.T) {
 	for _, shape := range []string{"content_wo", "source"} {
 		t.Run(shape, func(t *testing.T) {
@@ -121,11 +119,9 @@ func TestAccPolicyResource_leanNoReupload(t *testing.T) {
 				t.Fatal(err)
 			}
 			lean := strings.Replace(testAccPolicyLean(pol.Name, regoCode), `name`, fmt.Sprintf("organization = %q\n  name", testAccOrganization()), 1)
-			var planned knownvalue.Check = knownvalue.StringExact(sha256Hex([]byte(regoCode)))
 			if shape == "source" {
 				lean = testAccPolicySource(t, pol.Name, regoCode)
 				lean = strings.Replace(lean, `name`, fmt.Sprintf("organization = %q\n  name", testAccOrganization()), 1)
-				planned = nil
 			}
 			inline := strings.Replace(testAccPolicyLean(pol.Name, regoCode), `name`, fmt.Sprintf("organization = %q\n  name", testAccOrganization()), 1)
 			inline = strings.Replace(inline, "content_wo", "content", 1)
@@ -138,12 +134,7 @@ func TestAccPolicyResource_leanNoReupload(t *testing.T) {
 				}
 				return nil
 			})
-			var checks []plancheck.PlanCheck
-			if planned != nil {
-				checks = append(checks, plancheck.ExpectKnownValue(policyAddr, tfjsonpath.New("content_sha256"), planned))
-			} else {
-				checks = append(checks, plancheck.ExpectUnknownValue(policyAddr, tfjsonpath.New("content_sha256")))
-			}
+			checks := []plancheck.PlanCheck{plancheck.ExpectKnownValue(policyAddr, tfjsonpath.New("content_sha256"), knownvalue.StringExact(sha256Hex([]byte(regoCode))))}
 			resource.ParallelTest(t, resource.TestCase{
 				PreCheck:                 func() { testAccPreCheck(t) },
 				ProtoV6ProviderFactories: testAccProtoV6ProviderFactories,

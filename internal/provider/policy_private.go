@@ -7,6 +7,7 @@ import (
 
 	tfe "github.com/hashicorp/go-tfe"
 	"github.com/hashicorp/terraform-plugin-framework/diag"
+	"github.com/hashicorp/terraform-plugin-framework/types"
 	"github.com/hashicorp/terraform-plugin-log/tflog"
 )
 
@@ -102,23 +103,26 @@ type privateStateSetter interface {
 	SetKey(ctx context.Context, key string, value []byte) diag.Diagnostics
 }
 
-// importedCodeKey holds, from the refresh right after an import until the
-// next refresh, the SHA-256 of the code the policy had (noteImportedCode):
-// a configuration with that same inline code then uploads nothing (the
-// import cannot know whether the configuration manages the code, so it
-// looks once).
+// importedCodeKey holds the SHA-256 of code that tfgov_policy keeps in
+// content_sha256 without having uploaded it: found by the import's refresh
+// (noteImportedCode) and kept, as later refreshes find it, until an apply
+// configures the code. A configuration with content_wo or source then plans
+// no change, one that leaves the code to a tfgov_policy_upload keeps the
+// digest (no change either), and an apply that uploads nothing on it
+// confirms it first (one download). tfgov_policy_upload holds it from its
+// import's refresh to the next refresh, for that confirmation.
 const importedCodeKey = "imported_code"
 
 // noteImportedCode downloads the code of pol, just imported (one request),
-// and records its SHA-256 (importedCodeKey); a policy without code records
-// nothing.
-func (d *providerData) noteImportedCode(ctx context.Context, pol *policyAPI, priv privateStateSetter, diags *diag.Diagnostics) {
+// and returns its SHA-256; null for a policy without code, or when the
+// download fails (the plan then shows the configured code's upload).
+func (d *providerData) noteImportedCode(ctx context.Context, pol *policyAPI) types.String {
 	code, err := d.client.Policies.Download(ctx, pol.ID)
 	if err != nil {
 		if !isNotFound(err) {
 			tflog.Debug(ctx, "Downloading the code of an imported policy failed; a configuration with code uploads it", map[string]any{"id": pol.ID, "error": err.Error()})
 		}
-		return
+		return types.StringNull()
 	}
-	diags.Append(priv.SetKey(ctx, importedCodeKey, privateValue(sha256Hex(code)))...)
+	return types.StringValue(sha256Hex(code))
 }

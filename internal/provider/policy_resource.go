@@ -16,6 +16,7 @@ import (
 	"github.com/hashicorp/terraform-plugin-framework/resource/schema/stringdefault"
 	"github.com/hashicorp/terraform-plugin-framework/resource/schema/stringplanmodifier"
 	"github.com/hashicorp/terraform-plugin-framework/schema/validator"
+	"github.com/hashicorp/terraform-plugin-framework/tfsdk"
 	"github.com/hashicorp/terraform-plugin-framework/types"
 	"github.com/hashicorp/terraform-plugin-go/tftypes"
 	"github.com/hashicorp/terraform-plugin-log/tflog"
@@ -114,8 +115,9 @@ func (r *policyResource) Schema(_ context.Context, _ resource.SchemaRequest, res
 			"The code is checked as `tfgov_policy_upload` checks it: size at plan, Rego syntax with OPA's parser for `opa` policies, and drift through the code's SHA-256 " +
 			"(downloaded unless the policy's `updated-at` is still the value recorded together with the code, on a service where uploads are proven to move it, see `tfgov_policy_upload`; " +
 			"an update of a description, query or level that moves `updated-at` downloads the code once, so that an upload by someone else is never taken for the update's own). " +
-			"Importing a policy downloads its code once, so that a configuration with the same code uploads nothing (with `content_wo` the import's plan still shows `content_sha256` set, with `source` as known after apply, and with `content` the code: " +
-			"an import cannot know which the configuration uses). Moving between `content`, `content_wo` and `source` with the same code, or from hashicorp/tfe's `tfe_policy` (which lands on `content`), uploads nothing either. " +
+			"Importing a policy downloads its code once and records its SHA-256 in `content_sha256`, so that a configuration with the same code uploads nothing: an import into `content_wo`, " +
+			"or into a `tfgov_policy` without code beside a `tfgov_policy_upload` (the shape `terraform plan -generate-config-out` writes), plans no change; with `content` or `source` the plan shows an update of state only " +
+			"and warns that it uploads nothing (an import cannot know which attribute the configuration uses). An apply that uploads nothing on the import's digest downloads the code once to confirm it, and uploads when it changed since the plan. Moving between `content`, `content_wo` and `source` with the same code, or from hashicorp/tfe's `tfe_policy` (which lands on `content`), uploads nothing either. " +
 			"Removing `content`, `content_wo` or `source` leaves the last code on the service.\n\n" +
 			"After every create and update the provider compares what the API returns with the configuration, " +
 			"so a change the API did not make fails the apply instead of showing up as drift later.\n\n" +
@@ -181,7 +183,8 @@ func (r *policyResource) Schema(_ context.Context, _ resource.SchemaRequest, res
 				Optional: true,
 				MarkdownDescription: "Path of a file holding the policy code, such as `\"${path.module}/policies/tags.rego\"`, read by the provider: " +
 					"the code never enters Terraform's configuration, plan or state, which keep the path and the code's SHA-256 (`content_sha256`). " +
-					"Editing the file plans an upload; a saved plan applied after the file changed fails with an error saying so, and nothing is sent. " +
+					"Editing the file plans an upload; a saved plan applied after the file changed fails with an error saying so, and nothing is sent " +
+					"(after `source` moved to another file, the apply fails on Terraform's own check of the planned `content_sha256`, nothing sent either). " +
 					"A new policy's `content_sha256` shows as known after apply. The file must exist at plan: for a file written during the apply, use `tfgov_policy_upload`.",
 				Validators: []validator.String{stringvalidator.LengthAtLeast(1), stringvalidator.ConflictsWith(path.MatchRoot("content_wo"))},
 			},
@@ -196,7 +199,8 @@ func (r *policyResource) Schema(_ context.Context, _ resource.SchemaRequest, res
 			"content_sha256": schema.StringAttribute{
 				Computed: true,
 				MarkdownDescription: "SHA-256 (hex) of the code given with `content_wo` or `source`, as planned and, after a refresh, as found on the service: " +
-					"code uploaded outside Terraform shows here, and the next apply uploads the configured code again. Null with `content` or without code.",
+					"code uploaded outside Terraform shows here, and the next apply uploads the configured code again. Null with `content`, and without code unless imported: " +
+					"then it is the digest of the code the import found, kept as refreshes find it while a `tfgov_policy_upload` (or nothing) manages the code.",
 			},
 		},
 	}
@@ -281,6 +285,21 @@ func (r *policyResource) ModifyPlan(ctx context.Context, req resource.ModifyPlan
 		if have {
 			plan.ContentSHA256 = types.StringValue(sha256Hex(known))
 		}
+	}
+	importedSum, imported := privateJSON[string](ctx, req.Private, importedCodeKey, &resp.Diagnostics)
+	imported = imported && prior != nil && !prior.ContentSHA256.IsNull()
+	if imported && !cfg.hasCode() {
+		// Imported code that this configuration leaves to a
+		// tfgov_policy_upload (the shape -generate-config-out writes): the
+		// import's digest stays, so that the plan is clean.
+		plan.ContentSHA256 = prior.ContentSHA256
+	}
+	if sum := plan.codeSum(); imported && cfg.hasCode() && !sum.IsUnknown() && sum.ValueString() == importedSum &&
+		(!plan.Content.Equal(prior.Content) || !plan.Source.Equal(prior.Source)) {
+		resp.Diagnostics.AddWarning("Imported policy code: this update uploads nothing",
+			fmt.Sprintf("Policy %s (%s) already has the configured code (SHA-256 %s), as its import found it. The update planned for it records in state how the configuration gives the code (%s), "+
+				"and uploads nothing: the apply downloads the code once to confirm it, and uploads only if it changed since this plan. An import into content_wo, or into a tfgov_policy_upload, plans no change.",
+				plan.ID.ValueString(), plan.Name.ValueString(), importedSum, attr))
 	}
 	// The refresh's record of a source file served this plan only (and
 	// req.Private is resp.Private: dropped after planSource read it).
@@ -400,9 +419,7 @@ func (r *policyResource) Read(ctx context.Context, req resource.ReadRequest, res
 		importing = true
 	}
 	resp.Diagnostics.Append(resp.Private.SetKey(ctx, importingKey, nil)...)
-	if !importing {
-		resp.Diagnostics.Append(resp.Private.SetKey(ctx, importedCodeKey, nil)...)
-	}
+	_, imported := privateJSON[string](ctx, req.Private, importedCodeKey, &resp.Diagnostics)
 	pol, err := r.data.refreshPolicy(ctx, state.Organization.ValueString(), state.ID.ValueString())
 	var hidden *cannotSeeError
 	if errors.As(err, &hidden) {
@@ -443,9 +460,19 @@ func (r *policyResource) Read(ctx context.Context, req resource.ReadRequest, res
 		// No code in state: nothing to prove.
 		resp.Diagnostics.Append(r.data.setCodeProof(ctx, resp.Private, codeProof{})...)
 		if importing {
-			r.data.noteImportedCode(ctx, pol, resp.Private, &resp.Diagnostics)
+			// The import's one download: its digest goes where the plan
+			// compares content_wo's and source's (policy_private.go).
+			state.ContentSHA256 = r.data.noteImportedCode(ctx, pol)
+			imported = true
 		}
 	}
+	// The digest of code this resource has not uploaded (imported), kept as
+	// the refresh finds it until an apply configures the code.
+	var mark []byte
+	if imported && !state.ContentSHA256.IsNull() {
+		mark = privateValue(state.ContentSHA256.ValueString())
+	}
+	resp.Diagnostics.Append(resp.Private.SetKey(ctx, importedCodeKey, mark)...)
 	recordSource(ctx, resp.Private, state.Source, &resp.Diagnostics)
 	resp.Diagnostics.Append(resp.State.Set(ctx, &state)...)
 }
@@ -471,13 +498,33 @@ func (r *policyResource) Update(ctx context.Context, req resource.UpdateRequest,
 		opts.EnforcementLevel = tfe.EnforcementMode(tfe.EnforcementLevel(plan.EnforcementLevel.ValueString()))
 	}
 	id := state.ID.ValueString()
+	prior, diags := r.data.getCodeProof(ctx, req.Private)
+	resp.Diagnostics.Append(diags...)
 	var code []byte // the code to upload, once read
-	if !plan.Source.IsNull() && plan.ContentSHA256.IsUnknown() {
-		// Planned unknown (just imported, or no refresh of this path): the
-		// file as it is now decides, before anything is sent.
+	if plan.hasCode() && (plan.codeSum().IsUnknown() || !plan.codeSum().Equal(state.codeSum())) {
+		// Read and checked once, before anything is sent: these very bytes
+		// are uploaded, whatever happens to a source file meanwhile (an
+		// unknown planned digest becomes the file's).
 		if code = contentCode(ctx, &plan, req.Config, id, &resp.Diagnostics); resp.Diagnostics.HasError() {
 			return
 		}
+	}
+	planSum, stateSum := plan.codeSum(), state.codeSum()
+	uploading := code != nil && !planSum.Equal(stateSum)
+	if imported, ok := privateJSON[string](ctx, req.Private, importedCodeKey, &resp.Diagnostics); ok && r.configuresCode(ctx, plan, req.Config) {
+		// The digest that decides this apply came from the import's refresh,
+		// at plan: someone may have uploaded since (issue 43 row 5). One
+		// download confirms it; other code is uploaded over.
+		if imported == planSum.ValueString() {
+			if uploading = !r.data.serviceHasCode(ctx, id, planSum.ValueString()); uploading && code == nil {
+				if code = contentCode(ctx, &plan, req.Config, id, &resp.Diagnostics); resp.Diagnostics.HasError() {
+					return
+				}
+			}
+		}
+	}
+	if r.configuresCode(ctx, plan, req.Config) {
+		resp.Diagnostics.Append(resp.Private.SetKey(ctx, importedCodeKey, nil)...) // the code is this resource's now
 	}
 	var patched *policyAPI // the PATCH's answer, when one was sent
 	// Only the code changed: no PATCH.
@@ -495,27 +542,11 @@ func (r *policyResource) Update(ctx context.Context, req resource.UpdateRequest,
 		plan.set(pol.values())
 		checkPolicyWritten(want, plan, &resp.Diagnostics)
 	}
-	prior, diags := r.data.getCodeProof(ctx, req.Private)
-	resp.Diagnostics.Append(diags...)
-	planSum, stateSum := plan.codeSum(), state.codeSum()
-	uploading := plan.hasCode() && (planSum.IsUnknown() || !planSum.Equal(stateSum))
-	if uploading && stateSum.IsNull() && !planSum.IsUnknown() {
-		// Just imported (or code added): the service may have this code
-		// already, as the import's refresh found it (noteImportedCode).
-		if found, ok := privateJSON[string](ctx, req.Private, importedCodeKey, &resp.Diagnostics); ok && found == planSum.ValueString() {
-			tflog.Debug(ctx, "The policy already has the configured code, as its import found it; not uploading", map[string]any{"id": id})
-			uploading = false
-		}
-	}
-	resp.Diagnostics.Append(resp.Private.SetKey(ctx, importedCodeKey, nil)...)
 	if patched != nil && !uploading && !stateSum.IsNull() {
 		// The code in state, at the PATCH's updated-at (code_proof.go).
 		resp.Diagnostics.Append(r.data.setCodeProof(ctx, resp.Private, r.data.afterPatch(ctx, patched, prior, stateSum.ValueString()))...)
 	}
 	if uploading {
-		if code == nil {
-			code = contentCode(ctx, &plan, req.Config, id, &resp.Diagnostics)
-		}
 		pol := policyIdentity{kind: tfe.PolicyKind(plan.Kind.ValueString()), name: plan.Name.ValueString(), organization: plan.Organization.ValueString()}
 		if resp.Diagnostics.HasError() {
 			return
@@ -534,6 +565,28 @@ func (r *policyResource) Update(ctx context.Context, req resource.UpdateRequest,
 		resp.Diagnostics.Append(r.data.setCodeProof(ctx, resp.Private, proof)...)
 	}
 	resp.Diagnostics.Append(resp.State.Set(ctx, &plan)...)
+}
+
+// configuresCode reports whether the configuration gives this policy's
+// code (content, source, or content_wo, which only the configuration
+// holds), not only a digest kept in state.
+func (r *policyResource) configuresCode(ctx context.Context, plan policyResourceModel, config tfsdk.Config) bool {
+	if !plan.Content.IsNull() || !plan.Source.IsNull() {
+		return true
+	}
+	var wo types.String
+	_ = config.GetAttribute(ctx, path.Root("content_wo"), &wo)
+	return !wo.IsNull()
+}
+
+// serviceHasCode downloads policy id's code (one request) and reports
+// whether its SHA-256 is sum; a failed download reports false, so that the
+// caller writes.
+func (d *providerData) serviceHasCode(ctx context.Context, id, sum string) bool {
+	code, gone, err := d.fetchCode(ctx, id)
+	has := err == nil && !gone && sha256Hex(code) == sum
+	tflog.Debug(ctx, "Confirmed at apply whether the policy still has the code its import found", map[string]any{"policy_id": id, "has": has})
+	return has
 }
 
 // checkPolicyWritten compares the policy the API returned after a write

@@ -128,7 +128,9 @@ func (r *policyUploadResource) Schema(_ context.Context, _ resource.SchemaReques
 				Computed: true,
 				MarkdownDescription: "Hex SHA-256 of the code. Computed from `content` or from the `source` file at plan time. " +
 					"Set it only for a `source` file that another resource writes during the apply (for example from that resource's " +
-					"own `content_sha256`); the file is then checked against it before the upload.",
+					"own `content_sha256`); the file is then checked against it before the upload. " +
+					"While that digest is not known (the writer changes during the apply), the plan shows the upload, with `content_sha256` known after apply; " +
+					"the apply uploads the file as the writer left it, after checking it against the digest, then known: a file that does not match fails the apply, and nothing is uploaded.",
 				Validators: []validator.String{stringvalidator.RegexMatches(sha256RE, "must be 64 lowercase hexadecimal characters")},
 			},
 		},
@@ -449,6 +451,13 @@ func (r *policyUploadResource) Read(ctx context.Context, req resource.ReadReques
 		state.ContentSHA256, state.Content = sum, content
 		resp.Diagnostics.Append(r.data.setCodeProof(ctx, resp.Private, proof)...)
 	}
+	// The import's digest, at plan: an apply that uploads nothing on it
+	// confirms it first (Update). Any later refresh drops it.
+	var imported []byte
+	if importing {
+		imported = privateValue(state.ContentSHA256.ValueString())
+	}
+	resp.Diagnostics.Append(resp.Private.SetKey(ctx, importedCodeKey, imported)...)
 	// The file as this refresh finds it, for the apply of a saved plan.
 	recordSource(ctx, resp.Private, state.Source, &resp.Diagnostics)
 	state.ID = state.PolicyID
@@ -465,7 +474,14 @@ func (r *policyUploadResource) Update(ctx context.Context, req resource.UpdateRe
 	if resp.Diagnostics.HasError() {
 		return
 	}
-	if plan.ContentSHA256.IsUnknown() || !plan.ContentSHA256.Equal(state.ContentSHA256) {
+	upload := plan.ContentSHA256.IsUnknown() || !plan.ContentSHA256.Equal(state.ContentSHA256)
+	if imported, ok := privateJSON[string](ctx, req.Private, importedCodeKey, &resp.Diagnostics); ok && !upload && imported == plan.ContentSHA256.ValueString() {
+		// Just imported: the digest is the import's, read at plan; someone
+		// may have uploaded since (issue 43 row 5). One download confirms it.
+		upload = !r.data.serviceHasCode(ctx, plan.PolicyID.ValueString(), imported)
+	}
+	resp.Diagnostics.Append(resp.Private.SetKey(ctx, importedCodeKey, nil)...)
+	if upload {
 		pol := r.upload(ctx, &plan, req.Private, resp.Private, &resp.Diagnostics)
 		if resp.Diagnostics.HasError() {
 			return

@@ -457,9 +457,14 @@ output "ids" { value = { for k, r in tfgov_policy.r : k => r.id } }
   id       = each.value
 }
 `,
-		outside:      func(e *budgetEnv) { outsidePolicyCode(e) },
-		repair:       inlineRepair(""),
-		budget:       inlineBudget(""),
+		outside: func(e *budgetEnv) { outsidePolicyCode(e) },
+		repair:  inlineRepair(""),
+		budget: func(op budgetOp, n, p int) int {
+			if op == opImport && attr == "content_wo" {
+				return inlineBudget("")(op, n, p) - n // the import plans no change: nothing to confirm at apply
+			}
+			return inlineBudget("")(op, n, p)
+		},
 		proofRecheck: true,
 	}
 }
@@ -473,7 +478,7 @@ func inlineBudget(movedBy sandbox.PolicyUpdatedAt) func(op budgetOp, n, p int) i
 			opDrift:   p + 1,   // the list, the changed policy's code
 			opUpdate:  p + 2*n, // the list, PATCH; the code once where the PATCH moved updated-at
 			opReplan:  p,
-			opImport:  p + n,   // the list, each policy's code (compared: no upload)
+			opImport:  p + 2*n, // the list, each policy's code (compared: no upload); the code again at the apply of content's state-only update, which uploads nothing only if the service still has it (issue 43 row 5)
 			opDestroy: p + 2*n, // the list, the code (no proof after an import), DELETE
 		}
 		if movedBy == sandbox.PolicyUpdatedByUpload {
@@ -486,7 +491,7 @@ func inlineBudget(movedBy sandbox.PolicyUpdatedAt) func(op budgetOp, n, p int) i
 				opDrift:   p + n,
 				opUpdate:  p + 2*n, // the list, every code, PATCH
 				opReplan:  p + n,
-				opImport:  p + n,
+				opImport:  p + 2*n,
 				opDestroy: p + 2*n,
 			}
 		}
@@ -518,7 +523,7 @@ func uploadBudget(movedBy sandbox.PolicyUpdatedAt) func(op budgetOp, n, p int) i
 			opUpdate:  p + n,   // the list, PATCH
 			opReplan:  p + n,   // the list; the code where the PATCH moved updated-at (the upload cannot tell whose move it was)
 			opImport:  p + 2*n, // the list, for both resources; the code once for each (the policy's import cannot know the configuration has none)
-			opDestroy: p + 2*n, // the list, the code (no proof after an import), DELETE
+			opDestroy: p + 3*n, // the list, the code for both resources (no proof after an import; the policy keeps the digest its import found, so that its plan is clean, issue 43), DELETE
 		}
 		if movedBy == sandbox.PolicyUpdatedByUpload {
 			b[opReplan] = p
@@ -531,7 +536,7 @@ func uploadBudget(movedBy sandbox.PolicyUpdatedAt) func(op budgetOp, n, p int) i
 				opUpdate:  p + 2*n,
 				opReplan:  p + n,
 				opImport:  p + 2*n,
-				opDestroy: p + 2*n,
+				opDestroy: p + 3*n,
 			}
 		}
 		return starts(op) + b[op]
