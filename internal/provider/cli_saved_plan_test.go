@@ -91,6 +91,17 @@ func (d *cliDir) emptyPlan() {
 	}
 }
 
+// policyCode is the code on the service of the policy at addr in state.
+func (d *cliDir) policyCode(ctx context.Context, addr string) string {
+	d.t.Helper()
+	id, _ := d.stateAttr(addr, "id").(string)
+	b, err := testAccClient(d.t).Policies.Download(ctx, id)
+	if err != nil {
+		d.t.Fatalf("downloading the code of %s: %v", id, err)
+	}
+	return string(b)
+}
+
 // stateAttr is attribute attr of the resource at addr in state.
 func (d *cliDir) stateAttr(addr, attr string) any {
 	d.t.Helper()
@@ -157,15 +168,7 @@ func testSourceChangedAfterPlan(t *testing.T, addr, config string) {
 	name := testAccName("saved")
 	d := newCLIDir(t, fmt.Sprintf(config, name))
 	ctx := context.Background()
-	code := func() string {
-		t.Helper()
-		id, _ := d.stateAttr("tfgov_policy.test", "id").(string)
-		b, err := testAccClient(t).Policies.Download(ctx, id)
-		if err != nil {
-			t.Fatalf("downloading the code of %s: %v", id, err)
-		}
-		return string(b)
-	}
+	code := func() string { return d.policyCode(ctx, "tfgov_policy.test") }
 
 	// Create: the plan cannot promise the file's hash, and the apply
 	// uploads the edited file.
@@ -336,15 +339,7 @@ resource "tfgov_policy_upload" "test" {
 }
 `, name))
 	ctx := context.Background()
-	code := func() string {
-		t.Helper()
-		id, _ := d.stateAttr("tfgov_policy.test", "id").(string)
-		b, err := testAccClient(t).Policies.Download(ctx, id)
-		if err != nil {
-			t.Fatalf("downloading the code of %s: %v", id, err)
-		}
-		return string(b)
-	}
+	code := func() string { return d.policyCode(ctx, "tfgov_policy.test") }
 	digest := func(code string) { d.write("terraform.tfvars", fmt.Sprintf("digest = %q\n", sha256Hex([]byte(code)))) }
 	known := regexp.MustCompile(`content_sha256 += "[0-9a-f]{64}" -> \(known after apply\)`)
 
@@ -590,15 +585,7 @@ resource "tfgov_policy" "test" {
 `, name, file))
 	}
 	ctx := context.Background()
-	code := func() string {
-		t.Helper()
-		id, _ := d.stateAttr("tfgov_policy.test", "id").(string)
-		b, err := testAccClient(t).Policies.Download(ctx, id)
-		if err != nil {
-			t.Fatalf("downloading the code of %s: %v", id, err)
-		}
-		return string(b)
-	}
+	code := func() string { return d.policyCode(ctx, "tfgov_policy.test") }
 	const a, b, e = "main = rule { true }\n", "main = rule { false }\n", "main = rule { 1 == 2 }\n"
 	d.write("a.sentinel", a)
 	config("a.sentinel")
