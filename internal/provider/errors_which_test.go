@@ -26,12 +26,7 @@ func TestAccErrorsSayWhich(t *testing.T) {
 	ws := testAccWorkspace(t)
 	team := testAccTeam(t, nil)
 	mod := testAccModule(t)
-	tt, err := c.TeamTokens.Create(ctx, team.ID)
-	if err != nil {
-		t.Fatalf("team token: %v", err)
-	}
-	t.Cleanup(func() { cleanupErr(t, "the token of team "+team.ID, c.TeamTokens.Delete(ctx, team.ID)) })
-	limited := fmt.Sprintf("provider \"tfgov\" {\n  token = %q\n}\n", tt.Token)
+	limited := testAccTeamTokenProvider(t, team)
 	access := func(teamID, wsID string) string {
 		return fmt.Sprintf("resource \"tfgov_team_access\" \"test\" {\n  team_id      = %q\n  workspace_id = %q\n  access       = \"read\"\n}\n", teamID, wsID)
 	}

@@ -4,6 +4,7 @@ import (
 	"context"
 	"crypto/rand"
 	"encoding/hex"
+	"fmt"
 	"path/filepath"
 	"testing"
 
@@ -156,4 +157,25 @@ func cleanupErr(t *testing.T, what string, err error) {
 	if err != nil && !isNotFound(err) {
 		t.Errorf("cleanup: deleting %s: %v (it may be left in %s)", what, err, testAccOrganization())
 	}
+}
+
+// testAccTeamToken makes a token of team teamID through the API, deleted
+// at the end of the test.
+func testAccTeamToken(t *testing.T, teamID string) string {
+	t.Helper()
+	ctx := context.Background()
+	c := testAccClient(t)
+	tt, err := c.TeamTokens.Create(ctx, teamID)
+	if err != nil {
+		t.Fatalf("team token: %v", err)
+	}
+	t.Cleanup(func() { cleanupErr(t, "the token of team "+teamID, c.TeamTokens.Delete(ctx, teamID)) })
+	return tt.Token
+}
+
+// testAccTeamTokenProvider makes a token of team and returns a provider
+// block that uses it.
+func testAccTeamTokenProvider(t *testing.T, team *tfe.Team) string {
+	t.Helper()
+	return fmt.Sprintf("provider \"tfgov\" {\n  token = %q\n}\n", testAccTeamToken(t, team.ID))
 }

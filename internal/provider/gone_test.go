@@ -27,11 +27,6 @@ func TestAccCannotSeeIsNotGone(t *testing.T) {
 	pool := testAccAgentPool(t)
 	mod := testAccModule(t)
 	team := testAccTeam(t, nil)
-	tt, err := c.TeamTokens.Create(ctx, team.ID)
-	if err != nil {
-		t.Fatalf("team token: %v", err)
-	}
-	t.Cleanup(func() { cleanupErr(t, "the token of team "+team.ID, c.TeamTokens.Delete(ctx, team.ID)) })
 	name := testAccName("cannot-see")
 	// The upload's policy is made outside the configuration: a dependent's
 	// refresh is not reached when its dependency's refresh fails.
@@ -61,7 +56,7 @@ resource "tfgov_agent_token" "test" {
   description   = "cannot see"
 }
 `, name, pool.ID, outside.ID) + testAccTestVariableConfig(mod, `key = "A"`, `value = "x"`)
-	limited := fmt.Sprintf("provider \"tfgov\" {\n  token = %q\n}\n", tt.Token)
+	limited := testAccTeamTokenProvider(t, team)
 	// Each pattern starts at its detail's first line, so it matches only
 	// that object's error.
 	denied := func(pattern string) resource.TestStep {

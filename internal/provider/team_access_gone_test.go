@@ -12,20 +12,6 @@ import (
 	"github.com/hashicorp/terraform-plugin-testing/helper/resource"
 )
 
-// testAccTeamTokenProvider makes a token of team (through the API) and
-// returns a provider block that uses it.
-func testAccTeamTokenProvider(t *testing.T, team *tfe.Team) string {
-	t.Helper()
-	ctx := context.Background()
-	c := testAccClient(t)
-	tt, err := c.TeamTokens.Create(ctx, team.ID)
-	if err != nil {
-		t.Fatalf("team token: %v", err)
-	}
-	t.Cleanup(func() { cleanupErr(t, "the token of team "+team.ID, c.TeamTokens.Delete(ctx, team.ID)) })
-	return fmt.Sprintf("provider \"tfgov\" {\n  token = %q\n}\n", tt.Token)
-}
-
 // eitherOrder matches the wrapped patterns a and b in either order (the
 // diagnostics of concurrent refreshes come in any order).
 func eitherOrder(a, b string) *regexp.Regexp {

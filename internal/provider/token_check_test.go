@@ -133,12 +133,7 @@ func TestAccCheckToken_tokenKinds(t *testing.T) {
 	ctx := context.Background()
 	c := testAccClient(t)
 	team := testAccTeam(t, nil)
-	teamToken, err := c.TeamTokens.Create(ctx, team.ID)
-	if err != nil {
-		t.Fatalf("team token: %v", err)
-	}
-	t.Cleanup(func() { cleanupErr(t, "the token of team "+team.ID, c.TeamTokens.Delete(ctx, team.ID)) })
-	tokens := map[string]string{"user": os.Getenv("TFE_TOKEN"), "team": teamToken.Token, "unknown": "not-a-token"}
+	tokens := map[string]string{"user": os.Getenv("TFE_TOKEN"), "team": testAccTeamToken(t, team.ID), "unknown": "not-a-token"}
 	if testAccSandbox() != nil {
 		// Regenerating the organization's token would break a live
 		// organization's own automation; on the sandbox it is free.
