@@ -113,6 +113,20 @@ func (d *providerData) moduleTestCannotSee(ctx context.Context, mod moduleRef, w
 	return cannotSee(what, "module "+mod.String(), objects, strings.TrimSuffix(permTextTests, "."), seen, err)
 }
 
+// moduleTestImportDenied explains an import of what (a test run or
+// variable of mod) whose module's list answered 404, from the module's one
+// read: the module is missing, or the token may not manage its tests.
+func (d *providerData) moduleTestImportDenied(ctx context.Context, mod moduleRef, what string) string {
+	seen, err := d.moduleSeen(ctx, mod)
+	switch {
+	case err != nil:
+		return fmt.Sprintf("Module %s was not found, or the API token may not manage its tests (%s); reading the module to tell which failed: %s. Its %s cannot be read.", mod, strings.TrimSuffix(permTextTests, "."), err, what)
+	case seen.missing:
+		return fmt.Sprintf("Module %s was not found: it was deleted, or the API token belongs to no team of its organization. Its %s cannot be read.", mod, what)
+	}
+	return fmt.Sprintf("Module %s exists, but the API token may not manage its tests: %s Its %s cannot be read.", mod, permTextTests, what)
+}
+
 // cannotSeeError is a refresh that cannot tell gone from cannot-see: its
 // text says why, and the refresh fails with it.
 type cannotSeeError struct{ detail string }

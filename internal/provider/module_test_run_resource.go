@@ -475,12 +475,11 @@ func (r *moduleTestRunResource) Read(ctx context.Context, req resource.ReadReque
 	rec, err := r.data.moduleTestRun(ctx, m, state.ID.ValueString())
 	if errors.Is(err, errTestRunsHidden) {
 		// DESIGN.md, "Gone or cannot see": the module's read says which.
-		what := r.data.moduleTestCannotSee(ctx, m, "Test run "+state.ID.ValueString()+" of module "+m.String(), "test runs")
-		if importing {
-			importedMissing(&resp.Diagnostics, "module test run", what)
-		} else {
-			resp.Diagnostics.AddError("Cannot refresh module test run", what)
+		if importing { // nothing in state to keep or remove: say which
+			importedMissing(&resp.Diagnostics, "module test run", r.data.moduleTestImportDenied(ctx, m, "test run "+state.ID.ValueString()))
+			return
 		}
+		resp.Diagnostics.AddError("Cannot refresh module test run", r.data.moduleTestCannotSee(ctx, m, "Test run "+state.ID.ValueString()+" of module "+m.String(), "test runs"))
 		return
 	}
 	if err == nil && rec == nil {

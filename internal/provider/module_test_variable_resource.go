@@ -353,8 +353,7 @@ func (r *moduleTestVariableResource) Read(ctx context.Context, req resource.Read
 		return
 	}
 	if vars.parentMissing && importing {
-		importedMissing(&resp.Diagnostics, "module test variable", fmt.Sprintf("Module %s was not found, or the API token may not manage its tests "+
-			"(it needs to be an owner, or in the owners team): its test variable %s cannot be read.", mod, id))
+		importedMissing(&resp.Diagnostics, "module test variable", r.data.moduleTestImportDenied(ctx, mod, "test variable "+id))
 		return
 	}
 	if vars.parentMissing {
