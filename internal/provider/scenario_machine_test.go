@@ -534,8 +534,13 @@ func (m *scenario) permission(rt *rapid.T) {
 	ctx := m.ctx
 	switch what {
 	case "policies", "pools":
-		oa := &tfe.OrganizationAccessOptions{ManagePolicies: tfe.Bool(!(what == "policies" && lower || what != "policies" && m.lowered["policies"])),
-			ManageAgentPools: tfe.Bool(!(what == "pools" && lower || what != "pools" && m.lowered["pools"]))}
+		policies, pools := !m.lowered["policies"], !m.lowered["pools"]
+		if what == "policies" {
+			policies = !lower
+		} else {
+			pools = !lower
+		}
+		oa := &tfe.OrganizationAccessOptions{ManagePolicies: tfe.Bool(policies), ManageAgentPools: tfe.Bool(pools)}
 		_, err := m.owner.Teams.Update(ctx, m.ops.ID, tfe.TeamUpdateOptions{OrganizationAccess: oa})
 		m.must(rt, err)
 	default:
