@@ -294,6 +294,9 @@ func (m *scenario) editPolicy(rt *rapid.T) {
 
 func (m *scenario) editGrant(rt *rapid.T) {
 	k := [2]int{rapid.IntRange(0, scenTeams-1).Draw(rt, "team"), rapid.IntRange(0, scenWorkspaces-1).Draw(rt, "workspace")}
+	if keys := sortedGrantKeys(m.grants); len(keys) > 0 && rapid.Bool().Draw(rt, "a configured grant") {
+		k = rapid.SampledFrom(keys).Draw(rt, "grant") // removals as likely as additions
+	}
 	if _, ok := m.grants[k]; ok && rapid.Bool().Draw(rt, "remove") {
 		delete(m.grants, k)
 		m.logf(rt, "edit: remove grant of t%d on w%d", k[0], k[1])
