@@ -36,15 +36,13 @@ func TestScenarios(t *testing.T) {
 	testCLIConfig(t)
 	// TFGOV_SCENARIO_STEPS steps in all (make scenarios STEPS=N), in
 	// histories of at most 30.
-	total := 40
+	total := 90
 	if n, err := strconv.Atoi(os.Getenv("TFGOV_SCENARIO_STEPS")); err == nil && n > 0 {
 		total = n
 	}
-	per := min(total, 30)
-	if total < 30 {
-		per = (total + 1) / 2
-	}
-	setRapidDefault("rapid.checks", "TFGOV_SCENARIO_CHECKS", strconv.Itoa((total+per-1)/per))
+	checks := (total + 29) / 30
+	per := (total + checks - 1) / checks
+	setRapidDefault("rapid.checks", "TFGOV_SCENARIO_CHECKS", strconv.Itoa(checks))
 	setRapidDefault("rapid.steps", "", strconv.Itoa(per))
 	setRapidDefault("rapid.seed", "TFGOV_SCENARIO_SEED", time.Now().UTC().Format("20060102"))
 	setRapidDefault("rapid.shrinktime", "TFGOV_SCENARIO_SHRINKTIME", "2m")
