@@ -5,7 +5,10 @@ import (
 	"crypto/sha256"
 	_ "embed" // the demo seed file
 	"encoding/json"
+	"errors"
 	"fmt"
+	"os"
+	"path/filepath"
 	"slices"
 	"strings"
 )
@@ -37,6 +40,9 @@ type seedRecord struct {
 	// none, by token ID: the same values work after every restart on the
 	// same --data file.
 	Tokens map[string]string `json:"tokens,omitempty"`
+	// Sources are the files the seed file names (policy code), by the name
+	// it gives them: a restart needs neither the seed file nor its files.
+	Sources map[string]string `json:"sources,omitempty"`
 }
 
 // Seed applies a named seed: the only one is "demo" (seeds/demo.json).
@@ -44,7 +50,7 @@ func (s *Server) Seed(name string) ([]SeedVar, error) {
 	if name != "demo" {
 		return nil, fmt.Errorf("unknown seed %q: the only seed is \"demo\" (or give your own with --seed-file)", name)
 	}
-	return s.SeedFile("demo", demoSeed)
+	return s.seedFile("demo", demoSeed, nil)
 }
 
 // SeedFile applies the seed file raw (named file in errors; see parseSeedFile
@@ -59,8 +65,27 @@ func (s *Server) Seed(name string) ([]SeedVar, error) {
 // members of their owners team again, and every token of the file works with
 // the value it gives, or the one made for it before (kept in the snapshot),
 // or a new one.
+//
+// A file the seed file names (a policy's source) is read relative to the
+// seed file's directory.
 func (s *Server) SeedFile(file string, raw []byte) ([]SeedVar, error) {
-	spec, err := parseSeedFile(file, raw)
+	dir := filepath.Dir(file)
+	return s.seedFile(file, raw, func(name string) ([]byte, error) {
+		path := name
+		if !filepath.IsAbs(path) {
+			path = filepath.Join(dir, name)
+		}
+		b, err := os.ReadFile(path)
+		if err != nil {
+			return nil, fmt.Errorf("%q cannot be read (a path relative to the seed file's directory, %s): %w", name, dir, errors.Unwrap(err))
+		}
+		return b, nil
+	})
+}
+
+// seedFile is SeedFile with source reading the files the seed names.
+func (s *Server) seedFile(file string, raw []byte, source func(name string) ([]byte, error)) ([]SeedVar, error) {
+	spec, sources, err := parseSeedFile(file, raw, source)
 	if err != nil {
 		return nil, err
 	}
@@ -78,7 +103,14 @@ func (s *Server) SeedFile(file string, raw []byte) ([]SeedVar, error) {
 		made = s.st.Seed.Tokens
 	}
 	vars, tokens := s.st.applySeed(spec, made)
-	s.st.Seed = &seedRecord{Name: file, File: compact.Bytes(), Tokens: tokens}
+	rec := &seedRecord{Name: file, File: compact.Bytes(), Tokens: tokens}
+	for name, b := range sources {
+		if rec.Sources == nil {
+			rec.Sources = map[string]string{}
+		}
+		rec.Sources[name] = string(b)
+	}
+	s.st.Seed = rec
 	s.persistLocked()
 	return vars, nil
 }
@@ -92,7 +124,12 @@ func (s *Server) Reseed() (string, []SeedVar, error) {
 	if rec == nil {
 		return "", nil, nil
 	}
-	vars, err := s.SeedFile(rec.Name, rec.File)
+	vars, err := s.seedFile(rec.Name, rec.File, func(name string) ([]byte, error) {
+		if b, ok := rec.Sources[name]; ok {
+			return []byte(b), nil
+		}
+		return nil, fmt.Errorf("%q is not recorded in the --data file: start with --seed-file again", name)
+	})
 	return rec.Name, vars, err
 }
 
@@ -170,6 +207,7 @@ func (st *state) seedConflicts(spec *seedSpec) []string {
 				fail(m.path+".name", "module %s/%s already exists in %s with ID %s: give that ID, or another name", m.Name, m.Provider, o.Name, have.ID)
 			}
 		}
+		st.seedGovernedConflicts(o, fail)
 	}
 	return out
 }
@@ -284,6 +322,7 @@ func (st *state) applySeed(spec *seedSpec, made map[string]string) ([]SeedVar, m
 				}
 			}
 		}
+		st.applyGoverned(so, seedOwnerID(so, users))
 	}
 	return append(vars, spec.Env...), tokens
 }

@@ -46,6 +46,8 @@ type seedOrg struct {
 	Workspaces                      []seedWorkspace
 	AgentPools                      []seedAgentPool
 	Modules                         []seedModule
+	Policies                        []seedPolicy
+	TeamAccess                      []seedTeamAccess
 }
 
 type seedTeam struct {
@@ -63,11 +65,14 @@ type seedAgentPool struct {
 	path, ID, Name     string
 	OrganizationScoped bool
 	AllowedWorkspaces  []string // workspace names
+	Tokens             []seedAgentToken
 }
 
 type seedModule struct {
 	path, ID, Name, Provider string
 	Versions                 []string
+	TestVariables            []seedTestVariable
+	Deprecations             []seedDeprecation
 }
 
 // SeedFileError is a seed file refused: each problem is "path: what is
@@ -104,8 +109,10 @@ var seedAccessKeys = func() map[string]int {
 	return m
 }()
 
-// parseSeedFile decodes and checks raw, the seed file named file.
-func parseSeedFile(file string, raw []byte) (*seedSpec, error) {
+// parseSeedFile decodes and checks raw, the seed file named file; source
+// reads the files it names (nil: none can be). It returns the files read,
+// by the name the seed file gives.
+func parseSeedFile(file string, raw []byte, source func(name string) ([]byte, error)) (*seedSpec, map[string][]byte, error) {
 	dec := json.NewDecoder(bytes.NewReader(raw))
 	dec.UseNumber()
 	var doc any
@@ -113,19 +120,19 @@ func parseSeedFile(file string, raw []byte) (*seedSpec, error) {
 		var se *json.SyntaxError
 		if errors.As(err, &se) {
 			line, col := lineCol(raw, se.Offset)
-			return nil, &SeedFileError{File: file, Problems: []string{fmt.Sprintf("line %d, column %d: not valid JSON: %v", line, col, err)}}
+			return nil, nil, &SeedFileError{File: file, Problems: []string{fmt.Sprintf("line %d, column %d: not valid JSON: %v", line, col, err)}}
 		}
-		return nil, &SeedFileError{File: file, Problems: []string{fmt.Sprintf("not valid JSON: %v", err)}}
+		return nil, nil, &SeedFileError{File: file, Problems: []string{fmt.Sprintf("not valid JSON: %v", err)}}
 	}
 	if dec.More() {
-		return nil, &SeedFileError{File: file, Problems: []string{"more than one JSON value: a seed file is one object"}}
+		return nil, nil, &SeedFileError{File: file, Problems: []string{"more than one JSON value: a seed file is one object"}}
 	}
-	p := &seedParser{ids: map[string]string{}}
+	p := &seedParser{ids: map[string]string{}, source: source, sources: map[string][]byte{}}
 	spec := p.spec(doc)
 	if len(p.problems) > 0 {
-		return nil, &SeedFileError{File: file, Problems: p.problems}
+		return nil, nil, &SeedFileError{File: file, Problems: p.problems}
 	}
-	return spec, nil
+	return spec, p.sources, nil
 }
 
 func lineCol(raw []byte, offset int64) (int, int) {
@@ -139,6 +146,8 @@ func lineCol(raw []byte, offset int64) (int, int) {
 type seedParser struct {
 	problems []string
 	ids      map[string]string // ID -> path of the object that has it
+	source   func(name string) ([]byte, error)
+	sources  map[string][]byte // the files read, by name
 }
 
 func (p *seedParser) fail(path, format string, args ...any) {
@@ -224,7 +233,7 @@ func (p *seedParser) knownUser(usernames map[string]string) func(path, name stri
 
 // organization checks one of organizations[]; orgs collects their names.
 func (p *seedParser) organization(path string, v any, orgs map[string]string, users []seedUser, knownUser func(path, name string) bool) (seedOrg, bool) {
-	o := p.object(path, v, "agent_pools", "email", "name", "owners", "owners_team_id", "registry_modules", "teams", "workspaces")
+	o := p.object(path, v, "agent_pools", "email", "name", "owners", "owners_team_id", "policies", "registry_modules", "team_access", "teams", "workspaces")
 	if o == nil {
 		return seedOrg{}, false
 	}
@@ -244,6 +253,16 @@ func (p *seedParser) organization(path string, v any, orgs map[string]string, us
 	org.Workspaces = p.workspaces(o, org.Name, workspaces)
 	org.AgentPools = p.agentPools(o, org.Name, workspaces)
 	org.Modules = p.registryModules(o, org.Name)
+	org.Policies = p.policies(o, org.Name)
+	teamIDs := map[string]string{"owners": org.OwnersTeamID}
+	for _, t := range org.Teams {
+		teamIDs[t.Name] = t.ID
+	}
+	wsIDs := map[string]string{}
+	for _, w := range org.Workspaces {
+		wsIDs[w.Name] = w.ID
+	}
+	org.TeamAccess = p.teamAccessSection(o, org.Name, teamIDs, wsIDs)
 	if org.Email == "" && len(org.Owners) > 0 {
 		for _, u := range users {
 			if u.Username == org.Owners[0] {
@@ -332,7 +351,7 @@ func (p *seedParser) agentPools(o *seedObj, orgName string, workspaces map[strin
 	var out []seedAgentPool
 	names := map[string]string{}
 	o.list("agent_pools", func(path string, v any) {
-		ao := p.object(path, v, "allowed_workspaces", "id", "name", "organization_scoped")
+		ao := p.object(path, v, "allowed_workspaces", "id", "name", "organization_scoped", "tokens")
 		if ao == nil {
 			return
 		}
@@ -351,6 +370,7 @@ func (p *seedParser) agentPools(o *seedObj, orgName string, workspaces map[strin
 			p.fail(join(path, "allowed_workspaces"), "applies only to a pool with organization_scoped = false (an organization-scoped pool serves every workspace)")
 		}
 		a.ID = ao.id("apool-", "an agent pool", orgName, a.Name)
+		a.Tokens = p.agentTokens(ao, orgName, a.Name)
 		out = append(out, a)
 	})
 	return out
@@ -361,7 +381,7 @@ func (p *seedParser) registryModules(o *seedObj, orgName string) []seedModule {
 	var out []seedModule
 	modules := map[string]string{}
 	o.list("registry_modules", func(path string, v any) {
-		mo := p.object(path, v, "id", "name", "provider", "versions")
+		mo := p.object(path, v, "deprecations", "id", "name", "provider", "test_variables", "versions")
 		if mo == nil {
 			return
 		}
@@ -379,6 +399,8 @@ func (p *seedParser) registryModules(o *seedObj, orgName string) []seedModule {
 			return true
 		})
 		m.ID = mo.id("mod-", "a registry module", orgName, m.Name, m.Provider)
+		m.TestVariables = p.testVariables(mo, orgName, m.Name+"/"+m.Provider)
+		m.Deprecations = p.deprecations(mo, m.Versions)
 		out = append(out, m)
 	})
 	return out

@@ -26,6 +26,12 @@ var seedObjects = map[string]string{
 	"agent pool":          "organizations.0.agent_pools.0",
 	"registry module":     "organizations.0.registry_modules.0",
 	"env":                 "env.0",
+	"policy":              "organizations.0.policies.0",
+	"team access":         "organizations.0.team_access.1",
+	"permissions":         "organizations.0.team_access.1.permissions",
+	"agent token":         "organizations.0.agent_pools.0.tokens.0",
+	"test variable":       "organizations.0.registry_modules.0.test_variables.0",
+	"deprecation":         "organizations.0.registry_modules.0.deprecations.0",
 }
 
 // seedErrPath is a withChange path as the seed file's errors write it:

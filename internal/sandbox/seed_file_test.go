@@ -29,8 +29,19 @@ const seedDoc = `{
        {"id": "team-Readers01", "name": "readers", "visibility": "secret"}
      ],
      "workspaces": [{"id": "ws-App01", "name": "app"}, {"name": "web", "description": "the web site"}],
-     "agent_pools": [{"id": "apool-CI01", "name": "ci", "organization_scoped": false, "allowed_workspaces": ["app"]}],
-     "registry_modules": [{"id": "mod-Network01", "name": "network", "provider": "aws", "versions": ["1.0.0", "1.1.0"]}]}
+     "agent_pools": [{"id": "apool-CI01", "name": "ci", "organization_scoped": false, "allowed_workspaces": ["app"],
+       "tokens": [{"id": "at-CIOld01", "description": "old agent", "created_ago": "90d", "last_used_ago": "60d"}, {"description": "new agent", "created_ago": "720h"}]}],
+     "registry_modules": [{"id": "mod-Network01", "name": "network", "provider": "aws", "versions": ["1.0.0", "1.1.0"],
+       "test_variables": [{"id": "var-Region01", "key": "TF_VAR_region", "value": "eu-west-1", "description": "region", "sensitive": false, "hcl": false}],
+       "deprecations": [{"version": "1.0.0", "reason": "Upgrade to 1.1.0.", "link": "https://example.com/upgrade"}]}],
+     "policies": [
+       {"id": "pol-Limit01", "name": "limit", "kind": "sentinel", "description": "d", "enforcement_level": "soft-mandatory", "code": "main = rule { true }"},
+       {"name": "tags", "kind": "opa", "query": "data.terraform.deny", "code": "package terraform"}
+     ],
+     "team_access": [
+       {"id": "tws-PlatformApp01", "team": "platform", "workspace": "app", "access": "write"},
+       {"team": "readers", "workspace": "app", "access": "custom", "permissions": {"runs": "plan", "variables": "read", "state_versions": "read-outputs", "sentinel_mocks": "none", "workspace_locking": true, "run_tasks": false, "policy_overrides": false}}
+     ]}
   ],
   "env": [{"name": "TF_VAR_platform_team_id", "value": "team-Platform01", "about": "team platform"}]
 }`
@@ -116,6 +127,31 @@ func TestSeedFile_refused(t *testing.T) {
 		{name: "env reserved", path: "env.0.name", v: "TFE_TOKEN", want: `env[0].name: "TFE_TOKEN" is printed by the sandbox itself; not allowed: TFE_ADDRESS, TFE_HOSTNAME, TFE_ORGANIZATION, TFE_TOKEN, SSL_CERT_FILE`},
 		{name: "env value type", path: "env.0.value", v: 3, want: "env[0].value: must be a string, got a number"},
 		{name: "list expected", path: "organizations.0.workspaces", v: "app", want: "organizations[0].workspaces: must be a list, got a string"},
+		// What tfgov governs (issue 46).
+		{name: "policy kind", path: "organizations.0.policies.0.kind", v: "rego", want: `organizations[0].policies[0].kind: "rego" is not a policy kind: sentinel or opa`},
+		{name: "opa policy without query", path: "organizations.0.policies.1.query", v: remove, want: "organizations[0].policies[1].query: required for an opa policy"},
+		{name: "sentinel policy with query", path: "organizations.0.policies.0.query", v: "data.x", want: "organizations[0].policies[0].query: applies only to a policy with kind opa"},
+		{name: "policy level", path: "organizations.0.policies.0.enforcement_level", v: "mandatory", want: `organizations[0].policies[0].enforcement_level: "mandatory" is not an enforcement level of a sentinel policy: hard-mandatory, soft-mandatory, advisory`},
+		{name: "policy code and source", path: "organizations.0.policies.0.source", v: "limit.sentinel", want: "organizations[0].policies[0].source: give code or source, not both"},
+		{name: "policy source missing", path: "organizations.0.policies.1", v: map[string]any{"name": "x", "source": "no-such.sentinel"}, want: `organizations[0].policies[1].source: "no-such.sentinel" cannot be read (a path relative to the seed file's directory, .): no such file or directory`},
+		{name: "policy name", path: "organizations.0.policies.1.name", v: "limit", want: `organizations[0].policies[1].name: policy name "limit" is also organizations[0].policies[0].name`},
+		{name: "policy id", path: "organizations.0.policies.0.id", v: "policy-1", want: `organizations[0].policies[0].id: "policy-1" is not a policy ID: pol- followed by`},
+		{name: "grant of an unknown team", path: "organizations.0.team_access.0.team", v: "ops", want: `organizations[0].team_access[0].team: "ops" is not a team name of this organization's teams[] (or owners); known: developers, owners, platform, readers`},
+		{name: "grant to an unknown workspace", path: "organizations.0.team_access.0.workspace", v: "api", want: `organizations[0].team_access[0].workspace: "api" is not a workspace name of this organization's workspaces[]; known: app, web`},
+		{name: "grant access", path: "organizations.0.team_access.0.access", v: "owner", want: `organizations[0].team_access[0].access: "owner" is not an access level: read, plan, write, admin, custom`},
+		{name: "grant without access", path: "organizations.0.team_access.0.access", v: remove, want: "organizations[0].team_access[0].access: required"},
+		{name: "permissions of a fixed level", path: "organizations.0.team_access.0.permissions", v: map[string]any{"runs": "plan"}, want: "organizations[0].team_access[0].permissions: applies only to access custom: access write implies its permissions"},
+		{name: "permission value", path: "organizations.0.team_access.1.permissions.runs", v: "write", want: `organizations[0].team_access[1].permissions.runs: "write" is not allowed: read, plan, apply`},
+		{name: "permission key", path: "organizations.0.team_access.1.permissions.manage", v: true, want: "organizations[0].team_access[1].permissions.manage: unknown field; allowed: policy_overrides, run_tasks, runs, sentinel_mocks, state_versions, variables, workspace_locking"},
+		{name: "grant twice", path: "organizations.0.team_access.1", v: map[string]any{"team": "platform", "workspace": "app", "access": "read"}, want: `organizations[0].team_access[1]: team "platform" already has access to workspace "app" in organizations[0].team_access[0]`},
+		{name: "token age", path: "organizations.0.agent_pools.0.tokens.0.created_ago", v: "30 days", want: `organizations[0].agent_pools[0].tokens[0].created_ago: "30 days" is not an age: a duration such as 720h, 1h30m or 30d (days)`},
+		{name: "token used before made", path: "organizations.0.agent_pools.0.tokens.1.last_used_ago", v: "31d", want: "organizations[0].agent_pools[0].tokens[1].last_used_ago: is longer ago than created_ago (720h)"},
+		{name: "token without description", path: "organizations.0.agent_pools.0.tokens.1.description", v: remove, want: "organizations[0].agent_pools[0].tokens[1].description: required"},
+		{name: "token id", path: "organizations.0.agent_pools.0.tokens.0.id", v: "at-AliceCI01", want: `organizations[0].agent_pools[0].tokens[0].id: "at-AliceCI01" is already the ID of users[0].tokens[0]`},
+		{name: "test variable key", path: "organizations.0.registry_modules.0.test_variables.0.key", v: "1REGION", want: `organizations[0].registry_modules[0].test_variables[0].key: "1REGION" is not a test variable key`},
+		{name: "test variable sensitive", path: "organizations.0.registry_modules.0.test_variables.0.sensitive", v: "yes", want: "organizations[0].registry_modules[0].test_variables[0].sensitive: must be true or false, got a string"},
+		{name: "deprecation of an unknown version", path: "organizations.0.registry_modules.0.deprecations.0.version", v: "3.0.0", want: `organizations[0].registry_modules[0].deprecations[0].version: "3.0.0" is not a version of this module's versions: 1.0.0, 1.1.0`},
+		{name: "deprecation link", path: "organizations.0.registry_modules.0.deprecations.0.link", v: "example.com/upgrade", want: `organizations[0].registry_modules[0].deprecations[0].link: "example.com/upgrade" is not an absolute http:// or https:// URL`},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			t.Parallel()

@@ -181,3 +181,17 @@ func seedCheckName(s string) string {
 	}
 	return ""
 }
+
+// optStr returns the string at key, nil when absent or null ("" is a value).
+func (o *seedObj) optStr(key string) *string {
+	v, ok := o.m[key]
+	if !ok || v == nil {
+		return nil
+	}
+	s, ok := v.(string)
+	if !ok {
+		o.p.fail(join(o.path, key), "must be a string, got %s", jsonKind(v))
+		return nil
+	}
+	return &s
+}
