@@ -4,10 +4,12 @@ import (
 	"bytes"
 	"context"
 	"errors"
+	"fmt"
 	"io/fs"
 	"os"
 	"os/exec"
 	"path/filepath"
+	"regexp"
 	"slices"
 	"strings"
 	"testing"
@@ -19,11 +21,17 @@ import (
 var guideTestCommand = []string{"tfgov-sandbox", "--listen", "127.0.0.1:0", "--quiet", "--seed-file", "seed.json", "--", "terraform", "test"}
 
 // TestAccGuideTestingWithoutAnOrganization follows the guide with its
-// example (examples/guides/test-without-an-organization): the sandbox
-// started from the example's seed file runs `terraform test`, whose run
-// blocks apply (and update) a policy with code, team access, a module test
-// variable and an agent token and assert on them; a broken assertion then
-// fails with Terraform's own message. Its hashicorp/tfe variant makes a
+// example (examples/guides/test-without-an-organization), which names
+// everything by name: the sandbox started from the example's seed file
+// (hand-made policy, grants, agent tokens, test variable and deprecation
+// included) runs `terraform test`, whose run blocks import the hand-made
+// policy and grant, lock the workspace down to the declared teams (the
+// hand-made grant of a third team removed), apply (and update) team
+// access, a module test variable and an agent token and assert on them; a
+// broken assertion then fails with Terraform's own message. On Terraform
+// 1.14 and later (actions), its prune directory runs a dry run of
+// tfgov_agent_token_prune in terraform test and with -invoke, which lists
+// the token the seed made 90 days unused. Its hashicorp/tfe variant makes a
 // workspace and a team with hashicorp/tfe (the stand-in) and governs them
 // with tfgov, over HTTPS, in one terraform test that applies and then
 // updates. The sandbox is the example's own, in
@@ -76,11 +84,21 @@ func TestAccGuideTestingWithoutAnOrganization(t *testing.T) {
   }
 }
 `
-	if err := os.WriteFile(filepath.Join(dir, "tests", "broken.tftest.hcl"), []byte(broken), 0o600); err != nil {
+	// In the same file: each file's teardown destroys what it adopted, so
+	// a second file could no longer import the hand-made objects.
+	tests := filepath.Join(dir, "tests", "governance.tftest.hcl")
+	good, err := os.ReadFile(tests)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(tests, append(append(good, '\n'), broken...), 0o600); err != nil {
 		t.Fatal(err)
 	}
 	out, code, _ = run()
-	for _, want := range []string{"Error: Test assertion failed", "The platform team is not an admin of the workspace.", `run "broken"... fail`, "Failure! 2 passed, 1 failed."} {
+	if want := fmt.Sprintf("on tests/governance.tftest.hcl line %d, in run \"broken\"", bytes.Count(good, []byte("\n"))+4); !strings.Contains(string(guide), want) || !strings.Contains(out, want) {
+		t.Errorf("the guide's broken assertion (%s) is not the one this test sees:\n%s", want, out)
+	}
+	for _, want := range []string{"Error: Test assertion failed", `in run "broken":`, "The platform team is not an admin of the workspace.", `run "broken"... fail`, "Failure! 2 passed, 1 failed."} {
 		if !strings.Contains(out, want) {
 			t.Errorf("a broken assertion: the output lacks %q:\n%s", want, out)
 		}
@@ -88,6 +106,30 @@ func TestAccGuideTestingWithoutAnOrganization(t *testing.T) {
 	if code != 1 {
 		t.Errorf("a broken assertion: exit %d, want 1 (terraform test's own)", code)
 	}
+
+	t.Run("prune", func(t *testing.T) {
+		skipTerraformBelow(t, "1.14.0")
+		for _, cmd := range [][]string{guidePruneTestCommand, guidePruneInvokeCommand} {
+			if !strings.Contains(string(guide), "cd prune\n"+strings.Join(cmd, " ")+"\n") {
+				t.Fatalf("the guide does not show the command this test runs: %s", strings.Join(cmd, " "))
+			}
+		}
+		out, code, took := runIn(t, filepath.Join(dir, "prune"), env, guidePruneTestCommand)
+		if code != 0 || !strings.Contains(out, "Success! 2 passed, 0 failed.") {
+			t.Fatalf("terraform test of the dry-run prune: exit %d\n%s", code, out)
+		}
+		t.Logf("the prune's terraform test: %s", took.Round(time.Millisecond))
+		out, code, _ = runIn(t, filepath.Join(dir, "prune"), env, guidePruneInvokeCommand)
+		for _, want := range []*regexp.Regexp{
+			regexp.MustCompile(`"build agent 1 \(decommissioned\)": created .*, idle 2160h0m\d+s since that use — idle longer than unused_for \(720h0m0s\): would be revoked \(dry run\)`),
+			regexp.MustCompile(`"build agent 2": created .* — kept: used within 720h0m0s`),
+			regexp.MustCompile(`Dry run: 1 of the 2 tokens of agent pool apool-\w+ would be revoked`),
+		} {
+			if code != 0 || !want.MatchString(out) {
+				t.Errorf("the dry run lacks %s: exit %d\n%s", want, code, out)
+			}
+		}
+	})
 
 	t.Run("hashicorp/tfe", func(t *testing.T) {
 		cmd := strings.Join(guideTFECommand, " ")
@@ -103,6 +145,13 @@ func TestAccGuideTestingWithoutAnOrganization(t *testing.T) {
 		}
 	})
 }
+
+// guidePruneTestCommand and guidePruneInvokeCommand are the guide's
+// commands for the dry-run prune, run in the example's prune directory.
+var (
+	guidePruneTestCommand   = []string{"tfgov-sandbox", "--listen", "127.0.0.1:0", "--quiet", "--seed-file", "../seed.json", "--", "terraform", "test"}
+	guidePruneInvokeCommand = []string{"tfgov-sandbox", "--listen", "127.0.0.1:0", "--quiet", "--seed-file", "../seed.json", "--", "terraform", "apply", "-auto-approve", "-invoke=action.tfgov_agent_token_prune.stale"}
+)
 
 // guideTFECommand is the guide's command for hashicorp/tfe's resources,
 // run in the example's hashicorp-tfe directory.

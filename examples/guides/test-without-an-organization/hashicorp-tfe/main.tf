@@ -1,7 +1,8 @@
 # A workspace and a team made with hashicorp/tfe, governed with tfgov: the
 # team's access, a policy with its code, the agent token of the workspace's
 # build agents. One configuration, tested against the same seed file
-# (../seed.json), which declares the organization and its agent pool.
+# (../seed.json), which declares the organization and its agent pool,
+# found here by name.
 terraform {
   required_providers {
     tfe = {
@@ -18,9 +19,8 @@ terraform {
 provider "tfe" {}
 provider "tfgov" {}
 
-variable "agent_pool_id" {
-  type        = string
-  description = "Agent pool of the build agents."
+data "tfgov_agent_pool" "build" {
+  name = "build"
 }
 
 variable "billing_access" {
@@ -49,7 +49,7 @@ resource "tfgov_team_access" "billing" {
 }
 
 resource "tfgov_policy" "limit_destroys" {
-  name              = "limit-destroys"
+  name              = "billing-limit-destroys"
   description       = "A run destroys at most five resources."
   enforcement_level = "soft-mandatory"
 }
@@ -60,6 +60,6 @@ resource "tfgov_policy_upload" "limit_destroys" {
 }
 
 resource "tfgov_agent_token" "build" {
-  agent_pool_id = var.agent_pool_id
+  agent_pool_id = data.tfgov_agent_pool.build.id
   description   = "Build agents of ${tfe_workspace.billing.name}"
 }

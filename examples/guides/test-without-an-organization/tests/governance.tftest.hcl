@@ -1,20 +1,20 @@
 # terraform test applies each run block against the sandbox, checks its
-# assertions, and destroys what it made at the end.
+# assertions, and destroys what it made (and adopted) at the end.
 
 run "apply" {
   assert {
-    condition     = tfgov_policy.limit_destroys.kind == "sentinel" && tfgov_policy.limit_destroys.enforcement_level == "soft-mandatory"
-    error_message = "The policy is not a soft-mandatory Sentinel policy."
-  }
-
-  assert {
-    condition     = tfgov_policy_upload.limit_destroys.content_sha256 == filesha256("${path.module}/policies/limit-destroys.sentinel")
-    error_message = "The uploaded policy code is not policies/limit-destroys.sentinel."
+    condition     = tfgov_policy.limit_destroys.content_sha256 == filesha256("${path.module}/policies/limit-destroys.sentinel")
+    error_message = "The adopted policy's code is not policies/limit-destroys.sentinel."
   }
 
   assert {
     condition     = tfgov_team_access.platform.access == "write" && tfgov_team_access.developers.access == "read"
     error_message = "The teams do not have the access they should."
+  }
+
+  assert {
+    condition     = length(tfgov_workspace_team_access_exclusive.payments.removed_team_ids) == 1
+    error_message = "The lock-down did not remove the one hand-made grant of another team."
   }
 
   assert {
@@ -28,7 +28,8 @@ run "apply" {
   }
 }
 
-# The same configuration with another variable: an in-place update.
+# The same configuration with another variable: an in-place update, and
+# the workspace holds no grant the configuration does not declare.
 run "developers_write" {
   variables {
     developers_access = "write"
@@ -42,5 +43,10 @@ run "developers_write" {
   assert {
     condition     = tfgov_team_access.developers.id == run.apply.developers_team_access_id
     error_message = "The developers' team access was replaced, not updated."
+  }
+
+  assert {
+    condition     = length(tfgov_workspace_team_access_exclusive.payments.removed_team_ids) == 0
+    error_message = "The workspace holds access the configuration does not declare."
   }
 }
