@@ -81,7 +81,7 @@ func (d *policyEvaluationDataSource) Schema(_ context.Context, _ datasource.Sche
 					"with neither, the policy sees no input.",
 			},
 			"input_file": schema.StringAttribute{
-				Optional: true,
+				Optional:            true,
 				MarkdownDescription: "Path of a JSON file holding the input document, read by the provider (it stays out of state, unlike `input`).",
 			},
 			"result": schema.StringAttribute{
