@@ -10,6 +10,7 @@ import (
 	"strings"
 
 	"github.com/hashicorp/terraform-plugin-framework-validators/datasourcevalidator"
+	"github.com/hashicorp/terraform-plugin-framework/attr"
 	"github.com/hashicorp/terraform-plugin-framework/datasource"
 	"github.com/hashicorp/terraform-plugin-framework/datasource/schema"
 	"github.com/hashicorp/terraform-plugin-framework/path"
@@ -35,13 +36,13 @@ func NewPolicyEvaluationDataSource() datasource.DataSource {
 type policyEvaluationDataSource struct{}
 
 type policyEvaluationModel struct {
-	Modules    types.Map    `tfsdk:"modules"`
-	Sources    types.List   `tfsdk:"sources"`
-	Query      types.String `tfsdk:"query"`
-	Input      types.String `tfsdk:"input"`
-	InputFile  types.String `tfsdk:"input_file"`
-	Result     types.String `tfsdk:"result"`
-	Violations types.List   `tfsdk:"violations"`
+	Modules    types.Map     `tfsdk:"modules"`
+	Sources    types.List    `tfsdk:"sources"`
+	Query      types.String  `tfsdk:"query"`
+	Input      types.String  `tfsdk:"input"`
+	InputFile  types.String  `tfsdk:"input_file"`
+	Result     types.String  `tfsdk:"result"`
+	Violations types.Dynamic `tfsdk:"violations"`
 }
 
 func (d *policyEvaluationDataSource) Metadata(_ context.Context, req datasource.MetadataRequest, resp *datasource.MetadataResponse) {
@@ -88,11 +89,12 @@ func (d *policyEvaluationDataSource) Schema(_ context.Context, _ datasource.Sche
 				Computed:            true,
 				MarkdownDescription: "`pass` when the query's array is empty, else `fail`.",
 			},
-			"violations": schema.ListAttribute{
-				ElementType: types.StringType, Computed: true,
-				MarkdownDescription: "The array's elements, each as JSON text in OPA's order (a set's are sorted): " +
-					"`jsonencode(\"message\")` for a rule that gives strings, so `contains(data.tfgov_policy_evaluation.x.violations, jsonencode(\"...\"))` " +
-					"asserts one, and `jsondecode` gives an object's fields. Empty when `result` is `pass`.",
+			"violations": schema.DynamicAttribute{
+				Computed: true,
+				MarkdownDescription: "The array's elements as Terraform values, in OPA's order (a set's are sorted): a tuple, empty when `result` " +
+					"is `pass`. A rule that gives messages gives strings, so `data.tfgov_policy_evaluation.x.violations == [\"...\"]` or " +
+					"`contains(data.tfgov_policy_evaluation.x.violations, \"...\")` asserts them; one that gives objects gives objects, " +
+					"`violations[0].address`. A JSON null is a null string.",
 			},
 		},
 	}
@@ -154,13 +156,19 @@ func (d *policyEvaluationDataSource) Read(ctx context.Context, req datasource.Re
 	if out.Pass {
 		cfg.Result = types.StringValue("pass")
 	}
-	vs := make([]string, len(out.Violations))
+	elems := make([]attr.Value, len(out.Violations))
+	typs := make([]attr.Type, len(out.Violations))
 	for i, v := range out.Violations {
-		vs[i] = string(v)
+		ev, err := jsonValue(v)
+		if err != nil {
+			resp.Diagnostics.AddAttributeError(path.Root("query"), "Policy evaluation failed", fmt.Sprintf("violation %d: %s", i, err))
+			return
+		}
+		elems[i], typs[i] = ev, ev.Type(ctx)
 	}
-	list, diags := types.ListValueFrom(ctx, types.StringType, vs)
+	tuple, diags := types.TupleValue(typs, elems)
 	resp.Diagnostics.Append(diags...)
-	cfg.Violations = list
+	cfg.Violations = types.DynamicValue(tuple)
 	resp.Diagnostics.Append(resp.State.Set(ctx, &cfg)...)
 }
 

@@ -71,7 +71,9 @@ data "tfgov_policy_evaluation" "test" {
 				ConfigStateChecks: []statecheck.StateCheck{
 					statecheck.ExpectKnownValue(ds, tfjsonpath.New("result"), knownvalue.StringExact("fail")),
 					statecheck.ExpectKnownValue(ds, tfjsonpath.New("violations"), knownvalue.ListExact([]knownvalue.Check{
-						knownvalue.StringExact(`{"address":"aws_s3_bucket.a","missing":"cost-center"}`),
+						knownvalue.ObjectExact(map[string]knownvalue.Check{
+							"address": knownvalue.StringExact("aws_s3_bucket.a"), "missing": knownvalue.StringExact("cost-center"),
+						}),
 					})),
 				},
 			},

@@ -33,7 +33,7 @@ data "tfgov_policy_evaluation" "public_ssh" {
 
 check "public_ssh_is_denied" {
   assert {
-    condition     = data.tfgov_policy_evaluation.public_ssh.result == "fail" && contains(data.tfgov_policy_evaluation.public_ssh.violations, jsonencode("aws_security_group_rule.ssh opens SSH to the world"))
+    condition     = data.tfgov_policy_evaluation.public_ssh.result == "fail" && data.tfgov_policy_evaluation.public_ssh.violations == ["aws_security_group_rule.ssh opens SSH to the world"]
     error_message = "The policy lets SSH open to the world through."
   }
 }
