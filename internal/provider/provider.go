@@ -99,7 +99,7 @@ func (p *tfgovProvider) Schema(_ context.Context, _ provider.SchemaRequest, resp
 			"token": schema.StringAttribute{
 				Optional:            true,
 				Sensitive:           true,
-				MarkdownDescription: "API token. Defaults to the `TFE_TOKEN` environment variable, then to Terraform CLI's credentials for the hostname, read where Terraform reads them: `TF_TOKEN_<hostname>`, a `credentials \"<hostname>\"` block of the CLI configuration (`TF_CLI_CONFIG_FILE`, else `~/.terraformrc` and the `*.tfrc` files of `~/.terraform.d`), then the file written by `terraform login`. A missing token is an error that lists every place looked at.",
+				MarkdownDescription: "API token. Defaults to the `TFE_TOKEN` environment variable, then to Terraform CLI's credentials for the hostname, read where Terraform reads them: `TF_TOKEN_<hostname>`, a `credentials \"<hostname>\"` block of the CLI configuration (`TF_CLI_CONFIG_FILE`, else `~/.terraformrc` and the `*.tfrc` files of `~/.terraform.d`), then the file written by `terraform login`. A missing token is an error that lists every place looked at, raised by the first resource, data source, list resource or action that needs the service: `tfgov_policy_evaluation` needs none.",
 			},
 			"organization": schema.StringAttribute{
 				Optional: true,
