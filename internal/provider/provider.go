@@ -9,6 +9,7 @@ import (
 	"net/url"
 	"os"
 	"strconv"
+	"sync"
 
 	tfe "github.com/hashicorp/go-tfe"
 	"github.com/hashicorp/terraform-plugin-framework-validators/int64validator"
@@ -75,7 +76,8 @@ type providerData struct {
 	proofs proofChecks
 	// missingToken, when set, is why the provider has no client: no token
 	// was found (its detail says where it looked). configureData reports it.
-	missingToken string
+	missingToken     string
+	missingTokenOnce sync.Once
 }
 
 func (p *tfgovProvider) Metadata(_ context.Context, _ provider.MetadataRequest, resp *provider.MetadataResponse) {
