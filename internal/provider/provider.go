@@ -9,6 +9,7 @@ import (
 	"net/url"
 	"os"
 	"strconv"
+	"sync"
 
 	tfe "github.com/hashicorp/go-tfe"
 	"github.com/hashicorp/terraform-plugin-framework-validators/int64validator"
@@ -73,6 +74,10 @@ type providerData struct {
 	caller *tfe.User
 	// proofs checks policy code proofs on this service (code_proof.go).
 	proofs proofChecks
+	// missingToken, when set, is why the provider has no client: no token
+	// was found (its detail says where it looked). configureData reports it.
+	missingToken     string
+	missingTokenOnce sync.Once
 }
 
 func (p *tfgovProvider) Metadata(_ context.Context, _ provider.MetadataRequest, resp *provider.MetadataResponse) {
@@ -96,7 +101,7 @@ func (p *tfgovProvider) Schema(_ context.Context, _ provider.SchemaRequest, resp
 			"token": schema.StringAttribute{
 				Optional:            true,
 				Sensitive:           true,
-				MarkdownDescription: "API token. Defaults to the `TFE_TOKEN` environment variable, then to Terraform CLI's credentials for the hostname, read where Terraform reads them: `TF_TOKEN_<hostname>`, a `credentials \"<hostname>\"` block of the CLI configuration (`TF_CLI_CONFIG_FILE`, else `~/.terraformrc` and the `*.tfrc` files of `~/.terraform.d`), then the file written by `terraform login`. A missing token is an error that lists every place looked at.",
+				MarkdownDescription: "API token. Defaults to the `TFE_TOKEN` environment variable, then to Terraform CLI's credentials for the hostname, read where Terraform reads them: `TF_TOKEN_<hostname>`, a `credentials \"<hostname>\"` block of the CLI configuration (`TF_CLI_CONFIG_FILE`, else `~/.terraformrc` and the `*.tfrc` files of `~/.terraform.d`), then the file written by `terraform login`. A missing token is an error that lists every place looked at, raised by the first resource, data source, list resource or action that needs the service: `tfgov_policy_evaluation` needs none.",
 			},
 			"organization": schema.StringAttribute{
 				Optional: true,
@@ -180,10 +185,6 @@ func (p *tfgovProvider) Configure(ctx context.Context, req provider.ConfigureReq
 		resp.Diagnostics.AddAttributeError(path.Root("token"), "Unable to read Terraform CLI credentials", err.Error())
 		return
 	}
-	if token == "" {
-		resp.Diagnostics.AddAttributeError(path.Root("token"), "Missing API token", tfeclient.MissingTokenDetail(credentialsHost, looked))
-		return
-	}
 
 	skipVerify := cfg.SSLSkipVerify.ValueBool()
 	if cfg.SSLSkipVerify.IsNull() {
@@ -200,6 +201,16 @@ func (p *tfgovProvider) Configure(ctx context.Context, req provider.ConfigureReq
 	// before apply, which configures the provider with the known value.
 	if !cfg.RetryMax.IsNull() && !cfg.RetryMax.IsUnknown() {
 		retryMax = cfg.RetryMax.ValueInt64()
+	}
+
+	if token == "" {
+		// No token anywhere: only tfgov_policy_evaluation, which makes no
+		// request, can work; every other type reports the missing token
+		// when Terraform configures it (configureData). DESIGN.md "A
+		// provider without a token".
+		data := &providerData{missingToken: tfeclient.MissingTokenDetail(credentialsHost, looked)}
+		resp.ResourceData, resp.DataSourceData, resp.ActionData, resp.ListResourceData = data, data, data, data
+		return
 	}
 
 	c, err := tfeclient.New(ctx, tfeclient.Config{
