@@ -7,7 +7,6 @@ import (
 	"regexp"
 	"sort"
 	"strings"
-	"sync/atomic"
 
 	"github.com/open-policy-agent/opa/v1/ast"
 	"github.com/open-policy-agent/opa/v1/tester"
@@ -45,22 +44,17 @@ type TestResults struct {
 	Failures        []TestFailure
 }
 
-// Runs counts the calls of RunTests: tests assert that a plan evaluates
-// nothing when nothing changed.
-var Runs atomic.Int64
-
 // RunTests runs the tests (rules named test_*) of tests against modules,
 // the policy's own. Modules parse as Rego v1, or v0 for older OPA versions,
-// each on its own, as the provider's syntax check takes them. Test modules
+// each on its own (ParseModule). Test modules
 // with no test rule are a failure: a glob that matched the wrong files
 // should not pass. The error is for ctx's end only.
 func RunTests(ctx context.Context, modules, tests []Module) (TestResults, error) {
-	Runs.Add(1)
 	var out TestResults
 	parsed := map[string]*ast.Module{}
 	testFiles := map[string]bool{}
 	for i, m := range append(append([]Module{}, modules...), tests...) {
-		mod, err := parseModule(m)
+		mod, err := ParseModule(m.Name, m.Code)
 		if err != nil {
 			out.Failures = append(out.Failures, astFailures(err, m.Name)...)
 			continue
@@ -182,18 +176,6 @@ func failedExpr(r *tester.Result) *ast.Expr {
 		last = expr
 	}
 	return last
-}
-
-// parseModule parses m as Rego v1, else v0 (the v1 error when neither).
-func parseModule(m Module) (*ast.Module, error) {
-	mod, errV1 := ast.ParseModuleWithOpts(m.Name, string(m.Code), ast.ParserOptions{RegoVersion: ast.RegoV1})
-	if errV1 == nil {
-		return mod, nil
-	}
-	if mod, err := ast.ParseModuleWithOpts(m.Name, string(m.Code), ast.ParserOptions{RegoVersion: ast.RegoV0}); err == nil {
-		return mod, nil
-	}
-	return nil, errV1
 }
 
 // astFailures splits an error of OPA's parser or compiler into failures
