@@ -73,6 +73,10 @@ type policyResourceModel struct {
 	// like content_wo, state keeps only its digest.
 	Source        types.String `tfsdk:"source"`
 	ContentSHA256 types.String `tfsdk:"content_sha256"`
+	// TestsWO is the policy's tests and examples (policy_tests.go), in the
+	// configuration only; TestsSHA256 the digest of what last passed.
+	TestsWO     types.Object `tfsdk:"tests_wo"`
+	TestsSHA256 types.String `tfsdk:"tests_sha256"`
 }
 
 // fields lists the model's attributes: FromTerraform5Value and
@@ -91,6 +95,8 @@ func (m *policyResourceModel) fields() []modelField {
 		{"content_wo", types.StringType, &m.ContentWO},
 		{"source", types.StringType, &m.Source},
 		{"content_sha256", types.StringType, &m.ContentSHA256},
+		{"tests_wo", testsObjectType(false), &m.TestsWO},
+		{"tests_sha256", types.StringType, &m.TestsSHA256},
 	}
 }
 
@@ -202,6 +208,8 @@ func (r *policyResource) Schema(_ context.Context, _ resource.SchemaRequest, res
 					"code uploaded outside Terraform shows here, and the next apply uploads the configured code again. Null with `content`, and without code unless imported: " +
 					"then it is the digest of the code the import found, kept as refreshes find it while a `tfgov_policy_upload` (or nothing) manages the code.",
 			},
+			"tests_wo":     testsSchema(false),
+			"tests_sha256": testsSHA256Schema(),
 		},
 	}
 }
@@ -216,6 +224,9 @@ func (r *policyResource) ValidateConfig(ctx context.Context, req resource.Valida
 		return
 	}
 	validatePolicyKind(cfg.Kind, cfg.Query, cfg.EnforcementLevel, &resp.Diagnostics)
+	if !cfg.TestsWO.IsNull() && (cfg.Kind.IsNull() || cfg.Kind.ValueString() == string(tfe.Sentinel)) {
+		resp.Diagnostics.AddAttributeError(path.Root("tests_wo"), "Policy tests need an OPA policy", sentinelTestsDetail(fmt.Sprintf("Policy %q", cfg.Name.ValueString())))
+	}
 }
 
 func validatePolicyKind(kindV, query, level types.String, diags *diag.Diagnostics) {
@@ -316,6 +327,7 @@ func (r *policyResource) ModifyPlan(ctx context.Context, req resource.ModifyPlan
 	if cfg.hasCode() && !plan.ID.IsUnknown() && !plan.ID.IsNull() {
 		r.data.lists.inlineCode.Store(plan.ID.ValueString(), true)
 	}
+	r.planPolicyTests(ctx, req, resp, &plan, prior, known, have, cfg.hasCode())
 }
 
 func (r *policyResource) Create(ctx context.Context, req resource.CreateRequest, resp *resource.CreateResponse) {
@@ -342,6 +354,10 @@ func (r *policyResource) Create(ctx context.Context, req resource.CreateRequest,
 		if resp.Diagnostics.HasError() {
 			return
 		}
+	}
+	// Tested before the policy is made, when the plan could not.
+	if plan.TestsSHA256 = applyTests(ctx, req.Config, plan.tested(code), plan.TestsSHA256, &resp.Diagnostics); resp.Diagnostics.HasError() {
+		return
 	}
 	tflog.Debug(ctx, "Creating policy", map[string]any{"organization": org, "name": plan.Name.ValueString(), "kind": plan.Kind.ValueString()})
 	defer r.data.lists.policies.invalidate(org)
@@ -506,6 +522,15 @@ func (r *policyResource) Update(ctx context.Context, req resource.UpdateRequest,
 		// are uploaded, whatever happens to a source file meanwhile (an
 		// unknown planned digest becomes the file's).
 		if code = contentCode(ctx, &plan, req.Config, id, &resp.Diagnostics); resp.Diagnostics.HasError() {
+			return
+		}
+	}
+	if plan.TestsSHA256.IsUnknown() {
+		// Tested before anything is sent, when the plan could not.
+		if code == nil {
+			code = contentCode(ctx, &plan, req.Config, id, &resp.Diagnostics)
+		}
+		if plan.TestsSHA256 = applyTests(ctx, req.Config, plan.tested(code), plan.TestsSHA256, &resp.Diagnostics); resp.Diagnostics.HasError() {
 			return
 		}
 	}
