@@ -327,7 +327,7 @@ func (r *policyResource) ModifyPlan(ctx context.Context, req resource.ModifyPlan
 	if cfg.hasCode() && !plan.ID.IsUnknown() && !plan.ID.IsNull() {
 		r.data.lists.inlineCode.Store(plan.ID.ValueString(), true)
 	}
-	r.planPolicyTests(ctx, req, resp, &plan, prior, known, have, cfg.hasCode())
+	r.planPolicyTests(ctx, resp, cfg.TestsWO, &plan, prior, known, have, cfg.hasCode())
 }
 
 func (r *policyResource) Create(ctx context.Context, req resource.CreateRequest, resp *resource.CreateResponse) {

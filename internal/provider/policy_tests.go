@@ -142,14 +142,20 @@ type policyTests struct {
 	query    string // tfgov_policy_upload's; "" on tfgov_policy
 }
 
-// readPolicyTests reads tests_wo from config: nil without it; known is
+// configTests is tests_wo as configured (write-only: never in a plan).
+func configTests(ctx context.Context, config tfsdk.Config, diags *diag.Diagnostics) types.Object {
+	var obj types.Object
+	diags.Append(config.GetAttribute(ctx, path.Root("tests_wo"), &obj)...)
+	return obj
+}
+
+// readPolicyTests reads tests_wo, from the configuration: nil without it; known is
 // false while a value is unknown (the tests then run at apply). Files are
 // read now; a glob matching nothing, a file that cannot be read, an input
 // that is not JSON and violations that are not an array are errors.
-func readPolicyTests(ctx context.Context, config tfsdk.Config, diags *diag.Diagnostics) (t *policyTests, known bool) {
+func readPolicyTests(obj types.Object, diags *diag.Diagnostics) (t *policyTests, known bool) {
 	root := path.Root("tests_wo")
-	var obj types.Object
-	if diags.Append(config.GetAttribute(ctx, root, &obj)...); diags.HasError() || obj.IsNull() {
+	if obj.IsNull() {
 		return nil, true
 	}
 	if obj.IsUnknown() {

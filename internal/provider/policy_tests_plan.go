@@ -30,13 +30,13 @@ type testedCode struct {
 	query types.String // the policy's query (tfgov_policy); null for tfgov_policy_upload's own
 }
 
-// planTests plans tests_sha256, running tests_wo when needed: null without
+// planTests plans tests_sha256, running tests_wo (wo, as configured) when needed: null without
 // tests_wo, the digest of what passed, or unknown when the code, the
 // query or the tests are not known yet, or the apply may read other code
 // (the tests still run now on the code known, to fail early). prior is
 // tests_sha256 in state.
-func planTests(ctx context.Context, config tfsdk.Config, c testedCode, prior types.String, diags *diag.Diagnostics) types.String {
-	t, known := readPolicyTests(ctx, config, diags)
+func planTests(ctx context.Context, wo types.Object, c testedCode, prior types.String, diags *diag.Diagnostics) types.String {
+	t, known := readPolicyTests(wo, diags)
 	if t == nil || diags.HasError() {
 		return types.StringNull()
 	}
@@ -68,7 +68,7 @@ func applyTests(ctx context.Context, config tfsdk.Config, c testedCode, planned 
 	if !planned.IsUnknown() {
 		return planned
 	}
-	t, _ := readPolicyTests(ctx, config, diags)
+	t, _ := readPolicyTests(configTests(ctx, config, diags), diags)
 	if t == nil || diags.HasError() || !testableKind(c, diags) {
 		return types.StringNull()
 	}
@@ -114,13 +114,11 @@ func (m *policyResourceModel) tested(code []byte) testedCode {
 	}
 }
 
-// planPolicyTests plans tfgov_policy's tests_sha256 (planTests), with
+// planPolicyTests plans tfgov_policy's tests_sha256 (planTests) of wo, with
 // code, the code this plan knows (have), which the configuration manages
 // (managed): tests_wo beside code managed by a tfgov_policy_upload belong
 // on that upload.
-func (r *policyResource) planPolicyTests(ctx context.Context, req resource.ModifyPlanRequest, resp *resource.ModifyPlanResponse, plan *policyResourceModel, prior *policyResourceModel, code []byte, have, managed bool) {
-	var wo types.Object
-	resp.Diagnostics.Append(req.Config.GetAttribute(ctx, path.Root("tests_wo"), &wo)...)
+func (r *policyResource) planPolicyTests(ctx context.Context, resp *resource.ModifyPlanResponse, wo types.Object, plan *policyResourceModel, prior *policyResourceModel, code []byte, have, managed bool) {
 	if !wo.IsNull() && !managed {
 		resp.Diagnostics.AddAttributeError(path.Root("tests_wo"), "Policy tests without code",
 			fmt.Sprintf("Policy %q: tests_wo tests the code this resource uploads, and it has none (content, content_wo or source). "+
@@ -138,6 +136,6 @@ func (r *policyResource) planPolicyTests(ctx context.Context, req resource.Modif
 	if plan.Kind.IsUnknown() {
 		c.kind = ""
 	}
-	plan.TestsSHA256 = planTests(ctx, req.Config, c, priorSum, &resp.Diagnostics)
+	plan.TestsSHA256 = planTests(ctx, wo, c, priorSum, &resp.Diagnostics)
 	resp.Diagnostics.Append(resp.Plan.SetAttribute(ctx, path.Root("tests_sha256"), plan.TestsSHA256)...)
 }

@@ -219,7 +219,7 @@ func (r *policyUploadResource) ModifyPlan(ctx context.Context, req resource.Modi
 	}
 	resp.Diagnostics.Append(resp.Plan.SetAttribute(ctx, path.Root("content_sha256"), sum)...)
 	c := uploadTested(plan.PolicyID, codeName, kind, code, sum)
-	if plan.TestsSHA256 = planTests(ctx, req.Config, c, state.TestsSHA256, &resp.Diagnostics); resp.Diagnostics.HasError() {
+	if plan.TestsSHA256 = planTests(ctx, cfg.TestsWO, c, state.TestsSHA256, &resp.Diagnostics); resp.Diagnostics.HasError() {
 		return
 	}
 	resp.Diagnostics.Append(resp.Plan.SetAttribute(ctx, path.Root("tests_sha256"), plan.TestsSHA256)...)
