@@ -65,7 +65,7 @@ func Prepare(ctx context.Context, modules []Module, query string) (*Prepared, er
 		seen[m.Name] = true
 		mod, err := ParseModule(m.Name, m.Code)
 		if err != nil {
-			return nil, err
+			return nil, single(err)
 		}
 		opts = append(opts, rego.ParsedModule(mod))
 	}
@@ -76,7 +76,7 @@ func Prepare(ctx context.Context, modules []Module, query string) (*Prepared, er
 	opts = append(opts, rego.ParsedQuery(body))
 	pq, err := rego.New(opts...).PrepareForEval(ctx)
 	if err != nil {
-		return nil, compileError(err)
+		return nil, single(err)
 	}
 	return &Prepared{query: query, pq: pq}, nil
 }
@@ -112,13 +112,19 @@ func ParseQuery(query string) (ast.Body, error) {
 	return nil, fmt.Errorf("query %q: %w", query, errV1)
 }
 
+// InputError is Eval's error for an input that is not JSON.
+type InputError struct{ Err error }
+
+func (e InputError) Error() string { return "the input is not a JSON document: " + e.Err.Error() }
+func (e InputError) Unwrap() error { return e.Err }
+
 // Eval evaluates the prepared query against input (JSON; nil for none).
 func (p *Prepared) Eval(ctx context.Context, input []byte) (Outcome, error) {
 	var opts []rego.EvalOption
 	if input != nil {
 		v, err := ast.ValueFromReader(bytes.NewReader(input))
 		if err != nil {
-			return Outcome{}, fmt.Errorf("the input is not a JSON document: %w", err)
+			return Outcome{}, InputError{err}
 		}
 		opts = append(opts, rego.EvalParsedInput(v))
 	}
@@ -182,9 +188,9 @@ func describe(v any) string {
 	return kind + " (" + s + ")"
 }
 
-// compileError keeps OPA's messages (file:line: code: message) and drops
-// the "N errors occurred" preamble when there is one error.
-func compileError(err error) error {
+// single keeps OPA's messages (file:line: code: message) and drops the
+// "1 error occurred" preamble when there is one error.
+func single(err error) error {
 	var errs ast.Errors
 	if errors.As(err, &errs) && len(errs) == 1 {
 		return errs[0]

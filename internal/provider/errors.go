@@ -17,7 +17,9 @@ func isNotFound(err error) bool {
 
 // configureData unwraps the provider's data in a resource's or data
 // source's Configure. It returns nil before the provider is configured
-// (validation, for example), when there is nothing to do yet.
+// (validation, for example), when there is nothing to do yet, and nil with
+// the error when the provider found no token (every type but
+// tfgov_policy_evaluation needs one).
 func configureData(data any, diags *diag.Diagnostics) *providerData {
 	if data == nil {
 		return nil
@@ -25,6 +27,10 @@ func configureData(data any, diags *diag.Diagnostics) *providerData {
 	d, ok := data.(*providerData)
 	if !ok {
 		diags.AddError("Unexpected provider data", fmt.Sprintf("Expected *providerData, got %T. This is a bug in the provider; please report it.", data))
+		return nil
+	}
+	if d.missingToken != "" {
+		diags.AddError("Missing API token", d.missingToken)
 		return nil
 	}
 	return d

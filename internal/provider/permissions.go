@@ -34,6 +34,7 @@ var requiredPermissions = map[string]string{
 	"resources/module_version_deprecation":      permTextDeprecation,
 	"data-sources/policy":                       permTextPolicies,
 	"data-sources/policies":                     permTextPolicies,
+	"data-sources/policy_evaluation":            `none: it makes no request, and works with no token or organization configured.`,
 	"data-sources/team_access":                  permTextSeeAccess,
 	"data-sources/workspace_team_access":        permTextSeeAccess,
 	"data-sources/agent_tokens":                 permTextAgents,

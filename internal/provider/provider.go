@@ -73,6 +73,9 @@ type providerData struct {
 	caller *tfe.User
 	// proofs checks policy code proofs on this service (code_proof.go).
 	proofs proofChecks
+	// missingToken, when set, is why the provider has no client: no token
+	// was found (its detail says where it looked). configureData reports it.
+	missingToken string
 }
 
 func (p *tfgovProvider) Metadata(_ context.Context, _ provider.MetadataRequest, resp *provider.MetadataResponse) {
@@ -180,10 +183,6 @@ func (p *tfgovProvider) Configure(ctx context.Context, req provider.ConfigureReq
 		resp.Diagnostics.AddAttributeError(path.Root("token"), "Unable to read Terraform CLI credentials", err.Error())
 		return
 	}
-	if token == "" {
-		resp.Diagnostics.AddAttributeError(path.Root("token"), "Missing API token", tfeclient.MissingTokenDetail(credentialsHost, looked))
-		return
-	}
 
 	skipVerify := cfg.SSLSkipVerify.ValueBool()
 	if cfg.SSLSkipVerify.IsNull() {
@@ -200,6 +199,16 @@ func (p *tfgovProvider) Configure(ctx context.Context, req provider.ConfigureReq
 	// before apply, which configures the provider with the known value.
 	if !cfg.RetryMax.IsNull() && !cfg.RetryMax.IsUnknown() {
 		retryMax = cfg.RetryMax.ValueInt64()
+	}
+
+	if token == "" {
+		// No token anywhere: only tfgov_policy_evaluation, which makes no
+		// request, can work; every other type reports the missing token
+		// when Terraform configures it (configureData). DESIGN.md "A
+		// provider without a token".
+		data := &providerData{missingToken: tfeclient.MissingTokenDetail(credentialsHost, looked)}
+		resp.ResourceData, resp.DataSourceData, resp.ActionData, resp.ListResourceData = data, data, data, data
+		return
 	}
 
 	c, err := tfeclient.New(ctx, tfeclient.Config{

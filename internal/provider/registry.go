@@ -119,6 +119,7 @@ var registeredDataSources = []func() datasource.DataSource{
 	NewTeamsDataSource,
 	NewAgentPoolDataSource,
 	NewRegistryModuleDataSource,
+	NewPolicyEvaluationDataSource,
 }
 
 // registeredActions are the provider's actions, in Actions() order.
