@@ -335,9 +335,9 @@ func (t *policyTests) run(ctx context.Context, who string, code policyeval.Modul
 				fmt.Sprintf("%s: example %s: %s. Nothing %s uploaded.", who, x.label(i), err, done))
 			continue
 		}
-		if why := x.mismatch(got); why != "" {
+		if why, list := x.mismatch(got); why != "" {
 			diags.AddAttributeError(at, "Policy example disagrees",
-				fmt.Sprintf("%s: example %s expects %s, but query %s %s, so nothing %s uploaded.", who, x.label(i), x.expected(), query, why, done))
+				fmt.Sprintf("%s: example %s expects %s, but query %s %s, so nothing %s uploaded%s", who, x.label(i), x.expected(), query, why, done, list))
 		}
 	}
 }
@@ -349,28 +349,29 @@ func (x policyExample) expected() string {
 	return "pass"
 }
 
-// mismatch says how got differs from what x expects; "" when it does not.
-func (x policyExample) mismatch(got policyeval.Outcome) string {
+// mismatch says how got differs from what x expects ("" when it does
+// not), and lists the violations (the message's end).
+func (x policyExample) mismatch(got policyeval.Outcome) (why, list string) {
+	n := len(got.Violations)
 	switch {
 	case !x.fail && !got.Pass:
-		return "gives " + showViolations(got.Violations)
+		return fmt.Sprintf("gives %d violation(s)", n), ":" + listViolations(got.Violations)
 	case x.fail && got.Pass:
-		return "gives an empty array: the policy passes this input"
+		return "gives an empty array: the policy passes this input", "."
 	case x.fail && x.violations != nil && !sameViolations(x.violations, got.Violations):
-		return fmt.Sprintf("gives %s, where the example expects %s", showViolations(got.Violations), showViolations(x.violations))
+		return fmt.Sprintf("gives %d violation(s) other than the %d the example lists", n, len(x.violations)),
+			":" + listViolations(got.Violations) + "\nThe example lists:" + listViolations(x.violations)
 	}
-	return ""
+	return "", ""
 }
 
-func showViolations(v []json.RawMessage) string {
-	if len(v) == 0 {
-		return "no violations"
+// listViolations shows violations one a line, each shortened to 300 bytes.
+func listViolations(v []json.RawMessage) string {
+	var b strings.Builder
+	for _, e := range v {
+		b.WriteString("\n  - " + truncateText(string(e), 300))
 	}
-	lines := make([]string, len(v))
-	for i, e := range v {
-		lines[i] = "\n  - " + truncateText(string(e), 300)
-	}
-	return fmt.Sprintf("%d violation(s):%s\n", len(v), strings.Join(lines, ""))
+	return b.String()
 }
 
 // sameViolations compares two arrays of JSON values in any order, each

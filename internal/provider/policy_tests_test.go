@@ -2,17 +2,23 @@ package provider
 
 import (
 	"context"
+	"encoding/json"
 	"fmt"
+	"os"
 	"path/filepath"
+	"strings"
 	"sync/atomic"
 	"testing"
 
 	tfjson "github.com/hashicorp/terraform-json"
+	"github.com/hashicorp/terraform-plugin-framework/diag"
 	"github.com/hashicorp/terraform-plugin-testing/helper/resource"
 	"github.com/hashicorp/terraform-plugin-testing/knownvalue"
 	"github.com/hashicorp/terraform-plugin-testing/plancheck"
 	"github.com/hashicorp/terraform-plugin-testing/statecheck"
 	"github.com/hashicorp/terraform-plugin-testing/tfjsonpath"
+
+	"github.com/tfgov/terraform-provider-tfgov/internal/policyeval"
 )
 
 // A policy's tests and examples (tests_wo) at plan: fixtures.
@@ -132,7 +138,7 @@ func TestAccPolicyResource_tests(t *testing.T) {
 					writeFile(t, filepath.Join(dir, "tags_test.rego"), testedPolicyTest("aws_s3_bucket.logs has no owner tag"))
 				},
 				Config: testedPolicyConfig(name, dir, "opa", "pass"),
-				ExpectError: matchWrapped(`Policy example disagrees`, `example [1] ("untagged") expects pass, but query data.terraform.policies.tags.deny gives 1 violation(s):`,
+				ExpectError: matchWrapped(`Policy example disagrees`, `example [1] ("untagged") expects pass, but query data.terraform.policies.tags.deny gives 1 violation(s), so nothing will be uploaded:`,
 					`- "aws_s3_bucket.logs has no owner tag"`),
 			},
 			{
@@ -218,4 +224,58 @@ resource "tfgov_policy_upload" "test" {
 			},
 		},
 	})
+}
+
+// TestQuickstartPolicyTests: the quickstart's OPA policy passes its own
+// tests and examples (examples/quickstart/policies.tf), as its plan runs
+// them; and an example expecting the other outcome, or other violations,
+// is reported with the violations the policy gave.
+func TestQuickstartPolicyTests(t *testing.T) {
+	t.Parallel()
+	dir := filepath.Join(repoRoot(), "examples", "quickstart", "policies")
+	read := func(name string) []byte {
+		b, err := os.ReadFile(filepath.Join(dir, name))
+		if err != nil {
+			t.Fatal(err)
+		}
+		return b
+	}
+	code := policyeval.Module{Name: "required-tags.rego", Code: read("required-tags.rego")}
+	const query = "data.terraform.policies.required_tags.deny"
+	missing := []json.RawMessage{json.RawMessage(`"aws_s3_bucket.logs is missing the tags {\"cost-center\"}"`)}
+	for _, tc := range []struct {
+		name     string
+		examples []policyExample
+		want     []string // substrings of the errors, in order; none: passes
+	}{
+		{name: "as configured", examples: []policyExample{
+			{name: "tagged", input: read("examples/tagged.json")},
+			{name: "untagged", input: read("examples/untagged.json"), fail: true, violations: missing},
+		}},
+		{name: "fail expected, passes", examples: []policyExample{{name: "tagged", input: read("examples/tagged.json"), fail: true}},
+			want: []string{`example [0] ("tagged") expects fail, but query ` + query + ` gives an empty array: the policy passes this input`}},
+		{name: "pass expected, fails", examples: []policyExample{{input: read("examples/untagged.json")}},
+			want: []string{`example [0] expects pass, but query ` + query + ` gives 1 violation(s), so nothing will be uploaded:` + "\n" + `  - "aws_s3_bucket.logs is missing the tags {\"cost-center\"}"`}},
+		{name: "other violations", examples: []policyExample{{input: read("examples/untagged.json"), fail: true, violations: []json.RawMessage{json.RawMessage(`"x"`)}}},
+			want: []string{`gives 1 violation(s) other than the 1 the example lists, so nothing will be uploaded:` + "\n" + `  - "aws_s3_bucket.logs is missing the tags {\"cost-center\"}"` + "\nThe example lists:\n" + `  - "x"`}},
+		{name: "no resource changes", examples: []policyExample{{input: []byte(`{"plan": {"resource_changes": 3}}`)}}},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			tests := &policyTests{modules: []policyeval.Module{{Name: "required-tags_test.rego", Code: read("required-tags_test.rego")}}, examples: tc.examples}
+			var diags diag.Diagnostics
+			tests.run(context.Background(), "Policy \"required-tags\"", code, query, "will be", &diags)
+			var got []string
+			for _, d := range diags.Errors() {
+				got = append(got, d.Detail())
+			}
+			if len(got) != len(tc.want) {
+				t.Fatalf("errors %q, want %d", got, len(tc.want))
+			}
+			for i, w := range tc.want {
+				if !strings.Contains(got[i], w) {
+					t.Errorf("error %q lacks %q", got[i], w)
+				}
+			}
+		})
+	}
 }
