@@ -292,7 +292,9 @@ var policyTestRuns sync.Map // string → *atomic.Int64
 
 func countTestRun(name string) {
 	n, _ := policyTestRuns.LoadOrStore(name, new(atomic.Int64))
-	n.(*atomic.Int64).Add(1)
+	if c, ok := n.(*atomic.Int64); ok {
+		c.Add(1)
+	}
 }
 
 // run runs the tests and examples against code with query ("": the

@@ -89,7 +89,9 @@ type testRuns struct {
 
 func (c *testRuns) now() int64 {
 	if n, ok := policyTestRuns.Load(c.name); ok {
-		return n.(*atomic.Int64).Load()
+		if n, ok := n.(*atomic.Int64); ok {
+			return n.Load()
+		}
 	}
 	return 0
 }
@@ -170,6 +172,14 @@ func TestAccPolicyResource_tests(t *testing.T) {
 					plancheck.ExpectResourceAction(policyAddr, plancheck.ResourceActionUpdate),
 				}},
 				ConfigStateChecks: []statecheck.StateCheck{runs.expect(true)},
+			},
+			// content_wo's code (write-only, in the configuration only) is
+			// evaluated at plan too.
+			{
+				Config: strings.Replace(testedPolicyConfig(name, dir, "opa", "pass"), `source = "`+filepath.ToSlash(dir)+`/tags.rego"`,
+					`content_wo = file("`+filepath.ToSlash(dir)+`/tags.rego")`, 1),
+				PlanOnly:    true,
+				ExpectError: matchWrapped(`Policy example disagrees`, `example [1] ("untagged") expects pass`),
 			},
 		},
 	})
