@@ -56,6 +56,9 @@ func Prepare(ctx context.Context, modules []Module, query string) (*Prepared, er
 	opts := []func(*rego.Rego){
 		// opa eval's default: builtin errors make the expression undefined.
 		rego.StrictBuiltinErrors(false),
+		// Evaluation stays local: a call that would reach the network is a
+		// compile error naming the builtin (DESIGN.md).
+		rego.UnsafeBuiltins(map[string]struct{}{ast.HTTPSend.Name: {}, ast.NetLookupIPAddr.Name: {}}),
 	}
 	seen := map[string]bool{}
 	for _, m := range modules {

@@ -30,7 +30,11 @@ func configureData(data any, diags *diag.Diagnostics) *providerData {
 		return nil
 	}
 	if d.missingToken != "" {
-		diags.AddError("Missing API token", d.missingToken)
+		// The whole list once; every other type says so in a line, so
+		// that a plan of many resources is not one long error each.
+		detail := "No API token was found: another error of this run lists every place the provider looked."
+		d.missingTokenOnce.Do(func() { detail = d.missingToken })
+		diags.AddError("Missing API token", detail)
 		return nil
 	}
 	return d

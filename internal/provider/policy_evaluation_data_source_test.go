@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"strings"
 	"testing"
 
 	"github.com/hashicorp/terraform-plugin-framework/diag"
@@ -110,10 +111,14 @@ data "tfgov_policy_evaluation" "test" {
 
 // TestConfigureDataMissingToken: without a token the provider's data
 // reaches no type but tfgov_policy_evaluation (which never reads it);
-// every other type reports the missing token as Configure once did.
+// every other type reports the missing token, the first with the places
+// looked at, the others in a line.
 func TestConfigureDataMissingToken(t *testing.T) {
-	var diags diag.Diagnostics
-	if d := configureData(&providerData{missingToken: "looked, in this order: ..."}, &diags); d != nil || !diags.HasError() || diags[0].Summary() != "Missing API token" {
-		t.Fatalf("configureData without a token: %v, %v", d, diags)
+	data := &providerData{missingToken: "looked, in this order: ..."}
+	for i, want := range []string{"looked, in this order: ...", "another error of this run lists every place", "another error of this run lists every place"} {
+		var diags diag.Diagnostics
+		if d := configureData(data, &diags); d != nil || !diags.HasError() || diags[0].Summary() != "Missing API token" || !strings.Contains(diags[0].Detail(), want) {
+			t.Fatalf("configureData without a token, call %d: %v, %v; want %q", i, d, diags, want)
+		}
 	}
 }

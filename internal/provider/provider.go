@@ -9,6 +9,7 @@ import (
 	"net/url"
 	"os"
 	"strconv"
+	"sync"
 
 	tfe "github.com/hashicorp/go-tfe"
 	"github.com/hashicorp/terraform-plugin-framework-validators/int64validator"
@@ -75,7 +76,8 @@ type providerData struct {
 	proofs proofChecks
 	// missingToken, when set, is why the provider has no client: no token
 	// was found (its detail says where it looked). configureData reports it.
-	missingToken string
+	missingToken     string
+	missingTokenOnce sync.Once
 }
 
 func (p *tfgovProvider) Metadata(_ context.Context, _ provider.MetadataRequest, resp *provider.MetadataResponse) {
@@ -99,7 +101,7 @@ func (p *tfgovProvider) Schema(_ context.Context, _ provider.SchemaRequest, resp
 			"token": schema.StringAttribute{
 				Optional:            true,
 				Sensitive:           true,
-				MarkdownDescription: "API token. Defaults to the `TFE_TOKEN` environment variable, then to Terraform CLI's credentials for the hostname, read where Terraform reads them: `TF_TOKEN_<hostname>`, a `credentials \"<hostname>\"` block of the CLI configuration (`TF_CLI_CONFIG_FILE`, else `~/.terraformrc` and the `*.tfrc` files of `~/.terraform.d`), then the file written by `terraform login`. A missing token is an error that lists every place looked at.",
+				MarkdownDescription: "API token. Defaults to the `TFE_TOKEN` environment variable, then to Terraform CLI's credentials for the hostname, read where Terraform reads them: `TF_TOKEN_<hostname>`, a `credentials \"<hostname>\"` block of the CLI configuration (`TF_CLI_CONFIG_FILE`, else `~/.terraformrc` and the `*.tfrc` files of `~/.terraform.d`), then the file written by `terraform login`. A missing token is an error that lists every place looked at, raised by the first resource, data source, list resource or action that needs the service: `tfgov_policy_evaluation` needs none.",
 			},
 			"organization": schema.StringAttribute{
 				Optional: true,
