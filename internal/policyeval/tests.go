@@ -119,7 +119,11 @@ func RunTests(ctx context.Context, modules, tests []Module) (TestResults, error)
 // run runs the tests of modules matching filter ("": all), collecting
 // their results; trace records the evaluation, for explainFailures.
 func run(ctx context.Context, modules map[string]*ast.Module, filter string) ([]*tester.Result, error) {
-	r := tester.NewRunner().SetModules(modules).CapturePrintOutput(true).SetParallel(1)
+	// As Prepare: tests stay local, a call that would reach the network is
+	// a compile error naming the builtin.
+	compiler := ast.NewCompiler().WithCapabilities(ast.CapabilitiesForThisVersion()).WithEnablePrintStatements(true).
+		WithUnsafeBuiltins(map[string]struct{}{ast.HTTPSend.Name: {}, ast.NetLookupIPAddr.Name: {}})
+	r := tester.NewRunner().SetCompiler(compiler).SetModules(modules).CapturePrintOutput(true).SetParallel(1)
 	if filter != "" {
 		r = r.Filter(filter).EnableTracing(true)
 	}
