@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"regexp"
+	"slices"
 	"sort"
 	"strings"
 
@@ -120,9 +121,12 @@ func RunTests(ctx context.Context, modules, tests []Module) (TestResults, error)
 // their results; trace records the evaluation, for explainFailures.
 func run(ctx context.Context, modules map[string]*ast.Module, filter string) ([]*tester.Result, error) {
 	// As Prepare: tests stay local, a call that would reach the network is
-	// a compile error naming the builtin.
-	compiler := ast.NewCompiler().WithCapabilities(ast.CapabilitiesForThisVersion()).WithEnablePrintStatements(true).
-		WithUnsafeBuiltins(map[string]struct{}{ast.HTTPSend.Name: {}, ast.NetLookupIPAddr.Name: {}})
+	// a compile error naming the builtin (not in these capabilities).
+	caps := ast.CapabilitiesForThisVersion()
+	caps.Builtins = slices.DeleteFunc(caps.Builtins, func(b *ast.Builtin) bool {
+		return b.Name == ast.HTTPSend.Name || b.Name == ast.NetLookupIPAddr.Name
+	})
+	compiler := ast.NewCompiler().WithCapabilities(caps).WithEnablePrintStatements(true)
 	r := tester.NewRunner().SetCompiler(compiler).SetModules(modules).CapturePrintOutput(true).SetParallel(1)
 	if filter != "" {
 		r = r.Filter(filter).EnableTracing(true)
