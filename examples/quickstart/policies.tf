@@ -16,7 +16,9 @@ variable "required_tags_level" {
   default     = "mandatory"
 }
 
-# The Rego is parsed with OPA's parser at plan time, before anything is made.
+# The Rego is parsed with OPA's parser at plan time, before anything is made,
+# and proves itself: its tests and two example inputs run at plan (tests_wo).
+# A failure stops the plan, and nothing is uploaded.
 resource "tfgov_policy" "required_tags" {
   name              = "required-tags"
   description       = "Managed resources carry the owner and cost-center tags."
@@ -24,6 +26,23 @@ resource "tfgov_policy" "required_tags" {
   query             = "data.terraform.policies.required_tags.deny"
   enforcement_level = var.required_tags_level
   source            = "${path.module}/policies/required-tags.rego"
+
+  tests_wo = {
+    files = ["${path.module}/policies/*_test.rego"]
+    examples = [
+      {
+        name   = "tagged"
+        input  = file("${path.module}/policies/examples/tagged.json")
+        expect = "pass"
+      },
+      {
+        name       = "untagged"
+        input      = file("${path.module}/policies/examples/untagged.json")
+        expect     = "fail"
+        violations = jsonencode(["aws_s3_bucket.logs is missing the tags {\"cost-center\"}"])
+      },
+    ]
+  }
 }
 
 data "tfgov_policies" "all" {

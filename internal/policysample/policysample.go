@@ -81,6 +81,10 @@ func RegoCode(pkg string, i, version, size int) string {
 	return pad(head+body, "", size, "#")
 }
 
+// RegoFirstType is the resource type RegoCode's first rule (rule 0) of
+// policy i denies when untagged.
+func RegoFirstType(i int) string { return words[i%len(words)] }
+
 // pad puts comment lines between code and tail until the whole is size
 // bytes (or as close as a line allows).
 func pad(code, tail string, size int, comment string) string {

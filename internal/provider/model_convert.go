@@ -127,6 +127,9 @@ func deref(ptr any) (attr.Value, bool) {
 		}
 		return *p, true
 	case *types.Object:
+		if len(p.AttributeTypes(context.Background())) == 0 {
+			return nil, true // a zero value, such as an unset write-only attribute
+		}
 		return *p, true
 	}
 	return nil, false

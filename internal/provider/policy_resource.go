@@ -4,7 +4,6 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"strings"
 
 	tfe "github.com/hashicorp/go-tfe"
 	"github.com/hashicorp/terraform-plugin-framework-validators/stringvalidator"
@@ -16,7 +15,6 @@ import (
 	"github.com/hashicorp/terraform-plugin-framework/resource/schema/stringdefault"
 	"github.com/hashicorp/terraform-plugin-framework/resource/schema/stringplanmodifier"
 	"github.com/hashicorp/terraform-plugin-framework/schema/validator"
-	"github.com/hashicorp/terraform-plugin-framework/tfsdk"
 	"github.com/hashicorp/terraform-plugin-framework/types"
 	"github.com/hashicorp/terraform-plugin-go/tftypes"
 	"github.com/hashicorp/terraform-plugin-log/tflog"
@@ -73,6 +71,10 @@ type policyResourceModel struct {
 	// like content_wo, state keeps only its digest.
 	Source        types.String `tfsdk:"source"`
 	ContentSHA256 types.String `tfsdk:"content_sha256"`
+	// TestsWO is the policy's tests and examples (policy_tests.go), in the
+	// configuration only; TestsSHA256 the digest of what last passed.
+	TestsWO     types.Object `tfsdk:"tests_wo"`
+	TestsSHA256 types.String `tfsdk:"tests_sha256"`
 }
 
 // fields lists the model's attributes: FromTerraform5Value and
@@ -91,6 +93,8 @@ func (m *policyResourceModel) fields() []modelField {
 		{"content_wo", types.StringType, &m.ContentWO},
 		{"source", types.StringType, &m.Source},
 		{"content_sha256", types.StringType, &m.ContentSHA256},
+		{"tests_wo", testsObjectType(false), &m.TestsWO},
+		{"tests_sha256", types.StringType, &m.TestsSHA256},
 	}
 }
 
@@ -202,6 +206,8 @@ func (r *policyResource) Schema(_ context.Context, _ resource.SchemaRequest, res
 					"code uploaded outside Terraform shows here, and the next apply uploads the configured code again. Null with `content`, and without code unless imported: " +
 					"then it is the digest of the code the import found, kept as refreshes find it while a `tfgov_policy_upload` (or nothing) manages the code.",
 			},
+			"tests_wo":     testsSchema(false),
+			"tests_sha256": testsSHA256Schema(),
 		},
 	}
 }
@@ -216,6 +222,9 @@ func (r *policyResource) ValidateConfig(ctx context.Context, req resource.Valida
 		return
 	}
 	validatePolicyKind(cfg.Kind, cfg.Query, cfg.EnforcementLevel, &resp.Diagnostics)
+	if !cfg.TestsWO.IsNull() && (cfg.Kind.IsNull() || cfg.Kind.ValueString() == string(tfe.Sentinel)) {
+		resp.Diagnostics.AddAttributeError(path.Root("tests_wo"), "Policy tests need an OPA policy", sentinelTestsDetail(fmt.Sprintf("Policy %q", cfg.Name.ValueString())))
+	}
 }
 
 func validatePolicyKind(kindV, query, level types.String, diags *diag.Diagnostics) {
@@ -316,6 +325,7 @@ func (r *policyResource) ModifyPlan(ctx context.Context, req resource.ModifyPlan
 	if cfg.hasCode() && !plan.ID.IsUnknown() && !plan.ID.IsNull() {
 		r.data.lists.inlineCode.Store(plan.ID.ValueString(), true)
 	}
+	r.planPolicyTests(ctx, resp, cfg.TestsWO, &plan, prior, known, have, cfg.hasCode())
 }
 
 func (r *policyResource) Create(ctx context.Context, req resource.CreateRequest, resp *resource.CreateResponse) {
@@ -342,6 +352,10 @@ func (r *policyResource) Create(ctx context.Context, req resource.CreateRequest,
 		if resp.Diagnostics.HasError() {
 			return
 		}
+	}
+	// Tested before the policy is made, when the plan could not.
+	if plan.TestsSHA256 = applyTests(ctx, req.Config, plan.tested(code), plan.TestsSHA256, &resp.Diagnostics); resp.Diagnostics.HasError() {
+		return
 	}
 	tflog.Debug(ctx, "Creating policy", map[string]any{"organization": org, "name": plan.Name.ValueString(), "kind": plan.Kind.ValueString()})
 	defer r.data.lists.policies.invalidate(org)
@@ -509,6 +523,15 @@ func (r *policyResource) Update(ctx context.Context, req resource.UpdateRequest,
 			return
 		}
 	}
+	if plan.TestsSHA256.IsUnknown() {
+		// Tested before anything is sent, when the plan could not.
+		if code == nil {
+			code = contentCode(ctx, &plan, req.Config, id, &resp.Diagnostics)
+		}
+		if plan.TestsSHA256 = applyTests(ctx, req.Config, plan.tested(code), plan.TestsSHA256, &resp.Diagnostics); resp.Diagnostics.HasError() {
+			return
+		}
+	}
 	planSum, stateSum := plan.codeSum(), state.codeSum()
 	uploading := code != nil && !planSum.Equal(stateSum)
 	if imported, ok := privateJSON[string](ctx, req.Private, importedCodeKey, &resp.Diagnostics); ok && r.configuresCode(ctx, plan, req.Config) {
@@ -565,91 +588,4 @@ func (r *policyResource) Update(ctx context.Context, req resource.UpdateRequest,
 		resp.Diagnostics.Append(r.data.setCodeProof(ctx, resp.Private, proof)...)
 	}
 	resp.Diagnostics.Append(resp.State.Set(ctx, &plan)...)
-}
-
-// configuresCode reports whether the configuration gives this policy's
-// code (content, source, or content_wo, which only the configuration
-// holds), not only a digest kept in state.
-func (r *policyResource) configuresCode(ctx context.Context, plan policyResourceModel, config tfsdk.Config) bool {
-	if !plan.Content.IsNull() || !plan.Source.IsNull() {
-		return true
-	}
-	var wo types.String
-	_ = config.GetAttribute(ctx, path.Root("content_wo"), &wo)
-	return !wo.IsNull()
-}
-
-// serviceHasCode downloads policy id's code (one request) and reports
-// whether its SHA-256 is sum; a failed download reports false, so that the
-// caller writes.
-func (d *providerData) serviceHasCode(ctx context.Context, id, sum string) bool {
-	code, gone, err := d.fetchCode(ctx, id)
-	has := err == nil && !gone && sha256Hex(code) == sum
-	tflog.Debug(ctx, "Confirmed at apply whether the policy still has the code its import found", map[string]any{"policy_id": id, "has": has})
-	return has
-}
-
-// checkPolicyWritten compares the policy the API returned after a write
-// (got) with the planned one (want) and reports every configured value the
-// API did not take. The caller saves got, so state tells the truth.
-func checkPolicyWritten(want, got policyResourceModel, diags *diag.Diagnostics) {
-	for _, f := range []struct {
-		attr      string
-		want, got types.String
-	}{
-		{"organization", want.Organization, got.Organization},
-		{"name", want.Name, got.Name},
-		{"kind", want.Kind, got.Kind},
-		{"description", want.Description, got.Description},
-		{"query", want.Query, got.Query},
-		{"enforcement_level", want.EnforcementLevel, got.EnforcementLevel},
-	} {
-		if f.want.IsUnknown() || f.want.Equal(f.got) {
-			continue
-		}
-		diags.AddAttributeError(path.Root(f.attr), "The API did not apply a policy attribute",
-			fmt.Sprintf("Policy %s: %s was sent as %s but the API returned %s. The state records what the API returned; check the token's permissions and the service's rules for this attribute.",
-				got.ID.ValueString(), f.attr, f.want, f.got))
-	}
-}
-
-func (r *policyResource) Delete(ctx context.Context, req resource.DeleteRequest, resp *resource.DeleteResponse) {
-	var state policyResourceModel
-	resp.Diagnostics.Append(getInto(ctx, req.State, &state)...)
-	if resp.Diagnostics.HasError() {
-		return
-	}
-	id := state.ID.ValueString()
-	defer r.data.lists.policies.invalidate(state.Organization.ValueString())
-	err := r.data.client.Policies.Delete(ctx, id)
-	if err != nil && !isNotFound(err) {
-		resp.Diagnostics.AddError("Error deleting policy", fmt.Sprintf("Deleting policy %s: %s", id, err))
-		return
-	}
-	tflog.Info(ctx, "Deleted policy", map[string]any{"id": id})
-}
-
-// ImportState takes the policy ID (`pol-<id>`) or `<organization>/<name>`,
-// which is looked up by name.
-func (r *policyResource) ImportState(ctx context.Context, req resource.ImportStateRequest, resp *resource.ImportStateResponse) {
-	req.ID = r.importID(ctx, req, &resp.Diagnostics)
-	const forms = "pol-<id> or <organization>/<policy name>"
-	if strings.HasPrefix(req.ID, "pol-") {
-		resource.ImportStatePassthroughID(ctx, path.Root("id"), req, resp)
-		resp.Diagnostics.Append(resp.Private.SetKey(ctx, importingKey, []byte(`true`))...)
-		return
-	}
-	parts, err := splitImportID(req.ID, 2, forms)
-	if err != nil {
-		resp.Diagnostics.AddError("Invalid import ID", err.Error())
-		return
-	}
-	pol, err := policyClient{r.data.client}.findByName(ctx, parts[0], parts[1])
-	if err != nil {
-		resp.Diagnostics.AddError("Error importing policy", r.data.policyByNameError(ctx, parts[0], parts[1], err))
-		return
-	}
-	resp.Diagnostics.Append(resp.State.SetAttribute(ctx, path.Root("id"), pol.ID)...)
-	resp.Diagnostics.Append(resp.State.SetAttribute(ctx, path.Root("organization"), parts[0])...)
-	resp.Diagnostics.Append(resp.Private.SetKey(ctx, importingKey, []byte(`true`))...)
 }

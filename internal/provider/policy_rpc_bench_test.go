@@ -18,7 +18,19 @@ import (
 // upgrade, refresh, plan), against an in-process sandbox: the per-instance
 // CPU and allocations a plan of many policies multiplies. The organization's
 // list is read once and kept, as in a plan of many policies.
+//
+// tested: the policy has tests_wo (a test file of two tests, and two
+// examples), unchanged since the last apply, so the plan runs none of them;
+// tested-changed: the same, with tests_sha256 dropped from the prior state
+// before each plan, so that each plan runs them (issue 45: the cost of a
+// policy whose code, tests or examples changed).
 func BenchmarkPolicyRefreshPlan(b *testing.B) {
+	for _, mode := range []string{"source", "tested", "tested-changed"} {
+		b.Run(mode, func(b *testing.B) { benchmarkPolicyRefreshPlan(b, mode) })
+	}
+}
+
+func benchmarkPolicyRefreshPlan(b *testing.B, mode string) {
 	ctx := context.Background()
 	_, _, p := protoSandbox(b, "bench-rpc", nil)
 	const typ = "tfgov_policy"
@@ -29,10 +41,14 @@ func BenchmarkPolicyRefreshPlan(b *testing.B) {
 		b.Fatal(err)
 	}
 	stringValue := func(s string) tftypes.Value { return tftypes.NewValue(tftypes.String, s) }
-	config := p.value(schema, map[string]tftypes.Value{
+	vals := map[string]tftypes.Value{
 		"name": stringValue("bench-rpc-policy"), "kind": stringValue("opa"), "query": stringValue("data.terraform.policies.bench.deny"),
 		"description": stringValue("a policy"), "source": stringValue(file),
-	})
+	}
+	if mode != "source" {
+		vals["tests_wo"] = benchTests(b, objType.(tftypes.Object).AttributeTypes["tests_wo"], filepath.Dir(file))
+	}
+	config := p.value(schema, vals)
 	cfgVals := p.decode(objType, config)
 
 	// proposed is Terraform's proposed new state for this flat schema: the
@@ -81,12 +97,18 @@ func BenchmarkPolicyRefreshPlan(b *testing.B) {
 	b.ReportAllocs()
 	b.ResetTimer()
 	for b.Loop() {
-		vr, err := p.srv.ValidateResourceConfig(ctx, &tfprotov6.ValidateResourceConfigRequest{TypeName: typ, Config: config})
+		vr, err := p.srv.ValidateResourceConfig(ctx, &tfprotov6.ValidateResourceConfigRequest{TypeName: typ, Config: config,
+			ClientCapabilities: &tfprotov6.ValidateResourceConfigClientCapabilities{WriteOnlyAttributesAllowed: true}})
 		check("validate", vr.Diagnostics, err)
 		ur, err := p.srv.UpgradeResourceState(ctx, &tfprotov6.UpgradeResourceStateRequest{TypeName: typ, Version: schema.Version, RawState: &tfprotov6.RawState{JSON: rawJSON}})
 		check("upgrade", ur.Diagnostics, err)
 		rr, err := p.srv.ReadResource(ctx, &tfprotov6.ReadResourceRequest{TypeName: typ, CurrentState: ur.UpgradedState, Private: private})
 		check("read", rr.Diagnostics, err)
+		if mode == "tested-changed" {
+			refreshed := p.decode(objType, rr.NewState)
+			refreshed["tests_sha256"] = tftypes.NewValue(tftypes.String, nil)
+			rr.NewState = p.dynamic(objType, refreshed)
+		}
 		pr, err := p.srv.PlanResourceChange(ctx, &tfprotov6.PlanResourceChangeRequest{TypeName: typ, PriorState: rr.NewState,
 			ProposedNewState: proposed(p.decode(objType, rr.NewState)), Config: config, PriorPrivate: rr.Private})
 		check("plan", pr.Diagnostics, err)
@@ -94,4 +116,28 @@ func BenchmarkPolicyRefreshPlan(b *testing.B) {
 			b.Fatalf("the plan replaces the policy: %v", pr.RequiresReplace)
 		}
 	}
+}
+
+// benchTests writes a test file of two tests beside the policy (package
+// terraform.policies.bench) in dir and returns tests_wo (of type typ)
+// with it and two examples, one passing and one failing.
+func benchTests(b *testing.B, typ tftypes.Type, dir string) tftypes.Value {
+	fail := `{"plan": {"resource_changes": [{"address": "x.y", "type": "` + policysample.RegoFirstType(0) + `", "change": {"after": {"tags": {}}}}]}}`
+	test := "package terraform.policies.bench_test\n\nimport rego.v1\n\nimport data.terraform.policies.bench\n\n" +
+		"test_denied if { count(bench.deny) > 0 with input as " + fail + " }\n\n" +
+		"test_empty if { count(bench.deny) == 0 with input as {\"plan\": {\"resource_changes\": []}} }\n"
+	if err := os.WriteFile(filepath.Join(dir, "bench_test.rego"), []byte(test), 0o600); err != nil {
+		b.Fatal(err)
+	}
+	obj := typ.(tftypes.Object)
+	exType := obj.AttributeTypes["examples"].(tftypes.List).ElementType
+	str := func(s string) tftypes.Value { return tftypes.NewValue(tftypes.String, s) }
+	example := func(input, expect string) tftypes.Value {
+		return tftypes.NewValue(exType, map[string]tftypes.Value{"name": str(expect), "input": str(input), "expect": str(expect), "violations": tftypes.NewValue(tftypes.String, nil)})
+	}
+	return tftypes.NewValue(obj, map[string]tftypes.Value{
+		"files":    tftypes.NewValue(obj.AttributeTypes["files"], []tftypes.Value{str(filepath.Join(dir, "*_test.rego"))}),
+		"code":     tftypes.NewValue(obj.AttributeTypes["code"], nil),
+		"examples": tftypes.NewValue(obj.AttributeTypes["examples"], []tftypes.Value{example(`{"plan": {"resource_changes": []}}`, "pass"), example(fail, "fail")}),
+	})
 }

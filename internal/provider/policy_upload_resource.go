@@ -15,6 +15,7 @@ import (
 	"github.com/hashicorp/terraform-plugin-framework/resource/schema/planmodifier"
 	"github.com/hashicorp/terraform-plugin-framework/resource/schema/stringplanmodifier"
 	"github.com/hashicorp/terraform-plugin-framework/schema/validator"
+	"github.com/hashicorp/terraform-plugin-framework/tfsdk"
 	"github.com/hashicorp/terraform-plugin-framework/types"
 	"github.com/hashicorp/terraform-plugin-go/tftypes"
 	"github.com/hashicorp/terraform-plugin-log/tflog"
@@ -46,6 +47,8 @@ type policyUploadResourceModel struct {
 	Content       types.String `tfsdk:"content"`
 	Source        types.String `tfsdk:"source"`
 	ContentSHA256 types.String `tfsdk:"content_sha256"`
+	TestsWO       types.Object `tfsdk:"tests_wo"` // policy_tests.go
+	TestsSHA256   types.String `tfsdk:"tests_sha256"`
 }
 
 // fields lists the model's attributes (model_convert.go).
@@ -56,6 +59,8 @@ func (m *policyUploadResourceModel) fields() []modelField {
 		{"content", types.StringType, &m.Content},
 		{"source", types.StringType, &m.Source},
 		{"content_sha256", types.StringType, &m.ContentSHA256},
+		{"tests_wo", testsObjectType(true), &m.TestsWO},
+		{"tests_sha256", types.StringType, &m.TestsSHA256},
 	}
 }
 
@@ -133,6 +138,8 @@ func (r *policyUploadResource) Schema(_ context.Context, _ resource.SchemaReques
 					"the apply uploads the file as the writer left it, after checking it against the digest, then known: a file that does not match fails the apply, and nothing is uploaded.",
 				Validators: []validator.String{stringvalidator.RegexMatches(sha256RE, "must be 64 lowercase hexadecimal characters")},
 			},
+			"tests_wo":     testsSchema(true),
+			"tests_sha256": testsSHA256Schema(),
 		},
 	}
 }
@@ -147,7 +154,11 @@ func (r *policyUploadResource) ConfigValidators(context.Context) []resource.Conf
 func (r *policyUploadResource) ValidateConfig(ctx context.Context, req resource.ValidateConfigRequest, resp *resource.ValidateConfigResponse) {
 	var cfg policyUploadResourceModel
 	resp.Diagnostics.Append(getInto(ctx, req.Config, &cfg)...)
-	if resp.Diagnostics.HasError() || cfg.Content.IsNull() || cfg.Content.IsUnknown() {
+	if resp.Diagnostics.HasError() {
+		return
+	}
+	validateUploadTests(cfg.TestsWO, &resp.Diagnostics)
+	if cfg.Content.IsNull() || cfg.Content.IsUnknown() {
 		return
 	}
 	if n := len(cfg.Content.ValueString()); n > maxPolicyCodeSize {
@@ -192,10 +203,10 @@ func (r *policyUploadResource) ModifyPlan(ctx context.Context, req resource.Modi
 	sum, code, codeAttr, codeName := planned.SHA256, planned.Code, planned.Attr, planned.Name
 	// The refresh's record served the check above; the apply does not keep it.
 	resp.Diagnostics.Append(forgetLocalHash(ctx, resp.Private)...)
+	kind := ""
 	if codeAttr != "" {
 		// The kind from this resource's last upload, else from the
 		// tfgov_policy refreshed or planned in this run.
-		kind := ""
 		if k, ok := getPolicyKind(ctx, req.Private, &resp.Diagnostics); ok && k.PolicyID == plan.PolicyID.ValueString() {
 			kind = k.Kind
 		} else if r.data != nil && !plan.PolicyID.IsUnknown() {
@@ -207,6 +218,11 @@ func (r *policyUploadResource) ModifyPlan(ctx context.Context, req resource.Modi
 		}
 	}
 	resp.Diagnostics.Append(resp.Plan.SetAttribute(ctx, path.Root("content_sha256"), sum)...)
+	c := uploadTested(plan.PolicyID, codeName, kind, code, sum)
+	if plan.TestsSHA256 = planTests(ctx, cfg.TestsWO, c, state.TestsSHA256, &resp.Diagnostics); resp.Diagnostics.HasError() {
+		return
+	}
+	resp.Diagnostics.Append(resp.Plan.SetAttribute(ctx, path.Root("tests_sha256"), plan.TestsSHA256)...)
 	if !plan.PolicyID.IsUnknown() {
 		if r.data != nil {
 			r.data.refuseInlineCode(plan.PolicyID.ValueString(), &resp.Diagnostics)
@@ -258,7 +274,7 @@ func (r *policyUploadResource) noCodeDetail(ctx context.Context, id string, pol 
 // nil at create); only else is the policy read first (one more request).
 // It records in private state what the upload proved (codeProof,
 // code_proof.go), and returns the policy's identity.
-func (r *policyUploadResource) upload(ctx context.Context, m *policyUploadResourceModel, prior privateGetter, priv privateStateSetter, diags *diag.Diagnostics) policyIdentity {
+func (r *policyUploadResource) upload(ctx context.Context, m *policyUploadResourceModel, config tfsdk.Config, prior privateGetter, priv privateStateSetter, diags *diag.Diagnostics) policyIdentity {
 	code := m.code(diags)
 	if diags.HasError() {
 		return policyIdentity{}
@@ -295,6 +311,10 @@ func (r *policyUploadResource) upload(ctx context.Context, m *policyUploadResour
 	if diags.HasError() {
 		return policyIdentity{}
 	}
+	// Tested before the upload, when the plan could not.
+	if m.TestsSHA256 = applyTests(ctx, config, m.tested(pol, code), m.TestsSHA256, diags); diags.HasError() {
+		return policyIdentity{}
+	}
 	if before == nil {
 		before = r.data.valueBefore(ctx, id, proof)
 	}
@@ -315,7 +335,7 @@ func (r *policyUploadResource) Create(ctx context.Context, req resource.CreateRe
 	if resp.Diagnostics.HasError() {
 		return
 	}
-	pol := r.upload(ctx, &plan, nil, resp.Private, &resp.Diagnostics)
+	pol := r.upload(ctx, &plan, req.Config, nil, resp.Private, &resp.Diagnostics)
 	if resp.Diagnostics.HasError() {
 		return
 	}
@@ -482,11 +502,17 @@ func (r *policyUploadResource) Update(ctx context.Context, req resource.UpdateRe
 	}
 	resp.Diagnostics.Append(resp.Private.SetKey(ctx, importedCodeKey, nil)...)
 	if upload {
-		pol := r.upload(ctx, &plan, req.Private, resp.Private, &resp.Diagnostics)
+		pol := r.upload(ctx, &plan, req.Config, req.Private, resp.Private, &resp.Diagnostics)
 		if resp.Diagnostics.HasError() {
 			return
 		}
 		rememberKind(ctx, resp.Private, plan.PolicyID.ValueString(), pol, &resp.Diagnostics)
+	} else if plan.TestsSHA256.IsUnknown() {
+		// Tests known only now, on code that stays.
+		r.testUnchanged(ctx, &plan, req.Config, req.Private, &resp.Diagnostics)
+		if resp.Diagnostics.HasError() {
+			return
+		}
 	}
 	resp.Diagnostics.Append(resp.State.Set(ctx, &plan)...)
 }

@@ -54,8 +54,9 @@ const (
 	// stateBudgetPolicyUpload is tfgov_policy_upload's stated budget
 	// (hashicorp/tfe has no separate upload) with its code from `source`,
 	// whatever the code's size, with the organization's name counted as 10
-	// characters and the file's path as 40.
-	stateBudgetPolicyUpload = 520
+	// characters and the file's path as 40; 36 of them are its null
+	// tests_wo and tests_sha256 (testsNulls, issue 45).
+	stateBudgetPolicyUpload = 560
 	// stateBudgetDeprecation and stateBudgetTestRun are the stated budgets
 	// of the types hashicorp/tfe does not have, with the organization's
 	// and the module's names counted as 10 and 12 characters. The stated
@@ -136,6 +137,18 @@ resource "tfgov_policy" "two_%[2]s" {
 resource "tfgov_policy_upload" "two_%[2]s" {
   policy_id = tfgov_policy.two_%[2]s.id
   source    = %[3]q
+}
+
+resource "tfgov_policy" "tested_%[2]s" {
+  name        = "%[1]s-t-%[2]s"
+  description = "budget policy"
+  kind        = "opa"
+  query       = "data.terraform.policies.tags.deny"
+  source      = "${path.module}/policies/%[2]s.rego"
+  tests_wo = {
+    code     = ["package budget_test\n\ntest_ok if { true }\n"]
+    examples = [{ input = jsonencode({ plan = {} }), expect = "pass" }]
+  }
 }
 `, name, label, file)
 	}
@@ -257,15 +270,18 @@ func stateBudgetCases(b stateBudgets, codes map[string]string) []stateBudgetCase
 				return b.tfePolicy(i, code) + policyAllowance(i) + leanNulls + proofAllowance
 			}},
 			stateBudgetCase{"tfgov_policy.lean_" + label, "tfe_policy without code + longer names + the code's SHA-256 + proof, at most a third of tfe_policy's", func(i statesize.Instance) int {
-				return min(b.tfePolicy(i, json.RawMessage("null"))+policyAllowance(i)+leanDigest+proofAllowance, b.tfePolicy(i, code)/3)
+				return min(b.tfePolicy(i, json.RawMessage("null"))+policyAllowance(i)+leanDigest+proofAllowance, b.tfePolicy(i, code)/3+testsNulls)
 			}},
 			stateBudgetCase{"tfgov_policy.src_" + label, "tfe_policy without code + longer names + the file's path and the code's SHA-256 + proof and the refresh's record of the file, at most a third of tfe_policy's", func(i statesize.Instance) int {
-				return min(b.tfePolicy(i, json.RawMessage("null"))+policyAllowance(i)+b.sourceDigest(i)+proofRecordAllowance, b.tfePolicy(i, code)/3)
+				return min(b.tfePolicy(i, json.RawMessage("null"))+policyAllowance(i)+b.sourceDigest(i)+proofRecordAllowance, b.tfePolicy(i, code)/3+testsNulls)
 			}},
 			stateBudgetCase{"tfgov_policy.two_" + label, "tfe_policy (with the upload's code) + longer names + null content_wo and content_sha256", func(i statesize.Instance) int {
 				return b.tfePolicy(i, code) + policyAllowance(i) + leanNulls
 			}},
 			stateBudgetCase{"tfgov_policy_upload.two_" + label, "stated", func(statesize.Instance) int { return stateBudgetPolicyUpload }},
+			stateBudgetCase{"tfgov_policy.tested_" + label, "src_ + the tests' SHA-256 (tests_sha256)", func(i statesize.Instance) int {
+				return min(b.tfePolicy(i, json.RawMessage("null"))+policyAllowance(i)+b.sourceDigest(i)+proofRecordAllowance, b.tfePolicy(i, code)/3+testsNulls) + testsDigest
+			}},
 		)
 	}
 	return append(cases, []stateBudgetCase{
@@ -408,8 +424,19 @@ var proofAllowance = base64.StdEncoding.EncodedLen(len(`{"p":""}`)+base64.StdEnc
 // policyAllowance is the longer names of two attributes: enforcement_level
 // (tfe_policy's enforce_mode) and content (policy).
 func policyAllowance(statesize.Instance) int {
-	return len("enforcement_level") - len("enforce_mode") + len("content") - len("policy")
+	return len("enforcement_level") - len("enforce_mode") + len("content") - len("policy") + testsNulls
 }
+
+// testsNulls is a policy's tests_wo and tests_sha256 without tests (issue
+// 45), allowed for in every policy's budget, the "third of tfe_policy's"
+// included (with median code and the identity, Terraform 1.12+, the
+// source shape took 579 of 590 bytes before them); testsDigest is their
+// bytes beyond it with tests: tests_sha256's digest, which spares an
+// unchanged plan the tests' evaluation.
+const (
+	testsNulls  = len(`"tests_sha256":null,"tests_wo":null,`)
+	testsDigest = 64 + len(`""`) - len(`null`)
+)
 
 // tfeTeamAccess: tfe_team_access (schema version 1; permissions a list of
 // one block).

@@ -65,6 +65,7 @@ func main() {
 	plans := flag.Int("plans", 1, "plans in each run, each measured and counted in the medians: a plan is the shortest phase, so the one with most noise")
 	freshProviders := flag.Bool("fresh-providers", true, "start each provider anew for every terraform command, as Terraform does when it starts them itself; false: one reattached process each for the whole run, which keeps every RPC's context (terraform-plugin-framework frees them only when Terraform stops the provider: PERFORMANCE.md)")
 	skipUpdate := flag.Bool("skip-update", false, "leave out the update phase (to measure the plan at N=1000 sooner)")
+	firstPlan := flag.Bool("first-plan", false, "measure a plan before the create too (phase plan-new): for policy_tested, the plan that runs every policy's tests")
 	providerLog := flag.String("provider-log", "OFF", "the providers' log level (TF_LOG, TF_LOG_PROVIDER_<TYPE>, TF_LOG_SDK...): OFF, DEBUG, TRACE; or unset: no TF_LOG* variable, as Terraform starts them when the user sets none; their logs are discarded")
 	flag.Parse()
 	// An interrupt stops the terraform command under way, and the sandbox
@@ -72,7 +73,7 @@ func main() {
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 	defer stop()
 	o := options{n: *n, rateLimit: *rateLimit, parallelism: *parallelism, runs: max(*runs, 1), types: strings.Split(*types, ","),
-		terraform: *terraform, bin: *bin, tfe: *tfeProvider, providerLog: *providerLog, cpuProfile: *cpuProfile, codeDir: *codeDir, tinyCode: *tinyCode, plans: max(*plans, 1), skipUpdate: *skipUpdate, freshProviders: *freshProviders}
+		terraform: *terraform, bin: *bin, tfe: *tfeProvider, providerLog: *providerLog, cpuProfile: *cpuProfile, codeDir: *codeDir, tinyCode: *tinyCode, plans: max(*plans, 1), skipUpdate: *skipUpdate, freshProviders: *freshProviders, firstPlan: *firstPlan}
 	err := func() error {
 		for _, l := range strings.Split(*latencies, ",") {
 			latency, err := time.ParseDuration(strings.TrimSpace(l))
@@ -96,7 +97,7 @@ func main() {
 
 type options struct {
 	n, rateLimit, parallelism, runs, plans       int
-	skipUpdate, freshProviders                   bool
+	skipUpdate, freshProviders, firstPlan        bool
 	latency                                      time.Duration
 	types                                        []string
 	terraform, bin, tfe, providerLog, cpuProfile string
@@ -210,6 +211,11 @@ func run(ctx context.Context, o options) error {
 	if err := writeCode(b.code, pols); err != nil {
 		return err
 	}
+	if slices.Contains(o.types, "policy_tested") {
+		if err := writeTestedCode(filepath.Join(b.code, "tested"), o.n); err != nil {
+			return err
+		}
+	}
 	med, p99 := codeStats(pols)
 	fmt.Printf("bench-scale: N=%d, latency %s, rate limit %d, -parallelism=%d, provider log %s, %d run(s) each, interleaved phase by phase; policy code: median %d B, p99 %d B\n\n",
 		o.n, o.latency, o.rateLimit, o.parallelism, o.providerLog, o.runs, med, p99)
@@ -221,7 +227,11 @@ func run(ctx context.Context, o options) error {
 		version int
 		args    []string
 	}
-	phases := []phase{{"create", 0, []string{"apply", "-auto-approve"}}}
+	var phases []phase
+	if o.firstPlan {
+		phases = append(phases, phase{"plan-new", 0, []string{"plan"}})
+	}
+	phases = append(phases, phase{"create", 0, []string{"apply", "-auto-approve"}})
 	for range o.plans {
 		phases = append(phases, phase{"plan", 0, []string{"plan", "-detailed-exitcode"}})
 	}
@@ -685,6 +695,11 @@ var configs = map[string]benchConfig{
 			return header + policyConfig(b, "tfgov_policy", "bench-src-", "source", n, v, "")
 		},
 		tfe: tfePolicy,
+	},
+	"policy_tested": {
+		config: func(b *bench, n, v int) string {
+			return header + testedPolicyConfig(b, n, v)
+		},
 	},
 	"policy": {
 		config: func(b *bench, n, v int) string {

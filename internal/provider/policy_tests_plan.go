@@ -1,0 +1,141 @@
+package provider
+
+import (
+	"context"
+	"fmt"
+	"path/filepath"
+
+	tfe "github.com/hashicorp/go-tfe"
+	"github.com/hashicorp/terraform-plugin-framework/diag"
+	"github.com/hashicorp/terraform-plugin-framework/path"
+	"github.com/hashicorp/terraform-plugin-framework/resource"
+	"github.com/hashicorp/terraform-plugin-framework/tfsdk"
+	"github.com/hashicorp/terraform-plugin-framework/types"
+
+	"github.com/tfgov/terraform-provider-tfgov/internal/policyeval"
+)
+
+// When tests_wo runs (policy_tests.go): at plan, when the code, tests and
+// examples are known and their digest is not the one in state; at apply,
+// before the upload, when the plan could not promise the digest (code or
+// tests known only then).
+
+// testedCode is what tests_wo runs against.
+type testedCode struct {
+	who   string // "Policy \"tags\"", for messages
+	kind  string // "opa", "sentinel", or "" when not known
+	code  policyeval.Module
+	have  bool         // code is known
+	sum   types.String // the code's planned digest: unknown when the apply may upload other bytes
+	query types.String // the policy's query (tfgov_policy); null for tfgov_policy_upload's own
+}
+
+// planTests plans tests_sha256, running tests_wo (wo, as configured) when needed: null without
+// tests_wo, the digest of what passed, or unknown when the code, the
+// query or the tests are not known yet, or the apply may read other code
+// (the tests still run now on the code known, to fail early). prior is
+// tests_sha256 in state.
+func planTests(ctx context.Context, wo types.Object, c testedCode, prior types.String, diags *diag.Diagnostics) types.String {
+	t, known := readPolicyTests(wo, diags)
+	if t == nil || diags.HasError() {
+		return types.StringNull()
+	}
+	if !testableKind(c, diags) {
+		return types.StringNull()
+	}
+	query := t.query
+	if !c.query.IsNull() {
+		query, known = c.query.ValueString(), known && !c.query.IsUnknown()
+	}
+	if !known || !c.have {
+		return types.StringUnknown()
+	}
+	sum := t.digest(c.code, query)
+	if prior.ValueString() == sum {
+		return prior // passed already: nothing changed
+	}
+	t.run(ctx, c.who, c.code, query, "will be", diags)
+	if c.sum.IsUnknown() {
+		return types.StringUnknown() // run again at apply, on the bytes uploaded
+	}
+	return types.StringValue(sum)
+}
+
+// applyTests runs tests_wo on the code about to be uploaded when the plan
+// could not (planned unknown), and returns tests_sha256; otherwise the
+// apply's own plan ran them, and planned is kept.
+func applyTests(ctx context.Context, config tfsdk.Config, c testedCode, planned types.String, diags *diag.Diagnostics) types.String {
+	if !planned.IsUnknown() {
+		return planned
+	}
+	t, _ := readPolicyTests(configTests(ctx, config, diags), diags)
+	if t == nil || diags.HasError() || !testableKind(c, diags) {
+		return types.StringNull()
+	}
+	query := t.query
+	if !c.query.IsNull() {
+		query = c.query.ValueString()
+	}
+	t.run(ctx, c.who, c.code, query, "was", diags)
+	return types.StringValue(t.digest(c.code, query))
+}
+
+// testableKind reports whether tests_wo can run on c: an OPA policy, or
+// code that is plainly Rego while the kind is not known.
+func testableKind(c testedCode, diags *diag.Diagnostics) bool {
+	switch {
+	case c.kind == string(tfe.Sentinel):
+		diags.AddAttributeError(path.Root("tests_wo"), "Policy tests need an OPA policy", sentinelTestsDetail(c.who))
+		return false
+	case c.kind == "" && c.have && !declaresRegoPackage(c.code.Code):
+		diags.AddAttributeError(path.Root("tests_wo"), "Policy tests need an OPA policy",
+			fmt.Sprintf("%s: tests_wo runs Rego tests and examples, and this code is not Rego (it declares no package). %s", c.who, sentinelAdvice))
+		return false
+	}
+	return true
+}
+
+const sentinelAdvice = "For a Sentinel policy, remove tests_wo: Sentinel's runtime is a separate closed-source binary (the Sentinel CLI) that the provider does not run, " +
+	"so its tests cannot run at plan. Run `sentinel test` on the policy in CI beside this configuration instead (its test cases go in test/<policy>/*.hcl)."
+
+func sentinelTestsDetail(who string) string {
+	return fmt.Sprintf("%s is a Sentinel policy; tests_wo runs Rego tests and examples with OPA, which the provider links. %s", who, sentinelAdvice)
+}
+
+// tested is tfgov_policy's code (nil: not known) for its tests.
+func (m *policyResourceModel) tested(code []byte) testedCode {
+	name := m.Name.ValueString() + ".rego"
+	if !m.Source.IsNull() {
+		name = filepath.ToSlash(m.Source.ValueString())
+	}
+	return testedCode{
+		who: fmt.Sprintf("Policy %q", m.Name.ValueString()), kind: m.Kind.ValueString(),
+		code: policyeval.Module{Name: name, Code: code}, have: code != nil, sum: m.codeSum(), query: m.Query,
+	}
+}
+
+// planPolicyTests plans tfgov_policy's tests_sha256 (planTests) of wo, with
+// code, the code this plan knows (have), which the configuration manages
+// (managed): tests_wo beside code managed by a tfgov_policy_upload belong
+// on that upload.
+func (r *policyResource) planPolicyTests(ctx context.Context, resp *resource.ModifyPlanResponse, wo types.Object, plan *policyResourceModel, prior *policyResourceModel, code []byte, have, managed bool) {
+	if !wo.IsNull() && !managed {
+		resp.Diagnostics.AddAttributeError(path.Root("tests_wo"), "Policy tests without code",
+			fmt.Sprintf("Policy %q: tests_wo tests the code this resource uploads, and it has none (content, content_wo or source). "+
+				"When a tfgov_policy_upload uploads the code, give tests_wo to that tfgov_policy_upload.", plan.Name.ValueString()))
+		return
+	}
+	priorSum := types.StringNull()
+	if prior != nil {
+		priorSum = prior.TestsSHA256
+	}
+	if !have {
+		code = nil
+	}
+	c := plan.tested(code)
+	if plan.Kind.IsUnknown() {
+		c.kind = ""
+	}
+	plan.TestsSHA256 = planTests(ctx, wo, c, priorSum, &resp.Diagnostics)
+	resp.Diagnostics.Append(resp.Plan.SetAttribute(ctx, path.Root("tests_sha256"), plan.TestsSHA256)...)
+}

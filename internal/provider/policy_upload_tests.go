@@ -1,0 +1,78 @@
+package provider
+
+import (
+	"context"
+	"fmt"
+	"path/filepath"
+
+	"github.com/hashicorp/terraform-plugin-framework/diag"
+	"github.com/hashicorp/terraform-plugin-framework/path"
+	"github.com/hashicorp/terraform-plugin-framework/tfsdk"
+	"github.com/hashicorp/terraform-plugin-framework/types"
+
+	"github.com/tfgov/terraform-provider-tfgov/internal/policyeval"
+)
+
+// tfgov_policy_upload's tests_wo (policy_tests.go): its examples evaluate
+// tests_wo.query, since the upload does not know its policy's query.
+
+// validateUploadTests requires tests_wo.query with examples.
+func validateUploadTests(wo types.Object, diags *diag.Diagnostics) {
+	if wo.IsNull() || wo.IsUnknown() {
+		return
+	}
+	q, _ := wo.Attributes()["query"].(types.String)
+	ex, _ := wo.Attributes()["examples"].(types.List)
+	if q.IsNull() && !ex.IsNull() && (ex.IsUnknown() || len(ex.Elements()) > 0) {
+		diags.AddAttributeError(path.Root("tests_wo").AtName("query"), "Missing query",
+			"tests_wo.query is required with examples: the policy's query, which each example evaluates, usually tfgov_policy.<name>.query "+
+				"(tfgov_policy_upload does not know its policy's query).")
+	}
+}
+
+// uploadModule is the code of an upload as its tests name it: the source
+// file's path, or content.rego.
+func uploadModule(name string, code []byte) policyeval.Module {
+	if name == "" || name == "content" {
+		return policyeval.Module{Name: "content.rego", Code: code}
+	}
+	return policyeval.Module{Name: filepath.ToSlash(name), Code: code}
+}
+
+// uploadTested is what a plan of tfgov_policy_upload tests: code read from
+// codeName (nil: not known), of kind ("" unknown), planned as sum.
+func uploadTested(policyID types.String, codeName, kind string, code []byte, sum types.String) testedCode {
+	who := "The policy code"
+	if !policyID.IsUnknown() {
+		who = "The code of policy " + policyID.ValueString()
+	}
+	return testedCode{who: who, kind: kind, code: uploadModule(codeName, code), have: code != nil, sum: sum, query: types.StringNull()}
+}
+
+// tested is what the apply of m tests: code, about to be uploaded to pol.
+func (m *policyUploadResourceModel) tested(pol policyIdentity, code []byte) testedCode {
+	name := "content"
+	if m.Content.IsNull() {
+		name = m.Source.ValueString()
+	}
+	return testedCode{
+		who:  fmt.Sprintf("The code of policy %s (%q)", m.PolicyID.ValueString(), pol.name),
+		kind: string(pol.kind), code: uploadModule(name, code), have: true, sum: m.ContentSHA256, query: types.StringNull(),
+	}
+}
+
+// testUnchanged runs tests known only at apply on code that stays (no
+// upload): the code is read as the plan has it, and the policy's kind is
+// the one this process knows or this resource recorded.
+func (r *policyUploadResource) testUnchanged(ctx context.Context, m *policyUploadResourceModel, config tfsdk.Config, prior privateGetter, diags *diag.Diagnostics) {
+	code := m.code(diags)
+	if diags.HasError() {
+		return
+	}
+	id := m.PolicyID.ValueString()
+	pol, ok := r.data.knownPolicy(id)
+	if !ok {
+		pol, _ = recordedPolicy(ctx, prior, id, diags)
+	}
+	m.TestsSHA256 = applyTests(ctx, config, m.tested(pol, code), m.TestsSHA256, diags)
+}
