@@ -354,7 +354,7 @@ func (r *policyResource) Create(ctx context.Context, req resource.CreateRequest,
 		}
 	}
 	// Tested before the policy is made, when the plan could not.
-	if plan.TestsSHA256 = applyTests(ctx, req.Config, plan.tested(code), plan.TestsSHA256, &resp.Diagnostics); resp.Diagnostics.HasError() {
+	if plan.TestsSHA256 = applyTests(ctx, req.Config, r.data.withPassed(plan.tested(code)), plan.TestsSHA256, &resp.Diagnostics); resp.Diagnostics.HasError() {
 		return
 	}
 	tflog.Debug(ctx, "Creating policy", map[string]any{"organization": org, "name": plan.Name.ValueString(), "kind": plan.Kind.ValueString()})
@@ -528,7 +528,7 @@ func (r *policyResource) Update(ctx context.Context, req resource.UpdateRequest,
 		if code == nil {
 			code = contentCode(ctx, &plan, req.Config, id, &resp.Diagnostics)
 		}
-		if plan.TestsSHA256 = applyTests(ctx, req.Config, plan.tested(code), plan.TestsSHA256, &resp.Diagnostics); resp.Diagnostics.HasError() {
+		if plan.TestsSHA256 = applyTests(ctx, req.Config, r.data.withPassed(plan.tested(code)), plan.TestsSHA256, &resp.Diagnostics); resp.Diagnostics.HasError() {
 			return
 		}
 	}

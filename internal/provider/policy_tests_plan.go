@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"path/filepath"
+	"sync"
 
 	tfe "github.com/hashicorp/go-tfe"
 	"github.com/hashicorp/terraform-plugin-framework/diag"
@@ -28,6 +29,24 @@ type testedCode struct {
 	have  bool         // code is known
 	sum   types.String // the code's planned digest: unknown when the apply may upload other bytes
 	query types.String // the policy's query (tfgov_policy); null for tfgov_policy_upload's own
+	// passed holds the digests whose tests passed in this provider process:
+	// an apply's own plan and its upload test the same bytes once.
+	passed *sync.Map
+}
+
+// runOnce runs t on c unless the same code, query, tests and examples
+// (sum) already passed in this process: the outcome is a function of them.
+func (t *policyTests) runOnce(ctx context.Context, c testedCode, query, sum, done string, diags *diag.Diagnostics) {
+	if c.passed != nil {
+		if _, ok := c.passed.Load(sum); ok {
+			return
+		}
+	}
+	errs := diags.ErrorsCount()
+	t.run(ctx, c.who, c.code, query, done, diags)
+	if c.passed != nil && diags.ErrorsCount() == errs {
+		c.passed.Store(sum, struct{}{})
+	}
 }
 
 // planTests plans tests_sha256, running tests_wo (wo, as configured) when needed: null without
@@ -54,7 +73,7 @@ func planTests(ctx context.Context, wo types.Object, c testedCode, prior types.S
 	if prior.ValueString() == sum {
 		return prior // passed already: nothing changed
 	}
-	t.run(ctx, c.who, c.code, query, "will be", diags)
+	t.runOnce(ctx, c, query, sum, "will be", diags)
 	if c.sum.IsUnknown() {
 		return types.StringUnknown() // run again at apply, on the bytes uploaded
 	}
@@ -76,8 +95,9 @@ func applyTests(ctx context.Context, config tfsdk.Config, c testedCode, planned 
 	if !c.query.IsNull() {
 		query = c.query.ValueString()
 	}
-	t.run(ctx, c.who, c.code, query, "was", diags)
-	return types.StringValue(t.digest(c.code, query))
+	sum := t.digest(c.code, query)
+	t.runOnce(ctx, c, query, sum, "was", diags)
+	return types.StringValue(sum)
 }
 
 // testableKind reports whether tests_wo can run on c: an OPA policy, or
@@ -132,10 +152,19 @@ func (r *policyResource) planPolicyTests(ctx context.Context, resp *resource.Mod
 	if !have {
 		code = nil
 	}
-	c := plan.tested(code)
+	c := r.data.withPassed(plan.tested(code))
 	if plan.Kind.IsUnknown() {
 		c.kind = ""
 	}
 	plan.TestsSHA256 = planTests(ctx, wo, c, priorSum, &resp.Diagnostics)
 	resp.Diagnostics.Append(resp.Plan.SetAttribute(ctx, path.Root("tests_sha256"), plan.TestsSHA256)...)
+}
+
+// withPassed gives c this process's record of passed tests (none before
+// the provider is configured).
+func (d *providerData) withPassed(c testedCode) testedCode {
+	if d != nil {
+		c.passed = &d.testsPassed
+	}
+	return c
 }

@@ -218,7 +218,7 @@ func (r *policyUploadResource) ModifyPlan(ctx context.Context, req resource.Modi
 		}
 	}
 	resp.Diagnostics.Append(resp.Plan.SetAttribute(ctx, path.Root("content_sha256"), sum)...)
-	c := uploadTested(plan.PolicyID, codeName, kind, code, sum)
+	c := r.data.withPassed(uploadTested(plan.PolicyID, codeName, kind, code, sum))
 	if plan.TestsSHA256 = planTests(ctx, cfg.TestsWO, c, state.TestsSHA256, &resp.Diagnostics); resp.Diagnostics.HasError() {
 		return
 	}
@@ -312,7 +312,7 @@ func (r *policyUploadResource) upload(ctx context.Context, m *policyUploadResour
 		return policyIdentity{}
 	}
 	// Tested before the upload, when the plan could not.
-	if m.TestsSHA256 = applyTests(ctx, config, m.tested(pol, code), m.TestsSHA256, diags); diags.HasError() {
+	if m.TestsSHA256 = applyTests(ctx, config, r.data.withPassed(m.tested(pol, code)), m.TestsSHA256, diags); diags.HasError() {
 		return policyIdentity{}
 	}
 	if before == nil {

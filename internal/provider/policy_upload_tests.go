@@ -74,5 +74,5 @@ func (r *policyUploadResource) testUnchanged(ctx context.Context, m *policyUploa
 	if !ok {
 		pol, _ = recordedPolicy(ctx, prior, id, diags)
 	}
-	m.TestsSHA256 = applyTests(ctx, config, m.tested(pol, code), m.TestsSHA256, diags)
+	m.TestsSHA256 = applyTests(ctx, config, r.data.withPassed(m.tested(pol, code)), m.TestsSHA256, diags)
 }

@@ -74,6 +74,8 @@ type providerData struct {
 	caller *tfe.User
 	// proofs checks policy code proofs on this service (code_proof.go).
 	proofs proofChecks
+	// testsPassed: digests of policy tests that passed here (runOnce).
+	testsPassed sync.Map
 	// missingToken, when set, is why the provider has no client: no token
 	// was found (its detail says where it looked). configureData reports it.
 	missingToken     string
