@@ -7,8 +7,10 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
+	"sync"
 	"sync/atomic"
 	"testing"
+	"time"
 
 	tfjson "github.com/hashicorp/terraform-json"
 	"github.com/hashicorp/terraform-plugin-framework/diag"
@@ -287,5 +289,37 @@ func TestQuickstartPolicyTests(t *testing.T) {
 				}
 			}
 		})
+	}
+}
+
+// TestPolicyTestsRunOnce: in one provider process the same code, query,
+// tests and examples run once when they pass (an apply's own plan, then
+// its upload), and again after a failure, which is never recorded.
+func TestPolicyTestsRunOnce(t *testing.T) {
+	t.Parallel()
+	name := fmt.Sprintf("run-once-%d.rego", time.Now().UnixNano())
+	pass := []byte("package p\nimport rego.v1\ndeny contains msg if { input.bad; msg := \"bad\" }\n")
+	fail := []byte("package p\nimport rego.v1\ndeny contains \"always\" if { true }\n")
+	tests := &policyTests{examples: []policyExample{{name: "good", input: []byte(`{"bad": false}`)}}}
+	c := testedCode{who: "Policy \"p\"", code: policyeval.Module{Name: name}, passed: new(sync.Map)}
+	runs := &testRuns{name: name}
+	for i, step := range []struct {
+		code    []byte
+		wantRun bool
+		wantErr bool
+	}{
+		{pass, true, false},
+		{pass, false, false}, // passed already
+		{fail, true, true},
+		{fail, true, true}, // a failure is not recorded
+		{pass, false, false},
+	} {
+		c.code.Code = step.code
+		runs.mark()
+		var diags diag.Diagnostics
+		tests.runOnce(context.Background(), c, "data.p.deny", tests.digest(c.code, "data.p.deny"), "will be", &diags)
+		if ran := runs.now() > runs.before; ran != step.wantRun || diags.HasError() != step.wantErr {
+			t.Errorf("step %d: ran %v, errors %v; want ran %v, errors %v", i, ran, diags, step.wantRun, step.wantErr)
+		}
 	}
 }
