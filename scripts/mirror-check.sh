@@ -66,7 +66,7 @@ else
   step "gpg is not on PATH: the snapshot is not signed (checksums only)"
 fi
 start=$SECONDS
-if ! "$goreleaser" release --snapshot --clean --skip="$skip" --parallelism 2 --config "$work/goreleaser.yml" >"$work/goreleaser.log" 2>&1; then
+if ! "$goreleaser" release --snapshot --clean --skip="$skip" --parallelism 1 --config "$work/goreleaser.yml" >"$work/goreleaser.log" 2>&1; then
   cat "$work/goreleaser.log" >&2
   fail "goreleaser release --snapshot"
 fi

@@ -70,6 +70,8 @@ func (r *moduleVersionDeprecationResource) Schema(_ context.Context, _ resource.
 		MarkdownDescription: "Deprecates one version of a private registry module. While the resource exists, HCP Terraform shows a warning on the module's registry page " +
 			"and in the run output of every configuration that uses the version; destroying the resource reverts the deprecation, which removes the warnings.\n\n" +
 			"Creating the resource for a version that is already deprecated takes the deprecation over (with this resource's `reason` and `link`). " +
+			"A version the module does not have is refused at plan, listing the versions it has (one read of the module per plan), so that changing `module_version` to a typo " +
+			"never reverts the previous version's deprecation. " +
 			"If the deprecation is reverted outside Terraform, the next plan deprecates the version again; if the version is deleted, the resource is removed from state. " +
 			"If its module is not found (deleted, or the API token belongs to no team of the organization: the API answers the same to both), " +
 			"the refresh fails and keeps the resource, saying how to remove it from state.\n\n" +

@@ -74,6 +74,8 @@ func (r *teamAccessResource) Schema(_ context.Context, _ resource.SchemaRequest,
 			"a configuration may leave `permissions` out or write exactly the permissions the level implies (as `terraform plan -generate-config-out` does for an imported grant), nothing else. " +
 			"With `custom` you choose each permission in `permissions`; those you leave out get the service's defaults. " +
 			"The organization-level permissions of the team still apply: the team's effective access to the workspace is the more restrictive of the two.\n\n" +
+			"**A grant that exists already** fails with its ID and an `import` block: at plan when the plan listed the workspace's grants anyway " +
+			"(another grant of the workspace in state, refreshed first), else at apply (a plan never lists a workspace for a create alone).\n\n" +
 			"**Refresh.** A member sees only the grants of their own teams; the workspace's admins and owners see all. A grant missing from the workspace's list leaves state " +
 			"only when the API token may see every grant (one read of the workspace, shared by its grants); otherwise the refresh fails, naming the grant, its team, " +
 			"the workspace and the permission it needs (" + permTeamAccess + "), and state keeps it. A workspace that answers 404 (deleted, or in no organization the token belongs to) " +
