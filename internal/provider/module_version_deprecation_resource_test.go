@@ -217,8 +217,9 @@ func TestAccModuleVersionDeprecationResource_basic(t *testing.T) {
 }
 
 // TestAccModuleVersionDeprecationResource_versionDeleted: a version deleted
-// outside Terraform leaves state on refresh (and the plan would deprecate
-// it again); destroying then has nothing to revert.
+// outside Terraform leaves state on refresh, and the plan to deprecate it
+// again is refused, saying the module has no such version; destroying then
+// has nothing to revert.
 func TestAccModuleVersionDeprecationResource_versionDeleted(t *testing.T) {
 	mod := testAccRegistryModule(t, "1.0.0")
 	ref := testAccModuleVersion(mod, "1.0.0")
@@ -237,11 +238,8 @@ func TestAccModuleVersionDeprecationResource_versionDeleted(t *testing.T) {
 						t.Fatalf("deleting the version outside Terraform: %v", err)
 					}
 				},
-				RefreshState:       true,
-				ExpectNonEmptyPlan: true,
-				RefreshPlanChecks: resource.RefreshPlanChecks{PostRefresh: []plancheck.PlanCheck{
-					plancheck.ExpectResourceAction(deprecationAddr, plancheck.ResourceActionCreate),
-				}},
+				RefreshState: true,
+				ExpectError:  matchWrapped("Module version not found", fmt.Sprintf("Module %s/%s/aws has no versions yet, so version 1.0.0 cannot be deprecated", ref.Organization, ref.Name)),
 			},
 		},
 	})
