@@ -10,6 +10,7 @@ import (
 	"strings"
 	"testing"
 
+	goversion "github.com/hashicorp/go-version"
 	"github.com/hashicorp/terraform-plugin-framework/action"
 	"github.com/hashicorp/terraform-plugin-framework/datasource"
 	fwprovider "github.com/hashicorp/terraform-plugin-framework/provider"
@@ -61,7 +62,9 @@ func TestReleaseConfig(t *testing.T) {
 		`go install -ldflags "$(VERSION_LDFLAGS)" .`,
 		"git describe --tags",
 		"release-snapshot: $(GORELEASER)",
-		"$(GORELEASER) release --snapshot --clean",
+		"$(GORELEASER) release --snapshot --clean --skip=before,sign;",
+		`bash scripts/goreleaser-one-target.sh "$$(go env GOOS)" "$$(go env GOARCH)"`,
+		`if [ "$(ALL)" = 1 ]`,
 	} {
 		if !strings.Contains(mk, want) {
 			t.Errorf("GNUmakefile lacks %q", want)
@@ -82,6 +85,54 @@ func TestReleaseConfig(t *testing.T) {
 		if !released && regexp.MustCompile(`go install \S+@latest`).MatchString(read(page)) {
 			t.Errorf("%s tells to go install …@latest, but CHANGELOG.md has no released version: there is nothing to install yet", page)
 		}
+	}
+}
+
+// TestSnapshotVersion: a build from a clone before a release (make
+// release-snapshot, make mirror-check, make build before the first tag) is
+// the CHANGELOG's next release with the commit as build metadata, which
+// the install guide's own version constraint selects: a pre-release
+// (0.1.1-snapshot-abc1234) is selected only when named exactly.
+func TestSnapshotVersion(t *testing.T) {
+	t.Parallel()
+	out, err := exec.Command("bash", "scripts/snapshot-version.sh").Output() //nolint:noctx // fixed arguments
+	if err != nil {
+		t.Fatalf("scripts/snapshot-version.sh: %v", err)
+	}
+	got := strings.TrimSpace(string(out))
+	changelog, err := os.ReadFile("CHANGELOG.md")
+	if err != nil {
+		t.Fatal(err)
+	}
+	next := regexp.MustCompile(`^## (\d+\.\d+\.\d+) `).FindSubmatch(changelog)
+	if next == nil {
+		t.Fatal("CHANGELOG.md opens with no ## X.Y.Z")
+	}
+	if !regexp.MustCompile(`^` + regexp.QuoteMeta(string(next[1])) + `\+dev\.[0-9a-f]{7,}(\.dirty)?$`).MatchString(got) {
+		t.Errorf("snapshot version %q, want %s+dev.<commit>", got, next[1])
+	}
+	gr, err := os.ReadFile(".goreleaser.yml")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !strings.Contains(string(gr), `version_template: "{{ .Env.TFGOV_SNAPSHOT_VERSION }}"`) {
+		t.Error(".goreleaser.yml's snapshot version is not TFGOV_SNAPSHOT_VERSION (scripts/snapshot-version.sh)")
+	}
+	main, err := os.ReadFile("examples/guides/install/main.tf")
+	if err != nil {
+		t.Fatal(err)
+	}
+	m := regexp.MustCompile(`(?m)^\s*version\s*=\s*"([^"]+)"`).FindSubmatch(main)
+	if m == nil {
+		t.Fatal("examples/guides/install/main.tf has no version constraint")
+	}
+	c, err := goversion.NewConstraint(string(m[1]))
+	if err != nil {
+		t.Fatal(err)
+	}
+	v := goversion.Must(goversion.NewVersion(got))
+	if v.Prerelease() != "" || !c.Check(v) {
+		t.Errorf("the install guide's version = %q does not select the snapshot %s", m[1], got)
 	}
 }
 

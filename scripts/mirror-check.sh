@@ -10,7 +10,7 @@
 #      the signature and the checksums), as the guide tells a user;
 #   3. terraform init of examples/guides/install with the guide's
 #      filesystem-mirror.tfrc (its path pointed at that mirror), then checks
-#      what it installed: the snapshot's version, from the mirror, locked,
+#      what it installed with the guide's own version constraint (no override): the snapshot's version, from the mirror, locked,
 #      and stamped in the binary (-version);
 #   4. terraform plan of it against the sandbox from the snapshot's own
 #      tfgov-sandbox archive (scripts/with-sandbox.sh: HTTPS, hostname
@@ -43,15 +43,12 @@ trap 'exit 130' INT TERM
 step() { echo "mirror-check: $*"; }
 fail() { echo "mirror-check: FAILED: $*" >&2; exit 1; }
 
-# 1. The one-target snapshot. goreleaser's release command has no
-# --single-target (only build has), so a copy of .goreleaser.yml gets one
-# goos and one goarch, for both builds (they share the anchors).
-sed -e 's/^\( *goos: &goos\) \[.*\]$/\1 [linux]/' \
-    -e 's/^\( *goarch: &goarch\) \[.*\]$/\1 [amd64]/' .goreleaser.yml >"$work/goreleaser.yml"
-if [ "$(grep -c '^ *goos: &goos \[linux\]$' "$work/goreleaser.yml")" != 1 ] ||
-  [ "$(grep -c '^ *goarch: &goarch \[amd64\]$' "$work/goreleaser.yml")" != 1 ]; then
-  fail ".goreleaser.yml has no one-line 'goos: &goos [...]' and 'goarch: &goarch [...]' to cut to linux_amd64"
-fi
+# 1. The one-target snapshot (scripts/goreleaser-one-target.sh), at the
+# version make release-snapshot gives it: the CHANGELOG's next release
+# +dev.<commit> (scripts/snapshot-version.sh).
+bash scripts/goreleaser-one-target.sh linux amd64 "$work/goreleaser.yml" || fail "cannot cut .goreleaser.yml to linux_amd64"
+TFGOV_SNAPSHOT_VERSION=${TFGOV_SNAPSHOT_VERSION:-$(bash scripts/snapshot-version.sh)}
+export TFGOV_SNAPSHOT_VERSION
 printf '\ndist: %s\n' "$work/dist" >>"$work/goreleaser.yml"
 
 skip=before
@@ -69,7 +66,7 @@ else
   step "gpg is not on PATH: the snapshot is not signed (checksums only)"
 fi
 start=$SECONDS
-if ! "$goreleaser" release --snapshot --clean --skip="$skip" --parallelism 2 --config "$work/goreleaser.yml" >"$work/goreleaser.log" 2>&1; then
+if ! "$goreleaser" release --snapshot --clean --skip="$skip" --parallelism 1 --config "$work/goreleaser.yml" >"$work/goreleaser.log" 2>&1; then
   cat "$work/goreleaser.log" >&2
   fail "goreleaser release --snapshot"
 fi
@@ -104,24 +101,14 @@ grep -q "path *= \"$work/mirror\"" "$rc" || fail "examples/guides/install/filesy
 cfg=$work/config
 mkdir "$cfg"
 cp examples/guides/install/*.tf "$cfg/"
-# A snapshot's version is a pre-release, which Terraform selects only when
-# it is named exactly: an override file pins it.
-cat >"$cfg/version_override.tf" <<EOF
-terraform {
-  required_providers {
-    tfgov = {
-      source  = "tfgov/tfgov"
-      version = "$version"
-    }
-  }
-}
-EOF
+# No override of the version: the guide's own constraint (~> 0.1) must
+# select the snapshot, as it will a release.
 tf() {
   env -u TF_PLUGIN_CACHE_DIR -u TF_CLI_CONFIG_FILE TF_CLI_CONFIG_FILE="$rc" CHECKPOINT_DISABLE=1 "$terraform" -chdir="$cfg" "$@"
 }
 out=$(tf init -input=false -no-color 2>&1) || { echo "$out" >&2; fail "terraform init from the mirror"; }
 echo "$out" | grep -E 'Installing|Installed' | sed 's/^/  /'
-echo "$out" | grep -q "Installed tfgov/tfgov v$version" || { echo "$out" >&2; fail "terraform init did not install tfgov/tfgov v$version"; }
+echo "$out" | grep -q "Installed tfgov/tfgov v$version" || { echo "$out" >&2; fail "terraform init did not install tfgov/tfgov v$version with the constraint of examples/guides/install/main.tf"; }
 ! echo "$out" | grep -qi 'development overrides' || fail "terraform init ran with dev_overrides"
 binary=$cfg/.terraform/providers/registry.terraform.io/tfgov/tfgov/$version/linux_amd64/terraform-provider-tfgov_v$version
 [ -x "$binary" ] || fail "no $binary after init"
@@ -130,7 +117,7 @@ got=$("$binary" -version) || fail "$binary -version"
 [ "$got" = "terraform-provider-tfgov $version" ] || fail "$binary -version printed '$got', want 'terraform-provider-tfgov $version'"
 grep -q "version *= \"$version\"" "$cfg/.terraform.lock.hcl" || fail ".terraform.lock.hcl does not lock $version"
 grep -q '"h1:' "$cfg/.terraform.lock.hcl" || fail ".terraform.lock.hcl has no h1: hash"
-step "terraform init installed tfgov/tfgov v$version from the mirror and locked it"
+step "terraform init installed tfgov/tfgov v$version from the mirror, with the guide's constraint $(grep -o 'version *= "[^"]*"' examples/guides/install/main.tf), and locked it"
 
 # 4. A plan against the snapshot's own sandbox.
 sandbox_dir=$work/sandbox
@@ -199,35 +186,38 @@ else
 fi
 
 # 6. go install …/cmd/tfgov-sandbox@VERSION, as the guide tells a user: this
-# commit (git archive HEAD) served as module version v$version by a file
+# commit (git archive HEAD) served as module version v$modversion (the
+# release the snapshot comes before: a Go module version has no build
+# metadata) by a file
 # proxy, the dependencies from the local module cache (offline), into a
 # module cache of its own (the real one is left as it was).
 module=$(go list -m)
+modversion=${version%%+*}
 proxy=$work/goproxy/$module/@v
 mkdir -p "$proxy"
-echo "v$version" >"$proxy/list"
-printf '{"Version":"v%s","Time":"%s"}\n' "$version" "$(date -u +%Y-%m-%dT%H:%M:%SZ)" >"$proxy/v$version.info"
-cp go.mod "$proxy/v$version.mod"
+echo "v$modversion" >"$proxy/list"
+printf '{"Version":"v%s","Time":"%s"}\n' "$modversion" "$(date -u +%Y-%m-%dT%H:%M:%SZ)" >"$proxy/v$modversion.info"
+cp go.mod "$proxy/v$modversion.mod"
 # A module's zip leaves out every directory holding a go.mod of its own
 # (a nested module, such as internal/tfestandin), as the Go proxy's do.
 nested=()
 while IFS= read -r m; do
   nested+=(":(exclude)$(dirname "$m")")
 done < <(git ls-files '*/go.mod')
-git archive --format=zip --prefix="$module@v$version/" -o "$proxy/v$version.zip" HEAD -- . "${nested[@]}"
+git archive --format=zip --prefix="$module@v$modversion/" -o "$proxy/v$modversion.zip" HEAD -- . "${nested[@]}"
 status=0
 out=$(env GOBIN="$work/gobin" GOMODCACHE="$work/gomodcache" GOFLAGS=-trimpath CGO_ENABLED=0 \
   GOPROXY="file://$work/goproxy,file://$(go env GOMODCACHE)/cache/download,off" GOSUMDB=off \
-  go install "$module/cmd/tfgov-sandbox@v$version" 2>&1) || status=$?
+  go install "$module/cmd/tfgov-sandbox@v$modversion" 2>&1) || status=$?
 chmod -R u+w "$work/gomodcache" 2>/dev/null || true
 if [ "$status" -ne 0 ] || [ ! -x "$work/gobin/tfgov-sandbox" ]; then
   echo "$out" >&2
-  fail "go install $module/cmd/tfgov-sandbox@v$version"
+  fail "go install $module/cmd/tfgov-sandbox@v$modversion"
 fi
 help=$("$work/gobin/tfgov-sandbox" --help 2>&1 || true)
 grep -q -- '-seed' <<<"$help" || { echo "$help" >&2; fail "the go-installed tfgov-sandbox does not run"; }
 # go install stamps no ldflags: the version is the module version it recorded.
 got=$("$work/gobin/tfgov-sandbox" -version) || fail "the go-installed tfgov-sandbox -version"
-[ "$got" = "tfgov-sandbox $version" ] || fail "the go-installed tfgov-sandbox -version printed '$got', want 'tfgov-sandbox $version'"
-step "go install $module/cmd/tfgov-sandbox@v$version works (module proxy layout, offline)"
+[ "$got" = "tfgov-sandbox $modversion" ] || fail "the go-installed tfgov-sandbox -version printed '$got', want 'tfgov-sandbox $modversion'"
+step "go install $module/cmd/tfgov-sandbox@v$modversion works (module proxy layout, offline)"
 step "passed in ${SECONDS}s"

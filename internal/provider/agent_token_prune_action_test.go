@@ -287,7 +287,7 @@ func TestAccAgentTokenPruneAction_invalid(t *testing.T) {
 	}
 	for name, tc := range map[string]struct{ config, want string }{
 		"no unused_for":    {cfg(`agent_pool_id = "apool-abc"`), `The argument "unused_for" is required`},
-		"bad unused_for":   {cfg(`agent_pool_id = "apool-abc"`, `unused_for = "30d"`), `Invalid duration.*unused_for must be a positive duration such as "720h"`},
+		"bad unused_for":   {cfg(`agent_pool_id = "apool-abc"`, `unused_for = "30d"`), `Invalid duration.*unused_for must be a positive duration such as "720h".*write "720h" for "30d"`},
 		"zero unused_for":  {cfg(`agent_pool_id = "apool-abc"`, `unused_for = "0s"`), `Invalid duration.*unused_for must be a positive duration`},
 		"bad pool":         {cfg(`agent_pool_id = "ws-abc"`, `unused_for = "1h"`), `agent_pool_id.*apool-<id>`},
 		"bad regex":        {cfg(`agent_pool_id = "apool-abc"`, `unused_for = "1h"`, `description_matches = "ci-("`), `Invalid regular expression.*description_matches must be a regular expression`},

@@ -16,11 +16,15 @@ import (
 // parentSeen is what the one read of a parent found: the parent is
 // missing (a 404: deleted, or the token belongs to no team of its
 // organization), or visible, with its name when it has one and, for a
-// workspace, whether the token may update it (and so see every grant).
+// workspace, whether the token may update it (and so see every grant),
+// for a module, its versions.
 type parentSeen struct {
 	missing   bool
 	name      string
 	canUpdate bool
+	// versions are a module's versions (its version-statuses) in semantic
+	// version order, joined by ", " (a string keeps parentSeen comparable).
+	versions string
 }
 
 // seeParent reads parent key once per configured provider (shared with
@@ -61,8 +65,16 @@ func (d *providerData) agentPoolSeen(ctx context.Context, poolID string) (*paren
 // moduleSeen reads private registry module mod, once.
 func (d *providerData) moduleSeen(ctx context.Context, mod moduleRef) (*parentSeen, error) {
 	return d.seeParent(ctx, "module:"+mod.String(), func(ctx context.Context) (parentSeen, error) {
-		_, err := d.client.RegistryModules.Read(ctx, mod.id())
-		return parentSeen{}, err
+		m, err := d.client.RegistryModules.Read(ctx, mod.id())
+		if err != nil {
+			return parentSeen{}, err
+		}
+		versions := make([]string, 0, len(m.VersionStatuses))
+		for _, v := range m.VersionStatuses {
+			versions = append(versions, v.Version)
+		}
+		sortVersions(versions)
+		return parentSeen{versions: strings.Join(versions, ", ")}, nil
 	})
 }
 

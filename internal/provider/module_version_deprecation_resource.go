@@ -70,6 +70,8 @@ func (r *moduleVersionDeprecationResource) Schema(_ context.Context, _ resource.
 		MarkdownDescription: "Deprecates one version of a private registry module. While the resource exists, HCP Terraform shows a warning on the module's registry page " +
 			"and in the run output of every configuration that uses the version; destroying the resource reverts the deprecation, which removes the warnings.\n\n" +
 			"Creating the resource for a version that is already deprecated takes the deprecation over (with this resource's `reason` and `link`). " +
+			"A version the module does not have is refused at plan, listing the versions it has (one read of the module per plan), so that changing `module_version` to a typo " +
+			"never reverts the previous version's deprecation. " +
 			"If the deprecation is reverted outside Terraform, the next plan deprecates the version again; if the version is deleted, the resource is removed from state. " +
 			"If its module is not found (deleted, or the API token belongs to no team of the organization: the API answers the same to both), " +
 			"the refresh fails and keeps the resource, saying how to remove it from state.\n\n" +
@@ -108,8 +110,57 @@ func (r *moduleVersionDeprecationResource) Schema(_ context.Context, _ resource.
 	}
 }
 
+// ModifyPlan plans the organization and, for a new deprecation (or one
+// replaced for another version), checks that the module has the version:
+// one read of the module per module and plan, shared with the refreshes
+// (moduleSeen). Found at apply instead, a replacement would fail after
+// reverting the previous version's deprecation. A module not found is left
+// to the apply (it may be published meanwhile), which says why.
 func (r *moduleVersionDeprecationResource) ModifyPlan(ctx context.Context, req resource.ModifyPlanRequest, resp *resource.ModifyPlanResponse) {
 	r.data.planOrganization(ctx, req, resp)
+	if req.Plan.Raw.IsNull() || r.data == nil || resp.Diagnostics.HasError() {
+		return
+	}
+	var plan moduleVersionDeprecationResourceModel
+	resp.Diagnostics.Append(resp.Plan.Get(ctx, &plan)...)
+	if resp.Diagnostics.HasError() {
+		return
+	}
+	if !req.State.Raw.IsNull() {
+		var state moduleVersionDeprecationResourceModel
+		resp.Diagnostics.Append(req.State.Get(ctx, &state)...)
+		if state.ref() == plan.ref() {
+			return // no create: the refresh read the version
+		}
+	}
+	for _, v := range []types.String{plan.Organization, plan.ModuleName, plan.ModuleProvider, plan.ModuleVersion} {
+		if v.IsUnknown() || v.IsNull() {
+			return
+		}
+	}
+	ref := plan.ref()
+	mod := moduleRef{Organization: ref.Organization, Name: ref.Name, Provider: ref.Provider}
+	seen, err := r.data.moduleSeen(ctx, mod)
+	if err != nil || seen.missing {
+		return // the apply says why
+	}
+	if msg := versionMissing(ref, seen.versions); msg != "" {
+		resp.Diagnostics.AddAttributeError(path.Root("module_version"), "Module version not found", msg)
+	}
+}
+
+// versionMissing is the plan's error for a deprecation of ref when its
+// module's versions (", "-joined) lack ref's version, else "".
+func versionMissing(ref moduleVersionRef, versions string) string {
+	if slices.Contains(strings.Split(versions, ", "), ref.Version) {
+		return ""
+	}
+	if versions == "" {
+		return fmt.Sprintf("Module %s/%s/%s has no versions yet, so version %s cannot be deprecated. Publish it first, or fix module_version.",
+			ref.Organization, ref.Name, ref.Provider, ref.Version)
+	}
+	return fmt.Sprintf("Module %s/%s/%s has no version %s; its versions are %s. Fix module_version.",
+		ref.Organization, ref.Name, ref.Provider, ref.Version, versions)
 }
 
 // Create deprecates the version: one request.

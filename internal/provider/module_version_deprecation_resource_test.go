@@ -196,13 +196,30 @@ func TestAccModuleVersionDeprecationResource_basic(t *testing.T) {
 					checkServer(t, v110, true, "Use 2.x.", ""),
 				},
 			},
+			// A version the module lacks is refused at plan, with the
+			// versions it has, before 1.1.0's deprecation is reverted.
+			{
+				Config: config("1.2.0", "Use 2.x.", ""),
+				ExpectError: matchWrapped("Module version not found",
+					fmt.Sprintf("Module %s/%s/aws has no version 1.2.0; its versions are 1.0.0, 1.1.0.", v110.Organization, mod.Name)),
+			},
+			{
+				PreConfig: func() {
+					if err := testAccCheckDeprecation(t, v110, true, "Use 2.x.", ""); err != nil {
+						t.Fatalf("after the refused plan: %v", err)
+					}
+				},
+				Config:   config("1.1.0", "Use 2.x.", ""),
+				PlanOnly: true,
+			},
 		},
 	})
 }
 
 // TestAccModuleVersionDeprecationResource_versionDeleted: a version deleted
-// outside Terraform leaves state on refresh (and the plan would deprecate
-// it again); destroying then has nothing to revert.
+// outside Terraform leaves state on refresh, and the plan to deprecate it
+// again is refused, saying the module has no such version; destroying then
+// has nothing to revert.
 func TestAccModuleVersionDeprecationResource_versionDeleted(t *testing.T) {
 	mod := testAccRegistryModule(t, "1.0.0")
 	ref := testAccModuleVersion(mod, "1.0.0")
@@ -221,26 +238,29 @@ func TestAccModuleVersionDeprecationResource_versionDeleted(t *testing.T) {
 						t.Fatalf("deleting the version outside Terraform: %v", err)
 					}
 				},
-				RefreshState:       true,
-				ExpectNonEmptyPlan: true,
-				RefreshPlanChecks: resource.RefreshPlanChecks{PostRefresh: []plancheck.PlanCheck{
-					plancheck.ExpectResourceAction(deprecationAddr, plancheck.ResourceActionCreate),
-				}},
+				RefreshState: true,
+				ExpectError:  matchWrapped("Module version not found", fmt.Sprintf("Module %s/%s/aws has no versions yet, so version 1.0.0 cannot be deprecated", ref.Organization, ref.Name)),
 			},
 		},
 	})
 }
 
 // TestAccModuleVersionDeprecationResource_missingModule names the module
-// and the version, and says which is missing: a missing version lists the
-// versions the module has.
+// and the version, and says which is missing: a missing version is refused
+// at plan, listing the versions the module has; a missing module is left
+// to the apply (it may be published meanwhile), which says so.
 func TestAccModuleVersionDeprecationResource_missingModule(t *testing.T) {
 	mod := testAccRegistryModule(t, "2.1.0", "3.0.0", "2.0.0")
 	missing := "no-such-module-" + randomSuffix()
 	org := testAccOrganization()
-	tests := map[string]struct{ name, version, want string }{
-		"module":  {missing, "1.0.0", fmt.Sprintf("module %s/%s/aws was not found in the private registry of organization %s", org, missing, org)},
-		"version": {mod.Name, "2.0.9", fmt.Sprintf("module %s/%s/aws has no version 2.0.9; its versions are 2.0.0, 2.1.0, 3.0.0.", org, mod.Name)},
+	tests := map[string]struct {
+		name, version string
+		planOnly      bool
+		want          *regexp.Regexp
+	}{
+		"module": {missing, "1.0.0", false, matchWrapped(fmt.Sprintf("Could not deprecate version 1.0.0 of module %s/%s/aws: module %s/%s/aws was not found in the private registry of organization %s", org, missing, org, missing, org))},
+		"version": {mod.Name, "2.0.9", true, matchWrapped("Module version not found",
+			fmt.Sprintf("Module %s/%s/aws has no version 2.0.9; its versions are 2.0.0, 2.1.0, 3.0.0. Fix module_version.", org, mod.Name))},
 	}
 	for name, tc := range tests {
 		t.Run(name, func(t *testing.T) {
@@ -249,10 +269,29 @@ func TestAccModuleVersionDeprecationResource_missingModule(t *testing.T) {
 				ProtoV6ProviderFactories: testAccProtoV6ProviderFactories,
 				Steps: []resource.TestStep{{
 					Config:      testAccDeprecationConfig("", tc.name, tc.version, "x", ""),
-					ExpectError: matchWrapped(fmt.Sprintf("Could not deprecate version %s of module %s/%s/aws: %s", tc.version, org, tc.name, tc.want)),
+					PlanOnly:    tc.planOnly,
+					ExpectError: tc.want,
 				}},
 			})
 		})
+	}
+}
+
+// TestVersionMissing: the plan's error for a version the module lacks
+// lists the versions it has, or says it has none.
+func TestVersionMissing(t *testing.T) {
+	t.Parallel()
+	ref := moduleVersionRef{Organization: "acme", Name: "vpc", Provider: "aws", Version: "1.2.0"}
+	for versions, want := range map[string]string{
+		"1.0.0, 1.2.0":        "",
+		"1.2.0":               "",
+		"1.0.0, 1.1.0, 2.0.0": "Module acme/vpc/aws has no version 1.2.0; its versions are 1.0.0, 1.1.0, 2.0.0. Fix module_version.",
+		"":                    "Module acme/vpc/aws has no versions yet, so version 1.2.0 cannot be deprecated. Publish it first, or fix module_version.",
+		"1.2.0-rc1, 11.2.0":   "Module acme/vpc/aws has no version 1.2.0; its versions are 1.2.0-rc1, 11.2.0. Fix module_version.",
+	} {
+		if got := versionMissing(ref, versions); got != want {
+			t.Errorf("versions %q: %q, want %q", versions, got, want)
+		}
 	}
 }
 

@@ -71,8 +71,22 @@ func notFoundByName(kind, org string, names, have []string) string {
 			fmt.Fprintf(&b, ": the API token sees no %s there.", kind)
 		}
 	}
-	fmt.Fprintf(&b, "\n\nNames are exact and case-sensitive. A %s that exists but is hidden from the API token (a secret team, for one) is not found either.", kind)
+	// A secret team is the one hidden object a reader meets most; the
+	// example only fits teams.
+	example := ""
+	if kind == "team" {
+		example = " (a secret team, for one)"
+	}
+	fmt.Fprintf(&b, "\n\nNames are exact and case-sensitive. %s %s that exists but is hidden from the API token%s is not found either.", article(kind), kind, example)
 	return b.String()
+}
+
+// article is "An" before a word that opens with a vowel, else "A".
+func article(word string) string {
+	if word != "" && strings.ContainsRune("aeiouAEIOU", rune(word[0])) {
+		return "An"
+	}
+	return "A"
 }
 
 // listPage is the page options of the pager's page number at the bulk

@@ -54,6 +54,18 @@ func TestNotFoundByName(t *testing.T) {
 	if got := notFoundByName("team", "acme", []string{"x"}, nil); !strings.Contains(got, `No team named "x" in organization acme: the API token sees no team there.`) {
 		t.Errorf("with nothing to suggest:\n%s", got)
 	}
+	// The closing sentence fits each kind: its article, and the secret
+	// team only for teams.
+	for _, tc := range []struct{ kind, want string }{
+		{"team", "A team that exists but is hidden from the API token (a secret team, for one) is not found either."},
+		{"agent pool", "An agent pool that exists but is hidden from the API token is not found either."},
+		{"workspace", "A workspace that exists but is hidden from the API token is not found either."},
+		{"private registry module", "A private registry module that exists but is hidden from the API token is not found either."},
+	} {
+		if got := notFoundByName(tc.kind, "acme", []string{"x"}, nil); !strings.HasSuffix(got, tc.want) {
+			t.Errorf("%s: ends %q, want %q", tc.kind, got[strings.LastIndex(got, "\n")+1:], tc.want)
+		}
+	}
 }
 
 // TestWorkspacesNamed: names are found in the fewest requests: the first

@@ -48,16 +48,14 @@ func policyCodeDetail(kind, name string, err error) string {
 // path (not "./" or "../", which is what ${path.module} gives in the root
 // module and in a module beside it) whose directory does not exist from
 // where Terraform runs, as when a child module names a file of its own.
-// When the directory exists, the name is what is wrong: the error lists
-// the files beside it.
+// When the directory exists, the name is what is wrong: the error names
+// the files beside it closest to the one asked for (a typo is fixed from
+// the message, however many files the directory holds).
 type missingSourceError struct {
 	name, abs string
 	dirFound  bool     // the file's directory exists
-	siblings  []string // names of the files in it, at most maxSiblings
-	more      int      // files in it beyond siblings
+	siblings  []string // names of the files in it
 }
-
-const maxSiblings = 8
 
 func newMissingSourceError(name string) missingSourceError {
 	abs, err := filepath.Abs(name)
@@ -71,14 +69,9 @@ func newMissingSourceError(name string) missingSourceError {
 	}
 	e.dirFound = true
 	for _, de := range entries {
-		if de.IsDir() {
-			continue
+		if !de.IsDir() {
+			e.siblings = append(e.siblings, de.Name())
 		}
-		if len(e.siblings) == maxSiblings {
-			e.more++
-			continue
-		}
-		e.siblings = append(e.siblings, de.Name())
 	}
 	return e
 }
@@ -86,14 +79,14 @@ func newMissingSourceError(name string) missingSourceError {
 func (e missingSourceError) Error() string {
 	msg := fmt.Sprintf("source: the file %s does not exist", e.abs)
 	dir := filepath.Dir(e.abs)
+	near := closestNames(filepath.Base(e.abs), e.siblings, closestCount)
 	switch {
 	case e.dirFound && len(e.siblings) == 0:
 		msg += fmt.Sprintf("; its directory %s holds no file", dir)
+	case e.dirFound && len(e.siblings) <= closestCount:
+		msg += fmt.Sprintf("; its directory %s holds %s", dir, strings.Join(near, ", "))
 	case e.dirFound:
-		msg += fmt.Sprintf("; its directory %s holds %s", dir, strings.Join(e.siblings, ", "))
-		if e.more > 0 {
-			msg += fmt.Sprintf(" and %d more", e.more)
-		}
+		msg += fmt.Sprintf("; its directory %s holds %d files, the closest names: %s", dir, len(e.siblings), strings.Join(near, ", "))
 	default:
 		msg += fmt.Sprintf(", nor does its directory %s", dir)
 		clean := filepath.ToSlash(e.name)
@@ -182,8 +175,17 @@ func codeFor(content, source, sum types.String, diags *diag.Diagnostics) []byte 
 func checkCodeOfKind(id string, pol policyIdentity, code []byte, attr string, diags *diag.Diagnostics) {
 	if err := checkPolicyCode(string(pol.kind), pol.name+".rego", code); err != nil {
 		diags.AddAttributeError(path.Root(attr), policyCodeSummary(err),
-			fmt.Sprintf("Policy %s (%s): %s", id, pol.name, strings.Replace(policyCodeDetail(string(pol.kind), attr, err), "will be", "was", 1)))
+			fmt.Sprintf("%s: %s", policyLabel(id, pol.name), strings.Replace(policyCodeDetail(string(pol.kind), attr, err), "will be", "was", 1)))
 	}
+}
+
+// policyLabel names a policy in a message: "Policy pol-… (name)", or, for a
+// policy not created yet (no ID), "The new policy name".
+func policyLabel(id, name string) string {
+	if id == "" {
+		return "The new policy " + name
+	}
+	return fmt.Sprintf("Policy %s (%s)", id, name)
 }
 
 // fetchCode downloads the code of policy id (one request); gone reports a

@@ -75,6 +75,20 @@ func codeInState(prior *policyResourceModel, sum string, kind types.String) bool
 	return !was.IsNull() && !was.IsUnknown() && was.ValueString() == sum
 }
 
+// knownCode is the policy's code when the configuration gives it, known,
+// inline (content, content_wo) or in a readable source file; else nil.
+func (m *policyResourceModel) knownCode() []byte {
+	if code, _ := m.configuredCode(); !code.IsNull() && !code.IsUnknown() {
+		return []byte(code.ValueString())
+	}
+	if !m.Source.IsNull() && !m.Source.IsUnknown() {
+		if b, err := readPolicySource(m.Source.ValueString()); err == nil {
+			return b
+		}
+	}
+	return nil
+}
+
 // configuredCode is the code a configuration (or plan) gives inline, and
 // the attribute that gives it: content_wo or content (null: none).
 func (m *policyResourceModel) configuredCode() (types.String, string) {

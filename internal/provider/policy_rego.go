@@ -2,6 +2,8 @@ package provider
 
 import (
 	"errors"
+	"fmt"
+	"slices"
 	"strings"
 
 	"github.com/open-policy-agent/opa/v1/ast"
@@ -82,4 +84,35 @@ func checkRegoQuery(query string) error {
 		return nil
 	}
 	return errV1
+}
+
+// suggestQuery ends the "Missing query" error: the query HCP Terraform's
+// documentation writes for code (data.<package>.deny, the set of messages
+// a policy denies with) when code is a Rego module, else an example.
+func suggestQuery(code []byte) string {
+	const example = `, such as "data.terraform.policies.deny".`
+	var mod *ast.Module
+	for _, v := range []ast.RegoVersion{ast.RegoV1, ast.RegoV0} {
+		if m, err := ast.ParseModuleWithOpts("policy.rego", string(code), ast.ParserOptions{RegoVersion: v}); err == nil && m != nil {
+			mod = m
+			break
+		}
+	}
+	if len(code) == 0 || mod == nil || mod.Package == nil {
+		return example
+	}
+	pkg := mod.Package.Path.String() // data.terraform.policies.x
+	var rules []string
+	for _, r := range mod.Rules {
+		name := r.Head.Ref().String()
+		if !slices.Contains(rules, name) {
+			rules = append(rules, name)
+		}
+	}
+	if len(rules) == 0 || slices.Contains(rules, "deny") {
+		return fmt.Sprintf(". The code declares package %s: query = %q evaluates its deny rule, as HCP Terraform's documentation writes OPA queries.",
+			strings.TrimPrefix(pkg, "data."), pkg+".deny")
+	}
+	return fmt.Sprintf(". The code declares package %s, with no deny rule (its rules: %s): HCP Terraform's documentation writes the query as data.<package>.<rule>, for a rule that holds the messages that deny, such as %q.",
+		strings.TrimPrefix(pkg, "data."), strings.Join(rules, ", "), pkg+".deny")
 }

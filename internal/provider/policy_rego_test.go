@@ -5,6 +5,9 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+
+	tfe "github.com/hashicorp/go-tfe"
+	"github.com/hashicorp/terraform-plugin-framework/diag"
 )
 
 func TestCheckRego(t *testing.T) {
@@ -117,5 +120,48 @@ func TestCheckPolicyCode(t *testing.T) {
 				t.Errorf("error %v, want one containing %q", err, tc.wantErr)
 			}
 		})
+	}
+}
+
+// TestSuggestQuery: an OPA policy without query is told the query HCP
+// Terraform's documentation writes for its package (data.<package>.deny),
+// Rego v1 or v0; code that is not known or not Rego gets the example.
+func TestSuggestQuery(t *testing.T) {
+	t.Parallel()
+	for name, tc := range map[string]struct{ code, want string }{
+		"v1 deny": {"package terraform.policies.tags\n\ndeny contains msg if {\n  msg := \"x\"\n}\n",
+			`. The code declares package terraform.policies.tags: query = "data.terraform.policies.tags.deny" evaluates its deny rule`},
+		"v0 deny": {"package terraform.policies.tags\n\ndeny[msg] {\n  msg := \"x\"\n}\n",
+			`query = "data.terraform.policies.tags.deny"`},
+		"package only": {"# a comment\npackage acme.ingress\n", `query = "data.acme.ingress.deny"`},
+		"no deny rule": {"package acme.ingress\n\nviolation contains msg if {\n  msg := \"x\"\n}\nallow := true\n",
+			`package acme.ingress, with no deny rule (its rules: violation, allow): HCP Terraform's documentation writes the query as data.<package>.<rule>, for a rule that holds the messages that deny, such as "data.acme.ingress.deny".`},
+		"unknown":     {"", `, such as "data.terraform.policies.deny".`},
+		"not rego":    {"main = rule { true }\n", `, such as "data.terraform.policies.deny".`},
+		"broken rego": {"package x\n\ndeny contains msg if {\n", `, such as "data.terraform.policies.deny".`},
+	} {
+		if got := suggestQuery([]byte(tc.code)); !strings.Contains(got, tc.want) {
+			t.Errorf("%s: %q lacks %q", name, got, tc.want)
+		}
+	}
+}
+
+// TestCheckCodeOfKind_names: an error about a policy's code names the
+// policy by ID and name, or, for a policy not created yet, by name alone
+// (never "Policy  (p)", an empty ID).
+func TestCheckCodeOfKind_names(t *testing.T) {
+	t.Parallel()
+	for id, want := range map[string]string{
+		"":            "The new policy p: ",
+		"pol-abc1234": "Policy pol-abc1234 (p): ",
+	} {
+		var diags diag.Diagnostics
+		checkCodeOfKind(id, policyIdentity{kind: tfe.OPA, name: "p"}, []byte("package x\n\ndeny contains msg if {\n"), "content", &diags)
+		if len(diags) != 1 {
+			t.Fatalf("id %q: %d diagnostics, want 1: %v", id, len(diags), diags)
+		}
+		if got := diags[0].Detail(); !strings.HasPrefix(got, want) || strings.Contains(got, "Policy  (") {
+			t.Errorf("id %q: detail %q, want it to open with %q", id, got, want)
+		}
 	}
 }

@@ -221,13 +221,15 @@ func (r *policyResource) ValidateConfig(ctx context.Context, req resource.Valida
 	if resp.Diagnostics.HasError() {
 		return
 	}
-	validatePolicyKind(cfg.Kind, cfg.Query, cfg.EnforcementLevel, &resp.Diagnostics)
+	validatePolicyKind(cfg.Kind, cfg.Query, cfg.EnforcementLevel, cfg.knownCode, &resp.Diagnostics)
 	if !cfg.TestsWO.IsNull() && (cfg.Kind.IsNull() || cfg.Kind.ValueString() == string(tfe.Sentinel)) {
 		resp.Diagnostics.AddAttributeError(path.Root("tests_wo"), "Policy tests need an OPA policy", sentinelTestsDetail(fmt.Sprintf("Policy %q", cfg.Name.ValueString())))
 	}
 }
 
-func validatePolicyKind(kindV, query, level types.String, diags *diag.Diagnostics) {
+// validatePolicyKind checks kind, query and level; code gives the policy's
+// code when it is known (nil otherwise), for a query to suggest.
+func validatePolicyKind(kindV, query, level types.String, code func() []byte, diags *diag.Diagnostics) {
 	if kindV.IsUnknown() {
 		return
 	}
@@ -241,7 +243,7 @@ func validatePolicyKind(kindV, query, level types.String, diags *diag.Diagnostic
 	switch {
 	case kind == string(tfe.OPA) && query.IsNull():
 		diags.AddAttributeError(path.Root("query"), "Missing query",
-			`query is required when kind = "opa": the OPA query that evaluates the policy, such as "data.terraform.policies.deny".`)
+			`query is required when kind = "opa": the OPA query that evaluates the policy`+suggestQuery(code()))
 	case kind == string(tfe.Sentinel) && !query.IsNull() && !query.IsUnknown():
 		diags.AddAttributeError(path.Root("query"), "Query not allowed",
 			`query is only valid when kind = "opa"; remove it from this Sentinel policy.`)

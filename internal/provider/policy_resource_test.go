@@ -317,7 +317,7 @@ func TestAccPolicyResource_invalid(t *testing.T) {
 		"sentinel level on opa":      {cfg(`name = "p"` + "\n" + `kind = "opa"` + "\n" + `query = "data.x"` + "\n" + `enforcement_level = "soft-mandatory"`), `enforcement_level "soft-mandatory" is not valid when kind = "opa"; use one\s+of\s+"mandatory",\s+"advisory"`},
 		"hard-mandatory on opa":      {cfg(`name = "p"` + "\n" + `kind = "opa"` + "\n" + `query = "data.x"` + "\n" + `enforcement_level = "hard-mandatory"`), `not valid when kind = "opa"`},
 		"unknown level":              {cfg(`name = "p"` + "\n" + `enforcement_level = "strict"`), `(?s)Invalid enforcement level.*enforcement_level must be one of.*got "strict"`},
-		"opa without query":          {cfg(`name = "p"` + "\n" + `kind = "opa"`), `query is required when kind = "opa"`},
+		"opa without query":          {cfg(`name = "p"` + "\n" + `kind = "opa"` + "\n" + `content = "package terraform.policies.tags\ndeny contains msg if { msg := \"x\" }\n"`), `query is required when kind = "opa".*query = "data.terraform.policies.tags.deny"`},
 		"query on sentinel":          {cfg(`name = "p"` + "\n" + `query = "data.x"`), `query is only valid when kind = "opa"`},
 		"query that is not Rego":     {cfg(`name = "p"` + "\n" + `kind = "opa"` + "\n" + `query = "data.x["`), `(?s)Invalid Rego query.*must be a Rego query`},
 		"unknown kind":               {cfg(`name = "p"` + "\n" + `kind = "python"`), `kind.*value must be one of`},

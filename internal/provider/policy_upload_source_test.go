@@ -26,6 +26,16 @@ func TestReadPolicySource_errors(t *testing.T) {
 	if err := os.WriteFile(filepath.Join(dir, "policies", "tags.sentinel"), []byte("main = rule { true }\n"), 0o600); err != nil {
 		t.Fatal(err)
 	}
+	// A directory of many files: the error names the closest to the one
+	// asked for, not the first few by name.
+	if err := os.Mkdir(filepath.Join(dir, "many"), 0o700); err != nil {
+		t.Fatal(err)
+	}
+	for _, f := range []string{"a1.rego", "a2.rego", "a3.rego", "a4.rego", "a5.rego", "a6.rego", "a7.rego", "a8.rego", "b9.rego", "require-tags.rego", "zz-restrict-regions.rego"} {
+		if err := os.WriteFile(filepath.Join(dir, "many", f), nil, 0o600); err != nil {
+			t.Fatal(err)
+		}
+	}
 	const hint = `"${path.module}/`
 	tests := map[string]struct {
 		name     string
@@ -44,6 +54,9 @@ func TestReadPolicySource_errors(t *testing.T) {
 		"path.module, directory missing": {"./rules/missing.rego", []string{"nor does its directory"}, []string{hint}, true},
 		"absolute": {filepath.Join(dir, "none.sentinel"), []string{"source: the file " + filepath.Join(dir, "none.sentinel") + " does not exist; its directory"},
 			[]string{hint}, true},
+		"closest of many": {"many/zz-restrict-region.rego", []string{
+			"its directory " + filepath.Join(dir, "many") + " holds 11 files, the closest names: zz-restrict-regions.rego, "},
+			[]string{"a1.rego, a2.rego", "more"}, true},
 		"directory": {filepath.Join(dir, "policies"), []string{"is a directory, not a file"}, nil, false},
 	}
 	for name, tc := range tests {

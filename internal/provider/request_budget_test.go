@@ -409,12 +409,15 @@ output "ids" { value = { for k, r in tfgov_module_version_deprecation.r : k => r
 		},
 		budget: func(op budgetOp, n, _ int) int {
 			// The API has no list of a module's deprecations: one read per
-			// version.
+			// version. A plan that creates a deprecation reads the module
+			// once (its versions: a missing version is refused at plan,
+			// not after a replacement reverted the previous one; issue 46),
+			// in each walk of an apply.
 			return starts(op) + map[budgetOp]int{
-				opCreate:  n,
+				opCreate:  n + 2,
 				opPlan:    n,
-				opDrift:   n,
-				opUpdate:  2 * n, // read, PATCH
+				opDrift:   n + 1,   // the reverted deprecation plans a create
+				opUpdate:  2*n + 1, // read, PATCH; the module, in each walk, for the drift's create
 				opImport:  n,
 				opDestroy: 2 * n, // read, PATCH (revert)
 			}[op]

@@ -103,6 +103,16 @@ func (c *sharedLists[K, V]) get(ctx context.Context, key K, fetch func(context.C
 	return l, nil
 }
 
+// held returns the list of parent key when a fetch of this operation
+// already holds it, without fetching: for a check worth no request of its
+// own (tfgov_team_access's plan).
+func (c *sharedLists[K, V]) held(key K) (*V, bool) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	l, ok := c.lists[key]
+	return l, ok
+}
+
 // invalidate drops the list of parent key, and any list of it being
 // fetched right now.
 func (c *sharedLists[K, V]) invalidate(key K) {

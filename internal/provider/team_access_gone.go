@@ -35,6 +35,25 @@ func (d *providerData) seeWorkspace(ctx context.Context, wsID string) (*parentSe
 	})
 }
 
+// workspaceLabel names workspace wsID by name and ID ("prod" (ws-abc)),
+// from its one read (seeWorkspace, shared with the refreshes), or by ID
+// alone when that read fails or finds nothing.
+func (d *providerData) workspaceLabel(ctx context.Context, wsID string) string {
+	if seen, err := d.seeWorkspace(ctx, wsID); err == nil && seen.name != "" {
+		return fmt.Sprintf("%q (%s)", seen.name, wsID)
+	}
+	return wsID
+}
+
+// workspaceLabelHeld is workspaceLabel from a read this operation already
+// made (the refresh's), or the ID alone: no request.
+func (d *providerData) workspaceLabelHeld(wsID string) string {
+	if seen, ok := d.lists.parents.held("workspace:" + wsID); ok && seen.name != "" {
+		return fmt.Sprintf("%q (%s)", seen.name, wsID)
+	}
+	return wsID
+}
+
 // workspaceMissing is the refresh error of what (a grant, or a workspace's
 // exclusive access) whose workspace wsID answered 404.
 func workspaceMissing(what, wsID string) string {

@@ -74,6 +74,8 @@ func (r *teamAccessResource) Schema(_ context.Context, _ resource.SchemaRequest,
 			"a configuration may leave `permissions` out or write exactly the permissions the level implies (as `terraform plan -generate-config-out` does for an imported grant), nothing else. " +
 			"With `custom` you choose each permission in `permissions`; those you leave out get the service's defaults. " +
 			"The organization-level permissions of the team still apply: the team's effective access to the workspace is the more restrictive of the two.\n\n" +
+			"**A grant that exists already** fails with its ID and an `import` block: at plan when the plan listed the workspace's grants anyway " +
+			"(another grant of the workspace in state, refreshed first), else at apply (a plan never lists a workspace for a create alone).\n\n" +
 			"**Refresh.** A member sees only the grants of their own teams; the workspace's admins and owners see all. A grant missing from the workspace's list leaves state " +
 			"only when the API token may see every grant (one read of the workspace, shared by its grants); otherwise the refresh fails, naming the grant, its team, " +
 			"the workspace and the permission it needs (" + permTeamAccess + "), and state keeps it. A workspace that answers 404 (deleted, or in no organization the token belongs to) " +
@@ -197,6 +199,9 @@ func (r *teamAccessResource) ModifyPlan(ctx context.Context, req resource.Modify
 	if req.Plan.Raw.IsNull() {
 		return
 	}
+	if req.State.Raw.IsNull() {
+		r.planTaken(ctx, req, resp)
+	}
 	var access types.String
 	var cfg types.Object
 	resp.Diagnostics.Append(req.Config.GetAttribute(ctx, path.Root("access"), &access)...)
@@ -215,6 +220,36 @@ func (r *teamAccessResource) ModifyPlan(ctx context.Context, req resource.Modify
 	obj, diags := types.ObjectValue(teamAccessPermissionsAttrTypes, planned)
 	resp.Diagnostics.Append(diags...)
 	resp.Diagnostics.Append(resp.Plan.SetAttribute(ctx, path.Root("permissions"), obj)...)
+}
+
+// planTaken refuses at plan a new grant for a team that already holds one
+// on the workspace, with the import block, when this plan already listed
+// the workspace's grants (another grant of it refreshed first, or an
+// exclusive resource or data source of it): no request of its own. Listing
+// for every create would cost a request per workspace in each walk, which
+// triples a lone grant's cost (issue 25 removed that list); the apply then
+// refuses it as before ("already has access", the same advice).
+func (r *teamAccessResource) planTaken(ctx context.Context, req resource.ModifyPlanRequest, resp *resource.ModifyPlanResponse) {
+	if r.data == nil {
+		return
+	}
+	var teamID, wsID types.String
+	resp.Diagnostics.Append(req.Plan.GetAttribute(ctx, path.Root("team_id"), &teamID)...)
+	resp.Diagnostics.Append(req.Plan.GetAttribute(ctx, path.Root("workspace_id"), &wsID)...)
+	if resp.Diagnostics.HasError() || teamID.IsUnknown() || wsID.IsUnknown() || teamID.IsNull() || wsID.IsNull() {
+		return
+	}
+	grants, ok := r.data.lists.teamAccess.held(wsID.ValueString())
+	if !ok || grants.parentMissing {
+		return
+	}
+	for _, g := range sortedByKey(grants.byID) {
+		if g.Team != nil && g.Team.ID == teamID.ValueString() {
+			resp.Diagnostics.AddAttributeError(path.Root("team_id"), "Team access already exists",
+				r.data.teamAccessTaken(ctx, teamID.ValueString(), wsID.ValueString(), g, "Found at plan, in the workspace's team access this plan read: nothing was sent."))
+			return
+		}
+	}
 }
 
 // teamAccessPermissionOptions are the permissions a create or update sends: all of
@@ -311,7 +346,7 @@ func (r *teamAccessResource) lostAdd(ctx context.Context, sent tfe.TeamAccessAdd
 	}
 	for _, g := range grants {
 		if g.Team != nil && g.Team.ID == sent.Team.ID {
-			return nil, false, &conflictError{teamAccessTaken(sent.Team.ID, sent.Workspace.ID, g, lostAnswerFound(amb))}
+			return nil, false, &conflictError{r.data.teamAccessTaken(ctx, sent.Team.ID, sent.Workspace.ID, g, lostAnswerFound(amb))}
 		}
 	}
 	return nil, false, nil
@@ -331,7 +366,7 @@ func (r *teamAccessResource) addError(ctx context.Context, teamID, wsID string, 
 	}
 	for _, g := range grants {
 		if g.Team != nil && g.Team.ID == teamID {
-			return teamAccessTaken(teamID, wsID, g, "The service said: "+err.Error())
+			return r.data.teamAccessTaken(ctx, teamID, wsID, g, "The service said: "+err.Error())
 		}
 	}
 	return fmt.Sprintf("Adding access for team %s to workspace %s: %s", teamID, wsID, err)
@@ -340,9 +375,15 @@ func (r *teamAccessResource) addError(ctx context.Context, teamID, wsID string, 
 // teamAccessTaken is the error for an add refused because the team already
 // holds grant g on the workspace (note: what the service answered, or why
 // a grant found after a lost answer is not taken over).
-func teamAccessTaken(teamID, wsID string, g *tfe.TeamAccess, note string) string {
+// The team and the workspace are named beside their IDs when the token
+// may see them (teamNames, workspaceLabel: reads of an error's path).
+func (d *providerData) teamAccessTaken(ctx context.Context, teamID, wsID string, g *tfe.TeamAccess, note string) string {
+	return teamAccessTakenText(teamLabel(d.teamNames(ctx, wsID, []*tfe.TeamAccess{g}), teamID), d.workspaceLabel(ctx, wsID), g, note)
+}
+
+func teamAccessTakenText(team, workspace string, g *tfe.TeamAccess, note string) string {
 	return fmt.Sprintf("Team %s already has %q access to workspace %s (team access %s), and a team can hold only one access per workspace.\n\n%s\n\n%s",
-		teamID, g.Access, wsID, g.ID, importAdvice("tfgov_team_access", g.ID, g.ID), note)
+		team, g.Access, workspace, g.ID, importAdvice("tfgov_team_access", g.ID, g.ID), note)
 }
 
 // Read refreshes the grant from its workspace's list of grants, which

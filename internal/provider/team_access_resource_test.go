@@ -293,26 +293,43 @@ func TestAccTeamAccessResource_custom(t *testing.T) {
 }
 
 // TestAccTeamAccessResource_conflict: adding a grant that already exists
-// fails with the import instructions, ID included, and changes nothing.
+// fails with the import instructions, ID included, the team and the
+// workspace named beside their IDs, and changes nothing: at apply when the
+// plan did not list the workspace's grants, at plan when it did (another
+// grant of the workspace refreshed first: no request of its own).
 func TestAccTeamAccessResource_conflict(t *testing.T) {
 	ws := testAccWorkspace(t)
-	team := testAccTeam(t, nil)
+	team, other := testAccTeam(t, nil), testAccTeam(t, nil)
 	existing, err := testAccClient(t).TeamAccess.Add(context.Background(), tfe.TeamAccessAddOptions{Access: tfe.Access(tfe.AccessRead), Team: team, Workspace: ws})
 	if err != nil {
 		t.Fatal(err)
 	}
+	taken := fmt.Sprintf(`Team %q (%s) already has "read" access to workspace %q (%s) (team access %s)`, team.Name, team.ID, ws.Name, ws.ID, existing.ID)
+	otherGrant := fmt.Sprintf("resource \"tfgov_team_access\" \"other\" {\n  team_id      = %q\n  workspace_id = %q\n  access       = \"read\"\n}\n", other.ID, ws.ID)
 	resource.ParallelTest(t, resource.TestCase{
 		PreCheck:                 func() { testAccPreCheck(t) },
 		ProtoV6ProviderFactories: testAccProtoV6ProviderFactories,
-		Steps: []resource.TestStep{{
-			Config: testAccTeamAccessConfig(team.ID, ws.ID, "write", ""),
-			// Terraform names the resource's address right above the
-			// provider's detail, which refers to it instead of a placeholder.
-			ExpectError: matchWrapped(`with `+teamAccessAddr+`,`,
-				`Team `+team.ID+` already has "read" access to workspace `+ws.ID+` (team access `+existing.ID+`)`,
-				"set `to` to this resource's address, shown in the \"with\" line above",
-				`to = tfgov_team_access.<name>`, `id = "`+existing.ID+`"`, `terraform import 'tfgov_team_access.<name>' `+existing.ID),
-		}},
+		Steps: []resource.TestStep{
+			{
+				Config: testAccTeamAccessConfig(team.ID, ws.ID, "write", ""),
+				// Terraform names the resource's address right above the
+				// provider's detail, which refers to it instead of a placeholder.
+				ExpectError: matchWrapped(`with `+teamAccessAddr+`,`, taken,
+					"set `to` to this resource's address, shown in the \"with\" line above",
+					`to = tfgov_team_access.<name>`, `id = "`+existing.ID+`"`, `terraform import 'tfgov_team_access.<name>' `+existing.ID),
+			},
+			{Config: otherGrant},
+			// The refresh of "other" lists the workspace's grants before
+			// "test" plans (depends_on): the plan refuses it.
+			{
+				Config: otherGrant + strings.Replace(testAccTeamAccessConfig(team.ID, ws.ID, "write", ""), "access       =", "depends_on   = [tfgov_team_access.other]\n  access       =", 1),
+				// The first plan has no refresh (-refresh=false): the second
+				// refreshes, and fails.
+				PlanOnly:           true,
+				ExpectNonEmptyPlan: true,
+				ExpectError:        matchWrapped("Team access already exists", `with `+teamAccessAddr+`,`, taken, `id = "`+existing.ID+`"`, "Found at plan"),
+			},
+		},
 	})
 	if ta, err := testAccTeamAccessOf(t, team.ID, ws.ID); err != nil || ta == nil || ta.ID != existing.ID || ta.Access != tfe.AccessRead {
 		t.Errorf("the existing grant changed: %+v, %v", ta, err)

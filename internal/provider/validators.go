@@ -8,6 +8,7 @@ import (
 	pathpkg "path"
 	"regexp"
 	"slices"
+	"strconv"
 	"strings"
 	"time"
 
@@ -173,8 +174,48 @@ func (v unusedForValidator) ValidateString(ctx context.Context, req validator.St
 	}
 	if d, err := time.ParseDuration(req.ConfigValue.ValueString()); err != nil || d <= 0 {
 		resp.Diagnostics.AddAttributeError(req.Path, "Invalid duration",
-			fmt.Sprintf("%s %s, got %q.", req.Path, v.Description(ctx), req.ConfigValue.ValueString()))
+			fmt.Sprintf("%s %s, got %q.%s", req.Path, v.Description(ctx), req.ConfigValue.ValueString(), durationHint(req.ConfigValue.ValueString())))
 	}
+}
+
+// daysRE is a duration written with days or weeks, which Go's durations
+// (and so every duration tfgov reads) do not have: "30d", "2w", "1d12h".
+var (
+	daysRE    = regexp.MustCompile(`^(?:\d{1,6}[wd])+(?:\d+(?:\.\d+)?(?:h|m|s|ms|us|µs|ns))*$`)
+	dayPartRE = regexp.MustCompile(`^(\d+)([wd])`)
+)
+
+// durationHint is, for a duration in days or weeks, the same duration in
+// hours (` A duration's largest unit is h: write "720h" for "30d".`), else "".
+func durationHint(s string) string {
+	if !daysRE.MatchString(s) {
+		return ""
+	}
+	hours, rest := 0, s
+	for m := dayPartRE.FindStringSubmatch(rest); m != nil; m = dayPartRE.FindStringSubmatch(rest) {
+		n, _ := strconv.Atoi(m[1]) // at most 6 digits (daysRE)
+		if m[2] == "w" {
+			n *= 7
+		}
+		hours += 24 * n
+		rest = rest[len(m[0]):]
+	}
+	d, err := time.ParseDuration(fmt.Sprintf("%dh%s", hours, rest))
+	if err != nil {
+		return ""
+	}
+	return fmt.Sprintf(" A duration's largest unit is h: write %q for %q.", formatHours(d), s)
+}
+
+// formatHours writes d as time.Duration.String does, without the zero
+// minutes and seconds it adds ("720h", not "720h0m0s").
+func formatHours(d time.Duration) string {
+	out := d.String()
+	out = strings.TrimSuffix(out, "0s")
+	if strings.HasSuffix(out, "h0m") {
+		out = strings.TrimSuffix(out, "0m")
+	}
+	return out
 }
 
 // semverValidator requires a semantic version such as 1.2.3, as the
@@ -313,6 +354,6 @@ func (v durationValidator) ValidateString(ctx context.Context, req validator.Str
 	}
 	if _, err := time.ParseDuration(req.ConfigValue.ValueString()); err != nil {
 		resp.Diagnostics.AddAttributeError(req.Path, "Invalid timeout",
-			fmt.Sprintf("%s %s, got %q.", req.Path, v.Description(ctx), req.ConfigValue.ValueString()))
+			fmt.Sprintf("%s %s, got %q.%s", req.Path, v.Description(ctx), req.ConfigValue.ValueString(), durationHint(req.ConfigValue.ValueString())))
 	}
 }

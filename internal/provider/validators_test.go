@@ -96,3 +96,26 @@ func TestPolicyEnforcementLevel_oneError(t *testing.T) {
 		})
 	}
 }
+
+// TestDurationHint: a duration in days or weeks, which Go's durations do
+// not have, is given back in hours; anything else gets no hint.
+func TestDurationHint(t *testing.T) {
+	t.Parallel()
+	for in, want := range map[string]string{
+		"30d":    ` A duration's largest unit is h: write "720h" for "30d".`,
+		"2w":     ` A duration's largest unit is h: write "336h" for "2w".`,
+		"1d12h":  ` A duration's largest unit is h: write "36h" for "1d12h".`,
+		"1w1d":   ` A duration's largest unit is h: write "192h" for "1w1d".`,
+		"1d30m":  ` A duration's largest unit is h: write "24h30m" for "1d30m".`,
+		"1d1s":   ` A duration's largest unit is h: write "24h0m1s" for "1d1s".`,
+		"720h":   "",
+		"30days": "",
+		"d":      "",
+		"":       "",
+		"-30d":   "",
+	} {
+		if got := durationHint(in); got != want {
+			t.Errorf("durationHint(%q) = %q, want %q", in, got, want)
+		}
+	}
+}

@@ -261,18 +261,27 @@ func (r *workspaceTeamAccessExclusiveResource) ModifyPlan(ctx context.Context, r
 		resp.Diagnostics.AddAttributeError(path.Root("team_ids"), "Removing this team access would lock the API token out of the workspace", msg)
 		return
 	}
+	// The plan's diff shows team IDs only (team_ids, removed_team_ids): the
+	// warning names each team, from the organization's team list (once per
+	// walk, shared, only when a grant goes; the lock-out check of an admin
+	// grant read it already), and the workspace, from the refresh's read
+	// (a new resource's plan made it): never from state.
+	names := r.data.teamNames(ctx, wsID, removed)
+	lines := make([]string, 0, len(removed))
+	for _, g := range removed {
+		lines = append(lines, fmt.Sprintf("  - team %s: %s access (%s)", teamLabel(names, g.Team.ID), g.Access, g.ID))
+	}
 	if prior == nil {
-		names := r.data.teamNames(ctx, wsID, removed)
-		lines := make([]string, 0, len(removed))
-		for _, g := range removed {
-			lines = append(lines, fmt.Sprintf("  - team %s: %s access (%s)", teamLabel(names, g.Team.ID), g.Access, g.ID))
-		}
 		resp.Diagnostics.AddWarning("Team access will be removed",
 			fmt.Sprintf("Applying removes the access of %d team(s) to workspace %s that team_ids does not name (removed_team_ids):\n%s\n\n"+
 				"Add a team to team_ids to keep its access. A grant made after this plan is not removed by its apply: Terraform plans a new "+
 				"resource again when it applies it, and if the grants to remove differ then, it stops with \"Provider produced inconsistent final plan\" "+
-				"for removed_team_ids before anything is removed; plan again.", len(removed), wsID, strings.Join(lines, "\n")))
+				"for removed_team_ids before anything is removed; plan again.", len(removed), r.data.workspaceLabel(ctx, wsID), strings.Join(lines, "\n")))
+		return
 	}
+	resp.Diagnostics.AddWarning("Team access will be removed",
+		fmt.Sprintf("Applying removes the access of %d team(s) that leave team_ids from workspace %s (removed_team_ids):\n%s\n\n"+
+			"Put a team back in team_ids to keep its access.", len(removed), r.data.workspaceLabelHeld(wsID), strings.Join(lines, "\n")))
 }
 
 func hasRemoval(prior, keep map[string]bool) bool {
@@ -337,8 +346,8 @@ func (d *providerData) lockOut(ctx context.Context, wsID string, grants *records
 		if t := mine[g.Team.ID]; t != nil {
 			return fmt.Sprintf("The API token acts as user %s, who administers workspace %s only through team %q (%s)'s admin access (%s), which this plan removes: "+
 				"after it the token could no longer manage the workspace's team access, and neither could Terraform.\n\n"+
-				"Keep %s in team_ids, give the user admin access through another team first, or apply with a token of an organization owner.",
-				firstNonEmpty(d.caller.Username, d.caller.ID), wsID, t.Name, t.ID, g.ID, t.ID)
+				"Keep %s (%q) in team_ids, give the user admin access through another team first, or apply with a token of an organization owner.",
+				firstNonEmpty(d.caller.Username, d.caller.ID), d.workspaceLabel(ctx, wsID), t.Name, t.ID, g.ID, t.ID, t.Name)
 		}
 	}
 	return ""

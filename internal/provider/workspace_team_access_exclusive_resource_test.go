@@ -256,7 +256,9 @@ func TestAccWorkspaceTeamAccessExclusive_create(t *testing.T) {
 }
 
 // TestAccWorkspaceTeamAccessExclusive_warning: the plan of a new resource
-// names the grants it will remove (terraform plan's output).
+// names the grants it will remove (terraform plan's output), and so does an
+// update's, whose diff shows bare team IDs: each team and the workspace by
+// name beside its ID.
 func TestAccWorkspaceTeamAccessExclusive_warning(t *testing.T) {
 	testCLIConfig(t)
 	ws := testAccWorkspace(t)
@@ -264,20 +266,43 @@ func TestAccWorkspaceTeamAccessExclusive_warning(t *testing.T) {
 	testAccGrant(t, a.ID, ws.ID, tfe.AccessRead)
 	gb := testAccGrant(t, b.ID, ws.ID, tfe.AccessWrite)
 	dir := t.TempDir()
-	if err := os.WriteFile(filepath.Join(dir, "main.tf"), []byte(budgetProviderBlock+testAccExclusiveConfig(ws.ID, a.ID)), 0o600); err != nil {
-		t.Fatal(err)
+	write := func(teams ...string) {
+		t.Helper()
+		if err := os.WriteFile(filepath.Join(dir, "main.tf"), []byte(budgetProviderBlock+testAccExclusiveConfig(ws.ID, teams...)), 0o600); err != nil {
+			t.Fatal(err)
+		}
 	}
+	wsLabel := fmt.Sprintf("workspace %q (%s)", ws.Name, ws.ID)
+	bLine := fmt.Sprintf("team %q (%s): write access (%s)", b.Name, b.ID, gb.ID)
+	write(a.ID)
 	out, err := runTerraform(t, dir, "plan", "-no-color")
 	if err != nil {
 		t.Fatalf("terraform plan: %v\n%s", err, out)
 	}
-	for _, want := range []string{"Team access will be removed", b.ID, gb.ID, "write access"} {
-		if !strings.Contains(out, want) {
+	folded := strings.Join(strings.Fields(out), " ")
+	for _, want := range []string{"Team access will be removed", wsLabel, bLine} {
+		if !strings.Contains(folded, want) {
 			t.Errorf("the plan does not say %q:\n%s", want, out)
 		}
 	}
-	if strings.Contains(out, "team "+a.ID+":") {
+	if strings.Contains(out, "team "+a.ID+":") || strings.Contains(folded, fmt.Sprintf("(%s):", a.ID)) {
 		t.Errorf("the plan names the declared team %s:\n%s", a.ID, out)
+	}
+	// Declaring both, then dropping b: the update's plan names b.
+	write(a.ID, b.ID)
+	if out, err := runTerraform(t, dir, "apply", "-auto-approve", "-no-color"); err != nil {
+		t.Fatalf("terraform apply: %v\n%s", err, out)
+	}
+	write(a.ID)
+	out, err = runTerraform(t, dir, "plan", "-no-color")
+	if err != nil {
+		t.Fatalf("terraform plan: %v\n%s", err, out)
+	}
+	folded = strings.Join(strings.Fields(out), " ")
+	for _, want := range []string{"Team access will be removed", "that leave team_ids from " + wsLabel, bLine, `- "` + b.ID + `"`} {
+		if !strings.Contains(folded, want) {
+			t.Errorf("the update's plan does not say %q:\n%s", want, out)
+		}
 	}
 }
 
@@ -394,10 +419,12 @@ func TestAccWorkspaceTeamAccessExclusive_lockOut(t *testing.T) {
 					return testAccGrantsAre(t, ws.ID, map[string]string{adm.ID: admGrant.ID})
 				})},
 			},
-			// An update dropping adm: refused at plan too.
+			// An update dropping adm: refused at plan too, naming the
+			// workspace and the team beside their IDs.
 			{
-				Config:      provider + testAccExclusiveConfig(ws.ID),
-				ExpectError: wrappedRE(`lock the API token out.*` + adm.ID),
+				Config: provider + testAccExclusiveConfig(ws.ID),
+				ExpectError: matchWrapped("lock the API token out", fmt.Sprintf("administers workspace %q (%s) only through team %q (%s)", ws.Name, ws.ID, adm.Name, adm.ID),
+					fmt.Sprintf("Keep %s (%q) in team_ids", adm.ID, adm.Name)),
 			},
 		},
 	})
