@@ -28,12 +28,12 @@ func (c countingTransport) RoundTrip(req *http.Request) (*http.Response, error) 
 }
 
 // TestParallelClients runs 16 go-tfe clients, four in each of four
-// organizations, for 30 seconds (3 with -short): each loops over creates,
+// organizations, for 10 seconds (3 with -short): each loops over creates,
 // reads, updates, lists and deletes of policies, agent tokens, test
 // variables and team access. No request fails and none gets a 5xx; under
 // -race, no data race. Not parallel with other tests: it loads both cores.
 func TestParallelClients(t *testing.T) {
-	duration := 30 * time.Second
+	duration := 10 * time.Second
 	if testing.Short() {
 		duration = 3 * time.Second
 	}
