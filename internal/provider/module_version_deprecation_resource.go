@@ -311,7 +311,7 @@ func (r *moduleVersionDeprecationResource) ImportState(ctx context.Context, req 
 		resp.Diagnostics.Append(resp.State.SetAttribute(ctx, path.Root(attr), parts[i])...)
 	}
 	resp.Diagnostics.Append(resp.State.SetAttribute(ctx, path.Root("id"), req.ID)...)
-	resp.Diagnostics.Append(resp.Private.SetKey(ctx, importingKey, []byte(`true`))...)
+	markImporting(ctx, resp)
 }
 
 // moduleVersionError explains a failed call on a module version, naming the

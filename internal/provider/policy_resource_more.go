@@ -86,7 +86,7 @@ func (r *policyResource) ImportState(ctx context.Context, req resource.ImportSta
 	const forms = "pol-<id> or <organization>/<policy name>"
 	if strings.HasPrefix(req.ID, "pol-") {
 		resource.ImportStatePassthroughID(ctx, path.Root("id"), req, resp)
-		resp.Diagnostics.Append(resp.Private.SetKey(ctx, importingKey, []byte(`true`))...)
+		markImporting(ctx, resp)
 		return
 	}
 	parts, err := splitImportID(req.ID, 2, forms)
@@ -101,5 +101,5 @@ func (r *policyResource) ImportState(ctx context.Context, req resource.ImportSta
 	}
 	resp.Diagnostics.Append(resp.State.SetAttribute(ctx, path.Root("id"), pol.ID)...)
 	resp.Diagnostics.Append(resp.State.SetAttribute(ctx, path.Root("organization"), parts[0])...)
-	resp.Diagnostics.Append(resp.Private.SetKey(ctx, importingKey, []byte(`true`))...)
+	markImporting(ctx, resp)
 }

@@ -529,7 +529,7 @@ func (r *policyUploadResource) ImportState(ctx context.Context, req resource.Imp
 	}
 	resp.Diagnostics.Append(resp.State.SetAttribute(ctx, path.Root("id"), req.ID)...)
 	resp.Diagnostics.Append(resp.State.SetAttribute(ctx, path.Root("policy_id"), req.ID)...)
-	resp.Diagnostics.Append(resp.Private.SetKey(ctx, importingKey, []byte(`true`))...)
+	markImporting(ctx, resp)
 }
 
 // Delete makes no request: the API cannot remove a policy's code, and the
