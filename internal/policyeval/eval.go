@@ -105,6 +105,15 @@ func ParseQuery(query string) (ast.Body, error) {
 	if strings.TrimSpace(query) == "" {
 		return nil, errors.New("the query is empty: HCP Terraform needs a query such as data.terraform.deny")
 	}
+	body, err := ParseBody(query)
+	if err != nil {
+		return nil, fmt.Errorf("query %q: %w", query, err)
+	}
+	return body, nil
+}
+
+// ParseBody parses query as a Rego v1 body, or else v0; the error is v1's.
+func ParseBody(query string) (ast.Body, error) {
 	body, errV1 := ast.ParseBodyWithOpts(query, ast.ParserOptions{RegoVersion: ast.RegoV1})
 	if errV1 == nil {
 		return body, nil
@@ -112,7 +121,7 @@ func ParseQuery(query string) (ast.Body, error) {
 	if body, errV0 := ast.ParseBodyWithOpts(query, ast.ParserOptions{RegoVersion: ast.RegoV0}); errV0 == nil {
 		return body, nil
 	}
-	return nil, fmt.Errorf("query %q: %w", query, errV1)
+	return nil, errV1
 }
 
 // InputError is Eval's error for an input that is not JSON.

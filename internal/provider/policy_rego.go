@@ -6,7 +6,7 @@ import (
 	"slices"
 	"strings"
 
-	"github.com/open-policy-agent/opa/v1/ast"
+	"github.com/tfgov/terraform-provider-tfgov/internal/policyeval"
 )
 
 // Rego syntax checks, with OPA's own parser (github.com/open-policy-agent/
@@ -19,18 +19,11 @@ import (
 // checkRego reports why code is not a Rego module, or nil. name is used
 // in the parser's error positions.
 func checkRego(name string, code []byte) error {
-	src := string(code)
-	if strings.TrimSpace(src) == "" {
+	if strings.TrimSpace(string(code)) == "" {
 		return errors.New("the code is empty: a Rego module needs at least a package declaration")
 	}
-	_, errV1 := ast.ParseModuleWithOpts(name, src, ast.ParserOptions{RegoVersion: ast.RegoV1})
-	if errV1 == nil {
-		return nil
-	}
-	if _, errV0 := ast.ParseModuleWithOpts(name, src, ast.ParserOptions{RegoVersion: ast.RegoV0}); errV0 == nil {
-		return nil
-	}
-	return errV1
+	_, err := policyeval.ParseModule(name, code)
+	return err
 }
 
 // checkPolicyCode reports why code cannot be a policy's code, or nil, when
@@ -76,14 +69,8 @@ func checkRegoQuery(query string) error {
 	if strings.TrimSpace(query) == "" {
 		return errors.New("the query is empty")
 	}
-	_, errV1 := ast.ParseBodyWithOpts(query, ast.ParserOptions{RegoVersion: ast.RegoV1})
-	if errV1 == nil {
-		return nil
-	}
-	if _, errV0 := ast.ParseBodyWithOpts(query, ast.ParserOptions{RegoVersion: ast.RegoV0}); errV0 == nil {
-		return nil
-	}
-	return errV1
+	_, err := policyeval.ParseBody(query)
+	return err
 }
 
 // suggestQuery ends the "Missing query" error: the query HCP Terraform's
@@ -91,14 +78,8 @@ func checkRegoQuery(query string) error {
 // a policy denies with) when code is a Rego module, else an example.
 func suggestQuery(code []byte) string {
 	const example = `, such as "data.terraform.policies.deny".`
-	var mod *ast.Module
-	for _, v := range []ast.RegoVersion{ast.RegoV1, ast.RegoV0} {
-		if m, err := ast.ParseModuleWithOpts("policy.rego", string(code), ast.ParserOptions{RegoVersion: v}); err == nil && m != nil {
-			mod = m
-			break
-		}
-	}
-	if len(code) == 0 || mod == nil || mod.Package == nil {
+	mod, err := policyeval.ParseModule("policy.rego", code)
+	if err != nil || mod.Package == nil {
 		return example
 	}
 	pkg := mod.Package.Path.String() // data.terraform.policies.x
