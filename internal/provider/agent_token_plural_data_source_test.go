@@ -34,9 +34,7 @@ func TestAccAgentTokensDataSource_basic(t *testing.T) {
 	}
 	want = append(want, knownvalue.ObjectPartial(map[string]knownvalue.Check{"description": knownvalue.StringExact("from terraform")}))
 
-	resource.ParallelTest(t, resource.TestCase{
-		PreCheck:                 func() { testAccPreCheck(t) },
-		ProtoV6ProviderFactories: testAccProtoV6ProviderFactories,
+	accParallelTest(t, resource.TestCase{
 		Steps: []resource.TestStep{{
 			Config: fmt.Sprintf(`
 resource "tfgov_agent_token" "test" {
@@ -58,9 +56,7 @@ data "tfgov_agent_tokens" "test" {
 }
 
 func TestAccAgentTokensDataSource_missingPool(t *testing.T) {
-	resource.ParallelTest(t, resource.TestCase{
-		PreCheck:                 func() { testAccPreCheck(t) },
-		ProtoV6ProviderFactories: testAccProtoV6ProviderFactories,
+	accParallelTest(t, resource.TestCase{
 		Steps: []resource.TestStep{{
 			Config:      `data "tfgov_agent_tokens" "test" { agent_pool_id = "apool-missing000000" }`,
 			ExpectError: wrappedRE(`Agent pool apool-missing000000 was not found`),

@@ -294,10 +294,8 @@ func TestAccAgentTokenPruneAction_invalid(t *testing.T) {
 		"no agent_pool_id": {cfg(`unused_for = "1h"`), `The argument "agent_pool_id" is required`},
 	} {
 		t.Run(name, func(t *testing.T) {
-			resource.ParallelTest(t, resource.TestCase{
-				PreCheck:                 func() { testAccPreCheck(t) },
-				TerraformVersionChecks:   []tfversion.TerraformVersionCheck{tfversion.SkipBelow(tfversion.Version1_14_0)},
-				ProtoV6ProviderFactories: testAccProtoV6ProviderFactories,
+			accParallelTest(t, resource.TestCase{
+				TerraformVersionChecks: []tfversion.TerraformVersionCheck{tfversion.SkipBelow(tfversion.Version1_14_0)},
 				Steps: []resource.TestStep{{
 					Config:      tc.config,
 					PlanOnly:    true,

@@ -76,10 +76,8 @@ func TestAccAgentTokenResource_basic(t *testing.T) {
 	sameID := statecheck.CompareValue(compare.ValuesSame())
 	rotated := statecheck.CompareValue(compare.ValuesDiffer())
 
-	resource.ParallelTest(t, resource.TestCase{
-		PreCheck:                 func() { testAccPreCheck(t) },
-		ProtoV6ProviderFactories: testAccProtoV6ProviderFactories,
-		CheckDestroy:             testAccCheckAgentTokensDestroyed(t, pool.ID),
+	accParallelTest(t, resource.TestCase{
+		CheckDestroy: testAccCheckAgentTokensDestroyed(t, pool.ID),
 		Steps: []resource.TestStep{
 			{
 				Config: testAccAgentTokenConfig(pool.ID, "ci agents", ""),
@@ -187,10 +185,8 @@ resource "tfgov_agent_token" "test" {
 }
 `, pool.ID, rotation)
 	}
-	resource.ParallelTest(t, resource.TestCase{
-		PreCheck:                 func() { testAccPreCheck(t) },
-		ProtoV6ProviderFactories: testAccProtoV6ProviderFactories,
-		CheckDestroy:             testAccCheckAgentTokensDestroyed(t, pool.ID),
+	accParallelTest(t, resource.TestCase{
+		CheckDestroy: testAccCheckAgentTokensDestroyed(t, pool.ID),
 		Steps: []resource.TestStep{
 			{Config: config("1"), ConfigStateChecks: []statecheck.StateCheck{testAccCheckAgentTokens(t, pool.ID)}},
 			{
@@ -216,9 +212,7 @@ func TestAccAgentTokenResource_invalid(t *testing.T) {
 	}
 	for name, tc := range tests {
 		t.Run(name, func(t *testing.T) {
-			resource.ParallelTest(t, resource.TestCase{
-				PreCheck:                 func() { testAccPreCheck(t) },
-				ProtoV6ProviderFactories: testAccProtoV6ProviderFactories,
+			accParallelTest(t, resource.TestCase{
 				Steps: []resource.TestStep{{
 					Config:      testAccAgentTokenConfig(tc.pool, tc.description, ""),
 					PlanOnly:    true,
@@ -231,9 +225,7 @@ func TestAccAgentTokenResource_invalid(t *testing.T) {
 
 // TestAccAgentTokenResource_missingPool names the pool and the permission.
 func TestAccAgentTokenResource_missingPool(t *testing.T) {
-	resource.ParallelTest(t, resource.TestCase{
-		PreCheck:                 func() { testAccPreCheck(t) },
-		ProtoV6ProviderFactories: testAccProtoV6ProviderFactories,
+	accParallelTest(t, resource.TestCase{
 		Steps: []resource.TestStep{{
 			Config:      testAccAgentTokenConfig("apool-doesnotexist123", "x", ""),
 			ExpectError: wrappedRE(`Agent pool apool-doesnotexist123 was not found: no organization the API\s+token\s+belongs\s+to\s+has\s+an\s+agent\s+pool\s+of\s+that\s+ID`),
@@ -253,9 +245,7 @@ func TestAccAgentTokenResource_requests(t *testing.T) {
 	counts := map[string]int{}
 	tokenPath := func() string { return "/api/v2/authentication-tokens/" + tokenID }
 	createPath := "/api/v2/agent-pools/" + pool.ID + "/authentication-tokens"
-	resource.ParallelTest(t, resource.TestCase{
-		PreCheck:                 func() { testAccPreCheck(t) },
-		ProtoV6ProviderFactories: testAccProtoV6ProviderFactories,
+	accParallelTest(t, resource.TestCase{
 		CheckDestroy: func(*terraform.State) error {
 			if n := sb.RequestsTo("DELETE", tokenPath()); n != 1 {
 				return fmt.Errorf("destroy made %d DELETE requests, want 1", n)
@@ -306,10 +296,8 @@ func TestAccAgentTokenResource_serverError(t *testing.T) {
 	pool := testAccAgentPool(t)
 	createPath := "/api/v2/agent-pools/" + pool.ID + "/authentication-tokens"
 	config := testAccAgentTokenConfig(pool.ID, "flaky", "")
-	resource.ParallelTest(t, resource.TestCase{
-		PreCheck:                 func() { testAccPreCheck(t) },
-		ProtoV6ProviderFactories: testAccProtoV6ProviderFactories,
-		CheckDestroy:             testAccCheckOnlyNamedTokensLeft(t, pool.ID, 1),
+	accParallelTest(t, resource.TestCase{
+		CheckDestroy: testAccCheckOnlyNamedTokensLeft(t, pool.ID, 1),
 		Steps: []resource.TestStep{
 			{
 				PreConfig: func() {

@@ -29,10 +29,8 @@ resource "tfgov_agent_token" "bulk" {
 `, n, pool.ID)
 	var before map[string]int
 	var lists int
-	resource.Test(t, resource.TestCase{
-		PreCheck:                 func() { testAccPreCheck(t) },
-		ProtoV6ProviderFactories: testAccProtoV6ProviderFactories,
-		CheckDestroy:             testAccCheckAgentTokensGone(t, pool.ID),
+	accTest(t, resource.TestCase{
+		CheckDestroy: testAccCheckAgentTokensGone(t, pool.ID),
 		Steps: []resource.TestStep{
 			{Config: config},
 			{

@@ -69,10 +69,8 @@ func TestAccErrorsSayWhich(t *testing.T) {
 	}
 	for name, tc := range tests {
 		t.Run(name, func(t *testing.T) {
-			resource.ParallelTest(t, resource.TestCase{
-				PreCheck:                 func() { testAccPreCheck(t) },
-				ProtoV6ProviderFactories: testAccProtoV6ProviderFactories,
-				Steps:                    []resource.TestStep{{Config: tc.config, ExpectError: matchWrapped(tc.want)}},
+			accParallelTest(t, resource.TestCase{
+				Steps: []resource.TestStep{{Config: tc.config, ExpectError: matchWrapped(tc.want)}},
 			})
 		})
 	}

@@ -62,9 +62,7 @@ resource "tfgov_agent_token" "test" {
 	denied := func(pattern string) resource.TestStep {
 		return resource.TestStep{Config: limited + config, PlanOnly: true, ExpectError: wrappedRE(`(^|\n)` + pattern)}
 	}
-	resource.ParallelTest(t, resource.TestCase{
-		PreCheck:                 func() { testAccPreCheck(t) },
-		ProtoV6ProviderFactories: testAccProtoV6ProviderFactories,
+	accParallelTest(t, resource.TestCase{
 		Steps: []resource.TestStep{
 			{Config: config},
 			denied(`Policy pol-\w+ cannot be refreshed: organization ` + regexp.QuoteMeta(org) +
@@ -170,9 +168,7 @@ func TestAccAgentTokenImportOtherPool(t *testing.T) {
 	if err := g.Wait(); err != nil {
 		t.Fatalf("agent tokens of %s: %v", big.ID, err)
 	}
-	resource.ParallelTest(t, resource.TestCase{
-		PreCheck:                 func() { testAccPreCheck(t) },
-		ProtoV6ProviderFactories: testAccProtoV6ProviderFactories,
+	accParallelTest(t, resource.TestCase{
 		Steps: []resource.TestStep{{
 			Config:        testAccAgentTokenConfig(big.ID, "own", ""),
 			ResourceName:  agentTokenAddr,

@@ -128,8 +128,7 @@ func TestAccProviderHostname_https(t *testing.T) {
 			return nil
 		})
 	}
-	resource.Test(t, resource.TestCase{
-		ProtoV6ProviderFactories: testAccProtoV6ProviderFactories,
+	accTest(t, resource.TestCase{
 		CheckDestroy: func(*terraform.State) error {
 			_, err := owner.Policies.Read(context.Background(), policyID)
 			switch {
@@ -194,8 +193,7 @@ func TestAccProviderHostname_errors(t *testing.T) {
 	useHostnameOnly(t)
 	t.Setenv("TFE_TOKEN", token)
 	name := testAccName("untrusted")
-	resource.Test(t, resource.TestCase{
-		ProtoV6ProviderFactories: testAccProtoV6ProviderFactories,
+	accTest(t, resource.TestCase{
 		Steps: []resource.TestStep{
 			{
 				Config:      testAccHostnamePolicyConfig(hostname, org, name, "advisory", ""),

@@ -111,11 +111,9 @@ func testAccIdentity(t *testing.T, c identityCase) {
 		gone.ConfigStateChecks = identityChecks(c.typ, c.addr)
 	}
 	steps = append(steps, gone)
-	resource.ParallelTest(t, resource.TestCase{
-		PreCheck:                 func() { testAccPreCheck(t) },
-		ProtoV6ProviderFactories: testAccProtoV6ProviderFactories,
-		TerraformVersionChecks:   []tfversion.TerraformVersionCheck{tfversion.SkipBelow(tfversion.Version1_12_0)},
-		Steps:                    steps,
+	accParallelTest(t, resource.TestCase{
+		TerraformVersionChecks: []tfversion.TerraformVersionCheck{tfversion.SkipBelow(tfversion.Version1_12_0)},
+		Steps:                  steps,
 	})
 }
 

@@ -32,10 +32,8 @@ func testAccQuery(t *testing.T, c queryCase) {
 		known = append(known, querycheck.KnownValueCheck{Path: tfjsonpath.New(attr), KnownValue: check})
 	}
 	byIdentity := queryfilter.ByResourceIdentity(c.identity)
-	resource.ParallelTest(t, resource.TestCase{
-		PreCheck:                 func() { testAccPreCheck(t) },
-		ProtoV6ProviderFactories: testAccProtoV6ProviderFactories,
-		TerraformVersionChecks:   []tfversion.TerraformVersionCheck{tfversion.SkipBelow(tfversion.Version1_14_0)},
+	accParallelTest(t, resource.TestCase{
+		TerraformVersionChecks: []tfversion.TerraformVersionCheck{tfversion.SkipBelow(tfversion.Version1_14_0)},
 		Steps: []resource.TestStep{
 			{Config: c.config},
 			{

@@ -97,8 +97,7 @@ func TestAccLostAnswerMadeMeanwhile(t *testing.T) {
 			unavailable(w)
 			return true
 		})
-		resource.Test(t, resource.TestCase{
-			ProtoV6ProviderFactories: testAccProtoV6ProviderFactories,
+		accTest(t, resource.TestCase{
 			Steps: []resource.TestStep{{
 				Config: provider + `
 resource "tfgov_policy" "p" {
@@ -152,8 +151,7 @@ resource "tfgov_policy" "p" {
 		if ws, err = c.Workspaces.Create(ctx, org, tfe.WorkspaceCreateOptions{Name: tfe.String("w")}); err != nil {
 			t.Fatal(err)
 		}
-		resource.Test(t, resource.TestCase{
-			ProtoV6ProviderFactories: testAccProtoV6ProviderFactories,
+		accTest(t, resource.TestCase{
 			Steps: []resource.TestStep{{
 				Config: provider + fmt.Sprintf(`
 resource "tfgov_team_access" "t" {
@@ -195,8 +193,7 @@ resource "tfgov_team_access" "t" {
 		if _, err := c.RegistryModules.Create(ctx, org, tfe.RegistryModuleCreateOptions{Name: tfe.String(mod.Name), Provider: tfe.String(mod.Provider), RegistryName: tfe.PrivateRegistry}); err != nil {
 			t.Fatal(err)
 		}
-		resource.Test(t, resource.TestCase{
-			ProtoV6ProviderFactories: testAccProtoV6ProviderFactories,
+		accTest(t, resource.TestCase{
 			Steps: []resource.TestStep{{
 				Config: provider + fmt.Sprintf(`
 resource "tfgov_module_test_variable" "v" {
@@ -236,8 +233,7 @@ func TestAccLostAnswerOneObjectOneInstance(t *testing.T) {
 	if err := sb.srv.InjectFault(sandbox.Fault{Method: "POST", Path: "/api/v2/organizations/" + sb.organization + "/policies", Status: 503, After: true, Count: 2}); err != nil {
 		t.Fatal(err)
 	}
-	resource.Test(t, resource.TestCase{
-		ProtoV6ProviderFactories: testAccProtoV6ProviderFactories,
+	accTest(t, resource.TestCase{
 		Steps: []resource.TestStep{{
 			Config: fmt.Sprintf(`
 provider "tfgov" {
@@ -300,8 +296,7 @@ resource "tfgov_module_test_variable" "v" {
   value           = "v"
 }
 `, n, mod.Name, mod.Provider)
-	resource.Test(t, resource.TestCase{
-		ProtoV6ProviderFactories: testAccProtoV6ProviderFactories,
+	accTest(t, resource.TestCase{
 		Steps: []resource.TestStep{
 			{Config: config},
 			{

@@ -51,9 +51,7 @@ func TestAccLostAnswerNotOurs(t *testing.T) {
 		pool := testAccAgentPool(t)
 		postPath := "/api/v2/agent-pools/" + pool.ID + "/authentication-tokens"
 		var theirs *tfe.AgentToken
-		resource.Test(t, resource.TestCase{
-			PreCheck:                 func() { testAccPreCheck(t) },
-			ProtoV6ProviderFactories: testAccProtoV6ProviderFactories,
+		accTest(t, resource.TestCase{
 			Steps: []resource.TestStep{{
 				PreConfig: func() {
 					var err error
@@ -91,9 +89,7 @@ func TestAccLostAnswerNotOurs(t *testing.T) {
 			t.Fatal(err)
 		}
 		for _, fault := range []bool{false, true} {
-			resource.Test(t, resource.TestCase{
-				PreCheck:                 func() { testAccPreCheck(t) },
-				ProtoV6ProviderFactories: testAccProtoV6ProviderFactories,
+			accTest(t, resource.TestCase{
 				Steps: []resource.TestStep{{
 					PreConfig: func() {
 						if fault {
@@ -124,9 +120,7 @@ func TestAccLostAnswerNotOurs(t *testing.T) {
 		}
 		t.Cleanup(func() { _ = c.Policies.Delete(context.Background(), pol.ID) })
 		for _, fault := range []bool{false, true} {
-			resource.Test(t, resource.TestCase{
-				PreCheck:                 func() { testAccPreCheck(t) },
-				ProtoV6ProviderFactories: testAccProtoV6ProviderFactories,
+			accTest(t, resource.TestCase{
 				Steps: []resource.TestStep{{
 					PreConfig: func() {
 						if fault {
@@ -148,9 +142,7 @@ func TestAccLostAnswerNotOurs(t *testing.T) {
 		c := testAccClient(t)
 		mod := testAccModule(t)
 		var theirs *tfe.Variable
-		resource.ParallelTest(t, resource.TestCase{
-			PreCheck:                 func() { testAccPreCheck(t) },
-			ProtoV6ProviderFactories: testAccProtoV6ProviderFactories,
+		accParallelTest(t, resource.TestCase{
 			Steps: []resource.TestStep{{
 				PreConfig: func() {
 					var err error
@@ -183,9 +175,7 @@ func TestAccLostAnswerNotOurs(t *testing.T) {
 		postPath := "/api/v2/" + mod.testRunsPath()
 		var theirs *tfe.TestRun
 		var posts0 int
-		resource.ParallelTest(t, resource.TestCase{
-			PreCheck:                 func() { testAccPreCheck(t) },
-			ProtoV6ProviderFactories: testAccProtoV6ProviderFactories,
+		accParallelTest(t, resource.TestCase{
 			Steps: []resource.TestStep{{
 				PreConfig: func() {
 					theirs = testAccTestRun(t, mod, cv)
@@ -301,8 +291,7 @@ func TestAccLostAnswerChanged(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		resource.Test(t, resource.TestCase{
-			ProtoV6ProviderFactories: testAccProtoV6ProviderFactories,
+		accTest(t, resource.TestCase{
 			Steps: []resource.TestStep{{
 				Config:      provider + testAccTeamAccessConfig(team.ID, ws.ID, "write", ""),
 				ExpectError: wrappedRE(`already\s+has\s+"read"\s+access.*id\s+=\s+"tws-.*without\s+a\s+definite\s+answer.*does\s+not\s+take\s+it\s+over`),
@@ -319,8 +308,7 @@ func TestAccLostAnswerChanged(t *testing.T) {
 			return err
 		})
 		_ = c // the organization's policies need no fixture
-		resource.Test(t, resource.TestCase{
-			ProtoV6ProviderFactories: testAccProtoV6ProviderFactories,
+		accTest(t, resource.TestCase{
 			Steps: []resource.TestStep{{
 				Config:      provider + testAccPolicyConfig("p", "", "", "mine", ""),
 				ExpectError: wrappedRE(`Policy\s+already\s+exists.*named\s+"p".*without\s+a\s+definite\s+answer.*id\s+=\s+"pol-`),
@@ -341,8 +329,7 @@ func TestAccLostAnswerChanged(t *testing.T) {
 		if _, err := c.RegistryModules.Create(ctx, org, tfe.RegistryModuleCreateOptions{Name: tfe.String(mod.Name), Provider: tfe.String(mod.Provider), RegistryName: tfe.PrivateRegistry}); err != nil {
 			t.Fatal(err)
 		}
-		resource.Test(t, resource.TestCase{
-			ProtoV6ProviderFactories: testAccProtoV6ProviderFactories,
+		accTest(t, resource.TestCase{
 			Steps: []resource.TestStep{{
 				Config:      provider + testAccTestVariableConfig(mod, `key = "K"`, `value = "mine"`),
 				ExpectError: wrappedRE(`Module\s+test\s+variable\s+already\s+exists.*key\s+"K".*without\s+a\s+definite\s+answer.*id\s+=\s+"` + regexp.QuoteMeta(mod.String()+"/var-")),
@@ -374,9 +361,7 @@ func TestAccLostAnswerSiblings(t *testing.T) {
 			pool := testAccAgentPool(t)
 			postPath := "/api/v2/agent-pools/" + pool.ID + "/authentication-tokens"
 			var posts0 int
-			resource.ParallelTest(t, resource.TestCase{
-				PreCheck:                 func() { testAccPreCheck(t) },
-				ProtoV6ProviderFactories: testAccProtoV6ProviderFactories,
+			accParallelTest(t, resource.TestCase{
 				Steps: []resource.TestStep{{
 					PreConfig: func() {
 						posts0 = sb.RequestsTo("POST", postPath)
@@ -437,9 +422,7 @@ resource "tfgov_agent_token" "test" {
 			cv := testAccTestConfiguration(t, mod, "pass")
 			postPath := "/api/v2/" + mod.testRunsPath()
 			var posts0 int
-			resource.ParallelTest(t, resource.TestCase{
-				PreCheck:                 func() { testAccPreCheck(t) },
-				ProtoV6ProviderFactories: testAccProtoV6ProviderFactories,
+			accParallelTest(t, resource.TestCase{
 				Steps: []resource.TestStep{{
 					PreConfig: func() {
 						posts0 = sb.RequestsTo("POST", postPath)
@@ -551,8 +534,7 @@ resource "tfgov_module_test_variable" "v" {
   value           = "v"
 }
 `, sb.address, sb.token, org, hclList(teams), ws.ID, m.Name)
-	resource.Test(t, resource.TestCase{
-		ProtoV6ProviderFactories: testAccProtoV6ProviderFactories,
+	accTest(t, resource.TestCase{
 		Steps: []resource.TestStep{{
 			PreConfig: sb.srv.ResetStats,
 			Config:    config,

@@ -119,9 +119,7 @@ func TestAccModuleTestRunDataSource_basic(t *testing.T) {
 	)
 
 	other := testAccModule(t)
-	resource.ParallelTest(t, resource.TestCase{
-		PreCheck:                 func() { testAccPreCheck(t) },
-		ProtoV6ProviderFactories: testAccProtoV6ProviderFactories,
+	accParallelTest(t, resource.TestCase{
 		Steps: []resource.TestStep{
 			// Rejected at plan time (the last step must be valid: the
 			// harness destroys with its configuration).

@@ -89,9 +89,7 @@ func TestAccModuleTestRunsDataSource_paging(t *testing.T) {
 		return nil
 	})
 
-	resource.Test(t, resource.TestCase{
-		PreCheck:                 func() { testAccPreCheck(t) },
-		ProtoV6ProviderFactories: testAccProtoV6ProviderFactories,
+	accTest(t, resource.TestCase{
 		Steps: []resource.TestStep{{
 			PreConfig:        mark,
 			Config:           testAccModuleTestRunsConfig(mod, ""),
@@ -118,9 +116,7 @@ func TestAccModuleTestRunsDataSource_sources(t *testing.T) {
 	missing := mod
 	missing.Name = testAccName("missing")
 
-	resource.ParallelTest(t, resource.TestCase{
-		PreCheck:                 func() { testAccPreCheck(t) },
-		ProtoV6ProviderFactories: testAccProtoV6ProviderFactories,
+	accParallelTest(t, resource.TestCase{
 		Steps: []resource.TestStep{
 			{
 				Config:            testAccModuleTestRunsConfig(mod, `sources = ["engine"]`),

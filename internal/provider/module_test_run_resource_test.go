@@ -78,9 +78,7 @@ func TestAccModuleTestRunResource_basic(t *testing.T) {
 	sameRun := statecheck.CompareValue(compare.ValuesSame())
 	newRun := statecheck.CompareValue(compare.ValuesDiffer())
 
-	resource.ParallelTest(t, resource.TestCase{
-		PreCheck:                 func() { testAccPreCheck(t) },
-		ProtoV6ProviderFactories: testAccProtoV6ProviderFactories,
+	accParallelTest(t, resource.TestCase{
 		CheckDestroy: func(s *terraform.State) error {
 			// A finished run is only forgotten: it is still there.
 			for _, rs := range s.RootModule().Resources {
@@ -220,9 +218,7 @@ func TestAccModuleTestRunResource_failure(t *testing.T) {
 	var failed string
 	newRun := statecheck.CompareValue(compare.ValuesDiffer())
 	sameRun := statecheck.CompareValue(compare.ValuesSame())
-	resource.ParallelTest(t, resource.TestCase{
-		PreCheck:                 func() { testAccPreCheck(t) },
-		ProtoV6ProviderFactories: testAccProtoV6ProviderFactories,
+	accParallelTest(t, resource.TestCase{
 		Steps: []resource.TestStep{
 			{
 				Config:      testAccTestRunConfig(mod, fmt.Sprintf("source = %q", dir)),
@@ -297,9 +293,7 @@ func TestAccModuleTestRunResource_configurationVersion(t *testing.T) {
 	mod, other := testAccModule(t), testAccModule(t)
 	cv := testAccTestConfiguration(t, other, "pass")
 	config := testAccTestRunConfig(mod, fmt.Sprintf("configuration_version_id = %q", cv), `test_directory = "tests"`, `verbose = true`)
-	resource.ParallelTest(t, resource.TestCase{
-		PreCheck:                 func() { testAccPreCheck(t) },
-		ProtoV6ProviderFactories: testAccProtoV6ProviderFactories,
+	accParallelTest(t, resource.TestCase{
 		Steps: []resource.TestStep{
 			{
 				Config: config,
@@ -352,10 +346,8 @@ func TestAccModuleTestRunResource_cancelOnDestroy(t *testing.T) {
 	config := testAccTestRunConfig(mod, fmt.Sprintf("source = %q", testModuleDir(t, "slow")),
 		`variables = { wait_seconds = "120" }`,
 		`timeouts = { create = "3s", delete = "20s" }`)
-	resource.ParallelTest(t, resource.TestCase{
-		PreCheck:                 func() { testAccPreCheck(t) },
-		ProtoV6ProviderFactories: testAccProtoV6ProviderFactories,
-		CheckDestroy:             testRunCanceled(t, mod, true),
+	accParallelTest(t, resource.TestCase{
+		CheckDestroy: testRunCanceled(t, mod, true),
 		Steps: []resource.TestStep{
 			{
 				Config:      config,
@@ -380,10 +372,8 @@ func TestAccModuleTestRunResource_cancelOnDestroy(t *testing.T) {
 // (30 s), so it is canceled without a force-cancel.
 func TestAccModuleTestRunResource_cancelWithinGrace(t *testing.T) {
 	mod := testAccModule(t)
-	resource.ParallelTest(t, resource.TestCase{
-		PreCheck:                 func() { testAccPreCheck(t) },
-		ProtoV6ProviderFactories: testAccProtoV6ProviderFactories,
-		CheckDestroy:             testRunCanceled(t, mod, false),
+	accParallelTest(t, resource.TestCase{
+		CheckDestroy: testRunCanceled(t, mod, false),
 		Steps: []resource.TestStep{{
 			Config: testAccTestRunConfig(mod, fmt.Sprintf("source = %q", testModuleDir(t, "slow")),
 				`variables = { wait_seconds = "20" }`,
@@ -423,9 +413,7 @@ func TestAccModuleTestRunResource_invalid(t *testing.T) {
 	}
 	for name, tc := range tests {
 		t.Run(name, func(t *testing.T) {
-			resource.ParallelTest(t, resource.TestCase{
-				PreCheck:                 func() { testAccPreCheck(t) },
-				ProtoV6ProviderFactories: testAccProtoV6ProviderFactories,
+			accParallelTest(t, resource.TestCase{
 				Steps: []resource.TestStep{{
 					Config:      tc.config,
 					PlanOnly:    true,
@@ -460,9 +448,7 @@ func TestAccModuleTestRunResource_requests(t *testing.T) {
 		return c
 	}
 	config := testAccTestRunConfig(mod, fmt.Sprintf("source = %q", testModuleDir(t, "pass")))
-	resource.ParallelTest(t, resource.TestCase{
-		PreCheck:                 func() { testAccPreCheck(t) },
-		ProtoV6ProviderFactories: testAccProtoV6ProviderFactories,
+	accParallelTest(t, resource.TestCase{
 		Steps: []resource.TestStep{
 			{
 				Config: config,

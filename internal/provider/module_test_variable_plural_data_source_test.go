@@ -36,9 +36,7 @@ func TestAccModuleTestVariablesDataSource(t *testing.T) {
 		}
 	}
 	const addr = "data.tfgov_module_test_variables.test"
-	resource.ParallelTest(t, resource.TestCase{
-		PreCheck:                 func() { testAccPreCheck(t) },
-		ProtoV6ProviderFactories: testAccProtoV6ProviderFactories,
+	accParallelTest(t, resource.TestCase{
 		Steps: []resource.TestStep{
 			{
 				Config: testAccModuleTestVariablesConfig(mod),

@@ -130,10 +130,8 @@ func TestAccModuleTestVariableResource_basic(t *testing.T) {
 		}
 	}
 
-	resource.ParallelTest(t, resource.TestCase{
-		PreCheck:                 func() { testAccPreCheck(t) },
-		ProtoV6ProviderFactories: testAccProtoV6ProviderFactories,
-		CheckDestroy:             testAccCheckTestVariablesDestroyed(t, mod),
+	accParallelTest(t, resource.TestCase{
+		CheckDestroy: testAccCheckTestVariablesDestroyed(t, mod),
 		Steps: []resource.TestStep{
 			{
 				Config:           config("AWS_REGION", "eu-west-1", "Region the tests run in"),
@@ -237,10 +235,8 @@ func TestAccModuleTestVariableResource_sensitive(t *testing.T) {
 		return testAccTestVariableConfig(mod, fmt.Sprintf("key = %q", key), fmt.Sprintf("value = %q", value), fmt.Sprintf("sensitive = %t", sensitive))
 	}
 
-	resource.ParallelTest(t, resource.TestCase{
-		PreCheck:                 func() { testAccPreCheck(t) },
-		ProtoV6ProviderFactories: testAccProtoV6ProviderFactories,
-		CheckDestroy:             testAccCheckTestVariablesDestroyed(t, mod),
+	accParallelTest(t, resource.TestCase{
+		CheckDestroy: testAccCheckTestVariablesDestroyed(t, mod),
 		Steps: []resource.TestStep{
 			{
 				Config:            config("TOKEN", "plain-1", false),
@@ -375,11 +371,9 @@ func TestAccModuleTestVariableResource_writeOnly(t *testing.T) {
 		}
 	}
 
-	resource.ParallelTest(t, resource.TestCase{
-		PreCheck:                 func() { testAccPreCheck(t) },
-		ProtoV6ProviderFactories: testAccProtoV6ProviderFactories,
-		TerraformVersionChecks:   []tfversion.TerraformVersionCheck{tfversion.SkipBelow(tfversion.Version1_11_0)},
-		CheckDestroy:             testAccCheckTestVariablesDestroyed(t, mod),
+	accParallelTest(t, resource.TestCase{
+		TerraformVersionChecks: []tfversion.TerraformVersionCheck{tfversion.SkipBelow(tfversion.Version1_11_0)},
+		CheckDestroy:           testAccCheckTestVariablesDestroyed(t, mod),
 		Steps: []resource.TestStep{
 			// Not sensitive, so the server's value can be checked.
 			{
@@ -474,9 +468,7 @@ func TestAccModuleTestVariableResource_writeOnly(t *testing.T) {
 // variable (DESIGN.md, "Gone or cannot see"); a removed block does.
 func TestAccModuleTestVariableResource_moduleDeleted(t *testing.T) {
 	mod := testAccModule(t)
-	resource.ParallelTest(t, resource.TestCase{
-		PreCheck:                 func() { testAccPreCheck(t) },
-		ProtoV6ProviderFactories: testAccProtoV6ProviderFactories,
+	accParallelTest(t, resource.TestCase{
 		Steps: []resource.TestStep{
 			{Config: testAccTestVariableConfig(mod, `key = "A"`, `value = "x"`)},
 			{
@@ -527,10 +519,8 @@ func TestAccModuleTestVariableResource_errors(t *testing.T) {
 	}
 	for name, tc := range tests {
 		t.Run(name, func(t *testing.T) {
-			resource.ParallelTest(t, resource.TestCase{
-				PreCheck:                 func() { testAccPreCheck(t) },
-				ProtoV6ProviderFactories: testAccProtoV6ProviderFactories,
-				Steps:                    []resource.TestStep{{Config: tc.config, ExpectError: tc.want}},
+			accParallelTest(t, resource.TestCase{
+				Steps: []resource.TestStep{{Config: tc.config, ExpectError: tc.want}},
 			})
 		})
 	}
@@ -562,10 +552,8 @@ func TestAccModuleTestVariableResource_invalid(t *testing.T) {
 			if name == "module provider" {
 				config = strings.Replace(testAccTestVariableConfig(mod, `key = "A"`, `value = ""`), `module_provider = "aws"`, `module_provider = "AWS"`, 1)
 			}
-			resource.ParallelTest(t, resource.TestCase{
-				PreCheck:                 func() { testAccPreCheck(t) },
-				ProtoV6ProviderFactories: testAccProtoV6ProviderFactories,
-				TerraformVersionChecks:   []tfversion.TerraformVersionCheck{tfversion.SkipBelow(tfversion.Version1_11_0)},
+			accParallelTest(t, resource.TestCase{
+				TerraformVersionChecks: []tfversion.TerraformVersionCheck{tfversion.SkipBelow(tfversion.Version1_11_0)},
 				Steps: []resource.TestStep{{
 					Config:      config,
 					PlanOnly:    true,
@@ -591,9 +579,7 @@ func TestAccModuleTestVariableResource_importErrors(t *testing.T) {
 	}
 	for name, tc := range tests {
 		t.Run(name, func(t *testing.T) {
-			resource.ParallelTest(t, resource.TestCase{
-				PreCheck:                 func() { testAccPreCheck(t) },
-				ProtoV6ProviderFactories: testAccProtoV6ProviderFactories,
+			accParallelTest(t, resource.TestCase{
 				Steps: []resource.TestStep{{
 					Config:        testAccTestVariableConfig(mod, `key = "A"`, `value = "x"`),
 					ResourceName:  testVariableAddr,
@@ -651,10 +637,8 @@ resource "tfgov_module_test_variable" "test" {
 }
 `, mod.Name, mod.Provider, n)
 
-	resource.ParallelTest(t, resource.TestCase{
-		PreCheck:                 func() { testAccPreCheck(t) },
-		ProtoV6ProviderFactories: testAccProtoV6ProviderFactories,
-		CheckDestroy:             testAccCheckTestVariablesDestroyed(t, mod),
+	accParallelTest(t, resource.TestCase{
+		CheckDestroy: testAccCheckTestVariablesDestroyed(t, mod),
 		Steps: []resource.TestStep{
 			{
 				Config: config,

@@ -46,9 +46,7 @@ func TestAccModuleVersionDataSource_basic(t *testing.T) {
 		statecheck.ExpectKnownValue(moduleVersionAddr, tfjsonpath.New("deprecation_reason"), knownvalue.Null()),
 		statecheck.ExpectKnownValue(moduleVersionAddr, tfjsonpath.New("deprecation_link"), knownvalue.Null()),
 	}
-	resource.ParallelTest(t, resource.TestCase{
-		PreCheck:                 func() { testAccPreCheck(t) },
-		ProtoV6ProviderFactories: testAccProtoV6ProviderFactories,
+	accParallelTest(t, resource.TestCase{
 		Steps: []resource.TestStep{
 			{
 				Config:            testAccModuleVersionDataSourceConfig(mod.Name, "1.0.0", false),
@@ -86,9 +84,7 @@ func TestAccModuleVersionDataSource_basic(t *testing.T) {
 // have is an error listing the versions it has, in version order.
 func TestAccModuleVersionDataSource_missing(t *testing.T) {
 	mod := testAccRegistryModule(t, "1.10.0", "1.0.0", "1.2.0")
-	resource.ParallelTest(t, resource.TestCase{
-		PreCheck:                 func() { testAccPreCheck(t) },
-		ProtoV6ProviderFactories: testAccProtoV6ProviderFactories,
+	accParallelTest(t, resource.TestCase{
 		Steps: []resource.TestStep{{
 			Config: testAccModuleVersionDataSourceConfig(mod.Name, "2.0.0", false),
 			ExpectError: matchWrapped(fmt.Sprintf("Could not read version 2.0.0 of module %[1]s/%[2]s/aws: module %[1]s/%[2]s/aws has no version 2.0.0; its versions are 1.0.0, 1.2.0, 1.10.0.",

@@ -94,10 +94,8 @@ func TestAccModuleVersionDeprecationResource_basic(t *testing.T) {
 		return testAccDeprecationConfig("", mod.Name, version, reason, link)
 	}
 
-	resource.ParallelTest(t, resource.TestCase{
-		PreCheck:                 func() { testAccPreCheck(t) },
-		ProtoV6ProviderFactories: testAccProtoV6ProviderFactories,
-		CheckDestroy:             testAccCheckNotDeprecated(t, v100, v110),
+	accParallelTest(t, resource.TestCase{
+		CheckDestroy: testAccCheckNotDeprecated(t, v100, v110),
 		Steps: []resource.TestStep{
 			// Deprecate.
 			{
@@ -223,9 +221,7 @@ func TestAccModuleVersionDeprecationResource_basic(t *testing.T) {
 func TestAccModuleVersionDeprecationResource_versionDeleted(t *testing.T) {
 	mod := testAccRegistryModule(t, "1.0.0")
 	ref := testAccModuleVersion(mod, "1.0.0")
-	resource.ParallelTest(t, resource.TestCase{
-		PreCheck:                 func() { testAccPreCheck(t) },
-		ProtoV6ProviderFactories: testAccProtoV6ProviderFactories,
+	accParallelTest(t, resource.TestCase{
 		Steps: []resource.TestStep{
 			{
 				Config:            testAccDeprecationConfig("", mod.Name, "1.0.0", "old", ""),
@@ -264,9 +260,7 @@ func TestAccModuleVersionDeprecationResource_missingModule(t *testing.T) {
 	}
 	for name, tc := range tests {
 		t.Run(name, func(t *testing.T) {
-			resource.ParallelTest(t, resource.TestCase{
-				PreCheck:                 func() { testAccPreCheck(t) },
-				ProtoV6ProviderFactories: testAccProtoV6ProviderFactories,
+			accParallelTest(t, resource.TestCase{
 				Steps: []resource.TestStep{{
 					Config:      testAccDeprecationConfig("", tc.name, tc.version, "x", ""),
 					PlanOnly:    tc.planOnly,
@@ -306,10 +300,8 @@ func TestAccModuleVersionDeprecationResource_importErrors(t *testing.T) {
 	notDeprecated := matchWrapped(fmt.Sprintf("Cannot import module version deprecation %s is not deprecated, so there is no deprecation to import.", v100.describe()))
 	notFound := matchWrapped(fmt.Sprintf("Could not import the deprecation of %s: module %s/%s/aws has no version 9.9.9; its versions are 1.0.0.", missing.describe(), testAccOrganization(), mod.Name))
 	config := testAccDeprecationConfig("", mod.Name, "1.0.0", "x", "")
-	resource.ParallelTest(t, resource.TestCase{
-		PreCheck:                 func() { testAccPreCheck(t) },
-		ProtoV6ProviderFactories: testAccProtoV6ProviderFactories,
-		CheckDestroy:             testAccCheckNotDeprecated(t, v100),
+	accParallelTest(t, resource.TestCase{
+		CheckDestroy: testAccCheckNotDeprecated(t, v100),
 		Steps: []resource.TestStep{
 			{Config: config, ResourceName: deprecationAddr, ImportState: true, ImportStateKind: resource.ImportBlockWithID, ImportStateId: v100.String(), ExpectError: notDeprecated},
 			{Config: config, ResourceName: deprecationAddr, ImportState: true, ImportStateId: v100.String(), ExpectError: notDeprecated},
@@ -340,9 +332,7 @@ func TestAccModuleVersionDeprecationResource_invalid(t *testing.T) {
 				module = "net/work"
 			}
 			config := strings.Replace(testAccDeprecationConfig("", module, tc.version, tc.reason, tc.link), `"aws"`, fmt.Sprintf("%q", tc.provider), 1)
-			resource.ParallelTest(t, resource.TestCase{
-				PreCheck:                 func() { testAccPreCheck(t) },
-				ProtoV6ProviderFactories: testAccProtoV6ProviderFactories,
+			accParallelTest(t, resource.TestCase{
 				Steps: []resource.TestStep{{
 					Config:      config,
 					PlanOnly:    true,
@@ -386,10 +376,8 @@ func TestAccModuleVersionDeprecationResource_serverErrors(t *testing.T) {
 		}
 	}
 
-	resource.ParallelTest(t, resource.TestCase{
-		PreCheck:                 func() { testAccPreCheck(t) },
-		ProtoV6ProviderFactories: testAccProtoV6ProviderFactories,
-		CheckDestroy:             testAccCheckNotDeprecated(t, ref),
+	accParallelTest(t, resource.TestCase{
+		CheckDestroy: testAccCheckNotDeprecated(t, ref),
 		Steps: []resource.TestStep{
 			// 503 twice: the request and its one retry fail; reported, nothing deprecated.
 			{
@@ -452,9 +440,7 @@ func TestAccModuleVersionDeprecationResource_requests(t *testing.T) {
 	var created, beforeRefresh, refreshed, beforeDestroy, destroyed counts
 	config := testAccDeprecationConfig("", mod.Name, "1.0.0", "counted", "https://example.com")
 
-	resource.ParallelTest(t, resource.TestCase{
-		PreCheck:                 func() { testAccPreCheck(t) },
-		ProtoV6ProviderFactories: testAccProtoV6ProviderFactories,
+	accParallelTest(t, resource.TestCase{
 		CheckDestroy: func(*terraform.State) error {
 			n := now()
 			destroyed = counts{n.patch - beforeDestroy.patch, n.get - beforeDestroy.get}

@@ -118,9 +118,7 @@ resource "tfgov_policy_upload" "test" {
 	} {
 		t.Run(r.name, func(t *testing.T) {
 			with, without := r.config(t)
-			resource.ParallelTest(t, resource.TestCase{
-				PreCheck:                 func() { testAccPreCheck(t) },
-				ProtoV6ProviderFactories: testAccProtoV6ProviderFactories,
+			accParallelTest(t, resource.TestCase{
 				Steps: []resource.TestStep{
 					{Config: with},
 					{

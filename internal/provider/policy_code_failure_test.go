@@ -94,8 +94,7 @@ func TestAccPolicyResource_inlineCodeUploadFails(t *testing.T) {
 	sb, c, provider := failingSandbox(t)
 	name := testAccName("putfails")
 	config := provider + testAccPolicyInline(name, regoCode)
-	resource.Test(t, resource.TestCase{
-		ProtoV6ProviderFactories: testAccProtoV6ProviderFactories,
+	accTest(t, resource.TestCase{
 		Steps: []resource.TestStep{
 			{
 				PreConfig:   injectFaults(t, sb, sandbox.Fault{Route: policyUploadRoute, Status: 500, Count: 1}),
@@ -127,8 +126,7 @@ func TestAccPolicyResource_inlineCodeUploadAndDeleteFail(t *testing.T) {
 	name := testAccName("putdelfail")
 	config := provider + testAccPolicyInline(name, regoCode)
 	var first string
-	resource.Test(t, resource.TestCase{
-		ProtoV6ProviderFactories: testAccProtoV6ProviderFactories,
+	accTest(t, resource.TestCase{
 		Steps: []resource.TestStep{
 			{
 				PreConfig: injectFaults(t, sb,
@@ -190,8 +188,7 @@ resource "tfgov_policy_upload" "test" {
 	}
 	const upload = "tfgov_policy_upload.test"
 	fault := injectFaults(t, sb, sandbox.Fault{Route: policyUploadRoute, Status: 500, Count: 1})
-	resource.Test(t, resource.TestCase{
-		ProtoV6ProviderFactories: testAccProtoV6ProviderFactories,
+	accTest(t, resource.TestCase{
 		Steps: []resource.TestStep{
 			{PreConfig: fault, Config: config(regoCode), ExpectError: wrappedRE(`Error uploading policy code`)},
 			{

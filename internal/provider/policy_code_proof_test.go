@@ -235,9 +235,7 @@ func TestAccPolicyUploadResource_twoForOnePolicy(t *testing.T) {
 `
 	t.Run("policy known at plan", func(t *testing.T) {
 		pol := testAccPolicy(t, tfe.Sentinel)
-		resource.ParallelTest(t, resource.TestCase{
-			PreCheck:                 func() { testAccPreCheck(t) },
-			ProtoV6ProviderFactories: testAccProtoV6ProviderFactories,
+		accParallelTest(t, resource.TestCase{
 			Steps: []resource.TestStep{
 				{Config: fmt.Sprintf(uploads, fmt.Sprintf("%q", pol.ID)), PlanOnly: true, ExpectError: wrappedRE(want)},
 			},
@@ -248,9 +246,7 @@ func TestAccPolicyUploadResource_twoForOnePolicy(t *testing.T) {
   name = %q
 }
 `, testAccName("two-uploads")) + fmt.Sprintf(uploads, "tfgov_policy.test.id")
-		resource.ParallelTest(t, resource.TestCase{
-			PreCheck:                 func() { testAccPreCheck(t) },
-			ProtoV6ProviderFactories: testAccProtoV6ProviderFactories,
+		accParallelTest(t, resource.TestCase{
 			Steps: []resource.TestStep{
 				{Config: config, ExpectError: wrappedRE(want)},
 				{Config: config, PlanOnly: true, ExpectError: wrappedRE(want)},
@@ -286,9 +282,7 @@ import {
 `, pol.Name, file, pol.ID)
 	uploads := func() int { return sandboxUploads(pol.ID) }
 	before := 0
-	resource.ParallelTest(t, resource.TestCase{
-		PreCheck:                 func() { testAccPreCheck(t) },
-		ProtoV6ProviderFactories: testAccProtoV6ProviderFactories,
+	accParallelTest(t, resource.TestCase{
 		Steps: []resource.TestStep{
 			{
 				PreConfig: func() { before = uploads() },

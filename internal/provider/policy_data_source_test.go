@@ -53,11 +53,9 @@ data "tfgov_policy" "by_name" {
 		statecheck.ExpectKnownValue("data.tfgov_policy.by_name", tfjsonpath.New("policy_set_count"), knownvalue.Int64Exact(0)),
 		statecheck.ExpectKnownValue("data.tfgov_policy.by_name", tfjsonpath.New("updated_at"), knownvalue.Null()),
 	)
-	resource.ParallelTest(t, resource.TestCase{
-		PreCheck:                 func() { testAccPreCheck(t) },
-		ProtoV6ProviderFactories: testAccProtoV6ProviderFactories,
-		CheckDestroy:             testAccCheckPolicyDestroyed(t, name),
-		Steps:                    []resource.TestStep{{Config: config, ConfigStateChecks: checks}},
+	accParallelTest(t, resource.TestCase{
+		CheckDestroy: testAccCheckPolicyDestroyed(t, name),
+		Steps:        []resource.TestStep{{Config: config, ConfigStateChecks: checks}},
 	})
 }
 
@@ -76,9 +74,7 @@ func TestAccPolicyDataSource_errors(t *testing.T) {
 	}
 	for name, tc := range tests {
 		t.Run(name, func(t *testing.T) {
-			resource.ParallelTest(t, resource.TestCase{
-				PreCheck:                 func() { testAccPreCheck(t) },
-				ProtoV6ProviderFactories: testAccProtoV6ProviderFactories,
+			accParallelTest(t, resource.TestCase{
 				Steps: []resource.TestStep{{
 					Config:      tc.config,
 					ExpectError: wrappedRE(tc.want),
@@ -129,9 +125,7 @@ data "tfgov_policies" "none" {
   allow_empty = true
 }
 `, prefix)
-	resource.ParallelTest(t, resource.TestCase{
-		PreCheck:                 func() { testAccPreCheck(t) },
-		ProtoV6ProviderFactories: testAccProtoV6ProviderFactories,
+	accParallelTest(t, resource.TestCase{
 		Steps: []resource.TestStep{{
 			Config: config,
 			ConfigStateChecks: []statecheck.StateCheck{

@@ -63,9 +63,7 @@ data "tfgov_policy_evaluation" "test" {
 	}
 	libModule := fmt.Sprintf(`"lib.rego" = %q`, lib)
 	ds := "data.tfgov_policy_evaluation.test"
-	resource.ParallelTest(t, resource.TestCase{
-		PreCheck:                 func() { testAccPreCheck(t) },
-		ProtoV6ProviderFactories: testAccProtoV6ProviderFactories,
+	accParallelTest(t, resource.TestCase{
 		Steps: []resource.TestStep{
 			{
 				Config: config("data.terraform.policies.tags.deny", "input = "+failing, libModule),

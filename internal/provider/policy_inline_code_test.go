@@ -35,10 +35,8 @@ func TestAccPolicyResource_inlineCode(t *testing.T) {
 	name := testAccName("inline")
 	var policyID string
 	const regoV2 = "package terraform.policies.tags\n\nimport rego.v1\n\ndeny contains \"v2\" if { false }\n"
-	resource.ParallelTest(t, resource.TestCase{
-		PreCheck:                 func() { testAccPreCheck(t) },
-		ProtoV6ProviderFactories: testAccProtoV6ProviderFactories,
-		CheckDestroy:             testAccCheckPolicyDestroyed(t, name),
+	accParallelTest(t, resource.TestCase{
+		CheckDestroy: testAccCheckPolicyDestroyed(t, name),
 		Steps: []resource.TestStep{
 			// Refused at plan: nothing is made.
 			{
@@ -93,10 +91,8 @@ resource "tfgov_policy_upload" "test" {
   content   = "package other\n"
 }
 `
-	resource.ParallelTest(t, resource.TestCase{
-		PreCheck:                 func() { testAccPreCheck(t) },
-		ProtoV6ProviderFactories: testAccProtoV6ProviderFactories,
-		CheckDestroy:             testAccCheckPolicyDestroyed(t, name),
+	accParallelTest(t, resource.TestCase{
+		CheckDestroy: testAccCheckPolicyDestroyed(t, name),
 		Steps: []resource.TestStep{
 			{Config: both, ExpectError: wrappedRE(`Policy code managed twice`)},
 			{Config: both, PlanOnly: true, ExpectError: wrappedRE(`Policy code managed twice`)},
@@ -151,10 +147,9 @@ func TestAccPolicyResource_inlineCodeRequests(t *testing.T) {
 		}
 	}
 	snapshot := func() { before, start = sb.Stats(), time.Now() }
-	resource.Test(t, resource.TestCase{
-		PreCheck:                 func() { testAccPreCheck(t); snapshot() },
-		ProtoV6ProviderFactories: testAccProtoV6ProviderFactories,
-		CheckDestroy:             testAccCheckPolicyDestroyed(t, name),
+	accTest(t, resource.TestCase{
+		PreCheck:     func() { testAccPreCheck(t); snapshot() },
+		CheckDestroy: testAccCheckPolicyDestroyed(t, name),
 		Steps: []resource.TestStep{
 			{
 				Config: testAccPolicyInline(name, regoCode),

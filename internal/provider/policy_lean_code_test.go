@@ -40,10 +40,8 @@ func TestAccPolicyResource_contentWO(t *testing.T) {
 	name := testAccName("lean")
 	var policyID string
 	const regoV2 = "package terraform.policies.tags\n\nimport rego.v1\n\ndeny contains \"v2\" if { false }\n"
-	resource.ParallelTest(t, resource.TestCase{
-		PreCheck:                 func() { testAccPreCheck(t) },
-		ProtoV6ProviderFactories: testAccProtoV6ProviderFactories,
-		CheckDestroy:             testAccCheckPolicyDestroyed(t, name),
+	accParallelTest(t, resource.TestCase{
+		CheckDestroy: testAccCheckPolicyDestroyed(t, name),
 		Steps: []resource.TestStep{
 			// Refused at plan: nothing is made.
 			{Config: testAccPolicyLean(name, badRego), PlanOnly: true, ExpectError: wrappedRE(`Invalid Rego.*content_wo`)},
@@ -135,9 +133,7 @@ func TestAccPolicyResource_leanNoReupload(t *testing.T) {
 				return nil
 			})
 			checks := []plancheck.PlanCheck{plancheck.ExpectKnownValue(policyAddr, tfjsonpath.New("content_sha256"), knownvalue.StringExact(sha256Hex([]byte(regoCode))))}
-			resource.ParallelTest(t, resource.TestCase{
-				PreCheck:                 func() { testAccPreCheck(t) },
-				ProtoV6ProviderFactories: testAccProtoV6ProviderFactories,
+			accParallelTest(t, resource.TestCase{
 				Steps: []resource.TestStep{
 					{
 						PreConfig:         count,
@@ -266,10 +262,8 @@ func TestAccPolicyResource_source(t *testing.T) {
 	sourceState := func(code string) []statecheck.StateCheck {
 		return append(leanState(code), statecheck.ExpectKnownValue(policyAddr, tfjsonpath.New("source"), knownvalue.StringExact(file)))
 	}
-	resource.ParallelTest(t, resource.TestCase{
-		PreCheck:                 func() { testAccPreCheck(t) },
-		ProtoV6ProviderFactories: testAccProtoV6ProviderFactories,
-		CheckDestroy:             testAccCheckPolicyDestroyed(t, name),
+	accParallelTest(t, resource.TestCase{
+		CheckDestroy: testAccCheckPolicyDestroyed(t, name),
 		Steps: []resource.TestStep{
 			// Refused at plan: nothing is made.
 			{Config: config, PlanOnly: true, ExpectError: wrappedRE(`Cannot read the policy code.*tags.rego\s+does not exist`)},

@@ -85,10 +85,8 @@ func TestAccPolicyResource_sentinel(t *testing.T) {
 			},
 		}
 	}
-	resource.ParallelTest(t, resource.TestCase{
-		PreCheck:                 func() { testAccPreCheck(t) },
-		ProtoV6ProviderFactories: testAccProtoV6ProviderFactories,
-		CheckDestroy:             testAccCheckPolicyDestroyed(t, name),
+	accParallelTest(t, resource.TestCase{
+		CheckDestroy: testAccCheckPolicyDestroyed(t, name),
 		Steps: []resource.TestStep{
 			{
 				Config: testAccPolicyConfig(name, "", "hard-mandatory", "First **version**", ""),
@@ -201,10 +199,8 @@ func TestAccPolicyResource_opa(t *testing.T) {
 	org := testAccOrganization()
 	sameID := statecheck.CompareValue(compare.ValuesSame())
 	const query = "data.terraform.policies.deny"
-	resource.ParallelTest(t, resource.TestCase{
-		PreCheck:                 func() { testAccPreCheck(t) },
-		ProtoV6ProviderFactories: testAccProtoV6ProviderFactories,
-		CheckDestroy:             testAccCheckPolicyDestroyed(t, name),
+	accParallelTest(t, resource.TestCase{
+		CheckDestroy: testAccCheckPolicyDestroyed(t, name),
 		Steps: []resource.TestStep{
 			{
 				Config: testAccPolicyConfig(name, "opa", "mandatory", "Tags are required", query),
@@ -284,10 +280,8 @@ resource "tfgov_policy" "opa" {
   query = "data.terraform.deny"
 }
 `, sentinel, opa)
-	resource.ParallelTest(t, resource.TestCase{
-		PreCheck:                 func() { testAccPreCheck(t) },
-		ProtoV6ProviderFactories: testAccProtoV6ProviderFactories,
-		CheckDestroy:             testAccCheckPolicyDestroyed(t, sentinel, opa),
+	accParallelTest(t, resource.TestCase{
+		CheckDestroy: testAccCheckPolicyDestroyed(t, sentinel, opa),
 		Steps: []resource.TestStep{
 			{
 				Config: config,
@@ -328,9 +322,7 @@ func TestAccPolicyResource_invalid(t *testing.T) {
 	}
 	for name, tc := range tests {
 		t.Run(name, func(t *testing.T) {
-			resource.ParallelTest(t, resource.TestCase{
-				PreCheck:                 func() { testAccPreCheck(t) },
-				ProtoV6ProviderFactories: testAccProtoV6ProviderFactories,
+			accParallelTest(t, resource.TestCase{
 				Steps: []resource.TestStep{{
 					Config:      tc.config,
 					PlanOnly:    true,
@@ -351,9 +343,7 @@ func TestAccPolicyResource_invalid(t *testing.T) {
 // TestAccPolicyResource_notFound says the organization is missing (one read
 // of it tells a missing organization from a missing permission).
 func TestAccPolicyResource_notFound(t *testing.T) {
-	resource.ParallelTest(t, resource.TestCase{
-		PreCheck:                 func() { testAccPreCheck(t) },
-		ProtoV6ProviderFactories: testAccProtoV6ProviderFactories,
+	accParallelTest(t, resource.TestCase{
 		Steps: []resource.TestStep{{
 			Config: `resource "tfgov_policy" "test" {
   organization = "` + testAccName("no-such-org") + `"
@@ -375,9 +365,7 @@ func TestAccPolicyResource_importErrors(t *testing.T) {
 	}
 	for name, tc := range tests {
 		t.Run(name, func(t *testing.T) {
-			resource.ParallelTest(t, resource.TestCase{
-				PreCheck:                 func() { testAccPreCheck(t) },
-				ProtoV6ProviderFactories: testAccProtoV6ProviderFactories,
+			accParallelTest(t, resource.TestCase{
 				Steps: []resource.TestStep{{
 					Config:        testAccPolicyConfig("imported", "", "", "", ""),
 					ResourceName:  policyAddr,
@@ -467,10 +455,8 @@ data "tfgov_policy" "test" {
 		}
 		return knownvalue.SetExact(checks)
 	}
-	resource.ParallelTest(t, resource.TestCase{
-		PreCheck:                 func() { testAccPreCheck(t) },
-		ProtoV6ProviderFactories: testAccProtoV6ProviderFactories,
-		CheckDestroy:             testAccCheckPolicyDestroyed(t, name),
+	accParallelTest(t, resource.TestCase{
+		CheckDestroy: testAccCheckPolicyDestroyed(t, name),
 		Steps: []resource.TestStep{
 			{Config: config},
 			// A set made outside Terraform includes the policy.

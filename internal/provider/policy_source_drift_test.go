@@ -62,9 +62,7 @@ resource "tfgov_policy" "test" {
 			}
 			config := tc.config(testAccName("srcdrift"), file)
 			var policyID string
-			resource.ParallelTest(t, resource.TestCase{
-				PreCheck:                 func() { testAccPreCheck(t) },
-				ProtoV6ProviderFactories: testAccProtoV6ProviderFactories,
+			accParallelTest(t, resource.TestCase{
 				Steps: []resource.TestStep{
 					{
 						Config: config,

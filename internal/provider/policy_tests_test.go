@@ -122,10 +122,8 @@ func TestAccPolicyResource_tests(t *testing.T) {
 	writeFile(t, filepath.Join(dir, "tagged.json"), taggedInput)
 	writeFile(t, filepath.Join(dir, "untagged.json"), untaggedInput)
 	runs := &testRuns{name: filepath.ToSlash(dir) + "/tags.rego"}
-	resource.ParallelTest(t, resource.TestCase{
-		PreCheck:                 func() { testAccPreCheck(t) },
-		ProtoV6ProviderFactories: testAccProtoV6ProviderFactories,
-		CheckDestroy:             testAccCheckPolicyDestroyed(t, name),
+	accParallelTest(t, resource.TestCase{
+		CheckDestroy: testAccCheckPolicyDestroyed(t, name),
 		Steps: []resource.TestStep{
 			{
 				Config:      testedPolicyConfig(name, dir, "sentinel", "fail"),
@@ -211,10 +209,8 @@ resource "tfgov_policy_upload" "test" {
 `, name, testedPolicy, testedPolicyTest(msg), untaggedInput, untagged)
 	}
 	const addr = "tfgov_policy_upload.test"
-	resource.ParallelTest(t, resource.TestCase{
-		PreCheck:                 func() { testAccPreCheck(t) },
-		ProtoV6ProviderFactories: testAccProtoV6ProviderFactories,
-		CheckDestroy:             testAccCheckPolicyDestroyed(t, name),
+	accParallelTest(t, resource.TestCase{
+		CheckDestroy: testAccCheckPolicyDestroyed(t, name),
 		Steps: []resource.TestStep{
 			{
 				Config:      config("lacks", "fail"),

@@ -84,10 +84,8 @@ func TestAccPolicyUploadResource_sentinel(t *testing.T) {
 	name := testAccName("upload")
 	var policyID string
 	samePolicy := statecheck.CompareValue(compare.ValuesSame())
-	resource.ParallelTest(t, resource.TestCase{
-		PreCheck:                 func() { testAccPreCheck(t) },
-		ProtoV6ProviderFactories: testAccProtoV6ProviderFactories,
-		CheckDestroy:             testAccCheckPolicyDestroyed(t, name),
+	accParallelTest(t, resource.TestCase{
+		CheckDestroy: testAccCheckPolicyDestroyed(t, name),
 		Steps: []resource.TestStep{
 			{
 				Config: testAccPolicyWithUpload(name, "sentinel", sentinelCode),
@@ -173,10 +171,8 @@ resource "tfgov_policy_upload" "test" {
 }
 `, name, path)
 	}
-	resource.ParallelTest(t, resource.TestCase{
-		PreCheck:                 func() { testAccPreCheck(t) },
-		ProtoV6ProviderFactories: testAccProtoV6ProviderFactories,
-		CheckDestroy:             testAccCheckPolicyDestroyed(t, name),
+	accParallelTest(t, resource.TestCase{
+		CheckDestroy: testAccCheckPolicyDestroyed(t, name),
 		Steps: []resource.TestStep{
 			{
 				Config: config(file),
@@ -256,9 +252,7 @@ func TestAccPolicyUploadResource_tooLarge(t *testing.T) {
 	}
 	for name, tc := range tests {
 		t.Run(name, func(t *testing.T) {
-			resource.ParallelTest(t, resource.TestCase{
-				PreCheck:                 func() { testAccPreCheck(t) },
-				ProtoV6ProviderFactories: testAccProtoV6ProviderFactories,
+			accParallelTest(t, resource.TestCase{
 				Steps: []resource.TestStep{{
 					Config:      fmt.Sprintf("resource \"tfgov_policy_upload\" \"test\" {\n  policy_id = %q\n  %s\n}\n", policyID, tc.body),
 					PlanOnly:    true,
@@ -268,9 +262,7 @@ func TestAccPolicyUploadResource_tooLarge(t *testing.T) {
 		})
 	}
 	// Exactly 10 MB plans (the apply would then find no such policy).
-	resource.ParallelTest(t, resource.TestCase{
-		PreCheck:                 func() { testAccPreCheck(t) },
-		ProtoV6ProviderFactories: testAccProtoV6ProviderFactories,
+	accParallelTest(t, resource.TestCase{
 		Steps: []resource.TestStep{{
 			Config:             fmt.Sprintf("resource \"tfgov_policy_upload\" \"test\" {\n  policy_id = %q\n  source = %q\n}\n", policyID, exact),
 			PlanOnly:           true,
@@ -306,9 +298,7 @@ func TestAccPolicyUploadResource_invalid(t *testing.T) {
 	}
 	for name, tc := range tests {
 		t.Run(name, func(t *testing.T) {
-			resource.ParallelTest(t, resource.TestCase{
-				PreCheck:                 func() { testAccPreCheck(t) },
-				ProtoV6ProviderFactories: testAccProtoV6ProviderFactories,
+			accParallelTest(t, resource.TestCase{
 				Steps: []resource.TestStep{{
 					Config:      "resource \"tfgov_policy_upload\" \"test\" {\n" + tc.body + "\n}\n",
 					PlanOnly:    name != "policy missing",
@@ -318,9 +308,7 @@ func TestAccPolicyUploadResource_invalid(t *testing.T) {
 		})
 	}
 	t.Run("import bad id", func(t *testing.T) {
-		resource.ParallelTest(t, resource.TestCase{
-			PreCheck:                 func() { testAccPreCheck(t) },
-			ProtoV6ProviderFactories: testAccProtoV6ProviderFactories,
+		accParallelTest(t, resource.TestCase{
 			Steps: []resource.TestStep{{
 				Config:        "resource \"tfgov_policy_upload\" \"test\" {\n  policy_id = \"pol-abc\"\n  content = \"x\"\n}\n",
 				ResourceName:  uploadAddr,
@@ -334,9 +322,7 @@ func TestAccPolicyUploadResource_invalid(t *testing.T) {
 	// policy, instead of Terraform's "non-existent remote object".
 	t.Run("import a policy without code", func(t *testing.T) {
 		pol := testAccPolicy(t, tfe.Sentinel)
-		resource.ParallelTest(t, resource.TestCase{
-			PreCheck:                 func() { testAccPreCheck(t) },
-			ProtoV6ProviderFactories: testAccProtoV6ProviderFactories,
+		accParallelTest(t, resource.TestCase{
 			Steps: []resource.TestStep{{
 				Config:        fmt.Sprintf("resource \"tfgov_policy_upload\" \"test\" {\n  policy_id = %q\n  content = \"x\"\n}\n", pol.ID),
 				ResourceName:  uploadAddr,
@@ -349,9 +335,7 @@ func TestAccPolicyUploadResource_invalid(t *testing.T) {
 	// A policy that does not exist is said to be missing, not "without
 	// code".
 	t.Run("import a missing policy", func(t *testing.T) {
-		resource.ParallelTest(t, resource.TestCase{
-			PreCheck:                 func() { testAccPreCheck(t) },
-			ProtoV6ProviderFactories: testAccProtoV6ProviderFactories,
+		accParallelTest(t, resource.TestCase{
 			Steps: []resource.TestStep{{
 				Config:        "resource \"tfgov_policy_upload\" \"test\" {\n  policy_id = \"pol-doesnotexist00001\"\n  content = \"x\"\n}\n",
 				ResourceName:  uploadAddr,
@@ -374,9 +358,7 @@ resource "tfgov_policy_upload" "test" {
   content   = %q
 }
 `, pol.ID, sentinelCode)
-	resource.ParallelTest(t, resource.TestCase{
-		PreCheck:                 func() { testAccPreCheck(t) },
-		ProtoV6ProviderFactories: testAccProtoV6ProviderFactories,
+	accParallelTest(t, resource.TestCase{
 		CheckDestroy: func(*terraform.State) error {
 			got, err := testAccClient(t).Policies.Download(context.Background(), pol.ID)
 			if err != nil {
@@ -397,10 +379,8 @@ resource "tfgov_policy_upload" "test" {
 // inline code that is not Rego without uploading it.
 func TestAccPolicyUploadResource_opaInline(t *testing.T) {
 	name := testAccName("upload-opa")
-	resource.ParallelTest(t, resource.TestCase{
-		PreCheck:                 func() { testAccPreCheck(t) },
-		ProtoV6ProviderFactories: testAccProtoV6ProviderFactories,
-		CheckDestroy:             testAccCheckPolicyDestroyed(t, name),
+	accParallelTest(t, resource.TestCase{
+		CheckDestroy: testAccCheckPolicyDestroyed(t, name),
 		Steps: []resource.TestStep{
 			// Rego (it declares a package) that does not parse is refused
 			// at plan, although the policy is new: nothing is made.
@@ -507,9 +487,8 @@ func TestAccPolicyResource_requests(t *testing.T) {
 	}
 	name := testAccName("counted")
 	var before map[string]int
-	resource.Test(t, resource.TestCase{
-		PreCheck:                 func() { testAccPreCheck(t); before, start = snapshot(), time.Now() },
-		ProtoV6ProviderFactories: testAccProtoV6ProviderFactories,
+	accTest(t, resource.TestCase{
+		PreCheck: func() { testAccPreCheck(t); before, start = snapshot(), time.Now() },
 		CheckDestroy: func(*terraform.State) error {
 			if n := sb.RequestsTo("DELETE", "/api/v2/policies/"+policyID); n != 1 {
 				return fmt.Errorf("destroy made %d DELETE requests, want 1", n)
@@ -582,9 +561,7 @@ func TestAccPolicyUploadResource_importWithSource(t *testing.T) {
 	importBlock := fmt.Sprintf("import {\n  to = tfgov_policy_upload.test\n  id = %q\n}\n", pol.ID)
 	uploads := func() int { return sandboxUploads(pol.ID) }
 	before := 0
-	resource.ParallelTest(t, resource.TestCase{
-		PreCheck:                 func() { testAccPreCheck(t) },
-		ProtoV6ProviderFactories: testAccProtoV6ProviderFactories,
+	accParallelTest(t, resource.TestCase{
 		Steps: []resource.TestStep{
 			{
 				PreConfig: func() { before = uploads() },
@@ -619,10 +596,8 @@ func TestAccPolicyUploadResource_importWithSource(t *testing.T) {
 func TestAccPolicyUploadResource_regoAtPlanExistingPolicy(t *testing.T) {
 	name := testAccName("upload-kind")
 	policyOnly := fmt.Sprintf("resource \"tfgov_policy\" \"test\" {\n  name  = %q\n  kind  = \"opa\"\n  query = \"data.terraform.policies.tags.deny\"\n}\n", name)
-	resource.ParallelTest(t, resource.TestCase{
-		PreCheck:                 func() { testAccPreCheck(t) },
-		ProtoV6ProviderFactories: testAccProtoV6ProviderFactories,
-		CheckDestroy:             testAccCheckPolicyDestroyed(t, name),
+	accParallelTest(t, resource.TestCase{
+		CheckDestroy: testAccCheckPolicyDestroyed(t, name),
 		Steps: []resource.TestStep{
 			{Config: policyOnly},
 			{

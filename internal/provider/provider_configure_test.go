@@ -172,8 +172,7 @@ func TestProviderConfigure_errors(t *testing.T) {
 	}
 	for name, tc := range tests {
 		t.Run(name, func(t *testing.T) {
-			acctest.UnitTest(t, acctest.TestCase{
-				ProtoV6ProviderFactories: testAccProtoV6ProviderFactories,
+			accUnitTest(t, acctest.TestCase{
 				Steps: []acctest.TestStep{{
 					Config: tc.config + `
 data "tfgov_agent_tokens" "test" { agent_pool_id = "apool-abc" }`,

@@ -42,8 +42,7 @@ resource "tfgov_policy" "test" {
   query = "data.terraform.policies.tags.deny"
 }
 `, org, name)
-	resource.Test(t, resource.TestCase{
-		ProtoV6ProviderFactories: testAccProtoV6ProviderFactories,
+	accTest(t, resource.TestCase{
 		Steps: []resource.TestStep{{
 			Config: config,
 			ConfigPlanChecks: resource.ConfigPlanChecks{PreApply: []plancheck.PlanCheck{
@@ -61,8 +60,7 @@ resource "tfgov_policy" "test" {
 func TestAccProvider_organizationUnknownDataSource(t *testing.T) {
 	testAccPreCheck(t)
 	t.Setenv("TFE_ORGANIZATION", "")
-	resource.Test(t, resource.TestCase{
-		ProtoV6ProviderFactories: testAccProtoV6ProviderFactories,
+	accTest(t, resource.TestCase{
 		Steps: []resource.TestStep{{
 			Config: fmt.Sprintf(`
 resource "terraform_data" "org" {
@@ -85,8 +83,7 @@ data "tfgov_policies" "all" {}
 // connection to plan with).
 func TestAccProvider_connectionUnknown(t *testing.T) {
 	testAccPreCheck(t)
-	resource.Test(t, resource.TestCase{
-		ProtoV6ProviderFactories: testAccProtoV6ProviderFactories,
+	accTest(t, resource.TestCase{
 		Steps: []resource.TestStep{{
 			Config: `
 resource "terraform_data" "token" {

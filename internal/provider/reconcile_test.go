@@ -366,10 +366,8 @@ func TestAccLostAnswers(t *testing.T) {
 						},
 					}, resource.TestStep{Config: tc.config, ConfigStateChecks: checks})
 				}
-				resource.Test(t, resource.TestCase{
-					PreCheck:                 func() { testAccPreCheck(t) },
-					ProtoV6ProviderFactories: testAccProtoV6ProviderFactories,
-					Steps:                    steps,
+				accTest(t, resource.TestCase{
+					Steps: steps,
 				})
 			})
 		}
@@ -442,9 +440,7 @@ func TestAccLostAnswerRefused(t *testing.T) {
 		t.Cleanup(func() {
 			cleanupErr(t, "policy "+pol.ID, testAccClient(t).Policies.Delete(context.Background(), pol.ID))
 		})
-		resource.Test(t, resource.TestCase{
-			PreCheck:                 func() { testAccPreCheck(t) },
-			ProtoV6ProviderFactories: testAccProtoV6ProviderFactories,
+		accTest(t, resource.TestCase{
 			Steps: []resource.TestStep{{
 				PreConfig: func() {
 					// 503 before processing: the create made nothing, but
@@ -467,9 +463,7 @@ func TestAccLostAnswerRefused(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		resource.ParallelTest(t, resource.TestCase{
-			PreCheck:                 func() { testAccPreCheck(t) },
-			ProtoV6ProviderFactories: testAccProtoV6ProviderFactories,
+		accParallelTest(t, resource.TestCase{
 			Steps: []resource.TestStep{{
 				PreConfig: func() {
 					if err := sb.InjectFault(sandbox.Fault{Method: "POST", Path: mod.varsPath(), Status: 503, Count: 1}); err != nil {
@@ -497,9 +491,7 @@ func TestAccNameTaken(t *testing.T) {
 	t.Cleanup(func() {
 		cleanupErr(t, "policy "+pol.ID, testAccClient(t).Policies.Delete(context.Background(), pol.ID))
 	})
-	resource.ParallelTest(t, resource.TestCase{
-		PreCheck:                 func() { testAccPreCheck(t) },
-		ProtoV6ProviderFactories: testAccProtoV6ProviderFactories,
+	accParallelTest(t, resource.TestCase{
 		Steps: []resource.TestStep{{
 			Config: testAccPolicyConfig(name, "", "", "", ""),
 			ExpectError: wrappedRE(`Policy already exists.*` + regexp.QuoteMeta(fmt.Sprintf("already has a policy named %q (%s)", name, pol.ID)) +

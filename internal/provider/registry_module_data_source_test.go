@@ -43,9 +43,7 @@ data "tfgov_registry_module" "deprecations" {
 			"deprecated": deprecated, "deprecation_reason": reason, "deprecation_link": knownvalue.Null(),
 		})
 	}
-	resource.ParallelTest(t, resource.TestCase{
-		PreCheck:                 func() { testAccPreCheck(t) },
-		ProtoV6ProviderFactories: testAccProtoV6ProviderFactories,
+	accParallelTest(t, resource.TestCase{
 		Steps: []resource.TestStep{{
 			Config: config,
 			ConfigStateChecks: []statecheck.StateCheck{

@@ -82,9 +82,7 @@ data "tfgov_workspace_team_access" "empty" {
 		})
 	}
 	deployPerms := taPerms{"apply", "none", "read-outputs", "none", true, false, false}
-	resource.ParallelTest(t, resource.TestCase{
-		PreCheck:                 func() { testAccPreCheck(t) },
-		ProtoV6ProviderFactories: testAccProtoV6ProviderFactories,
+	accParallelTest(t, resource.TestCase{
 		Steps: []resource.TestStep{{
 			Config: config,
 			ConfigStateChecks: []statecheck.StateCheck{
@@ -150,10 +148,8 @@ func TestAccTeamAccessDataSource_notFound(t *testing.T) {
 	}
 	for name, tc := range tests {
 		t.Run(name, func(t *testing.T) {
-			resource.ParallelTest(t, resource.TestCase{
-				PreCheck:                 func() { testAccPreCheck(t) },
-				ProtoV6ProviderFactories: testAccProtoV6ProviderFactories,
-				Steps:                    []resource.TestStep{{Config: tc.config, ExpectError: matchWrapped(tc.want)}},
+			accParallelTest(t, resource.TestCase{
+				Steps: []resource.TestStep{{Config: tc.config, ExpectError: matchWrapped(tc.want)}},
 			})
 		})
 	}
@@ -175,9 +171,7 @@ func TestAccWorkspaceTeamAccessDataSource_withoutInclude(t *testing.T) {
 		}
 	}
 	proxyURL := testAccTeamAccessProxy(t, func(doc map[string]any) { delete(doc, "included") })
-	resource.ParallelTest(t, resource.TestCase{
-		PreCheck:                 func() { testAccPreCheck(t) },
-		ProtoV6ProviderFactories: testAccProtoV6ProviderFactories,
+	accParallelTest(t, resource.TestCase{
 		Steps: []resource.TestStep{{
 			Config: fmt.Sprintf(`
 provider "tfgov" {

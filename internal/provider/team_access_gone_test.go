@@ -43,9 +43,7 @@ resource "tfgov_team_access" "other" {
 `, mine.ID, other.ID, ws.ID, access) + testAccExclusiveConfig(ws.ID, mine.ID, other.ID)
 	}
 	perm := regexp.QuoteMeta(permTeamAccess)
-	resource.ParallelTest(t, resource.TestCase{
-		PreCheck:                 func() { testAccPreCheck(t) },
-		ProtoV6ProviderFactories: testAccProtoV6ProviderFactories,
+	accParallelTest(t, resource.TestCase{
 		Steps: []resource.TestStep{
 			{Config: config("admin")},
 			{Config: config("read")},
@@ -128,9 +126,7 @@ func TestAccWorkspaceTeamAccessExclusive_createCannotSee(t *testing.T) {
 	mine, other := testAccTeam(t, nil), testAccTeam(t, nil)
 	testAccGrant(t, mine.ID, ws.ID, tfe.AccessRead)
 	testAccGrant(t, other.ID, ws.ID, tfe.AccessWrite)
-	resource.ParallelTest(t, resource.TestCase{
-		PreCheck:                 func() { testAccPreCheck(t) },
-		ProtoV6ProviderFactories: testAccProtoV6ProviderFactories,
+	accParallelTest(t, resource.TestCase{
 		Steps: []resource.TestStep{{
 			Config: testAccTeamTokenProvider(t, mine) + testAccExclusiveConfig(ws.ID, mine.ID), PlanOnly: true,
 			ExpectError: matchWrapped("Cannot plan exclusive team access", fmt.Sprintf("workspace %s (%q) exists, but the API token may not see every team's access to it", ws.ID, ws.Name)),

@@ -153,10 +153,8 @@ func TestAccTeamAccessResource_basic(t *testing.T) {
 	sameID := statecheck.CompareValue(compare.ValuesSame())
 	cfg := func(access, perms string) string { return testAccTeamAccessConfig(team.ID, ws.ID, access, perms) }
 
-	resource.ParallelTest(t, resource.TestCase{
-		PreCheck:                 func() { testAccPreCheck(t) },
-		ProtoV6ProviderFactories: testAccProtoV6ProviderFactories,
-		CheckDestroy:             testAccCheckTeamAccessDestroyed(t, team.ID, ws.ID),
+	accParallelTest(t, resource.TestCase{
+		CheckDestroy: testAccCheckTeamAccessDestroyed(t, team.ID, ws.ID),
 		Steps: []resource.TestStep{
 			{
 				Config: cfg("read", ""),
@@ -270,10 +268,8 @@ func TestAccTeamAccessResource_custom(t *testing.T) {
 	middle := taPerms{"plan", "read", "read-outputs", "read", true, false, true}
 	readState := taPerms{"read", "write", "read", "none", false, true, false}
 
-	resource.ParallelTest(t, resource.TestCase{
-		PreCheck:                 func() { testAccPreCheck(t) },
-		ProtoV6ProviderFactories: testAccProtoV6ProviderFactories,
-		CheckDestroy:             testAccCheckTeamAccessDestroyed(t, team.ID, ws.ID),
+	accParallelTest(t, resource.TestCase{
+		CheckDestroy: testAccCheckTeamAccessDestroyed(t, team.ID, ws.ID),
 		Steps: []resource.TestStep{
 			// custom without permissions: the service's defaults.
 			{Config: cfg("custom", ""), ConfigStateChecks: testAccTeamAccessChecks(t, "custom", taDefaults)},
@@ -306,9 +302,7 @@ func TestAccTeamAccessResource_conflict(t *testing.T) {
 	}
 	taken := fmt.Sprintf(`Team %q (%s) already has "read" access to workspace %q (%s) (team access %s)`, team.Name, team.ID, ws.Name, ws.ID, existing.ID)
 	otherGrant := fmt.Sprintf("resource \"tfgov_team_access\" \"other\" {\n  team_id      = %q\n  workspace_id = %q\n  access       = \"read\"\n}\n", other.ID, ws.ID)
-	resource.ParallelTest(t, resource.TestCase{
-		PreCheck:                 func() { testAccPreCheck(t) },
-		ProtoV6ProviderFactories: testAccProtoV6ProviderFactories,
+	accParallelTest(t, resource.TestCase{
 		Steps: []resource.TestStep{
 			{
 				Config: testAccTeamAccessConfig(team.ID, ws.ID, "write", ""),
@@ -355,9 +349,7 @@ func TestAccTeamAccessResource_invalid(t *testing.T) {
 	}
 	for name, tc := range tests {
 		t.Run(name, func(t *testing.T) {
-			resource.ParallelTest(t, resource.TestCase{
-				PreCheck:                 func() { testAccPreCheck(t) },
-				ProtoV6ProviderFactories: testAccProtoV6ProviderFactories,
+			accParallelTest(t, resource.TestCase{
 				Steps: []resource.TestStep{{
 					Config:      testAccTeamAccessConfig(tc.team, tc.ws, tc.access, tc.perms),
 					PlanOnly:    true,
@@ -382,9 +374,7 @@ func TestAccTeamAccessResource_importErrors(t *testing.T) {
 	}
 	for name, tc := range tests {
 		t.Run(name, func(t *testing.T) {
-			resource.ParallelTest(t, resource.TestCase{
-				PreCheck:                 func() { testAccPreCheck(t) },
-				ProtoV6ProviderFactories: testAccProtoV6ProviderFactories,
+			accParallelTest(t, resource.TestCase{
 				Steps: []resource.TestStep{{
 					Config:        testAccTeamAccessConfig(team.ID, ws.ID, "read", ""),
 					ResourceName:  teamAccessAddr,
@@ -433,9 +423,7 @@ resource "tfgov_team_access" "custom" {
   permissions  = { runs = "plan", variables = "read" }
 }
 `, proxyURL, fixed.ID, custom.ID, ws.ID)
-	resource.ParallelTest(t, resource.TestCase{
-		PreCheck:                 func() { testAccPreCheck(t) },
-		ProtoV6ProviderFactories: testAccProtoV6ProviderFactories,
+	accParallelTest(t, resource.TestCase{
 		Steps: []resource.TestStep{
 			{Config: config},
 			{
@@ -540,9 +528,7 @@ func TestAccTeamAccessResource_requests(t *testing.T) {
 			return err
 		})}
 	}
-	resource.Test(t, resource.TestCase{
-		PreCheck:                 func() { testAccPreCheck(t) },
-		ProtoV6ProviderFactories: testAccProtoV6ProviderFactories,
+	accTest(t, resource.TestCase{
 		CheckDestroy: func(*terraform.State) error {
 			if n := byID("DELETE"); n != 1 {
 				return fmt.Errorf("destroy made %d DELETE requests, want 1", n)

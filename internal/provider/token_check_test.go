@@ -74,8 +74,7 @@ data "tfgov_policies" "test" {}
 			for k, v := range tc.env {
 				t.Setenv(k, v)
 			}
-			resource.Test(t, resource.TestCase{
-				ProtoV6ProviderFactories: testAccProtoV6ProviderFactories,
+			accTest(t, resource.TestCase{
 				Steps: []resource.TestStep{{
 					Config:      tc.provider + data,
 					ExpectError: wrappedRE(tc.want),
@@ -116,8 +115,7 @@ func TestAccProviderConfigure_cliConfigCredentials(t *testing.T) {
 			for k, v := range env {
 				t.Setenv(k, v)
 			}
-			resource.Test(t, resource.TestCase{
-				ProtoV6ProviderFactories: testAccProtoV6ProviderFactories,
+			accTest(t, resource.TestCase{
 				Steps: []resource.TestStep{{
 					Config: `data "tfgov_policies" "test" {}`,
 					Check:  resource.TestCheckResourceAttrSet("data.tfgov_policies.test", "id"),

@@ -82,9 +82,7 @@ data "tfgov_workspaces" "none_expected" {
 }
 `, prod.Name, dev.Name, prefix, tag)
 	one := "data.tfgov_workspace.one"
-	resource.ParallelTest(t, resource.TestCase{
-		PreCheck:                 func() { testAccPreCheck(t) },
-		ProtoV6ProviderFactories: testAccProtoV6ProviderFactories,
+	accParallelTest(t, resource.TestCase{
 		Steps: []resource.TestStep{
 			{
 				Config: config,
@@ -146,10 +144,8 @@ func testAccExpectErrors(t *testing.T, cases map[string]testAccErrorCase) {
 	t.Helper()
 	for name, tc := range cases {
 		t.Run(name, func(t *testing.T) {
-			resource.ParallelTest(t, resource.TestCase{
-				PreCheck:                 func() { testAccPreCheck(t) },
-				ProtoV6ProviderFactories: testAccProtoV6ProviderFactories,
-				Steps:                    []resource.TestStep{{Config: tc.config, ExpectError: matchWrapped(tc.want)}},
+			accParallelTest(t, resource.TestCase{
+				Steps: []resource.TestStep{{Config: tc.config, ExpectError: matchWrapped(tc.want)}},
 			})
 		})
 	}

@@ -134,9 +134,7 @@ func TestAccWorkspaceTeamAccessExclusive_lockOutExemptions(t *testing.T) {
 		testAccGrant(t, adm1.ID, ws.ID, tfe.AccessAdmin)
 		g2 := testAccGrant(t, adm2.ID, ws.ID, tfe.AccessAdmin)
 		provider, _ := testAccMemberToken(t, adm1, adm2)
-		resource.Test(t, resource.TestCase{
-			PreCheck:                 func() { testAccPreCheck(t) },
-			ProtoV6ProviderFactories: testAccProtoV6ProviderFactories,
+		accTest(t, resource.TestCase{
 			Steps: []resource.TestStep{
 				{
 					Config: provider + testAccExclusiveConfig(ws.ID, adm2.ID),
@@ -158,9 +156,7 @@ func TestAccWorkspaceTeamAccessExclusive_lockOutExemptions(t *testing.T) {
 		managers := testAccTeam(t, &tfe.OrganizationAccessOptions{ManageWorkspaces: tfe.Bool(true)})
 		testAccGrant(t, adm.ID, ws.ID, tfe.AccessAdmin)
 		provider, _ := testAccMemberToken(t, adm, managers)
-		resource.Test(t, resource.TestCase{
-			PreCheck:                 func() { testAccPreCheck(t) },
-			ProtoV6ProviderFactories: testAccProtoV6ProviderFactories,
+		accTest(t, resource.TestCase{
 			Steps: []resource.TestStep{{
 				Config: provider + testAccExclusiveConfig(ws.ID),
 				ConfigStateChecks: []statecheck.StateCheck{stateCheckFunc(func(context.Context, *tfjson.State) error {

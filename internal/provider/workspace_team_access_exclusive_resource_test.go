@@ -147,9 +147,7 @@ func TestAccWorkspaceTeamAccessExclusive_basic(t *testing.T) {
 		})
 	}
 
-	resource.Test(t, resource.TestCase{
-		PreCheck:                 func() { testAccPreCheck(t) },
-		ProtoV6ProviderFactories: testAccProtoV6ProviderFactories,
+	accTest(t, resource.TestCase{
 		CheckDestroy: func(*terraform.State) error {
 			return testAccGrantsAre(t, ws.ID, kept) // destroy revokes nothing
 		},
@@ -231,9 +229,7 @@ func TestAccWorkspaceTeamAccessExclusive_create(t *testing.T) {
 	a, b := testAccTeam(t, nil), testAccTeam(t, nil)
 	ga := testAccGrant(t, a.ID, ws.ID, tfe.AccessRead)
 	testAccGrant(t, b.ID, ws.ID, tfe.AccessWrite)
-	resource.ParallelTest(t, resource.TestCase{
-		PreCheck:                 func() { testAccPreCheck(t) },
-		ProtoV6ProviderFactories: testAccProtoV6ProviderFactories,
+	accParallelTest(t, resource.TestCase{
 		Steps: []resource.TestStep{
 			{
 				Config: testAccExclusiveConfig(ws.ID, a.ID),
@@ -309,8 +305,7 @@ func TestAccWorkspaceTeamAccessExclusive_warning(t *testing.T) {
 // TestAccWorkspaceTeamAccessExclusive_invalid: bad input fails at plan,
 // naming the attribute.
 func TestAccWorkspaceTeamAccessExclusive_invalid(t *testing.T) {
-	resource.UnitTest(t, resource.TestCase{
-		ProtoV6ProviderFactories: testAccProtoV6ProviderFactories,
+	accUnitTest(t, resource.TestCase{
 		Steps: []resource.TestStep{
 			{Config: testAccExclusiveConfig("workspace", "team-abc"), PlanOnly: true, ExpectError: wrappedRE(`workspace_id.*ws-<id>`)},
 			{Config: testAccExclusiveConfig("ws-abc", "team-abc", "owners"), PlanOnly: true, ExpectError: wrappedRE(`team_ids.*team-<id>`)},
@@ -329,9 +324,7 @@ func TestAccWorkspaceTeamAccessExclusive_gone(t *testing.T) {
 	config := testAccExclusiveConfig(ws.ID, a.ID) + testAccTeamAccessConfig(a.ID, ws.ID, "read", "")
 	missing := fmt.Sprintf(`cannot be refreshed: workspace %s was not found. It was deleted, or the API token belongs to no team of its organization: `+
 		`the service answers the same to both. If it was deleted, remove the resource from state: terraform state rm`, ws.ID)
-	resource.ParallelTest(t, resource.TestCase{
-		PreCheck:                 func() { testAccPreCheck(t) },
-		ProtoV6ProviderFactories: testAccProtoV6ProviderFactories,
+	accParallelTest(t, resource.TestCase{
 		Steps: []resource.TestStep{
 			{Config: config},
 			{
@@ -355,10 +348,8 @@ func TestAccWorkspaceTeamAccessExclusive_identity(t *testing.T) {
 	ws := testAccWorkspace(t)
 	a := testAccTeam(t, nil)
 	testAccGrant(t, a.ID, ws.ID, tfe.AccessRead)
-	resource.ParallelTest(t, resource.TestCase{
-		PreCheck:                 func() { testAccPreCheck(t) },
-		ProtoV6ProviderFactories: testAccProtoV6ProviderFactories,
-		TerraformVersionChecks:   []tfversion.TerraformVersionCheck{tfversion.SkipBelow(tfversion.Version1_12_0)},
+	accParallelTest(t, resource.TestCase{
+		TerraformVersionChecks: []tfversion.TerraformVersionCheck{tfversion.SkipBelow(tfversion.Version1_12_0)},
 		Steps: []resource.TestStep{
 			{Config: testAccExclusiveConfig(ws.ID, a.ID), ConfigStateChecks: identityChecks("workspace_team_access_exclusive", exclusiveAddr)},
 			{
@@ -403,9 +394,7 @@ func TestAccWorkspaceTeamAccessExclusive_lockOut(t *testing.T) {
 		t.Fatal(err)
 	}
 	provider := fmt.Sprintf("provider \"tfgov\" {\n  token = %q\n}\n", tok.Token)
-	resource.ParallelTest(t, resource.TestCase{
-		PreCheck:                 func() { testAccPreCheck(t) },
-		ProtoV6ProviderFactories: testAccProtoV6ProviderFactories,
+	accParallelTest(t, resource.TestCase{
 		Steps: []resource.TestStep{
 			// A new resource that would remove adm: refused at plan.
 			{
@@ -529,9 +518,7 @@ func TestAccWorkspaceTeamAccessExclusive_lostDelete(t *testing.T) {
 	d := testAccTeam(t, nil)
 	var gd *tfe.TeamAccess
 	const noRetry = "provider \"tfgov\" {\n  retry_max = 0\n}\n"
-	resource.ParallelTest(t, resource.TestCase{
-		PreCheck:                 func() { testAccPreCheck(t) },
-		ProtoV6ProviderFactories: testAccProtoV6ProviderFactories,
+	accParallelTest(t, resource.TestCase{
 		Steps: []resource.TestStep{
 			{Config: testAccExclusiveConfig(ws.ID, a.ID, b.ID, c.ID)},
 			{

@@ -26,6 +26,34 @@ var testAccProtoV6ProviderFactories = map[string]func() (tfprotov6.ProviderServe
 	"tfgov": providerserver.NewProtocol6WithError(New("test")()),
 }
 
+// accTest runs an acceptance test case against the provider in-process,
+// with testAccPreCheck unless the case brings its own PreCheck.
+func accTest(t *testing.T, c resource.TestCase) {
+	t.Helper()
+	resource.Test(t, accCase(t, c))
+}
+
+// accParallelTest is accTest for a case that may run beside others.
+func accParallelTest(t *testing.T, c resource.TestCase) {
+	t.Helper()
+	resource.ParallelTest(t, accCase(t, c))
+}
+
+// accUnitTest runs a case that needs no service (and no TF_ACC).
+func accUnitTest(t *testing.T, c resource.TestCase) {
+	t.Helper()
+	c.ProtoV6ProviderFactories = testAccProtoV6ProviderFactories
+	resource.UnitTest(t, c)
+}
+
+func accCase(t *testing.T, c resource.TestCase) resource.TestCase {
+	if c.PreCheck == nil {
+		c.PreCheck = func() { testAccPreCheck(t) }
+	}
+	c.ProtoV6ProviderFactories = testAccProtoV6ProviderFactories
+	return c
+}
+
 // accSandbox is the in-process sandbox, or nil against a live endpoint.
 var accSandbox *sandbox.Server
 
