@@ -1,7 +1,4 @@
-// Package tfeclient is tfgov's HTTP layer: the go-tfe client, its transport
-// (retries, rate limits, error bodies, the service's clock), service
-// discovery, writes carried past Terraform's stop, the pager and raw
-// JSON:API requests. It imports nothing from terraform-plugin-framework.
+// Package tfeclient is tfgov's HTTP layer (DESIGN.md "The HTTP layer (internal/tfeclient)").
 package tfeclient
 
 import (
@@ -20,24 +17,19 @@ const DefaultRetryMax = 5
 
 // Config is what New needs to reach the service.
 type Config struct {
-	// Address is the service's URL; "" finds the API of Hostname by
-	// service discovery (discovery.go).
-	Address  string
-	Hostname string
-	Token    string
-	// SkipVerify skips TLS verification, for discovery and requests alike.
-	SkipVerify bool
+	Address    string // "": the API of Hostname, by service discovery
+	Hostname   string
+	Token      string
+	SkipVerify bool // for discovery and requests alike
 	RetryMax   int
 	UserAgent  string
 }
 
-// Client is the configured go-tfe client and the service's clock its
-// transport follows.
+// Client is the configured go-tfe client and the service's clock its transport follows.
 type Client struct {
 	*tfe.Client
-	Clock *ServiceClock
-	// Address is the service's address, found by discovery when not given.
-	Address string
+	Clock   *ServiceClock
+	Address string // found by discovery when not given
 }
 
 // DiscoveryError is a failed service discovery of Hostname.
@@ -58,10 +50,7 @@ type ConnectError struct {
 func (e *ConnectError) Error() string { return fmt.Sprintf("connecting to %s: %s", e.Address, e.Err) }
 func (e *ConnectError) Unwrap() error { return e.Err }
 
-// New builds the HTTP client, finds the API when no address is given, and
-// creates the go-tfe client, whose writes are carried past Terraform's stop
-// (interrupt.go). A failed discovery is a *DiscoveryError, a failed client
-// a *ConnectError.
+// New builds the go-tfe client, finding the API when no address is given (*DiscoveryError).
 func New(ctx context.Context, cfg Config) (*Client, error) {
 	httpClient := cleanhttp.DefaultPooledClient()
 	transport := cleanhttp.DefaultPooledTransport()
@@ -88,8 +77,7 @@ func New(ctx context.Context, cfg Config) (*Client, error) {
 		Token:      cfg.Token,
 		Headers:    map[string][]string{"User-Agent": {cfg.UserAgent}},
 		HTTPClient: httpClient,
-		// Server errors are retried by retryTransport, which retry_max
-		// bounds; go-tfe's own retries (fixed at 30) stay off.
+		// retryTransport retries (DESIGN.md "Decision: a retry transport beside go-tfe's").
 		RetryServerErrors: false,
 	})
 	if err != nil {

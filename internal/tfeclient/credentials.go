@@ -13,39 +13,14 @@ import (
 	svchost "github.com/hashicorp/terraform-svchost"
 )
 
-// Terraform CLI's credentials, read where and as Terraform reads them
-// (hashicorp/terraform internal/command/cliconfig), after the provider's
-// own `token` and TFE_TOKEN:
-//
-//  1. TF_TOKEN_<host> (dots as underscores, dashes as double underscores),
-//  2. a `credentials "<host>" { token = "..." }` block of the CLI
-//     configuration: the file named by TF_CLI_CONFIG_FILE (or the older
-//     TERRAFORM_CONFIG), else ~/.terraformrc (%APPDATA%\terraform.rc on
-//     Windows); and, only when no variable names the file, as Terraform
-//     does, the *.tfrc and *.tfrc.json files of the CLI configuration
-//     directory ~/.terraform.d (%APPDATA%\terraform.d), which override the
-//     main file, a later name overriding an earlier one;
-//  3. the credentials file of `terraform login`, credentials.tfrc.json in
-//     that directory. It is read even when TF_CLI_CONFIG_FILE is set (as
-//     hashicorp/tfe does; Terraform itself then skips the directory), so a
-//     dev_overrides file does not hide a login. `terraform login` refuses
-//     a host that a credentials block already names, so the two never
-//     disagree in practice.
-//
-// The files are HCL 1 or JSON, parsed with HCL 1 as Terraform parses them.
-// Hostnames are compared as svchost compares them (case, Unicode and the
-// default port 443 folded). A credentials_helper is not run.
+// Terraform CLI's credentials, read where and as Terraform reads them, after the provider's
+// own token and TFE_TOKEN: DESIGN.md "The token and the endpoint".
 
 // cliConfigPlaces are the paths Terraform CLI reads its configuration from.
 type cliConfigPlaces struct {
-	// file is the main CLI configuration file; fileVar the environment
-	// variable that named it ("" for the default location).
-	file, fileVar string
-	// dir is the CLI configuration directory. Its *.tfrc and *.tfrc.json
-	// files are read only when fileVar is "".
-	dir string
-	// login is the credentials file `terraform login` writes.
-	login string
+	file, fileVar string // the main file, and the variable that named it ("": the default)
+	dir           string // its *.tfrc and *.tfrc.json are read only when fileVar is ""
+	login         string // the credentials file `terraform login` writes
 }
 
 func locateCLIConfig() (cliConfigPlaces, error) {
@@ -69,8 +44,7 @@ func locateCLIConfig() (cliConfigPlaces, error) {
 	return p, nil
 }
 
-// terraformHomeDir is where Terraform looks for its CLI configuration:
-// HOME (else the user's home directory) on Unix, %APPDATA% on Windows.
+// terraformHomeDir: HOME (else the user's home directory) on Unix, %APPDATA% on Windows.
 func terraformHomeDir() (string, error) {
 	if runtime.GOOS == "windows" {
 		return os.UserConfigDir()
@@ -90,19 +64,13 @@ func terraformHomeDir() (string, error) {
 
 // cliCredentials is what the CLI configuration files hold for one host.
 type cliCredentials struct {
-	// token and file: the token found and the file it is in ("" when none).
-	token, file string
-	// fromLogin is set when file is the credentials file of `terraform login`.
-	fromLogin bool
-	// looked lists each place read and what it held, for the error of a
-	// missing token.
-	looked []string
+	token, file string   // "" when none
+	fromLogin   bool     // file is the credentials file of `terraform login`
+	looked      []string // each place read and what it held, for a missing token's error
 }
 
-// credentialsFromCLIConfig reads the credentials block for host from the
-// CLI configuration, then the credentials file of `terraform login`
-// (places 2 and 3 above). A file that exists but cannot be read or parsed
-// is an error naming it, not a silent miss.
+// credentialsFromCLIConfig reads a credentials block, then the file of `terraform login`. A
+// file that exists but cannot be read or parsed is an error naming it, not a silent miss.
 func credentialsFromCLIConfig(places cliConfigPlaces, host svchost.Hostname) (cliCredentials, error) {
 	var c cliCredentials
 	block := fmt.Sprintf("a credentials %q block", host.ForDisplay())
@@ -176,9 +144,8 @@ func credentialsFromCLIConfig(places cliConfigPlaces, host svchost.Hostname) (cl
 	return c, nil
 }
 
-// readCredentialsBlock parses a CLI configuration file (HCL 1 or JSON, as
-// Terraform reads it) and returns the token of its credentials block for
-// host. exists is false when there is no such file.
+// readCredentialsBlock returns the token of file's credentials block for host (HCL 1 or JSON,
+// parsed as Terraform parses them).
 func readCredentialsBlock(file string, host svchost.Hostname) (token string, found, exists bool, err error) {
 	raw, err := os.ReadFile(file) // the CLI configuration's own paths
 	if errors.Is(err, os.ErrNotExist) {
@@ -211,11 +178,8 @@ func readCredentialsBlock(file string, host svchost.Hostname) (token string, fou
 	return "", false, true, nil
 }
 
-// tokenFromEnvVars decodes TF_TOKEN_ variables as Terraform CLI does
-// (internal/command/cliconfig: "__" is a dash, then "_" a dot, then the
-// name is normalised by svchost) and returns the one for host. A port
-// cannot be written in a shell variable name, but a variable set through
-// env(1) or a program may carry one (TF_TOKEN_localhost:8443).
+// tokenFromEnvVars decodes TF_TOKEN_ variables as Terraform CLI does ("__" is a dash, then "_"
+// a dot, svchost normalises) and returns host's; one set through env(1) may carry a port.
 func tokenFromEnvVars(environ []string, host svchost.Hostname) (token, name string) {
 	const prefix = "TF_TOKEN_"
 	for _, kv := range environ {
@@ -239,11 +203,8 @@ func TokenEnvName(hostname string) string {
 	return "TF_TOKEN_" + strings.ReplaceAll(h, ".", "_")
 }
 
-// exportableTokenEnvName is the TF_TOKEN_ variable of hostname with the
-// default port folded as Terraform folds it (tfe.example.com:443 ->
-// TF_TOKEN_tfe_example_com), and whether a shell can export it: not for
-// a host with another port, whose colon no variable name may hold
-// (127.0.0.1:18443 would need TF_TOKEN_127_0_0_1:18443).
+// exportableTokenEnvName is hostname's TF_TOKEN_ variable, port 443 folded, and whether a
+// shell can export it: not with another port, whose colon no variable name may hold.
 func exportableTokenEnvName(hostname string) (string, bool) {
 	if h, err := svchost.ForComparison(hostname); err == nil {
 		hostname = h.String()
@@ -252,22 +213,15 @@ func exportableTokenEnvName(hostname string) (string, bool) {
 	return name, !strings.Contains(name, ":")
 }
 
-// TokenSource says where the provider found its token, and how to fix a
-// wrong one there.
+// TokenSource says where the provider found its token, and how to fix a wrong one there.
 type TokenSource struct {
-	// Name is the source, as the error names it.
-	Name string
-	// Fix says how to put a valid token there.
-	Fix string
-	// Attribute is set when the token is the provider's `token`.
-	Attribute bool
+	Name      string // as the error names it
+	Fix       string
+	Attribute bool // the provider's `token`
 }
 
-// FindToken looks for the token in the order the provider documents: the
-// `token` attribute, TFE_TOKEN, TF_TOKEN_<host>, a credentials block of the
-// Terraform CLI configuration, the credentials file of `terraform login`
-// (above). token is "" when there is none; looked then lists each
-// place and what it held, for the error.
+// FindToken looks for the token in the documented order; with none, looked lists each place
+// and what it held, for the error.
 func FindToken(attr, hostname string) (token string, src TokenSource, looked []string, err error) {
 	login := fmt.Sprintf("run `terraform login %s`", hostname)
 	if attr != "" {
@@ -287,7 +241,6 @@ func FindToken(attr, hostname string) (token string, src TokenSource, looked []s
 	looked = append(looked, "the TFE_TOKEN environment variable: not set")
 	host, err := svchost.ForComparison(hostname)
 	if err != nil {
-		// No valid hostname, so no Terraform credentials can name it.
 		return "", TokenSource{}, append(looked, fmt.Sprintf("Terraform CLI credentials: none can name %q (%s)", hostname, err)), nil
 	}
 	if tok, name := tokenFromEnvVars(os.Environ(), host); tok != "" {
@@ -303,7 +256,6 @@ func FindToken(attr, hostname string) (token string, src TokenSource, looked []s
 	}
 	places, err := locateCLIConfig()
 	if err != nil {
-		// No home directory: no CLI configuration to read.
 		return "", TokenSource{}, append(looked, "the Terraform CLI configuration: no home directory ("+err.Error()+")"), nil //nolint:nilerr // a missing token, not a failure
 	}
 	creds, err := credentialsFromCLIConfig(places, host)
@@ -327,8 +279,7 @@ func FindToken(attr, hostname string) (token string, src TokenSource, looked []s
 	}
 }
 
-// MissingTokenDetail is the error of a provider that found no token: every
-// place it looked, in order, and what it found there.
+// MissingTokenDetail is the error of a provider that found no token.
 func MissingTokenDetail(hostname string, looked []string) string {
 	var b strings.Builder
 	fmt.Fprintf(&b, "No API token for %s was found. The provider looked, in this order, at:\n", hostname)
@@ -337,7 +288,6 @@ func MissingTokenDetail(hostname string, looked []string) string {
 	}
 	envName, ok := exportableTokenEnvName(hostname)
 	if !ok {
-		// No TF_TOKEN_ suggestion: its name would hold the port's colon.
 		fmt.Fprintf(&b, "\nSet the TFE_TOKEN environment variable (or the provider's token attribute), or add a credentials %q { token = \"...\" } block to the Terraform CLI configuration. "+
 			"A TF_TOKEN_ variable cannot name %s: a shell variable's name cannot hold the port.", hostname, hostname)
 		return b.String()

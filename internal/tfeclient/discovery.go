@@ -15,29 +15,18 @@ import (
 	"github.com/hashicorp/terraform-svchost/disco"
 )
 
-// tfeServiceIDs are the discovery services that name the API, newest
-// first: hashicorp/tfe asks for tfe.v2.2, Terraform CLI's cloud block for
-// tfe.v2; every HCP Terraform and Terraform Enterprise release serves at
-// least one, at the same base path.
+// tfeServiceIDs name the API, newest first (DESIGN.md "The token and the endpoint").
 var tfeServiceIDs = []string{"tfe.v2.2", "tfe.v2.1", "tfe.v2"}
 
-// discoverAPI resolves hostname (a hostname with an optional port) to the
-// API's base URL the way Terraform CLI and hashicorp/tfe do: svchost reads
-// https://<hostname>/.well-known/terraform.json through transport (so
-// ssl_skip_verify applies) and the first of tfeServiceIDs it lists is the
-// API, which on Terraform Enterprise may have another base path than
-// /api/v2/. The errors say what to do: trust the certificate, use
-// `address` for a plain-HTTP endpoint, or point at a service that is HCP
-// Terraform or Terraform Enterprise.
+// discoverAPI resolves hostname to the API's base URL as Terraform CLI does, through
+// transport (so ssl_skip_verify applies); its errors say what to do.
 func discoverAPI(hostname string, transport http.RoundTripper) (*url.URL, error) {
 	host, err := svchost.ForComparison(hostname)
 	if err != nil {
 		return nil, fmt.Errorf("hostname %q is not a valid hostname (with an optional port): %w", hostname, err)
 	}
 	services := disco.New()
-	// The discovery client reports a failed request as text: rec keeps the
-	// error itself, to tell a name that does not resolve from a port
-	// nothing listens on.
+	// The discovery client reports a failed request as text: rec keeps the error itself.
 	rec := &lastErrorTransport{next: transport}
 	services.Transport = rec
 	discoURL := "https://" + host.String() + "/.well-known/terraform.json"
@@ -82,8 +71,7 @@ func (t *lastErrorTransport) last() error {
 	return t.err
 }
 
-// discoveryError explains a failed discovery request: err is the discovery
-// client's error, cause the transport's last error (nil when none).
+// discoveryError explains a failed discovery: cause is the transport's last error, or nil.
 func discoveryError(hostname, discoURL string, err, cause error) error {
 	if cause == nil {
 		cause = err

@@ -7,11 +7,8 @@ import (
 	"strings"
 )
 
-// serviceErrorText is the message for one JSON:API error object of a 4xx
-// answer: the service's title and detail, quoted as sent, and the Terraform
-// attribute that source.pointer designates. go-tfe keeps only the title
-// and detail of each error, so the transport (explainErrorBody) puts this
-// text in their place; every resource's message shows it.
+// serviceErrorText is the message for one error of a 4xx answer: the service's title and
+// detail as sent, and the Terraform attribute that source.pointer designates.
 func serviceErrorText(status int, e jsonapiError) string {
 	msg := fmt.Sprintf("the service refused the request (%d %s)", status, cmp.Or(e.Title, strings.ToLower(http.StatusText(status))))
 	if e.Detail != "" {
@@ -27,12 +24,8 @@ func serviceErrorText(status int, e jsonapiError) string {
 	return msg
 }
 
-// pointerAttribute maps a JSON:API source.pointer to the name of the
-// Terraform attribute that carries the value: an attribute's kebab-case
-// name becomes snake case (`/data/attributes/enforcement-level` →
-// `enforcement_level`), a relationship becomes its ID attribute
-// (`/data/relationships/team` → `team_id`, `/data/relationships/policy-sets`
-// → `policy_set_ids`). It returns "" for any other pointer.
+// pointerAttribute: `/data/attributes/enforcement-level` → `enforcement_level`,
+// `/data/relationships/team` → `team_id`, `.../policy-sets` → `policy_set_ids`; else "".
 func pointerAttribute(pointer string) string {
 	parts := strings.Split(strings.TrimPrefix(pointer, "/"), "/")
 	if len(parts) < 3 || parts[0] != "data" {

@@ -10,46 +10,16 @@ import (
 	tfe "github.com/hashicorp/go-tfe"
 )
 
-// An interrupted apply keeps every object.
-//
-// On SIGINT or SIGTERM Terraform asks the provider to stop (StopProvider),
-// and terraform-plugin-go cancels the context of every call in progress.
-// A write already sent would then be abandoned: net/http drops the
-// connection, and go-tfe throws away an answer that arrives after its
-// context ended (its retry check returns the context's error first). The
-// service may have made the object all the same, and the apply would end
-// with it on the service and not in state ("context canceled").
-//
-// So every write the provider sends runs under a context of its own
-// (writeContext): a write not yet sent when the stop comes is not sent
-// (NotSentError), and a write already sent is carried to its answer,
-// within StopWriteWait, so that the resource records what the service
-// made. Reads are not carried: a refresh or a plan stops at once. The
-// retry rule (transport.go) sends no retry once the stop came: a retry is
-// a new write. A create that made an object and then had a later step
-// refused records the object (tfgov_policy with code: the policy, tainted,
-// without its code). A create whose answer never came (its connection lost
-// as Terraform stopped) is ambiguous as any lost answer (provider/reconcile.go): its
-// look-up still runs (LookContext), so the object it may have made is named
-// in that apply, with its import block where it has a natural key.
-//
-// The writes are those of go-tfe's services the resources write through
-// (policies, team access, agent tokens, test variables, a module test
-// run's configuration version: carryWrites) and every non-GET APIRequest
-// (policies, test runs, module version deprecations). Test run cancellations are not among them:
-// they are sent because of the stop. On the happy path this costs no
-// request: only a context and a goroutine per write.
+// An interrupted apply keeps every object: a write already sent is carried to its
+// answer. DESIGN.md "Writes carried past Terraform's stop".
 
-// StopWriteWait bounds the wait for a write's answer after Terraform asked
-// the provider to stop: the transport's own bound on an answer.
+// StopWriteWait bounds the wait for a write's answer after Terraform's stop.
 const StopWriteWait = responseHeaderTimeout
 
-// callerKey holds, in a write's context, the caller's context, whose end
-// is Terraform's stop (or the resource's timeout).
+// callerKey holds, in a write's context, the caller's: its end is Terraform's stop.
 type callerKey struct{}
 
-// NotSentError is a write the provider did not send because Terraform had
-// asked it to stop, or the operation's time was up.
+// NotSentError is a write not sent: Terraform had asked to stop, or its time was up.
 type NotSentError struct{ cause error }
 
 func (e *NotSentError) Error() string {
@@ -61,11 +31,8 @@ func (e *NotSentError) Error() string {
 
 func (e *NotSentError) Unwrap() error { return e.cause }
 
-// writeContext returns the context to send one write under, and the
-// function that releases it. The caller's deadline (a resource's timeouts)
-// still holds; its cancellation (Terraform's stop) leaves the write
-// StopWriteWait to be answered. A caller already done gets a *NotSentError
-// instead: the write is not sent.
+// writeContext is the context of one write: the caller's deadline holds, its cancellation
+// leaves the write StopWriteWait to be answered. A caller already done: *NotSentError.
 func writeContext(ctx context.Context) (context.Context, context.CancelFunc, error) {
 	if err := ctx.Err(); err != nil {
 		return nil, nil, &NotSentError{cause: err}
@@ -102,8 +69,7 @@ func writeContext(ctx context.Context) (context.Context, context.CancelFunc, err
 	return context.WithValue(wctx, callerKey{}, ctx), release, nil
 }
 
-// stopRequested reports whether ctx is a write's context whose caller has
-// ended (Terraform asked the provider to stop): no retry is sent then.
+// stopRequested: ctx is a write's whose caller has ended; no retry is sent then.
 func stopRequested(ctx context.Context) bool {
 	caller, ok := ctx.Value(callerKey{}).(context.Context)
 	return ok && caller.Err() != nil
@@ -119,7 +85,7 @@ func Carried(ctx context.Context, write func(context.Context) error) error {
 	return write(wctx)
 }
 
-// CarriedValue is carried for a write that returns a value.
+// CarriedValue is Carried for a write that returns a value.
 func CarriedValue[T any](ctx context.Context, write func(context.Context) (T, error)) (T, error) {
 	var out T
 	err := Carried(ctx, func(wctx context.Context) error {
@@ -130,8 +96,7 @@ func CarriedValue[T any](ctx context.Context, write func(context.Context) (T, er
 	return out, err
 }
 
-// carryWrites makes the writes of the services the resources write
-// through carried (the package comment above).
+// carryWrites carries the writes of the go-tfe services the resources write through.
 func carryWrites(c *tfe.Client) {
 	c.Policies = carriedPolicies{c.Policies}
 	c.TeamAccess = carriedTeamAccess{c.TeamAccess}
@@ -208,15 +173,10 @@ func (v carriedConfigurationVersions) UploadTarGzip(ctx context.Context, url str
 	return Carried(ctx, func(ctx context.Context) error { return v.ConfigurationVersions.UploadTarGzip(ctx, url, archive) })
 }
 
-// isWrite reports whether an APIRequest of method is a write.
 func isWrite(method string) bool { return method != http.MethodGet && method != http.MethodHead }
 
-// LookContext is the context of the look-up after a create's lost answer
-// (reconcileCreate): ctx itself, or, once Terraform asked the provider to
-// stop, one of its own bounded by StopWriteWait, so that the lost write is
-// still carried to an answer: the object it made is found and named with
-// its import block (or, for an agent token, in a warning) instead of being
-// left unnamed. A create again after it is a new write, and is not sent.
+// LookContext is the context of the look-up after a create's lost answer: ctx, or after
+// Terraform's stop one bounded by StopWriteWait, so that what the create made is named.
 func LookContext(ctx context.Context) (context.Context, context.CancelFunc) {
 	if !errors.Is(ctx.Err(), context.Canceled) {
 		return ctx, func() {}

@@ -6,13 +6,7 @@ import (
 	tfe "github.com/hashicorp/go-tfe"
 )
 
-// The one pager: every paginated list of the API is read through
-// WalkPages (or ListAll, which collects every page), with one stop
-// condition (LastPage).
-
-// ListAll returns the items of every page of a list, in order. fetch
-// fetches page number page (1 first): its items and the answer's
-// pagination (nil for an answer without one).
+// ListAll returns the items of every page, in order; fetch reads page number page (1 first).
 func ListAll[T any](ctx context.Context, fetch func(ctx context.Context, page int) ([]T, *tfe.Pagination, error)) ([]T, error) {
 	var all []T
 	_, err := WalkPages(ctx, fetch, func(items []T) bool {
@@ -25,9 +19,7 @@ func ListAll[T any](ctx context.Context, fetch func(ctx context.Context, page in
 	return all, nil
 }
 
-// WalkPages fetches the pages of a list in order and hands each page's
-// items to visit, until the last page or until visit returns true (found:
-// stop). It returns the number of pages fetched.
+// WalkPages hands each page to visit until the last or visit returns true; it returns pages read.
 func WalkPages[T any](ctx context.Context, fetch func(ctx context.Context, page int) ([]T, *tfe.Pagination, error), visit func([]T) bool) (int, error) {
 	for n := 1; ; n++ {
 		items, p, err := fetch(ctx, n)
@@ -40,12 +32,7 @@ func WalkPages[T any](ctx context.Context, fetch func(ctx context.Context, page 
 	}
 }
 
-// LastPage reports whether page n, with count items and pagination p, is
-// the last page of its list: no pagination, no next page, a next page that
-// is not after this one (a server that repeats or goes back), n at or past
-// the total page count the server gave, or an empty page. The pager reads
-// pages n = 1, 2, 3... itself and never jumps to the number a server names,
-// so no answer can make it loop or skip.
+// LastPage is the pager's one stop condition (DESIGN.md "The pager").
 func LastPage(n int, p *tfe.Pagination, count int) bool {
 	return p == nil || p.NextPage <= n || (p.TotalPages > 0 && n >= p.TotalPages) || count == 0
 }

@@ -12,22 +12,8 @@ import (
 	"time"
 )
 
-// What go-tfe drops from an answer, kept for the caller that asks.
-//
-// go-tfe hands back the decoded body of an answer, or an error built from
-// the text of its JSON:API errors: the answer's headers and the errors'
-// source.pointer are lost on the way. A caller that needs them puts a
-// ResponseNotes in the request's context (WithResponseNotes); the
-// transport (retryTransport) writes into it what the final answer said:
-//
-//   - its Date header, the service's clock, so that an age the service
-//     records (an agent token's last-used-at, for
-//     action.tfgov_agent_token_prune) is measured on the service's own
-//     clock, never this machine's, whatever the skew between them. It is
-//     never evidence that a change was this provider's own;
-//   - the attributes its 4xx errors point at (source.pointer), so that a
-//     refusal is classified by the attribute the service names
-//     (rejectedError), never by matching the text of a message.
+// ResponseNotes keeps what go-tfe drops from the final answer: its Date and the attributes
+// its 4xx errors point at (DESIGN.md "The service's clock").
 type ResponseNotes struct {
 	mu       sync.Mutex
 	date     time.Time
@@ -43,8 +29,7 @@ func WithResponseNotes(ctx context.Context) (context.Context, *ResponseNotes) {
 	return context.WithValue(ctx, responseNotesKey{}, n), n
 }
 
-// noteResponse records resp in the notes of ctx, if any. It reads the
-// error document of a 4xx answer and puts it back for go-tfe.
+// noteResponse records resp in the notes of ctx, if any, putting a 4xx body back for go-tfe.
 func noteResponse(ctx context.Context, resp *http.Response) {
 	n, _ := ctx.Value(responseNotesKey{}).(*ResponseNotes)
 	if n == nil || resp == nil {
@@ -76,16 +61,14 @@ func noteResponse(ctx context.Context, resp *http.Response) {
 	}
 }
 
-// ServerTime is the Date header of the last answer noted: the service's
-// time when it answered, truncated to the second (zero when none came).
+// ServerTime is the Date of the last answer noted, to the second (zero when none came).
 func (n *ResponseNotes) ServerTime() time.Time {
 	n.mu.Lock()
 	defer n.mu.Unlock()
 	return n.date
 }
 
-// Wrap returns err as a *rejectedError when the last answer noted was a
-// 4xx whose errors point at attributes; err unchanged otherwise.
+// Wrap returns err as a *rejectedError when the last answer was a 4xx pointing at attributes.
 func (n *ResponseNotes) Wrap(err error) error {
 	if err == nil {
 		return nil
@@ -98,8 +81,7 @@ func (n *ResponseNotes) Wrap(err error) error {
 	return &rejectedError{Status: n.status, Attributes: slices.Clone(n.rejected), Err: err}
 }
 
-// rejectedError is a request the service refused (4xx) naming the
-// attributes at fault, by their Terraform names.
+// rejectedError is a 4xx naming the attributes at fault, by their Terraform names.
 type rejectedError struct {
 	Status     int
 	Attributes []string
@@ -109,8 +91,7 @@ type rejectedError struct {
 func (e *rejectedError) Error() string { return e.Err.Error() }
 func (e *rejectedError) Unwrap() error { return e.Err }
 
-// RejectedAttribute reports whether err is a refusal (422) that points at
-// attribute attr, such as a name already taken.
+// RejectedAttribute reports whether err is a 422 pointing at attr, such as a name taken.
 func RejectedAttribute(err error, attr string) bool {
 	var r *rejectedError
 	return errors.As(err, &r) && r.Status == http.StatusUnprocessableEntity && slices.Contains(r.Attributes, attr)

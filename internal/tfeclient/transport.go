@@ -22,63 +22,23 @@ import (
 	"github.com/hashicorp/terraform-plugin-log/tflog"
 )
 
-// retryTransport decides, for every request, whether a failure may be
-// retried, and retries what may be with exponential backoff and jitter,
-// or after the wait the service asks for (Retry-After, in seconds or as an
-// HTTP date, and X-RateLimit-Reset), in full. A retry is safe only when
-// the service did not act, or when acting twice is the same as acting once:
-//
-//   - GET, PUT, PATCH and DELETE are idempotent: a 429, a 5xx other than
-//     501 and a transport error are retried up to max times. (A DELETE
-//     whose first answer was lost sees 404 on retry; the resources' Delete
-//     treats 404 as done.)
-//   - A POST creates something (or starts an action). It is replayed only
-//     when the service provably did not act: a 429, or a transport error
-//     before any byte of the request was written (connection refused, say).
-//     A POST ending in a 5xx, or in a transport error once the request may
-//     have been sent, returns an *AmbiguousWriteError at once: the resource
-//     looks for what the first attempt may have made before it creates
-//     again (see provider/reconcile.go).
-//   - Permanent failures (an untrusted certificate, a hostname the
-//     certificate does not name, a host name that does not resolve) fail at
-//     once with a *permanentError that says what to fix.
-//
-// A 5xx that outlasts the retries is answered as the service sent it, with
-// its JSON:API error rewritten to say how many retries were made and to
-// name `retry_max`; every other JSON:API error is rewritten by
-// explainErrorBody so that the message go-tfe builds from it quotes the
-// service's detail and names the attribute at fault.
-//
-// go-tfe has retries of its own, but its maximum is fixed at 30 (minutes of
-// waiting against a failing server) and cannot be configured. So the
-// provider switches go-tfe's server-error retries off explicitly
-// (RetryServerErrors: false) and retries here instead, where `retry_max`
-// bounds them. go-tfe still retries a 429 by itself; to keep the bound, an
-// exhausted 429 is returned as an error, which go-tfe does not retry.
+// retryTransport retries what may be retried, after a backoff or the wait the service
+// asks for; a POST the service may have processed is an *AmbiguousWriteError instead.
+// DESIGN.md "The retry rule"; why beside go-tfe's own: DESIGN.md "Decision: a retry
+// transport beside go-tfe's".
 type retryTransport struct {
-	next    http.RoundTripper
-	max     int
-	minWait time.Duration // first backoff, doubled on every retry
-	maxWait time.Duration // longest backoff the provider chooses itself
-	// maxAsked bounds one wait the service asks for with Retry-After or
-	// X-RateLimit-Reset (0: defaultMaxAsked). Such a wait is honoured in
-	// full, not cut to maxWait: a retry before it is refused again. A wait
-	// beyond maxAsked, or beyond the operation's deadline (its context, set
-	// by the resource's timeouts), fails at once, saying how long the
-	// service asked to wait.
-	maxAsked time.Duration
-	// now and sleep are the clock; nil: time.Now and a timer. Tests
-	// replace them to check minute-long waits without waiting.
-	now   func() time.Time
-	sleep func(ctx context.Context, d time.Duration) error
-	// serviceClock follows the service's clock from the Date header of
-	// its answers (service_clock.go); nil: not followed.
-	serviceClock *ServiceClock
+	next     http.RoundTripper
+	max      int
+	minWait  time.Duration // first backoff, doubled on every retry
+	maxWait  time.Duration // longest backoff the provider chooses itself
+	maxAsked time.Duration // longest wait the service may ask for (0: defaultMaxAsked)
+	// now and sleep are the clock (nil: the real one): tests check minute-long waits.
+	now          func() time.Time
+	sleep        func(ctx context.Context, d time.Duration) error
+	serviceClock *ServiceClock // nil: not followed
 }
 
-// defaultMaxAsked is the longest single wait the service may ask for
-// before the provider gives up and says so: HCP Terraform asks for
-// seconds; a longer ask is an outage the user should hear about.
+// defaultMaxAsked: HCP Terraform asks for seconds; a longer ask is an outage to report.
 const defaultMaxAsked = 5 * time.Minute
 
 // askedWait is a wait the service asked for, and the header that asked.
@@ -112,17 +72,12 @@ func (t *retryTransport) wait(ctx context.Context, d time.Duration) error {
 	}
 }
 
-// retriesMade counts the retries of every retryTransport of the process:
-// the chaos acceptance test reports it.
+// retriesMade counts every retry of the process, for the chaos acceptance test.
 var retriesMade atomic.Int64
 
-// AmbiguousWriteError is a POST that may or may not have been processed:
-// it was answered with a 5xx, or the connection failed after the request
-// may have been sent. Start and End bound the request's window on the
-// local clock: anything the POST made was made between them. OffsetLow and
-// OffsetHigh bound the service's clock's offset from the local one (from
-// the latest Date header; OffsetKnown false when no answer had one), which
-// moves the window onto the service's clock (within).
+// AmbiguousWriteError is a POST that may or may not have been processed (a 5xx, or a
+// connection lost once sent). Start and End bound it on the local clock; OffsetLow and
+// OffsetHigh bound the service clock's offset, when OffsetKnown (DESIGN.md "The service's clock").
 type AmbiguousWriteError struct {
 	Method, Path          string
 	Status                int    // 0 for a transport error
@@ -189,9 +144,7 @@ func (t *retryTransport) RoundTrip(req *http.Request) (*http.Response, error) {
 			return nil, amb
 		}
 		if stopRequested(ctx) {
-			// Terraform asked the provider to stop while this write was in
-			// flight (interrupt.go): its answer is final, for a retry would
-			// be a new write.
+			// Terraform asked to stop during this write: a retry would be a new write.
 			if err != nil {
 				return nil, fmt.Errorf("%w (not retried: Terraform asked the provider to stop)", err)
 			}
@@ -256,13 +209,8 @@ func (t *retryTransport) RoundTrip(req *http.Request) (*http.Response, error) {
 	}
 }
 
-// responseHeaderTimeout bounds the wait for an answer once a request has
-// been sent. Without it a service that accepted a connection and never
-// answered would hold the apply until Terraform itself gives up. It ends a
-// request as a transport error after sending, so a GET, PUT, PATCH or
-// DELETE is retried and a POST is ambiguous and reconciled; the longest
-// legitimate wait (a 10 MB policy upload is being sent, not awaited) is far
-// below it.
+// responseHeaderTimeout ends a request whose answer never comes, as a transport error
+// after sending (DESIGN.md "The retry rule").
 const responseHeaderTimeout = 2 * time.Minute
 
 type verdict int
@@ -274,11 +222,8 @@ const (
 	verdictAmbiguous                // a POST that may have been processed
 )
 
-// classify is the retry rule above as a pure function of the method, the
-// answer or error, whether any of the request was written, and whether the
-// caller's context is done. Only the caller's context ending is final: a
-// transport's own timeout (net/http reports its response-header timeout as
-// context.DeadlineExceeded too) is a failure after sending like any other.
+// classify is the retry rule (DESIGN.md "The retry rule"). canceled is the caller's context
+// only: net/http's own response-header timeout is a failure after sending like any other.
 func classify(method string, resp *http.Response, err error, wrote, canceled bool) verdict {
 	if err != nil {
 		switch {
@@ -307,7 +252,7 @@ func classify(method string, resp *http.Response, err error, wrote, canceled boo
 	}
 }
 
-// isDialError reports a failure to connect, before anything was sent.
+// isDialError: a failure to connect, before anything was sent.
 func isDialError(err error) bool {
 	var op *net.OpError
 	return errors.As(err, &op) && op.Op == "dial"
@@ -346,12 +291,8 @@ func permanent(err error, req *http.Request) error {
 	}
 }
 
-// httpToHTTPSServer recognises the answer of an HTTPS server to a plain
-// HTTP request: a 400 whose body says so (Go's servers, tfgov-sandbox
-// --tls among them: "Client sent an HTTP request to an HTTPS server.";
-// nginx: "The plain HTTP request was sent to HTTPS port"). It returns a
-// permanent error saying to use https://, or nil for any other answer
-// (then resp is as it was).
+// httpToHTTPSServer makes an HTTPS server's 400 to a plain HTTP request (Go's and nginx's
+// wording) a permanent error saying to use https://; nil, resp unchanged, for any other.
 func httpToHTTPSServer(req *http.Request, resp *http.Response) error {
 	if req.URL.Scheme != "http" || resp.StatusCode != http.StatusBadRequest {
 		return nil
@@ -378,9 +319,8 @@ func drain(resp *http.Response) {
 	resp.Body.Close() // drained for connection reuse
 }
 
-// asked is the wait resp asks for before a retry: Retry-After (seconds or
-// an HTTP date) or X-RateLimit-Reset (seconds until the rate limit window
-// resets, as HCP Terraform sends it), the longer if both; zero if neither.
+// asked is the wait resp asks for: Retry-After (seconds or an HTTP date) or
+// X-RateLimit-Reset (seconds), the longer if both; zero if neither.
 func (t *retryTransport) asked(resp *http.Response) askedWait {
 	var a askedWait
 	if v := strings.TrimSpace(resp.Header.Get("Retry-After")); v != "" {
@@ -393,8 +333,7 @@ func (t *retryTransport) asked(resp *http.Response) askedWait {
 		}
 	}
 	if secs, err := strconv.ParseFloat(strings.TrimSpace(resp.Header.Get("X-RateLimit-Reset")), 64); err == nil && secs > 0 {
-		// Retry-After is whole seconds: when it is the reset rounded up,
-		// the reset is the same ask, said more precisely.
+		// Retry-After is whole seconds: the reset rounded up is the same ask, less precise.
 		if d := time.Duration(secs * float64(time.Second)); d > a.d || a.d < d+time.Second {
 			a = askedWait{d: d, header: "X-RateLimit-Reset"}
 		}
@@ -402,9 +341,8 @@ func (t *retryTransport) asked(resp *http.Response) askedWait {
 	return a
 }
 
-// waitAllowed returns an error when a wait the service asked for cannot be
-// honoured: longer than maxAsked, or than the operation has left before
-// its deadline. A retry before the asked time would only be refused again.
+// waitAllowed refuses an asked wait longer than maxAsked or than the operation has left:
+// a retry before the asked time would only be refused again.
 func (t *retryTransport) waitAllowed(ctx context.Context, req *http.Request, code int, asked askedWait) error {
 	status := fmt.Sprintf("%d %s", code, http.StatusText(code))
 	limit := t.maxAsked
@@ -422,8 +360,7 @@ func (t *retryTransport) waitAllowed(ctx context.Context, req *http.Request, cod
 	return nil
 }
 
-// backoff is the provider's own wait before retry attempt+1, when the
-// service did not ask for one.
+// backoff is the provider's own wait before retry attempt+1.
 func (t *retryTransport) backoff(attempt int) time.Duration {
 	wait := t.minWait << attempt
 	if wait > t.maxWait || wait <= 0 {
@@ -433,10 +370,8 @@ func (t *retryTransport) backoff(attempt int) time.Duration {
 	return wait - time.Duration(rand.Int64N(int64(wait)/5+1)) // jitter, not a secret
 }
 
-// maxErrorBody bounds the error bodies the transport reads to rewrite.
-const maxErrorBody = 1 << 20
+const maxErrorBody = 1 << 20 // the error bodies read to rewrite
 
-// jsonapiErrors is a JSON:API error document.
 type jsonapiErrors struct {
 	Errors []jsonapiError `json:"errors"`
 }
@@ -451,11 +386,8 @@ type jsonapiError struct {
 	} `json:"source,omitempty"`
 }
 
-// explainErrorBody rewrites the JSON:API error body of a 400, 409, 413 or
-// 422 answer so that go-tfe, which builds its error message from each
-// error's title and detail only (dropping status and source.pointer),
-// builds one that quotes the service's detail and names the Terraform
-// attribute at fault (serviceErrorText). Other answers pass unchanged.
+// explainErrorBody rewrites the errors of a 400, 409, 413 or 422 for go-tfe, which keeps
+// only title and detail, to quote the detail and name the attribute (serviceErrorText).
 func explainErrorBody(resp *http.Response) *http.Response {
 	switch resp.StatusCode {
 	case http.StatusBadRequest, http.StatusConflict, http.StatusRequestEntityTooLarge, http.StatusUnprocessableEntity:
@@ -474,10 +406,8 @@ func exhaustedBody(resp *http.Response, retries int) *http.Response {
 	return out
 }
 
-// rewriteErrors replaces resp's body by a JSON:API error document whose
-// errors carry only a title, msg of the original error (go-tfe then uses
-// the title alone as the message). A body that is not a JSON:API error
-// document gets one error built from the status.
+// rewriteErrors replaces each error by one whose title is msg of it (go-tfe's whole
+// message then); a body with no JSON:API errors gets one from the status.
 func rewriteErrors(resp *http.Response, msg func(jsonapiError) string) *http.Response {
 	raw, err := io.ReadAll(io.LimitReader(resp.Body, maxErrorBody))
 	resp.Body.Close() // replaced below
