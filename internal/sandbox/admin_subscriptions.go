@@ -8,25 +8,8 @@ import (
 	"time"
 )
 
-// Admin subscription endpoints: how a site admin gives an organization a
-// plan, as hashicorp/tfe's acceptance suite does for every organization it
-// makes (`GET /admin/feature-sets?q=PLAN`, then
-// `POST /admin/organizations/:name/subscription`). Neither the reference
-// nor go-tfe has them; shaped as the suite sends and reads them, with the
-// choices written down:
-//
-//   - only the admin token may call them; every other token gets 404, as
-//     the real service answers a non-admin on /admin;
-//   - the feature sets are a fixed catalog of the plans' names (featureSets);
-//     `q` keeps those whose name contains it, case-insensitively, by name;
-//   - a subscription names a feature set (`feature-set` relationship,
-//     required) and carries the contract attributes the suite sends, kept as
-//     sent; a new one replaces the organization's last (201), and
-//     `GET /organizations/:name/subscription` reads it back (404 while
-//     there is none); members of the organization may read it.
-//
-// The sandbox gates nothing on a plan: every organization can do
-// everything the sandbox emulates, whatever its subscription says.
+// Admin subscription endpoints, as hashicorp/tfe's acceptance suite calls them: README.md
+// "Admin subscriptions".
 
 func (s *Server) registerAdminSubscriptions() {
 	s.route("GET /api/v2/admin/feature-sets", s.listFeatureSets)

@@ -7,23 +7,8 @@ import (
 	"time"
 )
 
-// The "Module version deprecation" section of the reference (a public
-// beta). Where the reference is silent the sandbox chooses as follows.
-//
-// Authorization: deprecating and reverting need the organization's "manage
-// modules" permission (owners, the organization token, teams with
-// manage-modules), like the other writes to the private registry. Everyone
-// else gets 404, as for a missing module or version. Any existing version
-// may be deprecated, whatever its ingestion status.
-//
-// Reading the state back: the reference gives no read. The sandbox extends
-// the registry-module-versions read that go-tfe's ReadVersion uses,
-// `GET .../registry-modules/private/:org/:name/:provider/version?module_version=V`:
-// its `relationships.deprecation.data` is `{type: deprecations, id}` while
-// the version is deprecated and null otherwise, and with
-// `include=deprecation` the deprecations resource (`reason`, `link`) is in
-// `included`, shaped as in the PATCH response. One request thus tells a
-// client whether a version exists, whether it is deprecated, and why.
+// The "Module version deprecation" section of the reference; where it is silent: README.md
+// "Module version deprecation".
 
 // deprecation is a module version's deprecation record. It lives inside its
 // moduleVersion, so deleting the version (or its module) deletes it.
@@ -136,24 +121,8 @@ func isHTTPURL(s string) bool {
 	return err == nil && (u.Scheme == "http" || u.Scheme == "https") && u.Host != ""
 }
 
-// updateModuleVersionDeprecation serves both calls of the section, told
-// apart by `deprecated-status`. 404 comes before 422: a caller who may not
-// see the version learns nothing from its body's faults.
-//
-// Deprecated: 200 with the module-versions document, its
-// `relationships.deprecation.data`, and the deprecations resource in
-// `included`. `reason` and `link` are both optional (the reference does not
-// say; requiring neither lets a deprecation carry only what its author
-// knows); an absent, null or empty value is stored as none and returned as
-// null. Deprecating a
-// version that is already deprecated is not an error: it answers 200 and
-// replaces the reason and link with those sent (absent ones are cleared),
-// keeping the deprecation's id, so one call both creates and updates.
-//
-// Undeprecated: 200 with only `type` and `id`, as the reference shows; the
-// version is fully reinstated. Reverting a version that is not deprecated
-// is likewise 200 and changes nothing, so a retried revert is harmless.
-// `reason` and `link` are type-checked but otherwise ignored.
+// updateModuleVersionDeprecation serves both calls of the section, told apart by
+// `deprecated-status`; 404 before 422 (README.md "Module version deprecation").
 func (s *Server) updateModuleVersionDeprecation(w http.ResponseWriter, r *http.Request, p principal) *apiError {
 	_, mv := s.st.moduleVersionFor(r, p, true, r.PathValue("version"))
 	if mv == nil {

@@ -20,35 +20,8 @@ import (
 	"github.com/hashicorp/hcl/v2/hclsyntax"
 )
 
-// The test engine: test runs are executed for real, by the terraform CLI,
-// as HCP Terraform's own runners do.
-//
-// A bounded pool of workers (Options.TestRunWorkers, default 2) takes queued
-// runs in order. For each run a worker unpacks the configuration version's
-// archive into a temporary directory; runs `terraform init -backend=false`
-// only when the configuration needs something installed (providers other
-// than the built-in `terraform` one, or module calls: see needsInit), so a
-// module whose tests use only `terraform_data`, locals, outputs and `check`
-// blocks runs fully offline; then runs `terraform test -json` in the
-// configuration with `-test-directory`, one `-filter` per filter, `-verbose`
-// and the run's variables. The run's outcome comes from the `test_summary`
-// message of Terraform's machine-readable output, and that output (with the
-// engine's own messages in the same JSON-lines shape) is the run's log.
-//
-// Variables: the module's test variables (moduleTestEnv) are environment
-// variables of the process. The run's `variables` are HCL literals; they are
-// written to a variable definitions file passed with `-var-file`, which
-// Terraform parses as the configuration language, and which takes
-// precedence over TF_VAR_ environment variables. (A `-var 'k=v'` flag would
-// take the value of a string variable as raw text, keeping the quotes.)
-//
-// Cancel sends the Terraform process an interrupt (it finishes the run
-// block in progress, skips the rest and destroys what it made); force-cancel
-// kills its whole process group. A run whose record disappears (its module
-// was deleted) is killed and forgotten. Server.Close kills what is running
-// and waits for the workers; runs it interrupts are recorded as errored,
-// and queued runs stay queued in the snapshot and are taken up again by the
-// next start on the same --data file.
+// The test engine runs test runs for real, with the terraform CLI, as HCP Terraform's runners
+// do: README.md "The test engine".
 
 // maxTestRunDuration bounds one run; a run still going after it is killed
 // and errored.

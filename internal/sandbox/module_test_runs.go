@@ -14,44 +14,8 @@ import (
 	"github.com/hashicorp/hcl/v2/hclsyntax"
 )
 
-// The "Module test runs" section of the reference: configuration versions
-// for tests and test runs under
-// `{mod}` = `/organizations/:org/tests/registry-modules/private/:ns/:name/:provider`.
-// The runs are executed for real by the engine in module_test_engine.go.
-// Where the reference is silent the sandbox chooses as follows.
-//
-// Authorization: every endpoint, including the configuration version read
-// at `/configuration-versions/:id`, is for the owners team and its members
-// (moduleForTests); everyone else gets 404, as for a missing module.
-//
-// Configuration versions and automatic runs. The reference says both that
-// a run is created in a third step and that "uploading a file creates the
-// test run automatically"; go-tfe's own tests against the real service
-// create a version, upload to it, create a run and then list exactly the
-// runs they created. The sandbox reconciles the two with the version's
-// `auto-queue-runs`: versions made through this API have it false and
-// uploading to them creates no run; a version that a version control
-// provider triggers (which the sandbox has no way to receive, but models)
-// has it true, and its upload queues a run with source
-// `svc-configuration-version` and the defaults of a created run.
-//
-// Statuses of a configuration version: `pending` at creation, `uploaded`
-// once a readable .tar.gz arrives, `errored` (with `error` and
-// `error-message`) for anything else. Its `status-timestamps` gain
-// `uploaded-at` or `errored-at`. The upload address accepts at most
-// maxConfigurationArchive bytes (413 beyond) and is shown only in the
-// create response.
-//
-// Runs: `status` `queued` from creation (the reference's `pending` is never
-// observed: the sandbox queues a run as it records it), then `running`, then
-// `finished` (the engine produced a test summary), `errored` (it could not
-// run the tests, or Terraform reported no summary) or `canceled`. The
-// outcome fields are set only for `finished` runs; a canceled run did not
-// complete, so its outcome stays null. `status-timestamps` has `queued-at`,
-// `started-at` and, in every final state, `finished-at`, plus `errored-at`,
-// `canceled-at` or `force-canceled-at` (the keys go-tfe decodes).
-// `log-read-url` appears in list and get responses of a run in any final
-// state, errored and canceled ones included: their log says what happened.
+// The "Module test runs" section of the reference: configuration versions and test runs under
+// `{mod}`; where it is silent: README.md "Module test runs".
 
 // maxConfigurationArchive bounds a configuration version's upload. The
 // reference gives no limit; the archive is kept in the state (and the
@@ -271,22 +235,8 @@ var (
 	maxRunVariables  = 100
 )
 
-// createTestRun queues a run of the configuration version named by the
-// `configuration-version` relationship, which may belong to another module
-// the caller may test. Answers 201 with the run, `queued`, its outcome
-// fields null and no `log-read-url`; `source` is `svc-api` and `message`
-// says it was queued through the API.
-//
-// Validation (422 naming the attribute; the reference gives the defaults
-// only): `test-directory` (default `tests`) and each of `filters` must be
-// relative paths inside the configuration; `variables` must have unique
-// keys that are Terraform identifiers, and each value must be a single
-// expression in the configuration language (a string carries its own
-// quotes). The configuration version must exist, be visible to the caller
-// and be `uploaded`. go-tfe also sends `parallelism` and the
-// `registry-module` relationship: parallelism must be a positive integer
-// and is otherwise unused (`terraform test` has no such option), and the
-// module must be the one in the path.
+// createTestRun queues a run of the configuration version its relationship names; what it
+// checks (422 naming the attribute): README.md "Module test runs".
 func (s *Server) createTestRun(w http.ResponseWriter, r *http.Request, p principal) *apiError {
 	m := s.moduleFromPath(r, p)
 	if m == nil {

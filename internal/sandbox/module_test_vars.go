@@ -9,49 +9,8 @@ import (
 	"unicode/utf8"
 )
 
-// The "Module test runs" section of the reference, its test variables:
-// `{mod}/vars` (create, list), `{mod}/vars/:id` (read, update, delete). The
-// read of one variable is not in the reference; go-tfe's TestVariables.Read
-// uses it, so the sandbox serves it.
-//
-// Authorization (the reference's "Authentication", point 4): the owners
-// team's members, its token and the admin token (moduleForTests). Everyone
-// else, the organization token included, gets 404, as for a missing module
-// or variable. A variable is found only under the module it belongs to.
-//
-// Where the reference is silent the sandbox does what the real service does
-// with its variables (workspace variables share the `vars` model there):
-//
-//   - Status codes: create 201 with the variable; list 200; read 200;
-//     update 200 with the variable; delete 204 with no body. Malformed or
-//     invalid input is a 422 whose detail names the attribute, and nothing
-//     is changed.
-//   - The list is paginated like the reference's other lists: 20 a page
-//     unless page[size] says otherwise (at most 100), oldest first, with
-//     `links` and `meta.pagination` always present (go-tfe's own tests of
-//     the real service read current-page and total-count from a list made
-//     without options).
-//   - Every document carries key, value, description, category, hcl,
-//     sensitive, created-at and version-id (go-tfe compares the version-id
-//     of a read with the one of the create, and expects a new one after
-//     every update, an empty one included), and links.self `/api/v2/vars/<id>`.
-//     The `configurable` relationship is left out: go-tfe would decode it as
-//     a workspace.
-//   - Sensitive values are write-only: `value` is null in every response
-//     once the variable is sensitive, the create response included (the
-//     real service does this; go-tfe decodes null as ""). The value is kept
-//     (the module's test runs get it) and can be replaced.
-//   - Rules on the real service's `vars`, kept here: `sensitive` cannot go
-//     from true back to false ("Sensitive cannot be changed from true to
-//     false on saved records"); the key and the hcl flag of a variable that
-//     is already sensitive cannot be updated; keys are unique within the
-//     module, case-sensitively (environment variables are); `category` is
-//     required on create and must be `env`; `key` is required, begins with a
-//     letter or an underscore and holds only letters, digits and
-//     underscores; description is at most 512 characters (runes, not
-//     bytes). `hcl` is stored and returned as sent (default false).
-//   - PATCH with a `data.id` other than the path's is a 409, as JSON:API
-//     asks; go-tfe sends none.
+// The test variables of the "Module test runs" section of the reference, as the real service
+// keeps its `vars`: README.md "Module test variables".
 
 // testVariable is one variable of a module's tests.
 type testVariable struct {

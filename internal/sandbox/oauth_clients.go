@@ -6,23 +6,8 @@ import (
 	"slices"
 )
 
-// OAuth clients (VCS providers) and their OAuth tokens, which registry
-// modules published from a VCS branch name (registry_modules.go). Not
-// documented by the reference; shaped as go-tfe's OAuthClients and
-// OAuthTokens send and decode them.
-//
-// No VCS provider is ever contacted: a client is recorded as given, and the
-// OAuth token the real service obtains from the provider is made at once
-// when the create sends `oauth-token-string` (go-tfe requires one except for
-// Bitbucket Server and Data Center, whose token the real service obtains
-// later through the provider's OAuth flow; the sandbox cannot, so those
-// clients have no token). Secrets sent (`oauth-token-string`, `secret`,
-// `private-key`) are not kept: `secret` is always null in answers and the
-// token string is never shown, as on the real service.
-//
-// Authorization: owners, the organization token and teams with
-// manage-vcs-settings may create, read, list and delete clients and read
-// their tokens; everyone else gets 404, as for a missing client.
+// OAuth clients (VCS providers) and their OAuth tokens, contacting no VCS: README.md
+// "OAuth clients".
 
 func (s *Server) registerOAuthClients() {
 	s.route("POST /api/v2/organizations/{org}/oauth-clients", s.createOAuthClient)

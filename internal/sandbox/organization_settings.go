@@ -6,29 +6,8 @@ import (
 	"strings"
 )
 
-// Organization settings: what go-tfe's Organizations.Update sends
-// (`PATCH /organizations/:name`) and Organization decodes, which
-// hashicorp/tfe's tfe_organization writes right after creating one.
-// The reference does not document them; the values are the real
-// service's:
-//
-//   - a new organization has no session settings of its own:
-//     `session-timeout` and `session-remember` are null (the service applies
-//     its 14-day default without recording it), and a value sent is kept;
-//     the sandbox accepts 1 to 20,160 minutes (14 days, the longest the
-//     service's settings page offers) and null to clear it;
-//   - `collaborator-auth-policy` is `password` or `two_factor_mandatory`;
-//     `default-execution-mode` is `remote`, `local` or `agent`, and `agent`
-//     needs a `default-agent-pool` of the organization (422 otherwise);
-//   - `aggregated-commit-status-enabled` and
-//     `send-passing-statuses-for-untriggered-speculative-plans` cannot both
-//     be true (go-tfe's Organization says so): 422;
-//   - renaming an organization (a different `name`) is not emulated: 422
-//     saying so, since every record of the sandbox names its organization;
-//   - an attribute the sandbox does not know (such as
-//     `registry-monorepo-support-enabled`) is accepted and ignored.
-//
-// Only owners (and the organization token, which acts as one) may update.
+// Organization settings, as go-tfe's Organizations.Update sends them: README.md
+// "Organization settings".
 
 // orgSetting is one settable attribute: its kind decides how it is read
 // and checked, and def is what a new organization reports.

@@ -10,20 +10,8 @@ import (
 	"time"
 )
 
-// The "Policies" section of the reference, and the policy-set relationship
-// endpoints that add and remove policies (go-tfe PolicySets.AddPolicies and
-// RemovePolicies).
-//
-// Authorization (reference, Authentication 3): every policy endpoint needs
-// permission to manage policies: owners, the organization token, and teams
-// (their members or team tokens) with manage-policies. Everyone else gets
-// 404, as for a missing organization or policy.
-//
-// Which sets include a policy is stored once, on the sets (policySet.
-// PolicyIDs); a policy's `policy-set-count` and `relationships.policy-sets`
-// are derived from them, so they cannot disagree with the sets' `policies`
-// and `policy-count`. Deleting a set therefore detaches its policies, and
-// deletePolicy removes the policy from every set.
+// The "Policies" section of the reference, and the policy-set endpoints that add and remove
+// policies; which sets include a policy is stored once, on the sets (README.md "Policies").
 
 // MaxPolicyCodeSize is the largest policy code the upload endpoint accepts:
 // 10 MB (10 MiB, 10,485,760 bytes). A larger body is a 413 and nothing is
@@ -230,18 +218,8 @@ func readLevel(b *body, kind, name string) string {
 	}
 }
 
-// createPolicy creates a policy record without code and answers 200 (the
-// reference's status for this endpoint) with the policy, `links.download`
-// absent and `updated-at` null.
-//
-// 422, naming the attribute: a missing or blank name, a name with other
-// characters than letters, numbers, `-` and `_`, a name already used in the
-// organization, a kind other than `sentinel`/`opa`, a query on a Sentinel
-// policy, a missing query on an OPA policy (go-tfe refuses to send one
-// without), an enforcement level not valid for the kind, and a
-// `policy-sets` relationship naming a set that is not in the organization
-// or is of another kind. When no level is sent the reference's default for
-// the kind applies (hard-mandatory for Sentinel, advisory for OPA).
+// createPolicy creates a policy record without code, answering 200 as the reference does; its
+// 422s and defaults: README.md "Policies".
 func (s *Server) createPolicy(w http.ResponseWriter, r *http.Request, p principal) *apiError {
 	org := r.PathValue("org")
 	if !s.st.canManagePoliciesIn(p, org) {
@@ -355,18 +333,8 @@ func (s *Server) readPolicy(w http.ResponseWriter, r *http.Request, p principal)
 	return nil
 }
 
-// updatePolicy changes description, query and enforcement level (through
-// `enforcement-level` or the deprecated `enforce`) and answers 200 with the
-// policy. Attributes not sent keep their values; a null or empty
-// description clears it (stored as sent). `name` and `kind` cannot change:
-// sending a different value is a 422 naming it (sending the current value
-// is accepted). The level is checked against the policy's kind, and the
-// query rules are those of create, except that a `query` sent for a
-// Sentinel policy is accepted and ignored, its query staying null: that is
-// what the real service does, and a client written against it may send
-// one. It must still be a string. `updated-at`
-// becomes the time of the update, unless the PolicyUpdatedAt switch says
-// updates do not move it.
+// updatePolicy changes description, query and enforcement level; what it refuses and
+// ignores: README.md "Policies".
 func (s *Server) updatePolicy(w http.ResponseWriter, r *http.Request, p principal) *apiError {
 	pol := s.st.policyFor(p, r.PathValue("id"))
 	if pol == nil {

@@ -259,18 +259,8 @@ func (s *Server) readRegistryModule(w http.ResponseWriter, r *http.Request, p pr
 	return writeOne(w, http.StatusOK, s.st.moduleFor(r, p, false), registryModuleResource)
 }
 
-// deleteModules serves every module delete, each answering 204:
-//   - `DELETE organizations/:org/registry-modules/private/:ns/:name` (go-tfe
-//     DeleteByName) and the action `POST registry-modules/actions/delete/:org/:name`
-//     (go-tfe Delete) delete the module name with every provider;
-//   - `.../:name/:provider` (DeleteProvider and its action) one module;
-//   - `.../:name/:provider/:version` (DeleteVersion and its action) one
-//     version.
-//
-// The actions are the older paths go-tfe still calls for Delete; the
-// sandbox treats them exactly as the DELETE routes. Owners and
-// manage-modules may; a missing module or version, or a caller who may not,
-// is a 404.
+// deleteModules serves every module delete, the older action paths too (README.md
+// "Registry modules").
 func (s *Server) deleteModules(w http.ResponseWriter, r *http.Request, p principal) *apiError {
 	org, ns, name, provider, v := r.PathValue("org"), r.PathValue("ns"), r.PathValue("name"), r.PathValue("provider"), r.PathValue("version")
 	if ns == "" {

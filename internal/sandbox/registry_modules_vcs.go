@@ -8,23 +8,8 @@ import (
 	"github.com/hashicorp/go-version"
 )
 
-// Registry modules published from a VCS repository (go-tfe's
-// RegistryModules.CreateWithVCSConnection), through an OAuth token of the
-// organization (oauth_clients.go). Not documented by the reference.
-//
-// No VCS is contacted. A branch-based module (`vcs-repo.branch` set) is
-// recorded with its `initial-version` (default 0.0.0) as ingested (`ok`):
-// the real service reads the branch's head for it, which the sandbox cannot,
-// and the sandbox serves no module content, so nothing is lost. What
-// module tests run is, as for every module, the configuration uploaded for
-// them (module_test_runs.go), so test runs work for modules published
-// either way. Later versions of a branch-based module are made with
-// RegistryModules.CreateVersion (which may send `commit-sha`): the version's
-// `links.upload` takes the content the real service would read at that
-// commit. A tag-based module (no branch) has no versions: they would come
-// from the repository's tags, which the sandbox cannot see; CreateVersion on
-// it is a 422, as on the real service, whose versions of tag-based modules
-// come only from tags.
+// Registry modules published from a VCS repository, contacting no VCS: README.md
+// "Registry modules".
 
 // moduleVCSRepo is a module's VCS connection as created.
 type moduleVCSRepo struct {
@@ -139,19 +124,8 @@ func repoModuleName(identifier string) (name, provider string, ok bool) {
 	return name, provider, found && name != "" && provider != ""
 }
 
-// createRegistryModuleVCS serves `POST /organizations/:org/registry-modules/vcs`
-// and the older `POST /registry-modules`, where the organization is the one
-// of the OAuth token (go-tfe uses it for a tag-based module with an OAuth
-// token). Owners and manage-modules may. `vcs-repo.identifier`,
-// `display-identifier` and `oauth-token-id` are required: GitHub App
-// installations are not emulated (422 naming
-// `vcs-repo.github-app-installation-id`). name and provider default to the
-// repository's `terraform-<provider>-<name>`; `branch` and `tags` exclude
-// each other; `initial-version` (semver) applies to branch-based modules;
-// `test-config.tests-enabled` needs a branch, and an `agent` execution mode
-// an agent pool of the organization (a `remote` one none), as go-tfe checks
-// before sending. Every problem is a 422 naming the attribute; nothing is
-// recorded then.
+// createRegistryModuleVCS serves `POST /organizations/:org/registry-modules/vcs` and the
+// older `POST /registry-modules` (README.md "Registry modules").
 func (s *Server) createRegistryModuleVCS(w http.ResponseWriter, r *http.Request, p principal) *apiError {
 	b, e := decodeBody(r, "registry-modules")
 	if e != nil {
@@ -307,18 +281,7 @@ func (st *state) testConfigFor(org, branch string, sent bool, in testConfigInput
 	return tc, nil
 }
 
-// updateRegistryModule is go-tfe's RegistryModules.Update (PATCH
-// organizations/:org/registry-modules/private/:ns/:name/:provider), which
-// hashicorp/tfe's tfe_registry_module uses for test_config and vcs_repo
-// changes. Owners and manage-modules. `test-config` fields sent replace
-// the module's (see testConfigFor); `vcs-repo` is only for a module
-// published from a repository: a branch makes it branch-based (tags off),
-// `tags` true makes it tag-based (branch removed), as go-tfe documents;
-// `source-directory` and `tag-prefix` are kept as sent. Switching a module
-// to a branch reads nothing (no VCS is contacted): its versions stay as
-// they are. `no-code` true and tag bindings are not emulated (422);
-// go-tfe's empty `tag-bindings` is accepted. Every problem is a 422 naming
-// the attribute, and nothing changes then.
+// updateRegistryModule is go-tfe's RegistryModules.Update (README.md "Registry modules").
 func (s *Server) updateRegistryModule(w http.ResponseWriter, r *http.Request, p principal) *apiError {
 	m := s.st.moduleFor(r, p, true)
 	if m == nil {

@@ -53,21 +53,12 @@ func (s *Server) Seed(name string) ([]SeedVar, error) {
 	return s.seedFile("demo", demoSeed, nil)
 }
 
-// SeedFile applies the seed file raw (named file in errors; see parseSeedFile
-// and README.md "Seed files") and returns the exports, in order: TFE_TOKEN
-// (the first token in the file), TFE_ORGANIZATION (the first organization),
-// then the file's env. A bad file, or one that contradicts the state (a name
-// taken by an object with another ID), is refused with every problem and
-// nothing is made.
-//
-// Seeding is idempotent and merges by ID: what exists is kept as it is (with
-// its changes), what is missing is made, the organizations' owners are
-// members of their owners team again, and every token of the file works with
-// the value it gives, or the one made for it before (kept in the snapshot),
-// or a new one.
-//
-// A file the seed file names (a policy's source) is read relative to the
-// seed file's directory.
+// SeedFile applies the seed file raw (named file in errors) and returns the exports, in order:
+// TFE_TOKEN (the first token in the file), TFE_ORGANIZATION (the first organization), then the
+// file's env. A bad file, or one that contradicts the state (a name taken by an object with
+// another ID), is refused with every problem and nothing is made. Seeding is idempotent and
+// merges by ID (README.md "Seed files"); a file the seed file names (a policy's source) is
+// read relative to the seed file's directory.
 func (s *Server) SeedFile(file string, raw []byte) ([]SeedVar, error) {
 	dir := filepath.Dir(file)
 	return s.seedFile(file, raw, func(name string) ([]byte, error) {

@@ -1,18 +1,11 @@
-// Package sandbox is a local, faithful emulator of the HCP Terraform API
-// that tfgov manages, built so that the unmodified go-tfe client works
-// against it. Acceptance tests and the quickstart run against it when no live
-// endpoint is configured. README.md maps the package.
+// Package sandbox is a local, faithful emulator of the HCP Terraform API that tfgov manages,
+// built so that the unmodified go-tfe client works against it. Acceptance tests and the
+// quickstart run against it when no live endpoint is configured. README.md maps the package.
 //
-// "The reference", in this package's comments, is the API reference the
-// sandbox emulates: HCP Terraform's policies, module test runs (with their
-// test variables and configuration versions), team access, agent tokens and
-// module version deprecation endpoints.
-//
-// One file serves each section of the reference (agent_tokens.go, ...),
-// and one file each area of supporting endpoints that the reference names
-// but does not document (organizations.go, teams.go, workspaces.go, ...),
-// shaped as go-tfe expects them. Where the reference says "not shown", the handler's
-// doc comment records what the sandbox does and why.
+// One file serves each section of the API reference the sandbox emulates ("the reference" in
+// comments: agent_tokens.go, ...), and one file each area of supporting endpoints, shaped as
+// go-tfe expects them (organizations.go, teams.go, ...). Where the reference is silent, README.md
+// "Where the reference is silent: the sandbox's choices" records what the sandbox does and why.
 package sandbox
 
 import (
@@ -411,17 +404,8 @@ const (
 	idleTimeout       = 2 * time.Minute
 )
 
-// readBodyFirst reads r's body before the handler runs and before any lock
-// is taken, and puts it back as an in-memory body, so that a client sending
-// slowly delays only itself. A body that cannot be read (the client went
-// away or was too slow) is a 400. Every route but the policy upload reads
-// at most a JSON:API document: a longer body is a 413, and a body sent as
-// JSON that is not JSON is a 422 like decodeBody's, even on a route that
-// reads no body (the real service parses a JSON body before routing). The
-// policy upload reads up to MaxPolicyCodeSize+1 bytes, and its handler
-// answers 413 for more; the rest of a body over a limit is drained (a
-// bounded amount) so that the client reads the answer rather than a reset
-// connection.
+// readBodyFirst reads r's body before the handler and any lock, so that a slow client delays
+// only itself; its limits and answers: README.md "Request bodies".
 func readBodyFirst(r *http.Request, pattern string) *apiError {
 	if r.Body == nil || r.Body == http.NoBody {
 		return nil

@@ -5,49 +5,8 @@ import (
 	"net/http"
 )
 
-// The "Team access" section of the reference: team-workspaces, the
-// relationship that carries a team's permissions on one workspace.
-//
-// Access levels. `read`, `plan`, `write` and `admin` are fixed sets of
-// permissions; on them every permission attribute is read-only and the
-// sandbox returns the permissions the level implies:
-//
-//	level   runs   variables  state-versions  sentinel-mocks  workspace-locking  run-tasks  policy-overrides
-//	read    read   read       read            none            false              false      false
-//	plan    plan   read       read            none            false              false      false
-//	write   apply  write      write           read            true               false      false
-//	admin   apply  write      write           read            true               true       false
-//
-// `custom` makes each permission settable. A custom grant created without
-// a permission gets the reference's default for it: runs `read`, variables
-// `none`, state-versions `none`, sentinel-mocks `none`, workspace-locking
-// false, run-tasks false (and policy-overrides false).
-//
-// `policy-overrides` is not in the reference, but go-tfe sends it and the
-// real service returns it (a beta permission): it round-trips like the
-// others. The reference does not say what the fixed levels imply for it;
-// the sandbox says false for all four, since overriding policies is granted
-// separately (the organization's manage-policy-overrides) on the real
-// service. An attribute the sandbox does not know, such as `plan-outputs`
-// in the reference's sample request, is accepted and ignored, and never
-// returned, as the sample response shows.
-//
-// Authorization (the reference's "Authentication", points 5 and 6):
-//   - organization owners, the organization token, the owners team's token
-//     and workspace admins see every grant of the workspace (secret teams
-//     included) and may add, update and remove grants. A workspace admin is
-//     a principal acting through a team that holds `admin` on that
-//     workspace: a member of such a team, or that team's token. Point 6
-//     (effective access is the more restrictive of the grant and the
-//     team's organization-level permissions) changes nothing here: no
-//     organization-level permission the sandbox models narrows a grant.
-//   - any other member of the organization (or team token) sees only the
-//     grants of the teams they act through, secret teams included, and may
-//     change none of them;
-//   - everyone else gets 404, as for a missing workspace or grant.
-//
-// A team holds at most one grant per workspace: a second add is a 422
-// "Team has already been taken", as on the real service.
+// The "Team access" section of the reference: team-workspaces, a team's permissions on one
+// workspace. Levels, defaults and who may: README.md "Team access".
 
 type teamAccess struct {
 	record

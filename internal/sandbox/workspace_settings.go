@@ -7,30 +7,8 @@ import (
 	"time"
 )
 
-// Workspace settings, updates and safe delete: what go-tfe's
-// Workspaces.Create and Update send and Workspace decodes, as hashicorp/tfe's
-// tfe_workspace uses them. The reference does not document them; the
-// sandbox answers as the real service does:
-//
-//   - each setting of workspaceSettings is kept as sent on create and
-//     update (`PATCH /workspaces/:id` or `/organizations/:org/workspaces/:name`)
-//     and reported at a new workspace's value until then;
-//   - execution mode: a workspace inherits its organization's default
-//     (`setting-overwrites.execution-mode` false) until `execution-mode` or
-//     `operations` (true: remote, false: local) is sent without
-//     `setting-overwrites.execution-mode` false; `agent` needs an agent
-//     pool of the organization (`agent-pool-id`, 422 otherwise), and the
-//     other modes drop it;
-//   - `permissions` are the caller's (workspacePermissionsFor);
-//   - `POST /workspaces/:id/actions/safe-delete` (and by organization and
-//     name) deletes the workspace as DELETE does: the real service refuses
-//     with 409 a workspace still managing resources or whose state is being
-//     processed, and a sandbox workspace has neither;
-//   - a VCS repository and a project are not emulated: sending `vcs-repo`
-//     or a `project` is a 422 saying so.
-//
-// Who may: owners, manage-workspaces and the workspace's admins update and
-// delete; anyone else gets 404, as for a missing workspace.
+// Workspace settings, updates and safe delete, as hashicorp/tfe's tfe_workspace uses them:
+// README.md "Workspace settings".
 
 // wsSetting is one setting: kind "bool", "string" or "strings", its value
 // on a new workspace, and for strings an optional check of the value.

@@ -10,25 +10,8 @@ import (
 	"strings"
 )
 
-// Workspace tags: the flat string tags of a workspace (`tag-names`), which
-// go-tfe sets through the `tags` relationship of a create and through
-// AddTags/RemoveTags (`POST`/`DELETE /workspaces/:id/relationships/tags`),
-// and which the workspace list filters on (`search[tags]`,
-// `search[exclude-tags]`). Not documented by the reference; shaped as go-tfe
-// and the real service do:
-//
-//   - a tag is named by `attributes.name` or by the `id` of a tag the
-//     organization already has; names are stored lower-case (the real
-//     service downcases them, which is why hashicorp/tfe refuses upper case
-//     at plan) and follow its rule: letters, digits, `_`, `:` and `-`,
-//     starting and ending with a letter or digit, at most 255 characters;
-//   - a tag's ID is the same for every workspace of the organization that
-//     carries it (derived from the organization and the name: the sandbox
-//     keeps no separate tag records, so an unused tag is gone);
-//   - adding a tag a workspace has, or removing one it lacks, changes
-//     nothing and is not an error; both answer 204.
-//
-// Key/value tag bindings (`tag-bindings`) are not emulated.
+// Workspace tags (`tag-names`), as go-tfe and the real service handle them: README.md
+// "Workspace tags".
 
 func (s *Server) registerWorkspaceTags() {
 	s.route("GET /api/v2/workspaces/{id}/relationships/tags", s.listWorkspaceTags)
