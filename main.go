@@ -17,9 +17,7 @@ import (
 	"github.com/tfgov/terraform-provider-tfgov/internal/provider"
 )
 
-// version is set by the build: goreleaser's ldflags from the tag, make
-// build's from git describe (buildversion.Of falls back to the module
-// version of a go install, else "dev").
+// version is set by the build's ldflags (buildversion.Of: else the module version, else "dev").
 var version = "dev"
 
 func main() {
@@ -32,19 +30,14 @@ func main() {
 		return
 	}
 
-	// A provider process lives for one walk of one Terraform operation:
-	// with Go's default GOGC=100 it spent a quarter of its CPU collecting
-	// garbage (profiled under Terraform). Collect at 5× the live heap
-	// instead, unless GOGC says otherwise. The live heap grows with the
-	// walk's RPCs (terraform-plugin-framework keeps each one's context until
-	// the provider is stopped): a plan of 1,000 policies peaks at 251 MB
-	// against 149 MB at GOGC=100 (PERFORMANCE.md, "Memory").
+	// A provider process lives for one Terraform walk: at GOGC=100 it spent a quarter of its CPU
+	// collecting garbage (profiled under Terraform). Collect at 5× the live heap unless GOGC says
+	// otherwise; what that costs in memory: PERFORMANCE.md "Memory".
 	if os.Getenv("GOGC") == "" {
 		rtdebug.SetGCPercent(400)
 	}
 	quietUnlessAsked()
-	// TFGOV_CPU_PROFILE names a file to write a CPU profile of this
-	// process to when it ends (make bench-scale's -cpuprofile).
+	// TFGOV_CPU_PROFILE: a CPU profile of this process, written at its end (bench-scale -cpuprofile).
 	if name := os.Getenv("TFGOV_CPU_PROFILE"); name != "" {
 		f, err := os.Create(name) // the profile goes where the developer asks
 		if err != nil {
@@ -67,19 +60,9 @@ func main() {
 // providerAddress is the provider's source address, as served.
 const providerAddress = "registry.terraform.io/tfgov/tfgov"
 
-// quietUnlessAsked turns the provider's and the SDK's logs off when no
-// TF_LOG* variable asks for any. terraform-plugin-go defaults both to TRACE,
-// so a provider started by Terraform writes every framework trace line (15
-// plan modifier and 13 validator calls per agent token, each logged twice)
-// and every line of its own to Terraform, which discards them all unless
-// TF_LOG is set: measured against hashicorp/tfe, producing them made
-// tfgov's CPU per agent token create 1.3x the incumbent's instead of 1.0x.
-// The SDK's level is TF_LOG_SDK (its subsystems inherit it); the
-// provider's own is TF_LOG_PROVIDER_TFGOV (terraform-plugin-go reads
-// TF_LOG_PROVIDER_<type>, not TF_LOG_PROVIDER, in the provider's process).
-// Any TF_LOG* variable (TF_LOG, TF_LOG_PROVIDER, TF_LOG_SDK_FRAMEWORK,
-// TF_LOG_PATH, ...) leaves logging as terraform-plugin-go sets it, so
-// TF_LOG=trace shows everything as before.
+// quietUnlessAsked turns the SDK's and the provider's logs off unless a TF_LOG* variable is set:
+// terraform-plugin-go defaults both to TRACE, lines Terraform drops unless TF_LOG is set, which
+// cost 1.3x hashicorp/tfe's CPU per create (PERFORMANCE.md "Where requests and CPU go").
 func quietUnlessAsked() {
 	for _, kv := range os.Environ() {
 		if name, value, _ := strings.Cut(kv, "="); strings.HasPrefix(name, "TF_LOG") && value != "" {
@@ -91,5 +74,6 @@ func quietUnlessAsked() {
 	}
 }
 
-// quietVariables are the variables quietUnlessAsked sets to OFF.
+// quietVariables: the SDK's subsystems inherit TF_LOG_SDK; terraform-plugin-go reads
+// TF_LOG_PROVIDER_<type>, not TF_LOG_PROVIDER, in the provider's process.
 var quietVariables = []string{"TF_LOG_SDK", "TF_LOG_PROVIDER_TFGOV"}

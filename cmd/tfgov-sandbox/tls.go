@@ -62,13 +62,8 @@ func (f tlsFlags) config(listen string) (*tls.Config, string, error) {
 	return &tls.Config{Certificates: []tls.Certificate{cert}, MinVersion: tls.VersionTLS12}, out, nil
 }
 
-// writeTLSExports prints what a client of the HTTPS sandbox exports: the
-// hostname (as `hostname`, resolved through service discovery), the
-// certificate to trust and, when the port is 443, the token as Terraform
-// CLI's TF_TOKEN_<host> variable. Terraform encodes a hostname in that name
-// with dots as underscores and dashes as double underscores; a port cannot
-// be written in a shell variable name, so on other ports TFE_TOKEN (printed
-// before) carries the token.
+// writeTLSExports prints a client's exports: the hostname (for service discovery), the certificate
+// to trust and, on port 443, TF_TOKEN_<host>; a shell variable's name cannot hold another port.
 func writeTLSExports(out *strings.Builder, addr net.Addr, certFile, token string) {
 	host, port, _ := net.SplitHostPort(addr.String())
 	if ip := net.ParseIP(host); ip != nil && ip.IsUnspecified() {

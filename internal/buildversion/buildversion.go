@@ -1,8 +1,5 @@
-// Package buildversion is the version the binaries report (`-version`)
-// and the provider serves: the one a build stamps with
-// `-ldflags "-X main.version=…"` (goreleaser from the tag, make build from
-// git describe), else the module version `go install …@vX.Y.Z` records,
-// else "dev".
+// Package buildversion is the version the binaries report and serve: the one a build stamps
+// (`-ldflags "-X main.version=…"`), else the module version `go install` records, else "dev".
 package buildversion
 
 import (

@@ -1,8 +1,6 @@
-// Package policyeval evaluates an OPA policy's query as HCP Terraform
-// does, with OPA's own packages: the query's result must be an array (a
-// Rego set serializes as one), an empty array passes, and each element is
-// a violation. DESIGN.md "Evaluating OPA policies locally" gives the
-// sources of each rule and the choices where the service's docs are silent.
+// Package policyeval evaluates an OPA policy's query as HCP Terraform does, with OPA's own
+// packages: the result must be an array (a Rego set serializes as one), empty passes, each element
+// is a violation. Sources and choices: DESIGN.md "Evaluating OPA policies locally".
 package policyeval
 
 import (
@@ -17,16 +15,14 @@ import (
 	"github.com/open-policy-agent/opa/v1/rego"
 )
 
-// Module is one Rego file. Name (a file path or a label) appears in error
-// positions as name:line.
+// Module is one Rego file; Name (a file path or a label) appears in errors as name:line.
 type Module struct {
 	Name string
 	Code []byte
 }
 
-// Outcome is HCP Terraform's reading of a query's result: Pass when the
-// array is empty, else Violations, one JSON document per element, in
-// OPA's order (sets are sorted).
+// Outcome is HCP Terraform's reading of a result: Pass when the array is empty, else Violations,
+// one JSON document per element, in OPA's order (sets are sorted).
 type Outcome struct {
 	Pass       bool
 	Violations []json.RawMessage
@@ -38,8 +34,7 @@ type Prepared struct {
 	pq    rego.PreparedEvalQuery
 }
 
-// Evaluate compiles modules, evaluates query against input (a JSON
-// document; nil for none) and reads the result as HCP Terraform does.
+// Evaluate compiles modules and evaluates query against input (JSON; nil for none).
 func Evaluate(ctx context.Context, modules []Module, query string, input []byte) (Outcome, error) {
 	p, err := Prepare(ctx, modules, query)
 	if err != nil {
@@ -48,10 +43,8 @@ func Evaluate(ctx context.Context, modules []Module, query string, input []byte)
 	return p.Eval(ctx, input)
 }
 
-// Prepare parses and compiles modules and query. Each module, and the
-// query, is taken as Rego v1 or else Rego v0, as the service's OPA
-// version may be either (see checkRego in internal/provider). Errors name
-// name:line.
+// Prepare compiles modules and query, each as Rego v1 or else v0, as the service's OPA version
+// may be either. Errors name name:line.
 func Prepare(ctx context.Context, modules []Module, query string) (*Prepared, error) {
 	opts := []func(*rego.Rego){
 		// opa eval's default: builtin errors make the expression undefined.
@@ -84,8 +77,7 @@ func Prepare(ctx context.Context, modules []Module, query string) (*Prepared, er
 	return &Prepared{query: query, pq: pq}, nil
 }
 
-// ParseModule parses code as Rego v1, or else as Rego v0; the error is
-// v1's, the current language.
+// ParseModule parses code as Rego v1, or else v0; the error is v1's, the current language.
 func ParseModule(name string, code []byte) (*ast.Module, error) {
 	if strings.TrimSpace(string(code)) == "" {
 		return nil, fmt.Errorf("%s: the module is empty: a Rego module needs at least a package declaration", name)
@@ -147,10 +139,8 @@ func (p *Prepared) Eval(ctx context.Context, input []byte) (Outcome, error) {
 	return Read(p.query, rs)
 }
 
-// Read applies HCP Terraform's rule to a query's raw result set (what
-// `opa eval` prints): exactly one result of one expression, whose value is
-// an array. An undefined result, several results or expressions, or a
-// value of another type is an error naming the query.
+// Read applies HCP Terraform's rule to a raw result set (what `opa eval` prints): one result of
+// one expression, an array; anything else is an error naming the query.
 func Read(query string, rs rego.ResultSet) (Outcome, error) {
 	switch {
 	case len(rs) == 0:
@@ -200,8 +190,7 @@ func describe(v any) string {
 	return kind + " (" + s + ")"
 }
 
-// single keeps OPA's messages (file:line: code: message) and drops the
-// "1 error occurred" preamble when there is one error.
+// single drops the "1 error occurred" preamble of OPA's messages when there is one error.
 func single(err error) error {
 	var errs ast.Errors
 	if errors.As(err, &errs) && len(errs) == 1 {

@@ -17,9 +17,8 @@ import (
 // A policy's Rego tests, run with OPA's own test runner (as `opa test`
 // runs them) over the policy's modules and its test modules.
 
-// TestFailure is a test that failed or stopped with an error, or an error
-// of the modules themselves (Test is "" then: a module that does not
-// parse or compile, so that no test ran).
+// TestFailure is a test that failed or stopped with an error, or (Test "") a module that does
+// not parse or compile, so that no test ran.
 type TestFailure struct {
 	Test    string // such as data.terraform.policies.tags_test.test_untagged
 	File    string
@@ -45,11 +44,9 @@ type TestResults struct {
 	Failures        []TestFailure
 }
 
-// RunTests runs the tests (rules named test_*) of tests against modules,
-// the policy's own. Modules parse as Rego v1, or v0 for older OPA versions,
-// each on its own (ParseModule). Test modules
-// with no test rule are a failure: a glob that matched the wrong files
-// should not pass. The error is for ctx's end only.
+// RunTests runs the test_* rules of tests against modules, each parsed on its own (ParseModule).
+// Test modules with no test rule fail: a glob that matched the wrong files should not pass.
+// The error is for ctx's end only.
 func RunTests(ctx context.Context, modules, tests []Module) (TestResults, error) {
 	var out TestResults
 	parsed := map[string]*ast.Module{}
@@ -142,10 +139,8 @@ func run(ctx context.Context, modules map[string]*ast.Module, filter string) ([]
 	return out, nil
 }
 
-// explainFailures runs the failed tests again with a trace (the passing
-// run is not slowed by one), and completes their messages with the
-// expression of the test that failed, where the trace shows it, and what
-// the test printed.
+// explainFailures reruns the failed tests with a trace (the passing run is not slowed by one) and
+// adds the expression that failed, where the trace shows it, and what the test printed.
 func explainFailures(ctx context.Context, modules map[string]*ast.Module, failed []string, failures []TestFailure) {
 	results, err := run(ctx, modules, "^("+strings.Join(failed, "|")+")$")
 	if err != nil {

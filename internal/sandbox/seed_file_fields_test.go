@@ -47,7 +47,7 @@ func joinPath(path, key string) string {
 	return path + "." + key
 }
 
-// TestSeedFile_everyFieldRead (issue 35): every nested object of a seed
+// TestSeedFile_everyFieldRead: every nested object of a seed
 // file refuses a field it does not know, naming its path and the fields it
 // allows; and every field it allows is read: a value no field takes (an
 // object with an unknown key) is refused at that field's path. A field

@@ -127,7 +127,7 @@ func TestSeedFile_refused(t *testing.T) {
 		{name: "env reserved", path: "env.0.name", v: "TFE_TOKEN", want: `env[0].name: "TFE_TOKEN" is printed by the sandbox itself; not allowed: TFE_ADDRESS, TFE_HOSTNAME, TFE_ORGANIZATION, TFE_TOKEN, SSL_CERT_FILE`},
 		{name: "env value type", path: "env.0.value", v: 3, want: "env[0].value: must be a string, got a number"},
 		{name: "list expected", path: "organizations.0.workspaces", v: "app", want: "organizations[0].workspaces: must be a list, got a string"},
-		// What tfgov governs (issue 46).
+		// What tfgov governs: policies, team access, agent tokens, test variables, deprecations.
 		{name: "policy kind", path: "organizations.0.policies.0.kind", v: "rego", want: `organizations[0].policies[0].kind: "rego" is not a policy kind: sentinel or opa`},
 		{name: "opa policy without query", path: "organizations.0.policies.1.query", v: remove, want: "organizations[0].policies[1].query: required for an opa policy"},
 		{name: "sentinel policy with query", path: "organizations.0.policies.0.query", v: "data.x", want: "organizations[0].policies[0].query: applies only to a policy with kind opa"},

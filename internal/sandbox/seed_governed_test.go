@@ -61,7 +61,7 @@ func writeGovernedSeed(t *testing.T) string {
 	return file
 }
 
-// TestSeedFile_governedMade (issue 46): what a seed file declares of what
+// TestSeedFile_governedMade: what a seed file declares of what
 // tfgov governs reads back through go-tfe as the API shows it: policies
 // with their code (a file relative to the seed file, or inline), team
 // access (fixed and custom, by team and workspace name), agent tokens with

@@ -1,10 +1,6 @@
-// Package statesize measures what a Terraform state file spends on each
-// resource instance: the bytes Terraform wrote for it (schema version,
-// attributes, sensitive paths, identity and private state), as compact
-// JSON. Terraform's own bookkeeping of the configuration (dependencies,
-// index_key, create_before_destroy) is left out: it depends on how the
-// configuration is written, not on the provider. The state budget test
-// and make bench-scale both measure with it.
+// Package statesize measures the compact JSON a state file spends on each resource instance,
+// without Terraform's bookkeeping of the configuration (dependencies, index_key, ...), which
+// depends on how it is written, not on the provider. The state budgets and bench-scale use it.
 package statesize
 
 import (
@@ -12,8 +8,7 @@ import (
 	"fmt"
 )
 
-// configKeys are the instance keys that Terraform derives from the
-// configuration rather than from the provider.
+// configKeys are the instance keys Terraform derives from the configuration.
 var configKeys = []string{"dependencies", "index_key", "create_before_destroy", "deposed", "status"}
 
 // Instance is one resource instance of a state file.

@@ -62,7 +62,7 @@ func TestWriteContext(t *testing.T) {
 	})
 }
 
-// TestCarriedWrites (issue 35, row 6): through go-tfe, against a sandbox
+// TestCarriedWrites: through go-tfe, against a sandbox
 // answering after 400 ms, a grant whose POST was sent before Terraform
 // asked the provider to stop is carried to its answer (the caller gets
 // the grant, not "context canceled" with the grant on the service), a

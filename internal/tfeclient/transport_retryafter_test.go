@@ -16,7 +16,7 @@ import (
 // TestRetryTransportRetryAfterBeyondDeadline: a 429 whose Retry-After asks
 // for longer than the operation has left fails at once, saying how long the
 // service asked to wait, instead of retrying early and reporting "still rate
-// limited" (issue 18 item 6: Retry-After: 60 got three requests in 10 s).
+// limited" (as it once did: Retry-After: 60 got three requests in 10 s).
 func TestRetryTransportRetryAfterBeyondDeadline(t *testing.T) {
 	t.Parallel()
 	var served atomic.Int32
