@@ -89,42 +89,6 @@ func (d *providerData) organizationPoliciesError(ctx context.Context, org string
 	return fmt.Sprintf("Organization %s exists, but the API token may not manage its policies: it needs %s, or to be an owner, or the organization token.", org, permManagePolicies)
 }
 
-// teamAccessAddError explains a 404 from adding team access: a missing
-// workspace, a missing team, or a token that may not manage the
-// workspace's team access. One read of the workspace says which: it is
-// missing; or the token's permissions on it (can-update, which admin
-// access and "Manage workspaces" give) show it may not manage its access;
-// or else the team is what is missing.
-func (d *providerData) teamAccessAddError(ctx context.Context, teamID, wsID string) string {
-	ws, err := d.client.Workspaces.ReadByID(ctx, wsID)
-	switch {
-	case isNotFound(err):
-		return fmt.Sprintf("Workspace %s was not found: no organization the API token belongs to has a workspace of that ID.", wsID)
-	case err != nil || ws.Permissions == nil:
-		return fmt.Sprintf("Workspace %s or team %s was not found, or the API token may not manage the workspace's team access (it needs %s, or to be an owner).", wsID, teamID, permTeamAccess)
-	case !ws.Permissions.CanUpdate:
-		return fmt.Sprintf("Workspace %s (%q) exists, but the API token may not manage its team access: it needs %s, or to be an owner, or the organization token.", wsID, ws.Name, permTeamAccess)
-	}
-	if org := d.teamOrganization(ctx, teamID); org != "" && ws.Organization != nil && org != ws.Organization.Name {
-		return fmt.Sprintf("Team %s belongs to organization %s, and workspace %s (%q) to organization %s: a team can hold access only to the workspaces of its own organization.",
-			teamID, org, wsID, ws.Name, ws.Organization.Name)
-	}
-	return fmt.Sprintf("Team %s was not found: workspace %s (%q) exists and the API token may manage its team access, so no team of that ID is visible to it "+
-		"(a secret team is visible only to its members and to owners).", teamID, wsID, ws.Name)
-}
-
-// noTeamAccessDetail explains a team absent from a workspace's team access
-// list. Members see only the grants of their own teams; admins of the
-// workspace (its can-update) and owners see all: one read of the workspace
-// says whether the team has no access or the token may not see it.
-func (d *providerData) noTeamAccessDetail(ctx context.Context, teamID, wsID string) string {
-	ws, err := d.client.Workspaces.ReadByID(ctx, wsID)
-	if err == nil && ws.Permissions != nil && ws.Permissions.CanUpdate {
-		return fmt.Sprintf("Team %s has no access to workspace %s (%q): the API token sees every grant of the workspace, and none is the team's.", teamID, wsID, ws.Name)
-	}
-	return fmt.Sprintf("Team %s has no access to workspace %s that the API token may see: without %s, a token sees only the access of its own teams.", teamID, wsID, permTeamAccess)
-}
-
 // policyByNameError explains a failed look-up of a policy by name: the
 // organization's list, which the token could read, has no such name; or
 // the list itself failed (organizationPoliciesError says why, with one
@@ -156,24 +120,6 @@ func (d *providerData) policyByIDError(ctx context.Context, org, id string, err 
 	}
 	return fmt.Sprintf("Policy %s was not found: organization %s, whose policies the API token may list, has none with that ID, "+
 		"and no other organization whose policies the token may manage has it.", id, org)
-}
-
-// teamAccessUpdateError explains a 404 from updating grant id of workspace
-// wsID: one read of the workspace says whether it is gone, the token may
-// not manage its team access (its can-update), or the grant itself was
-// removed outside Terraform.
-func (d *providerData) teamAccessUpdateError(ctx context.Context, id, wsID string) string {
-	ws, err := d.client.Workspaces.ReadByID(ctx, wsID)
-	switch {
-	case isNotFound(err):
-		return fmt.Sprintf("Workspace %s of team access %s was not found: it was deleted, or it is in no organization the API token belongs to.", wsID, id)
-	case err == nil && ws.Permissions != nil && !ws.Permissions.CanUpdate:
-		return fmt.Sprintf("Workspace %s (%q) exists, but the API token may not manage its team access: it needs %s, or to be an owner, or the organization token.", wsID, ws.Name, permTeamAccess)
-	case err == nil && ws.Permissions != nil:
-		return fmt.Sprintf("Team access %s was removed outside Terraform (workspace %s exists and the API token may manage its team access). Run terraform apply again to add it back.", id, wsID)
-	}
-	return fmt.Sprintf("Team access %s was not found, or the API token may not manage the team access of workspace %s (it needs %s). "+
-		"If it was removed outside Terraform, run terraform apply again to add it back.", id, wsID, permTeamAccess)
 }
 
 // moduleTestsDenied says why a module's test endpoint answered 404, from

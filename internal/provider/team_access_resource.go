@@ -372,20 +372,6 @@ func (r *teamAccessResource) addError(ctx context.Context, teamID, wsID string, 
 	return fmt.Sprintf("Adding access for team %s to workspace %s: %s", teamID, wsID, err)
 }
 
-// teamAccessTaken is the error for an add refused because the team already
-// holds grant g on the workspace (note: what the service answered, or why
-// a grant found after a lost answer is not taken over).
-// The team and the workspace are named beside their IDs when the token
-// may see them (teamNames, workspaceLabel: reads of an error's path).
-func (d *providerData) teamAccessTaken(ctx context.Context, teamID, wsID string, g *tfe.TeamAccess, note string) string {
-	return teamAccessTakenText(teamLabel(d.teamNames(ctx, wsID, []*tfe.TeamAccess{g}), teamID), d.workspaceLabel(ctx, wsID), g, note)
-}
-
-func teamAccessTakenText(team, workspace string, g *tfe.TeamAccess, note string) string {
-	return fmt.Sprintf("Team %s already has %q access to workspace %s (team access %s), and a team can hold only one access per workspace.\n\n%s\n\n%s",
-		team, g.Access, workspace, g.ID, importAdvice("tfgov_team_access", g.ID, g.ID), note)
-}
-
 // Read refreshes the grant from its workspace's list of grants, which
 // every grant of the workspace shares (bulkLists): one request per 100
 // grants of a workspace per plan. A grant missing from the list is gone

@@ -173,15 +173,6 @@ func removedTeams(grants *recordsByID[*tfe.TeamAccess], keep, prior map[string]b
 	return out
 }
 
-// teamLabel names a team by name and ID ("platform" (team-abc)), or by
-// ID alone when the token may not see its name.
-func teamLabel(names map[string]string, id string) string {
-	if n := names[id]; n != "" {
-		return fmt.Sprintf("%q (%s)", n, id)
-	}
-	return id
-}
-
 // ModifyPlan plans removed_team_ids, the teams whose access the apply
 // removes (removedTeams), refuses a plan that would lock the token's user
 // out of the workspace (lockOut), and, for a new resource (whose plan
@@ -521,4 +512,28 @@ func (r *workspaceTeamAccessExclusiveResource) ImportState(ctx context.Context, 
 	}
 	resource.ImportStatePassthroughID(ctx, path.Root("workspace_id"), req, resp)
 	markImporting(ctx, resp)
+}
+
+// exclusiveCannotSee says why a token may not refresh the exclusive access
+// of workspace wsID ("" when it may): only a token that sees every grant
+// of the workspace can say which teams hold access.
+func (d *providerData) exclusiveCannotSee(ctx context.Context, wsID string) string {
+	what := "The exclusive team access of workspace " + wsID
+	seen, err := d.seeWorkspace(ctx, wsID)
+	switch {
+	case err != nil:
+		return fmt.Sprintf("%s cannot be refreshed: reading the workspace to tell whether the API token sees every grant failed: %s.", what, err)
+	case seen.missing:
+		return workspaceMissing(what, wsID)
+	case !seen.canUpdate:
+		return fmt.Sprintf("%s cannot be refreshed: %s State keeps it; refresh with a token that has the permission.", what, exclusiveNotAllGrants(wsID, seen.name))
+	}
+	return ""
+}
+
+// exclusiveNotAllGrants says that the token may not see every grant of
+// workspace wsID (called name).
+func exclusiveNotAllGrants(wsID, name string) string {
+	return fmt.Sprintf("workspace %s (%q) exists, but the API token may not see every team's access to it: it needs %s, or to be an owner. "+
+		"Without it a token sees only the access of its own teams, and could not tell which other teams hold access.", wsID, name, permTeamAccess)
 }
