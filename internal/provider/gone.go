@@ -104,41 +104,6 @@ func cannotSee(what, parentWhat, objects, perm string, seen *parentSeen, readErr
 		"State keeps it; refresh with a token that has the permission.", what, parentWhat, objects, perm)
 }
 
-// policyCannotSee explains policy id of org (what: "Policy <id>", or its
-// code) whose organization's policy list answered 404.
-func (d *providerData) policyCannotSee(ctx context.Context, org, what string) string {
-	seen, err := d.organizationSeen(ctx, org)
-	return cannotSee(what, "organization "+org, "policies", permManagePolicies+", or to be an owner, or the organization token", seen, err)
-}
-
-// agentTokenCannotSee explains a token of poolID whose pool's token list
-// answered 404.
-func (d *providerData) agentTokenCannotSee(ctx context.Context, poolID, id string) string {
-	seen, err := d.agentPoolSeen(ctx, poolID)
-	return cannotSee("Agent token "+id, "agent pool "+poolID, "tokens", permManageAgentPools+", or to be an owner", seen, err)
-}
-
-// moduleTestCannotSee explains a test variable or run (what) of mod whose
-// module's list of them (objects) answered 404.
-func (d *providerData) moduleTestCannotSee(ctx context.Context, mod moduleRef, what, objects string) string {
-	seen, err := d.moduleSeen(ctx, mod)
-	return cannotSee(what, "module "+mod.String(), objects, strings.TrimSuffix(permTextTests, "."), seen, err)
-}
-
-// moduleTestImportDenied explains an import of what (a test run or
-// variable of mod) whose module's list answered 404, from the module's one
-// read: the module is missing, or the token may not manage its tests.
-func (d *providerData) moduleTestImportDenied(ctx context.Context, mod moduleRef, what string) string {
-	seen, err := d.moduleSeen(ctx, mod)
-	switch {
-	case err != nil:
-		return fmt.Sprintf("Module %s was not found, or the API token may not manage its tests (%s); reading the module to tell which failed: %s. Its %s cannot be read.", mod, strings.TrimSuffix(permTextTests, "."), err, what)
-	case seen.missing:
-		return fmt.Sprintf("Module %s was not found: it was deleted, or the API token belongs to no team of its organization. Its %s cannot be read.", mod, what)
-	}
-	return fmt.Sprintf("Module %s exists, but the API token may not manage its tests: %s Its %s cannot be read.", mod, permTextTests, what)
-}
-
 // cannotSeeError is a refresh that cannot tell gone from cannot-see: its
 // text says why, and the refresh fails with it.
 type cannotSeeError struct{ detail string }
