@@ -222,65 +222,6 @@ func (r *teamAccessResource) ModifyPlan(ctx context.Context, req resource.Modify
 	resp.Diagnostics.Append(resp.Plan.SetAttribute(ctx, path.Root("permissions"), obj)...)
 }
 
-// planTaken refuses at plan a new grant for a team that already holds one
-// on the workspace, with the import block, when this plan already listed
-// the workspace's grants (another grant of it refreshed first, or an
-// exclusive resource or data source of it): no request of its own. Listing
-// for every create would cost a request per workspace in each walk, which
-// triples a lone grant's cost (issue 25 removed that list); the apply then
-// refuses it as before ("already has access", the same advice).
-func (r *teamAccessResource) planTaken(ctx context.Context, req resource.ModifyPlanRequest, resp *resource.ModifyPlanResponse) {
-	if r.data == nil {
-		return
-	}
-	var teamID, wsID types.String
-	resp.Diagnostics.Append(req.Plan.GetAttribute(ctx, path.Root("team_id"), &teamID)...)
-	resp.Diagnostics.Append(req.Plan.GetAttribute(ctx, path.Root("workspace_id"), &wsID)...)
-	if resp.Diagnostics.HasError() || teamID.IsUnknown() || wsID.IsUnknown() || teamID.IsNull() || wsID.IsNull() {
-		return
-	}
-	grants, ok := r.data.lists.teamAccess.held(wsID.ValueString())
-	if !ok || grants.parentMissing {
-		return
-	}
-	for _, g := range sortedByKey(grants.byID) {
-		if g.Team != nil && g.Team.ID == teamID.ValueString() {
-			resp.Diagnostics.AddAttributeError(path.Root("team_id"), "Team access already exists",
-				r.data.teamAccessTaken(ctx, teamID.ValueString(), wsID.ValueString(), g, "Found at plan, in the workspace's team access this plan read: nothing was sent."))
-			return
-		}
-	}
-}
-
-// teamAccessPermissionOptions are the permissions a create or update sends: all of
-// them for a custom grant whose permissions are known, none otherwise
-// (then the service decides them).
-type teamAccessPermissionOptions struct {
-	runs             *tfe.RunsPermissionType
-	variables        *tfe.VariablesPermissionType
-	stateVersions    *tfe.StateVersionsPermissionType
-	sentinelMocks    *tfe.SentinelMocksPermissionType
-	workspaceLocking *bool
-	runTasks         *bool
-	policyOverrides  *bool
-}
-
-func customTeamAccessPermissionOptions(ctx context.Context, plan teamAccessResourceModel, diags *diag.Diagnostics) teamAccessPermissionOptions {
-	p, ok := teamAccessPermissionsFrom(ctx, plan.Permissions, diags)
-	if !ok || plan.Access.ValueString() != string(tfe.AccessCustom) {
-		return teamAccessPermissionOptions{}
-	}
-	return teamAccessPermissionOptions{
-		runs:             (*tfe.RunsPermissionType)(p.Runs.ValueStringPointer()),
-		variables:        (*tfe.VariablesPermissionType)(p.Variables.ValueStringPointer()),
-		stateVersions:    (*tfe.StateVersionsPermissionType)(p.StateVersions.ValueStringPointer()),
-		sentinelMocks:    (*tfe.SentinelMocksPermissionType)(p.SentinelMocks.ValueStringPointer()),
-		workspaceLocking: p.WorkspaceLocking.ValueBoolPointer(),
-		runTasks:         p.RunTasks.ValueBoolPointer(),
-		policyOverrides:  p.PolicyOverrides.ValueBoolPointer(),
-	}
-}
-
 func (r *teamAccessResource) Create(ctx context.Context, req resource.CreateRequest, resp *resource.CreateResponse) {
 	defer r.syncIdentity(ctx, nil, &resp.State, resp.Identity, &resp.Diagnostics)
 	var plan teamAccessResourceModel
@@ -329,47 +270,6 @@ func (r *teamAccessResource) Create(ctx context.Context, req resource.CreateRequ
 	}
 	tflog.Info(ctx, "Added team access", map[string]any{"id": ta.ID, "team_id": teamID, "workspace_id": wsID, "access": string(ta.Access)})
 	resp.Diagnostics.Append(resp.State.Set(ctx, teamAccessModel(ta, plan))...)
-}
-
-// lostAdd looks for the grant an add whose answer was lost (amb) may have
-// made: the workspace's grant to the team, of which there can be only one.
-// None means the add made nothing. One is never adopted: a grant has no
-// creation time and no field an add could mark, so the grant this add
-// made and one that someone else made before it or while it was in
-// flight (this add then being refused as a duplicate) look the same
-// (ownership.go). It fails as it does with no fault ("already has
-// access", with its import block).
-func (r *teamAccessResource) lostAdd(ctx context.Context, sent tfe.TeamAccessAddOptions, amb *tfeclient.AmbiguousWriteError) (*tfe.TeamAccess, bool, error) {
-	grants, err := listTeamAccess(ctx, r.data.client, sent.Workspace.ID)
-	if err != nil {
-		return nil, false, err
-	}
-	for _, g := range grants {
-		if g.Team != nil && g.Team.ID == sent.Team.ID {
-			return nil, false, &conflictError{r.data.teamAccessTaken(ctx, sent.Team.ID, sent.Workspace.ID, g, lostAnswerFound(amb))}
-		}
-	}
-	return nil, false, nil
-}
-
-// addError explains a failed add. The service answers a second grant of a
-// team on a workspace with a 422 ("Team has already been taken"); rather
-// than match its wording, the provider looks for the existing grant and,
-// when there is one, says how to import it.
-func (r *teamAccessResource) addError(ctx context.Context, teamID, wsID string, err error) string {
-	if isNotFound(err) {
-		return r.data.teamAccessAddError(ctx, teamID, wsID)
-	}
-	grants, lerr := listTeamAccess(ctx, r.data.client, wsID)
-	if lerr != nil {
-		return fmt.Sprintf("Adding access for team %s to workspace %s: %s", teamID, wsID, err)
-	}
-	for _, g := range grants {
-		if g.Team != nil && g.Team.ID == teamID {
-			return r.data.teamAccessTaken(ctx, teamID, wsID, g, "The service said: "+err.Error())
-		}
-	}
-	return fmt.Sprintf("Adding access for team %s to workspace %s: %s", teamID, wsID, err)
 }
 
 // Read refreshes the grant from its workspace's list of grants, which
@@ -520,6 +420,106 @@ func (r *teamAccessResource) ImportState(ctx context.Context, req resource.Impor
 	tflog.Debug(ctx, "Resolved team access import ID", map[string]any{"import_id": req.ID, "id": id})
 	resp.Diagnostics.Append(resp.State.SetAttribute(ctx, path.Root("id"), id)...)
 	markImporting(ctx, resp)
+}
+
+// planTaken refuses at plan a new grant for a team that already holds one
+// on the workspace, with the import block, when this plan already listed
+// the workspace's grants (another grant of it refreshed first, or an
+// exclusive resource or data source of it): no request of its own. Listing
+// for every create would cost a request per workspace in each walk, which
+// triples a lone grant's cost (issue 25 removed that list); the apply then
+// refuses it as before ("already has access", the same advice).
+func (r *teamAccessResource) planTaken(ctx context.Context, req resource.ModifyPlanRequest, resp *resource.ModifyPlanResponse) {
+	if r.data == nil {
+		return
+	}
+	var teamID, wsID types.String
+	resp.Diagnostics.Append(req.Plan.GetAttribute(ctx, path.Root("team_id"), &teamID)...)
+	resp.Diagnostics.Append(req.Plan.GetAttribute(ctx, path.Root("workspace_id"), &wsID)...)
+	if resp.Diagnostics.HasError() || teamID.IsUnknown() || wsID.IsUnknown() || teamID.IsNull() || wsID.IsNull() {
+		return
+	}
+	grants, ok := r.data.lists.teamAccess.held(wsID.ValueString())
+	if !ok || grants.parentMissing {
+		return
+	}
+	for _, g := range sortedByKey(grants.byID) {
+		if g.Team != nil && g.Team.ID == teamID.ValueString() {
+			resp.Diagnostics.AddAttributeError(path.Root("team_id"), "Team access already exists",
+				r.data.teamAccessTaken(ctx, teamID.ValueString(), wsID.ValueString(), g, "Found at plan, in the workspace's team access this plan read: nothing was sent."))
+			return
+		}
+	}
+}
+
+// teamAccessPermissionOptions are the permissions a create or update sends: all of
+// them for a custom grant whose permissions are known, none otherwise
+// (then the service decides them).
+type teamAccessPermissionOptions struct {
+	runs             *tfe.RunsPermissionType
+	variables        *tfe.VariablesPermissionType
+	stateVersions    *tfe.StateVersionsPermissionType
+	sentinelMocks    *tfe.SentinelMocksPermissionType
+	workspaceLocking *bool
+	runTasks         *bool
+	policyOverrides  *bool
+}
+
+func customTeamAccessPermissionOptions(ctx context.Context, plan teamAccessResourceModel, diags *diag.Diagnostics) teamAccessPermissionOptions {
+	p, ok := teamAccessPermissionsFrom(ctx, plan.Permissions, diags)
+	if !ok || plan.Access.ValueString() != string(tfe.AccessCustom) {
+		return teamAccessPermissionOptions{}
+	}
+	return teamAccessPermissionOptions{
+		runs:             (*tfe.RunsPermissionType)(p.Runs.ValueStringPointer()),
+		variables:        (*tfe.VariablesPermissionType)(p.Variables.ValueStringPointer()),
+		stateVersions:    (*tfe.StateVersionsPermissionType)(p.StateVersions.ValueStringPointer()),
+		sentinelMocks:    (*tfe.SentinelMocksPermissionType)(p.SentinelMocks.ValueStringPointer()),
+		workspaceLocking: p.WorkspaceLocking.ValueBoolPointer(),
+		runTasks:         p.RunTasks.ValueBoolPointer(),
+		policyOverrides:  p.PolicyOverrides.ValueBoolPointer(),
+	}
+}
+
+// lostAdd looks for the grant an add whose answer was lost (amb) may have
+// made: the workspace's grant to the team, of which there can be only one.
+// None means the add made nothing. One is never adopted: a grant has no
+// creation time and no field an add could mark, so the grant this add
+// made and one that someone else made before it or while it was in
+// flight (this add then being refused as a duplicate) look the same
+// (ownership.go). It fails as it does with no fault ("already has
+// access", with its import block).
+func (r *teamAccessResource) lostAdd(ctx context.Context, sent tfe.TeamAccessAddOptions, amb *tfeclient.AmbiguousWriteError) (*tfe.TeamAccess, bool, error) {
+	grants, err := listTeamAccess(ctx, r.data.client, sent.Workspace.ID)
+	if err != nil {
+		return nil, false, err
+	}
+	for _, g := range grants {
+		if g.Team != nil && g.Team.ID == sent.Team.ID {
+			return nil, false, &conflictError{r.data.teamAccessTaken(ctx, sent.Team.ID, sent.Workspace.ID, g, lostAnswerFound(amb))}
+		}
+	}
+	return nil, false, nil
+}
+
+// addError explains a failed add. The service answers a second grant of a
+// team on a workspace with a 422 ("Team has already been taken"); rather
+// than match its wording, the provider looks for the existing grant and,
+// when there is one, says how to import it.
+func (r *teamAccessResource) addError(ctx context.Context, teamID, wsID string, err error) string {
+	if isNotFound(err) {
+		return r.data.teamAccessAddError(ctx, teamID, wsID)
+	}
+	grants, lerr := listTeamAccess(ctx, r.data.client, wsID)
+	if lerr != nil {
+		return fmt.Sprintf("Adding access for team %s to workspace %s: %s", teamID, wsID, err)
+	}
+	for _, g := range grants {
+		if g.Team != nil && g.Team.ID == teamID {
+			return r.data.teamAccessTaken(ctx, teamID, wsID, g, "The service said: "+err.Error())
+		}
+	}
+	return fmt.Sprintf("Adding access for team %s to workspace %s: %s", teamID, wsID, err)
 }
 
 func (r *teamAccessResource) findByNames(ctx context.Context, org, wsName, teamName string) (string, error) {

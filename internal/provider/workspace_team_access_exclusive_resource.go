@@ -105,74 +105,6 @@ func (r *workspaceTeamAccessExclusiveResource) Schema(_ context.Context, _ resou
 	}
 }
 
-// teamIDsOf returns the elements of a known set.
-func teamIDsOf(ctx context.Context, s types.Set) (map[string]bool, bool) {
-	if s.IsNull() || s.IsUnknown() {
-		return nil, false
-	}
-	var ids []string
-	if d := s.ElementsAs(ctx, &ids, false); d.HasError() {
-		return nil, false
-	}
-	m := make(map[string]bool, len(ids))
-	for _, id := range ids {
-		m[id] = true
-	}
-	return m, true
-}
-
-func teamIDSet(ids map[string]bool) types.Set {
-	keys := make([]string, 0, len(ids))
-	for id := range ids {
-		keys = append(keys, id)
-	}
-	slices.Sort(keys)
-	s, _ := types.SetValueFrom(context.Background(), types.StringType, keys)
-	return s
-}
-
-// revocations are the grants of grants that an apply removes: those of
-// the teams in removed (the plan's removed_team_ids) that keep (team_ids)
-// does not name and, for an update, that the refresh before the plan saw
-// (seen, its grantRecord; nil for a new resource, whose plan Terraform
-// makes again at apply). A grant made after the plan is not among them,
-// whatever team it names: the next plan shows it.
-func revocations(grants *recordsByID[*tfe.TeamAccess], keep, removed map[string]bool, seen grantRecord) []*tfe.TeamAccess {
-	var out []*tfe.TeamAccess
-	for _, g := range sortedByKey(grants.byID) {
-		if g.Team == nil || keep[g.Team.ID] || !removed[g.Team.ID] || (seen != nil && seen[g.Team.ID] != g.ID) {
-			continue
-		}
-		out = append(out, g)
-	}
-	return out
-}
-
-// removedTeams is the plan's removed_team_ids: for an update (prior, the
-// refreshed state's team_ids, not nil) the teams leaving team_ids that
-// held a grant when the refresh read them (seen; every leaving team
-// without that record, in a state no refresh of this version wrote), which
-// the state alone decides, so that Terraform's second plan at apply time
-// makes the same set; for a new resource (prior nil) the teams that hold a
-// grant in grants and keep does not name.
-func removedTeams(grants *recordsByID[*tfe.TeamAccess], keep, prior map[string]bool, seen grantRecord) map[string]bool {
-	out := map[string]bool{}
-	if prior != nil {
-		for id := range prior {
-			if !keep[id] && (seen == nil || seen[id] != "") {
-				out[id] = true
-			}
-		}
-		return out
-	}
-	for _, g := range grants.byID {
-		if g.Team != nil && g.Team.ID != "" && !keep[g.Team.ID] {
-			out[g.Team.ID] = true
-		}
-	}
-	return out
-}
-
 // ModifyPlan plans removed_team_ids, the teams whose access the apply
 // removes (removedTeams), refuses a plan that would lock the token's user
 // out of the workspace (lockOut), and, for a new resource (whose plan
@@ -275,75 +207,6 @@ func (r *workspaceTeamAccessExclusiveResource) ModifyPlan(ctx context.Context, r
 			"Put a team back in team_ids to keep its access.", len(removed), r.data.workspaceLabelHeld(wsID), strings.Join(lines, "\n")))
 }
 
-func hasRemoval(prior, keep map[string]bool) bool {
-	for id := range prior {
-		if !keep[id] {
-			return true
-		}
-	}
-	return false
-}
-
-// lockOut says why removing grants removed (of the workspace's grants)
-// would take the token's user's administration of the workspace away, or
-// "" when it would not or the API does not let the provider tell.
-//
-// Only `admin` access administers a workspace (manages its team access).
-// The user administers it through one of their teams' admin grants, or
-// through the organization: the owners team, or a team that may manage all
-// workspaces. The user is the token check's answer (no request); their
-// teams come from the organization's team list (its `users`), read only
-// here, when an admin grant would go. Team and organization tokens name no
-// user: an organization token acts as an owner, and a team token's team
-// the API does not name, so the guard cannot tell.
-func (d *providerData) lockOut(ctx context.Context, wsID string, grants *recordsByID[*tfe.TeamAccess], removed []*tfe.TeamAccess) string {
-	var admins []*tfe.TeamAccess
-	for _, g := range removed {
-		if g.Access == tfe.AccessAdmin {
-			admins = append(admins, g)
-		}
-	}
-	if len(admins) == 0 {
-		return ""
-	}
-	if d.caller == nil || d.caller.ID == "" || d.caller.IsServiceAccount {
-		tflog.Debug(ctx, "Lock-out guard: the token names no user (an organization or team token), so the provider cannot tell whether it administers the workspace through a grant", map[string]any{"workspace_id": wsID})
-		return ""
-	}
-	teams, err := d.workspaceOrganizationTeams(ctx, wsID, admins[0].Team.ID)
-	if err != nil {
-		return fmt.Sprintf("The provider could not check whether removing %s's admin access locks the API token out of workspace %s: listing the organization's teams: %s. Apply again later, or keep the team in team_ids.",
-			admins[0].Team.ID, wsID, err)
-	}
-	mine := map[string]*tfe.Team{}
-	for _, t := range teams.byID {
-		if slices.ContainsFunc(t.Users, func(u *tfe.User) bool { return u != nil && u.ID == d.caller.ID }) {
-			if t.Name == "owners" || (t.OrganizationAccess != nil && t.OrganizationAccess.ManageWorkspaces) {
-				return "" // administers every workspace through the organization
-			}
-			mine[t.ID] = t
-		}
-	}
-	gone := map[string]bool{}
-	for _, g := range removed {
-		gone[g.ID] = true
-	}
-	for _, g := range grants.byID {
-		if g.Access == tfe.AccessAdmin && g.Team != nil && mine[g.Team.ID] != nil && !gone[g.ID] {
-			return "" // another admin grant of the user's stays
-		}
-	}
-	for _, g := range admins {
-		if t := mine[g.Team.ID]; t != nil {
-			return fmt.Sprintf("The API token acts as user %s, who administers workspace %s only through team %q (%s)'s admin access (%s), which this plan removes: "+
-				"after it the token could no longer manage the workspace's team access, and neither could Terraform.\n\n"+
-				"Keep %s (%q) in team_ids, give the user admin access through another team first, or apply with a token of an organization owner.",
-				firstNonEmpty(d.caller.Username, d.caller.ID), d.workspaceLabel(ctx, wsID), t.Name, t.ID, g.ID, t.ID, t.Name)
-		}
-	}
-	return ""
-}
-
 // Create removes the access of the teams the plan's removed_team_ids
 // names (the plan warned with them): the workspace's list (shared with the
 // plan the apply made), then one DELETE per grant.
@@ -355,6 +218,57 @@ func (r *workspaceTeamAccessExclusiveResource) Create(ctx context.Context, req r
 		return
 	}
 	r.apply(ctx, plan, nil, nil, &resp.State, resp.Private, &resp.Diagnostics)
+}
+
+// Read adds every team holding access to the workspace to team_ids (from
+// the workspace's shared list: one request per 100 grants), so that a
+// team that would lose access shows as leaving team_ids in the plan. A
+// team of team_ids without access stays (it may hold access). Only a token
+// that sees every grant can say which teams hold access: one read of the
+// workspace (its can-update, shared with the grants of it) comes first,
+// and the refresh fails without it, or when the workspace is missing
+// (deleted, or the token belongs to no team of its organization). The
+// grants it saw are recorded in private state (grantRecord): an update's
+// apply removes only those.
+func (r *workspaceTeamAccessExclusiveResource) Read(ctx context.Context, req resource.ReadRequest, resp *resource.ReadResponse) {
+	defer r.syncIdentity(ctx, &req.State, &resp.State, resp.Identity, &resp.Diagnostics)
+	var state workspaceTeamAccessExclusiveModel
+	resp.Diagnostics.Append(req.State.Get(ctx, &state)...)
+	if resp.Diagnostics.HasError() {
+		return
+	}
+	importing := takeImporting(ctx, req, resp)
+	wsID := state.WorkspaceID.ValueString()
+	if seen, err := r.data.seeWorkspace(ctx, wsID); err == nil && seen.missing && importing {
+		importedMissing(&resp.Diagnostics, "exclusive team access", workspaceNotFound(wsID))
+		return
+	}
+	if why := r.data.exclusiveCannotSee(ctx, wsID); why != "" {
+		resp.Diagnostics.AddAttributeError(path.Root("workspace_id"), "Cannot refresh exclusive team access", why)
+		return
+	}
+	grants, err := r.data.workspaceTeamAccess(ctx, wsID)
+	if err != nil {
+		resp.Diagnostics.AddError("Error reading team access", workspaceAccessError(wsID, err))
+		return
+	}
+	if grants.parentMissing {
+		resp.Diagnostics.AddAttributeError(path.Root("workspace_id"), "Cannot refresh exclusive team access", workspaceMissing("The exclusive team access of workspace "+wsID, wsID))
+		return
+	}
+	writeGrantRecord(ctx, resp.Private, grantRecordOf(grants), &resp.Diagnostics)
+	ids, _ := teamIDsOf(ctx, state.TeamIDs)
+	if ids == nil {
+		ids = map[string]bool{}
+	}
+	for _, g := range grants.byID {
+		if g.Team != nil && g.Team.ID != "" {
+			ids[g.Team.ID] = true
+		}
+	}
+	state.TeamIDs = teamIDSet(ids)
+	state.RemovedTeamIDs = teamIDSet(nil) // nothing removed since this refresh
+	resp.Diagnostics.Append(resp.State.Set(ctx, &state)...)
 }
 
 // Update removes the access of the teams that leave team_ids (as the plan
@@ -375,6 +289,24 @@ func (r *workspaceTeamAccessExclusiveResource) Update(ctx context.Context, req r
 	// state of the plan).
 	seen := readGrantRecord(ctx, req.Private, &resp.Diagnostics)
 	r.apply(ctx, plan, prior, seen, &resp.State, resp.Private, &resp.Diagnostics)
+}
+
+// Delete removes the resource from state only: no access is removed.
+func (r *workspaceTeamAccessExclusiveResource) Delete(ctx context.Context, req resource.DeleteRequest, _ *resource.DeleteResponse) {
+	var ws types.String
+	_ = req.State.GetAttribute(ctx, path.Root("workspace_id"), &ws)
+	tflog.Info(ctx, "Removed exclusive team access from state; no access was removed", map[string]any{"workspace_id": ws.ValueString()})
+}
+
+// ImportState takes the workspace's ID.
+func (r *workspaceTeamAccessExclusiveResource) ImportState(ctx context.Context, req resource.ImportStateRequest, resp *resource.ImportStateResponse) {
+	req.ID = r.importID(ctx, req, &resp.Diagnostics)
+	if !strings.HasPrefix(req.ID, "ws-") || strings.Contains(req.ID, "/") {
+		resp.Diagnostics.AddError("Invalid import ID", fmt.Sprintf("Expected the ID of a workspace (ws-<id>), got %q.", req.ID))
+		return
+	}
+	resource.ImportStatePassthroughID(ctx, path.Root("workspace_id"), req, resp)
+	markImporting(ctx, resp)
 }
 
 // apply removes the grants of the teams in the plan's removed_team_ids
@@ -445,73 +377,141 @@ func (r *workspaceTeamAccessExclusiveResource) apply(ctx context.Context, plan w
 	diags.Append(state.Set(ctx, &workspaceTeamAccessExclusiveModel{WorkspaceID: plan.WorkspaceID, TeamIDs: teamIDSet(final), RemovedTeamIDs: teamIDSet(removedIDs)})...)
 }
 
-// Read adds every team holding access to the workspace to team_ids (from
-// the workspace's shared list: one request per 100 grants), so that a
-// team that would lose access shows as leaving team_ids in the plan. A
-// team of team_ids without access stays (it may hold access). Only a token
-// that sees every grant can say which teams hold access: one read of the
-// workspace (its can-update, shared with the grants of it) comes first,
-// and the refresh fails without it, or when the workspace is missing
-// (deleted, or the token belongs to no team of its organization). The
-// grants it saw are recorded in private state (grantRecord): an update's
-// apply removes only those.
-func (r *workspaceTeamAccessExclusiveResource) Read(ctx context.Context, req resource.ReadRequest, resp *resource.ReadResponse) {
-	defer r.syncIdentity(ctx, &req.State, &resp.State, resp.Identity, &resp.Diagnostics)
-	var state workspaceTeamAccessExclusiveModel
-	resp.Diagnostics.Append(req.State.Get(ctx, &state)...)
-	if resp.Diagnostics.HasError() {
-		return
-	}
-	importing := takeImporting(ctx, req, resp)
-	wsID := state.WorkspaceID.ValueString()
-	if seen, err := r.data.seeWorkspace(ctx, wsID); err == nil && seen.missing && importing {
-		importedMissing(&resp.Diagnostics, "exclusive team access", workspaceNotFound(wsID))
-		return
-	}
-	if why := r.data.exclusiveCannotSee(ctx, wsID); why != "" {
-		resp.Diagnostics.AddAttributeError(path.Root("workspace_id"), "Cannot refresh exclusive team access", why)
-		return
-	}
-	grants, err := r.data.workspaceTeamAccess(ctx, wsID)
-	if err != nil {
-		resp.Diagnostics.AddError("Error reading team access", workspaceAccessError(wsID, err))
-		return
-	}
-	if grants.parentMissing {
-		resp.Diagnostics.AddAttributeError(path.Root("workspace_id"), "Cannot refresh exclusive team access", workspaceMissing("The exclusive team access of workspace "+wsID, wsID))
-		return
-	}
-	writeGrantRecord(ctx, resp.Private, grantRecordOf(grants), &resp.Diagnostics)
-	ids, _ := teamIDsOf(ctx, state.TeamIDs)
-	if ids == nil {
-		ids = map[string]bool{}
+// removedTeams is the plan's removed_team_ids: for an update (prior, the
+// refreshed state's team_ids, not nil) the teams leaving team_ids that
+// held a grant when the refresh read them (seen; every leaving team
+// without that record, in a state no refresh of this version wrote), which
+// the state alone decides, so that Terraform's second plan at apply time
+// makes the same set; for a new resource (prior nil) the teams that hold a
+// grant in grants and keep does not name.
+func removedTeams(grants *recordsByID[*tfe.TeamAccess], keep, prior map[string]bool, seen grantRecord) map[string]bool {
+	out := map[string]bool{}
+	if prior != nil {
+		for id := range prior {
+			if !keep[id] && (seen == nil || seen[id] != "") {
+				out[id] = true
+			}
+		}
+		return out
 	}
 	for _, g := range grants.byID {
-		if g.Team != nil && g.Team.ID != "" {
-			ids[g.Team.ID] = true
+		if g.Team != nil && g.Team.ID != "" && !keep[g.Team.ID] {
+			out[g.Team.ID] = true
 		}
 	}
-	state.TeamIDs = teamIDSet(ids)
-	state.RemovedTeamIDs = teamIDSet(nil) // nothing removed since this refresh
-	resp.Diagnostics.Append(resp.State.Set(ctx, &state)...)
+	return out
 }
 
-// Delete removes the resource from state only: no access is removed.
-func (r *workspaceTeamAccessExclusiveResource) Delete(ctx context.Context, req resource.DeleteRequest, _ *resource.DeleteResponse) {
-	var ws types.String
-	_ = req.State.GetAttribute(ctx, path.Root("workspace_id"), &ws)
-	tflog.Info(ctx, "Removed exclusive team access from state; no access was removed", map[string]any{"workspace_id": ws.ValueString()})
-}
-
-// ImportState takes the workspace's ID.
-func (r *workspaceTeamAccessExclusiveResource) ImportState(ctx context.Context, req resource.ImportStateRequest, resp *resource.ImportStateResponse) {
-	req.ID = r.importID(ctx, req, &resp.Diagnostics)
-	if !strings.HasPrefix(req.ID, "ws-") || strings.Contains(req.ID, "/") {
-		resp.Diagnostics.AddError("Invalid import ID", fmt.Sprintf("Expected the ID of a workspace (ws-<id>), got %q.", req.ID))
-		return
+// revocations are the grants of grants that an apply removes: those of
+// the teams in removed (the plan's removed_team_ids) that keep (team_ids)
+// does not name and, for an update, that the refresh before the plan saw
+// (seen, its grantRecord; nil for a new resource, whose plan Terraform
+// makes again at apply). A grant made after the plan is not among them,
+// whatever team it names: the next plan shows it.
+func revocations(grants *recordsByID[*tfe.TeamAccess], keep, removed map[string]bool, seen grantRecord) []*tfe.TeamAccess {
+	var out []*tfe.TeamAccess
+	for _, g := range sortedByKey(grants.byID) {
+		if g.Team == nil || keep[g.Team.ID] || !removed[g.Team.ID] || (seen != nil && seen[g.Team.ID] != g.ID) {
+			continue
+		}
+		out = append(out, g)
 	}
-	resource.ImportStatePassthroughID(ctx, path.Root("workspace_id"), req, resp)
-	markImporting(ctx, resp)
+	return out
+}
+
+func hasRemoval(prior, keep map[string]bool) bool {
+	for id := range prior {
+		if !keep[id] {
+			return true
+		}
+	}
+	return false
+}
+
+// teamIDsOf returns the elements of a known set.
+func teamIDsOf(ctx context.Context, s types.Set) (map[string]bool, bool) {
+	if s.IsNull() || s.IsUnknown() {
+		return nil, false
+	}
+	var ids []string
+	if d := s.ElementsAs(ctx, &ids, false); d.HasError() {
+		return nil, false
+	}
+	m := make(map[string]bool, len(ids))
+	for _, id := range ids {
+		m[id] = true
+	}
+	return m, true
+}
+
+func teamIDSet(ids map[string]bool) types.Set {
+	keys := make([]string, 0, len(ids))
+	for id := range ids {
+		keys = append(keys, id)
+	}
+	slices.Sort(keys)
+	s, _ := types.SetValueFrom(context.Background(), types.StringType, keys)
+	return s
+}
+
+// lockOut says why removing grants removed (of the workspace's grants)
+// would take the token's user's administration of the workspace away, or
+// "" when it would not or the API does not let the provider tell.
+//
+// Only `admin` access administers a workspace (manages its team access).
+// The user administers it through one of their teams' admin grants, or
+// through the organization: the owners team, or a team that may manage all
+// workspaces. The user is the token check's answer (no request); their
+// teams come from the organization's team list (its `users`), read only
+// here, when an admin grant would go. Team and organization tokens name no
+// user: an organization token acts as an owner, and a team token's team
+// the API does not name, so the guard cannot tell.
+func (d *providerData) lockOut(ctx context.Context, wsID string, grants *recordsByID[*tfe.TeamAccess], removed []*tfe.TeamAccess) string {
+	var admins []*tfe.TeamAccess
+	for _, g := range removed {
+		if g.Access == tfe.AccessAdmin {
+			admins = append(admins, g)
+		}
+	}
+	if len(admins) == 0 {
+		return ""
+	}
+	if d.caller == nil || d.caller.ID == "" || d.caller.IsServiceAccount {
+		tflog.Debug(ctx, "Lock-out guard: the token names no user (an organization or team token), so the provider cannot tell whether it administers the workspace through a grant", map[string]any{"workspace_id": wsID})
+		return ""
+	}
+	teams, err := d.workspaceOrganizationTeams(ctx, wsID, admins[0].Team.ID)
+	if err != nil {
+		return fmt.Sprintf("The provider could not check whether removing %s's admin access locks the API token out of workspace %s: listing the organization's teams: %s. Apply again later, or keep the team in team_ids.",
+			admins[0].Team.ID, wsID, err)
+	}
+	mine := map[string]*tfe.Team{}
+	for _, t := range teams.byID {
+		if slices.ContainsFunc(t.Users, func(u *tfe.User) bool { return u != nil && u.ID == d.caller.ID }) {
+			if t.Name == "owners" || (t.OrganizationAccess != nil && t.OrganizationAccess.ManageWorkspaces) {
+				return "" // administers every workspace through the organization
+			}
+			mine[t.ID] = t
+		}
+	}
+	gone := map[string]bool{}
+	for _, g := range removed {
+		gone[g.ID] = true
+	}
+	for _, g := range grants.byID {
+		if g.Access == tfe.AccessAdmin && g.Team != nil && mine[g.Team.ID] != nil && !gone[g.ID] {
+			return "" // another admin grant of the user's stays
+		}
+	}
+	for _, g := range admins {
+		if t := mine[g.Team.ID]; t != nil {
+			return fmt.Sprintf("The API token acts as user %s, who administers workspace %s only through team %q (%s)'s admin access (%s), which this plan removes: "+
+				"after it the token could no longer manage the workspace's team access, and neither could Terraform.\n\n"+
+				"Keep %s (%q) in team_ids, give the user admin access through another team first, or apply with a token of an organization owner.",
+				firstNonEmpty(d.caller.Username, d.caller.ID), d.workspaceLabel(ctx, wsID), t.Name, t.ID, g.ID, t.ID, t.Name)
+		}
+	}
+	return ""
 }
 
 // exclusiveCannotSee says why a token may not refresh the exclusive access
