@@ -5,9 +5,7 @@ import (
 	"fmt"
 )
 
-// agentPoolError explains a failed call on an agent pool's tokens. A 404
-// is a missing pool or a token without permission: one read of the pool,
-// which every member of its organization may read, says which.
+// agentPoolError tells a missing pool from a missing permission by one read of the pool.
 func (d *providerData) agentPoolError(ctx context.Context, poolID string, err error) string {
 	if !isNotFound(err) {
 		return fmt.Sprintf("Agent pool %s: %s", poolID, err)
@@ -22,8 +20,7 @@ func (d *providerData) agentPoolError(ctx context.Context, poolID string, err er
 	return fmt.Sprintf("Agent pool %s (%q) exists, but the API token may not manage its tokens: it needs %s, or to be an owner.", poolID, pool.name, permManageAgentPools)
 }
 
-// agentTokenCannotSee explains a token of poolID whose pool's token list
-// answered 404.
+// agentTokenCannotSee explains a token whose pool's token list answered 404.
 func (d *providerData) agentTokenCannotSee(ctx context.Context, poolID, id string) string {
 	seen, err := d.agentPoolSeen(ctx, poolID)
 	return cannotSee("Agent token "+id, "agent pool "+poolID, "tokens", permManageAgentPools+", or to be an owner", seen, err)

@@ -10,19 +10,14 @@ import (
 	"github.com/tfgov/terraform-provider-tfgov/internal/tfeclient"
 )
 
-// Team access's requests and what their errors mean. A member sees only
-// their own teams' grants, so a grant missing from a workspace's list is gone
-// only for a token that may update the workspace (DESIGN.md "Gone or cannot see").
+// Team access's requests, and what their errors mean (DESIGN.md "Gone or cannot see").
 
-// listTeamAccess returns every grant of a workspace that the token may see.
-// The API does not paginate this list unless asked to; should a server
-// paginate it anyway, the further pages are followed.
+// listTeamAccess lists the grants the token sees; the API pages them only when asked.
 func listTeamAccess(ctx context.Context, client *tfe.Client, workspaceID string) ([]*tfe.TeamAccess, error) {
 	return tfeclient.ListAll(ctx, teamAccessPages(client, workspaceID, 0))
 }
 
-// teamAccessPages fetches the pages of a workspace's grants, size a page
-// (0: the API's default, which is no pagination at all for page 1).
+// teamAccessPages reads a page of size grants (0: the API's default, no paging on page 1).
 func teamAccessPages(client *tfe.Client, workspaceID string, size int) func(context.Context, int) ([]*tfe.TeamAccess, *tfe.Pagination, error) {
 	return func(ctx context.Context, n int) ([]*tfe.TeamAccess, *tfe.Pagination, error) {
 		opts := &tfe.TeamAccessListOptions{WorkspaceID: workspaceID, ListOptions: tfe.ListOptions{PageSize: size}}
@@ -37,16 +32,13 @@ func teamAccessPages(client *tfe.Client, workspaceID string, size int) func(cont
 	}
 }
 
-// teamAccessListQuery is go-tfe's TeamAccessListOptions plus `include`,
-// which go-tfe does not offer for this list: with include=team the teams'
-// names come in the same response instead of one request per team.
+// teamAccessListQuery adds include=team, which go-tfe lacks here: team names in the same answer.
 type teamAccessListQuery struct {
 	tfe.ListOptions
 	WorkspaceID string `url:"filter[workspace][id]"`
 	Include     string `url:"include,omitempty"`
 }
 
-// listTeamAccessWithTeams is listTeamAccess with the teams included.
 func listTeamAccessWithTeams(ctx context.Context, c *tfe.Client, wsID string) ([]*tfe.TeamAccess, error) {
 	return tfeclient.ListAll(ctx, func(ctx context.Context, n int) ([]*tfe.TeamAccess, *tfe.Pagination, error) {
 		q := &teamAccessListQuery{WorkspaceID: wsID, Include: "team"}
@@ -61,11 +53,7 @@ func listTeamAccessWithTeams(ctx context.Context, c *tfe.Client, wsID string) ([
 	})
 }
 
-// organizationTeams returns the teams of an organization that the token
-// may see, from the shared list: one request per 100 teams, per
-// organization and operation, for every grant that names a team (its
-// name, the lock-out guard). Secret teams the token may not see are
-// missing from it.
+// organizationTeams is the shared team list: a request per 100 teams per organization and operation.
 func (d *providerData) organizationTeams(ctx context.Context, org string) (*recordsByID[*tfe.Team], error) {
 	return d.lists.teams.get(ctx, org, func(ctx context.Context) (*recordsByID[*tfe.Team], error) {
 		l, err := listAllPages(ctx, func(t *tfe.Team) string { return t.ID }, func(ctx context.Context, n int) ([]*tfe.Team, *tfe.Pagination, error) {
@@ -82,11 +70,8 @@ func (d *providerData) organizationTeams(ctx context.Context, org string) (*reco
 	})
 }
 
-// workspaceOrganizationTeams returns the teams of the workspace's
-// organization. The provider's organization is taken when its team list
-// holds teamID, a team with a grant on the workspace (a team can hold
-// access only to a workspace of its own organization); otherwise the
-// workspace is read for its organization.
+// workspaceOrganizationTeams takes the provider's organization when it holds teamID (a team has
+// access only in its own organization); else it reads the workspace.
 func (d *providerData) workspaceOrganizationTeams(ctx context.Context, wsID, teamID string) (*recordsByID[*tfe.Team], error) {
 	if d.organization != "" {
 		teams, err := d.organizationTeams(ctx, d.organization)
@@ -106,12 +91,8 @@ func (d *providerData) workspaceOrganizationTeams(ctx context.Context, wsID, tea
 	return d.organizationTeams(ctx, ws.Organization.Name)
 }
 
-// teamNames returns the names of the teams of grants, by team ID: the name
-// the list's answer included (include=team), else the one in the
-// workspace's organization's team list (one request per 100 teams, shared
-// by every grant of the organization in the operation; never a read per
-// grant). A team the token may not see (a secret team of which the
-// token's user is no member) has no name here.
+// teamNames names the grants' teams from include=team, else from the shared team list: never a
+// read per grant. A secret team the token may not see has no name.
 func (d *providerData) teamNames(ctx context.Context, wsID string, grants []*tfe.TeamAccess) map[string]string {
 	names := map[string]string{}
 	missing := ""
@@ -143,8 +124,6 @@ func (d *providerData) teamNames(ctx context.Context, wsID string, grants []*tfe
 	return names
 }
 
-// teamLabel names a team by name and ID ("platform" (team-abc)), or by
-// ID alone when the token may not see its name.
 func teamLabel(names map[string]string, id string) string {
 	if n := names[id]; n != "" {
 		return fmt.Sprintf("%q (%s)", n, id)
@@ -152,8 +131,7 @@ func teamLabel(names map[string]string, id string) string {
 	return id
 }
 
-// seeWorkspace reads workspace wsID once per configured provider (its
-// name and can-update), as seeParent reads every parent.
+// seeWorkspace reads a workspace's name and can-update once per operation (seeParent).
 func (d *providerData) seeWorkspace(ctx context.Context, wsID string) (*parentSeen, error) {
 	return d.seeParent(ctx, "workspace:"+wsID, func(ctx context.Context) (parentSeen, error) {
 		ws, err := d.client.Workspaces.ReadByID(ctx, wsID)
@@ -164,9 +142,7 @@ func (d *providerData) seeWorkspace(ctx context.Context, wsID string) (*parentSe
 	})
 }
 
-// workspaceLabel names workspace wsID by name and ID ("prod" (ws-abc)),
-// from its one read (seeWorkspace, shared with the refreshes), or by ID
-// alone when that read fails or finds nothing.
+// workspaceLabel is "name" (ws-id) from seeWorkspace, or the ID alone.
 func (d *providerData) workspaceLabel(ctx context.Context, wsID string) string {
 	if seen, err := d.seeWorkspace(ctx, wsID); err == nil && seen.name != "" {
 		return fmt.Sprintf("%q (%s)", seen.name, wsID)
@@ -174,8 +150,7 @@ func (d *providerData) workspaceLabel(ctx context.Context, wsID string) string {
 	return wsID
 }
 
-// workspaceLabelHeld is workspaceLabel from a read this operation already
-// made (the refresh's), or the ID alone: no request.
+// workspaceLabelHeld is workspaceLabel from a read already made: no request.
 func (d *providerData) workspaceLabelHeld(wsID string) string {
 	if seen, ok := d.lists.parents.held("workspace:" + wsID); ok && seen.name != "" {
 		return fmt.Sprintf("%q (%s)", seen.name, wsID)
@@ -183,10 +158,8 @@ func (d *providerData) workspaceLabelHeld(wsID string) string {
 	return wsID
 }
 
-// workspaceAccessError explains a 404 on a workspace's team access list.
-// Any member of the workspace's organization may list it (seeing the
-// grants of their own teams), so the 404 means the workspace is not in an
-// organization the token belongs to.
+// workspaceAccessError: any member may list a workspace's grants, so a 404 is a workspace outside
+// the token's organizations.
 func workspaceAccessError(workspaceID string, err error) string {
 	if isNotFound(err) {
 		return workspaceNotFound(workspaceID)
@@ -194,17 +167,12 @@ func workspaceAccessError(workspaceID string, err error) string {
 	return fmt.Sprintf("Listing the team access of workspace %s: %s", workspaceID, err)
 }
 
-// workspaceNotFound is workspaceAccessError's 404.
 func workspaceNotFound(workspaceID string) string {
 	return fmt.Sprintf("Workspace %s was not found: no organization the API token belongs to has a workspace of that ID (any member may list a workspace's team access).", workspaceID)
 }
 
-// teamAccessAddError explains a 404 from adding team access: a missing
-// workspace, a missing team, or a token that may not manage the
-// workspace's team access. One read of the workspace says which: it is
-// missing; or the token's permissions on it (can-update, which admin
-// access and "Manage workspaces" give) show it may not manage its access;
-// or else the team is what is missing.
+// teamAccessAddError tells a missing workspace, permission (can-update) or team apart by one
+// workspace read, and a team of another organization by one team read.
 func (d *providerData) teamAccessAddError(ctx context.Context, teamID, wsID string) string {
 	ws, err := d.client.Workspaces.ReadByID(ctx, wsID)
 	switch {
@@ -223,10 +191,8 @@ func (d *providerData) teamAccessAddError(ctx context.Context, teamID, wsID stri
 		"(a secret team is visible only to its members and to owners).", teamID, wsID, ws.Name)
 }
 
-// teamAccessUpdateError explains a 404 from updating grant id of workspace
-// wsID: one read of the workspace says whether it is gone, the token may
-// not manage its team access (its can-update), or the grant itself was
-// removed outside Terraform.
+// teamAccessUpdateError tells a gone workspace, a missing permission and a grant removed outside
+// Terraform apart by one workspace read.
 func (d *providerData) teamAccessUpdateError(ctx context.Context, id, wsID string) string {
 	ws, err := d.client.Workspaces.ReadByID(ctx, wsID)
 	switch {
@@ -241,10 +207,7 @@ func (d *providerData) teamAccessUpdateError(ctx context.Context, id, wsID strin
 		"If it was removed outside Terraform, run terraform apply again to add it back.", id, wsID, permTeamAccess)
 }
 
-// noTeamAccessDetail explains a team absent from a workspace's team access
-// list. Members see only the grants of their own teams; admins of the
-// workspace (its can-update) and owners see all: one read of the workspace
-// says whether the team has no access or the token may not see it.
+// noTeamAccessDetail: "no access" only for a token that sees every grant (can-update).
 func (d *providerData) noTeamAccessDetail(ctx context.Context, teamID, wsID string) string {
 	ws, err := d.client.Workspaces.ReadByID(ctx, wsID)
 	if err == nil && ws.Permissions != nil && ws.Permissions.CanUpdate {
@@ -253,11 +216,7 @@ func (d *providerData) noTeamAccessDetail(ctx context.Context, teamID, wsID stri
 	return fmt.Sprintf("Team %s has no access to workspace %s that the API token may see: without %s, a token sees only the access of its own teams.", teamID, wsID, permTeamAccess)
 }
 
-// teamAccessTaken is the error for an add refused because the team already
-// holds grant g on the workspace (note: what the service answered, or why
-// a grant found after a lost answer is not taken over).
-// The team and the workspace are named beside their IDs when the token
-// may see them (teamNames, workspaceLabel: reads of an error's path).
+// teamAccessTaken refuses an add for a team that holds g already; note says why.
 func (d *providerData) teamAccessTaken(ctx context.Context, teamID, wsID string, g *tfe.TeamAccess, note string) string {
 	return teamAccessTakenText(teamLabel(d.teamNames(ctx, wsID, []*tfe.TeamAccess{g}), teamID), d.workspaceLabel(ctx, wsID), g, note)
 }
@@ -267,18 +226,13 @@ func teamAccessTakenText(team, workspace string, g *tfe.TeamAccess, note string)
 		team, g.Access, workspace, g.ID, importAdvice("tfgov_team_access", g.ID, g.ID), note)
 }
 
-// workspaceMissing is the refresh error of what (a grant, or a workspace's
-// exclusive access) whose workspace wsID answered 404.
 func workspaceMissing(what, wsID string) string {
 	return fmt.Sprintf("%s cannot be refreshed: workspace %s was not found. It was deleted, or the API token belongs to no team of its organization: "+
 		"the service answers the same to both. %s", what, wsID, stateRmAdvice)
 }
 
-// teamAccessGone reports whether grant id (of team teamID) missing from
-// the list of workspace wsID is gone; when it cannot tell, the error says
-// why (the grant, its team, the workspace, the permission) and the refresh
-// fails.
-// listMissing: the list itself answered 404.
+// teamAccessGone: a grant missing from the list is gone only for a token that sees every grant;
+// otherwise why names what it cannot see.
 func (d *providerData) teamAccessGone(ctx context.Context, id, teamID, wsID string, listMissing bool) (bool, string) {
 	what := "Team access " + id
 	if teamID != "" {

@@ -10,21 +10,16 @@ import (
 	"github.com/hashicorp/terraform-plugin-framework/types/basetypes"
 )
 
-// Shared by tfgov_team_access and the team-access data sources: the access
-// levels, the permissions object and its conversions, and listing a
-// workspace's grants.
+// The access levels and the `permissions` object, shared by tfgov_team_access and its data sources.
 
-// teamAccessLevels are the values of `access`; fixedTeamAccessLevels those whose
-// permissions are implied and read-only.
+// teamAccessLevels are the values of `access`; the fixed ones imply read-only permissions.
 var (
 	teamAccessLevels      = []string{"read", "plan", "write", "admin", "custom"}
 	fixedTeamAccessLevels = teamAccessLevels[:4]
 )
 
-// fixedTeamAccessPermissions are the permissions each fixed level implies,
-// as the service reports them (go-tfe-notes: `admin` on the real service;
-// the API reference's table for the others). policy_overrides is false for
-// every fixed level: overriding policies is granted separately.
+// fixedTeamAccessPermissions are what each fixed level implies, as the service reports them
+// (go-tfe-notes for `admin`); overriding policies is granted separately.
 var fixedTeamAccessPermissions = map[string]map[string]attr.Value{
 	"read":  fixedPermissions(tfe.RunsPermissionRead, tfe.VariablesPermissionRead, tfe.StateVersionsPermissionRead, tfe.SentinelMocksPermissionNone, false, false),
 	"plan":  fixedPermissions(tfe.RunsPermissionPlan, tfe.VariablesPermissionRead, tfe.StateVersionsPermissionRead, tfe.SentinelMocksPermissionNone, false, false),
@@ -52,7 +47,6 @@ var (
 	teamAccessSentinelMocksValues = []string{string(tfe.SentinelMocksPermissionNone), string(tfe.SentinelMocksPermissionRead)}
 )
 
-// teamAccessPermissionsModel is the `permissions` object.
 type teamAccessPermissionsModel struct {
 	Runs             types.String `tfsdk:"runs"`
 	Variables        types.String `tfsdk:"variables"`
@@ -63,7 +57,6 @@ type teamAccessPermissionsModel struct {
 	PolicyOverrides  types.Bool   `tfsdk:"policy_overrides"`
 }
 
-// teamAccessPermissionsAttrTypes is the object type of `permissions`.
 var teamAccessPermissionsAttrTypes = map[string]attr.Type{
 	"runs":              types.StringType,
 	"variables":         types.StringType,
@@ -74,8 +67,7 @@ var teamAccessPermissionsAttrTypes = map[string]attr.Type{
 	"policy_overrides":  types.BoolType,
 }
 
-// teamAccessPermissionsDescriptions describe each permission for the schemas; the
-// resource adds its default.
+// teamAccessPermissionsDescriptions describe each permission; the resource adds its default.
 var teamAccessPermissionsDescriptions = map[string]string{
 	"runs":              "Permission on runs: `read`, `plan` (queue plans) or `apply` (also approve and apply them).",
 	"variables":         "Permission on the workspace's variables: `none`, `read` or `write`.",
@@ -86,8 +78,6 @@ var teamAccessPermissionsDescriptions = map[string]string{
 	"policy_overrides":  "Whether the team may override failed soft-mandatory policy checks on the workspace (a beta permission of the service).",
 }
 
-// teamAccessPermissionsObject converts the API's permissions into the `permissions`
-// object.
 func teamAccessPermissionsObject(ta *tfe.TeamAccess) basetypes.ObjectValue {
 	return types.ObjectValueMust(teamAccessPermissionsAttrTypes, map[string]attr.Value{
 		"runs":              types.StringValue(string(ta.Runs)),
@@ -100,8 +90,7 @@ func teamAccessPermissionsObject(ta *tfe.TeamAccess) basetypes.ObjectValue {
 	})
 }
 
-// teamAccessPermissionsFrom reads a known, non-null `permissions` object; ok is false
-// when it is null or unknown.
+// teamAccessPermissionsFrom reads `permissions`; ok is false when it is null or unknown.
 func teamAccessPermissionsFrom(ctx context.Context, obj types.Object, diags *diag.Diagnostics) (m teamAccessPermissionsModel, ok bool) {
 	if obj.IsNull() || obj.IsUnknown() {
 		return m, false

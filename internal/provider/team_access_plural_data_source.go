@@ -12,8 +12,7 @@ import (
 
 var _ datasource.DataSourceWithConfigure = (*workspaceTeamAccessDataSource)(nil)
 
-// NewWorkspaceTeamAccessDataSource is the tfgov_workspace_team_access data
-// source.
+// NewWorkspaceTeamAccessDataSource is the tfgov_workspace_team_access data source.
 func NewWorkspaceTeamAccessDataSource() datasource.DataSource {
 	return &workspaceTeamAccessDataSource{dataSourceBase{name: "workspace_team_access"}}
 }
@@ -66,10 +65,8 @@ func (d *workspaceTeamAccessDataSource) Schema(_ context.Context, _ datasource.S
 	}
 }
 
-// Read lists the grants with their teams included: one request. The names
-// of teams the response does not include (a server that ignores `include`)
-// come from the organization's team list (teamNames): one request more,
-// never one per team.
+// Read lists the grants with their teams included: one request (teamNames when a server ignores
+// `include`: one more, never one per team).
 func (d *workspaceTeamAccessDataSource) Read(ctx context.Context, req datasource.ReadRequest, resp *datasource.ReadResponse) {
 	var cfg workspaceTeamAccessDataSourceModel
 	resp.Diagnostics.Append(req.Config.Get(ctx, &cfg)...)
