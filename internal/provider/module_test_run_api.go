@@ -485,11 +485,8 @@ func (c testRunClient) describeOutcome(ctx context.Context, m moduleRef, rec *te
 	return summary, what + "\n\nEnd of the log:\n" + tail
 }
 
-// moduleTestsDenied says why a module's test endpoint answered 404, from
-// one read of the module (which every member of its organization may
-// read): the module is missing; or it exists, so the token may not manage
-// its tests (they need the owners team), or, for an operation on one
-// variable (ofVariable), that variable was removed outside Terraform.
+// moduleTestsDenied says why a module's test endpoint answered 404, from one read of the module:
+// missing, or the token may not manage its tests, or (ofVariable) the variable was removed.
 func (d *providerData) moduleTestsDenied(ctx context.Context, mod moduleRef, ofVariable bool) string {
 	seen, err := d.moduleSeen(ctx, mod)
 	switch {
@@ -503,16 +500,13 @@ func (d *providerData) moduleTestsDenied(ctx context.Context, mod moduleRef, ofV
 	return "the module exists, so the API token may not manage its tests: they need " + permTextTests
 }
 
-// moduleTestCannotSee explains a test variable or run (what) of mod whose
-// module's list of them (objects) answered 404.
+// moduleTestCannotSee explains a test variable or run (what) whose module's list answered 404.
 func (d *providerData) moduleTestCannotSee(ctx context.Context, mod moduleRef, what, objects string) string {
 	seen, err := d.moduleSeen(ctx, mod)
 	return cannotSee(what, "module "+mod.String(), objects, strings.TrimSuffix(permTextTests, "."), seen, err)
 }
 
-// moduleTestImportDenied explains an import of what (a test run or
-// variable of mod) whose module's list answered 404, from the module's one
-// read: the module is missing, or the token may not manage its tests.
+// moduleTestImportDenied explains an import whose module's list answered 404, from the module's read.
 func (d *providerData) moduleTestImportDenied(ctx context.Context, mod moduleRef, what string) string {
 	seen, err := d.moduleSeen(ctx, mod)
 	switch {

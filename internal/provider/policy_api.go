@@ -264,10 +264,8 @@ func (p policyClient) lostCreate(ctx context.Context, org string, sent *tfe.Poli
 		org, name, pol.ID, lostAnswerFound(amb), importAdvice("tfgov_policy", pol.ID, pol.ID))}}
 }
 
-// policyByNameError explains a failed look-up of a policy by name: the
-// organization's list, which the token could read, has no such name; or
-// the list itself failed (organizationPoliciesError says why, with one
-// more read on a 404).
+// policyByNameError: the list the token read has no such name, or the list failed
+// (organizationPoliciesError).
 func (d *providerData) policyByNameError(ctx context.Context, org, name string, err error) string {
 	var none noPolicyNamedError
 	if !errors.As(err, &none) {
@@ -276,12 +274,8 @@ func (d *providerData) policyByNameError(ctx context.Context, org, name string, 
 	return fmt.Sprintf("Organization %s has no policy named %q: its policies, which the API token may list, do not include it.", org, name)
 }
 
-// policyByIDError explains a failed read of policy id. A 404 is a missing
-// policy or a token without "Manage policies" on the policy's
-// organization; with an organization to look in (org, "" for none), its
-// shared policy list says which: it answers 404 too (the organization's
-// read then says why), or it lacks the policy, which is then in no
-// organization whose policies the token may manage.
+// policyByIDError tells a missing policy from a missing "Manage policies" by org's shared policy list
+// (org "" for none).
 func (d *providerData) policyByIDError(ctx context.Context, org, id string, err error) string {
 	if !isNotFound(err) || org == "" {
 		return policyError("Policy "+id, err)
@@ -297,10 +291,8 @@ func (d *providerData) policyByIDError(ctx context.Context, org, id string, err 
 		"and no other organization whose policies the token may manage has it.", id, org)
 }
 
-// organizationPoliciesError explains a failed call on an organization's
-// policies (list, create). A 404 is a missing organization or a token
-// without "Manage policies": one read of the organization, which every
-// member may read, says which.
+// organizationPoliciesError tells a missing organization from a missing "Manage policies" by one read
+// of the organization, which any member may make.
 func (d *providerData) organizationPoliciesError(ctx context.Context, org string, err error) string {
 	if !isNotFound(err) {
 		return fmt.Sprintf("Organization %s: %s", org, err)
@@ -315,8 +307,7 @@ func (d *providerData) organizationPoliciesError(ctx context.Context, org string
 	return fmt.Sprintf("Organization %s exists, but the API token may not manage its policies: it needs %s, or to be an owner, or the organization token.", org, permManagePolicies)
 }
 
-// policyCannotSee explains policy id of org (what: "Policy <id>", or its
-// code) whose organization's policy list answered 404.
+// policyCannotSee explains policy what of org, whose organization's policy list answered 404.
 func (d *providerData) policyCannotSee(ctx context.Context, org, what string) string {
 	seen, err := d.organizationSeen(ctx, org)
 	return cannotSee(what, "organization "+org, "policies", permManagePolicies+", or to be an owner, or the organization token", seen, err)

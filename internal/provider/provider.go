@@ -83,11 +83,8 @@ type providerData struct {
 	missingTokenOnce sync.Once
 }
 
-// configureData unwraps the provider's data in a resource's or data
-// source's Configure. It returns nil before the provider is configured
-// (validation, for example), when there is nothing to do yet, and nil with
-// the error when the provider found no token (every type but
-// tfgov_policy_evaluation needs one).
+// configureData unwraps the provider's data in a Configure: nil before the provider is configured,
+// and nil with an error when it found no token (every type but tfgov_policy_evaluation needs one).
 func configureData(data any, diags *diag.Diagnostics) *providerData {
 	if data == nil {
 		return nil
@@ -98,8 +95,7 @@ func configureData(data any, diags *diag.Diagnostics) *providerData {
 		return nil
 	}
 	if d.missingToken != "" {
-		// The whole list once; every other type says so in a line, so
-		// that a plan of many resources is not one long error each.
+		// The whole list once, so a plan of many resources is not one long error each.
 		detail := "No API token was found: another error of this run lists every place the provider looked."
 		d.missingTokenOnce.Do(func() { detail = d.missingToken })
 		diags.AddError("Missing API token", detail)
