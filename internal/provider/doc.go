@@ -8,7 +8,7 @@
 // `ls <type>_*` lists it, tests included:
 //
 //	<type>_resource.go             schema, plan, create, read, update, delete, import
-//	<type>_api.go                  requests go-tfe cannot make as the type needs them
+//	<type>_api.go                  its requests beyond go-tfe's, and what their errors mean
 //	<type>_move.go                 `moved` from hashicorp/tfe's counterpart
 //	<type>_list.go                 its list resource (`terraform query`)
 //	<type>_bulk.go                 its shared list, for refresh in bulk
@@ -28,7 +28,9 @@
 //	policy_upload_claim.go  one uploader per policy, refused at plan otherwise
 //
 // and module_test_run_configuration.go packs and uploads a module's
-// configuration for its test runs.
+// configuration for its test runs; team_access_permissions.go holds the
+// access levels and the `permissions` object tfgov_team_access shares with
+// its data sources.
 //
 // Small helpers that many files use (backticked, quoted, sha256Hex, ...)
 // are in text.go.
@@ -50,7 +52,8 @@
 //	model_convert.go   models converted without reflection (speed)
 //	move_state_tfe.go  moving state from hashicorp/tfe: the mechanism
 //	scope_attributes.go organization/module_name/module_provider, defined once
-//	errors.go          errors that say which (404: missing or not allowed); configureData
+//	errors.go          isNotFound (404: missing or not allowed alike); the permissions errors name
+//	gone.go            gone or cannot see: one shared read of a parent says which
 //	names.go           names in, IDs out: bulk lookups by name, closest names
 //
 // The provider itself: provider.go (schema, Configure), token_check.go

@@ -6,30 +6,19 @@ import (
 	"strings"
 )
 
-// Gone or cannot see (DESIGN.md, "Gone or cannot see"). The API answers
-// 404 for a missing object and for one the token may not see. A refresh
-// removes an object from state only when the service confirms it is gone;
-// when an object's list answers 404, one read of its parent (which every
-// member of the organization may read), shared by every resource of that
-// parent in the operation, names what is wrong, and the refresh fails.
+// Gone or cannot see: on a list's 404, one shared read of the parent says which (DESIGN.md "Gone or cannot see").
 
-// parentSeen is what the one read of a parent found: the parent is
-// missing (a 404: deleted, or the token belongs to no team of its
-// organization), or visible, with its name when it has one and, for a
-// workspace, whether the token may update it (and so see every grant),
-// for a module, its versions.
+// parentSeen is what the read of a parent found: missing (404), or its name, a workspace's
+// can-update, a module's versions.
 type parentSeen struct {
 	missing   bool
 	name      string
 	canUpdate bool
-	// versions are a module's versions (its version-statuses) in semantic
-	// version order, joined by ", " (a string keeps parentSeen comparable).
+	// versions in semantic version order, joined by ", ": a string keeps parentSeen comparable.
 	versions string
 }
 
-// seeParent reads parent key once per configured provider (shared with
-// every refresh that asks, as the lists are): a 404 is an answer, kept;
-// another error is returned and not kept.
+// seeParent reads parent key once per operation; a 404 is kept as an answer, another error is not.
 func (d *providerData) seeParent(ctx context.Context, key string, read func(context.Context) (parentSeen, error)) (*parentSeen, error) {
 	return d.lists.parents.get(ctx, key, func(ctx context.Context) (*parentSeen, error) {
 		seen, err := read(ctx)
@@ -43,7 +32,6 @@ func (d *providerData) seeParent(ctx context.Context, key string, read func(cont
 	})
 }
 
-// organizationSeen reads organization org, once.
 func (d *providerData) organizationSeen(ctx context.Context, org string) (*parentSeen, error) {
 	return d.seeParent(ctx, "organization:"+org, func(ctx context.Context) (parentSeen, error) {
 		_, err := d.client.Organizations.Read(ctx, org)
@@ -51,7 +39,6 @@ func (d *providerData) organizationSeen(ctx context.Context, org string) (*paren
 	})
 }
 
-// agentPoolSeen reads agent pool poolID, once.
 func (d *providerData) agentPoolSeen(ctx context.Context, poolID string) (*parentSeen, error) {
 	return d.seeParent(ctx, "agent-pool:"+poolID, func(ctx context.Context) (parentSeen, error) {
 		pool, err := d.client.AgentPools.Read(ctx, poolID)
@@ -62,7 +49,6 @@ func (d *providerData) agentPoolSeen(ctx context.Context, poolID string) (*paren
 	})
 }
 
-// moduleSeen reads private registry module mod, once.
 func (d *providerData) moduleSeen(ctx context.Context, mod moduleRef) (*parentSeen, error) {
 	return d.seeParent(ctx, "module:"+mod.String(), func(ctx context.Context) (parentSeen, error) {
 		m, err := d.client.RegistryModules.Read(ctx, mod.id())
@@ -78,16 +64,11 @@ func (d *providerData) moduleSeen(ctx context.Context, mod moduleRef) (*parentSe
 	})
 }
 
-// stateRmAdvice tells how to forget an object whose parent was deleted.
 const stateRmAdvice = "If it was deleted, remove the resource from state: terraform state rm <address>, or a removed block " +
 	"(removed { from = <address> lifecycle { destroy = false } }). State keeps the object until then."
 
-// cannotSee explains a refresh that cannot tell whether object what (its
-// type and ID) still exists, because the list of its parent's objects
-// (parentWhat's type and ID; objects, what that list holds) answered 404:
-// from the one read of the parent (seen, or readErr), the parent exists
-// and the token lacks perm, or the parent is missing, which is a deleted
-// parent or a token of no team of its organization alike.
+// cannotSee explains what, whose parent's list of objects answered 404, from the parent's read
+// (seen or readErr): the token lacks perm, or the parent is deleted or outside its organizations.
 func cannotSee(what, parentWhat, objects, perm string, seen *parentSeen, readErr error) string {
 	switch {
 	case readErr != nil:
@@ -104,43 +85,7 @@ func cannotSee(what, parentWhat, objects, perm string, seen *parentSeen, readErr
 		"State keeps it; refresh with a token that has the permission.", what, parentWhat, objects, perm)
 }
 
-// policyCannotSee explains policy id of org (what: "Policy <id>", or its
-// code) whose organization's policy list answered 404.
-func (d *providerData) policyCannotSee(ctx context.Context, org, what string) string {
-	seen, err := d.organizationSeen(ctx, org)
-	return cannotSee(what, "organization "+org, "policies", permManagePolicies+", or to be an owner, or the organization token", seen, err)
-}
-
-// agentTokenCannotSee explains a token of poolID whose pool's token list
-// answered 404.
-func (d *providerData) agentTokenCannotSee(ctx context.Context, poolID, id string) string {
-	seen, err := d.agentPoolSeen(ctx, poolID)
-	return cannotSee("Agent token "+id, "agent pool "+poolID, "tokens", permManageAgentPools+", or to be an owner", seen, err)
-}
-
-// moduleTestCannotSee explains a test variable or run (what) of mod whose
-// module's list of them (objects) answered 404.
-func (d *providerData) moduleTestCannotSee(ctx context.Context, mod moduleRef, what, objects string) string {
-	seen, err := d.moduleSeen(ctx, mod)
-	return cannotSee(what, "module "+mod.String(), objects, strings.TrimSuffix(permTextTests, "."), seen, err)
-}
-
-// moduleTestImportDenied explains an import of what (a test run or
-// variable of mod) whose module's list answered 404, from the module's one
-// read: the module is missing, or the token may not manage its tests.
-func (d *providerData) moduleTestImportDenied(ctx context.Context, mod moduleRef, what string) string {
-	seen, err := d.moduleSeen(ctx, mod)
-	switch {
-	case err != nil:
-		return fmt.Sprintf("Module %s was not found, or the API token may not manage its tests (%s); reading the module to tell which failed: %s. Its %s cannot be read.", mod, strings.TrimSuffix(permTextTests, "."), err, what)
-	case seen.missing:
-		return fmt.Sprintf("Module %s was not found: it was deleted, or the API token belongs to no team of its organization. Its %s cannot be read.", mod, what)
-	}
-	return fmt.Sprintf("Module %s exists, but the API token may not manage its tests: %s Its %s cannot be read.", mod, permTextTests, what)
-}
-
-// cannotSeeError is a refresh that cannot tell gone from cannot-see: its
-// text says why, and the refresh fails with it.
+// cannotSeeError fails a refresh that cannot tell gone from cannot-see.
 type cannotSeeError struct{ detail string }
 
 func (e *cannotSeeError) Error() string { return e.detail }

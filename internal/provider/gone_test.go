@@ -13,7 +13,7 @@ import (
 	"golang.org/x/sync/errgroup"
 )
 
-// TestAccCannotSeeIsNotGone (issue 43 row 1): objects made with the
+// TestAccCannotSeeIsNotGone: objects made with the
 // owner's token are refreshed with the token of a team without
 // organization permissions. The lists answer 404, which is "gone" and
 // "cannot see" alike: each refresh fails naming the object, its parent and
@@ -144,7 +144,7 @@ func TestCannotSee(t *testing.T) {
 	}
 }
 
-// TestAccAgentTokenImportOtherPool (issue 43 row 8): importing a token as
+// TestAccAgentTokenImportOtherPool: importing a token as
 // <pool>/<token> with a pool that is not the token's own fails naming both
 // pools, also when that pool has more than 100 tokens, where the token
 // misses the list's first page and a read by ID does not say which pool it

@@ -484,3 +484,36 @@ func (c testRunClient) describeOutcome(ctx context.Context, m moduleRef, rec *te
 	}
 	return summary, what + "\n\nEnd of the log:\n" + tail
 }
+
+// moduleTestsDenied says why a module's test endpoint answered 404, from one read of the module:
+// missing, or the token may not manage its tests, or (ofVariable) the variable was removed.
+func (d *providerData) moduleTestsDenied(ctx context.Context, mod moduleRef, ofVariable bool) string {
+	seen, err := d.moduleSeen(ctx, mod)
+	switch {
+	case err == nil && seen.missing:
+		return fmt.Sprintf("the module was not found in the private registry of organization %s, or the API token belongs to no team of it.", mod.Organization)
+	case err != nil:
+		return fmt.Sprintf("the module or the variable was not found, or the API token may not manage the module's tests (%s); reading the module to tell which failed: %s.", permTextTests, err)
+	case ofVariable:
+		return "the module exists, so the variable was removed outside Terraform, or the API token may not manage the module's tests: " + permTextTests
+	}
+	return "the module exists, so the API token may not manage its tests: they need " + permTextTests
+}
+
+// moduleTestCannotSee explains a test variable or run (what) whose module's list answered 404.
+func (d *providerData) moduleTestCannotSee(ctx context.Context, mod moduleRef, what, objects string) string {
+	seen, err := d.moduleSeen(ctx, mod)
+	return cannotSee(what, "module "+mod.String(), objects, strings.TrimSuffix(permTextTests, "."), seen, err)
+}
+
+// moduleTestImportDenied explains an import whose module's list answered 404, from the module's read.
+func (d *providerData) moduleTestImportDenied(ctx context.Context, mod moduleRef, what string) string {
+	seen, err := d.moduleSeen(ctx, mod)
+	switch {
+	case err != nil:
+		return fmt.Sprintf("Module %s was not found, or the API token may not manage its tests (%s); reading the module to tell which failed: %s. Its %s cannot be read.", mod, strings.TrimSuffix(permTextTests, "."), err, what)
+	case seen.missing:
+		return fmt.Sprintf("Module %s was not found: it was deleted, or the API token belongs to no team of its organization. Its %s cannot be read.", mod, what)
+	}
+	return fmt.Sprintf("Module %s exists, but the API token may not manage its tests: %s Its %s cannot be read.", mod, permTextTests, what)
+}

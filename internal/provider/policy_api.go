@@ -2,6 +2,7 @@ package provider
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"net/url"
 	"slices"
@@ -261,4 +262,53 @@ func (p policyClient) lostCreate(ctx context.Context, org string, sent *tfe.Poli
 	}
 	return nil, false, &identityTakenError{&conflictError{fmt.Sprintf("Organization %s already has a policy named %q (%s). %s\n\n%s",
 		org, name, pol.ID, lostAnswerFound(amb), importAdvice("tfgov_policy", pol.ID, pol.ID))}}
+}
+
+// policyByNameError: the list the token read has no such name, or the list failed
+// (organizationPoliciesError).
+func (d *providerData) policyByNameError(ctx context.Context, org, name string, err error) string {
+	var none noPolicyNamedError
+	if !errors.As(err, &none) {
+		return d.organizationPoliciesError(ctx, org, err)
+	}
+	return fmt.Sprintf("Organization %s has no policy named %q: its policies, which the API token may list, do not include it.", org, name)
+}
+
+// policyByIDError tells a missing policy from a missing "Manage policies" by org's shared policy list
+// (org "" for none).
+func (d *providerData) policyByIDError(ctx context.Context, org, id string, err error) string {
+	if !isNotFound(err) || org == "" {
+		return policyError("Policy "+id, err)
+	}
+	pols, lerr := d.organizationPolicies(ctx, org)
+	switch {
+	case lerr != nil:
+		return policyError("Policy "+id, err)
+	case pols.parentMissing:
+		return fmt.Sprintf("Policy %s was not found. ", id) + d.organizationPoliciesError(ctx, org, tfe.ErrResourceNotFound)
+	}
+	return fmt.Sprintf("Policy %s was not found: organization %s, whose policies the API token may list, has none with that ID, "+
+		"and no other organization whose policies the token may manage has it.", id, org)
+}
+
+// organizationPoliciesError tells a missing organization from a missing "Manage policies" by one read
+// of the organization, which any member may make.
+func (d *providerData) organizationPoliciesError(ctx context.Context, org string, err error) string {
+	if !isNotFound(err) {
+		return fmt.Sprintf("Organization %s: %s", org, err)
+	}
+	seen, rerr := d.organizationSeen(ctx, org)
+	switch {
+	case rerr != nil:
+		return policyNotFound("Organization "+org) + fmt.Sprintf(" Reading the organization to tell which failed: %s.", rerr)
+	case seen.missing:
+		return fmt.Sprintf("Organization %s was not found, or the API token belongs to no team of it.", org)
+	}
+	return fmt.Sprintf("Organization %s exists, but the API token may not manage its policies: it needs %s, or to be an owner, or the organization token.", org, permManagePolicies)
+}
+
+// policyCannotSee explains policy what of org, whose organization's policy list answered 404.
+func (d *providerData) policyCannotSee(ctx context.Context, org, what string) string {
+	seen, err := d.organizationSeen(ctx, org)
+	return cannotSee(what, "organization "+org, "policies", permManagePolicies+", or to be an owner, or the organization token", seen, err)
 }

@@ -15,6 +15,7 @@ import (
 	"github.com/hashicorp/terraform-plugin-framework-validators/int64validator"
 	"github.com/hashicorp/terraform-plugin-framework/action"
 	"github.com/hashicorp/terraform-plugin-framework/datasource"
+	"github.com/hashicorp/terraform-plugin-framework/diag"
 	"github.com/hashicorp/terraform-plugin-framework/path"
 	"github.com/hashicorp/terraform-plugin-framework/provider"
 	"github.com/hashicorp/terraform-plugin-framework/provider/schema"
@@ -80,6 +81,27 @@ type providerData struct {
 	// was found (its detail says where it looked). configureData reports it.
 	missingToken     string
 	missingTokenOnce sync.Once
+}
+
+// configureData unwraps the provider's data in a Configure: nil before the provider is configured,
+// and nil with an error when it found no token (every type but tfgov_policy_evaluation needs one).
+func configureData(data any, diags *diag.Diagnostics) *providerData {
+	if data == nil {
+		return nil
+	}
+	d, ok := data.(*providerData)
+	if !ok {
+		diags.AddError("Unexpected provider data", fmt.Sprintf("Expected *providerData, got %T. This is a bug in the provider; please report it.", data))
+		return nil
+	}
+	if d.missingToken != "" {
+		// The whole list once, so a plan of many resources is not one long error each.
+		detail := "No API token was found: another error of this run lists every place the provider looked."
+		d.missingTokenOnce.Do(func() { detail = d.missingToken })
+		diags.AddError("Missing API token", detail)
+		return nil
+	}
+	return d
 }
 
 func (p *tfgovProvider) Metadata(_ context.Context, _ provider.MetadataRequest, resp *provider.MetadataResponse) {

@@ -7,8 +7,7 @@ import (
 	"github.com/hashicorp/terraform-plugin-log/tflog"
 )
 
-// workspaceTeamAccess returns the grants of a workspace, from the shared
-// list.
+// workspaceTeamAccess returns a workspace's grants from the shared list.
 func (d *providerData) workspaceTeamAccess(ctx context.Context, workspaceID string) (*recordsByID[*tfe.TeamAccess], error) {
 	return d.lists.teamAccess.get(ctx, workspaceID, func(ctx context.Context) (*recordsByID[*tfe.TeamAccess], error) {
 		l, err := listAllPages(ctx, func(ta *tfe.TeamAccess) string { return ta.ID }, teamAccessPages(d.client, workspaceID, bulkPageSize))

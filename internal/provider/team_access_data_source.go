@@ -30,8 +30,6 @@ type teamAccessDataSourceModel struct {
 	Permissions types.Object `tfsdk:"permissions"`
 }
 
-// teamAccessPermissionsDataSourceAttribute is the computed `permissions` object of the
-// team-access data sources.
 func teamAccessPermissionsDataSourceAttribute() schema.SingleNestedAttribute {
 	attrs := map[string]schema.Attribute{}
 	for name := range teamAccessPermissionsAttrTypes {
@@ -80,10 +78,8 @@ func (d *teamAccessDataSource) Schema(_ context.Context, _ datasource.SchemaRequ
 	}
 }
 
-// Read lists the workspace's grants, with their teams included, and picks
-// the team's: one request (the API has no lookup by team and workspace).
-// Without the team included (a server that ignores `include`), the name
-// comes from the organization's team list (teamNames).
+// Read picks the team's grant from the workspace's list with teams included: one request, as the
+// API has no look-up by team and workspace.
 func (d *teamAccessDataSource) Read(ctx context.Context, req datasource.ReadRequest, resp *datasource.ReadResponse) {
 	var cfg teamAccessDataSourceModel
 	resp.Diagnostics.Append(req.Config.Get(ctx, &cfg)...)

@@ -113,7 +113,7 @@ data "tfgov_workspace_team_access" "empty" {
 // grant of the workspace (the owner's), the team has no access, not "or
 // the token may not see it".
 //
-// A token of a team with read access (issue 43, deliberate bug c) sees
+// A token of a team with read access sees
 // only its own team's grant: for another team it is "no access that the
 // API token may see", from the workspace's can-update, never "has no
 // access".

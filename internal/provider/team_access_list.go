@@ -46,9 +46,8 @@ func (l *teamAccessList) ListResourceConfigSchema(_ context.Context, _ list.List
 	}
 }
 
-// workspaceID is the ID of the workspace the list's configuration names:
-// workspace_id, or the workspace called workspace_name (one read; a name
-// that matches nothing is an error listing the closest names).
+// workspaceID is workspace_id, or the workspace called workspace_name (one read; no match lists
+// the closest names).
 func (l *teamAccessList) workspaceID(ctx context.Context, req list.ListRequest, diags *diag.Diagnostics) string {
 	var cfg teamAccessListConfig
 	if diags.Append(req.Config.Get(ctx, &cfg)...); diags.HasError() || !l.configured(diags) {

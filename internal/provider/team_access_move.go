@@ -25,9 +25,8 @@ func (r *teamAccessResource) MoveState(context.Context) []resource.StateMover {
 	return []resource.StateMover{tfeTeamAccessMove.stateMover()}
 }
 
-// moveTeamAccessV1: `permissions` is a list of one object in hashicorp/tfe,
-// a single object in tfgov. A permission missing from an older state (such
-// as policy_overrides, added later) is null until the refresh reads it.
+// moveTeamAccessV1: hashicorp/tfe's `permissions` is a list of one object; a permission an older
+// state lacks (policy_overrides) is null until the refresh reads it.
 func moveTeamAccessV1(s tfeState, diags *diag.Diagnostics) any {
 	m := &teamAccessResourceModel{
 		ID:          s.required("id"),
@@ -59,11 +58,8 @@ func moveTeamAccessV1(s tfeState, diags *diag.Diagnostics) any {
 	return m
 }
 
-// moveTeamAccessV0: hashicorp/tfe's first schema held `workspace_id` as
-// "<organization>/<workspace name>" and no permissions (its own upgrader
-// looks the workspace up). The move keeps the grant's ID and leaves
-// workspace_id null: the refresh then reads the grant by ID, which names
-// its workspace (one request more than for a version 1 state).
+// moveTeamAccessV0: hashicorp/tfe's first schema held `workspace_id` as "<organization>/<name>";
+// the move leaves it null, and the refresh reads the grant by ID, which names its workspace.
 func moveTeamAccessV0(s tfeState, _ *diag.Diagnostics) any {
 	m := &teamAccessResourceModel{
 		ID:          s.required("id"),

@@ -3,20 +3,16 @@ package provider
 import (
 	"context"
 
-	tfe "github.com/hashicorp/go-tfe"
 	"github.com/hashicorp/terraform-plugin-framework/datasource"
 	"github.com/hashicorp/terraform-plugin-framework/datasource/schema"
 	"github.com/hashicorp/terraform-plugin-framework/path"
 	"github.com/hashicorp/terraform-plugin-framework/schema/validator"
 	"github.com/hashicorp/terraform-plugin-framework/types"
-
-	"github.com/tfgov/terraform-provider-tfgov/internal/tfeclient"
 )
 
 var _ datasource.DataSourceWithConfigure = (*workspaceTeamAccessDataSource)(nil)
 
-// NewWorkspaceTeamAccessDataSource is the tfgov_workspace_team_access data
-// source.
+// NewWorkspaceTeamAccessDataSource is the tfgov_workspace_team_access data source.
 func NewWorkspaceTeamAccessDataSource() datasource.DataSource {
 	return &workspaceTeamAccessDataSource{dataSourceBase{name: "workspace_team_access"}}
 }
@@ -69,34 +65,8 @@ func (d *workspaceTeamAccessDataSource) Schema(_ context.Context, _ datasource.S
 	}
 }
 
-// teamAccessListQuery is go-tfe's TeamAccessListOptions plus `include`,
-// which go-tfe does not offer for this list: with include=team the teams'
-// names come in the same response instead of one request per team.
-type teamAccessListQuery struct {
-	tfe.ListOptions
-	WorkspaceID string `url:"filter[workspace][id]"`
-	Include     string `url:"include,omitempty"`
-}
-
-// listTeamAccessWithTeams is listTeamAccess with the teams included.
-func listTeamAccessWithTeams(ctx context.Context, c *tfe.Client, wsID string) ([]*tfe.TeamAccess, error) {
-	return tfeclient.ListAll(ctx, func(ctx context.Context, n int) ([]*tfe.TeamAccess, *tfe.Pagination, error) {
-		q := &teamAccessListQuery{WorkspaceID: wsID, Include: "team"}
-		if n > 1 {
-			q.PageNumber = n
-		}
-		l := &tfe.TeamAccessList{}
-		if err := tfeclient.APIRequest(ctx, c, "GET", "team-workspaces", q, nil, l); err != nil {
-			return nil, nil, err
-		}
-		return l.Items, l.Pagination, nil
-	})
-}
-
-// Read lists the grants with their teams included: one request. The names
-// of teams the response does not include (a server that ignores `include`)
-// come from the organization's team list (teamNames): one request more,
-// never one per team.
+// Read lists the grants with their teams included: one request (teamNames when a server ignores
+// `include`: one more, never one per team).
 func (d *workspaceTeamAccessDataSource) Read(ctx context.Context, req datasource.ReadRequest, resp *datasource.ReadResponse) {
 	var cfg workspaceTeamAccessDataSourceModel
 	resp.Diagnostics.Append(req.Config.Get(ctx, &cfg)...)

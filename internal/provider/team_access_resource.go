@@ -37,9 +37,7 @@ func NewTeamAccessResource() resource.Resource {
 
 type teamAccessResource struct{ resourceBase }
 
-// teamAccessIdentityAttrs is tfgov_team_access's identity (identity.go):
-// the grant's own ID (its workspace and team never change for it either,
-// but the ID alone finds it).
+// teamAccessIdentityAttrs is the grant's ID, which alone finds it (identity.go).
 var teamAccessIdentityAttrs = []identityAttr{{"id", "ID of the team's access to the workspace (`tws-<id>`)."}}
 
 type teamAccessResourceModel struct {
@@ -50,9 +48,7 @@ type teamAccessResourceModel struct {
 	Permissions types.Object `tfsdk:"permissions"`
 }
 
-// customPermissionDefaults are the service's defaults for a custom grant's
-// permissions, which the plan shows for the permissions a configuration
-// leaves out.
+// customPermissionDefaults are the service's defaults, planned for what a custom grant leaves out.
 var customPermissionDefaults = map[string]attr.Value{
 	"runs":              types.StringValue(string(tfe.RunsPermissionRead)),
 	"variables":         types.StringValue(string(tfe.VariablesPermissionNone)),
@@ -154,11 +150,8 @@ func (r *teamAccessResource) Schema(_ context.Context, _ resource.SchemaRequest,
 	}
 }
 
-// ValidateConfig rejects permissions set together with a fixed level,
-// unless they are exactly the permissions that level implies (as
-// `terraform plan -generate-config-out` writes them for an imported
-// grant): the service would refuse any other (they are read-only there),
-// and the provider never sends them with a fixed level.
+// ValidateConfig rejects permissions with a fixed level unless they are exactly what it implies
+// (as -generate-config-out writes them): the service refuses any other.
 func (r *teamAccessResource) ValidateConfig(ctx context.Context, req resource.ValidateConfigRequest, resp *resource.ValidateConfigResponse) {
 	var access types.String
 	var perms types.Object
@@ -189,12 +182,8 @@ func (r *teamAccessResource) ValidateConfig(ctx context.Context, req resource.Va
 			level, strings.Join(differ, ", ")))
 }
 
-// ModifyPlan plans a custom grant's permissions: those the configuration
-// sets, and the service's defaults for those it leaves out (all of them
-// without `permissions`), so that a permission changed outside Terraform
-// is put back, and removing one from the configuration plans its default.
-// With a fixed level the framework plans them: the state's while `access`
-// does not change, and unknown (the service decides) when it does.
+// ModifyPlan plans a custom grant's permissions, the service's defaults for those left out, so a
+// change outside Terraform is put back; with a fixed level the framework plans them.
 func (r *teamAccessResource) ModifyPlan(ctx context.Context, req resource.ModifyPlanRequest, resp *resource.ModifyPlanResponse) {
 	if req.Plan.Raw.IsNull() {
 		return
@@ -220,65 +209,6 @@ func (r *teamAccessResource) ModifyPlan(ctx context.Context, req resource.Modify
 	obj, diags := types.ObjectValue(teamAccessPermissionsAttrTypes, planned)
 	resp.Diagnostics.Append(diags...)
 	resp.Diagnostics.Append(resp.Plan.SetAttribute(ctx, path.Root("permissions"), obj)...)
-}
-
-// planTaken refuses at plan a new grant for a team that already holds one
-// on the workspace, with the import block, when this plan already listed
-// the workspace's grants (another grant of it refreshed first, or an
-// exclusive resource or data source of it): no request of its own. Listing
-// for every create would cost a request per workspace in each walk, which
-// triples a lone grant's cost (issue 25 removed that list); the apply then
-// refuses it as before ("already has access", the same advice).
-func (r *teamAccessResource) planTaken(ctx context.Context, req resource.ModifyPlanRequest, resp *resource.ModifyPlanResponse) {
-	if r.data == nil {
-		return
-	}
-	var teamID, wsID types.String
-	resp.Diagnostics.Append(req.Plan.GetAttribute(ctx, path.Root("team_id"), &teamID)...)
-	resp.Diagnostics.Append(req.Plan.GetAttribute(ctx, path.Root("workspace_id"), &wsID)...)
-	if resp.Diagnostics.HasError() || teamID.IsUnknown() || wsID.IsUnknown() || teamID.IsNull() || wsID.IsNull() {
-		return
-	}
-	grants, ok := r.data.lists.teamAccess.held(wsID.ValueString())
-	if !ok || grants.parentMissing {
-		return
-	}
-	for _, g := range sortedByKey(grants.byID) {
-		if g.Team != nil && g.Team.ID == teamID.ValueString() {
-			resp.Diagnostics.AddAttributeError(path.Root("team_id"), "Team access already exists",
-				r.data.teamAccessTaken(ctx, teamID.ValueString(), wsID.ValueString(), g, "Found at plan, in the workspace's team access this plan read: nothing was sent."))
-			return
-		}
-	}
-}
-
-// teamAccessPermissionOptions are the permissions a create or update sends: all of
-// them for a custom grant whose permissions are known, none otherwise
-// (then the service decides them).
-type teamAccessPermissionOptions struct {
-	runs             *tfe.RunsPermissionType
-	variables        *tfe.VariablesPermissionType
-	stateVersions    *tfe.StateVersionsPermissionType
-	sentinelMocks    *tfe.SentinelMocksPermissionType
-	workspaceLocking *bool
-	runTasks         *bool
-	policyOverrides  *bool
-}
-
-func customTeamAccessPermissionOptions(ctx context.Context, plan teamAccessResourceModel, diags *diag.Diagnostics) teamAccessPermissionOptions {
-	p, ok := teamAccessPermissionsFrom(ctx, plan.Permissions, diags)
-	if !ok || plan.Access.ValueString() != string(tfe.AccessCustom) {
-		return teamAccessPermissionOptions{}
-	}
-	return teamAccessPermissionOptions{
-		runs:             (*tfe.RunsPermissionType)(p.Runs.ValueStringPointer()),
-		variables:        (*tfe.VariablesPermissionType)(p.Variables.ValueStringPointer()),
-		stateVersions:    (*tfe.StateVersionsPermissionType)(p.StateVersions.ValueStringPointer()),
-		sentinelMocks:    (*tfe.SentinelMocksPermissionType)(p.SentinelMocks.ValueStringPointer()),
-		workspaceLocking: p.WorkspaceLocking.ValueBoolPointer(),
-		runTasks:         p.RunTasks.ValueBoolPointer(),
-		policyOverrides:  p.PolicyOverrides.ValueBoolPointer(),
-	}
 }
 
 func (r *teamAccessResource) Create(ctx context.Context, req resource.CreateRequest, resp *resource.CreateResponse) {
@@ -331,69 +261,8 @@ func (r *teamAccessResource) Create(ctx context.Context, req resource.CreateRequ
 	resp.Diagnostics.Append(resp.State.Set(ctx, teamAccessModel(ta, plan))...)
 }
 
-// lostAdd looks for the grant an add whose answer was lost (amb) may have
-// made: the workspace's grant to the team, of which there can be only one.
-// None means the add made nothing. One is never adopted: a grant has no
-// creation time and no field an add could mark, so the grant this add
-// made and one that someone else made before it or while it was in
-// flight (this add then being refused as a duplicate) look the same
-// (ownership.go). It fails as it does with no fault ("already has
-// access", with its import block).
-func (r *teamAccessResource) lostAdd(ctx context.Context, sent tfe.TeamAccessAddOptions, amb *tfeclient.AmbiguousWriteError) (*tfe.TeamAccess, bool, error) {
-	grants, err := listTeamAccess(ctx, r.data.client, sent.Workspace.ID)
-	if err != nil {
-		return nil, false, err
-	}
-	for _, g := range grants {
-		if g.Team != nil && g.Team.ID == sent.Team.ID {
-			return nil, false, &conflictError{r.data.teamAccessTaken(ctx, sent.Team.ID, sent.Workspace.ID, g, lostAnswerFound(amb))}
-		}
-	}
-	return nil, false, nil
-}
-
-// addError explains a failed add. The service answers a second grant of a
-// team on a workspace with a 422 ("Team has already been taken"); rather
-// than match its wording, the provider looks for the existing grant and,
-// when there is one, says how to import it.
-func (r *teamAccessResource) addError(ctx context.Context, teamID, wsID string, err error) string {
-	if isNotFound(err) {
-		return r.data.teamAccessAddError(ctx, teamID, wsID)
-	}
-	grants, lerr := listTeamAccess(ctx, r.data.client, wsID)
-	if lerr != nil {
-		return fmt.Sprintf("Adding access for team %s to workspace %s: %s", teamID, wsID, err)
-	}
-	for _, g := range grants {
-		if g.Team != nil && g.Team.ID == teamID {
-			return r.data.teamAccessTaken(ctx, teamID, wsID, g, "The service said: "+err.Error())
-		}
-	}
-	return fmt.Sprintf("Adding access for team %s to workspace %s: %s", teamID, wsID, err)
-}
-
-// teamAccessTaken is the error for an add refused because the team already
-// holds grant g on the workspace (note: what the service answered, or why
-// a grant found after a lost answer is not taken over).
-// The team and the workspace are named beside their IDs when the token
-// may see them (teamNames, workspaceLabel: reads of an error's path).
-func (d *providerData) teamAccessTaken(ctx context.Context, teamID, wsID string, g *tfe.TeamAccess, note string) string {
-	return teamAccessTakenText(teamLabel(d.teamNames(ctx, wsID, []*tfe.TeamAccess{g}), teamID), d.workspaceLabel(ctx, wsID), g, note)
-}
-
-func teamAccessTakenText(team, workspace string, g *tfe.TeamAccess, note string) string {
-	return fmt.Sprintf("Team %s already has %q access to workspace %s (team access %s), and a team can hold only one access per workspace.\n\n%s\n\n%s",
-		team, g.Access, workspace, g.ID, importAdvice("tfgov_team_access", g.ID, g.ID), note)
-}
-
-// Read refreshes the grant from its workspace's list of grants, which
-// every grant of the workspace shares (bulkLists): one request per 100
-// grants of a workspace per plan. A grant missing from the list is gone
-// only if the token sees every grant of the workspace: one read of the
-// workspace, shared by every missing grant of it (teamAccessGone);
-// otherwise, and when the workspace is missing, the refresh fails and
-// state keeps the grant. A grant imported by ID has no workspace in state
-// yet, and is read by ID once.
+// Read finds the grant in its workspace's shared list (one request per 100 grants a plan); one
+// missing is gone only as teamAccessGone says. An import by ID has no workspace yet: read by ID.
 func (r *teamAccessResource) Read(ctx context.Context, req resource.ReadRequest, resp *resource.ReadResponse) {
 	defer r.syncIdentity(ctx, &req.State, &resp.State, resp.Identity, &resp.Diagnostics)
 	var state teamAccessResourceModel
@@ -454,8 +323,7 @@ func (r *teamAccessResource) Read(ctx context.Context, req resource.ReadRequest,
 	resp.Diagnostics.Append(resp.State.Set(ctx, teamAccessModel(ta, state))...)
 }
 
-// Update changes the access level and, for a custom grant whose
-// permissions are known, sends every permission: one request.
+// Update sends the level and, for a known custom grant, every permission: one request.
 func (r *teamAccessResource) Update(ctx context.Context, req resource.UpdateRequest, resp *resource.UpdateResponse) {
 	defer r.syncIdentity(ctx, &req.State, &resp.State, resp.Identity, &resp.Diagnostics)
 	var plan, state teamAccessResourceModel
@@ -510,9 +378,8 @@ func (r *teamAccessResource) Delete(ctx context.Context, req resource.DeleteRequ
 	tflog.Info(ctx, "Removed team access", map[string]any{"id": id})
 }
 
-// ImportState takes the `tws-` ID, or `<organization>/<workspace_name>/<team_name>`,
-// which it resolves to the ID: the workspace by name, the team by name,
-// then the workspace's grants (three requests, on import only).
+// ImportState takes the `tws-` ID, or `<organization>/<workspace_name>/<team_name>` resolved by
+// three reads, on import only.
 func (r *teamAccessResource) ImportState(ctx context.Context, req resource.ImportStateRequest, resp *resource.ImportStateResponse) {
 	req.ID = r.importID(ctx, req, &resp.Diagnostics)
 	const forms = "tws-<id> or <organization>/<workspace_name>/<team_name>"
@@ -534,6 +401,93 @@ func (r *teamAccessResource) ImportState(ctx context.Context, req resource.Impor
 	tflog.Debug(ctx, "Resolved team access import ID", map[string]any{"import_id": req.ID, "id": id})
 	resp.Diagnostics.Append(resp.State.SetAttribute(ctx, path.Root("id"), id)...)
 	markImporting(ctx, resp)
+}
+
+// planTaken refuses a grant for a team holding one already, when this plan listed the workspace
+// anyway: listing for every create would triple a lone grant's requests, so otherwise the apply
+// refuses it, with the same advice.
+func (r *teamAccessResource) planTaken(ctx context.Context, req resource.ModifyPlanRequest, resp *resource.ModifyPlanResponse) {
+	if r.data == nil {
+		return
+	}
+	var teamID, wsID types.String
+	resp.Diagnostics.Append(req.Plan.GetAttribute(ctx, path.Root("team_id"), &teamID)...)
+	resp.Diagnostics.Append(req.Plan.GetAttribute(ctx, path.Root("workspace_id"), &wsID)...)
+	if resp.Diagnostics.HasError() || teamID.IsUnknown() || wsID.IsUnknown() || teamID.IsNull() || wsID.IsNull() {
+		return
+	}
+	grants, ok := r.data.lists.teamAccess.held(wsID.ValueString())
+	if !ok || grants.parentMissing {
+		return
+	}
+	for _, g := range sortedByKey(grants.byID) {
+		if g.Team != nil && g.Team.ID == teamID.ValueString() {
+			resp.Diagnostics.AddAttributeError(path.Root("team_id"), "Team access already exists",
+				r.data.teamAccessTaken(ctx, teamID.ValueString(), wsID.ValueString(), g, "Found at plan, in the workspace's team access this plan read: nothing was sent."))
+			return
+		}
+	}
+}
+
+// teamAccessPermissionOptions are what a create or update sends: all for a known custom grant, else
+// none (the service decides).
+type teamAccessPermissionOptions struct {
+	runs             *tfe.RunsPermissionType
+	variables        *tfe.VariablesPermissionType
+	stateVersions    *tfe.StateVersionsPermissionType
+	sentinelMocks    *tfe.SentinelMocksPermissionType
+	workspaceLocking *bool
+	runTasks         *bool
+	policyOverrides  *bool
+}
+
+func customTeamAccessPermissionOptions(ctx context.Context, plan teamAccessResourceModel, diags *diag.Diagnostics) teamAccessPermissionOptions {
+	p, ok := teamAccessPermissionsFrom(ctx, plan.Permissions, diags)
+	if !ok || plan.Access.ValueString() != string(tfe.AccessCustom) {
+		return teamAccessPermissionOptions{}
+	}
+	return teamAccessPermissionOptions{
+		runs:             (*tfe.RunsPermissionType)(p.Runs.ValueStringPointer()),
+		variables:        (*tfe.VariablesPermissionType)(p.Variables.ValueStringPointer()),
+		stateVersions:    (*tfe.StateVersionsPermissionType)(p.StateVersions.ValueStringPointer()),
+		sentinelMocks:    (*tfe.SentinelMocksPermissionType)(p.SentinelMocks.ValueStringPointer()),
+		workspaceLocking: p.WorkspaceLocking.ValueBoolPointer(),
+		runTasks:         p.RunTasks.ValueBoolPointer(),
+		policyOverrides:  p.PolicyOverrides.ValueBoolPointer(),
+	}
+}
+
+// lostAdd looks for the grant a lost add may have made. One found is never adopted: a grant has no
+// creation time or mark to prove it is this add's (DESIGN.md "Lost creates"), so it fails as taken.
+func (r *teamAccessResource) lostAdd(ctx context.Context, sent tfe.TeamAccessAddOptions, amb *tfeclient.AmbiguousWriteError) (*tfe.TeamAccess, bool, error) {
+	grants, err := listTeamAccess(ctx, r.data.client, sent.Workspace.ID)
+	if err != nil {
+		return nil, false, err
+	}
+	for _, g := range grants {
+		if g.Team != nil && g.Team.ID == sent.Team.ID {
+			return nil, false, &conflictError{r.data.teamAccessTaken(ctx, sent.Team.ID, sent.Workspace.ID, g, lostAnswerFound(amb))}
+		}
+	}
+	return nil, false, nil
+}
+
+// addError looks for the existing grant rather than match the service's 422 wording, and says how to
+// import it.
+func (r *teamAccessResource) addError(ctx context.Context, teamID, wsID string, err error) string {
+	if isNotFound(err) {
+		return r.data.teamAccessAddError(ctx, teamID, wsID)
+	}
+	grants, lerr := listTeamAccess(ctx, r.data.client, wsID)
+	if lerr != nil {
+		return fmt.Sprintf("Adding access for team %s to workspace %s: %s", teamID, wsID, err)
+	}
+	for _, g := range grants {
+		if g.Team != nil && g.Team.ID == teamID {
+			return r.data.teamAccessTaken(ctx, teamID, wsID, g, "The service said: "+err.Error())
+		}
+	}
+	return fmt.Sprintf("Adding access for team %s to workspace %s: %s", teamID, wsID, err)
 }
 
 func (r *teamAccessResource) findByNames(ctx context.Context, org, wsName, teamName string) (string, error) {
@@ -573,8 +527,7 @@ func (r *teamAccessResource) findByNames(ctx context.Context, org, wsName, teamN
 	return "", fmt.Errorf("team %q (%s) has no access to workspace %q (%s) that the API token may see: without %s, a token sees only the access of its own teams", teamName, team.ID, wsName, ws.ID, permTeamAccess)
 }
 
-// teamAccessModel is the state for ta. Team and workspace come from the
-// response when it names them (always, on the service), else from prior.
+// teamAccessModel is ta's state; team and workspace from the answer when it names them, else prior.
 func teamAccessModel(ta *tfe.TeamAccess, prior teamAccessResourceModel) *teamAccessResourceModel {
 	m := &teamAccessResourceModel{
 		ID:          types.StringValue(ta.ID),

@@ -343,7 +343,7 @@ func TestAccTeamAccessResource_invalid(t *testing.T) {
 		"team id":                        {"ws-abc", "ws-abc", "read", "", `team_id.*must be an ID of the form team-<id>`},
 		"workspace id":                   {"team-abc", "team-abc", "read", "", `workspace_id.*must be an ID of the form ws-<id>`},
 		// A name where an ID belongs: the error names the data source that
-		// finds the ID (issue 36, row 1).
+		// finds the ID, so the user need not guess where IDs come from.
 		"workspace name": {"team-abc", "payments-prod", "read", "", `workspace_id.*must be an ID of the form ws-<id>\s+\(a\s+name\s+is\s+no\s+ID:\s+data\.tfgov_workspace\s+finds\s+the\s+ID\s+from\s+the\s+name\)`},
 		"team name":      {"platform", "ws-abc", "read", "", `team_id.*\(a\s+name\s+is\s+no\s+ID:\s+data\.tfgov_team\s+finds`},
 	}

@@ -27,24 +27,16 @@ var (
 	_ resource.ResourceWithIdentity    = (*workspaceTeamAccessExclusiveResource)(nil)
 )
 
-// NewWorkspaceTeamAccessExclusiveResource is the
-// tfgov_workspace_team_access_exclusive resource: the complete set of
-// teams that may hold a grant on a workspace. It never adds a grant
-// (tfgov_team_access does); it removes the grants of the teams it does not
-// name. Its shape is hashicorp/aws's `*_exclusive` resources' (such as
-// aws_iam_role_policies_exclusive): the parent's ID and a set, refreshed to
-// what the service holds so that the plan shows what would be removed as a
-// diff of the set; destroy removes it from state only; import by the
-// parent's ID.
+// NewWorkspaceTeamAccessExclusiveResource is tfgov_workspace_team_access_exclusive: the teams that
+// may hold a grant on a workspace. It only removes grants, in the shape of hashicorp/aws's
+// `*_exclusive` types (DESIGN.md "Exclusive team access: the grants a plan saw").
 func NewWorkspaceTeamAccessExclusiveResource() resource.Resource {
 	return &workspaceTeamAccessExclusiveResource{resourceBase{typ: workspaceTeamAccessExclusiveType}}
 }
 
 type workspaceTeamAccessExclusiveResource struct{ resourceBase }
 
-// workspaceTeamAccessExclusiveIdentityAttrs is
-// tfgov_workspace_team_access_exclusive's identity (identity.go): the
-// workspace.
+// workspaceTeamAccessExclusiveIdentityAttrs is the workspace (identity.go).
 var workspaceTeamAccessExclusiveIdentityAttrs = []identityAttr{{"workspace_id", "ID of the workspace (`ws-<id>`)."}}
 
 type workspaceTeamAccessExclusiveModel struct {
@@ -105,88 +97,8 @@ func (r *workspaceTeamAccessExclusiveResource) Schema(_ context.Context, _ resou
 	}
 }
 
-// teamIDsOf returns the elements of a known set.
-func teamIDsOf(ctx context.Context, s types.Set) (map[string]bool, bool) {
-	if s.IsNull() || s.IsUnknown() {
-		return nil, false
-	}
-	var ids []string
-	if d := s.ElementsAs(ctx, &ids, false); d.HasError() {
-		return nil, false
-	}
-	m := make(map[string]bool, len(ids))
-	for _, id := range ids {
-		m[id] = true
-	}
-	return m, true
-}
-
-func teamIDSet(ids map[string]bool) types.Set {
-	keys := make([]string, 0, len(ids))
-	for id := range ids {
-		keys = append(keys, id)
-	}
-	slices.Sort(keys)
-	s, _ := types.SetValueFrom(context.Background(), types.StringType, keys)
-	return s
-}
-
-// revocations are the grants of grants that an apply removes: those of
-// the teams in removed (the plan's removed_team_ids) that keep (team_ids)
-// does not name and, for an update, that the refresh before the plan saw
-// (seen, its grantRecord; nil for a new resource, whose plan Terraform
-// makes again at apply). A grant made after the plan is not among them,
-// whatever team it names: the next plan shows it.
-func revocations(grants *recordsByID[*tfe.TeamAccess], keep, removed map[string]bool, seen grantRecord) []*tfe.TeamAccess {
-	var out []*tfe.TeamAccess
-	for _, g := range sortedByKey(grants.byID) {
-		if g.Team == nil || keep[g.Team.ID] || !removed[g.Team.ID] || (seen != nil && seen[g.Team.ID] != g.ID) {
-			continue
-		}
-		out = append(out, g)
-	}
-	return out
-}
-
-// removedTeams is the plan's removed_team_ids: for an update (prior, the
-// refreshed state's team_ids, not nil) the teams leaving team_ids that
-// held a grant when the refresh read them (seen; every leaving team
-// without that record, in a state no refresh of this version wrote), which
-// the state alone decides, so that Terraform's second plan at apply time
-// makes the same set; for a new resource (prior nil) the teams that hold a
-// grant in grants and keep does not name.
-func removedTeams(grants *recordsByID[*tfe.TeamAccess], keep, prior map[string]bool, seen grantRecord) map[string]bool {
-	out := map[string]bool{}
-	if prior != nil {
-		for id := range prior {
-			if !keep[id] && (seen == nil || seen[id] != "") {
-				out[id] = true
-			}
-		}
-		return out
-	}
-	for _, g := range grants.byID {
-		if g.Team != nil && g.Team.ID != "" && !keep[g.Team.ID] {
-			out[g.Team.ID] = true
-		}
-	}
-	return out
-}
-
-// teamLabel names a team by name and ID ("platform" (team-abc)), or by
-// ID alone when the token may not see its name.
-func teamLabel(names map[string]string, id string) string {
-	if n := names[id]; n != "" {
-		return fmt.Sprintf("%q (%s)", n, id)
-	}
-	return id
-}
-
-// ModifyPlan plans removed_team_ids, the teams whose access the apply
-// removes (removedTeams), refuses a plan that would lock the token's user
-// out of the workspace (lockOut), and, for a new resource (whose plan
-// cannot show what it removes as a diff of team_ids), warns with the
-// grants the apply removes, each team by name and ID.
+// ModifyPlan plans removed_team_ids, refuses a lock-out (lockOut), and warns with each grant the
+// apply removes by team name: the diff shows bare IDs.
 func (r *workspaceTeamAccessExclusiveResource) ModifyPlan(ctx context.Context, req resource.ModifyPlanRequest, resp *resource.ModifyPlanResponse) {
 	if req.Plan.Raw.IsNull() || r.data == nil {
 		return
@@ -198,13 +110,11 @@ func (r *workspaceTeamAccessExclusiveResource) ModifyPlan(ctx context.Context, r
 	}
 	keep, ok := teamIDsOf(ctx, plan.TeamIDs)
 	if !ok || plan.WorkspaceID.IsUnknown() {
-		// Known when the apply plans with known values; the apply then
-		// removes what that plan finds.
+		// Known when the apply plans again with known values.
 		resp.Diagnostics.Append(resp.Plan.SetAttribute(ctx, path.Root("removed_team_ids"), types.SetUnknown(types.StringType))...)
 		return
 	}
-	// prior: the refreshed state's teams, nil for a new resource (or one
-	// replaced for another workspace).
+	// prior: the refreshed state's teams; nil for a new (or replaced) resource.
 	var prior map[string]bool
 	var seen grantRecord
 	if !req.State.Raw.IsNull() {
@@ -215,8 +125,7 @@ func (r *workspaceTeamAccessExclusiveResource) ModifyPlan(ctx context.Context, r
 			}
 			seen = readGrantRecord(ctx, req.Private, &resp.Diagnostics)
 			if len(removedTeams(nil, keep, prior, seen)) == 0 {
-				// Nothing leaves team_ids: no request. Unchanged, the plan
-				// keeps the state's removed_team_ids (a refresh emptied it).
+				// Nothing leaves team_ids: no request, and an unchanged plan keeps removed_team_ids.
 				removed := teamIDSet(nil)
 				if plan.TeamIDs.Equal(state.TeamIDs) && !state.RemovedTeamIDs.IsNull() {
 					removed = state.RemovedTeamIDs
@@ -228,8 +137,7 @@ func (r *workspaceTeamAccessExclusiveResource) ModifyPlan(ctx context.Context, r
 	}
 	wsID := plan.WorkspaceID.ValueString()
 	if prior == nil {
-		// A new resource's plan shows what it removes from the list alone,
-		// which must then be complete (an update's refresh checked it).
+		// A new resource's plan trusts the list alone, which must then be complete.
 		seen, err := r.data.seeWorkspace(ctx, wsID)
 		if err != nil {
 			resp.Diagnostics.AddError("Error reading workspace", fmt.Sprintf("Reading workspace %s to tell whether the API token sees every grant of it: %s", wsID, err))
@@ -261,11 +169,8 @@ func (r *workspaceTeamAccessExclusiveResource) ModifyPlan(ctx context.Context, r
 		resp.Diagnostics.AddAttributeError(path.Root("team_ids"), "Removing this team access would lock the API token out of the workspace", msg)
 		return
 	}
-	// The plan's diff shows team IDs only (team_ids, removed_team_ids): the
-	// warning names each team, from the organization's team list (once per
-	// walk, shared, only when a grant goes; the lock-out check of an admin
-	// grant read it already), and the workspace, from the refresh's read
-	// (a new resource's plan made it): never from state.
+	// Names from the shared team list (read only when a grant goes) and the refresh's
+	// workspace read, never from state.
 	names := r.data.teamNames(ctx, wsID, removed)
 	lines := make([]string, 0, len(removed))
 	for _, g := range removed {
@@ -284,6 +189,193 @@ func (r *workspaceTeamAccessExclusiveResource) ModifyPlan(ctx context.Context, r
 			"Put a team back in team_ids to keep its access.", len(removed), r.data.workspaceLabelHeld(wsID), strings.Join(lines, "\n")))
 }
 
+// Create removes the grants of the plan's removed_team_ids, one DELETE each.
+func (r *workspaceTeamAccessExclusiveResource) Create(ctx context.Context, req resource.CreateRequest, resp *resource.CreateResponse) {
+	defer r.syncIdentity(ctx, nil, &resp.State, resp.Identity, &resp.Diagnostics)
+	var plan workspaceTeamAccessExclusiveModel
+	resp.Diagnostics.Append(req.Plan.Get(ctx, &plan)...)
+	if resp.Diagnostics.HasError() {
+		return
+	}
+	r.apply(ctx, plan, nil, nil, &resp.State, resp.Private, &resp.Diagnostics)
+}
+
+// Read adds every team holding access to team_ids, so a team that would lose it shows leaving in
+// the plan, and records the grants it saw (grantRecord). Without can-update it fails: only a token
+// that sees every grant can say which teams hold access.
+func (r *workspaceTeamAccessExclusiveResource) Read(ctx context.Context, req resource.ReadRequest, resp *resource.ReadResponse) {
+	defer r.syncIdentity(ctx, &req.State, &resp.State, resp.Identity, &resp.Diagnostics)
+	var state workspaceTeamAccessExclusiveModel
+	resp.Diagnostics.Append(req.State.Get(ctx, &state)...)
+	if resp.Diagnostics.HasError() {
+		return
+	}
+	importing := takeImporting(ctx, req, resp)
+	wsID := state.WorkspaceID.ValueString()
+	if seen, err := r.data.seeWorkspace(ctx, wsID); err == nil && seen.missing && importing {
+		importedMissing(&resp.Diagnostics, "exclusive team access", workspaceNotFound(wsID))
+		return
+	}
+	if why := r.data.exclusiveCannotSee(ctx, wsID); why != "" {
+		resp.Diagnostics.AddAttributeError(path.Root("workspace_id"), "Cannot refresh exclusive team access", why)
+		return
+	}
+	grants, err := r.data.workspaceTeamAccess(ctx, wsID)
+	if err != nil {
+		resp.Diagnostics.AddError("Error reading team access", workspaceAccessError(wsID, err))
+		return
+	}
+	if grants.parentMissing {
+		resp.Diagnostics.AddAttributeError(path.Root("workspace_id"), "Cannot refresh exclusive team access", workspaceMissing("The exclusive team access of workspace "+wsID, wsID))
+		return
+	}
+	writeGrantRecord(ctx, resp.Private, grantRecordOf(grants), &resp.Diagnostics)
+	ids, _ := teamIDsOf(ctx, state.TeamIDs)
+	if ids == nil {
+		ids = map[string]bool{}
+	}
+	for _, g := range grants.byID {
+		if g.Team != nil && g.Team.ID != "" {
+			ids[g.Team.ID] = true
+		}
+	}
+	state.TeamIDs = teamIDSet(ids)
+	state.RemovedTeamIDs = teamIDSet(nil) // nothing removed since this refresh
+	resp.Diagnostics.Append(resp.State.Set(ctx, &state)...)
+}
+
+// Update removes the grants of the teams leaving team_ids that its plan's refresh recorded.
+func (r *workspaceTeamAccessExclusiveResource) Update(ctx context.Context, req resource.UpdateRequest, resp *resource.UpdateResponse) {
+	defer r.syncIdentity(ctx, &req.State, &resp.State, resp.Identity, &resp.Diagnostics)
+	var plan, state workspaceTeamAccessExclusiveModel
+	resp.Diagnostics.Append(req.Plan.Get(ctx, &plan)...)
+	resp.Diagnostics.Append(req.State.Get(ctx, &state)...)
+	if resp.Diagnostics.HasError() {
+		return
+	}
+	prior, _ := teamIDsOf(ctx, state.TeamIDs)
+	if prior == nil {
+		prior = map[string]bool{}
+	}
+	// The refresh's record, carried in the plan's private state.
+	seen := readGrantRecord(ctx, req.Private, &resp.Diagnostics)
+	r.apply(ctx, plan, prior, seen, &resp.State, resp.Private, &resp.Diagnostics)
+}
+
+// Delete removes the resource from state only: no access is removed.
+func (r *workspaceTeamAccessExclusiveResource) Delete(ctx context.Context, req resource.DeleteRequest, _ *resource.DeleteResponse) {
+	var ws types.String
+	_ = req.State.GetAttribute(ctx, path.Root("workspace_id"), &ws)
+	tflog.Info(ctx, "Removed exclusive team access from state; no access was removed", map[string]any{"workspace_id": ws.ValueString()})
+}
+
+// ImportState takes the workspace's ID; why this type is importable: DESIGN.md "Exclusive team
+// access: the grants a plan saw".
+func (r *workspaceTeamAccessExclusiveResource) ImportState(ctx context.Context, req resource.ImportStateRequest, resp *resource.ImportStateResponse) {
+	req.ID = r.importID(ctx, req, &resp.Diagnostics)
+	if !strings.HasPrefix(req.ID, "ws-") || strings.Contains(req.ID, "/") {
+		resp.Diagnostics.AddError("Invalid import ID", fmt.Sprintf("Expected the ID of a workspace (ws-<id>), got %q.", req.ID))
+		return
+	}
+	resource.ImportStatePassthroughID(ctx, path.Root("workspace_id"), req, resp)
+	markImporting(ctx, resp)
+}
+
+// apply removes the revocations once the lock-out guard passes again, and keeps in team_ids the
+// teams whose removal failed, so the next plan shows them leaving again. The record becomes the
+// grants left.
+func (r *workspaceTeamAccessExclusiveResource) apply(ctx context.Context, plan workspaceTeamAccessExclusiveModel, prior map[string]bool, seen grantRecord,
+	state *tfsdk.State, private privateSetter, diags *diag.Diagnostics) {
+	keep, ok := teamIDsOf(ctx, plan.TeamIDs)
+	if !ok {
+		diags.AddAttributeError(path.Root("team_ids"), "Unknown team_ids", "team_ids must be known when the resource is applied.")
+		return
+	}
+	wsID := plan.WorkspaceID.ValueString()
+	removedIDs, planned := teamIDsOf(ctx, plan.RemovedTeamIDs)
+	if (planned && !hasRemoval(removedIDs, keep)) || (!planned && prior != nil && len(removedTeams(nil, keep, prior, seen)) == 0) {
+		// Nothing to remove, no request.
+		if !planned {
+			plan.RemovedTeamIDs = teamIDSet(nil)
+		}
+		diags.Append(state.Set(ctx, &plan)...)
+		return
+	}
+	grants, err := r.data.workspaceTeamAccess(ctx, wsID)
+	if err != nil {
+		diags.AddError("Error listing team access", workspaceAccessError(wsID, err))
+		return
+	}
+	if grants.parentMissing {
+		diags.AddAttributeError(path.Root("workspace_id"), "Workspace not found",
+			workspaceNotFound(wsID))
+		return
+	}
+	if !planned {
+		removedIDs = removedTeams(grants, keep, prior, seen)
+	}
+	removed := revocations(grants, keep, removedIDs, seen)
+	// The guard again: a membership or grant may have changed since the plan (shared lists: no request).
+	if msg := r.data.lockOut(ctx, wsID, grants, removed); msg != "" {
+		diags.AddAttributeError(path.Root("team_ids"), "Removing this team access would lock the API token out of the workspace", msg)
+		return
+	}
+	defer r.data.lists.teamAccess.invalidate(wsID)
+	final := map[string]bool{}
+	for id := range keep {
+		final[id] = true
+	}
+	left := grantRecordOf(grants)
+	for _, g := range removed {
+		tflog.Debug(ctx, "Removing team access not declared in team_ids", map[string]any{"id": g.ID, "team_id": g.Team.ID, "workspace_id": wsID, "access": string(g.Access)})
+		if err := r.data.client.TeamAccess.Remove(ctx, g.ID); err != nil && !isNotFound(err) {
+			final[g.Team.ID] = true
+			diags.AddError("Error removing team access",
+				fmt.Sprintf("Removing the %s access of team %s to workspace %s (%s): %s. Apply again to retry.",
+					g.Access, teamLabel(r.data.teamNames(ctx, wsID, []*tfe.TeamAccess{g}), g.Team.ID), wsID, g.ID, err))
+			continue
+		}
+		delete(left, g.Team.ID)
+		tflog.Info(ctx, "Removed team access not declared in team_ids", map[string]any{"id": g.ID, "team_id": g.Team.ID, "workspace_id": wsID})
+	}
+	writeGrantRecord(ctx, private, left, diags)
+	diags.Append(state.Set(ctx, &workspaceTeamAccessExclusiveModel{WorkspaceID: plan.WorkspaceID, TeamIDs: teamIDSet(final), RemovedTeamIDs: teamIDSet(removedIDs)})...)
+}
+
+// removedTeams is the plan's removed_team_ids: an update's from state and the refresh's record
+// (seen) alone, so that Terraform's second plan at apply makes the same set; a new resource's from
+// grants.
+func removedTeams(grants *recordsByID[*tfe.TeamAccess], keep, prior map[string]bool, seen grantRecord) map[string]bool {
+	out := map[string]bool{}
+	if prior != nil {
+		for id := range prior {
+			if !keep[id] && (seen == nil || seen[id] != "") {
+				out[id] = true
+			}
+		}
+		return out
+	}
+	for _, g := range grants.byID {
+		if g.Team != nil && g.Team.ID != "" && !keep[g.Team.ID] {
+			out[g.Team.ID] = true
+		}
+	}
+	return out
+}
+
+// revocations are the removed teams' grants that, for an update, the refresh recorded (seen): a
+// grant made after the plan is left for the next plan to show.
+func revocations(grants *recordsByID[*tfe.TeamAccess], keep, removed map[string]bool, seen grantRecord) []*tfe.TeamAccess {
+	var out []*tfe.TeamAccess
+	for _, g := range sortedByKey(grants.byID) {
+		if g.Team == nil || keep[g.Team.ID] || !removed[g.Team.ID] || (seen != nil && seen[g.Team.ID] != g.ID) {
+			continue
+		}
+		out = append(out, g)
+	}
+	return out
+}
+
 func hasRemoval(prior, keep map[string]bool) bool {
 	for id := range prior {
 		if !keep[id] {
@@ -293,18 +385,35 @@ func hasRemoval(prior, keep map[string]bool) bool {
 	return false
 }
 
-// lockOut says why removing grants removed (of the workspace's grants)
-// would take the token's user's administration of the workspace away, or
-// "" when it would not or the API does not let the provider tell.
-//
-// Only `admin` access administers a workspace (manages its team access).
-// The user administers it through one of their teams' admin grants, or
-// through the organization: the owners team, or a team that may manage all
-// workspaces. The user is the token check's answer (no request); their
-// teams come from the organization's team list (its `users`), read only
-// here, when an admin grant would go. Team and organization tokens name no
-// user: an organization token acts as an owner, and a team token's team
-// the API does not name, so the guard cannot tell.
+// teamIDsOf returns the elements of a known set.
+func teamIDsOf(ctx context.Context, s types.Set) (map[string]bool, bool) {
+	if s.IsNull() || s.IsUnknown() {
+		return nil, false
+	}
+	var ids []string
+	if d := s.ElementsAs(ctx, &ids, false); d.HasError() {
+		return nil, false
+	}
+	m := make(map[string]bool, len(ids))
+	for _, id := range ids {
+		m[id] = true
+	}
+	return m, true
+}
+
+func teamIDSet(ids map[string]bool) types.Set {
+	keys := make([]string, 0, len(ids))
+	for id := range ids {
+		keys = append(keys, id)
+	}
+	slices.Sort(keys)
+	s, _ := types.SetValueFrom(context.Background(), types.StringType, keys)
+	return s
+}
+
+// lockOut says why removing these grants would take the token's user's admin access to the
+// workspace away, or "" when it would not or the API cannot tell (DESIGN.md "Exclusive team
+// access: the grants a plan saw").
 func (d *providerData) lockOut(ctx context.Context, wsID string, grants *recordsByID[*tfe.TeamAccess], removed []*tfe.TeamAccess) string {
 	var admins []*tfe.TeamAccess
 	for _, g := range removed {
@@ -353,172 +462,23 @@ func (d *providerData) lockOut(ctx context.Context, wsID string, grants *records
 	return ""
 }
 
-// Create removes the access of the teams the plan's removed_team_ids
-// names (the plan warned with them): the workspace's list (shared with the
-// plan the apply made), then one DELETE per grant.
-func (r *workspaceTeamAccessExclusiveResource) Create(ctx context.Context, req resource.CreateRequest, resp *resource.CreateResponse) {
-	defer r.syncIdentity(ctx, nil, &resp.State, resp.Identity, &resp.Diagnostics)
-	var plan workspaceTeamAccessExclusiveModel
-	resp.Diagnostics.Append(req.Plan.Get(ctx, &plan)...)
-	if resp.Diagnostics.HasError() {
-		return
+// exclusiveCannotSee says why the token may not refresh the exclusive access ("" when it may).
+func (d *providerData) exclusiveCannotSee(ctx context.Context, wsID string) string {
+	what := "The exclusive team access of workspace " + wsID
+	seen, err := d.seeWorkspace(ctx, wsID)
+	switch {
+	case err != nil:
+		return fmt.Sprintf("%s cannot be refreshed: reading the workspace to tell whether the API token sees every grant failed: %s.", what, err)
+	case seen.missing:
+		return workspaceMissing(what, wsID)
+	case !seen.canUpdate:
+		return fmt.Sprintf("%s cannot be refreshed: %s State keeps it; refresh with a token that has the permission.", what, exclusiveNotAllGrants(wsID, seen.name))
 	}
-	r.apply(ctx, plan, nil, nil, &resp.State, resp.Private, &resp.Diagnostics)
+	return ""
 }
 
-// Update removes the access of the teams that leave team_ids (as the plan
-// showed them in team_ids and removed_team_ids) and still hold it.
-func (r *workspaceTeamAccessExclusiveResource) Update(ctx context.Context, req resource.UpdateRequest, resp *resource.UpdateResponse) {
-	defer r.syncIdentity(ctx, &req.State, &resp.State, resp.Identity, &resp.Diagnostics)
-	var plan, state workspaceTeamAccessExclusiveModel
-	resp.Diagnostics.Append(req.Plan.Get(ctx, &plan)...)
-	resp.Diagnostics.Append(req.State.Get(ctx, &state)...)
-	if resp.Diagnostics.HasError() {
-		return
-	}
-	prior, _ := teamIDsOf(ctx, state.TeamIDs)
-	if prior == nil {
-		prior = map[string]bool{}
-	}
-	// The refresh's record, which the plan carried (the provider's private
-	// state of the plan).
-	seen := readGrantRecord(ctx, req.Private, &resp.Diagnostics)
-	r.apply(ctx, plan, prior, seen, &resp.State, resp.Private, &resp.Diagnostics)
-}
-
-// apply removes the grants of the teams in the plan's removed_team_ids
-// (revocations), after the lock-out guard passes again on the list the
-// apply reads, and sets the state: plan's team_ids, plus the teams whose
-// removal failed, so that the next plan shows them leaving again and a
-// second apply repairs. A removed_team_ids still unknown (team_ids was
-// not known at plan) is decided here as the plan would have. For an
-// update, only the grants the refresh before the plan recorded (seen) are
-// removed; the record becomes the grants left.
-func (r *workspaceTeamAccessExclusiveResource) apply(ctx context.Context, plan workspaceTeamAccessExclusiveModel, prior map[string]bool, seen grantRecord,
-	state *tfsdk.State, private privateSetter, diags *diag.Diagnostics) {
-	keep, ok := teamIDsOf(ctx, plan.TeamIDs)
-	if !ok {
-		diags.AddAttributeError(path.Root("team_ids"), "Unknown team_ids", "team_ids must be known when the resource is applied.")
-		return
-	}
-	wsID := plan.WorkspaceID.ValueString()
-	removedIDs, planned := teamIDsOf(ctx, plan.RemovedTeamIDs)
-	if (planned && !hasRemoval(removedIDs, keep)) || (!planned && prior != nil && len(removedTeams(nil, keep, prior, seen)) == 0) {
-		// Nothing to remove, no request.
-		if !planned {
-			plan.RemovedTeamIDs = teamIDSet(nil)
-		}
-		diags.Append(state.Set(ctx, &plan)...)
-		return
-	}
-	grants, err := r.data.workspaceTeamAccess(ctx, wsID)
-	if err != nil {
-		diags.AddError("Error listing team access", workspaceAccessError(wsID, err))
-		return
-	}
-	if grants.parentMissing {
-		diags.AddAttributeError(path.Root("workspace_id"), "Workspace not found",
-			workspaceNotFound(wsID))
-		return
-	}
-	if !planned {
-		removedIDs = removedTeams(grants, keep, prior, seen)
-	}
-	removed := revocations(grants, keep, removedIDs, seen)
-	// The guard again, on what the apply is about to remove: a membership
-	// or grant may have changed since the plan. The lists are the ones
-	// this apply's plan read (shared): no request.
-	if msg := r.data.lockOut(ctx, wsID, grants, removed); msg != "" {
-		diags.AddAttributeError(path.Root("team_ids"), "Removing this team access would lock the API token out of the workspace", msg)
-		return
-	}
-	defer r.data.lists.teamAccess.invalidate(wsID)
-	final := map[string]bool{}
-	for id := range keep {
-		final[id] = true
-	}
-	left := grantRecordOf(grants)
-	for _, g := range removed {
-		tflog.Debug(ctx, "Removing team access not declared in team_ids", map[string]any{"id": g.ID, "team_id": g.Team.ID, "workspace_id": wsID, "access": string(g.Access)})
-		if err := r.data.client.TeamAccess.Remove(ctx, g.ID); err != nil && !isNotFound(err) {
-			final[g.Team.ID] = true
-			diags.AddError("Error removing team access",
-				fmt.Sprintf("Removing the %s access of team %s to workspace %s (%s): %s. Apply again to retry.",
-					g.Access, teamLabel(r.data.teamNames(ctx, wsID, []*tfe.TeamAccess{g}), g.Team.ID), wsID, g.ID, err))
-			continue
-		}
-		delete(left, g.Team.ID)
-		tflog.Info(ctx, "Removed team access not declared in team_ids", map[string]any{"id": g.ID, "team_id": g.Team.ID, "workspace_id": wsID})
-	}
-	writeGrantRecord(ctx, private, left, diags)
-	diags.Append(state.Set(ctx, &workspaceTeamAccessExclusiveModel{WorkspaceID: plan.WorkspaceID, TeamIDs: teamIDSet(final), RemovedTeamIDs: teamIDSet(removedIDs)})...)
-}
-
-// Read adds every team holding access to the workspace to team_ids (from
-// the workspace's shared list: one request per 100 grants), so that a
-// team that would lose access shows as leaving team_ids in the plan. A
-// team of team_ids without access stays (it may hold access). Only a token
-// that sees every grant can say which teams hold access: one read of the
-// workspace (its can-update, shared with the grants of it) comes first,
-// and the refresh fails without it, or when the workspace is missing
-// (deleted, or the token belongs to no team of its organization). The
-// grants it saw are recorded in private state (grantRecord): an update's
-// apply removes only those.
-func (r *workspaceTeamAccessExclusiveResource) Read(ctx context.Context, req resource.ReadRequest, resp *resource.ReadResponse) {
-	defer r.syncIdentity(ctx, &req.State, &resp.State, resp.Identity, &resp.Diagnostics)
-	var state workspaceTeamAccessExclusiveModel
-	resp.Diagnostics.Append(req.State.Get(ctx, &state)...)
-	if resp.Diagnostics.HasError() {
-		return
-	}
-	importing := takeImporting(ctx, req, resp)
-	wsID := state.WorkspaceID.ValueString()
-	if seen, err := r.data.seeWorkspace(ctx, wsID); err == nil && seen.missing && importing {
-		importedMissing(&resp.Diagnostics, "exclusive team access", workspaceNotFound(wsID))
-		return
-	}
-	if why := r.data.exclusiveCannotSee(ctx, wsID); why != "" {
-		resp.Diagnostics.AddAttributeError(path.Root("workspace_id"), "Cannot refresh exclusive team access", why)
-		return
-	}
-	grants, err := r.data.workspaceTeamAccess(ctx, wsID)
-	if err != nil {
-		resp.Diagnostics.AddError("Error reading team access", workspaceAccessError(wsID, err))
-		return
-	}
-	if grants.parentMissing {
-		resp.Diagnostics.AddAttributeError(path.Root("workspace_id"), "Cannot refresh exclusive team access", workspaceMissing("The exclusive team access of workspace "+wsID, wsID))
-		return
-	}
-	writeGrantRecord(ctx, resp.Private, grantRecordOf(grants), &resp.Diagnostics)
-	ids, _ := teamIDsOf(ctx, state.TeamIDs)
-	if ids == nil {
-		ids = map[string]bool{}
-	}
-	for _, g := range grants.byID {
-		if g.Team != nil && g.Team.ID != "" {
-			ids[g.Team.ID] = true
-		}
-	}
-	state.TeamIDs = teamIDSet(ids)
-	state.RemovedTeamIDs = teamIDSet(nil) // nothing removed since this refresh
-	resp.Diagnostics.Append(resp.State.Set(ctx, &state)...)
-}
-
-// Delete removes the resource from state only: no access is removed.
-func (r *workspaceTeamAccessExclusiveResource) Delete(ctx context.Context, req resource.DeleteRequest, _ *resource.DeleteResponse) {
-	var ws types.String
-	_ = req.State.GetAttribute(ctx, path.Root("workspace_id"), &ws)
-	tflog.Info(ctx, "Removed exclusive team access from state; no access was removed", map[string]any{"workspace_id": ws.ValueString()})
-}
-
-// ImportState takes the workspace's ID.
-func (r *workspaceTeamAccessExclusiveResource) ImportState(ctx context.Context, req resource.ImportStateRequest, resp *resource.ImportStateResponse) {
-	req.ID = r.importID(ctx, req, &resp.Diagnostics)
-	if !strings.HasPrefix(req.ID, "ws-") || strings.Contains(req.ID, "/") {
-		resp.Diagnostics.AddError("Invalid import ID", fmt.Sprintf("Expected the ID of a workspace (ws-<id>), got %q.", req.ID))
-		return
-	}
-	resource.ImportStatePassthroughID(ctx, path.Root("workspace_id"), req, resp)
-	markImporting(ctx, resp)
+// exclusiveNotAllGrants says the token may not see every grant of workspace wsID (name).
+func exclusiveNotAllGrants(wsID, name string) string {
+	return fmt.Sprintf("workspace %s (%q) exists, but the API token may not see every team's access to it: it needs %s, or to be an owner. "+
+		"Without it a token sees only the access of its own teams, and could not tell which other teams hold access.", wsID, name, permTeamAccess)
 }

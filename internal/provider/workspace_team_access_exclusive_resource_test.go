@@ -12,6 +12,7 @@ import (
 
 	tfe "github.com/hashicorp/go-tfe"
 	tfjson "github.com/hashicorp/terraform-json"
+	"github.com/hashicorp/terraform-plugin-framework/diag"
 	"github.com/hashicorp/terraform-plugin-testing/helper/resource"
 	"github.com/hashicorp/terraform-plugin-testing/knownvalue"
 	"github.com/hashicorp/terraform-plugin-testing/plancheck"
@@ -19,6 +20,7 @@ import (
 	"github.com/hashicorp/terraform-plugin-testing/terraform"
 	"github.com/hashicorp/terraform-plugin-testing/tfjsonpath"
 	"github.com/hashicorp/terraform-plugin-testing/tfversion"
+
 	"github.com/tfgov/terraform-provider-tfgov/internal/sandbox"
 )
 
@@ -313,7 +315,7 @@ func TestAccWorkspaceTeamAccessExclusive_invalid(t *testing.T) {
 	})
 }
 
-// TestAccWorkspaceTeamAccessExclusive_gone (issue 43, row 1): a workspace
+// TestAccWorkspaceTeamAccessExclusive_gone: a workspace
 // that answers 404 was deleted, or the token belongs to no team of its
 // organization; the service does not say which, so the refresh of its
 // exclusive access, and of a grant on it, fails and says how to forget
@@ -424,7 +426,7 @@ func TestAccWorkspaceTeamAccessExclusive_lockOut(t *testing.T) {
 // "keep" and an admin grant of team "extra", one resource per workspace
 // declaring keep. A refresh is one read and one list per workspace (the
 // read: its can-update, since only a token that sees every grant may say
-// which teams hold access; issue 43, row 1; a new resource's plan reads
+// which teams hold access; a new resource's plan reads
 // it too, as its plan shows what it removes from the list alone); the
 // plan of a removal adds
 // the lock-out check: the organization's team list, once per walk (the
@@ -565,4 +567,266 @@ func TestAccWorkspaceTeamAccessExclusive_lostDelete(t *testing.T) {
 			},
 		},
 	})
+}
+
+// memPrivate is private state in memory, for the record's round trip.
+type memPrivate map[string][]byte
+
+func (m memPrivate) GetKey(_ context.Context, k string) ([]byte, diag.Diagnostics) { return m[k], nil }
+
+func (m memPrivate) SetKey(_ context.Context, k string, v []byte) diag.Diagnostics {
+	m[k] = v
+	return nil
+}
+
+// TestExclusiveRemovesWhatTheRefreshSaw: an update
+// removes the grants its refresh recorded of the teams leaving team_ids;
+// a team that held nothing then, or a grant made since, is left alone.
+// Without a record (a state no refresh of this version wrote) every
+// leaving team's grant goes, as before.
+func TestExclusiveRemovesWhatTheRefreshSaw(t *testing.T) {
+	ctx := context.Background()
+	grant := func(id, team string) *tfe.TeamAccess { return &tfe.TeamAccess{ID: id, Team: &tfe.Team{ID: team}} }
+	saw := &recordsByID[*tfe.TeamAccess]{byID: map[string]*tfe.TeamAccess{"tws-a1": grant("tws-a1", "team-a"), "tws-k1": grant("tws-k1", "team-k")}}
+	p := memPrivate{}
+	var diags diag.Diagnostics
+	writeGrantRecord(ctx, p, grantRecordOf(saw), &diags)
+	seen := readGrantRecord(ctx, p, &diags)
+	if diags.HasError() || len(seen) != 2 || seen["team-a"] != "tws-a1" || seen["team-k"] != "tws-k1" {
+		t.Fatalf("record round trip: %v %v (stored %s)", seen, diags, p[grantRecordKey])
+	}
+	// At apply: a's grant, e's new grant and k's.
+	now := &recordsByID[*tfe.TeamAccess]{byID: map[string]*tfe.TeamAccess{
+		"tws-a1": grant("tws-a1", "team-a"), "tws-e1": grant("tws-e1", "team-e"), "tws-k1": grant("tws-k1", "team-k"),
+	}}
+	prior := map[string]bool{"team-a": true, "team-e": true, "team-k": true}
+	keep := map[string]bool{"team-k": true}
+	tests := map[string]struct {
+		seen        grantRecord
+		wantTeams   []string
+		wantRemoved []string
+	}{
+		"recorded":        {seen, []string{"team-a"}, []string{"tws-a1"}},
+		"replaced grant":  {grantRecord{"team-a": "tws-a0", "team-k": "tws-k1"}, []string{"team-a"}, nil},
+		"no record (old)": {nil, []string{"team-a", "team-e"}, []string{"tws-a1", "tws-e1"}},
+	}
+	for name, tc := range tests {
+		t.Run(name, func(t *testing.T) {
+			teams := removedTeams(nil, keep, prior, tc.seen)
+			var gotTeams, gotRemoved []string
+			for id := range teams {
+				gotTeams = append(gotTeams, id)
+			}
+			for _, g := range revocations(now, keep, teams, tc.seen) {
+				gotRemoved = append(gotRemoved, g.ID)
+			}
+			slices.Sort(gotTeams)
+			if !slices.Equal(gotTeams, tc.wantTeams) || !slices.Equal(gotRemoved, tc.wantRemoved) {
+				t.Errorf("removed_team_ids %v and grants %v, want %v and %v", gotTeams, gotRemoved, tc.wantTeams, tc.wantRemoved)
+			}
+		})
+	}
+}
+
+// TestAccWorkspaceTeamAccessExclusive_createCannotSee: a
+// new exclusive access planned with a token that sees only its own team's
+// grant fails, rather than plan to remove nothing.
+func TestAccWorkspaceTeamAccessExclusive_createCannotSee(t *testing.T) {
+	ws := testAccWorkspace(t)
+	mine, other := testAccTeam(t, nil), testAccTeam(t, nil)
+	testAccGrant(t, mine.ID, ws.ID, tfe.AccessRead)
+	testAccGrant(t, other.ID, ws.ID, tfe.AccessWrite)
+	accParallelTest(t, resource.TestCase{
+		Steps: []resource.TestStep{{
+			Config: testAccTeamTokenProvider(t, mine) + testAccExclusiveConfig(ws.ID, mine.ID), PlanOnly: true,
+			ExpectError: matchWrapped("Cannot plan exclusive team access", fmt.Sprintf("workspace %s (%q) exists, but the API token may not see every team's access to it", ws.ID, ws.Name)),
+		}},
+	})
+}
+
+// TestAccWorkspaceTeamAccessExclusive_savedPlan: the
+// plan records the teams whose access it removes (removed_team_ids, shown
+// by `terraform show` of a saved plan) and the apply removes exactly
+// those, for a new resource as for an update.
+//
+//   - A new resource, planned with `plan -out` while team b holds an
+//     undeclared grant; then someone grants team c access; the saved plan
+//     is applied: nothing the plan did not show is removed. (Terraform
+//     plans a new resource again at apply and the provider cannot see the
+//     saved plan, so the apply stops on the changed set before removing
+//     anything; see removed_team_ids.) The next plan shows b and c leaving,
+//     each by name and ID, and its apply removes both.
+//   - An update dropping teams a and e (e holds nothing), planned with
+//     `plan -out`; then someone grants teams d and e access; the saved
+//     plan is applied: a's grant goes, d's and e's stay (the apply
+//     removes only the grants the plan saw), and the next plan
+//     shows d and e leaving.
+func TestAccWorkspaceTeamAccessExclusive_savedPlan(t *testing.T) {
+	ws := testAccWorkspace(t)
+	a, b, c, d, e := testAccTeam(t, nil), testAccTeam(t, nil), testAccTeam(t, nil), testAccTeam(t, nil), testAccTeam(t, nil)
+	ga := testAccGrant(t, a.ID, ws.ID, tfe.AccessRead)
+	gb := testAccGrant(t, b.ID, ws.ID, tfe.AccessWrite)
+	dir := newCLIDir(t, testAccExclusiveConfig(ws.ID, a.ID, e.ID))
+	grants := func(want map[string]string) {
+		t.Helper()
+		if err := testAccGrantsAre(t, ws.ID, want); err != nil {
+			t.Error(err)
+		}
+	}
+	folded := func(s string) string { return strings.Join(strings.Fields(s), " ") }
+
+	// A new resource: the saved plan shows b in removed_team_ids.
+	dir.must("plan", "-out=tfplan")
+	if show := folded(dir.must("show", "tfplan")); !strings.Contains(show, fmt.Sprintf(`removed_team_ids = [ + "%s", ]`, b.ID)) {
+		t.Errorf("the saved plan does not show removed_team_ids = [%s]:\n%s", b.ID, show)
+	}
+	gc := testAccGrant(t, c.ID, ws.ID, tfe.AccessPlan)
+	out, err := runTerraform(t, dir.dir, "apply", "-no-color", "tfplan")
+	if err == nil {
+		t.Fatalf("the saved plan applied though the workspace's grants changed since:\n%s", out)
+	}
+	if !strings.Contains(folded(out), "removed_team_ids") || !strings.Contains(folded(out), "before anything is removed; plan again") {
+		t.Errorf("the refused apply does not name removed_team_ids and say why:\n%s", out)
+	}
+	grants(map[string]string{a.ID: ga.ID, b.ID: gb.ID, c.ID: gc.ID})
+	out = folded(dir.must("plan"))
+	for _, want := range []string{fmt.Sprintf("team %q (%s): write access (%s)", b.Name, b.ID, gb.ID), fmt.Sprintf("team %q (%s): plan access (%s)", c.Name, c.ID, gc.ID)} {
+		if !strings.Contains(out, want) {
+			t.Errorf("the next plan does not warn with %q:\n%s", want, out)
+		}
+	}
+	dir.must("apply", "-auto-approve")
+	grants(map[string]string{a.ID: ga.ID})
+	dir.emptyPlan()
+
+	// An update: a and e leave team_ids; d and e are granted access after
+	// the plan.
+	dir.write("main.tf", requiredProvidersShim+testAccExclusiveConfig(ws.ID))
+	dir.must("plan", "-out=tfplan")
+	if show := folded(dir.must("show", "tfplan")); !strings.Contains(show, fmt.Sprintf(`~ removed_team_ids = [ + "%s", ]`, a.ID)) {
+		t.Errorf("the saved plan does not show removed_team_ids = [%s]:\n%s", a.ID, show)
+	}
+	gd := testAccGrant(t, d.ID, ws.ID, tfe.AccessRead)
+	ge := testAccGrant(t, e.ID, ws.ID, tfe.AccessRead)
+	dir.must("apply", "tfplan")
+	grants(map[string]string{d.ID: gd.ID, e.ID: ge.ID})
+	show := folded(dir.must("plan"))
+	for _, id := range []string{d.ID, e.ID} {
+		if !strings.Contains(show, fmt.Sprintf(`- "%s",`, id)) || !strings.Contains(show, fmt.Sprintf(`+ "%s",`, id)) {
+			t.Errorf("the next plan does not show %s leaving team_ids (and in removed_team_ids):\n%s", id, show)
+		}
+	}
+	dir.must("apply", "-auto-approve")
+	grants(map[string]string{})
+	dir.emptyPlan()
+}
+
+// testAccMemberToken makes a member of the organization in teams and
+// returns a provider block with a user token of theirs, and the
+// membership's ID. Only the sandbox's admin token can make another user's
+// token.
+func testAccMemberToken(t *testing.T, teams ...*tfe.Team) (provider, membershipID string) {
+	t.Helper()
+	sb := testAccSandbox()
+	if sb == nil {
+		t.Skip("making a member's user token needs the sandbox's admin token")
+	}
+	ctx := context.Background()
+	c := testAccClient(t)
+	m, err := c.OrganizationMemberships.Create(ctx, testAccOrganization(), tfe.OrganizationMembershipCreateOptions{Email: tfe.String(testAccName("member") + "@example.invalid")})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, tm := range teams {
+		if err := c.TeamMembers.Add(ctx, tm.ID, tfe.TeamMemberAddOptions{OrganizationMembershipIDs: []string{m.ID}}); err != nil {
+			t.Fatal(err)
+		}
+	}
+	admin, err := tfe.NewClient(&tfe.Config{Address: c.BaseURL().Scheme + "://" + c.BaseURL().Host, Token: sb.AdminToken()})
+	if err != nil {
+		t.Fatal(err)
+	}
+	tok, err := admin.UserTokens.Create(ctx, m.User.ID, tfe.UserTokenCreateOptions{Description: "lock-out test"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return fmt.Sprintf("provider \"tfgov\" {\n  token = %q\n}\n", tok.Token), m.ID
+}
+
+// TestAccWorkspaceTeamAccessExclusive_lockOutExemptions: the
+// lock-out guard refuses only a removal after which the token's user no
+// longer administers the workspace. A member of two teams with admin
+// access may lose one of them; a member of a team that may manage all
+// workspaces may lose their only admin grant. Each removal is applied.
+func TestAccWorkspaceTeamAccessExclusive_lockOutExemptions(t *testing.T) {
+	t.Run("admin through a second team", func(t *testing.T) {
+		ws := testAccWorkspace(t)
+		adm1, adm2 := testAccTeam(t, nil), testAccTeam(t, nil)
+		testAccGrant(t, adm1.ID, ws.ID, tfe.AccessAdmin)
+		g2 := testAccGrant(t, adm2.ID, ws.ID, tfe.AccessAdmin)
+		provider, _ := testAccMemberToken(t, adm1, adm2)
+		accTest(t, resource.TestCase{
+			Steps: []resource.TestStep{
+				{
+					Config: provider + testAccExclusiveConfig(ws.ID, adm2.ID),
+					ConfigStateChecks: []statecheck.StateCheck{stateCheckFunc(func(context.Context, *tfjson.State) error {
+						return testAccGrantsAre(t, ws.ID, map[string]string{adm2.ID: g2.ID})
+					})},
+				},
+				// Dropping the last one is refused, naming it.
+				{
+					Config:      provider + testAccExclusiveConfig(ws.ID),
+					ExpectError: wrappedRE(`lock the API token out.*` + regexp.QuoteMeta(fmt.Sprintf("%q", adm2.Name)) + `\s+\(` + adm2.ID + `\)`),
+				},
+			},
+		})
+	})
+	t.Run("a team that manages all workspaces", func(t *testing.T) {
+		ws := testAccWorkspace(t)
+		adm := testAccTeam(t, nil)
+		managers := testAccTeam(t, &tfe.OrganizationAccessOptions{ManageWorkspaces: tfe.Bool(true)})
+		testAccGrant(t, adm.ID, ws.ID, tfe.AccessAdmin)
+		provider, _ := testAccMemberToken(t, adm, managers)
+		accTest(t, resource.TestCase{
+			Steps: []resource.TestStep{{
+				Config: provider + testAccExclusiveConfig(ws.ID),
+				ConfigStateChecks: []statecheck.StateCheck{stateCheckFunc(func(context.Context, *tfjson.State) error {
+					return testAccGrantsAre(t, ws.ID, map[string]string{})
+				})},
+			}},
+		})
+	})
+}
+
+// TestAccWorkspaceTeamAccessExclusive_lockOutAtApply: the lock-out guard
+// runs again when a saved plan is applied: planned while the member holds
+// admin access through a second team, applied after they left it, the
+// removal is refused and nothing is removed.
+func TestAccWorkspaceTeamAccessExclusive_lockOutAtApply(t *testing.T) {
+	ws := testAccWorkspace(t)
+	adm1, adm2 := testAccTeam(t, nil), testAccTeam(t, nil)
+	g1 := testAccGrant(t, adm1.ID, ws.ID, tfe.AccessAdmin)
+	g2 := testAccGrant(t, adm2.ID, ws.ID, tfe.AccessAdmin)
+	provider, member := testAccMemberToken(t, adm1, adm2)
+	dir := newCLIDir(t, provider+testAccExclusiveConfig(ws.ID, adm1.ID, adm2.ID))
+	dir.must("apply", "-auto-approve")
+	dir.write("main.tf", requiredProvidersShim+provider+testAccExclusiveConfig(ws.ID, adm2.ID))
+	dir.must("plan", "-out=tfplan")
+	// The member leaves adm2 (the team of the grant the plan keeps).
+	ctx := context.Background()
+	c := testAccClient(t)
+	if err := c.TeamMembers.Remove(ctx, adm2.ID, tfe.TeamMemberRemoveOptions{OrganizationMembershipIDs: []string{member}}); err != nil {
+		t.Fatal(err)
+	}
+	out, err := runTerraform(t, dir.dir, "apply", "-no-color", "tfplan")
+	if err == nil || !strings.Contains(strings.Join(strings.Fields(out), " "), "lock the API token out") {
+		t.Errorf("the saved plan applied after the member lost their other admin team: %v\n%s", err, out)
+	}
+	if err := testAccGrantsAre(t, ws.ID, map[string]string{adm1.ID: g1.ID, adm2.ID: g2.ID}); err != nil {
+		t.Error(err)
+	}
+	// Back in adm2 for the cleanup's destroy (which removes no access).
+	if err := c.TeamMembers.Add(ctx, adm2.ID, tfe.TeamMemberAddOptions{OrganizationMembershipIDs: []string{member}}); err != nil {
+		t.Fatal(err)
+	}
 }

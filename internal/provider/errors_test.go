@@ -3,7 +3,6 @@ package provider
 import (
 	"context"
 	"fmt"
-	"strings"
 	"testing"
 
 	tfe "github.com/hashicorp/go-tfe"
@@ -50,7 +49,7 @@ func TestAccErrorsSayWhich(t *testing.T) {
 		"a missing organization": {`data "tfgov_policies" "test" { organization = "` + testAccName("no-such-org") + `" }`,
 			`was not found, or the API token belongs to no team of it`},
 	}
-	// Issue 43, row 7: a team of another organization the token reads is
+	// A team of another organization the token reads is
 	// named with its organization, not "not visible". The second
 	// organization is made with the token, as a user would make one.
 	other := testAccName("tfgov-other")
@@ -76,50 +75,5 @@ func TestAccErrorsSayWhich(t *testing.T) {
 	}
 	if noOther != "" {
 		t.Run("a team of another organization", func(t *testing.T) { t.Skip(noOther) })
-	}
-}
-
-// TestTeamAccessUpdateError: an update of team access answered 404 says
-// which, from one read of the workspace: the workspace is gone, the token
-// may not manage its team access, or the grant was removed outside
-// Terraform. Against a sandbox of the test's own, through go-tfe.
-func TestTeamAccessUpdateError(t *testing.T) {
-	t.Parallel()
-	const org = "update-error"
-	_, c, _ := protoSandbox(t, org, nil)
-	ctx := context.Background()
-	ws, err := c.Workspaces.Create(ctx, org, tfe.WorkspaceCreateOptions{Name: tfe.String("app")})
-	if err != nil {
-		t.Fatal(err)
-	}
-	team, err := c.Teams.Create(ctx, org, tfe.TeamCreateOptions{Name: tfe.String("readers"), Visibility: tfe.String("organization")})
-	if err != nil {
-		t.Fatal(err)
-	}
-	tt, err := c.TeamTokens.Create(ctx, team.ID)
-	if err != nil {
-		t.Fatal(err)
-	}
-	limited, err := tfe.NewClient(&tfe.Config{Address: c.BaseURL().Scheme + "://" + c.BaseURL().Host, Token: tt.Token})
-	if err != nil {
-		t.Fatal(err)
-	}
-	tests := map[string]struct {
-		client *tfe.Client
-		wsID   string
-		want   string
-	}{
-		"workspace gone":    {c, "ws-gone000000000001", "Workspace ws-gone000000000001 of team access tws-gone000000000001 was not found"},
-		"no permission":     {limited, ws.ID, fmt.Sprintf(`Workspace %s ("app") exists, but the API token may not manage its team access`, ws.ID)},
-		"removed elsewhere": {c, ws.ID, "Team access tws-gone000000000001 was removed outside Terraform"},
-	}
-	for name, tc := range tests {
-		t.Run(name, func(t *testing.T) {
-			t.Parallel()
-			d := &providerData{client: tc.client}
-			if got := d.teamAccessUpdateError(ctx, "tws-gone000000000001", tc.wsID); !strings.Contains(got, tc.want) {
-				t.Errorf("got %q, want it to contain %q", got, tc.want)
-			}
-		})
 	}
 }

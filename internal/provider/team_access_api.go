@@ -1,0 +1,255 @@
+package provider
+
+import (
+	"context"
+	"fmt"
+
+	tfe "github.com/hashicorp/go-tfe"
+	"github.com/hashicorp/terraform-plugin-log/tflog"
+
+	"github.com/tfgov/terraform-provider-tfgov/internal/tfeclient"
+)
+
+// Team access's requests, and what their errors mean (DESIGN.md "Gone or cannot see").
+
+// listTeamAccess lists the grants the token sees; the API pages them only when asked.
+func listTeamAccess(ctx context.Context, client *tfe.Client, workspaceID string) ([]*tfe.TeamAccess, error) {
+	return tfeclient.ListAll(ctx, teamAccessPages(client, workspaceID, 0))
+}
+
+// teamAccessPages reads a page of size grants (0: the API's default, no paging on page 1).
+func teamAccessPages(client *tfe.Client, workspaceID string, size int) func(context.Context, int) ([]*tfe.TeamAccess, *tfe.Pagination, error) {
+	return func(ctx context.Context, n int) ([]*tfe.TeamAccess, *tfe.Pagination, error) {
+		opts := &tfe.TeamAccessListOptions{WorkspaceID: workspaceID, ListOptions: tfe.ListOptions{PageSize: size}}
+		if n > 1 || size > 0 {
+			opts.PageNumber = n
+		}
+		l, err := client.TeamAccess.List(ctx, opts)
+		if err != nil {
+			return nil, nil, err
+		}
+		return l.Items, l.Pagination, nil
+	}
+}
+
+// teamAccessListQuery adds include=team, which go-tfe lacks here: team names in the same answer.
+type teamAccessListQuery struct {
+	tfe.ListOptions
+	WorkspaceID string `url:"filter[workspace][id]"`
+	Include     string `url:"include,omitempty"`
+}
+
+func listTeamAccessWithTeams(ctx context.Context, c *tfe.Client, wsID string) ([]*tfe.TeamAccess, error) {
+	return tfeclient.ListAll(ctx, func(ctx context.Context, n int) ([]*tfe.TeamAccess, *tfe.Pagination, error) {
+		q := &teamAccessListQuery{WorkspaceID: wsID, Include: "team"}
+		if n > 1 {
+			q.PageNumber = n
+		}
+		l := &tfe.TeamAccessList{}
+		if err := tfeclient.APIRequest(ctx, c, "GET", "team-workspaces", q, nil, l); err != nil {
+			return nil, nil, err
+		}
+		return l.Items, l.Pagination, nil
+	})
+}
+
+// organizationTeams is the shared team list: a request per 100 teams per organization and operation.
+func (d *providerData) organizationTeams(ctx context.Context, org string) (*recordsByID[*tfe.Team], error) {
+	return d.lists.teams.get(ctx, org, func(ctx context.Context) (*recordsByID[*tfe.Team], error) {
+		l, err := listAllPages(ctx, func(t *tfe.Team) string { return t.ID }, func(ctx context.Context, n int) ([]*tfe.Team, *tfe.Pagination, error) {
+			p, err := d.client.Teams.List(ctx, org, &tfe.TeamListOptions{ListOptions: tfe.ListOptions{PageNumber: n, PageSize: bulkPageSize}})
+			if err != nil {
+				return nil, nil, err
+			}
+			return p.Items, p.Pagination, nil
+		})
+		if err == nil {
+			tflog.Debug(ctx, "Listed teams", map[string]any{"organization": org, "count": len(l.byID), "organization_missing": l.parentMissing})
+		}
+		return l, err
+	})
+}
+
+// workspaceOrganizationTeams takes the provider's organization when it holds teamID (a team has
+// access only in its own organization); else it reads the workspace.
+func (d *providerData) workspaceOrganizationTeams(ctx context.Context, wsID, teamID string) (*recordsByID[*tfe.Team], error) {
+	if d.organization != "" {
+		teams, err := d.organizationTeams(ctx, d.organization)
+		if err == nil {
+			if _, ok := teams.lookup(teamID); ok {
+				return teams, nil
+			}
+		}
+	}
+	ws, err := d.client.Workspaces.ReadByID(ctx, wsID)
+	if err != nil {
+		return nil, err
+	}
+	if ws.Organization == nil || ws.Organization.Name == "" {
+		return nil, fmt.Errorf("workspace %s names no organization", wsID)
+	}
+	return d.organizationTeams(ctx, ws.Organization.Name)
+}
+
+// teamNames names the grants' teams from include=team, else from the shared team list: never a
+// read per grant. A secret team the token may not see has no name.
+func (d *providerData) teamNames(ctx context.Context, wsID string, grants []*tfe.TeamAccess) map[string]string {
+	names := map[string]string{}
+	missing := ""
+	for _, g := range grants {
+		switch {
+		case g.Team == nil || g.Team.ID == "":
+		case g.Team.Name != "":
+			names[g.Team.ID] = g.Team.Name
+		case missing == "":
+			missing = g.Team.ID
+		}
+	}
+	if missing == "" {
+		return names
+	}
+	teams, err := d.workspaceOrganizationTeams(ctx, wsID, missing)
+	if err != nil {
+		tflog.Warn(ctx, "Could not list the teams of the workspace's organization: team names left out", map[string]any{"workspace_id": wsID, "error": err.Error()})
+		return names
+	}
+	for _, g := range grants {
+		if g.Team == nil || names[g.Team.ID] != "" {
+			continue
+		}
+		if t, ok := teams.lookup(g.Team.ID); ok {
+			names[g.Team.ID] = t.Name
+		}
+	}
+	return names
+}
+
+func teamLabel(names map[string]string, id string) string {
+	if n := names[id]; n != "" {
+		return fmt.Sprintf("%q (%s)", n, id)
+	}
+	return id
+}
+
+// seeWorkspace reads a workspace's name and can-update once per operation (seeParent).
+func (d *providerData) seeWorkspace(ctx context.Context, wsID string) (*parentSeen, error) {
+	return d.seeParent(ctx, "workspace:"+wsID, func(ctx context.Context) (parentSeen, error) {
+		ws, err := d.client.Workspaces.ReadByID(ctx, wsID)
+		if err != nil {
+			return parentSeen{}, err
+		}
+		return parentSeen{name: ws.Name, canUpdate: ws.Permissions != nil && ws.Permissions.CanUpdate}, nil
+	})
+}
+
+// workspaceLabel is "name" (ws-id) from seeWorkspace, or the ID alone.
+func (d *providerData) workspaceLabel(ctx context.Context, wsID string) string {
+	if seen, err := d.seeWorkspace(ctx, wsID); err == nil && seen.name != "" {
+		return fmt.Sprintf("%q (%s)", seen.name, wsID)
+	}
+	return wsID
+}
+
+// workspaceLabelHeld is workspaceLabel from a read already made: no request.
+func (d *providerData) workspaceLabelHeld(wsID string) string {
+	if seen, ok := d.lists.parents.held("workspace:" + wsID); ok && seen.name != "" {
+		return fmt.Sprintf("%q (%s)", seen.name, wsID)
+	}
+	return wsID
+}
+
+// workspaceAccessError: any member may list a workspace's grants, so a 404 is a workspace outside
+// the token's organizations.
+func workspaceAccessError(workspaceID string, err error) string {
+	if isNotFound(err) {
+		return workspaceNotFound(workspaceID)
+	}
+	return fmt.Sprintf("Listing the team access of workspace %s: %s", workspaceID, err)
+}
+
+func workspaceNotFound(workspaceID string) string {
+	return fmt.Sprintf("Workspace %s was not found: no organization the API token belongs to has a workspace of that ID (any member may list a workspace's team access).", workspaceID)
+}
+
+// teamAccessAddError tells a missing workspace, permission (can-update) or team apart by one
+// workspace read, and a team of another organization by one team read.
+func (d *providerData) teamAccessAddError(ctx context.Context, teamID, wsID string) string {
+	ws, err := d.client.Workspaces.ReadByID(ctx, wsID)
+	switch {
+	case isNotFound(err):
+		return fmt.Sprintf("Workspace %s was not found: no organization the API token belongs to has a workspace of that ID.", wsID)
+	case err != nil || ws.Permissions == nil:
+		return fmt.Sprintf("Workspace %s or team %s was not found, or the API token may not manage the workspace's team access (it needs %s, or to be an owner).", wsID, teamID, permTeamAccess)
+	case !ws.Permissions.CanUpdate:
+		return fmt.Sprintf("Workspace %s (%q) exists, but the API token may not manage its team access: it needs %s, or to be an owner, or the organization token.", wsID, ws.Name, permTeamAccess)
+	}
+	if org := d.teamOrganization(ctx, teamID); org != "" && ws.Organization != nil && org != ws.Organization.Name {
+		return fmt.Sprintf("Team %s belongs to organization %s, and workspace %s (%q) to organization %s: a team can hold access only to the workspaces of its own organization.",
+			teamID, org, wsID, ws.Name, ws.Organization.Name)
+	}
+	return fmt.Sprintf("Team %s was not found: workspace %s (%q) exists and the API token may manage its team access, so no team of that ID is visible to it "+
+		"(a secret team is visible only to its members and to owners).", teamID, wsID, ws.Name)
+}
+
+// teamAccessUpdateError tells a gone workspace, a missing permission and a grant removed outside
+// Terraform apart by one workspace read.
+func (d *providerData) teamAccessUpdateError(ctx context.Context, id, wsID string) string {
+	ws, err := d.client.Workspaces.ReadByID(ctx, wsID)
+	switch {
+	case isNotFound(err):
+		return fmt.Sprintf("Workspace %s of team access %s was not found: it was deleted, or it is in no organization the API token belongs to.", wsID, id)
+	case err == nil && ws.Permissions != nil && !ws.Permissions.CanUpdate:
+		return fmt.Sprintf("Workspace %s (%q) exists, but the API token may not manage its team access: it needs %s, or to be an owner, or the organization token.", wsID, ws.Name, permTeamAccess)
+	case err == nil && ws.Permissions != nil:
+		return fmt.Sprintf("Team access %s was removed outside Terraform (workspace %s exists and the API token may manage its team access). Run terraform apply again to add it back.", id, wsID)
+	}
+	return fmt.Sprintf("Team access %s was not found, or the API token may not manage the team access of workspace %s (it needs %s). "+
+		"If it was removed outside Terraform, run terraform apply again to add it back.", id, wsID, permTeamAccess)
+}
+
+// noTeamAccessDetail: "no access" only for a token that sees every grant (can-update).
+func (d *providerData) noTeamAccessDetail(ctx context.Context, teamID, wsID string) string {
+	ws, err := d.client.Workspaces.ReadByID(ctx, wsID)
+	if err == nil && ws.Permissions != nil && ws.Permissions.CanUpdate {
+		return fmt.Sprintf("Team %s has no access to workspace %s (%q): the API token sees every grant of the workspace, and none is the team's.", teamID, wsID, ws.Name)
+	}
+	return fmt.Sprintf("Team %s has no access to workspace %s that the API token may see: without %s, a token sees only the access of its own teams.", teamID, wsID, permTeamAccess)
+}
+
+// teamAccessTaken refuses an add for a team that holds g already; note says why.
+func (d *providerData) teamAccessTaken(ctx context.Context, teamID, wsID string, g *tfe.TeamAccess, note string) string {
+	return teamAccessTakenText(teamLabel(d.teamNames(ctx, wsID, []*tfe.TeamAccess{g}), teamID), d.workspaceLabel(ctx, wsID), g, note)
+}
+
+func teamAccessTakenText(team, workspace string, g *tfe.TeamAccess, note string) string {
+	return fmt.Sprintf("Team %s already has %q access to workspace %s (team access %s), and a team can hold only one access per workspace.\n\n%s\n\n%s",
+		team, g.Access, workspace, g.ID, importAdvice("tfgov_team_access", g.ID, g.ID), note)
+}
+
+func workspaceMissing(what, wsID string) string {
+	return fmt.Sprintf("%s cannot be refreshed: workspace %s was not found. It was deleted, or the API token belongs to no team of its organization: "+
+		"the service answers the same to both. %s", what, wsID, stateRmAdvice)
+}
+
+// teamAccessGone: a grant missing from the list is gone only for a token that sees every grant;
+// otherwise why names what it cannot see.
+func (d *providerData) teamAccessGone(ctx context.Context, id, teamID, wsID string, listMissing bool) (bool, string) {
+	what := "Team access " + id
+	if teamID != "" {
+		what += " (team " + teamID + ")"
+	}
+	seen, err := d.seeWorkspace(ctx, wsID)
+	switch {
+	case err != nil:
+		return false, fmt.Sprintf("%s cannot be refreshed: it is not in the team access of workspace %s that the API token sees, and reading the workspace to tell whether it was removed failed: %s. State keeps it.", what, wsID, err)
+	case seen.missing:
+		return false, workspaceMissing(what, wsID)
+	case listMissing:
+		return false, fmt.Sprintf("%s cannot be refreshed: workspace %s (%q) exists, but the list of its team access answered 404. State keeps it; refresh again.", what, wsID, seen.name)
+	case !seen.canUpdate:
+		return false, fmt.Sprintf("%s cannot be refreshed: the API token may not see it. Workspace %s (%q) exists, but without %s, a token sees only the access of its own teams, "+
+			"so the workspace's list does not tell whether the grant was removed. State keeps it; refresh with a token that has the permission, or an owner's.",
+			what, wsID, seen.name, permTeamAccess)
+	}
+	return true, ""
+}
