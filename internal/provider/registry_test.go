@@ -1,11 +1,16 @@
 package provider
 
 import (
+	"context"
 	"maps"
 	"regexp"
 	"slices"
 	"strings"
 	"testing"
+
+	"github.com/hashicorp/terraform-plugin-framework/action"
+	"github.com/hashicorp/terraform-plugin-framework/datasource"
+	"github.com/hashicorp/terraform-plugin-framework/resource"
 )
 
 // crossTypeSuites gives, by suite, the resource types the suite's own cases
@@ -69,6 +74,53 @@ func TestRegistry_derivedTables(t *testing.T) {
 		orders[r.providerOrder] = true
 		if len(resourceIdentities[r.typ]) == 0 {
 			t.Errorf("%s: no identity", r.typ)
+		}
+	}
+}
+
+// TestRegistry_typedNames: each entry's typed name is the type its
+// constructor makes, and each type says what the API token needs (its list
+// resource too).
+func TestRegistry_typedNames(t *testing.T) {
+	ctx := context.Background()
+	for _, r := range resourceRegistry {
+		var md resource.MetadataResponse
+		r.new().Metadata(ctx, resource.MetadataRequest{ProviderTypeName: "tfgov"}, &md)
+		if want := r.typ.typeName("tfgov"); md.TypeName != want {
+			t.Errorf("registry entry %s makes %s", want, md.TypeName)
+		}
+		if r.permissions == "" {
+			t.Errorf("%s: no permissions", r.typ)
+		}
+		if r.list != nil {
+			var lmd resource.MetadataResponse
+			r.list().Metadata(ctx, resource.MetadataRequest{ProviderTypeName: "tfgov"}, &lmd)
+			if lmd.TypeName != md.TypeName {
+				t.Errorf("%s: its list resource is %s", md.TypeName, lmd.TypeName)
+			}
+		}
+		if (r.list != nil) != (r.listPermissions != "") {
+			t.Errorf("%s: listPermissions %q, list resource %t: both or neither", r.typ, r.listPermissions, r.list != nil)
+		}
+	}
+	for _, r := range dataSourceRegistry {
+		var md datasource.MetadataResponse
+		r.new().Metadata(ctx, datasource.MetadataRequest{ProviderTypeName: "tfgov"}, &md)
+		if want := r.typ.typeName("tfgov"); md.TypeName != want {
+			t.Errorf("data source entry %s makes %s", want, md.TypeName)
+		}
+		if r.permissions == "" {
+			t.Errorf("data source %s: no permissions", r.typ)
+		}
+	}
+	for _, r := range actionRegistry {
+		var md action.MetadataResponse
+		r.new().Metadata(ctx, action.MetadataRequest{ProviderTypeName: "tfgov"}, &md)
+		if want := r.typ.typeName("tfgov"); md.TypeName != want {
+			t.Errorf("action entry %s makes %s", want, md.TypeName)
+		}
+		if r.permissions == "" {
+			t.Errorf("action %s: no permissions", r.typ)
 		}
 	}
 }
