@@ -2,7 +2,12 @@ package provider
 
 import (
 	"context"
+	"go/ast"
+	"go/parser"
+	"go/token"
 	"maps"
+	"os"
+	"path/filepath"
 	"regexp"
 	"slices"
 	"strings"
@@ -123,6 +128,148 @@ func TestRegistry_typedNames(t *testing.T) {
 			t.Errorf("action %s: no permissions", r.typ)
 		}
 	}
+}
+
+// typePlace is a place CONTRIBUTING.md "Adding a type" lists, which every
+// registered type of a kind must have: a file at path, holding needle when
+// one is given ("<name>" in either is the type's name, "<permissions>" its
+// permissions as a page shows them).
+type typePlace struct{ kind, path, needle string }
+
+const (
+	kindResource     = "resource"
+	kindListResource = "list resource"
+	kindDataSource   = "data source"
+	kindAction       = "action"
+)
+
+var typePlaces = []typePlace{
+	{kindResource, "templates/resources/<name>.md.tmpl", ""},
+	{kindResource, "examples/resources/tfgov_<name>/resource.tf", ""},
+	{kindResource, "examples/resources/tfgov_<name>/import.sh", ""},
+	{kindResource, "examples/resources/tfgov_<name>/import-by-string-id.tf", ""},
+	{kindResource, "examples/resources/tfgov_<name>/identity-import.tf", ""},
+	{kindResource, "docs/resources/<name>.md", ""},
+	{kindResource, "templates/index.md.tmpl", "| `tfgov_<name>` | resource | <permissions> |"},
+	{kindResource, "README.md", "| `tfgov_<name>` |"},
+	{kindResource, "CHANGELOG.md", "**New Resource:** `tfgov_<name>`"},
+	{kindResource, "PERFORMANCE.md", "| `tfgov_<name>`"},
+	{kindListResource, "examples/list-resources/tfgov_<name>/list-resource.tfquery.hcl", ""},
+	{kindListResource, "docs/list-resources/<name>.md", ""},
+	{kindListResource, "templates/index.md.tmpl", "| `tfgov_<name>` | list resource | <permissions> |"},
+	{kindListResource, "CHANGELOG.md", "**New List Resource:** `tfgov_<name>`"},
+	{kindDataSource, "examples/data-sources/tfgov_<name>/data-source.tf", ""},
+	{kindDataSource, "docs/data-sources/<name>.md", ""},
+	{kindDataSource, "templates/index.md.tmpl", "| `tfgov_<name>` | data source | <permissions> |"},
+	{kindDataSource, "README.md", "`data.tfgov_<name>`"},
+	{kindDataSource, "CHANGELOG.md", "**New Data Source:** `tfgov_<name>`"},
+	{kindAction, "examples/actions/tfgov_<name>/action.tf", ""},
+	{kindAction, "docs/actions/<name>.md", ""},
+	{kindAction, "templates/index.md.tmpl", "| `tfgov_<name>` | action | <permissions> |"},
+	{kindAction, "README.md", "`action.tfgov_<name>`"},
+	{kindAction, "CHANGELOG.md", "**New Action:** `tfgov_<name>`"},
+}
+
+// registeredKinds is every registered type by kind: its name and permissions.
+func registeredKinds() map[string]map[string]string {
+	kinds := map[string]map[string]string{kindResource: {}, kindListResource: {}, kindDataSource: {}, kindAction: {}}
+	for _, r := range resourceRegistry {
+		kinds[kindResource][string(r.typ)] = r.permissions
+		if r.list != nil {
+			kinds[kindListResource][string(r.typ)] = r.listPermissions
+		}
+	}
+	for _, r := range dataSourceRegistry {
+		kinds[kindDataSource][string(r.typ)] = r.permissions
+	}
+	for _, r := range actionRegistry {
+		kinds[kindAction][string(r.typ)] = r.permissions
+	}
+	return kinds
+}
+
+// TestRegistry_everyPlace: every registered type has each place of its kind
+// that CONTRIBUTING.md "Adding a type" lists, and the guide names each place
+// and each cross-type suite.
+func TestRegistry_everyPlace(t *testing.T) {
+	t.Parallel()
+	root := filepath.Join("..", "..")
+	read := func(path string) (string, error) {
+		b, err := os.ReadFile(filepath.Join(root, path))
+		return string(b), err
+	}
+	kinds := registeredKinds()
+	for _, p := range typePlaces {
+		for _, name := range slices.Sorted(maps.Keys(kinds[p.kind])) {
+			perms := kinds[p.kind][name]
+			fill := strings.NewReplacer("<name>", name, "<permissions>", strings.ToUpper(perms[:1])+perms[1:]).Replace
+			text, err := read(fill(p.path))
+			switch {
+			case err != nil:
+				t.Errorf("%s tfgov_%s: no %s (CONTRIBUTING.md \"Adding a type\")", p.kind, name, fill(p.path))
+			case p.needle != "" && !strings.Contains(text, fill(p.needle)):
+				t.Errorf("%s tfgov_%s: %s lacks %q (CONTRIBUTING.md \"Adding a type\")", p.kind, name, fill(p.path), fill(p.needle))
+			}
+		}
+	}
+	guide, err := read("CONTRIBUTING.md")
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, p := range typePlaces {
+		if !strings.Contains(guide, p.path) {
+			t.Errorf("CONTRIBUTING.md does not name %s, a place of every %s", p.path, p.kind)
+		}
+	}
+	for suite := range crossTypeSuites {
+		if !strings.Contains(guide, suite) {
+			t.Errorf("CONTRIBUTING.md does not name the cross-type suite %s", suite)
+		}
+	}
+	tests := testFuncs(t, ".", filepath.Join("..", "sandbox"), root)
+	for _, m := range guideTestRE.FindAllStringSubmatch(guide, -1) {
+		if !tests[m[1]] {
+			t.Errorf("CONTRIBUTING.md names %s, which is no test (renamed?)", m[1])
+		}
+	}
+	design, err := read("DESIGN.md")
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, m := range designRefRE.FindAllStringSubmatch(guide, -1) {
+		if !strings.Contains(design, "\n## "+m[1]+"\n") && !strings.Contains(design, "\n### "+m[1]+"\n") {
+			t.Errorf("CONTRIBUTING.md points to DESIGN.md %q, which has no such section", m[1])
+		}
+	}
+}
+
+var (
+	guideTestRE = regexp.MustCompile("`(Test[A-Z][A-Za-z0-9_]*)`")
+	designRefRE = regexp.MustCompile(`DESIGN\.md "([^"<]+)"`)
+)
+
+// testFuncs are the Test functions of the _test.go files in dirs.
+func testFuncs(t *testing.T, dirs ...string) map[string]bool {
+	t.Helper()
+	names := map[string]bool{}
+	for _, dir := range dirs {
+		files, err := filepath.Glob(filepath.Join(dir, "*_test.go"))
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, file := range files {
+			f, err := parser.ParseFile(token.NewFileSet(), file, nil, parser.SkipObjectResolution)
+			if err != nil {
+				t.Fatal(err)
+			}
+			for _, d := range f.Decls {
+				if fd, ok := d.(*ast.FuncDecl); ok && fd.Recv == nil && strings.HasPrefix(fd.Name.Name, "Test") {
+					names[fd.Name.Name] = true
+				}
+			}
+		}
+	}
+	return names
 }
 
 // configResourceRE finds the resource types a configuration declares.
