@@ -8,6 +8,7 @@ import (
 	"regexp"
 	"strings"
 	"testing"
+	"unicode"
 )
 
 // docFileRE finds the file names doc.go's map gives: a name, or a pattern
@@ -78,4 +79,43 @@ func typeFile(file string, suffixes []string) bool {
 		}
 	}
 	return false
+}
+
+var (
+	headingRE = regexp.MustCompile(`(?m)^#{1,6} (.+)$`)
+	anchorRE  = regexp.MustCompile(`\]\(#([^)]+)\)`)
+)
+
+// TestDocDesignLinks: every link to a section of DESIGN.md, in DESIGN.md
+// itself, names a heading there (GitHub's anchor of it).
+func TestDocDesignLinks(t *testing.T) {
+	t.Parallel()
+	raw, err := os.ReadFile(filepath.Join("..", "..", "DESIGN.md"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	anchors := map[string]bool{}
+	for _, m := range headingRE.FindAllStringSubmatch(string(raw), -1) {
+		anchors[githubAnchor(m[1])] = true
+	}
+	for _, m := range anchorRE.FindAllStringSubmatch(string(raw), -1) {
+		if !anchors[m[1]] {
+			t.Errorf("DESIGN.md links to #%s, which is no heading of it", m[1])
+		}
+	}
+}
+
+// githubAnchor is the anchor GitHub gives a heading: lower case, spaces as
+// hyphens, other punctuation dropped.
+func githubAnchor(heading string) string {
+	var b strings.Builder
+	for _, r := range strings.ToLower(strings.TrimSpace(heading)) {
+		switch {
+		case r == ' ':
+			b.WriteRune('-')
+		case r == '-' || r == '_' || unicode.IsLetter(r) || unicode.IsDigit(r):
+			b.WriteRune(r)
+		}
+	}
+	return b.String()
 }
