@@ -2,9 +2,7 @@ package provider
 
 import "strings"
 
-// Required permissions, as HCP Terraform names them: each registry entry
-// holds its type's line, which its Schema's description ends with (so its
-// docs page, and docs/index.md's table). TestPermissionPages checks both.
+// Required permissions as HCP Terraform names them; registry entries hold them.
 
 const (
 	permTextPolicies = `the organization's "Manage policies" permission: an owner, the organization token, or a team with that permission.`
@@ -23,8 +21,7 @@ const (
 const permissionsPrefix = "**Required permissions:** "
 
 // withPermissions ends *desc with the "Required permissions" paragraph;
-// Schema methods defer it, so it comes last. Empty perms add nothing, and
-// TestPermissionPages then fails for the page.
+// Schema methods defer it, so it comes last.
 func withPermissions(desc *string, perms string) {
 	if perms != "" {
 		*desc = strings.TrimRight(*desc, "\n") + "\n\n" + permissionsPrefix + strings.ToUpper(perms[:1]) + perms[1:]

@@ -55,14 +55,12 @@ const (
 	moduleTestActionType      actionType = "module_test"
 )
 
-// typeName is the type's full name for the provider named provider
-// ("tfgov_policy").
+// typeName is the full name for the provider named provider ("tfgov_policy").
 func (t resourceType) typeName(provider string) string   { return provider + "_" + string(t) }
 func (t dataSourceType) typeName(provider string) string { return provider + "_" + string(t) }
 func (t actionType) typeName(provider string) string     { return provider + "_" + string(t) }
 
-// resourceBase is embedded by every managed resource: what is the same for
-// each but for the type. What a resource does of its own stays in its file.
+// resourceBase is embedded by every managed resource: what all share but the type.
 type resourceBase struct {
 	typ  resourceType
 	data *providerData
@@ -72,7 +70,6 @@ func (b *resourceBase) Metadata(_ context.Context, req resource.MetadataRequest,
 	resp.TypeName = b.typ.typeName(req.ProviderTypeName)
 }
 
-// Configure takes the configured provider's data; nil until then.
 func (b *resourceBase) Configure(_ context.Context, req resource.ConfigureRequest, resp *resource.ConfigureResponse) {
 	b.data = configureData(req.ProviderData, &resp.Diagnostics)
 }
@@ -104,7 +101,6 @@ func (b *dataSourceBase) Configure(_ context.Context, req datasource.ConfigureRe
 	b.data = configureData(req.ProviderData, &resp.Diagnostics)
 }
 
-// actionBase is embedded by every action.
 type actionBase struct {
 	typ  actionType
 	data *providerData
