@@ -38,6 +38,8 @@ const (
 	suiteCrash           = "TestAccCrashConvergence"
 	suiteIdentityNoPrior = "TestIdentity_protocolNoPriorIdentity"
 	suiteIdentityUpdate  = "TestIdentity_protocolUpdateEveryType"
+	suiteImportMissing   = "TestImportMissing"
+	suiteGenerateConfig  = "TestAccListResources_generateConfig"
 )
 
 var resourceRegistry = []registeredResource{
@@ -108,6 +110,7 @@ var resourceRegistry = []registeredResource{
 			suiteCrash:           "it creates nothing (an apply only removes grants): a killed apply leaves nothing to converge",
 			suiteIdentityNoPrior: "it has no list resource, which the identity protocol tests read objects through",
 			suiteIdentityUpdate:  "it has no list resource, which the identity protocol tests read objects through",
+			suiteGenerateConfig:  "it has no list resource, so `terraform query` cannot find it",
 		},
 	},
 }

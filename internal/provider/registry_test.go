@@ -10,6 +10,7 @@ import (
 	"path/filepath"
 	"regexp"
 	"slices"
+	"strconv"
 	"strings"
 	"testing"
 
@@ -27,7 +28,42 @@ var crossTypeSuites = map[string]func() map[string]bool{
 	suiteCrash:           crashTypes,
 	suiteIdentityNoPrior: identityNoPriorTypes,
 	suiteIdentityUpdate:  identityUpdateTypes,
+	suiteImportMissing:   typesNamedIn("TestImportMissing"),
+	suiteGenerateConfig:  typesNamedIn("queryAdoptionFixtures"),
 }
+
+// typesNamedIn gives the tfgov types that the string literals of the
+// package's test function fn name ("tfgov_policy", or a configuration's
+// resource blocks): for suites whose table is local to a function.
+func typesNamedIn(fn string) func() map[string]bool {
+	return func() map[string]bool {
+		types := map[string]bool{}
+		files, _ := filepath.Glob("*_test.go")
+		for _, file := range files {
+			f, err := parser.ParseFile(token.NewFileSet(), file, nil, parser.SkipObjectResolution)
+			if err != nil {
+				continue
+			}
+			for _, d := range f.Decls {
+				if fd, ok := d.(*ast.FuncDecl); ok && fd.Recv == nil && fd.Name.Name == fn {
+					ast.Inspect(fd, func(n ast.Node) bool {
+						if lit, ok := n.(*ast.BasicLit); ok && lit.Kind == token.STRING {
+							v, _ := strconv.Unquote(lit.Value)
+							if typeNameRE.MatchString(v) {
+								types[v] = true
+							}
+							maps.Copy(types, configTypes(v))
+						}
+						return true
+					})
+				}
+			}
+		}
+		return types
+	}
+}
+
+var typeNameRE = regexp.MustCompile(`^tfgov_[a-z_]+$`)
 
 // TestRegistry_crossTypeSuites: every registered resource type is in every
 // suite that claims to cover every type, or its registry entry says why
