@@ -17,7 +17,7 @@ var _ datasource.DataSourceWithConfigure = (*agentPoolDataSource)(nil)
 
 // NewAgentPoolDataSource is the tfgov_agent_pool data source.
 func NewAgentPoolDataSource() datasource.DataSource {
-	return &agentPoolDataSource{dataSourceBase{name: "agent_pool"}}
+	return &agentPoolDataSource{dataSourceBase{typ: agentPoolDataSourceType}}
 }
 
 type agentPoolDataSource struct{ dataSourceBase }
@@ -31,7 +31,7 @@ type agentPoolDataSourceModel struct {
 }
 
 func (d *agentPoolDataSource) Schema(_ context.Context, _ datasource.SchemaRequest, resp *datasource.SchemaResponse) {
-	defer withPermissions(&resp.Schema.MarkdownDescription, "data-sources/agent_pool")
+	defer withPermissions(&resp.Schema.MarkdownDescription, agentPoolDataSourceType.permissions())
 	resp.Schema = schema.Schema{
 		MarkdownDescription: "One agent pool, by name: its ID for `tfgov_agent_token` and the agent token data source and actions. " +
 			"One request per 100 pools whose name contains it (the API's pool search); a name that matches nothing costs one more request per 100 pools, to list the closest names. " +

@@ -17,7 +17,7 @@ import (
 type agentTokenList struct{ listBase }
 
 func (l *agentTokenList) ListResourceConfigSchema(_ context.Context, _ list.ListResourceSchemaRequest, resp *list.ListResourceSchemaResponse) {
-	defer withPermissions(&resp.Schema.MarkdownDescription, "list-resources/agent_token")
+	defer withPermissions(&resp.Schema.MarkdownDescription, agentTokenType.listPermissions())
 	resp.Schema = parentListSchema("Lists the tokens of an agent pool. The API never returns a token's secret after it is created, so `token` is null in every result.",
 		"agent_pool_id", "ID of the agent pool (`apool-<id>`).")
 }

@@ -17,7 +17,7 @@ var _ datasource.DataSourceWithConfigure = (*agentTokensDataSource)(nil)
 
 // NewAgentTokensDataSource is the tfgov_agent_tokens data source.
 func NewAgentTokensDataSource() datasource.DataSource {
-	return &agentTokensDataSource{dataSourceBase{name: "agent_tokens"}}
+	return &agentTokensDataSource{dataSourceBase{typ: agentTokensDataSourceType}}
 }
 
 type agentTokensDataSource struct{ dataSourceBase }
@@ -36,7 +36,7 @@ type agentTokenListEntry struct {
 }
 
 func (d *agentTokensDataSource) Schema(_ context.Context, _ datasource.SchemaRequest, resp *datasource.SchemaResponse) {
-	defer withPermissions(&resp.Schema.MarkdownDescription, "data-sources/agent_tokens")
+	defer withPermissions(&resp.Schema.MarkdownDescription, agentTokensDataSourceType.permissions())
 	resp.Schema = schema.Schema{
 		MarkdownDescription: "Every authentication token of an agent pool, oldest first, without their secrets (the API never returns a secret after creation). " +
 			"A pool with no token is a normal state (a new pool), not a typo: the pool is named by its ID, which must exist, so an empty list is no error.",

@@ -24,7 +24,7 @@ var _ action.ActionWithConfigure = (*agentTokenPruneAction)(nil)
 // revokes the tokens of an agent pool that nobody has used for a while
 // (Terraform 1.14 and later).
 func NewAgentTokenPruneAction() action.Action {
-	return &agentTokenPruneAction{actionBase{name: "agent_token_prune"}}
+	return &agentTokenPruneAction{actionBase{typ: agentTokenPruneActionType}}
 }
 
 type agentTokenPruneAction struct{ actionBase }
@@ -37,7 +37,7 @@ type agentTokenPruneModel struct {
 }
 
 func (a *agentTokenPruneAction) Schema(_ context.Context, _ action.SchemaRequest, resp *action.SchemaResponse) {
-	defer withPermissions(&resp.Schema.MarkdownDescription, "actions/agent_token_prune")
+	defer withPermissions(&resp.Schema.MarkdownDescription, agentTokenPruneActionType.permissions())
 	resp.Schema = schema.Schema{
 		MarkdownDescription: "Revokes the tokens of an agent pool that have not been used for `unused_for`, when invoked " +
 			"(`terraform apply -invoke=action.tfgov_agent_token_prune.<name>`). Requires Terraform 1.14 or later.\n\n" +

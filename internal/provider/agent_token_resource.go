@@ -72,7 +72,7 @@ func (m *agentTokenResourceModel) ToTerraform5Value() (any, error) {
 }
 
 func (r *agentTokenResource) Schema(_ context.Context, _ resource.SchemaRequest, resp *resource.SchemaResponse) {
-	defer withPermissions(&resp.Schema.MarkdownDescription, "resources/agent_token")
+	defer withPermissions(&resp.Schema.MarkdownDescription, agentTokenType.permissions())
 	resp.Schema = schema.Schema{
 		MarkdownDescription: "An authentication token of an agent pool, which HCP Terraform agents use to register with the pool.\n\n" +
 			"The API returns the secret only when the token is created, so the provider keeps it in state from then on. " +

@@ -1,47 +1,52 @@
 // Package provider is the tfgov Terraform provider: its resources, data
-// sources, list resources and action, on terraform-plugin-framework and
-// go-tfe.
+// sources, list resources and actions, on terraform-plugin-framework and
+// go-tfe. To add a type, follow CONTRIBUTING.md "Adding a type";
+// TestDocMap keeps this map true.
 //
 // # One type's files
 //
 // Every file of a type starts with the type's name (without "tfgov_"), so
 // `ls <type>_*` lists it, tests included:
 //
-//	<type>_resource.go             schema, plan, create, read, update, delete, import
+//	<type>_resource.go             schema, plan, Create, Read, Update, Delete, ImportState, helpers
 //	<type>_api.go                  its requests beyond go-tfe's, and what their errors mean
 //	<type>_move.go                 `moved` from hashicorp/tfe's counterpart
 //	<type>_list.go                 its list resource (`terraform query`)
 //	<type>_bulk.go                 its shared list, for refresh in bulk
 //	<type>_data_source.go          the data source of the same name
 //	<type>_plural_data_source.go   the plural data source (policies, agent_tokens, ...)
+//	<type>_action.go               an action (module_test, agent_token_prune)
 //
-// The type's name itself is one resourceType constant (resource_type.go),
-// from which its Metadata, identity and list resource names derive;
-// resourceBase gives each resource Metadata, Configure and IdentitySchema.
+// The type's name is one constant (resource_type.go), from which its
+// Metadata, identity and list resource names derive.
 //
 // A type with more than these holds the rest in files named for their
 // concern; tfgov_policy and tfgov_policy_upload share theirs:
 //
-//	policy_code.go          policy code read from `source`, sized, hashed, checked, downloaded
-//	policy_inline_code.go   tfgov_policy's inline code: content, content_wo, its digest
-//	policy_private.go       the policy resources' private state records
-//	policy_upload_claim.go  one uploader per policy, refused at plan otherwise
+//	policy_code.go            policy code read from `source`, sized, hashed, checked, downloaded
+//	policy_inline_code.go     tfgov_policy's inline code: content, content_wo, its digest
+//	policy_source.go          tfgov_policy's `source`: the file's digest planned
+//	policy_resource_more.go   tfgov_policy's write checks, Update's helpers, Delete, ImportState
+//	policy_private.go         the policy resources' private state records
+//	policy_rego.go            Rego syntax checks (v1, else v0)
+//	policy_tests.go           tests_wo: Rego tests and examples run at plan
+//	policy_tests_plan.go      when tests_wo runs: at plan, or at apply before the upload
+//	policy_upload_tests.go    tfgov_policy_upload's tests_wo
+//	policy_upload_claim.go    one uploader per policy, refused at plan otherwise
+//	code_proof.go             when a refresh may skip downloading policy code
+//	team_access_permissions.go access levels; the `permissions` object its data sources share
+//	team_access_gone.go       a grant gone, or not visible to the token
 //
 // and module_test_run_configuration.go packs and uploads a module's
-// configuration for its test runs; team_access_permissions.go holds the
-// access levels and the `permissions` object tfgov_team_access shares with
-// its data sources.
-//
-// Small helpers that many files use (backticked, quoted, sha256Hex, ...)
-// are in text.go.
+// configuration for its test runs.
 //
 // # What every type shares, one file per mechanism
 //
-// These hold a type's part only where it is a line in a shared table
-// (its registry entry, a bulkLists field) or code two types share (the
-// policy list's filter, in list_resources.go):
+// These hold a type's part only where it is a line in a shared table:
 //
-//	registry.go        every type, once: resources, lists, identities, moves, data sources, actions
+//	registry.go        every type, once: constructors, permissions, lists, identities, moves
+//	resource_type.go   the typed names and the bases (Metadata, Configure) types embed
+//	permissions.go     the "Required permissions" texts, ending each type's description
 //	identity.go        identity attributes synced on every CRUD (table from registry.go)
 //	list_resources.go  the list resources' frame (listBase)
 //	bulk_lists.go      the shared lists of the types refreshed in bulk
@@ -55,16 +60,19 @@
 //	errors.go          isNotFound (404: missing or not allowed alike); the permissions errors name
 //	gone.go            gone or cannot see: one shared read of a parent says which
 //	names.go           names in, IDs out: bulk lookups by name, closest names
+//	empty_lookup.go    a plural lookup matching nothing fails, with the closest names
+//	json_value.go      a JSON document as a Terraform value (policy evaluation)
 //
 // The provider itself: provider.go (schema, Configure), token_check.go
 // (the token checked once at configure), validators.go, import_id.go,
 // organization.go (the provider's default organization), module_ref.go (a
-// private registry module's name).
+// private registry module's name), text.go (small helpers: backticked,
+// quoted, sha256Hex, ...).
 //
 // # The HTTP layer: internal/tfeclient
 //
-// Nothing there imports terraform-plugin-framework; provider.go's Configure
-// builds the client with tfeclient.New:
+// Nothing there imports terraform-plugin-framework; Configure builds the
+// client with tfeclient.New:
 //
 //	client.go          New: the HTTP client, discovery, the go-tfe client
 //	transport.go       retries, rate limits, error bodies, the request log

@@ -121,7 +121,7 @@ func TestPermissionPages(t *testing.T) {
 				t.Fatalf("%v (run make docs)", err)
 			}
 			if !strings.Contains(string(raw), "\n"+permissionsPrefix) {
-				t.Errorf("docs/%s.md has no %q line: add the type to requiredPermissions (permissions.go) and defer withPermissions in its Schema", key, permissionsPrefix)
+				t.Errorf("docs/%s.md has no %q line: give the type its permissions in its registry entry (registry.go) and defer withPermissions in its Schema", key, permissionsPrefix)
 			}
 			dir, name, _ := strings.Cut(key, "/")
 			row := fmt.Sprintf("| `tfgov_%s` | %s |", name, map[string]string{

@@ -31,7 +31,9 @@ var (
 
 // NewModuleTestAction is the tfgov_module_test action: it runs a private
 // module's tests once, when invoked (Terraform 1.14 and later).
-func NewModuleTestAction() action.Action { return &moduleTestAction{actionBase{name: "module_test"}} }
+func NewModuleTestAction() action.Action {
+	return &moduleTestAction{actionBase{typ: moduleTestActionType}}
+}
 
 type moduleTestAction struct{ actionBase }
 
@@ -64,7 +66,7 @@ const (
 )
 
 func (a *moduleTestAction) Schema(_ context.Context, _ action.SchemaRequest, resp *action.SchemaResponse) {
-	defer withPermissions(&resp.Schema.MarkdownDescription, "actions/module_test")
+	defer withPermissions(&resp.Schema.MarkdownDescription, moduleTestActionType.permissions())
 	resp.Schema = schema.Schema{
 		MarkdownDescription: "Runs the tests of a private registry module (`terraform test`, executed by HCP Terraform) when invoked, and fails " +
 			"when they fail. Requires Terraform 1.14 or later. Invoke it from the command line with " +

@@ -423,7 +423,7 @@ func TestAccModuleTestAction_interruptedCreate(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	a := &moduleTestAction{actionBase{name: "module_test", data: &providerData{client: client, organization: mod.Organization}}}
+	a := &moduleTestAction{actionBase{typ: moduleTestActionType, data: &providerData{client: client, organization: mod.Organization}}}
 	var sresp action.SchemaResponse
 	a.Schema(ctx, action.SchemaRequest{}, &sresp)
 	typ := sresp.Schema.Type().TerraformType(ctx).(tftypes.Object)

@@ -18,7 +18,7 @@ var _ datasource.DataSourceWithConfigure = (*moduleTestRunDataSource)(nil)
 
 // NewModuleTestRunDataSource is the tfgov_module_test_run data source.
 func NewModuleTestRunDataSource() datasource.DataSource {
-	return &moduleTestRunDataSource{dataSourceBase{name: "module_test_run"}}
+	return &moduleTestRunDataSource{dataSourceBase{typ: moduleTestRunDataSourceType}}
 }
 
 type moduleTestRunDataSource struct{ dataSourceBase }
@@ -178,7 +178,7 @@ type moduleTestRunDataSourceModel struct {
 }
 
 func (d *moduleTestRunDataSource) Schema(_ context.Context, _ datasource.SchemaRequest, resp *datasource.SchemaResponse) {
-	defer withPermissions(&resp.Schema.MarkdownDescription, "data-sources/module_test_run")
+	defer withPermissions(&resp.Schema.MarkdownDescription, moduleTestRunDataSourceType.permissions())
 	attrs := moduleDataSourceAttributes(testRunAttributes())
 	attrs["id"] = schema.StringAttribute{
 		Required:            true,

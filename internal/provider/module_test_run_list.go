@@ -15,7 +15,7 @@ import (
 type moduleTestRunList struct{ listBase }
 
 func (l *moduleTestRunList) ListResourceConfigSchema(_ context.Context, _ list.ListResourceSchemaRequest, resp *list.ListResourceSchemaResponse) {
-	defer withPermissions(&resp.Schema.MarkdownDescription, "list-resources/module_test_run")
+	defer withPermissions(&resp.Schema.MarkdownDescription, moduleTestRunType.listPermissions())
 	resp.Schema = moduleListSchema("test runs (newest first)")
 }
 

@@ -18,7 +18,7 @@ var _ datasource.DataSourceWithConfigure = (*moduleTestRunsDataSource)(nil)
 
 // NewModuleTestRunsDataSource is the tfgov_module_test_runs data source.
 func NewModuleTestRunsDataSource() datasource.DataSource {
-	return &moduleTestRunsDataSource{dataSourceBase{name: "module_test_runs"}}
+	return &moduleTestRunsDataSource{dataSourceBase{typ: moduleTestRunsDataSourceType}}
 }
 
 type moduleTestRunsDataSource struct{ dataSourceBase }
@@ -31,7 +31,7 @@ type moduleTestRunsDataSourceModel struct {
 }
 
 func (d *moduleTestRunsDataSource) Schema(_ context.Context, _ datasource.SchemaRequest, resp *datasource.SchemaResponse) {
-	defer withPermissions(&resp.Schema.MarkdownDescription, "data-sources/module_test_runs")
+	defer withPermissions(&resp.Schema.MarkdownDescription, moduleTestRunsDataSourceType.permissions())
 	resp.Schema = schema.Schema{
 		MarkdownDescription: "Every test run of a private registry module, newest first (the order the API lists them in), optionally only those " +
 			"queued in some ways (`sources`). All pages are read, 100 runs a request. Each plan reads the runs afresh, so runs still going show their " +

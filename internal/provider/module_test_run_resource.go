@@ -95,7 +95,7 @@ const (
 var runVariableKeyRE = regexp.MustCompile(`^[A-Za-z_][A-Za-z0-9_-]*$`)
 
 func (r *moduleTestRunResource) Schema(ctx context.Context, _ resource.SchemaRequest, resp *resource.SchemaResponse) {
-	defer withPermissions(&resp.Schema.MarkdownDescription, "resources/module_test_run")
+	defer withPermissions(&resp.Schema.MarkdownDescription, moduleTestRunType.permissions())
 	computedString := func(desc string) schema.StringAttribute {
 		return schema.StringAttribute{Computed: true, MarkdownDescription: desc, PlanModifiers: []planmodifier.String{stringplanmodifier.UseStateForUnknown()}}
 	}

@@ -14,7 +14,7 @@ import (
 type moduleTestVariableList struct{ listBase }
 
 func (l *moduleTestVariableList) ListResourceConfigSchema(_ context.Context, _ list.ListResourceSchemaRequest, resp *list.ListResourceSchemaResponse) {
-	defer withPermissions(&resp.Schema.MarkdownDescription, "list-resources/module_test_variable")
+	defer withPermissions(&resp.Schema.MarkdownDescription, moduleTestVariableType.listPermissions())
 	resp.Schema = moduleListSchema("test variables")
 	resp.Schema.MarkdownDescription += " The API never returns a sensitive variable's value: its `value` is null, " +
 		"which the resource reads as \"leave the value on the service as it is\"."

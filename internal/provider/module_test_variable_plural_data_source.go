@@ -17,7 +17,7 @@ var _ datasource.DataSourceWithConfigure = (*moduleTestVariablesDataSource)(nil)
 
 // NewModuleTestVariablesDataSource is the tfgov_module_test_variables data source.
 func NewModuleTestVariablesDataSource() datasource.DataSource {
-	return &moduleTestVariablesDataSource{dataSourceBase{name: "module_test_variables"}}
+	return &moduleTestVariablesDataSource{dataSourceBase{typ: moduleTestVariablesDataSourceType}}
 }
 
 type moduleTestVariablesDataSource struct{ dataSourceBase }
@@ -39,7 +39,7 @@ type moduleTestVariableEntryModel struct {
 }
 
 func (d *moduleTestVariablesDataSource) Schema(_ context.Context, _ datasource.SchemaRequest, resp *datasource.SchemaResponse) {
-	defer withPermissions(&resp.Schema.MarkdownDescription, "data-sources/module_test_variables")
+	defer withPermissions(&resp.Schema.MarkdownDescription, moduleTestVariablesDataSourceType.permissions())
 	computed := func(desc string) schema.StringAttribute {
 		return schema.StringAttribute{Computed: true, MarkdownDescription: desc}
 	}

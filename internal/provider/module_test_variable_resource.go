@@ -84,7 +84,7 @@ const (
 )
 
 func (r *moduleTestVariableResource) Schema(_ context.Context, _ resource.SchemaRequest, resp *resource.SchemaResponse) {
-	defer withPermissions(&resp.Schema.MarkdownDescription, "resources/module_test_variable")
+	defer withPermissions(&resp.Schema.MarkdownDescription, moduleTestVariableType.permissions())
 	resp.Schema = schema.Schema{
 		MarkdownDescription: "An environment variable of a private registry module's tests: HCP Terraform sets it for every test run of the module " +
 			"(a run's own `variables` override a variable of the same name).\n\n" +

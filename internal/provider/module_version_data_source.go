@@ -15,7 +15,7 @@ var _ datasource.DataSourceWithConfigure = (*moduleVersionDataSource)(nil)
 
 // NewModuleVersionDataSource is the tfgov_module_version data source.
 func NewModuleVersionDataSource() datasource.DataSource {
-	return &moduleVersionDataSource{dataSourceBase{name: "module_version"}}
+	return &moduleVersionDataSource{dataSourceBase{typ: moduleVersionDataSourceType}}
 }
 
 type moduleVersionDataSource struct{ dataSourceBase }
@@ -33,7 +33,7 @@ type moduleVersionDataSourceModel struct {
 }
 
 func (d *moduleVersionDataSource) Schema(_ context.Context, _ datasource.SchemaRequest, resp *datasource.SchemaResponse) {
-	defer withPermissions(&resp.Schema.MarkdownDescription, "data-sources/module_version")
+	defer withPermissions(&resp.Schema.MarkdownDescription, moduleVersionDataSourceType.permissions())
 	resp.Schema = schema.Schema{
 		MarkdownDescription: "One version of a private registry module and whether it is deprecated, with the reason and link, " +
 			"so a configuration can check a version before it pins it (for example in a `check` block).\n\n" + moduleDeprecationBeta,

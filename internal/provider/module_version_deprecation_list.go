@@ -15,7 +15,7 @@ import (
 type moduleVersionDeprecationList struct{ listBase }
 
 func (l *moduleVersionDeprecationList) ListResourceConfigSchema(_ context.Context, _ list.ListResourceSchemaRequest, resp *list.ListResourceSchemaResponse) {
-	defer withPermissions(&resp.Schema.MarkdownDescription, "list-resources/module_version_deprecation")
+	defer withPermissions(&resp.Schema.MarkdownDescription, moduleVersionDeprecationType.listPermissions())
 	resp.Schema = moduleListSchema("deprecated versions")
 	resp.Schema.MarkdownDescription += " The module's read lists its versions without their deprecation, so each version is read once: " +
 		"a module of V versions costs 1 + V requests."

@@ -65,7 +65,7 @@ const moduleDeprecationBeta = "~> **Public beta:** module version deprecation is
 	"if the service stops doing so, the provider reports an error rather than guessing."
 
 func (r *moduleVersionDeprecationResource) Schema(_ context.Context, _ resource.SchemaRequest, resp *resource.SchemaResponse) {
-	defer withPermissions(&resp.Schema.MarkdownDescription, "resources/module_version_deprecation")
+	defer withPermissions(&resp.Schema.MarkdownDescription, moduleVersionDeprecationType.permissions())
 	resp.Schema = schema.Schema{
 		MarkdownDescription: "Deprecates one version of a private registry module. While the resource exists, HCP Terraform shows a warning on the module's registry page " +
 			"and in the run output of every configuration that uses the version; destroying the resource reverts the deprecation, which removes the warnings.\n\n" +

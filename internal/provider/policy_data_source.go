@@ -18,7 +18,7 @@ var (
 
 // NewPolicyDataSource is the tfgov_policy data source.
 func NewPolicyDataSource() datasource.DataSource {
-	return &policyDataSource{dataSourceBase{name: "policy"}}
+	return &policyDataSource{dataSourceBase{typ: policyDataSourceType}}
 }
 
 type policyDataSource struct{ dataSourceBase }
@@ -60,7 +60,7 @@ func policyDataAttributes() map[string]schema.Attribute {
 }
 
 func (d *policyDataSource) Schema(_ context.Context, _ datasource.SchemaRequest, resp *datasource.SchemaResponse) {
-	defer withPermissions(&resp.Schema.MarkdownDescription, "data-sources/policy")
+	defer withPermissions(&resp.Schema.MarkdownDescription, policyDataSourceType.permissions())
 	attrs := policyDataAttributes()
 	attrs["id"] = schema.StringAttribute{
 		Optional: true, Computed: true,

@@ -46,11 +46,11 @@ type policyEvaluationModel struct {
 }
 
 func (d *policyEvaluationDataSource) Metadata(_ context.Context, req datasource.MetadataRequest, resp *datasource.MetadataResponse) {
-	resp.TypeName = req.ProviderTypeName + "_policy_evaluation"
+	resp.TypeName = policyEvaluationDataSourceType.typeName(req.ProviderTypeName)
 }
 
 func (d *policyEvaluationDataSource) Schema(_ context.Context, _ datasource.SchemaRequest, resp *datasource.SchemaResponse) {
-	defer withPermissions(&resp.Schema.MarkdownDescription, "data-sources/policy_evaluation")
+	defer withPermissions(&resp.Schema.MarkdownDescription, policyEvaluationDataSourceType.permissions())
 	resp.Schema = schema.Schema{
 		MarkdownDescription: "An OPA policy's `query` evaluated against an input, locally, as HCP Terraform evaluates it: the query's result must be " +
 			"an array (a set rule such as `deny` gives one), and an empty array passes. No request: the provider needs no token or organization " +

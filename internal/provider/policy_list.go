@@ -11,7 +11,7 @@ import (
 type policyList struct{ listBase }
 
 func (l *policyList) ListResourceConfigSchema(_ context.Context, _ list.ListResourceSchemaRequest, resp *list.ListResourceSchemaResponse) {
-	defer withPermissions(&resp.Schema.MarkdownDescription, "list-resources/policy")
+	defer withPermissions(&resp.Schema.MarkdownDescription, policyType.listPermissions())
 	resp.Schema = policyListSchema("policies")
 }
 

@@ -15,7 +15,7 @@ var _ datasource.DataSourceWithConfigure = (*policiesDataSource)(nil)
 
 // NewPoliciesDataSource is the tfgov_policies data source.
 func NewPoliciesDataSource() datasource.DataSource {
-	return &policiesDataSource{dataSourceBase{name: "policies"}}
+	return &policiesDataSource{dataSourceBase{typ: policiesDataSourceType}}
 }
 
 type policiesDataSource struct{ dataSourceBase }
@@ -43,7 +43,7 @@ type policyListEntry struct {
 }
 
 func (d *policiesDataSource) Schema(_ context.Context, _ datasource.SchemaRequest, resp *datasource.SchemaResponse) {
-	defer withPermissions(&resp.Schema.MarkdownDescription, "data-sources/policies")
+	defer withPermissions(&resp.Schema.MarkdownDescription, policiesDataSourceType.permissions())
 	entry := policyDataAttributes()
 	entry["id"] = schema.StringAttribute{Computed: true, MarkdownDescription: "ID of the policy (`pol-<id>`)."}
 	entry["name"] = schema.StringAttribute{Computed: true, MarkdownDescription: "Name of the policy."}

@@ -107,7 +107,7 @@ func (m *policyResourceModel) ToTerraform5Value() (any, error) {
 }
 
 func (r *policyResource) Schema(_ context.Context, _ resource.SchemaRequest, resp *resource.SchemaResponse) {
-	defer withPermissions(&resp.Schema.MarkdownDescription, "resources/policy")
+	defer withPermissions(&resp.Schema.MarkdownDescription, policyType.permissions())
 	resp.Schema = schema.Schema{
 		MarkdownDescription: "A Sentinel or OPA policy of an organization: its name, kind, query and enforcement level, and optionally its code " +
 			"(`source`, `content_wo` or `content`); policy sets decide where it is enforced.\n\n" +

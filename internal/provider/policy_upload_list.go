@@ -12,7 +12,7 @@ import (
 type policyUploadList struct{ listBase }
 
 func (l *policyUploadList) ListResourceConfigSchema(_ context.Context, _ list.ListResourceSchemaRequest, resp *list.ListResourceSchemaResponse) {
-	defer withPermissions(&resp.Schema.MarkdownDescription, "list-resources/policy_upload")
+	defer withPermissions(&resp.Schema.MarkdownDescription, policyUploadType.listPermissions())
 	resp.Schema = policyListSchema("policy code uploads (the policies that have code)")
 	resp.Schema.MarkdownDescription += " The policy list does not say which policies have code: every policy changed since its creation " +
 		"(`updated-at` set) is downloaded once to find out, and the code found is the resource's `content`."

@@ -75,7 +75,7 @@ func (m *policyUploadResourceModel) ToTerraform5Value() (any, error) {
 var sha256RE = regexp.MustCompile(`^[0-9a-f]{64}$`)
 
 func (r *policyUploadResource) Schema(_ context.Context, _ resource.SchemaRequest, resp *resource.SchemaResponse) {
-	defer withPermissions(&resp.Schema.MarkdownDescription, "resources/policy_upload")
+	defer withPermissions(&resp.Schema.MarkdownDescription, policyUploadType.permissions())
 	resp.Schema = schema.Schema{
 		MarkdownDescription: "The code of a `tfgov_policy`, given inline (`content`) or read from a file (`source`).\n\n" +
 			"The code is uploaded when the resource is created and whenever it changes. A refresh compares the code's SHA-256 with the one in state, " +

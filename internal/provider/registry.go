@@ -10,27 +10,23 @@ import (
 	"github.com/hashicorp/terraform-plugin-framework/resource"
 )
 
-// The registry: every type the provider serves, written once. The
-// provider's Resources, ListResources, DataSources and Actions, the
-// identity table (resourceIdentities) and the move table (tfeMoves) are
-// derived from it, and registry_test.go checks each cross-type test suite
-// against it (DESIGN.md, "One registry of types").
+// The registry: every type the provider serves, written once, with what the
+// API token needs for it (DESIGN.md "One registry of types"; CONTRIBUTING.md
+// "Adding a type" lists what else a type needs).
 
 // registeredResource is one managed resource type and what hangs off it.
 type registeredResource struct {
-	typ      resourceType
-	new      func() resource.Resource
-	identity []identityAttr
-	// list is the type's list resource; nil: none.
-	list func() list.ListResource
-	// tfeMove is the hashicorp/tfe type whose state moves to this one;
-	// nil: none.
-	tfeMove *tfeMove
-	// exempt gives, by suite (a crossTypeSuite constant), why the type is
-	// not in that suite; registry_test.go fails on any other absence.
+	typ         resourceType
+	new         func() resource.Resource
+	identity    []identityAttr
+	permissions string
+	// list and listPermissions: the type's list resource; nil: none.
+	list            func() list.ListResource
+	listPermissions string
+	tfeMove         *tfeMove
+	// exempt gives, by suite, why the type is not in that cross-type suite.
 	exempt map[string]string
-	// providerOrder is the type's place in Resources(), kept as it was
-	// before the registry (the table itself is in list and move order).
+	// providerOrder keeps Resources() in the order it had before the registry.
 	providerOrder int
 }
 
@@ -42,39 +38,53 @@ const (
 	suiteCrash           = "TestAccCrashConvergence"
 	suiteIdentityNoPrior = "TestIdentity_protocolNoPriorIdentity"
 	suiteIdentityUpdate  = "TestIdentity_protocolUpdateEveryType"
+	suiteImportMissing   = "TestImportMissing"
+	suiteGenerateConfig  = "TestAccListResources_generateConfig"
 )
 
 var resourceRegistry = []registeredResource{
 	{
 		typ: policyType, new: NewPolicyResource, identity: policyIdentityAttrs, providerOrder: 5,
-		list:    func() list.ListResource { return &policyList{listBase{typ: policyType}} },
-		tfeMove: &tfePolicyMove,
+		permissions:     permTextPolicies,
+		list:            func() list.ListResource { return &policyList{listBase{typ: policyType}} },
+		listPermissions: permTextPolicies,
+		tfeMove:         &tfePolicyMove,
 		exempt: map[string]string{
 			suiteIdentityUpdate: "the update of a policy without prior identity has its own test, TestIdentity_protocolUpdateNoPriorIdentity",
 		},
 	},
 	{
 		typ: policyUploadType, new: NewPolicyUploadResource, identity: policyUploadIdentityAttrs, providerOrder: 6,
-		list: func() list.ListResource { return &policyUploadList{listBase{typ: policyUploadType}} },
+		permissions:     permTextPolicies,
+		list:            func() list.ListResource { return &policyUploadList{listBase{typ: policyUploadType}} },
+		listPermissions: permTextPolicies,
 	},
 	{
 		typ: teamAccessType, new: NewTeamAccessResource, identity: teamAccessIdentityAttrs, providerOrder: 4,
-		list:    func() list.ListResource { return &teamAccessList{listBase{typ: teamAccessType}} },
-		tfeMove: &tfeTeamAccessMove,
+		permissions:     permTextManageAccess,
+		list:            func() list.ListResource { return &teamAccessList{listBase{typ: teamAccessType}} },
+		listPermissions: permTextSeeAccess,
+		tfeMove:         &tfeTeamAccessMove,
 	},
 	{
 		typ: agentTokenType, new: NewAgentTokenResource, identity: agentTokenIdentityAttrs, providerOrder: 0,
-		list:    func() list.ListResource { return &agentTokenList{listBase{typ: agentTokenType}} },
-		tfeMove: &tfeAgentTokenMove,
+		permissions:     permTextAgents,
+		list:            func() list.ListResource { return &agentTokenList{listBase{typ: agentTokenType}} },
+		listPermissions: permTextAgents,
+		tfeMove:         &tfeAgentTokenMove,
 	},
 	{
 		typ: moduleTestVariableType, new: NewModuleTestVariableResource, identity: moduleTestVariableIdentityAttrs, providerOrder: 1,
-		list:    func() list.ListResource { return &moduleTestVariableList{listBase{typ: moduleTestVariableType}} },
-		tfeMove: &tfeTestVariableMove,
+		permissions:     permTextTests,
+		list:            func() list.ListResource { return &moduleTestVariableList{listBase{typ: moduleTestVariableType}} },
+		listPermissions: permTextTests,
+		tfeMove:         &tfeTestVariableMove,
 	},
 	{
 		typ: moduleTestRunType, new: NewModuleTestRunResource, identity: moduleTestRunIdentityAttrs, providerOrder: 3,
-		list: func() list.ListResource { return &moduleTestRunList{listBase{typ: moduleTestRunType}} },
+		permissions:     permTextTests,
+		list:            func() list.ListResource { return &moduleTestRunList{listBase{typ: moduleTestRunType}} },
+		listPermissions: permTextTests,
 		exempt: map[string]string{
 			suiteRequestBudgets: "a create's requests follow the run's progress (polls): TestAccModuleTestRunResource_requests counts them",
 			suiteCrash:          "a run cannot be deleted (only its module), so the test's exact count of service against state cannot hold",
@@ -82,9 +92,11 @@ var resourceRegistry = []registeredResource{
 	},
 	{
 		typ: moduleVersionDeprecationType, new: NewModuleVersionDeprecationResource, identity: moduleVersionDeprecationIdentityAttrs, providerOrder: 2,
+		permissions: permTextDeprecation,
 		list: func() list.ListResource {
 			return &moduleVersionDeprecationList{listBase{typ: moduleVersionDeprecationType}}
 		},
+		listPermissions: permTextRegistry,
 		exempt: map[string]string{
 			suiteChaos: "it updates the module version's record, creating nothing: no orphan or duplicate to count",
 			suiteCrash: "it updates the module version's record, creating nothing: a killed write leaves nothing to converge",
@@ -92,40 +104,69 @@ var resourceRegistry = []registeredResource{
 	},
 	{
 		typ: workspaceTeamAccessExclusiveType, new: NewWorkspaceTeamAccessExclusiveResource, identity: workspaceTeamAccessExclusiveIdentityAttrs, providerOrder: 7,
+		permissions: permTextManageAccess + ` It reads every grant of the workspace, which only these may see.`,
 		exempt: map[string]string{
 			suiteChaos:           "it creates nothing (an apply only removes grants): no orphan or duplicate to count; see its _lostDelete test",
 			suiteCrash:           "it creates nothing (an apply only removes grants): a killed apply leaves nothing to converge",
 			suiteIdentityNoPrior: "it has no list resource, which the identity protocol tests read objects through",
 			suiteIdentityUpdate:  "it has no list resource, which the identity protocol tests read objects through",
+			suiteGenerateConfig:  "it has no list resource, so `terraform query` cannot find it",
 		},
 	},
 }
 
-// registeredDataSources are the provider's data sources, in DataSources()
-// order.
-var registeredDataSources = []func() datasource.DataSource{
-	NewAgentTokensDataSource,
-	NewModuleVersionDataSource,
-	NewTeamAccessDataSource,
-	NewWorkspaceTeamAccessDataSource,
-	NewPolicyDataSource,
-	NewPoliciesDataSource,
-	NewModuleTestRunsDataSource,
-	NewModuleTestRunDataSource,
-	NewModuleTestVariablesDataSource,
-	NewWorkspaceDataSource,
-	NewWorkspacesDataSource,
-	NewTeamDataSource,
-	NewTeamsDataSource,
-	NewAgentPoolDataSource,
-	NewRegistryModuleDataSource,
-	NewPolicyEvaluationDataSource,
+// registeredDataSource is one data source type.
+type registeredDataSource struct {
+	typ         dataSourceType
+	new         func() datasource.DataSource
+	permissions string
 }
 
-// registeredActions are the provider's actions, in Actions() order.
-var registeredActions = []func() action.Action{
-	NewModuleTestAction,
-	NewAgentTokenPruneAction,
+// dataSourceRegistry is in DataSources() order.
+var dataSourceRegistry = []registeredDataSource{
+	{agentTokensDataSourceType, NewAgentTokensDataSource, permTextAgents},
+	{moduleVersionDataSourceType, NewModuleVersionDataSource, permTextRegistry},
+	{teamAccessDataSourceType, NewTeamAccessDataSource, permTextSeeAccess},
+	{workspaceTeamAccessDataSourceType, NewWorkspaceTeamAccessDataSource, permTextSeeAccess},
+	{policyDataSourceType, NewPolicyDataSource, permTextPolicies},
+	{policiesDataSourceType, NewPoliciesDataSource, permTextPolicies},
+	{moduleTestRunsDataSourceType, NewModuleTestRunsDataSource, permTextTests},
+	{moduleTestRunDataSourceType, NewModuleTestRunDataSource, permTextTests},
+	{moduleTestVariablesDataSourceType, NewModuleTestVariablesDataSource, permTextTests},
+	{workspaceDataSourceType, NewWorkspaceDataSource, permTextSeeWorkspaces},
+	{workspacesDataSourceType, NewWorkspacesDataSource, permTextSeeWorkspaces},
+	{teamDataSourceType, NewTeamDataSource, permTextSeeTeams},
+	{teamsDataSourceType, NewTeamsDataSource, permTextSeeTeams},
+	{agentPoolDataSourceType, NewAgentPoolDataSource, `any member of the organization: every member may read its agent pools (their tokens need "Manage agent pools").`},
+	{registryModuleDataSourceType, NewRegistryModuleDataSource, permTextRegistry},
+	{policyEvaluationDataSourceType, NewPolicyEvaluationDataSource, `none: it makes no request, and works with no token or organization configured.`},
+}
+
+// registeredAction is one action type.
+type registeredAction struct {
+	typ         actionType
+	new         func() action.Action
+	permissions string
+}
+
+// actionRegistry is in Actions() order.
+var actionRegistry = []registeredAction{
+	{moduleTestActionType, NewModuleTestAction, permTextTests},
+	{agentTokenPruneActionType, NewAgentTokenPruneAction, permTextAgents},
+}
+
+// registeredDataSources and registeredActions are DataSources() and Actions().
+var (
+	registeredDataSources = constructors(dataSourceRegistry, func(r registeredDataSource) func() datasource.DataSource { return r.new })
+	registeredActions     = constructors(actionRegistry, func(r registeredAction) func() action.Action { return r.new })
+)
+
+func constructors[E, F any](table []E, pick func(E) F) []F {
+	out := make([]F, 0, len(table))
+	for _, e := range table {
+		out = append(out, pick(e))
+	}
+	return out
 }
 
 // registeredResources is Resources(): every type, in providerOrder.

@@ -16,7 +16,7 @@ var _ datasource.DataSourceWithConfigure = (*registryModuleDataSource)(nil)
 
 // NewRegistryModuleDataSource is the tfgov_registry_module data source.
 func NewRegistryModuleDataSource() datasource.DataSource {
-	return &registryModuleDataSource{dataSourceBase{name: "registry_module"}}
+	return &registryModuleDataSource{dataSourceBase{typ: registryModuleDataSourceType}}
 }
 
 type registryModuleDataSource struct{ dataSourceBase }
@@ -42,7 +42,7 @@ type registryModuleVersion struct {
 }
 
 func (d *registryModuleDataSource) Schema(_ context.Context, _ datasource.SchemaRequest, resp *datasource.SchemaResponse) {
-	defer withPermissions(&resp.Schema.MarkdownDescription, "data-sources/registry_module")
+	defer withPermissions(&resp.Schema.MarkdownDescription, registryModuleDataSourceType.permissions())
 	resp.Schema = schema.Schema{
 		MarkdownDescription: "A private registry module, by name and provider, with its versions and each version's status. " +
 			"One request. The module's read does not carry deprecations: with `include_deprecation = true` each version's " +

@@ -1,11 +1,22 @@
 package provider
 
 import (
+	"context"
+	"go/ast"
+	"go/parser"
+	"go/token"
 	"maps"
+	"os"
+	"path/filepath"
 	"regexp"
 	"slices"
+	"strconv"
 	"strings"
 	"testing"
+
+	"github.com/hashicorp/terraform-plugin-framework/action"
+	"github.com/hashicorp/terraform-plugin-framework/datasource"
+	"github.com/hashicorp/terraform-plugin-framework/resource"
 )
 
 // crossTypeSuites gives, by suite, the resource types the suite's own cases
@@ -17,7 +28,42 @@ var crossTypeSuites = map[string]func() map[string]bool{
 	suiteCrash:           crashTypes,
 	suiteIdentityNoPrior: identityNoPriorTypes,
 	suiteIdentityUpdate:  identityUpdateTypes,
+	suiteImportMissing:   typesNamedIn("TestImportMissing"),
+	suiteGenerateConfig:  typesNamedIn("queryAdoptionFixtures"),
 }
+
+// typesNamedIn gives the tfgov types that the string literals of the
+// package's test function fn name ("tfgov_policy", or a configuration's
+// resource blocks): for suites whose table is local to a function.
+func typesNamedIn(fn string) func() map[string]bool {
+	return func() map[string]bool {
+		types := map[string]bool{}
+		files, _ := filepath.Glob("*_test.go")
+		for _, file := range files {
+			f, err := parser.ParseFile(token.NewFileSet(), file, nil, parser.SkipObjectResolution)
+			if err != nil {
+				continue
+			}
+			for _, d := range f.Decls {
+				if fd, ok := d.(*ast.FuncDecl); ok && fd.Recv == nil && fd.Name.Name == fn {
+					ast.Inspect(fd, func(n ast.Node) bool {
+						if lit, ok := n.(*ast.BasicLit); ok && lit.Kind == token.STRING {
+							v, _ := strconv.Unquote(lit.Value)
+							if typeNameRE.MatchString(v) {
+								types[v] = true
+							}
+							maps.Copy(types, configTypes(v))
+						}
+						return true
+					})
+				}
+			}
+		}
+		return types
+	}
+}
+
+var typeNameRE = regexp.MustCompile(`^tfgov_[a-z_]+$`)
 
 // TestRegistry_crossTypeSuites: every registered resource type is in every
 // suite that claims to cover every type, or its registry entry says why
@@ -71,6 +117,196 @@ func TestRegistry_derivedTables(t *testing.T) {
 			t.Errorf("%s: no identity", r.typ)
 		}
 	}
+}
+
+// TestRegistry_typedNames: each entry's typed name is the type its
+// constructor makes, and each type says what the API token needs (its list
+// resource too).
+func TestRegistry_typedNames(t *testing.T) {
+	ctx := context.Background()
+	for _, r := range resourceRegistry {
+		var md resource.MetadataResponse
+		r.new().Metadata(ctx, resource.MetadataRequest{ProviderTypeName: "tfgov"}, &md)
+		if want := r.typ.typeName("tfgov"); md.TypeName != want {
+			t.Errorf("registry entry %s makes %s", want, md.TypeName)
+		}
+		if r.permissions == "" {
+			t.Errorf("%s: no permissions", r.typ)
+		}
+		if r.list != nil {
+			var lmd resource.MetadataResponse
+			r.list().Metadata(ctx, resource.MetadataRequest{ProviderTypeName: "tfgov"}, &lmd)
+			if lmd.TypeName != md.TypeName {
+				t.Errorf("%s: its list resource is %s", md.TypeName, lmd.TypeName)
+			}
+		}
+		if (r.list != nil) != (r.listPermissions != "") {
+			t.Errorf("%s: listPermissions %q, list resource %t: both or neither", r.typ, r.listPermissions, r.list != nil)
+		}
+	}
+	for _, r := range dataSourceRegistry {
+		var md datasource.MetadataResponse
+		r.new().Metadata(ctx, datasource.MetadataRequest{ProviderTypeName: "tfgov"}, &md)
+		if want := r.typ.typeName("tfgov"); md.TypeName != want {
+			t.Errorf("data source entry %s makes %s", want, md.TypeName)
+		}
+		if r.permissions == "" {
+			t.Errorf("data source %s: no permissions", r.typ)
+		}
+	}
+	for _, r := range actionRegistry {
+		var md action.MetadataResponse
+		r.new().Metadata(ctx, action.MetadataRequest{ProviderTypeName: "tfgov"}, &md)
+		if want := r.typ.typeName("tfgov"); md.TypeName != want {
+			t.Errorf("action entry %s makes %s", want, md.TypeName)
+		}
+		if r.permissions == "" {
+			t.Errorf("action %s: no permissions", r.typ)
+		}
+	}
+}
+
+// typePlace is a place CONTRIBUTING.md "Adding a type" lists, which every
+// registered type of a kind must have: a file at path, holding needle when
+// one is given ("<name>" in either is the type's name, "<permissions>" its
+// permissions as a page shows them).
+type typePlace struct{ kind, path, needle string }
+
+const (
+	kindResource     = "resource"
+	kindListResource = "list resource"
+	kindDataSource   = "data source"
+	kindAction       = "action"
+)
+
+var typePlaces = []typePlace{
+	{kindResource, "templates/resources/<name>.md.tmpl", ""},
+	{kindResource, "examples/resources/tfgov_<name>/resource.tf", ""},
+	{kindResource, "examples/resources/tfgov_<name>/import.sh", ""},
+	{kindResource, "examples/resources/tfgov_<name>/import-by-string-id.tf", ""},
+	{kindResource, "examples/resources/tfgov_<name>/identity-import.tf", ""},
+	{kindResource, "docs/resources/<name>.md", ""},
+	{kindResource, "templates/index.md.tmpl", "| `tfgov_<name>` | resource | <permissions> |"},
+	{kindResource, "README.md", "| `tfgov_<name>` |"},
+	{kindResource, "CHANGELOG.md", "**New Resource:** `tfgov_<name>`"},
+	{kindResource, "PERFORMANCE.md", "| `tfgov_<name>`"},
+	{kindListResource, "examples/list-resources/tfgov_<name>/list-resource.tfquery.hcl", ""},
+	{kindListResource, "docs/list-resources/<name>.md", ""},
+	{kindListResource, "templates/index.md.tmpl", "| `tfgov_<name>` | list resource | <permissions> |"},
+	{kindListResource, "CHANGELOG.md", "**New List Resource:** `tfgov_<name>`"},
+	{kindDataSource, "examples/data-sources/tfgov_<name>/data-source.tf", ""},
+	{kindDataSource, "docs/data-sources/<name>.md", ""},
+	{kindDataSource, "templates/index.md.tmpl", "| `tfgov_<name>` | data source | <permissions> |"},
+	{kindDataSource, "README.md", "`data.tfgov_<name>`"},
+	{kindDataSource, "CHANGELOG.md", "**New Data Source:** `tfgov_<name>`"},
+	{kindAction, "examples/actions/tfgov_<name>/action.tf", ""},
+	{kindAction, "docs/actions/<name>.md", ""},
+	{kindAction, "templates/index.md.tmpl", "| `tfgov_<name>` | action | <permissions> |"},
+	{kindAction, "README.md", "`action.tfgov_<name>`"},
+	{kindAction, "CHANGELOG.md", "**New Action:** `tfgov_<name>`"},
+}
+
+// registeredKinds is every registered type by kind: its name and permissions.
+func registeredKinds() map[string]map[string]string {
+	kinds := map[string]map[string]string{kindResource: {}, kindListResource: {}, kindDataSource: {}, kindAction: {}}
+	for _, r := range resourceRegistry {
+		kinds[kindResource][string(r.typ)] = r.permissions
+		if r.list != nil {
+			kinds[kindListResource][string(r.typ)] = r.listPermissions
+		}
+	}
+	for _, r := range dataSourceRegistry {
+		kinds[kindDataSource][string(r.typ)] = r.permissions
+	}
+	for _, r := range actionRegistry {
+		kinds[kindAction][string(r.typ)] = r.permissions
+	}
+	return kinds
+}
+
+// TestRegistry_everyPlace: every registered type has each place of its kind
+// that CONTRIBUTING.md "Adding a type" lists, and the guide names each place
+// and each cross-type suite.
+func TestRegistry_everyPlace(t *testing.T) {
+	t.Parallel()
+	root := filepath.Join("..", "..")
+	read := func(path string) (string, error) {
+		b, err := os.ReadFile(filepath.Join(root, path))
+		return string(b), err
+	}
+	kinds := registeredKinds()
+	for _, p := range typePlaces {
+		for _, name := range slices.Sorted(maps.Keys(kinds[p.kind])) {
+			perms := kinds[p.kind][name]
+			fill := strings.NewReplacer("<name>", name, "<permissions>", strings.ToUpper(perms[:1])+perms[1:]).Replace
+			text, err := read(fill(p.path))
+			switch {
+			case err != nil:
+				t.Errorf("%s tfgov_%s: no %s (CONTRIBUTING.md \"Adding a type\")", p.kind, name, fill(p.path))
+			case p.needle != "" && !strings.Contains(text, fill(p.needle)):
+				t.Errorf("%s tfgov_%s: %s lacks %q (CONTRIBUTING.md \"Adding a type\")", p.kind, name, fill(p.path), fill(p.needle))
+			}
+		}
+	}
+	guide, err := read("CONTRIBUTING.md")
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, p := range typePlaces {
+		if !strings.Contains(guide, p.path) {
+			t.Errorf("CONTRIBUTING.md does not name %s, a place of every %s", p.path, p.kind)
+		}
+	}
+	for suite := range crossTypeSuites {
+		if !strings.Contains(guide, suite) {
+			t.Errorf("CONTRIBUTING.md does not name the cross-type suite %s", suite)
+		}
+	}
+	tests := testFuncs(t, ".", filepath.Join("..", "sandbox"), root)
+	for _, m := range guideTestRE.FindAllStringSubmatch(guide, -1) {
+		if !tests[m[1]] {
+			t.Errorf("CONTRIBUTING.md names %s, which is no test (renamed?)", m[1])
+		}
+	}
+	design, err := read("DESIGN.md")
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, m := range designRefRE.FindAllStringSubmatch(guide, -1) {
+		section := strings.Join(strings.Fields(m[1]), " ")
+		if !strings.Contains(design, "\n## "+section+"\n") && !strings.Contains(design, "\n### "+section+"\n") {
+			t.Errorf("CONTRIBUTING.md points to DESIGN.md %q, which has no such section", section)
+		}
+	}
+}
+
+var (
+	guideTestRE = regexp.MustCompile("`(Test[A-Z][A-Za-z0-9_]*)`")
+	designRefRE = regexp.MustCompile(`DESIGN\.md "([^"<]+)"`)
+)
+
+// testFuncs are the Test functions of the _test.go files in dirs.
+func testFuncs(t *testing.T, dirs ...string) map[string]bool {
+	t.Helper()
+	names := map[string]bool{}
+	for _, dir := range dirs {
+		files, err := filepath.Glob(filepath.Join(dir, "*_test.go"))
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, file := range files {
+			f, err := parser.ParseFile(token.NewFileSet(), file, nil, parser.SkipObjectResolution)
+			if err != nil {
+				t.Fatal(err)
+			}
+			for _, d := range f.Decls {
+				if fd, ok := d.(*ast.FuncDecl); ok && fd.Recv == nil && strings.HasPrefix(fd.Name.Name, "Test") {
+					names[fd.Name.Name] = true
+				}
+			}
+		}
+	}
+	return names
 }
 
 // configResourceRE finds the resource types a configuration declares.

@@ -10,11 +10,8 @@ import (
 	"github.com/hashicorp/terraform-plugin-framework/tfsdk"
 )
 
-// resourceType is a managed resource type without the provider prefix,
-// such as "policy". It is written once, as one of the constants below:
-// the resource's type name (Metadata), its identity (resourceIdentities,
-// syncIdentity, identityImportID) and its list resource's name all derive
-// from it, so that they cannot disagree.
+// resourceType is a managed resource type without the provider prefix
+// ("policy"): its type name, identity and list resource's name derive from it.
 type resourceType string
 
 const (
@@ -28,14 +25,42 @@ const (
 	workspaceTeamAccessExclusiveType resourceType = "workspace_team_access_exclusive"
 )
 
-// typeName is the type's full name for the provider named provider
-// ("tfgov_policy").
-func (t resourceType) typeName(provider string) string { return provider + "_" + string(t) }
+// dataSourceType is a data source's type without the provider prefix.
+type dataSourceType string
 
-// resourceBase is embedded by every managed resource: Metadata, Configure
-// and IdentitySchema, which are the same for each but for the type, and
-// syncIdentity and importID for the type. Everything a resource does of
-// its own (Schema, plans, CRUD, import) stays in its own file.
+const (
+	agentPoolDataSourceType           dataSourceType = "agent_pool"
+	agentTokensDataSourceType         dataSourceType = "agent_tokens"
+	moduleTestRunDataSourceType       dataSourceType = "module_test_run"
+	moduleTestRunsDataSourceType      dataSourceType = "module_test_runs"
+	moduleTestVariablesDataSourceType dataSourceType = "module_test_variables"
+	moduleVersionDataSourceType       dataSourceType = "module_version"
+	policyDataSourceType              dataSourceType = "policy"
+	policiesDataSourceType            dataSourceType = "policies"
+	policyEvaluationDataSourceType    dataSourceType = "policy_evaluation"
+	registryModuleDataSourceType      dataSourceType = "registry_module"
+	teamDataSourceType                dataSourceType = "team"
+	teamsDataSourceType               dataSourceType = "teams"
+	teamAccessDataSourceType          dataSourceType = "team_access"
+	workspaceDataSourceType           dataSourceType = "workspace"
+	workspacesDataSourceType          dataSourceType = "workspaces"
+	workspaceTeamAccessDataSourceType dataSourceType = "workspace_team_access"
+)
+
+// actionType is an action's type without the provider prefix.
+type actionType string
+
+const (
+	agentTokenPruneActionType actionType = "agent_token_prune"
+	moduleTestActionType      actionType = "module_test"
+)
+
+// typeName is the full name for the provider named provider ("tfgov_policy").
+func (t resourceType) typeName(provider string) string   { return provider + "_" + string(t) }
+func (t dataSourceType) typeName(provider string) string { return provider + "_" + string(t) }
+func (t actionType) typeName(provider string) string     { return provider + "_" + string(t) }
+
+// resourceBase is embedded by every managed resource: what all share but the type.
 type resourceBase struct {
 	typ  resourceType
 	data *providerData
@@ -45,8 +70,6 @@ func (b *resourceBase) Metadata(_ context.Context, req resource.MetadataRequest,
 	resp.TypeName = b.typ.typeName(req.ProviderTypeName)
 }
 
-// Configure takes the configured provider's data; it is nil until the
-// provider is configured.
 func (b *resourceBase) Configure(_ context.Context, req resource.ConfigureRequest, resp *resource.ConfigureResponse) {
 	b.data = configureData(req.ProviderData, &resp.Diagnostics)
 }
@@ -55,47 +78,38 @@ func (b *resourceBase) IdentitySchema(_ context.Context, _ resource.IdentitySche
 	resp.IdentitySchema = identitySchemaFor(b.typ)
 }
 
-// syncIdentity is syncIdentity for the resource's type: call it deferred
-// at the start of Create, Read and Update.
+// syncIdentity is deferred at the start of Create, Read and Update.
 func (b *resourceBase) syncIdentity(ctx context.Context, prior, state *tfsdk.State, identity *tfsdk.ResourceIdentity, diags *diag.Diagnostics) {
 	syncIdentity(ctx, b.typ, prior, state, identity, diags)
 }
 
-// importID is identityImportID for the resource's type.
 func (b *resourceBase) importID(ctx context.Context, req resource.ImportStateRequest, diags *diag.Diagnostics) string {
 	return identityImportID(ctx, b.typ, req, diags)
 }
 
-// dataSourceBase is embedded by every data source: Metadata for its type
-// name (without the provider prefix, such as "policies") and Configure.
+// dataSourceBase is embedded by every data source that reads the service.
 type dataSourceBase struct {
-	name string
+	typ  dataSourceType
 	data *providerData
 }
 
 func (b *dataSourceBase) Metadata(_ context.Context, req datasource.MetadataRequest, resp *datasource.MetadataResponse) {
-	resp.TypeName = req.ProviderTypeName + "_" + b.name
+	resp.TypeName = b.typ.typeName(req.ProviderTypeName)
 }
 
-// Configure takes the configured provider's data; it is nil until the
-// provider is configured.
 func (b *dataSourceBase) Configure(_ context.Context, req datasource.ConfigureRequest, resp *datasource.ConfigureResponse) {
 	b.data = configureData(req.ProviderData, &resp.Diagnostics)
 }
 
-// actionBase is embedded by every action: Metadata for its type name
-// (without the provider prefix, such as "module_test") and Configure.
 type actionBase struct {
-	name string
+	typ  actionType
 	data *providerData
 }
 
 func (b *actionBase) Metadata(_ context.Context, req action.MetadataRequest, resp *action.MetadataResponse) {
-	resp.TypeName = req.ProviderTypeName + "_" + b.name
+	resp.TypeName = b.typ.typeName(req.ProviderTypeName)
 }
 
-// Configure takes the configured provider's data; it is nil until the
-// provider is configured.
 func (b *actionBase) Configure(_ context.Context, req action.ConfigureRequest, resp *action.ConfigureResponse) {
 	b.data = configureData(req.ProviderData, &resp.Diagnostics)
 }

@@ -16,7 +16,7 @@ var _ datasource.DataSourceWithConfigure = (*teamAccessDataSource)(nil)
 
 // NewTeamAccessDataSource is the tfgov_team_access data source.
 func NewTeamAccessDataSource() datasource.DataSource {
-	return &teamAccessDataSource{dataSourceBase{name: "team_access"}}
+	return &teamAccessDataSource{dataSourceBase{typ: teamAccessDataSourceType}}
 }
 
 type teamAccessDataSource struct{ dataSourceBase }
@@ -47,7 +47,7 @@ func teamAccessPermissionsDataSourceAttribute() schema.SingleNestedAttribute {
 }
 
 func (d *teamAccessDataSource) Schema(_ context.Context, _ datasource.SchemaRequest, resp *datasource.SchemaResponse) {
-	defer withPermissions(&resp.Schema.MarkdownDescription, "data-sources/team_access")
+	defer withPermissions(&resp.Schema.MarkdownDescription, teamAccessDataSourceType.permissions())
 	resp.Schema = schema.Schema{
 		MarkdownDescription: "A team's access to a workspace: its level and permissions. It is an error if the team has no access to the workspace.",
 		Attributes: map[string]schema.Attribute{

@@ -25,7 +25,7 @@ type teamAccessListConfig struct {
 }
 
 func (l *teamAccessList) ListResourceConfigSchema(_ context.Context, _ list.ListResourceSchemaRequest, resp *list.ListResourceSchemaResponse) {
-	defer withPermissions(&resp.Schema.MarkdownDescription, "list-resources/team_access")
+	defer withPermissions(&resp.Schema.MarkdownDescription, teamAccessType.listPermissions())
 	resp.Schema = listschema.Schema{
 		MarkdownDescription: "Lists the teams' access to a workspace, named by ID or by name (a query file has no data sources to look a name up with).",
 		Attributes: map[string]listschema.Attribute{

@@ -14,7 +14,7 @@ var _ datasource.DataSourceWithConfigure = (*workspaceTeamAccessDataSource)(nil)
 
 // NewWorkspaceTeamAccessDataSource is the tfgov_workspace_team_access data source.
 func NewWorkspaceTeamAccessDataSource() datasource.DataSource {
-	return &workspaceTeamAccessDataSource{dataSourceBase{name: "workspace_team_access"}}
+	return &workspaceTeamAccessDataSource{dataSourceBase{typ: workspaceTeamAccessDataSourceType}}
 }
 
 type workspaceTeamAccessDataSource struct{ dataSourceBase }
@@ -34,7 +34,7 @@ type workspaceTeamAccessListItem struct {
 }
 
 func (d *workspaceTeamAccessDataSource) Schema(_ context.Context, _ datasource.SchemaRequest, resp *datasource.SchemaResponse) {
-	defer withPermissions(&resp.Schema.MarkdownDescription, "data-sources/workspace_team_access")
+	defer withPermissions(&resp.Schema.MarkdownDescription, workspaceTeamAccessDataSourceType.permissions())
 	resp.Schema = schema.Schema{
 		MarkdownDescription: "Every team's access to a workspace, oldest first, with the teams' names. " +
 			"An organization owner or workspace admin sees every team's access, secret teams included; other members see only the access of their own teams.",

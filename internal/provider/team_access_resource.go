@@ -60,7 +60,7 @@ var customPermissionDefaults = map[string]attr.Value{
 }
 
 func (r *teamAccessResource) Schema(_ context.Context, _ resource.SchemaRequest, resp *resource.SchemaResponse) {
-	defer withPermissions(&resp.Schema.MarkdownDescription, "resources/team_access")
+	defer withPermissions(&resp.Schema.MarkdownDescription, teamAccessType.permissions())
 	permissionDescription := func(name, def string) string {
 		return teamAccessPermissionsDescriptions[name] + " Settable only with `access = \"custom\"`, where it defaults to `" + def + "`; with a fixed level it shows what the level implies."
 	}

@@ -15,7 +15,7 @@ var _ datasource.DataSourceWithConfigure = (*teamDataSource)(nil)
 
 // NewTeamDataSource is the tfgov_team data source.
 func NewTeamDataSource() datasource.DataSource {
-	return &teamDataSource{dataSourceBase{name: "team"}}
+	return &teamDataSource{dataSourceBase{typ: teamDataSourceType}}
 }
 
 type teamDataSource struct{ dataSourceBase }
@@ -49,7 +49,7 @@ func newTeamEntry(t *tfe.Team) teamEntry {
 }
 
 func (d *teamDataSource) Schema(_ context.Context, _ datasource.SchemaRequest, resp *datasource.SchemaResponse) {
-	defer withPermissions(&resp.Schema.MarkdownDescription, "data-sources/team")
+	defer withPermissions(&resp.Schema.MarkdownDescription, teamDataSourceType.permissions())
 	attrs := teamEntryAttributes()
 	attrs["name"] = schema.StringAttribute{
 		Required:            true,

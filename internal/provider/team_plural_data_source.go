@@ -18,7 +18,7 @@ var _ datasource.DataSourceWithConfigure = (*teamsDataSource)(nil)
 
 // NewTeamsDataSource is the tfgov_teams data source.
 func NewTeamsDataSource() datasource.DataSource {
-	return &teamsDataSource{dataSourceBase{name: "teams"}}
+	return &teamsDataSource{dataSourceBase{typ: teamsDataSourceType}}
 }
 
 type teamsDataSource struct{ dataSourceBase }
@@ -32,7 +32,7 @@ type teamsDataSourceModel struct {
 }
 
 func (d *teamsDataSource) Schema(_ context.Context, _ datasource.SchemaRequest, resp *datasource.SchemaResponse) {
-	defer withPermissions(&resp.Schema.MarkdownDescription, "data-sources/teams")
+	defer withPermissions(&resp.Schema.MarkdownDescription, teamsDataSourceType.permissions())
 	entry := teamEntryAttributes()
 	entry["name"] = schema.StringAttribute{Computed: true, MarkdownDescription: "Name of the team."}
 	resp.Schema = schema.Schema{

@@ -16,7 +16,7 @@ var _ datasource.DataSourceWithConfigure = (*workspaceDataSource)(nil)
 
 // NewWorkspaceDataSource is the tfgov_workspace data source.
 func NewWorkspaceDataSource() datasource.DataSource {
-	return &workspaceDataSource{dataSourceBase{name: "workspace"}}
+	return &workspaceDataSource{dataSourceBase{typ: workspaceDataSourceType}}
 }
 
 type workspaceDataSource struct{ dataSourceBase }
@@ -70,7 +70,7 @@ func newWorkspaceEntry(ws *tfe.Workspace) workspaceEntry {
 }
 
 func (d *workspaceDataSource) Schema(_ context.Context, _ datasource.SchemaRequest, resp *datasource.SchemaResponse) {
-	defer withPermissions(&resp.Schema.MarkdownDescription, "data-sources/workspace")
+	defer withPermissions(&resp.Schema.MarkdownDescription, workspaceDataSourceType.permissions())
 	attrs := workspaceEntryAttributes()
 	attrs["name"] = schema.StringAttribute{
 		Required:            true,

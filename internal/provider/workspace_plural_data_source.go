@@ -26,7 +26,7 @@ var (
 
 // NewWorkspacesDataSource is the tfgov_workspaces data source.
 func NewWorkspacesDataSource() datasource.DataSource {
-	return &workspacesDataSource{dataSourceBase{name: "workspaces"}}
+	return &workspacesDataSource{dataSourceBase{typ: workspacesDataSourceType}}
 }
 
 type workspacesDataSource struct{ dataSourceBase }
@@ -45,7 +45,7 @@ type workspacesDataSourceModel struct {
 }
 
 func (d *workspacesDataSource) Schema(_ context.Context, _ datasource.SchemaRequest, resp *datasource.SchemaResponse) {
-	defer withPermissions(&resp.Schema.MarkdownDescription, "data-sources/workspaces")
+	defer withPermissions(&resp.Schema.MarkdownDescription, workspacesDataSourceType.permissions())
 	tagNames := func(desc string) schema.SetAttribute {
 		return schema.SetAttribute{
 			Optional: true, ElementType: types.StringType, MarkdownDescription: desc,

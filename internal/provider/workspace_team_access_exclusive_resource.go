@@ -46,7 +46,7 @@ type workspaceTeamAccessExclusiveModel struct {
 }
 
 func (r *workspaceTeamAccessExclusiveResource) Schema(_ context.Context, _ resource.SchemaRequest, resp *resource.SchemaResponse) {
-	defer withPermissions(&resp.Schema.MarkdownDescription, "resources/workspace_team_access_exclusive")
+	defer withPermissions(&resp.Schema.MarkdownDescription, workspaceTeamAccessExclusiveType.permissions())
 	resp.Schema = schema.Schema{
 		MarkdownDescription: "The complete set of teams that may hold access to a workspace. On apply, the access of every team of the workspace " +
 			"that `team_ids` does not name is removed; no access is ever added (that is `tfgov_team_access`'s job). A refresh lists the " +
