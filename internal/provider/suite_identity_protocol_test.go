@@ -9,7 +9,7 @@ import (
 	"github.com/hashicorp/terraform-plugin-go/tftypes"
 )
 
-// Protocol-level identity tests (protocol_test.go) of a state that has no
+// Protocol-level identity tests (acctest_protocol_test.go) of a state that has no
 // identity yet, as every state written by Terraform 1.11 (or by this
 // provider before identity): the refresh of an object deleted outside
 // Terraform removes it without "Missing Resource Identity After Read", a

@@ -283,7 +283,7 @@ func chaosState(t *testing.T, tf func(args ...string) (string, int)) map[string]
 // named (named) is not an orphan: an error gave its import block, or, for
 // an agent token a lost create may have made, a warning named it (counted
 // as left). It lists through go-tfe, paging to the end
-// (service_count_test.go). The second configuration's objects are not
+// (acctest_service_count_test.go). The second configuration's objects are not
 // this configuration's: they are skipped; a token with the shared
 // description that nobody named may be one that a create of the second
 // configuration made and never heard of (res.otherLost), up to the number
