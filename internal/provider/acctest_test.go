@@ -1,6 +1,7 @@
 package provider
 
 import (
+	"cmp"
 	"context"
 	"encoding/json"
 	"fmt"
@@ -297,7 +298,7 @@ func testAccClient(t *testing.T) *tfe.Client {
 	accClientOnce.Do(func() {
 		address := os.Getenv("TFE_ADDRESS")
 		if address == "" {
-			address = "https://" + firstNonEmpty(os.Getenv("TFE_HOSTNAME"), defaultHostname)
+			address = "https://" + cmp.Or(os.Getenv("TFE_HOSTNAME"), defaultHostname)
 		}
 		accClient, errAccClient = tfe.NewClient(&tfe.Config{Address: address, Token: os.Getenv("TFE_TOKEN"), RetryServerErrors: true})
 	})

@@ -2,6 +2,7 @@ package provider
 
 import (
 	"bytes"
+	"cmp"
 	"context"
 	"fmt"
 	"maps"
@@ -415,7 +416,7 @@ func TestAccModuleTestAction_interruptedCreate(t *testing.T) {
 	defer cut()
 	address := os.Getenv("TFE_ADDRESS")
 	if address == "" {
-		address = "https://" + firstNonEmpty(os.Getenv("TFE_HOSTNAME"), defaultHostname)
+		address = "https://" + cmp.Or(os.Getenv("TFE_HOSTNAME"), defaultHostname)
 	}
 	client, err := tfe.NewClient(&tfe.Config{Address: address, Token: os.Getenv("TFE_TOKEN"), HTTPClient: &http.Client{Transport: cutAfter{
 		match: func(r *http.Request) bool {

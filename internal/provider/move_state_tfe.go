@@ -4,7 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
-	"sort"
+	"slices"
 	"strings"
 
 	"github.com/hashicorp/terraform-plugin-framework/diag"
@@ -112,7 +112,7 @@ func (m tfeMove) convert(v int64, raw []byte, diags *diag.Diagnostics) any {
 		for k := range m.versions {
 			known = append(known, fmt.Sprint(k))
 		}
-		sort.Strings(known)
+		slices.Sort(known)
 		diags.AddError("Cannot move "+m.source+": unknown schema version",
 			fmt.Sprintf("The state of this %s has schema version %d; %s can move versions %s (those of hashicorp/tfe up to v0.79.0). "+
 				"Nothing was moved. Remove the moved block, run `terraform apply -refresh-only` with the hashicorp/tfe version that wrote this state "+

@@ -276,12 +276,3 @@ func (p *tfgovProvider) Actions(_ context.Context) []func() action.Action {
 func (p *tfgovProvider) DataSources(_ context.Context) []func() datasource.DataSource {
 	return registeredDataSources
 }
-
-func firstNonEmpty(vals ...string) string {
-	for _, v := range vals {
-		if v != "" {
-			return v
-		}
-	}
-	return ""
-}

@@ -2,8 +2,10 @@ package provider
 
 import (
 	"fmt"
+	"maps"
 	"os"
 	"path/filepath"
+	"slices"
 	"sort"
 	"strings"
 
@@ -96,13 +98,13 @@ func (m *scenario) toggleExclusive(rt *rapid.T) {
 				}
 			}
 		}
-		m.logf(rt, "edit: exclusive team access on w1: %v (names %v)", m.exclusive, sortedKeys(m.exclusiveTeams))
+		m.logf(rt, "edit: exclusive team access on w1: %v (names %v)", m.exclusive, slices.Sorted(maps.Keys(m.exclusiveTeams)))
 	case "name":
 		i := rapid.IntRange(0, scenTeams-1).Draw(rt, "team")
 		m.exclusiveTeams[i] = true
 		m.logf(rt, "edit: w1's team_ids names t%d", i)
 	default:
-		i := rapid.SampledFrom(sortedKeys(m.exclusiveTeams)).Draw(rt, "team")
+		i := rapid.SampledFrom(slices.Sorted(maps.Keys(m.exclusiveTeams))).Draw(rt, "team")
 		delete(m.exclusiveTeams, i)
 		m.logf(rt, "edit: w1's team_ids no longer names t%d", i)
 	}
@@ -113,7 +115,7 @@ func (m *scenario) toggleExclusive(rt *rapid.T) {
 func (m *scenario) writeConfig(rt *rapid.T) {
 	var b strings.Builder
 	b.WriteString(requiredProvidersShim)
-	for _, i := range sortedKeys(m.policies) {
+	for _, i := range slices.Sorted(maps.Keys(m.policies)) {
 		p := m.policies[i]
 		name := fmt.Sprintf("p%d", i)
 		code := p.code(name)
@@ -151,7 +153,7 @@ resource "tfgov_policy_upload" %[1]q {
 		fmt.Fprintf(&b, "resource \"tfgov_team_access\" \"g_%d_%d\" {\n  team_id = %q\n  workspace_id = %q\n  access = %q\n}\n",
 			k[0], k[1], m.teams[k[0]].ID, m.workspaces[k[1]].ID, m.grants[k])
 	}
-	for _, i := range sortedKeys(m.tokens) {
+	for _, i := range slices.Sorted(maps.Keys(m.tokens)) {
 		fmt.Fprintf(&b, "resource \"tfgov_agent_token\" \"k%d\" {\n  agent_pool_id = %q\n  description = \"k%d\"\n}\n", i, m.pool.ID, i)
 	}
 	if m.exclusive {
@@ -161,7 +163,7 @@ resource "tfgov_policy_upload" %[1]q {
 				ids = append(ids, fmt.Sprintf("tfgov_team_access.g_%d_1.team_id", k[0]))
 			}
 		}
-		for _, i := range sortedKeys(m.exclusiveTeams) {
+		for _, i := range slices.Sorted(maps.Keys(m.exclusiveTeams)) {
 			if _, granted := m.grants[[2]int{i, 1}]; !granted {
 				ids = append(ids, fmt.Sprintf("%q", m.teams[i].ID))
 			}
@@ -172,7 +174,7 @@ resource "tfgov_policy_upload" %[1]q {
 	// An import block stays while its address is in the configuration; an
 	// object whose address leaves first was forgotten by the user (state
 	// rm), and is theirs now: no invariant counts it.
-	for _, addr := range sortedStrings(m.imports) {
+	for _, addr := range slices.Sorted(maps.Keys(m.imports)) {
 		id := m.imports[addr][strings.LastIndex(m.imports[addr], "/")+1:]
 		if strings.Contains(b.String(), fmt.Sprintf("%q %q {", strings.SplitN(addr, ".", 2)[0], strings.SplitN(addr, ".", 2)[1])) {
 			fmt.Fprintf(&b, "import {\n  to = %s\n  id = %q\n}\n", addr, m.imports[addr])
@@ -182,15 +184,6 @@ resource "tfgov_policy_upload" %[1]q {
 		}
 	}
 	m.writeFile(rt, "main.tf", b.String())
-}
-
-func sortedStrings(mp map[string]string) []string {
-	ks := make([]string, 0, len(mp))
-	for k := range mp {
-		ks = append(ks, k)
-	}
-	sort.Strings(ks)
-	return ks
 }
 
 // config is main.tf as the model last wrote it.
@@ -204,15 +197,6 @@ func (m *scenario) writeFile(rt *rapid.T, name, content string) {
 	if err := os.WriteFile(filepath.Join(m.dir, name), []byte(content), 0o600); err != nil {
 		rt.Fatal(err)
 	}
-}
-
-func sortedKeys[V any](mp map[int]V) []int {
-	ks := make([]int, 0, len(mp))
-	for k := range mp {
-		ks = append(ks, k)
-	}
-	sort.Ints(ks)
-	return ks
 }
 
 func sortedGrantKeys(mp map[[2]int]string) [][2]int {

@@ -1,6 +1,7 @@
 package provider
 
 import (
+	"maps"
 	"slices"
 	"sort"
 	"strconv"
@@ -104,7 +105,7 @@ func (m *scenario) outsideMeanwhile(rt *rapid.T, changes map[string]planChange, 
 	}
 	var touched []touch
 	leaving := m.exclusiveLeaving(changes)
-	for _, id := range sortedStringSet(leaving) {
+	for _, id := range slices.Sorted(maps.Keys(leaving)) {
 		if id == m.ops.ID { // the token's own grant: Permission's business
 			continue
 		}
@@ -147,15 +148,6 @@ func (m *scenario) nameOf(id string) string {
 		}
 	}
 	return id
-}
-
-func sortedStringSet(set map[string]bool) []string {
-	out := make([]string, 0, len(set))
-	for k := range set {
-		out = append(out, k)
-	}
-	sort.Strings(out)
-	return out
 }
 
 // permission lowers or restores one permission of the provider's token:

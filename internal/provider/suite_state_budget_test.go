@@ -2,6 +2,7 @@ package provider
 
 import (
 	"bytes"
+	"cmp"
 	"encoding/base64"
 	"encoding/json"
 	"fmt"
@@ -314,7 +315,7 @@ func testAccHostname(t *testing.T) string {
 		}
 		return u.Host
 	}
-	return firstNonEmpty(os.Getenv("TFE_HOSTNAME"), defaultHostname)
+	return cmp.Or(os.Getenv("TFE_HOSTNAME"), defaultHostname)
 }
 
 type stateBudgets struct {
