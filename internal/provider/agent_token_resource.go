@@ -167,6 +167,114 @@ func (r *agentTokenResource) Create(ctx context.Context, req resource.CreateRequ
 	resp.Diagnostics.Append(resp.State.Set(ctx, plan)...)
 }
 
+// Read refreshes the token from its pool's token list, which every token
+// of the pool shares (bulkLists): one request per 100 tokens of a pool per
+// plan. A token missing from the list was revoked outside Terraform; a 404
+// on the list fails (DESIGN.md, "Gone or cannot see"). The secret is never
+// listed, so the one in state is kept.
+func (r *agentTokenResource) Read(ctx context.Context, req resource.ReadRequest, resp *resource.ReadResponse) {
+	defer r.syncIdentity(ctx, &req.State, &resp.State, resp.Identity, &resp.Diagnostics)
+	state, diags := getModel[agentTokenResourceModel](ctx, req.State)
+	resp.Diagnostics.Append(diags...)
+	if resp.Diagnostics.HasError() {
+		return
+	}
+	importing := takeImporting(ctx, req, resp)
+	poolID := state.AgentPoolID.ValueString()
+	tokens, err := r.data.agentPoolTokens(ctx, poolID)
+	if err != nil {
+		resp.Diagnostics.AddError("Error reading agent token", fmt.Sprintf("Listing the tokens of agent pool %s: %s", poolID, err))
+		return
+	}
+	id := state.ID.ValueString()
+	if tokens.parentMissing {
+		if importing {
+			importedMissing(&resp.Diagnostics, "agent token", r.data.agentPoolError(ctx, poolID, tfe.ErrResourceNotFound))
+		} else {
+			resp.Diagnostics.AddError("Cannot refresh agent token", r.data.agentTokenCannotSee(ctx, poolID, id))
+		}
+		return
+	}
+	tok, ok := tokens.lookup(id)
+	if !ok && !tokens.definite() {
+		// Missing from a list of several pages: only probably gone
+		// (shared_lists.go), and a read by ID does not name the pool.
+		var failure string
+		if tok, ok, failure = r.data.agentTokenInPool(ctx, poolID, id); failure != "" {
+			resp.Diagnostics.AddError("Error reading agent token", failure)
+			return
+		}
+	}
+	if !ok && importing {
+		importedMissing(&resp.Diagnostics, "agent token", fmt.Sprintf("Agent token %s was not found in agent pool %s: the pool's tokens, which the API token can list, do not include it.", id, poolID))
+		return
+	}
+	if !ok {
+		tflog.Info(ctx, "Agent token no longer exists; removing it from state", map[string]any{"id": id, "agent_pool_id": poolID})
+		resp.State.RemoveResource(ctx)
+		return
+	}
+	state.setListed(tok)
+	resp.Diagnostics.Append(resp.State.Set(ctx, state)...)
+}
+
+// Update is reached only when nothing but computed values would change:
+// every configurable attribute forces a new token.
+func (r *agentTokenResource) Update(ctx context.Context, req resource.UpdateRequest, resp *resource.UpdateResponse) {
+	defer r.syncIdentity(ctx, &req.State, &resp.State, resp.Identity, &resp.Diagnostics)
+	var plan agentTokenResourceModel
+	resp.Diagnostics.Append(req.Plan.Get(ctx, &plan)...)
+	resp.Diagnostics.Append(resp.State.Set(ctx, &plan)...)
+}
+
+func (r *agentTokenResource) Delete(ctx context.Context, req resource.DeleteRequest, resp *resource.DeleteResponse) {
+	state, diags := getModel[agentTokenResourceModel](ctx, req.State)
+	resp.Diagnostics.Append(diags...)
+	if resp.Diagnostics.HasError() {
+		return
+	}
+	defer r.data.lists.agentTokens.invalidate(state.AgentPoolID.ValueString())
+	err := r.data.client.AgentTokens.Delete(ctx, state.ID.ValueString())
+	if err != nil && !isNotFound(err) {
+		resp.Diagnostics.AddError("Error deleting agent token", fmt.Sprintf("Deleting agent token %s: %s", state.ID.ValueString(), err))
+		return
+	}
+	tflog.Info(ctx, "Deleted agent token", map[string]any{"id": state.ID.ValueString()})
+}
+
+// ImportState takes `<agent_pool_id>/<token_id>`, or the bare `at-` token
+// ID, whose pool is then found among the provider organization's agent
+// pools (the token read does not name its pool).
+func (r *agentTokenResource) ImportState(ctx context.Context, req resource.ImportStateRequest, resp *resource.ImportStateResponse) {
+	req.ID = r.importID(ctx, req, &resp.Diagnostics)
+	const forms = "<agent_pool_id>/<token_id> or <token_id> (at-<id>)"
+	var poolID, tokenID string
+	if strings.HasPrefix(req.ID, "at-") {
+		tokenID = req.ID
+		var err error
+		if poolID, err = r.findPool(ctx, tokenID); err != nil {
+			resp.Diagnostics.AddError("Error importing agent token", err.Error())
+			return
+		}
+	} else {
+		parts, err := splitImportID(req.ID, 2, forms)
+		if err != nil {
+			resp.Diagnostics.AddError("Invalid import ID", err.Error())
+			return
+		}
+		poolID, tokenID = parts[0], parts[1]
+		if !strings.HasPrefix(poolID, "apool-") || !strings.HasPrefix(tokenID, "at-") {
+			resp.Diagnostics.AddError("Invalid import ID", fmt.Sprintf("invalid import ID %q: want %s", req.ID, forms))
+			return
+		}
+	}
+	resp.Diagnostics.Append(resp.State.SetAttribute(ctx, path.Root("id"), tokenID)...)
+	resp.Diagnostics.Append(resp.State.SetAttribute(ctx, path.Root("agent_pool_id"), poolID)...)
+	markImporting(ctx, resp)
+	resp.Diagnostics.AddWarning("Agent token secret cannot be imported",
+		fmt.Sprintf("The API returns an agent token's secret only when it is created, so the imported token %s has a null token attribute. Replace the resource (terraform apply -replace) to get a token whose secret Terraform knows.", tokenID))
+}
+
 // unreceivedTokens returns the tokens that a create whose answer was lost
 // (amb) may have made: the pool's tokens with the description sent,
 // created within the request's window on the service's clock (their
@@ -234,119 +342,11 @@ func agentTokenOrphansWarning(poolID, description, id string, tokens []*tfe.Agen
 	return summary, detail
 }
 
-// Read refreshes the token from its pool's token list, which every token
-// of the pool shares (bulkLists): one request per 100 tokens of a pool per
-// plan. A token missing from the list was revoked outside Terraform; a 404
-// on the list fails (DESIGN.md, "Gone or cannot see"). The secret is never
-// listed, so the one in state is kept.
-func (r *agentTokenResource) Read(ctx context.Context, req resource.ReadRequest, resp *resource.ReadResponse) {
-	defer r.syncIdentity(ctx, &req.State, &resp.State, resp.Identity, &resp.Diagnostics)
-	state, diags := getModel[agentTokenResourceModel](ctx, req.State)
-	resp.Diagnostics.Append(diags...)
-	if resp.Diagnostics.HasError() {
-		return
-	}
-	importing := takeImporting(ctx, req, resp)
-	poolID := state.AgentPoolID.ValueString()
-	tokens, err := r.data.agentPoolTokens(ctx, poolID)
-	if err != nil {
-		resp.Diagnostics.AddError("Error reading agent token", fmt.Sprintf("Listing the tokens of agent pool %s: %s", poolID, err))
-		return
-	}
-	id := state.ID.ValueString()
-	if tokens.parentMissing {
-		if importing {
-			importedMissing(&resp.Diagnostics, "agent token", r.data.agentPoolError(ctx, poolID, tfe.ErrResourceNotFound))
-		} else {
-			resp.Diagnostics.AddError("Cannot refresh agent token", r.data.agentTokenCannotSee(ctx, poolID, id))
-		}
-		return
-	}
-	tok, ok := tokens.lookup(id)
-	if !ok && !tokens.definite() {
-		// Missing from a list of several pages: only probably gone
-		// (shared_lists.go), and a read by ID does not name the pool.
-		var failure string
-		if tok, ok, failure = r.data.agentTokenInPool(ctx, poolID, id); failure != "" {
-			resp.Diagnostics.AddError("Error reading agent token", failure)
-			return
-		}
-	}
-	if !ok && importing {
-		importedMissing(&resp.Diagnostics, "agent token", fmt.Sprintf("Agent token %s was not found in agent pool %s: the pool's tokens, which the API token can list, do not include it.", id, poolID))
-		return
-	}
-	if !ok {
-		tflog.Info(ctx, "Agent token no longer exists; removing it from state", map[string]any{"id": id, "agent_pool_id": poolID})
-		resp.State.RemoveResource(ctx)
-		return
-	}
-	state.setListed(tok)
-	resp.Diagnostics.Append(resp.State.Set(ctx, state)...)
-}
-
 // setListed sets what a token's read or list returns (Read and the list
 // resource). Its creation time is not kept: no plan needs it, and state
 // is Terraform's time at scale (the tfgov_agent_tokens data source has it).
 func (m *agentTokenResourceModel) setListed(tok *tfe.AgentToken) {
 	m.Description = types.StringValue(tok.Description)
-}
-
-// Update is reached only when nothing but computed values would change:
-// every configurable attribute forces a new token.
-func (r *agentTokenResource) Update(ctx context.Context, req resource.UpdateRequest, resp *resource.UpdateResponse) {
-	defer r.syncIdentity(ctx, &req.State, &resp.State, resp.Identity, &resp.Diagnostics)
-	var plan agentTokenResourceModel
-	resp.Diagnostics.Append(req.Plan.Get(ctx, &plan)...)
-	resp.Diagnostics.Append(resp.State.Set(ctx, &plan)...)
-}
-
-func (r *agentTokenResource) Delete(ctx context.Context, req resource.DeleteRequest, resp *resource.DeleteResponse) {
-	state, diags := getModel[agentTokenResourceModel](ctx, req.State)
-	resp.Diagnostics.Append(diags...)
-	if resp.Diagnostics.HasError() {
-		return
-	}
-	defer r.data.lists.agentTokens.invalidate(state.AgentPoolID.ValueString())
-	err := r.data.client.AgentTokens.Delete(ctx, state.ID.ValueString())
-	if err != nil && !isNotFound(err) {
-		resp.Diagnostics.AddError("Error deleting agent token", fmt.Sprintf("Deleting agent token %s: %s", state.ID.ValueString(), err))
-		return
-	}
-	tflog.Info(ctx, "Deleted agent token", map[string]any{"id": state.ID.ValueString()})
-}
-
-// ImportState takes `<agent_pool_id>/<token_id>`, or the bare `at-` token
-// ID, whose pool is then found among the provider organization's agent
-// pools (the token read does not name its pool).
-func (r *agentTokenResource) ImportState(ctx context.Context, req resource.ImportStateRequest, resp *resource.ImportStateResponse) {
-	req.ID = r.importID(ctx, req, &resp.Diagnostics)
-	const forms = "<agent_pool_id>/<token_id> or <token_id> (at-<id>)"
-	var poolID, tokenID string
-	if strings.HasPrefix(req.ID, "at-") {
-		tokenID = req.ID
-		var err error
-		if poolID, err = r.findPool(ctx, tokenID); err != nil {
-			resp.Diagnostics.AddError("Error importing agent token", err.Error())
-			return
-		}
-	} else {
-		parts, err := splitImportID(req.ID, 2, forms)
-		if err != nil {
-			resp.Diagnostics.AddError("Invalid import ID", err.Error())
-			return
-		}
-		poolID, tokenID = parts[0], parts[1]
-		if !strings.HasPrefix(poolID, "apool-") || !strings.HasPrefix(tokenID, "at-") {
-			resp.Diagnostics.AddError("Invalid import ID", fmt.Sprintf("invalid import ID %q: want %s", req.ID, forms))
-			return
-		}
-	}
-	resp.Diagnostics.Append(resp.State.SetAttribute(ctx, path.Root("id"), tokenID)...)
-	resp.Diagnostics.Append(resp.State.SetAttribute(ctx, path.Root("agent_pool_id"), poolID)...)
-	markImporting(ctx, resp)
-	resp.Diagnostics.AddWarning("Agent token secret cannot be imported",
-		fmt.Sprintf("The API returns an agent token's secret only when it is created, so the imported token %s has a null token attribute. Replace the resource (terraform apply -replace) to get a token whose secret Terraform knows.", tokenID))
 }
 
 // findPool looks for tokenID in every agent pool of the provider's

@@ -149,20 +149,6 @@ func (r *moduleVersionDeprecationResource) ModifyPlan(ctx context.Context, req r
 	}
 }
 
-// versionMissing is the plan's error for a deprecation of ref when its
-// module's versions (", "-joined) lack ref's version, else "".
-func versionMissing(ref moduleVersionRef, versions string) string {
-	if slices.Contains(strings.Split(versions, ", "), ref.Version) {
-		return ""
-	}
-	if versions == "" {
-		return fmt.Sprintf("Module %s/%s/%s has no versions yet, so version %s cannot be deprecated. Publish it first, or fix module_version.",
-			ref.Organization, ref.Name, ref.Provider, ref.Version)
-	}
-	return fmt.Sprintf("Module %s/%s/%s has no version %s; its versions are %s. Fix module_version.",
-		ref.Organization, ref.Name, ref.Provider, ref.Version, versions)
-}
-
 // Create deprecates the version: one request.
 func (r *moduleVersionDeprecationResource) Create(ctx context.Context, req resource.CreateRequest, resp *resource.CreateResponse) {
 	defer r.syncIdentity(ctx, nil, &resp.State, resp.Identity, &resp.Diagnostics)
@@ -244,15 +230,6 @@ func (r *moduleVersionDeprecationResource) Read(ctx context.Context, req resourc
 	resp.Diagnostics.Append(resp.State.Set(ctx, &state)...)
 }
 
-// setDeprecation sets what the read of deprecated version ref returned
-// (Read and the list resource).
-func (m *moduleVersionDeprecationResourceModel) setDeprecation(ref moduleVersionRef, info *moduleVersionInfo) {
-	m.ID = types.StringValue(ref.String())
-	m.ModuleVersionID = types.StringValue(info.ID)
-	m.Reason = types.StringPointerValue(info.Reason)
-	m.Link = types.StringPointerValue(info.Link)
-}
-
 // Update sends the new reason and link: one request.
 func (r *moduleVersionDeprecationResource) Update(ctx context.Context, req resource.UpdateRequest, resp *resource.UpdateResponse) {
 	defer r.syncIdentity(ctx, &req.State, &resp.State, resp.Identity, &resp.Diagnostics)
@@ -266,20 +243,6 @@ func (r *moduleVersionDeprecationResource) Update(ctx context.Context, req resou
 		return
 	}
 	resp.Diagnostics.Append(resp.State.Set(ctx, &plan)...)
-}
-
-// deprecate sends the deprecation in m and records the answer in m.
-func (r *moduleVersionDeprecationResource) deprecate(ctx context.Context, m *moduleVersionDeprecationResourceModel, summary string, diags *diag.Diagnostics) {
-	ref := m.ref()
-	tflog.Debug(ctx, "Deprecating module version", map[string]any{"module": ref.String(), "has_reason": !m.Reason.IsNull(), "link": m.Link.ValueString()})
-	info, err := deprecateModuleVersion(ctx, r.data.client, ref, m.Reason.ValueStringPointer(), m.Link.ValueStringPointer())
-	if err != nil {
-		diags.AddError(summary, moduleVersionError(ctx, r.data.client, ref, "deprecate", err))
-		return
-	}
-	m.ID = types.StringValue(ref.String())
-	m.ModuleVersionID = types.StringValue(info.ID)
-	tflog.Info(ctx, "Deprecated module version", map[string]any{"module": ref.String(), "module_version_id": info.ID})
 }
 
 // Delete reverts the deprecation: one request. A version that is gone has
@@ -312,6 +275,43 @@ func (r *moduleVersionDeprecationResource) ImportState(ctx context.Context, req 
 	}
 	resp.Diagnostics.Append(resp.State.SetAttribute(ctx, path.Root("id"), req.ID)...)
 	markImporting(ctx, resp)
+}
+
+// versionMissing is the plan's error for a deprecation of ref when its
+// module's versions (", "-joined) lack ref's version, else "".
+func versionMissing(ref moduleVersionRef, versions string) string {
+	if slices.Contains(strings.Split(versions, ", "), ref.Version) {
+		return ""
+	}
+	if versions == "" {
+		return fmt.Sprintf("Module %s/%s/%s has no versions yet, so version %s cannot be deprecated. Publish it first, or fix module_version.",
+			ref.Organization, ref.Name, ref.Provider, ref.Version)
+	}
+	return fmt.Sprintf("Module %s/%s/%s has no version %s; its versions are %s. Fix module_version.",
+		ref.Organization, ref.Name, ref.Provider, ref.Version, versions)
+}
+
+// setDeprecation sets what the read of deprecated version ref returned
+// (Read and the list resource).
+func (m *moduleVersionDeprecationResourceModel) setDeprecation(ref moduleVersionRef, info *moduleVersionInfo) {
+	m.ID = types.StringValue(ref.String())
+	m.ModuleVersionID = types.StringValue(info.ID)
+	m.Reason = types.StringPointerValue(info.Reason)
+	m.Link = types.StringPointerValue(info.Link)
+}
+
+// deprecate sends the deprecation in m and records the answer in m.
+func (r *moduleVersionDeprecationResource) deprecate(ctx context.Context, m *moduleVersionDeprecationResourceModel, summary string, diags *diag.Diagnostics) {
+	ref := m.ref()
+	tflog.Debug(ctx, "Deprecating module version", map[string]any{"module": ref.String(), "has_reason": !m.Reason.IsNull(), "link": m.Link.ValueString()})
+	info, err := deprecateModuleVersion(ctx, r.data.client, ref, m.Reason.ValueStringPointer(), m.Link.ValueStringPointer())
+	if err != nil {
+		diags.AddError(summary, moduleVersionError(ctx, r.data.client, ref, "deprecate", err))
+		return
+	}
+	m.ID = types.StringValue(ref.String())
+	m.ModuleVersionID = types.StringValue(info.ID)
+	tflog.Info(ctx, "Deprecated module version", map[string]any{"module": ref.String(), "module_version_id": info.ID})
 }
 
 // moduleVersionError explains a failed call on a module version, naming the
