@@ -22,7 +22,7 @@ type testRunPageKey struct {
 type testRunPage struct {
 	runs       []*testRunRecord
 	pagination *tfe.Pagination
-	missing bool // the first page answered 404: the module is gone, or its tests are hidden
+	missing    bool // the first page answered 404: the module is gone, or its tests are hidden
 }
 
 var errTestRunsHidden = errors.New("the module's test runs answered 404")
