@@ -6,17 +6,15 @@ import (
 	tfe "github.com/hashicorp/go-tfe"
 )
 
-// bulkLists: the shared lists (shared_lists.go) of the types refreshed in
-// bulk, and what this process remembers of each policy it saw.
+// bulkLists: the shared lists (shared_lists.go) of the types refreshed in bulk, and what is known of policies.
 type bulkLists struct {
-	agentTokens  sharedLists[string, recordsByID[*tfe.AgentToken]] // by agent pool ID
-	teamAccess   sharedLists[string, recordsByID[*tfe.TeamAccess]] // by workspace ID
-	policies     sharedLists[string, recordsByID[*policyAPI]]      // by organization
-	teams        sharedLists[string, recordsByID[*tfe.Team]]       // by organization
-	parents      sharedLists[string, parentSeen]                   // gone or cannot see (gone.go), by "kind:ID"
-	testRunPages sharedLists[testRunPageKey, testRunPage]
-	// policyIdentities: kind, name and organization by policy ID, so an upload's plan needs no read.
-	policyIdentities sync.Map // string → policyIdentity
+	agentTokens      sharedLists[string, recordsByID[*tfe.AgentToken]] // by agent pool ID
+	teamAccess       sharedLists[string, recordsByID[*tfe.TeamAccess]] // by workspace ID
+	policies         sharedLists[string, recordsByID[*policyAPI]]      // by organization
+	teams            sharedLists[string, recordsByID[*tfe.Team]]       // by organization
+	parents          sharedLists[string, parentSeen]                   // gone or cannot see (gone.go), by "kind:ID"
+	testRunPages     sharedLists[testRunPageKey, testRunPage]
+	policyIdentities sync.Map // policy ID → policyIdentity: kind, name, organization, so an upload's plan needs no read
 	inlineCode       sync.Map // policy ID → bool: its code is tfgov_policy's content, no upload allowed
 	codeUploads      sync.Map // policy ID → uploadClaim: the one tfgov_policy_upload planned for it
 }
