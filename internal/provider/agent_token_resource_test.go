@@ -370,7 +370,7 @@ func testAccCheckOnlyNamedTokensLeft(t *testing.T, poolID string, n int) resourc
 	}
 }
 
-// TestAccAgentTokenResource_serviceClock (issue 35, row 4): the service's
+// TestAccAgentTokenResource_serviceClock: the service's
 // clock runs 10 s ahead of (or behind) the machine running Terraform, and
 // an agent token's create is processed but its answer is lost (the
 // connection dropped). `terraform apply` creates the token again, revokes

@@ -435,7 +435,7 @@ func TestAccModuleTestVariableResource_writeOnly(t *testing.T) {
 				ConfigStateChecks: []statecheck.StateCheck{tvServer(t, mod, "DB_PASSWORD", "wo-secret-5", "", false)},
 			},
 			// value_wo and value_wo_version left out keep the service's value
-			// (issue 43, row 9): the apply sends no value, and neither it nor
+			// (a saved plan must apply as shown): the apply sends no value, and neither it nor
 			// the next plan brings the former write-only value into state or
 			// plan, readable_value included.
 			{
