@@ -210,7 +210,7 @@ func checkPositiveTimeouts(t *testing.T, typeName string, attrs map[string]rsche
 // organization comes from a value known only after apply (here
 // terraform_data's output) plans: a resource taking the default plans its
 // organization as known after apply and is made in it; the next plan is
-// empty. Issue 18 item 8: configure failed, blocking the whole plan. Not
+// empty (configure once failed, blocking the whole plan). Not
 // parallel: it clears TFE_ORGANIZATION so that only the configuration
 // names the organization.
 func TestAccProvider_organizationKnownAfterApply(t *testing.T) {
@@ -234,6 +234,7 @@ resource "tfgov_policy" "test" {
 }
 `, org, name)
 	accTest(t, acctest.TestCase{
+		PreCheck: func() {}, // testAccPreCheck ran before TFE_ORGANIZATION was cleared
 		Steps: []acctest.TestStep{{
 			Config: config,
 			ConfigPlanChecks: acctest.ConfigPlanChecks{PreApply: []plancheck.PlanCheck{
@@ -252,6 +253,7 @@ func TestAccProvider_organizationUnknownDataSource(t *testing.T) {
 	testAccPreCheck(t)
 	t.Setenv("TFE_ORGANIZATION", "")
 	accTest(t, acctest.TestCase{
+		PreCheck: func() {}, // testAccPreCheck ran before TFE_ORGANIZATION was cleared
 		Steps: []acctest.TestStep{{
 			Config: fmt.Sprintf(`
 resource "terraform_data" "org" {
