@@ -4,8 +4,10 @@ import (
 	"bufio"
 	"context"
 	"encoding/json"
+	"maps"
 	"os"
 	"path/filepath"
+	"slices"
 	"sort"
 	"strings"
 
@@ -222,14 +224,7 @@ type scenService struct {
 type scenPolicyOnService struct{ id, level, code string }
 type scenGrant struct{ id, access string }
 
-func (s scenService) policyNames() []string {
-	var out []string
-	for n := range s.policies {
-		out = append(out, n)
-	}
-	sort.Strings(out)
-	return out
-}
+func (s scenService) policyNames() []string { return slices.Sorted(maps.Keys(s.policies)) }
 
 func (s scenService) grantKeys(skipTeam string) [][2]string {
 	var out [][2]string
@@ -242,14 +237,7 @@ func (s scenService) grantKeys(skipTeam string) [][2]string {
 	return out
 }
 
-func (s scenService) tokenIDs() []string {
-	var out []string
-	for id := range s.tokens {
-		out = append(out, id)
-	}
-	sort.Strings(out)
-	return out
-}
+func (s scenService) tokenIDs() []string { return slices.Sorted(maps.Keys(s.tokens)) }
 
 func (m *scenario) snapshot(rt *rapid.T) scenService {
 	ctx := m.ctx
