@@ -1,7 +1,9 @@
 package provider
 
 import (
+	"cmp"
 	"context"
+	"encoding/json"
 	"fmt"
 	"net/http"
 	"net/http/httptest"
@@ -15,6 +17,7 @@ import (
 	"github.com/hashicorp/terraform-plugin-testing/helper/resource"
 
 	tfe "github.com/hashicorp/go-tfe"
+	"github.com/hashicorp/go-version"
 	"github.com/hashicorp/terraform-plugin-framework/providerserver"
 	"github.com/hashicorp/terraform-plugin-go/tfprotov6"
 
@@ -295,7 +298,7 @@ func testAccClient(t *testing.T) *tfe.Client {
 	accClientOnce.Do(func() {
 		address := os.Getenv("TFE_ADDRESS")
 		if address == "" {
-			address = "https://" + firstNonEmpty(os.Getenv("TFE_HOSTNAME"), defaultHostname)
+			address = "https://" + cmp.Or(os.Getenv("TFE_HOSTNAME"), defaultHostname)
 		}
 		accClient, errAccClient = tfe.NewClient(&tfe.Config{Address: address, Token: os.Getenv("TFE_TOKEN"), RetryServerErrors: true})
 	})
@@ -308,4 +311,46 @@ func testAccClient(t *testing.T) *tfe.Client {
 // testAccName returns a unique name for a fixture or resource.
 func testAccName(prefix string) string {
 	return strings.ToLower(prefix + "-" + randomSuffix())
+}
+
+var (
+	terraformVersionOnce sync.Once
+	terraformVersionV    *version.Version
+	errTerraformVersion  error
+)
+
+// terraformVersion is the version of the Terraform under test
+// (TF_ACC_TERRAFORM_PATH), read once per test binary.
+func terraformVersion(t *testing.T) *version.Version {
+	t.Helper()
+	terraformVersionOnce.Do(func() {
+		out, err := exec.Command(os.Getenv("TF_ACC_TERRAFORM_PATH"), "version", "-json").Output() //nolint:noctx // the test's own terraform
+		if err != nil {
+			errTerraformVersion = fmt.Errorf("terraform version: %w", err)
+			return
+		}
+		var v struct {
+			Version string `json:"terraform_version"`
+		}
+		if err := json.Unmarshal(out, &v); err != nil {
+			errTerraformVersion = fmt.Errorf("terraform version -json: %w\n%s", err, out)
+			return
+		}
+		terraformVersionV, errTerraformVersion = version.NewVersion(v.Version)
+	})
+	if errTerraformVersion != nil {
+		t.Fatal(errTerraformVersion)
+	}
+	return terraformVersionV
+}
+
+// skipTerraformBelow skips a test that runs the terraform binary itself
+// when that binary is older than least.
+func skipTerraformBelow(t *testing.T, least string) {
+	t.Helper()
+	if v := terraformVersion(t); v.LessThan(version.Must(version.NewVersion(least))) {
+		// The words of tfversion.SkipBelow, which .ci/run counts as a
+		// skip gated on the Terraform version.
+		t.Skipf("Terraform CLI version %s is below minimum version %s: skipping test", v, least)
+	}
 }

@@ -7,8 +7,7 @@ import (
 	"github.com/hashicorp/terraform-plugin-log/tflog"
 )
 
-// agentTokenPages fetches the pages of an agent pool's tokens, 100 a page
-// (the pager's fetch).
+// agentTokenPages fetches the pages of an agent pool's tokens (the pager's fetch).
 func (d *providerData) agentTokenPages(poolID string) func(context.Context, int) ([]*tfe.AgentToken, *tfe.Pagination, error) {
 	return func(ctx context.Context, n int) ([]*tfe.AgentToken, *tfe.Pagination, error) {
 		p, err := d.client.AgentTokens.ListWithOptions(ctx, poolID, &tfe.AgentTokenListOptions{ListOptions: tfe.ListOptions{PageNumber: n, PageSize: bulkPageSize}})

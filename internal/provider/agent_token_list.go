@@ -1,6 +1,7 @@
 package provider
 
 import (
+	"cmp"
 	"context"
 	"fmt"
 	"time"
@@ -41,7 +42,7 @@ func (l *agentTokenList) List(ctx context.Context, req list.ListRequest, resp *l
 		for _, tok := range sortedByKey(tokens.byID) {
 			items = append(items, listed{
 				identity: []string{pool, tok.ID},
-				display:  fmt.Sprintf("%s (created %s)", firstNonEmpty(tok.Description, tok.ID), tok.CreatedAt.UTC().Format(time.RFC3339)),
+				display:  fmt.Sprintf("%s (created %s)", cmp.Or(tok.Description, tok.ID), tok.CreatedAt.UTC().Format(time.RFC3339)),
 				fill: fillModel(func(_ context.Context, m *agentTokenResourceModel, _ *diag.Diagnostics) {
 					m.ID, m.AgentPoolID = types.StringValue(tok.ID), types.StringValue(pool)
 					m.setListed(tok)

@@ -21,9 +21,7 @@ func (r *agentTokenResource) MoveState(context.Context) []resource.StateMover {
 	return []resource.StateMover{tfeAgentTokenMove.stateMover()}
 }
 
-// moveAgentTokenV0 keeps the secret: the API returns it only at creation,
-// so a token whose state lacks it cannot be moved (an import would give a
-// token without secret; say so rather than drop it).
+// moveAgentTokenV0 keeps the secret, which the API returns only at creation (an import would lose it).
 func moveAgentTokenV0(s tfeState, _ *diag.Diagnostics) any {
 	m := &agentTokenResourceModel{
 		ID:               s.required("id"),

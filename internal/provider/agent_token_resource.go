@@ -36,8 +36,7 @@ func NewAgentTokenResource() resource.Resource {
 
 type agentTokenResource struct{ resourceBase }
 
-// agentTokenIdentityAttrs is tfgov_agent_token's identity (identity.go):
-// the pool spares the lookup an import by token ID makes.
+// agentTokenIdentityAttrs: the pool spares the lookup an import by token ID makes.
 var agentTokenIdentityAttrs = []identityAttr{
 	{"agent_pool_id", "ID of the agent pool (`apool-<id>`)."},
 	{"id", "ID of the agent token (`at-<id>`)."},
@@ -61,8 +60,7 @@ func (m *agentTokenResourceModel) fields() []modelField {
 	}
 }
 
-// FromTerraform5Value and ToTerraform5Value spare the framework's struct
-// reflection (model_convert.go).
+// FromTerraform5Value and ToTerraform5Value spare the framework's reflection (model_convert.go).
 func (m *agentTokenResourceModel) FromTerraform5Value(v tftypes.Value) error {
 	return fromTerraformObject(v, m.fields())
 }
@@ -167,78 +165,9 @@ func (r *agentTokenResource) Create(ctx context.Context, req resource.CreateRequ
 	resp.Diagnostics.Append(resp.State.Set(ctx, plan)...)
 }
 
-// unreceivedTokens returns the tokens that a create whose answer was lost
-// (amb) may have made: the pool's tokens with the description sent,
-// created within the request's window on the service's clock (their
-// created-at: tfeclient.AmbiguousWriteError.Within), whose create answer this
-// provider did not receive. None is
-// ever revoked: the API has no field that says which process made a
-// token, and one made by another configuration (or a person) at the same
-// moment with the same description looks the same. They are named in a
-// warning instead (agentTokenOrphansWarning). The caller holds the pool's
-// lock alone, so every other create of the pool in this provider has
-// returned and recorded its token: siblings with the same description
-// (made by `count` or `for_each`) are never named.
-func (r *agentTokenResource) unreceivedTokens(ctx context.Context, poolID, description string, amb *tfeclient.AmbiguousWriteError) ([]*tfe.AgentToken, error) {
-	tokens, err := tfeclient.ListAll(ctx, r.data.agentTokenPages(poolID))
-	if err != nil {
-		return nil, err
-	}
-	var found []*tfe.AgentToken
-	for _, t := range tokens {
-		if t.Description == description && amb.Within(t.CreatedAt) && !r.data.owned.wasReceived(t.ID) {
-			found = append(found, t)
-		}
-	}
-	for _, t := range found {
-		countReconcile("tfgov_agent_token", reconcileLeft)
-		agentTokenOrphanCandidates.Store(t.ID, true)
-		tflog.Warn(ctx, "An agent token whose create answer was lost may be this one; it is left alone", map[string]any{"id": t.ID, "agent_pool_id": poolID})
-	}
-	return found, nil
-}
-
-// agentTokenOrphanCandidates is every token some create of this process
-// named as possibly left behind (tests count them).
-var agentTokenOrphanCandidates sync.Map // token ID → true
-
-// agentTokenOrphansWarning tells which tokens a create whose answer was
-// lost may have left behind, and how to revoke them: a summary and a
-// detail, both "" for none. The summary names the tokens, the pool and the
-// description: Terraform folds warnings that share a summary into "and N
-// more similar warnings elsewhere", showing only the first one's detail,
-// so a summary of its own keeps every left-behind ID in the output.
-func agentTokenOrphansWarning(poolID, description, id string, tokens []*tfe.AgentToken) (summary, detail string) {
-	lines := candidateLines(tokens, id, func(t *tfe.AgentToken) string { return t.ID }, func(t *tfe.AgentToken) string {
-		return fmt.Sprintf("  - %s (created %s)", t.ID, t.CreatedAt.UTC().Format(time.RFC3339))
-	})
-	if len(lines) == 0 {
-		return "", ""
-	}
-	ids := candidateLines(tokens, id, func(t *tfe.AgentToken) string { return t.ID }, func(t *tfe.AgentToken) string { return t.ID })
-	what := "An agent token"
-	if len(ids) > 1 {
-		what = "Agent tokens"
-	}
-	summary = fmt.Sprintf("%s may have been left behind in pool %s: %s (description %q)", what, poolID, strings.Join(ids, ", "), description)
-	detail = fmt.Sprintf("A request that creates an agent token in pool %s ended without a definite answer, so the service may have made a token whose secret nobody received. "+
-		"The provider created the token again (%s, in state) and revoked nothing: no API field tells which process made a token, "+
-		"and a token of another configuration or person with the same description made at the same moment looks the same. "+
-		"These tokens of the pool have the description %q, were created while the lost request was in flight, and were not received by this apply:\n\n%s\n\n"+
-		"One of them may be a live credential that nobody holds. Revoke each one that no agent and no other configuration uses: "+
-		"in the organization's settings (Agents, then the pool, then its token list), or with the API: DELETE /api/v2/authentication-tokens/<id>. "+
-		"A token nobody holds is never used, so the action tfgov_agent_token_prune (agent_pool_id = %q, unused_for = a duration), which revokes the tokens of one agent pool unused for that long, "+
-		"revokes it once the duration has passed, with every other token of the pool unused as long: run it with dry_run = true (its default) first to see which. "+
-		"Giving each configuration's tokens a description of its own makes such a list exact.",
-		poolID, id, description, strings.Join(lines, "\n"), poolID)
-	return summary, detail
-}
-
-// Read refreshes the token from its pool's token list, which every token
-// of the pool shares (bulkLists): one request per 100 tokens of a pool per
-// plan. A token missing from the list was revoked outside Terraform; a 404
-// on the list fails (DESIGN.md, "Gone or cannot see"). The secret is never
-// listed, so the one in state is kept.
+// Read finds the token in its pool's shared list (a request per 100 tokens of a pool per plan):
+// missing, it was revoked outside Terraform; a 404 on the list fails (DESIGN.md "Gone or cannot
+// see"). The secret is never listed: the one in state is kept.
 func (r *agentTokenResource) Read(ctx context.Context, req resource.ReadRequest, resp *resource.ReadResponse) {
 	defer r.syncIdentity(ctx, &req.State, &resp.State, resp.Identity, &resp.Diagnostics)
 	state, diags := getModel[agentTokenResourceModel](ctx, req.State)
@@ -285,13 +214,6 @@ func (r *agentTokenResource) Read(ctx context.Context, req resource.ReadRequest,
 	resp.Diagnostics.Append(resp.State.Set(ctx, state)...)
 }
 
-// setListed sets what a token's read or list returns (Read and the list
-// resource). Its creation time is not kept: no plan needs it, and state
-// is Terraform's time at scale (the tfgov_agent_tokens data source has it).
-func (m *agentTokenResourceModel) setListed(tok *tfe.AgentToken) {
-	m.Description = types.StringValue(tok.Description)
-}
-
 // Update is reached only when nothing but computed values would change:
 // every configurable attribute forces a new token.
 func (r *agentTokenResource) Update(ctx context.Context, req resource.UpdateRequest, resp *resource.UpdateResponse) {
@@ -316,9 +238,8 @@ func (r *agentTokenResource) Delete(ctx context.Context, req resource.DeleteRequ
 	tflog.Info(ctx, "Deleted agent token", map[string]any{"id": state.ID.ValueString()})
 }
 
-// ImportState takes `<agent_pool_id>/<token_id>`, or the bare `at-` token
-// ID, whose pool is then found among the provider organization's agent
-// pools (the token read does not name its pool).
+// ImportState takes `<agent_pool_id>/<token_id>`, or the bare `at-` ID, whose pool is then looked
+// for among the organization's (the token read does not name its pool).
 func (r *agentTokenResource) ImportState(ctx context.Context, req resource.ImportStateRequest, resp *resource.ImportStateResponse) {
 	req.ID = r.importID(ctx, req, &resp.Diagnostics)
 	const forms = "<agent_pool_id>/<token_id> or <token_id> (at-<id>)"
@@ -349,8 +270,67 @@ func (r *agentTokenResource) ImportState(ctx context.Context, req resource.Impor
 		fmt.Sprintf("The API returns an agent token's secret only when it is created, so the imported token %s has a null token attribute. Replace the resource (terraform apply -replace) to get a token whose secret Terraform knows.", tokenID))
 }
 
-// findPool looks for tokenID in every agent pool of the provider's
-// organization. It runs only on import.
+// unreceivedTokens: the pool's tokens with the sent description, created in the request's window on
+// the service's clock, that no create here received. Never revoked, only named (nothing proves who made
+// one); the caller holds the pool's lock alone, so siblings' tokens are all received (DESIGN.md "Lost creates").
+func (r *agentTokenResource) unreceivedTokens(ctx context.Context, poolID, description string, amb *tfeclient.AmbiguousWriteError) ([]*tfe.AgentToken, error) {
+	tokens, err := tfeclient.ListAll(ctx, r.data.agentTokenPages(poolID))
+	if err != nil {
+		return nil, err
+	}
+	var found []*tfe.AgentToken
+	for _, t := range tokens {
+		if t.Description == description && amb.Within(t.CreatedAt) && !r.data.owned.wasReceived(t.ID) {
+			found = append(found, t)
+		}
+	}
+	for _, t := range found {
+		countReconcile("tfgov_agent_token", reconcileLeft)
+		agentTokenOrphanCandidates.Store(t.ID, true)
+		tflog.Warn(ctx, "An agent token whose create answer was lost may be this one; it is left alone", map[string]any{"id": t.ID, "agent_pool_id": poolID})
+	}
+	return found, nil
+}
+
+// agentTokenOrphanCandidates: every token a create here named as possibly left behind (for tests).
+var agentTokenOrphanCandidates sync.Map // token ID → true
+
+// agentTokenOrphansWarning names the tokens a lost create may have left and how to revoke them ("",
+// "" for none). The summary names them: Terraform folds warnings with one summary into "and N more
+// similar warnings", showing only the first detail.
+func agentTokenOrphansWarning(poolID, description, id string, tokens []*tfe.AgentToken) (summary, detail string) {
+	lines := candidateLines(tokens, id, func(t *tfe.AgentToken) string { return t.ID }, func(t *tfe.AgentToken) string {
+		return fmt.Sprintf("  - %s (created %s)", t.ID, t.CreatedAt.UTC().Format(time.RFC3339))
+	})
+	if len(lines) == 0 {
+		return "", ""
+	}
+	ids := candidateLines(tokens, id, func(t *tfe.AgentToken) string { return t.ID }, func(t *tfe.AgentToken) string { return t.ID })
+	what := "An agent token"
+	if len(ids) > 1 {
+		what = "Agent tokens"
+	}
+	summary = fmt.Sprintf("%s may have been left behind in pool %s: %s (description %q)", what, poolID, strings.Join(ids, ", "), description)
+	detail = fmt.Sprintf("A request that creates an agent token in pool %s ended without a definite answer, so the service may have made a token whose secret nobody received. "+
+		"The provider created the token again (%s, in state) and revoked nothing: no API field tells which process made a token, "+
+		"and a token of another configuration or person with the same description made at the same moment looks the same. "+
+		"These tokens of the pool have the description %q, were created while the lost request was in flight, and were not received by this apply:\n\n%s\n\n"+
+		"One of them may be a live credential that nobody holds. Revoke each one that no agent and no other configuration uses: "+
+		"in the organization's settings (Agents, then the pool, then its token list), or with the API: DELETE /api/v2/authentication-tokens/<id>. "+
+		"A token nobody holds is never used, so the action tfgov_agent_token_prune (agent_pool_id = %q, unused_for = a duration), which revokes the tokens of one agent pool unused for that long, "+
+		"revokes it once the duration has passed, with every other token of the pool unused as long: run it with dry_run = true (its default) first to see which. "+
+		"Giving each configuration's tokens a description of its own makes such a list exact.",
+		poolID, id, description, strings.Join(lines, "\n"), poolID)
+	return summary, detail
+}
+
+// setListed records a token's read or list (Read, the list resource); not its creation time, which
+// no plan needs (the tfgov_agent_tokens data source has it).
+func (m *agentTokenResourceModel) setListed(tok *tfe.AgentToken) {
+	m.Description = types.StringValue(tok.Description)
+}
+
+// findPool looks for tokenID in every pool of the organization (import only).
 func (r *agentTokenResource) findPool(ctx context.Context, tokenID string) (string, error) {
 	if r.data.organization == "" {
 		return "", fmt.Errorf("importing by token ID alone needs the provider's organization to search its agent pools; set it, or import with <agent_pool_id>/%s", tokenID)
@@ -404,13 +384,9 @@ func (d *providerData) poolListsToken(ctx context.Context, poolID, tokenID strin
 	return found, err
 }
 
-// agentTokenInPool settles a token missing from its pool's list of
-// several pages (row 8 of issue 43): a read by ID says whether the token
-// exists, but not its pool (the show response names none), and a token
-// of another pool must never pass for this pool's. So a token that
-// exists is looked for in a second, complete walk of the pool's list;
-// missing from it too, it is not this pool's, and the error names the pool
-// it is in when the API token may list that pool's tokens.
+// agentTokenInPool settles a token missing from its pool's list of several pages: a read by ID says
+// whether it exists but not its pool, so a second complete walk of the list says whether it is this
+// pool's; if not, the error names the pool it is in, when the token may list that pool's tokens.
 func (d *providerData) agentTokenInPool(ctx context.Context, poolID, id string) (tok *tfe.AgentToken, ok bool, failure string) {
 	tok, err := d.client.AgentTokens.Read(ctx, id)
 	switch {

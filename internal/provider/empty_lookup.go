@@ -9,29 +9,21 @@ import (
 	tfe "github.com/hashicorp/go-tfe"
 )
 
-// Plural lookups whose filter (a name search or prefix, tags) can hold a
-// typo fail when it matches nothing, unless allow_empty says an empty
-// result is expected: an empty result would otherwise feed for_each, and
-// the plan would destroy every object it drove, with no word. The
-// suggestions come from a listing made on that path only.
+// A plural lookup whose typed filter matches nothing fails unless allow_empty: an empty result
+// would plan the destroy of all it drove (DESIGN.md "Empty look-ups").
 
-// allowEmptyHint ends every "matches nothing" error.
 const allowEmptyHint = "\n\nIf an empty result is expected here, set allow_empty = true."
 
-// wholeDistance is the edit distance between two names.
 func wholeDistance(w, h string) int { return levenshtein.Distance(w, h, nil) }
 
-// prefixDistance is how far h is from starting with w: the smallest edit
-// distance of w to a beginning of h.
+// prefixDistance: the smallest edit distance of w to a beginning of h.
 func prefixDistance(w, h string) int { return partDistance(w, h, false) }
 
-// substringDistance is how far h is from containing w: the smallest edit
-// distance of w to a part of h.
+// substringDistance: the smallest edit distance of w to a part of h.
 func substringDistance(w, h string) int { return partDistance(w, h, true) }
 
-// partDistance is the smallest edit distance of w to a beginning of h, or
-// (anywhere) to any part of h: the edit-distance table with a free start
-// anywhere in h when anywhere, and a free end.
+// partDistance: the edit-distance table with a free end, and a free start anywhere in h when
+// anywhere (else at its beginning).
 func partDistance(w, h string, anywhere bool) int {
 	wr, hr := []rune(w), []rune(h)
 	prev, cur := make([]int, len(hr)+1), make([]int, len(hr)+1)
@@ -54,8 +46,7 @@ func partDistance(w, h string, anywhere bool) int {
 	return slices.Min(prev)
 }
 
-// suggest is "; the closest <what>: a, b, c." or, when have is empty,
-// ": " + none + ".".
+// suggest is "; the closest <what>: a, b, c." or, with none near, ": " + none + ".".
 func suggest(what, want string, have []string, dist func(w, h string) int, none string) string {
 	if near := closestBy(want, have, closestCount, dist); len(near) > 0 {
 		return fmt.Sprintf("; the closest %s: %s.", what, quoted(near))
@@ -63,10 +54,8 @@ func suggest(what, want string, have []string, dist func(w, h string) int, none 
 	return ": " + none + "."
 }
 
-// emptyWorkspacesDetail explains why f matched no workspace of org: all is
-// every workspace of org the token can see. It names each filter that
-// matches nothing on its own, with the closest names or tags; otherwise it
-// says the filters match only apart (or the excluded tags drop them all).
+// emptyWorkspacesDetail names each filter that alone matches none of all (org's visible workspaces)
+// with the closest names or tags, or says the filters match only apart.
 func emptyWorkspacesDetail(org string, f workspaceFilter, all []*tfe.Workspace) string {
 	var b strings.Builder
 	fmt.Fprintf(&b, "No workspace of organization %s that the API token can see matches the filter.", org)
@@ -108,9 +97,7 @@ func emptyWorkspacesDetail(org string, f workspaceFilter, all []*tfe.Workspace) 
 	return b.String() + allowEmptyHint
 }
 
-// emptyPoliciesDetail explains a policy search of org (of kind, "" for
-// any) that matched nothing: names are the names of org's policies of
-// that kind.
+// emptyPoliciesDetail explains a search of org's policies of kind ("": any) among names.
 func emptyPoliciesDetail(org, search, kind string, names []string) string {
 	what := "policy"
 	if kind != "" {

@@ -19,25 +19,11 @@ import (
 	"github.com/hashicorp/terraform-plugin-log/tflog"
 )
 
-// List resources (Terraform 1.14 and later: `list` blocks in .tfquery.hcl
-// files, `terraform query`).
-//
-// Every managed resource type has one. A list reads its parent's list with
-// the same function the resources' refresh uses (100 records a page, every
-// page: N records cost ceil(N/100) requests), and each result carries the
-// resource's identity (identity.go) and a name a person recognises. With
-// include_resource the result also holds the whole resource, converted
-// from the list's record by the same code as the resource's Read, so
-// `terraform query -generate-config-out` writes configuration that plans
-// no change. An API error ends the list with that error, never with a
-// shorter list; so does a parent that does not exist (a 404).
-//
-// Two types need a request per object, because the API's list has no such
-// field: a policy's code (tfgov_policy_upload: one download per policy
-// that has changed since it was created, to learn whether it has code at
-// all), and a module version's deprecation (tfgov_module_version_deprecation:
-// the module's read lists its versions without their deprecation, so each
-// version is read).
+// List resources (Terraform 1.14+, `terraform query`): a list reads its parent's list with the
+// refresh's own function (ceil(N/100) requests); each result carries the identity, a name a person
+// knows and, with include_resource, the resource converted by Read's own code, so
+// -generate-config-out plans no change. Any error, a 404 parent too, ends the list: never a shorter
+// one. A policy's code and a version's deprecation cost a request per object (not in the API's list).
 
 var _ provider.ProviderWithListResources = (*tfgovProvider)(nil)
 
@@ -61,11 +47,9 @@ func (l *listBase) Configure(_ context.Context, req resource.ConfigureRequest, r
 
 // listed is one object a list found.
 type listed struct {
-	// identity holds the identity's values in resourceIdentities order.
-	identity []string
+	identity []string // in resourceIdentities order
 	display  string
-	// fill writes the whole resource into the result's (include_resource),
-	// starting from a model whose attributes are all null.
+	// fill writes the whole resource (include_resource) from a model of nulls.
 	fill func(ctx context.Context, res *tfsdk.Resource) diag.Diagnostics
 }
 
@@ -95,8 +79,7 @@ func fillModel[M any](set func(ctx context.Context, m *M, diags *diag.Diagnostic
 	}
 }
 
-// stream answers a List with items (up to the request's limit), or with
-// diags when they hold an error.
+// stream answers a List with items up to the limit, or with diags holding an error.
 func (l *listBase) stream(ctx context.Context, req list.ListRequest, resp *list.ListResultsStream, items []listed, diags diag.Diagnostics) {
 	if diags.HasError() {
 		resp.Results = list.ListResultsStreamDiagnostics(diags)
@@ -128,8 +111,7 @@ func full(req list.ListRequest, items []listed) bool {
 	return req.Limit > 0 && int64(len(items)) >= req.Limit
 }
 
-// organization is the list's organization: the configured one, else the
-// provider's.
+// organization is the list's organization, else the provider's.
 func (l *listBase) organization(v types.String, diags *diag.Diagnostics) string {
 	if org := v.ValueString(); org != "" {
 		return org
@@ -142,8 +124,7 @@ func (l *listBase) organization(v types.String, diags *diag.Diagnostics) string 
 	return ""
 }
 
-// configured reports whether the provider is configured, and says so when
-// it is not.
+// configured reports whether the provider is configured, saying so if not.
 func (l *listBase) configured(diags *diag.Diagnostics) bool {
 	if l.data == nil {
 		diags.AddError("Provider not configured", "The provider was not configured before listing "+string(l.typ)+"; this is a bug in the provider.")
@@ -178,8 +159,7 @@ func (l *listBase) module(ctx context.Context, req list.ListRequest, diags *diag
 
 // Objects of one parent (an agent pool's tokens, a workspace's grants).
 
-// parentListSchema is the configuration of a list resource of the objects
-// of one parent, named by its ID in attr.
+// parentListSchema configures a list of one parent's objects, named by its ID in attr.
 func parentListSchema(description, attr, attrDescription string) listschema.Schema {
 	return listschema.Schema{
 		MarkdownDescription: description,
@@ -193,9 +173,7 @@ func parentListSchema(description, attr, attrDescription string) listschema.Sche
 	}
 }
 
-// parentID reads the parent's ID (attr) of a parentListSchema list; ""
-// when it cannot be read or the provider is not configured (diags say
-// why).
+// parentID reads the parent's ID (attr); "" when it cannot (diags say why).
 func (l *listBase) parentID(ctx context.Context, req list.ListRequest, attr string, diags *diag.Diagnostics) string {
 	var id types.String
 	if diags.Append(req.Config.GetAttribute(ctx, path.Root(attr), &id)...); diags.HasError() || !l.configured(diags) {
@@ -230,8 +208,7 @@ func policyListSchema(what string) listschema.Schema {
 	}
 }
 
-// policies lists the policies a policy list's configuration selects, in
-// the API's order.
+// policies lists the policies a policy list selects, in the API's order.
 func (l *listBase) policies(ctx context.Context, req list.ListRequest, diags *diag.Diagnostics) []*policyAPI {
 	var cfg policyListConfig
 	if diags.Append(req.Config.Get(ctx, &cfg)...); diags.HasError() || !l.configured(diags) {
@@ -252,8 +229,7 @@ func (l *listBase) policies(ctx context.Context, req list.ListRequest, diags *di
 	return pols
 }
 
-// sortedByKey returns the records of m in the order of their keys (an ID,
-// or a variable's key), for a stable answer.
+// sortedByKey returns m's records in key order, for a stable answer.
 func sortedByKey[T any](m map[string]T) []T {
 	out := make([]T, 0, len(m))
 	for _, k := range slices.Sorted(maps.Keys(m)) {

@@ -4,14 +4,24 @@ import (
 	"context"
 	"fmt"
 	"net/http"
+	"os"
+	"path/filepath"
+	"regexp"
+	"strconv"
 	"strings"
 	"testing"
 
 	tfe "github.com/hashicorp/go-tfe"
 	"github.com/hashicorp/terraform-plugin-go/tfprotov6"
+	"github.com/hashicorp/terraform-plugin-testing/helper/resource"
+	"github.com/hashicorp/terraform-plugin-testing/knownvalue"
+	"github.com/hashicorp/terraform-plugin-testing/querycheck"
+	"github.com/hashicorp/terraform-plugin-testing/querycheck/queryfilter"
+	"github.com/hashicorp/terraform-plugin-testing/tfjsonpath"
+	"github.com/hashicorp/terraform-plugin-testing/tfversion"
 )
 
-// Protocol-level tests of the list resources (protocol_test.go): every
+// Protocol-level tests of the list resources (acctest_protocol_test.go): every
 // result's identity, display name and (include_resource) resource, the
 // filters, the limit, the requests a list costs, and errors.
 
@@ -130,4 +140,188 @@ func firstDiags(res []listResult) []*tfprotov6.Diagnostic {
 		return nil
 	}
 	return res[0].diags
+}
+
+// queryCase is one list resource's acceptance test (Terraform 1.14 and
+// later): Terraform makes an object, then `terraform query` with the list
+// block finds exactly it, with its identity, display name and resource.
+type queryCase struct {
+	typ      string // without the provider prefix
+	config   string
+	filter   string // the list block's config arguments
+	identity map[string]knownvalue.Check
+	display  knownvalue.Check
+	values   map[string]knownvalue.Check // resource attributes
+}
+
+func testAccQuery(t *testing.T, c queryCase) {
+	addr := "tfgov_" + c.typ + ".test"
+	var known []querycheck.KnownValueCheck
+	for attr, check := range c.values {
+		known = append(known, querycheck.KnownValueCheck{Path: tfjsonpath.New(attr), KnownValue: check})
+	}
+	byIdentity := queryfilter.ByResourceIdentity(c.identity)
+	accParallelTest(t, resource.TestCase{
+		TerraformVersionChecks: []tfversion.TerraformVersionCheck{tfversion.SkipBelow(tfversion.Version1_14_0)},
+		Steps: []resource.TestStep{
+			{Config: c.config},
+			{
+				Query: true,
+				Config: fmt.Sprintf(`
+provider "tfgov" {}
+
+list "tfgov_%[1]s" "test" {
+  provider         = tfgov
+  include_resource = true
+  config {
+    %[2]s
+  }
+}
+`, c.typ, c.filter),
+				QueryResultChecks: []querycheck.QueryResultCheck{
+					querycheck.ExpectLength(addr, 1),
+					querycheck.ExpectIdentity(addr, c.identity),
+					querycheck.ExpectResourceDisplayName(addr, byIdentity, c.display),
+					querycheck.ExpectResourceKnownValues(addr, byIdentity, known),
+				},
+			},
+		},
+	})
+}
+
+var (
+	orgCheck = func() knownvalue.Check { return knownvalue.StringExact(testAccOrganization()) }
+	idLike   = func(prefix string) knownvalue.Check {
+		return knownvalue.StringRegexp(regexp.MustCompile(`^` + prefix + `-[A-Za-z0-9]+$`))
+	}
+	moduleIDOf = func(mod moduleRef, last string, check knownvalue.Check) map[string]knownvalue.Check {
+		return map[string]knownvalue.Check{
+			"organization": knownvalue.StringExact(mod.Organization), "module_name": knownvalue.StringExact(mod.Name),
+			"module_provider": knownvalue.StringExact(mod.Provider), last: check,
+		}
+	}
+)
+
+// queryAdoptionFixtures makes, outside Terraform, objects of every managed
+// type for a query to find: two policies (one with code, one OPA), team
+// access of a workspace (a fixed level and custom), two agent tokens, a
+// plain and a sensitive test variable, a finished test run and a
+// deprecated module version. It returns the list blocks that find exactly
+// them, and how many objects they are.
+func queryAdoptionFixtures(t *testing.T) (string, int) {
+	t.Helper()
+	ctx := context.Background()
+	c := testAccClient(t)
+	org := testAccOrganization()
+	prefix := testAccName("query")
+	for _, p := range []struct {
+		kind  tfe.PolicyKind
+		query *string
+		code  string
+	}{
+		{tfe.Sentinel, nil, sentinelCode},
+		{tfe.OPA, tfe.String("data.terraform.policies.tags.deny"), ""},
+	} {
+		pol, err := c.Policies.Create(ctx, org, tfe.PolicyCreateOptions{Name: tfe.String(prefix + "-" + string(p.kind)), Kind: p.kind, Query: p.query, EnforcementLevel: tfe.EnforcementMode(tfe.EnforcementAdvisory), Description: tfe.String("made outside Terraform")})
+		if err != nil {
+			t.Fatalf("policy: %v", err)
+		}
+		t.Cleanup(func() { _ = c.Policies.Delete(context.Background(), pol.ID) })
+		if p.code != "" {
+			if err := c.Policies.Upload(ctx, pol.ID, []byte(p.code)); err != nil {
+				t.Fatalf("policy code: %v", err)
+			}
+		}
+	}
+	ws := testAccWorkspace(t)
+	for _, g := range []tfe.TeamAccessAddOptions{
+		{Access: tfe.Access(tfe.AccessWrite), Team: testAccTeam(t, nil), Workspace: ws},
+		{Access: tfe.Access(tfe.AccessCustom), Team: testAccTeam(t, nil), Workspace: ws, Runs: tfe.RunsPermission(tfe.RunsPermissionPlan), Variables: tfe.VariablesPermission(tfe.VariablesPermissionRead)},
+	} {
+		if _, err := c.TeamAccess.Add(ctx, g); err != nil {
+			t.Fatalf("team access: %v", err)
+		}
+	}
+	pool := testAccAgentPool(t)
+	for _, d := range []string{"first", "second"} {
+		if _, err := c.AgentTokens.Create(ctx, pool.ID, tfe.AgentTokenCreateOptions{Description: tfe.String(d)}); err != nil {
+			t.Fatalf("agent token: %v", err)
+		}
+	}
+	m := testAccRegistryModule(t, "1.0.0", "1.1.0")
+	mod := moduleRef{Organization: org, Name: m.Name, Provider: m.Provider}
+	for _, v := range []tfe.VariableCreateOptions{
+		{Key: tfe.String("AWS_REGION"), Value: tfe.String("eu-west-1"), Description: tfe.String("Region"), Category: tfe.Category(tfe.CategoryEnv)},
+		{Key: tfe.String("API_TOKEN"), Value: tfe.String("hush"), Category: tfe.Category(tfe.CategoryEnv), Sensitive: tfe.Bool(true)},
+	} {
+		if _, err := c.TestVariables.Create(ctx, mod.id(), v); err != nil {
+			t.Fatalf("test variable: %v", err)
+		}
+	}
+	if _, err := deprecateModuleVersion(ctx, c, testAccModuleVersion(m, "1.0.0"), tfe.String("Use 1.1.0."), tfe.String("https://example.com/upgrade")); err != nil {
+		t.Fatalf("deprecation: %v", err)
+	}
+	run := testAccTestRun(t, mod, testAccTestConfiguration(t, mod, "pass"))
+	if _, err := (testRunClient{c}).waitFor(ctx, mod, run.ID, func(r *testRunRecord) bool { return r.final() }); err != nil {
+		t.Fatalf("waiting for run %s: %v", run.ID, err)
+	}
+	modCfg := fmt.Sprintf("module_name = %q\n    module_provider = %q", mod.Name, mod.Provider)
+	blocks := []struct{ typ, cfg string }{
+		{"tfgov_policy", fmt.Sprintf("search = %q", prefix)},
+		{"tfgov_policy_upload", fmt.Sprintf("search = %q", prefix)},
+		{"tfgov_team_access", fmt.Sprintf("workspace_id = %q", ws.ID)},
+		{"tfgov_agent_token", fmt.Sprintf("agent_pool_id = %q", pool.ID)},
+		{"tfgov_module_test_variable", modCfg},
+		{"tfgov_module_test_run", modCfg},
+		{"tfgov_module_version_deprecation", modCfg},
+	}
+	var b strings.Builder
+	for _, bl := range blocks {
+		fmt.Fprintf(&b, "list %q \"found\" {\n  provider         = tfgov\n  include_resource = true\n  limit            = 1000\n  config {\n    %s\n  }\n}\n\n", bl.typ, bl.cfg)
+	}
+	// 2 policies, 1 upload, 2 grants, 2 tokens, 2 variables, 1 run, 1 deprecation.
+	return b.String(), 11
+}
+
+// TestAccListResources_generateConfig: `terraform query
+// -generate-config-out` finds objects of every type made outside
+// Terraform and writes configuration whose plan only imports them; after
+// the apply the plan is empty.
+func TestAccListResources_generateConfig(t *testing.T) {
+	testCLIConfig(t)
+	testAccPreCheck(t)
+	skipTerraformBelow(t, "1.14.0")
+	query, n := queryAdoptionFixtures(t)
+	dir := t.TempDir()
+	for name, content := range map[string]string{
+		"main.tf":          "terraform {\n  required_providers {\n    tfgov = { source = \"tfgov/tfgov\" }\n  }\n}\n\nprovider \"tfgov\" {}\n",
+		"find.tfquery.hcl": query,
+	} {
+		if err := os.WriteFile(filepath.Join(dir, name), []byte(content), 0o600); err != nil {
+			t.Fatal(err)
+		}
+	}
+	tf := func(args ...string) string {
+		t.Helper()
+		out, err := runTerraform(t, dir, append(args, "-no-color")...)
+		if err != nil {
+			t.Fatalf("terraform %s: %v\n%s", strings.Join(args, " "), err, out)
+		}
+		return out
+	}
+	out := tf("query", "-generate-config-out=generated.tf")
+	gen, err := os.ReadFile(filepath.Join(dir, "generated.tf"))
+	if err != nil {
+		t.Fatalf("no generated.tf: %v\n%s", err, out)
+	}
+	t.Logf("terraform query:\n%s\ngenerated.tf:\n%s", out, gen)
+	plan := tf("plan")
+	want := regexp.MustCompile(`Plan: (\d+) to import, 0 to add, 0 to change, 0 to destroy`)
+	if m := want.FindStringSubmatch(plan); m == nil || m[1] != strconv.Itoa(n) {
+		t.Fatalf("plan of the generated configuration: want %d imports and nothing else:\n%s", n, plan)
+	}
+	tf("apply", "-auto-approve")
+	if out := tf("plan", "-detailed-exitcode"); !strings.Contains(out, "No changes.") {
+		t.Errorf("the plan after adopting is not empty:\n%s", out)
+	}
 }

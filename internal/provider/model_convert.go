@@ -10,19 +10,11 @@ import (
 	"github.com/hashicorp/terraform-plugin-go/tftypes"
 )
 
-// Converting a resource model without the framework's struct reflection.
-//
-// Plan.Get and State.Set convert a model struct field by field through
-// reflection, and terraform-plugin-framework (v1.19) compiles a regular
-// expression for every field of every conversion (internal/reflect's
-// isValidFieldName): profiled under Terraform, that reflection was about 8%
-// of the provider's CPU for agent token creates. A model that lists its
-// fields (modelField) implements tftypes.ValueConverter and
-// tftypes.ValueCreator instead, which the framework calls in place of
-// reflection: Set(ctx, &model) as usual, and getModel for Get.
+// Models convert without the framework's struct reflection, which compiles a regular expression per
+// field per conversion (v1.19): about 8% of the CPU of agent token creates, profiled. A model that
+// lists its fields is a tftypes.ValueConverter and ValueCreator: Set(ctx, &model), getModel for Get.
 
-// modelField is one attribute of a model: its name, its type and a pointer
-// to the model's field (*types.String, *types.Map...).
+// modelField: an attribute's name, type and a pointer to the model's field (*types.String...).
 type modelField struct {
 	name string
 	typ  attr.Type
@@ -55,7 +47,6 @@ func fromTerraformObject(v tftypes.Value, fields []modelField) error {
 	return nil
 }
 
-// assign stores val into the field ptr points to.
 func assign(ptr any, val attr.Value) error {
 	ok := false
 	switch p := ptr.(type) {
@@ -102,7 +93,6 @@ func toTerraformObject(fields []modelField) (any, error) {
 	return out, nil
 }
 
-// deref returns the value ptr points to.
 func deref(ptr any) (attr.Value, bool) {
 	switch p := ptr.(type) {
 	case *types.String:
@@ -140,8 +130,7 @@ type getter interface {
 	Get(ctx context.Context, target any) diag.Diagnostics
 }
 
-// getModel reads g into a new *T through T's FromTerraform5Value (a pointer
-// target is what lets the framework call it).
+// getModel reads g into a new *T through T's FromTerraform5Value (a pointer lets the framework call it).
 func getModel[T any](ctx context.Context, g getter) (*T, diag.Diagnostics) {
 	var m *T
 	diags := g.Get(ctx, &m)
@@ -151,8 +140,7 @@ func getModel[T any](ctx context.Context, g getter) (*T, diag.Diagnostics) {
 	return m, diags
 }
 
-// getInto is getModel into an existing model: `getInto(ctx, req.Plan,
-// &plan)` in place of `req.Plan.Get(ctx, &plan)`.
+// getInto is getModel into an existing model, in place of `req.Plan.Get(ctx, &plan)`.
 func getInto[T any](ctx context.Context, g getter, m *T) diag.Diagnostics {
 	got, diags := getModel[T](ctx, g)
 	if got != nil {

@@ -4,14 +4,11 @@ import (
 	tfe "github.com/hashicorp/go-tfe"
 )
 
-// moduleRef names a private registry module, whose namespace is its
-// organization.
+// moduleRef names a private registry module (namespace: its organization); String is its import ID part.
 type moduleRef struct {
 	Organization, Name, Provider string
 }
 
-// String is `<organization>/<module_name>/<module_provider>`, the module
-// part of import IDs and the key of the provider's variable lists.
 func (m moduleRef) String() string { return m.Organization + "/" + m.Name + "/" + m.Provider }
 
 func (m moduleRef) id() tfe.RegistryModuleID {

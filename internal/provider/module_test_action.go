@@ -51,17 +51,12 @@ type moduleTestActionModel struct {
 }
 
 const (
-	// defaultModuleTestTimeout is how long the action waits for a run
-	// when its configuration gives no timeout: the resource's default.
-	defaultModuleTestTimeout = defaultTestRunCreateTimeout
-	// interruptCancelTimeout bounds the cancellation of a run after
-	// Terraform was interrupted or the timeout passed: waiting for a
-	// queued run to start, the cancel, its grace period, and a
-	// force-cancel.
+	defaultModuleTestTimeout = defaultTestRunCreateTimeout // with no timeout configured, the resource's default
+	// interruptCancelTimeout bounds a run's cancellation after an interrupt or the timeout: the wait
+	// for a queued run to start, the cancel, its grace and a force-cancel.
 	interruptCancelTimeout = 2 * time.Minute
-	// interruptCancelGrace is how long a canceled run may take to stop
-	// before it is force-canceled: a run interrupted ends its run block in
-	// progress and destroys what it made.
+	// interruptCancelGrace: a canceled run ends its run block in progress and destroys what it made
+	// before it is force-canceled.
 	interruptCancelGrace = 30 * time.Second
 )
 
@@ -166,11 +161,9 @@ func checkModuleDirectory(dir string) error {
 	return nil
 }
 
-// Invoke uploads the configuration (three requests) unless a configuration
-// version is given, queues the run (one request), and reads it with
-// backoff until it ends, sending a progress message for each change of its
-// status or counts. When ctx ends (Terraform was interrupted) or the
-// timeout passes, it cancels the run.
+// Invoke uploads the configuration (three requests) unless a version is given, queues the run and
+// polls it, sending progress on each change; when ctx ends (an interrupt) or the timeout passes, it
+// cancels the run.
 func (a *moduleTestAction) Invoke(ctx context.Context, req action.InvokeRequest, resp *action.InvokeResponse) {
 	var cfg moduleTestActionModel
 	resp.Diagnostics.Append(req.Config.Get(ctx, &cfg)...)
@@ -227,11 +220,8 @@ func (a *moduleTestAction) Invoke(ctx context.Context, req action.InvokeRequest,
 		}
 	}
 	if err != nil && waitCtx.Err() != nil && !cfg.Source.IsNull() {
-		// Interrupted (or out of time) while the request was in flight:
-		// the service may have queued the run all the same. Only on a
-		// configuration version this invocation made is a run provably
-		// its own: on a given one, another's run with the same inputs
-		// could be canceled.
+		// Interrupted in flight: the run may be queued all the same. Only on a version this invocation
+		// made is a run provably its own; on a given one, another's run with the same inputs could be canceled.
 		if rec = a.interruptedCreate(ctx, c, m, opts, sent); rec != nil {
 			a.cancelRun(ctx, c, m, rec, timeout, err, &resp.Diagnostics)
 			return
@@ -268,11 +258,8 @@ func (a *moduleTestAction) Invoke(ctx context.Context, req action.InvokeRequest,
 	resp.Diagnostics.AddError(summary, detail)
 }
 
-// interruptedCreate looks, with a fresh context, for the run that a create
-// request sent at sent and cut short by the end of the invocation's
-// context may have queued: a run on the configuration version sent,
-// created since, with the inputs sent (lostCreate). Nil when there is none
-// or the look-up failed.
+// interruptedCreate looks, with a fresh context, for the run a create cut short at sent may have
+// queued (lostCreate); nil when there is none or the look-up failed.
 func (a *moduleTestAction) interruptedCreate(ctx context.Context, c testRunClient, m moduleRef, opts *tfe.TestRunCreateOptions, sent time.Time) *testRunRecord {
 	lctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), interruptCancelTimeout)
 	defer cancel()
@@ -289,9 +276,7 @@ func (a *moduleTestAction) interruptedCreate(ctx context.Context, c testRunClien
 	return rec
 }
 
-// cancelRun cancels a run that waiting for stopped with err: Terraform was
-// interrupted (ctx ended) or the timeout passed. It works with a fresh
-// context, since ctx may have ended.
+// cancelRun cancels a run after an interrupt or the timeout (err), with a fresh context.
 func (a *moduleTestAction) cancelRun(ctx context.Context, c testRunClient, m moduleRef, rec *testRunRecord, timeout time.Duration, err error, diags *diag.Diagnostics) {
 	why := fmt.Sprintf("waiting for it failed: %s", err)
 	switch {
@@ -363,9 +348,7 @@ func progressOf(r *testRunRecord) runProgress {
 	return p
 }
 
-// message is the progress line for the run: its status, the outcome once
-// known, the counts once the service gives them, and the time since it was
-// queued.
+// message: the run's status, its outcome and counts once known, and the time since it was queued.
 func (p runProgress) message(id string, m moduleRef, elapsed time.Duration) string {
 	var b strings.Builder
 	fmt.Fprintf(&b, "Test run %s of %s: %s", id, m, p.status)

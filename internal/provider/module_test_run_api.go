@@ -19,14 +19,9 @@ import (
 	"github.com/tfgov/terraform-provider-tfgov/internal/tfeclient"
 )
 
-// The module test run API, for the test run resource and data sources.
-//
-// go-tfe's TestRun lacks most of what the API returns (source, variables,
-// filters, test-directory, verbose, created-at) and decodes the null
-// outcome of an unfinished run as zeros; its list has no filter[source].
-// testRunRecord is the whole record, read through go-tfe's NewRequest.
-// Create, cancel, force-cancel, configuration versions and logs go through
-// go-tfe's own calls.
+// The module test run API. go-tfe's TestRun lacks most of the record (source, variables, filters,
+// test-directory, verbose, created-at), reads an unfinished run's null outcome as zeros, and its list
+// has no filter[source]: testRunRecord is the whole record, read through go-tfe's NewRequest.
 
 // testRunRecord is a test run as the API returns it.
 type testRunRecord struct {
@@ -90,8 +85,7 @@ type testRunRecordList struct {
 	Items []*testRunRecord
 }
 
-// testRunListOptions is go-tfe's TestRunListOptions with the reference's
-// filter[source], a comma-separated list.
+// testRunListOptions adds the reference's filter[source] (comma-separated) to go-tfe's.
 type testRunListOptions struct {
 	tfe.ListOptions
 	Sources string `url:"filter[source],omitempty"`
@@ -102,8 +96,7 @@ func (m moduleRef) testRunsPath() string {
 		url.PathEscape(m.Organization), url.PathEscape(m.Organization), url.PathEscape(m.Name), url.PathEscape(m.Provider))
 }
 
-// moduleTestsError explains a failed call on a module's tests; the API's
-// 404 means a missing module and a token outside the owners team alike.
+// moduleTestsError explains a failed call; a 404: a missing module or a token outside the owners team.
 func moduleTestsError(m moduleRef, err error) string {
 	if isNotFound(err) {
 		return fmt.Sprintf("Private module %s was not found, or the API token may not run its tests "+
@@ -112,8 +105,7 @@ func moduleTestsError(m moduleRef, err error) string {
 	return fmt.Sprintf("Module %s: %s", m, err)
 }
 
-// testRunsListError explains a failed list of mod's test runs; a 404 says
-// which, from one read of the module (moduleTestsDenied).
+// testRunsListError explains a failed list; a 404 says which from one read (moduleTestsDenied).
 func (d *providerData) testRunsListError(ctx context.Context, mod moduleRef, err error) string {
 	if isNotFound(err) {
 		return fmt.Sprintf("Could not list the test runs of module %s: %s", mod, d.moduleTestsDenied(ctx, mod, false))
@@ -121,11 +113,8 @@ func (d *providerData) testRunsListError(ctx context.Context, mod moduleRef, err
 	return moduleTestsError(mod, err)
 }
 
-// testRunNotFound explains a 404 on reading run id of mod: one read of the
-// module says whether it is missing; with the module visible, the first
-// page of its runs (a list that needs the same permission as the read)
-// says whether the token may not see its tests or the module has no such
-// run.
+// testRunNotFound explains a 404 on run id: a read of the module tells a missing module; then its
+// runs' first page (same permission as the read) tells a hidden run from a missing one.
 func (d *providerData) testRunNotFound(ctx context.Context, mod moduleRef, id string) string {
 	if seen, err := d.moduleSeen(ctx, mod); err != nil || seen.missing {
 		return fmt.Sprintf("Test run %s of module %s was not found: %s", id, mod, d.moduleTestsDenied(ctx, mod, false))
@@ -147,26 +136,14 @@ func (c testRunClient) read(ctx context.Context, m moduleRef, id string) (*testR
 	return c.record(ctx, "GET", m.testRunsPath()+"/"+url.PathEscape(id), nil)
 }
 
-// create queues a run: go-tfe's TestRuns.Create, decoded into the whole
-// record (go-tfe's TestRun lacks the source and the inputs).
+// create queues a run with go-tfe's TestRuns.Create, decoded into the whole record.
 func (c testRunClient) create(ctx context.Context, m moduleRef, opts *tfe.TestRunCreateOptions) (*testRunRecord, error) {
 	return c.record(ctx, "POST", m.testRunsPath(), opts)
 }
 
-// lostCreate looks for the run a create whose answer was lost (amb) may
-// have queued: a run of the module on the configuration version sent, with
-// the test directory, filters, verbosity and variables sent, that no
-// create of this provider received (owned). Runs have no natural key, and
-// `count` or `for_each` siblings (or another configuration) queuing runs of
-// one configuration version send identical inputs, so such a run is
-// adopted only when ownCV says that this create made and uploaded the
-// configuration version itself: nothing else knows that version's ID, so
-// a run on it can only be this create's (the marker ownership.go asks
-// for), and it is claimed so that no other create adopts it too.
-// Otherwise nothing is adopted
-// (the caller queues the run again) and the matching runs created within
-// the request's window on the service's clock (tfeclient.AmbiguousWriteError.Within) are
-// returned as candidates: each may be an orphan the lost create queued.
+// lostCreate finds the unreceived runs of the sent inputs that a lost create (amb) may have queued:
+// adopted (and claimed) only when ownCV says this create made the configuration version, else
+// returned as candidates from the request's window (DESIGN.md "Lost creates", "What counts as proof").
 func (c testRunClient) lostCreate(ctx context.Context, m moduleRef, sent *tfe.TestRunCreateOptions, amb *tfeclient.AmbiguousWriteError, ownCV bool, owned *ownership) (run *testRunRecord, adopt bool, candidates []*testRunRecord, err error) {
 	runs, err := c.list(ctx, m, nil)
 	if err != nil {
@@ -221,13 +198,11 @@ func (c testRunClient) record(ctx context.Context, method, path string, body any
 	return rec, nil
 }
 
-// testRunListPageSize is how many runs list asks for a request: the API's
-// largest page. A variable so that tests can prove paging with few runs.
+// testRunListPageSize is the API's largest page; a variable so tests prove paging with few runs.
 var testRunListPageSize = 100
 
-// list reads every page of the module's runs, newest first, of the given
-// sources (all when empty), testRunListPageSize a request, through the
-// pager (internal/tfeclient/pager.go): an error on any page, a 404 included, is an error.
+// list reads every page of the module's runs of sources (all when empty), newest first; an error
+// on any page, a 404 too, is an error.
 func (c testRunClient) list(ctx context.Context, m moduleRef, sources []string) ([]*testRunRecord, error) {
 	return tfeclient.ListAll(ctx, func(ctx context.Context, n int) ([]*testRunRecord, *tfe.Pagination, error) {
 		opts := &testRunListOptions{ListOptions: tfe.ListOptions{PageNumber: n, PageSize: testRunListPageSize}, Sources: strings.Join(sources, ",")}
@@ -239,14 +214,12 @@ func (c testRunClient) list(ctx context.Context, m moduleRef, sources []string) 
 	})
 }
 
-// Polling: the first read after pollStart, then backing off by half again
-// each time up to pollMax.
+// Polling backs off from pollStart by half again each time, up to pollMax.
 const (
 	pollStart = 500 * time.Millisecond
 	pollMax   = 10 * time.Second
 )
 
-// sleepCtx waits d or until ctx ends.
 func sleepCtx(ctx context.Context, d time.Duration) error {
 	t := time.NewTimer(d)
 	defer t.Stop()
@@ -258,8 +231,7 @@ func sleepCtx(ctx context.Context, d time.Duration) error {
 	}
 }
 
-// waitFor reads the run, backing off, until done says so or ctx ends; it
-// returns the last record read (also with ctx's error).
+// waitFor polls the run until done or ctx ends, returning the last record read (also on error).
 func (c testRunClient) waitFor(ctx context.Context, m moduleRef, id string, done func(*testRunRecord) bool) (*testRunRecord, error) {
 	delay := pollStart
 	var last *testRunRecord
@@ -283,15 +255,12 @@ func (c testRunClient) waitFor(ctx context.Context, m moduleRef, id string, done
 	}
 }
 
-// logTailLines is how many log lines a failed run's diagnostic shows.
-const logTailLines = 25
+const logTailLines = 25 // log lines a failed run's diagnostic shows
 
-// maxLogRead bounds how much of a log is read for its tail.
-const maxLogRead = 4 << 20
+const maxLogRead = 4 << 20 // bytes of a log read for its tail
 
-// logTail returns the last lines of a finished run's log, rendered for a
-// person: the log is Terraform's machine-readable output (JSON lines), of
-// which each line's message and any diagnostic's detail are shown.
+// logTail returns the last lines of a finished run's log (Terraform's JSON lines) for a person:
+// each line's message and any diagnostic's detail.
 func (c testRunClient) logTail(ctx context.Context, m moduleRef, id string) (string, error) {
 	r, err := c.client.TestRuns.Logs(ctx, m.id(), id)
 	if err != nil {
@@ -334,12 +303,8 @@ func renderLogTail(raw []byte, n int) string {
 	return strings.Join(lines, "\n")
 }
 
-// ---- configuration packing
-
-// cancel ends a run that has not ended: it waits for a queued run to start
-// (the API cancels only running tests), cancels it, waits up to grace for
-// it to stop, then force-cancels it and waits for that. It returns the
-// last record read; nil with no error when the run does not exist.
+// cancel waits for a queued run to start (the API cancels only running tests), cancels it, waits up
+// to grace, then force-cancels. It returns the last record read; nil, nil when the run does not exist.
 func (c testRunClient) cancel(ctx context.Context, m moduleRef, id string, grace time.Duration) (*testRunRecord, error) {
 	rec, err := c.read(ctx, m, id)
 	if isNotFound(err) {
@@ -363,9 +328,8 @@ func (c testRunClient) cancel(ctx context.Context, m moduleRef, id string, grace
 			continue
 		}
 		if !canceled {
-			// A cancel whose answer was lost may have been processed: it
-			// is not sent again; the grace period that follows shows
-			// whether the run stops (if not, force-cancel follows).
+			// A cancel whose answer was lost may have been processed: not sent again; the grace period
+			// shows whether the run stops.
 			if err := c.client.TestRuns.Cancel(ctx, m.id(), id); err != nil && !isAmbiguous(err) {
 				// A 409 when the run ended meanwhile: read it again.
 				if rec, err = c.stillRunning(ctx, m, id, err); err != nil {
@@ -407,9 +371,8 @@ func (c testRunClient) cancel(ctx context.Context, m moduleRef, id string, grace
 	return rec, nil
 }
 
-// stillRunning reads the run after a cancel or force-cancel failed with
-// callErr: the failure stands unless the run has ended meanwhile (the
-// API's 409). A run gone meanwhile counts as ended.
+// stillRunning reads the run after cancel failed with callErr: the failure stands unless the run
+// ended (the API's 409) or is gone meanwhile.
 func (c testRunClient) stillRunning(ctx context.Context, m moduleRef, id string, callErr error) (*testRunRecord, error) {
 	rec, err := c.read(ctx, m, id)
 	if isNotFound(err) {
@@ -424,11 +387,9 @@ func (c testRunClient) stillRunning(ctx context.Context, m moduleRef, id string,
 	return rec, callErr
 }
 
-// ---- shared by the tfgov_module_test_run resource and the
-// tfgov_module_test action
+// Shared by the tfgov_module_test_run resource and the tfgov_module_test action.
 
-// testRunCreateOptions is the request that queues a run of configuration
-// version cvID in m's tests; variables are sent in key order.
+// testRunCreateOptions queues a run of configuration version cvID; variables in key order.
 func testRunCreateOptions(m moduleRef, cvID string, testDirectory *string, verbose *bool, filters []string, variables map[string]string) *tfe.TestRunCreateOptions {
 	opts := &tfe.TestRunCreateOptions{
 		TestDirectory:        testDirectory,
@@ -446,9 +407,7 @@ func testRunCreateOptions(m moduleRef, cvID string, testDirectory *string, verbo
 	return opts
 }
 
-// queue queues a run (one request) for the resource or action named who;
-// when the answer is lost, it adopts the run the request made, if any
-// (lostCreate), or queues it again.
+// queue queues a run for who (one request); after a lost answer, lostCreate adopts or queues again.
 func (c testRunClient) queue(ctx context.Context, who string, m moduleRef, opts *tfe.TestRunCreateOptions, ownCV bool, owned *ownership) (rec *testRunRecord, maybeOrphans []*testRunRecord, err error) {
 	rec, err = reconcileCreate(ctx, who,
 		func() (*testRunRecord, error) {

@@ -11,37 +11,24 @@ import (
 	"github.com/tfgov/terraform-provider-tfgov/internal/tfeclient"
 )
 
-// Test runs are listed newest first, and a module keeps every run it ever
-// had, while a configuration usually holds its newest few: a refresh looks
-// for its run page by page, each page shared like the other lists, and
-// stops at the page that has it. A configuration's runs on the first page
-// of their module (its newest 100 runs) cost one request between them; an
-// older run costs the pages down to it, at most a request per 100 runs of
-// the module.
+// A module keeps every run, newest first, and a configuration holds its newest few: a refresh reads
+// the shared pages down to its run (the newest 100 runs cost one request between them).
 
-// testRunPageKey names one page of a module's runs.
 type testRunPageKey struct {
 	module string
 	page   int
 }
 
-// testRunPage is one page of a module's runs, as listed.
 type testRunPage struct {
 	runs       []*testRunRecord
 	pagination *tfe.Pagination
-	// missing: the first page answered 404 (the module is gone, or the
-	// token may not see its tests).
-	missing bool
+	missing    bool // the first page answered 404: the module is gone, or its tests are hidden
 }
 
-// errTestRunsHidden is moduleTestRun's answer when the module's runs
-// answered 404: the run may exist (gone.go).
 var errTestRunsHidden = errors.New("the module's test runs answered 404")
 
-// moduleTestRun finds run id of module m in the shared pages of its runs
-// (through the pager, each page fetched once for every run): nil when the
-// module's runs do not hold it; errTestRunsHidden on a 404 on the first
-// page (on a later page a 404 is an error like any other).
+// moduleTestRun finds run id in the shared pages of m's runs: nil when they do not hold it,
+// errTestRunsHidden on a 404 on the first page (gone.go tells which).
 func (d *providerData) moduleTestRun(ctx context.Context, m moduleRef, id string) (*testRunRecord, error) {
 	var found *testRunRecord
 	_, err := tfeclient.WalkPages(ctx, func(ctx context.Context, n int) ([]*testRunRecord, *tfe.Pagination, error) {
@@ -75,8 +62,7 @@ func (d *providerData) moduleTestRun(ctx context.Context, m moduleRef, id string
 	return found, err
 }
 
-// testRunsChanged drops the shared pages of m's runs: a new run moves every
-// older one a place down.
+// testRunsChanged drops m's pages: a new run moves every older one a place down.
 func (d *providerData) testRunsChanged(m moduleRef) {
 	d.lists.testRunPages.invalidateWhere(func(k testRunPageKey) bool { return k.module == m.String() })
 }

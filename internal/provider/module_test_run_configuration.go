@@ -20,30 +20,19 @@ import (
 	"github.com/tfgov/terraform-provider-tfgov/internal/tfeclient"
 )
 
-// A module directory packed and uploaded as a configuration version for a
-// test run (go-slug, as Terraform's cloud backend packs it).
-
-// packedConfiguration is a module directory packed for upload.
+// packedConfiguration is a module directory packed for a test run's configuration version.
 type packedConfiguration struct {
-	// archive is the .tar.gz to upload; nil when only the hash was asked
-	// for.
-	archive []byte
-	// hash is the hex SHA-256 of the uncompressed tar stream, which holds
-	// only names, types, permissions and contents: the same files give the
-	// same hash on any machine at any time.
+	archive []byte // the .tar.gz to upload; nil when only the hash was asked for
+	// hash: SHA-256 of the uncompressed tar (names, types, modes, contents): the same files, the same hash.
 	hash  string
 	files int
 }
 
-// normalizedModTime is the modification time of every archived file: the
-// archive depends only on the files' contents.
-var normalizedModTime = time.Date(2000, 1, 1, 0, 0, 0, 0, time.UTC)
+var normalizedModTime = time.Date(2000, 1, 1, 0, 0, 0, 0, time.UTC) // every file's: the archive depends on contents only
 
-// packConfiguration packs dir as Terraform's cloud backend does (go-slug,
-// honoring .terraformignore, dereferencing symlinks to outside the
-// directory), then rewrites the tar stream deterministically: fixed
-// modification times, no owners, permissions reduced to 0644 or 0755.
-// Without archive (a plan needs only the hash) nothing is compressed.
+// packConfiguration packs dir as Terraform's cloud backend does (go-slug: .terraformignore, symlinks
+// out of dir dereferenced), then rewrites the tar deterministically (fixed times, no owners, 0644 or
+// 0755); without archive (a plan needs only the hash) nothing is compressed.
 func packConfiguration(dir string, archive bool) (*packedConfiguration, error) {
 	fi, err := os.Stat(dir)
 	if err != nil {
@@ -112,14 +101,10 @@ func packConfiguration(dir string, archive bool) (*packedConfiguration, error) {
 	return result, nil
 }
 
-// uploadConfiguration makes a configuration version for the module's
-// tests, uploads the archive to it and waits until the service has taken
-// it: three requests when the service processes the upload at once.
+// uploadConfiguration makes a configuration version, uploads archive and waits until it is taken.
 func (c testRunClient) uploadConfiguration(ctx context.Context, m moduleRef, archive []byte) (string, error) {
-	// A configuration version whose create answer was lost is never
-	// looked for: nothing can use it but the one-time upload address in
-	// that answer, so it stays an empty, pending version that runs nothing
-	// (and the service shows it nowhere). The provider makes another.
+	// A version whose create answer was lost is not looked for: only that answer's one-time upload
+	// address could use it, so it stays empty and runs nothing.
 	cv, err := reconcileCreate(ctx, "configuration version",
 		func() (*tfe.ConfigurationVersion, error) {
 			return c.client.ConfigurationVersions.CreateForRegistryModule(ctx, m.id())
@@ -132,8 +117,7 @@ func (c testRunClient) uploadConfiguration(ctx context.Context, m moduleRef, arc
 	}
 	tflog.Debug(ctx, "Uploading test configuration", map[string]any{"configuration_version_id": cv.ID, "bytes": len(archive)})
 	if err := c.client.ConfigurationVersions.UploadTarGzip(ctx, cv.UploadURL, bytes.NewReader(archive)); err != nil {
-		// The upload address is one-time: when the answer to an upload
-		// that was processed is lost, the retry is refused. The version's
+		// The upload address is one-time: after a lost answer the retry is refused, and the version's
 		// status tells whether the first attempt landed.
 		if got, rerr := c.client.ConfigurationVersions.Read(ctx, cv.ID); rerr != nil || got.Status == tfe.ConfigurationPending {
 			return cv.ID, fmt.Errorf("uploading the configuration to %s: %w", cv.ID, err)

@@ -395,69 +395,6 @@ func (r *moduleTestRunResource) Create(ctx context.Context, req resource.CreateR
 	r.reportOutcome(ctx, c, m, rec, plan.FailOnTestFailure.ValueBool(), &resp.Diagnostics)
 }
 
-// testRunOrphansWarning says which runs a create whose answer was lost may
-// have queued besides run id, the one in state.
-func testRunOrphansWarning(m moduleRef, cvID, id, where string, runs []*testRunRecord) string {
-	lines := candidateLines(runs, id, func(r *testRunRecord) string { return r.ID }, func(r *testRunRecord) string {
-		return fmt.Sprintf("  - %s (created %s, %s)", r.ID, r.CreatedAt.UTC().Format(time.RFC3339), r.Status)
-	})
-	if len(lines) == 0 {
-		return ""
-	}
-	return fmt.Sprintf("A request that queues a test run of module %s on configuration version %s ended without a definite answer, so the service may have queued a run this apply never heard of. "+
-		"Runs of one configuration version with the same inputs cannot be told apart (a `count` or `for_each` sibling, or another configuration, queues identical ones), "+
-		"so the provider adopted none and queued %s, %s. These runs match the request and were queued while it was in flight; one of them may be the lost request's run, the others belong to someone else:\n\n%s\n\n"+
-		"The API cannot delete a run. A run that is still queued or running can be canceled in the module's Tests page, or with the API: "+
-		"POST /api/v2/organizations/<organization>/tests/registry-modules/private/<organization>/<name>/<provider>/test-runs/<id>/cancel. "+
-		"Give the resource `source` instead of `configuration_version_id` to have a lost answer's run adopted instead: the provider then uploads a configuration version of its own, whose runs can only be its own.",
-		m, cvID, id, where, strings.Join(lines, "\n"))
-}
-
-// reportOutcome explains a run that did not pass, with the counts and the
-// end of its log: an error, or a warning when failures are accepted.
-func (r *moduleTestRunResource) reportOutcome(ctx context.Context, c testRunClient, m moduleRef, rec *testRunRecord, fail bool, diags *diag.Diagnostics) {
-	summary, detail := c.describeOutcome(ctx, m, rec)
-	if !fail {
-		diags.AddWarning(summary, detail+"\n\nfail_on_test_failure is false, so the apply goes on.")
-		return
-	}
-	diags.AddError(summary, detail+"\n\nThe run is recorded in state as tainted: the next apply starts a new run. "+
-		"Set fail_on_test_failure = false to record failing runs without failing the apply.")
-}
-
-// apply records what the API says of the run.
-func (m *moduleTestRunResourceModel) apply(ctx context.Context, rec *testRunRecord, diags *diag.Diagnostics) {
-	m.ID = types.StringValue(rec.ID)
-	m.Status = types.StringValue(rec.Status)
-	m.TestStatus = types.StringPointerValue(rec.TestStatus)
-	m.TestsPassed = int64Ptr(rec.TestsPassed)
-	m.TestsFailed = int64Ptr(rec.TestsFailed)
-	m.TestsErrored = int64Ptr(rec.TestsErrored)
-	m.TestsSkipped = int64Ptr(rec.TestsSkipped)
-	m.RunSource = types.StringValue(rec.Source)
-	if id := rec.configurationVersionID(); id != "" {
-		m.ConfigurationVersionID = types.StringValue(id)
-	}
-	m.TestDirectory = types.StringValue(rec.TestDirectory)
-	m.Verbose = types.BoolValue(rec.Verbose)
-	// Inputs the configuration left out stay null when the API reports
-	// them empty.
-	if len(rec.Filters) > 0 || !m.Filters.IsNull() {
-		v, d := types.ListValueFrom(ctx, types.StringType, rec.Filters)
-		diags.Append(d...)
-		m.Filters = v
-	}
-	if len(rec.Variables) > 0 || !m.Variables.IsNull() {
-		vars := make(map[string]attr.Value, len(rec.Variables))
-		for _, v := range rec.Variables {
-			vars[v.Key] = types.StringValue(v.Value)
-		}
-		v, d := types.MapValue(types.StringType, vars)
-		diags.Append(d...)
-		m.Variables = v
-	}
-}
-
 // Read refreshes the run from the shared pages of its module's runs
 // (bulkLists): the runs of a configuration among their module's newest 100
 // cost one request between them. A run the pages do not hold is read by ID
@@ -605,4 +542,67 @@ func (r *moduleTestRunResource) ImportState(ctx context.Context, req resource.Im
 	}
 	resp.Diagnostics.Append(resp.Private.SetKey(ctx, privateImported, []byte("true"))...)
 	markImporting(ctx, resp)
+}
+
+// testRunOrphansWarning says which runs a create whose answer was lost may
+// have queued besides run id, the one in state.
+func testRunOrphansWarning(m moduleRef, cvID, id, where string, runs []*testRunRecord) string {
+	lines := candidateLines(runs, id, func(r *testRunRecord) string { return r.ID }, func(r *testRunRecord) string {
+		return fmt.Sprintf("  - %s (created %s, %s)", r.ID, r.CreatedAt.UTC().Format(time.RFC3339), r.Status)
+	})
+	if len(lines) == 0 {
+		return ""
+	}
+	return fmt.Sprintf("A request that queues a test run of module %s on configuration version %s ended without a definite answer, so the service may have queued a run this apply never heard of. "+
+		"Runs of one configuration version with the same inputs cannot be told apart (a `count` or `for_each` sibling, or another configuration, queues identical ones), "+
+		"so the provider adopted none and queued %s, %s. These runs match the request and were queued while it was in flight; one of them may be the lost request's run, the others belong to someone else:\n\n%s\n\n"+
+		"The API cannot delete a run. A run that is still queued or running can be canceled in the module's Tests page, or with the API: "+
+		"POST /api/v2/organizations/<organization>/tests/registry-modules/private/<organization>/<name>/<provider>/test-runs/<id>/cancel. "+
+		"Give the resource `source` instead of `configuration_version_id` to have a lost answer's run adopted instead: the provider then uploads a configuration version of its own, whose runs can only be its own.",
+		m, cvID, id, where, strings.Join(lines, "\n"))
+}
+
+// reportOutcome explains a run that did not pass, with the counts and the
+// end of its log: an error, or a warning when failures are accepted.
+func (r *moduleTestRunResource) reportOutcome(ctx context.Context, c testRunClient, m moduleRef, rec *testRunRecord, fail bool, diags *diag.Diagnostics) {
+	summary, detail := c.describeOutcome(ctx, m, rec)
+	if !fail {
+		diags.AddWarning(summary, detail+"\n\nfail_on_test_failure is false, so the apply goes on.")
+		return
+	}
+	diags.AddError(summary, detail+"\n\nThe run is recorded in state as tainted: the next apply starts a new run. "+
+		"Set fail_on_test_failure = false to record failing runs without failing the apply.")
+}
+
+// apply records what the API says of the run.
+func (m *moduleTestRunResourceModel) apply(ctx context.Context, rec *testRunRecord, diags *diag.Diagnostics) {
+	m.ID = types.StringValue(rec.ID)
+	m.Status = types.StringValue(rec.Status)
+	m.TestStatus = types.StringPointerValue(rec.TestStatus)
+	m.TestsPassed = int64Ptr(rec.TestsPassed)
+	m.TestsFailed = int64Ptr(rec.TestsFailed)
+	m.TestsErrored = int64Ptr(rec.TestsErrored)
+	m.TestsSkipped = int64Ptr(rec.TestsSkipped)
+	m.RunSource = types.StringValue(rec.Source)
+	if id := rec.configurationVersionID(); id != "" {
+		m.ConfigurationVersionID = types.StringValue(id)
+	}
+	m.TestDirectory = types.StringValue(rec.TestDirectory)
+	m.Verbose = types.BoolValue(rec.Verbose)
+	// Inputs the configuration left out stay null when the API reports
+	// them empty.
+	if len(rec.Filters) > 0 || !m.Filters.IsNull() {
+		v, d := types.ListValueFrom(ctx, types.StringType, rec.Filters)
+		diags.Append(d...)
+		m.Filters = v
+	}
+	if len(rec.Variables) > 0 || !m.Variables.IsNull() {
+		vars := make(map[string]attr.Value, len(rec.Variables))
+		for _, v := range rec.Variables {
+			vars[v.Key] = types.StringValue(v.Value)
+		}
+		v, d := types.MapValue(types.StringType, vars)
+		diags.Append(d...)
+		m.Variables = v
+	}
 }

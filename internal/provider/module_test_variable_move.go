@@ -21,12 +21,9 @@ func (r *moduleTestVariableResource) MoveState(context.Context) []resource.State
 	return []resource.StateMover{tfeTestVariableMove.stateMover()}
 }
 
-// moveTestVariableV1: a plain variable keeps its value; a sensitive one
-// keeps the last value hashicorp/tfe set (the API never returns it); a
-// write-only one (value_wo_version set) keeps its version, and `value`
-// becomes null, as tfgov stores a write-only variable (hashicorp/tfe
-// stores ""). value_wo is never in state. readable_value is what tfgov's
-// refresh makes it: the value of a plain variable, null otherwise.
+// moveTestVariableV1: a sensitive variable keeps the last value hashicorp/tfe set (the API never returns it);
+// a write-only one keeps value_wo_version with `value` null, as tfgov stores it (hashicorp/tfe stores "").
+// readable_value is what tfgov's refresh makes it: the value of a plain variable, null otherwise.
 func moveTestVariableV1(s tfeState, _ *diag.Diagnostics) any {
 	m := &moduleTestVariableResourceModel{
 		ID:             s.required("id"),

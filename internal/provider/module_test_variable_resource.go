@@ -68,12 +68,6 @@ func (m *moduleTestVariableResourceModel) module() moduleRef {
 	return moduleRef{Organization: m.Organization.ValueString(), Name: m.ModuleName.ValueString(), Provider: m.ModuleProvider.ValueString()}
 }
 
-// varsPath is the list path, as the sandbox's request counter sees it.
-func (m moduleRef) varsPath() string {
-	return "/api/v2/organizations/" + url.PathEscape(m.Organization) + "/tests/registry-modules/private/" +
-		url.PathEscape(m.Organization) + "/" + url.PathEscape(m.Name) + "/" + url.PathEscape(m.Provider) + "/vars"
-}
-
 // testVariableKeyRE is the service's rule for keys.
 var testVariableKeyRE = regexp.MustCompile(`^[A-Za-z_][A-Za-z0-9_]*$`)
 
@@ -488,6 +482,12 @@ func (r *moduleTestVariableResource) ImportState(ctx context.Context, req resour
 		resp.Diagnostics.Append(resp.State.SetAttribute(ctx, path.Root(attr), v)...)
 	}
 	markImporting(ctx, resp)
+}
+
+// varsPath is the list path, as the sandbox's request counter sees it.
+func (m moduleRef) varsPath() string {
+	return "/api/v2/organizations/" + url.PathEscape(m.Organization) + "/tests/registry-modules/private/" +
+		url.PathEscape(m.Organization) + "/" + url.PathEscape(m.Name) + "/" + url.PathEscape(m.Provider) + "/vars"
 }
 
 // testVariableModel is the state for v. The value comes from prior (the

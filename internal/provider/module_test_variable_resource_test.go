@@ -10,6 +10,9 @@ import (
 
 	tfe "github.com/hashicorp/go-tfe"
 	tfjson "github.com/hashicorp/terraform-json"
+	fwresource "github.com/hashicorp/terraform-plugin-framework/resource"
+	"github.com/hashicorp/terraform-plugin-framework/tfsdk"
+	"github.com/hashicorp/terraform-plugin-go/tftypes"
 	"github.com/hashicorp/terraform-plugin-testing/compare"
 	"github.com/hashicorp/terraform-plugin-testing/helper/resource"
 	"github.com/hashicorp/terraform-plugin-testing/knownvalue"
@@ -432,7 +435,7 @@ func TestAccModuleTestVariableResource_writeOnly(t *testing.T) {
 				ConfigStateChecks: []statecheck.StateCheck{tvServer(t, mod, "DB_PASSWORD", "wo-secret-5", "", false)},
 			},
 			// value_wo and value_wo_version left out keep the service's value
-			// (issue 43, row 9): the apply sends no value, and neither it nor
+			// (a saved plan must apply as shown): the apply sends no value, and neither it nor
 			// the next plan brings the former write-only value into state or
 			// plan, readable_value included.
 			{
@@ -672,4 +675,52 @@ resource "tfgov_module_test_variable" "test" {
 			},
 		},
 	})
+}
+
+func TestModuleTestVariableValidateConfig_sensitiveValue(t *testing.T) {
+	t.Parallel()
+	ctx := context.Background()
+	r := NewModuleTestVariableResource()
+	var sr fwresource.SchemaResponse
+	r.Schema(ctx, fwresource.SchemaRequest{}, &sr)
+	objType := sr.Schema.Type().TerraformType(ctx).(tftypes.Object)
+
+	tests := map[string]struct {
+		value, valueWO any
+		sensitive      any
+		wantWarning    bool
+	}{
+		"sensitive with value":      {value: "s3cr3t", sensitive: true, wantWarning: true},
+		"sensitive with unknown":    {value: tftypes.UnknownValue, sensitive: true, wantWarning: true},
+		"sensitive with value_wo":   {valueWO: "s3cr3t", sensitive: true},
+		"plain with value":          {value: "eu-west-1", sensitive: false},
+		"sensitive unknown":         {value: "x", sensitive: tftypes.UnknownValue},
+		"imported sensitive, empty": {sensitive: true},
+	}
+	for name, tc := range tests {
+		t.Run(name, func(t *testing.T) {
+			t.Parallel()
+			vals := map[string]tftypes.Value{}
+			for attr, typ := range objType.AttributeTypes {
+				vals[attr] = tftypes.NewValue(typ, nil)
+			}
+			set := func(attr string, v any) {
+				if v != nil {
+					vals[attr] = tftypes.NewValue(objType.AttributeTypes[attr], v)
+				}
+			}
+			set("value", tc.value)
+			set("value_wo", tc.valueWO)
+			set("sensitive", tc.sensitive)
+			req := fwresource.ValidateConfigRequest{Config: tfsdk.Config{Schema: sr.Schema, Raw: tftypes.NewValue(objType, vals)}}
+			var resp fwresource.ValidateConfigResponse
+			r.(fwresource.ResourceWithValidateConfig).ValidateConfig(ctx, req, &resp)
+			if resp.Diagnostics.HasError() {
+				t.Fatalf("unexpected error: %v", resp.Diagnostics)
+			}
+			if got := resp.Diagnostics.WarningsCount() > 0; got != tc.wantWarning {
+				t.Fatalf("warning = %v, want %v (%v)", got, tc.wantWarning, resp.Diagnostics)
+			}
+		})
+	}
 }

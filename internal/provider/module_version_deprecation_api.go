@@ -13,27 +13,12 @@ import (
 	"github.com/tfgov/terraform-provider-tfgov/internal/tfeclient"
 )
 
-// Module version deprecation is a public beta ("All APIs and workflows are
-// subject to change") and go-tfe has no client for it. Everything the
-// provider knows about its requests and responses is in this file: a change
-// of the API is a change here, and nowhere else.
-//
-//   - Deprecate and revert: PATCH
-//     organizations/:org/registry-modules/private/:org/:name/:provider/:version
-//     with data.type `module-versions` and data.attributes.deprecation
-//     {deprecated-status, reason, link}. Deprecating answers the
-//     module-versions document with relationships.deprecation and the
-//     `deprecations` record (reason, link) in `included`; reverting answers
-//     type and id.
-//   - Reading: the registry-module-versions read go-tfe's ReadVersion uses,
-//     organizations/:org/registry-modules/private/:org/:name/:provider/version?module_version=V,
-//     with include=deprecation: relationships.deprecation is null for a
-//     version that is not deprecated, and names the included record
-//     otherwise.
-//
-// Documents are encoded and decoded with encoding/json, not go-tfe's jsonapi
-// models, so that a response lacking the deprecation relationship is an
-// error rather than silently "not deprecated".
+// Module version deprecation is a public beta without a go-tfe client: every request and answer
+// the provider knows of is in this file. Deprecate and revert: PATCH .../:org/:name/:provider/:version
+// with data.attributes.deprecation {deprecated-status, reason, link}; deprecating answers the
+// `deprecations` record in `included`. Read: go-tfe ReadVersion's .../version?module_version=V with
+// include=deprecation (relationships.deprecation null: not deprecated). encoding/json, not go-tfe's
+// jsonapi, so that an answer without the deprecation relationship is an error, not "not deprecated".
 
 // moduleVersionRef names one version of a private registry module.
 type moduleVersionRef struct {
@@ -57,15 +42,10 @@ func (m moduleVersionRef) modulePath() string {
 
 // moduleVersionInfo is what the provider learns about a version.
 type moduleVersionInfo struct {
-	// ID is the module version's ID (`modver-<id>` on the sandbox).
-	ID string
-	// Status is the version's ingestion status (`ok`, `pending`, ...);
-	// only the read reports it.
-	Status     string
-	Deprecated bool
-	// Reason and Link are nil when the deprecation has none (or the
-	// version is not deprecated).
-	Reason, Link *string
+	ID           string // `modver-<id>` on the sandbox
+	Status       string // ingestion status (`ok`, `pending`, ...); only the read reports it
+	Deprecated   bool
+	Reason, Link *string // nil when the deprecation has none
 }
 
 const (
@@ -113,8 +93,7 @@ type moduleVersionDoc struct {
 	} `json:"included"`
 }
 
-// deprecateModuleVersion deprecates the version, or replaces the reason and
-// link of its deprecation (nil leaves one out): one request.
+// deprecateModuleVersion deprecates, or sets reason and link (nil: none): one request.
 func deprecateModuleVersion(ctx context.Context, c *tfe.Client, m moduleVersionRef, reason, link *string) (*moduleVersionInfo, error) {
 	doc, err := patchDeprecation(ctx, c, m, deprecationRequestBody{Status: deprecationStatusDeprecated, Reason: reason, Link: link})
 	if err != nil {
@@ -142,9 +121,8 @@ func undeprecateModuleVersion(ctx context.Context, c *tfe.Client, m moduleVersio
 	return nil
 }
 
-// readModuleVersion reads the version and its deprecation: one request.
-// A missing module or version (or one the token may not see) is an error
-// for which isNotFound is true.
+// readModuleVersion reads the version and its deprecation: one request; a missing (or
+// hidden) module or version is an error for which isNotFound is true.
 func readModuleVersion(ctx context.Context, c *tfe.Client, m moduleVersionRef) (*moduleVersionInfo, error) {
 	var buf bytes.Buffer
 	if err := tfeclient.APIRequest(ctx, c, http.MethodGet, m.modulePath()+"/version", nil,

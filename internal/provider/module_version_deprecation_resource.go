@@ -33,9 +33,7 @@ func NewModuleVersionDeprecationResource() resource.Resource {
 
 type moduleVersionDeprecationResource struct{ resourceBase }
 
-// moduleVersionDeprecationIdentityAttrs is
-// tfgov_module_version_deprecation's identity (identity.go): the module and
-// the version (a deprecation has no ID of its own).
+// moduleVersionDeprecationIdentityAttrs: the module and the version (a deprecation has no ID).
 var moduleVersionDeprecationIdentityAttrs = append(moduleIdentity(), identityAttr{"module_version", "The deprecated version of the module."})
 
 type moduleVersionDeprecationResourceModel struct {
@@ -58,8 +56,7 @@ func (m *moduleVersionDeprecationResourceModel) ref() moduleVersionRef {
 	}
 }
 
-// moduleDeprecationBeta is the beta notice every description of the
-// section carries.
+// moduleDeprecationBeta opens every description of the section.
 const moduleDeprecationBeta = "~> **Public beta:** module version deprecation is a public beta of HCP Terraform (Plus edition): its API and workflows may change, " +
 	"and a change may need a newer release of this provider. Reading a version's deprecation relies on the module version read reporting it; " +
 	"if the service stops doing so, the provider reports an error rather than guessing."
@@ -110,12 +107,9 @@ func (r *moduleVersionDeprecationResource) Schema(_ context.Context, _ resource.
 	}
 }
 
-// ModifyPlan plans the organization and, for a new deprecation (or one
-// replaced for another version), checks that the module has the version:
-// one read of the module per module and plan, shared with the refreshes
-// (moduleSeen). Found at apply instead, a replacement would fail after
-// reverting the previous version's deprecation. A module not found is left
-// to the apply (it may be published meanwhile), which says why.
+// ModifyPlan checks that a new (or replaced) deprecation's module has the version, from the read of
+// the module the refreshes share: at apply, a replacement would fail after reverting the previous
+// deprecation. A module not found is left to the apply (it may be published meanwhile).
 func (r *moduleVersionDeprecationResource) ModifyPlan(ctx context.Context, req resource.ModifyPlanRequest, resp *resource.ModifyPlanResponse) {
 	r.data.planOrganization(ctx, req, resp)
 	if req.Plan.Raw.IsNull() || r.data == nil || resp.Diagnostics.HasError() {
@@ -149,20 +143,6 @@ func (r *moduleVersionDeprecationResource) ModifyPlan(ctx context.Context, req r
 	}
 }
 
-// versionMissing is the plan's error for a deprecation of ref when its
-// module's versions (", "-joined) lack ref's version, else "".
-func versionMissing(ref moduleVersionRef, versions string) string {
-	if slices.Contains(strings.Split(versions, ", "), ref.Version) {
-		return ""
-	}
-	if versions == "" {
-		return fmt.Sprintf("Module %s/%s/%s has no versions yet, so version %s cannot be deprecated. Publish it first, or fix module_version.",
-			ref.Organization, ref.Name, ref.Provider, ref.Version)
-	}
-	return fmt.Sprintf("Module %s/%s/%s has no version %s; its versions are %s. Fix module_version.",
-		ref.Organization, ref.Name, ref.Provider, ref.Version, versions)
-}
-
 // Create deprecates the version: one request.
 func (r *moduleVersionDeprecationResource) Create(ctx context.Context, req resource.CreateRequest, resp *resource.CreateResponse) {
 	defer r.syncIdentity(ctx, nil, &resp.State, resp.Identity, &resp.Diagnostics)
@@ -178,16 +158,9 @@ func (r *moduleVersionDeprecationResource) Create(ctx context.Context, req resou
 	resp.Diagnostics.Append(resp.State.Set(ctx, &plan)...)
 }
 
-// Read refreshes the deprecation from the version read: one request. A
-// version that is gone (a 404, with its module visible), or no longer
-// deprecated, leaves state; one whose
-// reason or link changed outside Terraform is recorded as it is, so the
-// next plan sets them back.
-//
-// It is the one refresh that is not made in bulk: no listing gives a
-// version's deprecation. The module read answers `version-statuses` without
-// it, and the reference shows no list of module versions; the per-version
-// read (with include=deprecation) is the cheapest request there is.
+// Read refreshes from the version's read (one request; no list gives a version's deprecation): a
+// version gone (404, its module visible) or no longer deprecated leaves state; a reason or link
+// changed outside Terraform is recorded, so the next plan sets it back.
 func (r *moduleVersionDeprecationResource) Read(ctx context.Context, req resource.ReadRequest, resp *resource.ReadResponse) {
 	defer r.syncIdentity(ctx, &req.State, &resp.State, resp.Identity, &resp.Diagnostics)
 	var state moduleVersionDeprecationResourceModel
@@ -216,10 +189,8 @@ func (r *moduleVersionDeprecationResource) Read(ctx context.Context, req resourc
 		}
 	}
 	if isNotFound(err) {
-		// Every member of the organization may read its modules and their
-		// versions: with the module visible the version is gone; a missing
-		// module may be a token of no team of the organization
-		// (DESIGN.md, "Gone or cannot see").
+		// Every member may read the organization's modules: with the module visible the version is gone
+		// (DESIGN.md "Gone or cannot see").
 		mod := moduleRef{Organization: ref.Organization, Name: ref.Name, Provider: ref.Provider}
 		seen, merr := r.data.moduleSeen(ctx, mod)
 		if merr != nil || seen.missing {
@@ -244,15 +215,6 @@ func (r *moduleVersionDeprecationResource) Read(ctx context.Context, req resourc
 	resp.Diagnostics.Append(resp.State.Set(ctx, &state)...)
 }
 
-// setDeprecation sets what the read of deprecated version ref returned
-// (Read and the list resource).
-func (m *moduleVersionDeprecationResourceModel) setDeprecation(ref moduleVersionRef, info *moduleVersionInfo) {
-	m.ID = types.StringValue(ref.String())
-	m.ModuleVersionID = types.StringValue(info.ID)
-	m.Reason = types.StringPointerValue(info.Reason)
-	m.Link = types.StringPointerValue(info.Link)
-}
-
 // Update sends the new reason and link: one request.
 func (r *moduleVersionDeprecationResource) Update(ctx context.Context, req resource.UpdateRequest, resp *resource.UpdateResponse) {
 	defer r.syncIdentity(ctx, &req.State, &resp.State, resp.Identity, &resp.Diagnostics)
@@ -268,22 +230,7 @@ func (r *moduleVersionDeprecationResource) Update(ctx context.Context, req resou
 	resp.Diagnostics.Append(resp.State.Set(ctx, &plan)...)
 }
 
-// deprecate sends the deprecation in m and records the answer in m.
-func (r *moduleVersionDeprecationResource) deprecate(ctx context.Context, m *moduleVersionDeprecationResourceModel, summary string, diags *diag.Diagnostics) {
-	ref := m.ref()
-	tflog.Debug(ctx, "Deprecating module version", map[string]any{"module": ref.String(), "has_reason": !m.Reason.IsNull(), "link": m.Link.ValueString()})
-	info, err := deprecateModuleVersion(ctx, r.data.client, ref, m.Reason.ValueStringPointer(), m.Link.ValueStringPointer())
-	if err != nil {
-		diags.AddError(summary, moduleVersionError(ctx, r.data.client, ref, "deprecate", err))
-		return
-	}
-	m.ID = types.StringValue(ref.String())
-	m.ModuleVersionID = types.StringValue(info.ID)
-	tflog.Info(ctx, "Deprecated module version", map[string]any{"module": ref.String(), "module_version_id": info.ID})
-}
-
-// Delete reverts the deprecation: one request. A version that is gone has
-// nothing left to revert.
+// Delete reverts the deprecation: one request; a version gone has none left.
 func (r *moduleVersionDeprecationResource) Delete(ctx context.Context, req resource.DeleteRequest, resp *resource.DeleteResponse) {
 	var state moduleVersionDeprecationResourceModel
 	resp.Diagnostics.Append(req.State.Get(ctx, &state)...)
@@ -314,10 +261,43 @@ func (r *moduleVersionDeprecationResource) ImportState(ctx context.Context, req 
 	markImporting(ctx, resp)
 }
 
-// moduleVersionError explains a failed call on a module version, naming the
-// module and the version. The API's 404 means a missing module, a missing
-// version and a token without permission alike: missingModuleVersion
-// spends one read to say which.
+// versionMissing: the plan's error when versions (", "-joined) lack ref's, else "".
+func versionMissing(ref moduleVersionRef, versions string) string {
+	if slices.Contains(strings.Split(versions, ", "), ref.Version) {
+		return ""
+	}
+	if versions == "" {
+		return fmt.Sprintf("Module %s/%s/%s has no versions yet, so version %s cannot be deprecated. Publish it first, or fix module_version.",
+			ref.Organization, ref.Name, ref.Provider, ref.Version)
+	}
+	return fmt.Sprintf("Module %s/%s/%s has no version %s; its versions are %s. Fix module_version.",
+		ref.Organization, ref.Name, ref.Provider, ref.Version, versions)
+}
+
+// setDeprecation records the read of deprecated version ref (Read, the list resource).
+func (m *moduleVersionDeprecationResourceModel) setDeprecation(ref moduleVersionRef, info *moduleVersionInfo) {
+	m.ID = types.StringValue(ref.String())
+	m.ModuleVersionID = types.StringValue(info.ID)
+	m.Reason = types.StringPointerValue(info.Reason)
+	m.Link = types.StringPointerValue(info.Link)
+}
+
+// deprecate sends the deprecation in m and records the answer in m.
+func (r *moduleVersionDeprecationResource) deprecate(ctx context.Context, m *moduleVersionDeprecationResourceModel, summary string, diags *diag.Diagnostics) {
+	ref := m.ref()
+	tflog.Debug(ctx, "Deprecating module version", map[string]any{"module": ref.String(), "has_reason": !m.Reason.IsNull(), "link": m.Link.ValueString()})
+	info, err := deprecateModuleVersion(ctx, r.data.client, ref, m.Reason.ValueStringPointer(), m.Link.ValueStringPointer())
+	if err != nil {
+		diags.AddError(summary, moduleVersionError(ctx, r.data.client, ref, "deprecate", err))
+		return
+	}
+	m.ID = types.StringValue(ref.String())
+	m.ModuleVersionID = types.StringValue(info.ID)
+	tflog.Info(ctx, "Deprecated module version", map[string]any{"module": ref.String(), "module_version_id": info.ID})
+}
+
+// moduleVersionError explains a failed call on a module version; a 404 (a missing module or
+// version, or no permission alike) costs one read to say which (missingModuleVersion).
 func moduleVersionError(ctx context.Context, c *tfe.Client, m moduleVersionRef, action string, err error) string {
 	if isNotFound(err) {
 		return fmt.Sprintf("Could not %s %s: %s", action, m.describe(),
@@ -326,11 +306,8 @@ func moduleVersionError(ctx context.Context, c *tfe.Client, m moduleVersionRef, 
 	return fmt.Sprintf("Could not %s %s: %s", action, m.describe(), err)
 }
 
-// missingModuleVersion says why a module version's endpoint answered 404,
-// from one read of the module, whose version-statuses list its versions:
-// the module does not exist (any member of the organization may read its
-// private registry), it has no such version (and these are the versions it
-// has), or the version exists and denied is why the call failed.
+// missingModuleVersion reads the module (any member may) to say why a version answered 404: no
+// module, no such version (listing those it has), or the version exists and denied is why.
 func missingModuleVersion(ctx context.Context, c *tfe.Client, m moduleVersionRef, denied string) string {
 	mod, err := c.RegistryModules.Read(ctx, tfe.RegistryModuleID{
 		Organization: m.Organization, Name: m.Name, Provider: m.Provider, Namespace: m.Organization, RegistryName: tfe.PrivateRegistry})
@@ -355,8 +332,7 @@ func missingModuleVersion(ctx context.Context, c *tfe.Client, m moduleVersionRef
 	return fmt.Sprintf("module %s/%s/%s has no version %s; its versions are %s.", m.Organization, m.Name, m.Provider, m.Version, strings.Join(versions, ", "))
 }
 
-// sortVersions sorts module versions in semantic version order; any that
-// does not parse goes last, in text order.
+// sortVersions sorts by semantic version; any that does not parse goes last, in text order.
 func sortVersions(vs []string) {
 	slices.SortFunc(vs, func(a, b string) int {
 		va, ea := version.NewVersion(a)

@@ -4,7 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
-	"sort"
+	"slices"
 	"strings"
 
 	"github.com/hashicorp/terraform-plugin-framework/diag"
@@ -15,49 +15,24 @@ import (
 	"github.com/hashicorp/terraform-plugin-go/tftypes"
 )
 
-// Moving state from hashicorp/tfe: `moved { from = tfe_policy.x  to =
-// tfgov_policy.x }` (Terraform 1.8 or later). Terraform hands the target
-// resource the source's raw state as hashicorp/tfe wrote it, with its
-// schema version, and never asks hashicorp/tfe to upgrade it first; the
-// target resource returns its own state, which the next refresh reads as
-// usual. No request is made here: the framework does not configure a
-// resource for MoveResourceState, and nothing needs the service, since
-// every value comes from the source state (the refresh that follows fills
-// the attributes hashicorp/tfe has no counterpart for).
-//
-// Each type's mapping is in <type>_move.go. The shapes there are
-// hashicorp/tfe v0.79.0's (internal/provider/
-// resource_tfe_policy.go, resource_tfe_team_access.go and _migrate.go,
-// resource_tfe_agent_token.go, resource_tfe_test_variable.go), which every
-// release since v0.60 writes the same way but for added attributes:
-// SDKv2 resources (policy, team access, agent token) store every
-// attribute flat with "id", an unset string as "" or null; the framework's
-// tfe_test_variable stores every attribute, null when unset.
-//
-// tfeMoves is the table: one entry per source type (each defined in its
-// <type>_move.go), naming the target and the schema versions it maps. A
-// version not listed, or an attribute the mapping needs but the state
-// lacks, fails the move with an error naming it: nothing is guessed.
+// Moving state from hashicorp/tfe (`moved`, Terraform 1.8+): Terraform hands the target the
+// source's raw state at its schema version, unconfigured, so every value comes from that state
+// (the next refresh fills the rest). Each type's mapping is in <type>_move.go, for hashicorp/tfe
+// v0.79.0's shapes (SDKv2 types flat with "id", an unset string "" or null; the framework's
+// tfe_test_variable null when unset); a version or attribute not mapped fails, naming it.
 
-// tfeProviderAddressSuffix ends the address of hashicorp/tfe, on any host
-// (registry.terraform.io, or a private registry that mirrors it).
-const tfeProviderAddressSuffix = "/hashicorp/tfe"
+const tfeProviderAddressSuffix = "/hashicorp/tfe" // on any host, a mirror's too
 
 // tfeMove maps one hashicorp/tfe resource type to a tfgov one.
 type tfeMove struct {
 	source, target string
-	// versions maps each supported source schema version to a mapping
-	// that returns the target model (a pointer to the resource's model).
-	versions map[int64]func(tfeState, *diag.Diagnostics) any
+	versions       map[int64]func(tfeState, *diag.Diagnostics) any // by source schema version; returns *model
 }
 
-// tfeMoves lists every move, for the documentation's table and the tests
-// (from the registry, registry.go).
+// tfeMoves: every move, from the registry (registry.go).
 var tfeMoves = registeredMoves()
 
-// stateMover handles a request from m.source of hashicorp/tfe and leaves
-// any other request alone (the framework then reports that no mover
-// matched).
+// stateMover leaves any request but m.source's alone (the framework reports no mover matched).
 func (m tfeMove) stateMover() resource.StateMover {
 	return resource.StateMover{StateMover: func(ctx context.Context, req resource.MoveStateRequest, resp *resource.MoveStateResponse) {
 		if req.SourceTypeName != m.source || !strings.HasSuffix(req.SourceProviderAddress, tfeProviderAddressSuffix) {
@@ -78,11 +53,8 @@ func (m tfeMove) stateMover() resource.StateMover {
 	}}
 }
 
-// fillIdentity fills the target's resource identity, when the target
-// resource has one (the framework then hands an empty one), from the moved
-// state's attributes of the same names, such as id and organization. When
-// one is missing or null the identity stays null, and the refresh that
-// follows the move sets it, as after an upgrade from a state without one.
+// fillIdentity sets the target's identity from the moved state's attributes of the same names;
+// if one is null it stays null, and the refresh after the move sets it.
 func fillIdentity(ctx context.Context, state tfsdk.State, id *tfsdk.ResourceIdentity) {
 	if id == nil || id.Schema == nil {
 		return
@@ -103,8 +75,7 @@ func fillIdentity(ctx context.Context, state tfsdk.State, id *tfsdk.ResourceIden
 	id.Raw = tftypes.NewValue(typ, vals)
 }
 
-// convert maps the source state's JSON at schema version v to the target
-// model, or adds an error saying what it cannot map.
+// convert maps the source state's JSON at schema version v to the target model.
 func (m tfeMove) convert(v int64, raw []byte, diags *diag.Diagnostics) any {
 	f, ok := m.versions[v]
 	if !ok {
@@ -112,7 +83,7 @@ func (m tfeMove) convert(v int64, raw []byte, diags *diag.Diagnostics) any {
 		for k := range m.versions {
 			known = append(known, fmt.Sprint(k))
 		}
-		sort.Strings(known)
+		slices.Sort(known)
 		diags.AddError("Cannot move "+m.source+": unknown schema version",
 			fmt.Sprintf("The state of this %s has schema version %d; %s can move versions %s (those of hashicorp/tfe up to v0.79.0). "+
 				"Nothing was moved. Remove the moved block, run `terraform apply -refresh-only` with the hashicorp/tfe version that wrote this state "+
@@ -132,8 +103,7 @@ func (m tfeMove) convert(v int64, raw []byte, diags *diag.Diagnostics) any {
 	return out
 }
 
-// tfeState reads attributes of a hashicorp/tfe state, adding an error
-// naming the attribute when one is missing or of another type.
+// tfeState reads a hashicorp/tfe state, failing with the attribute's name when one is amiss.
 type tfeState struct {
 	source  string
 	version int64
@@ -146,9 +116,8 @@ func (s tfeState) fail(name, problem string) {
 		fmt.Sprintf("Attribute %q of the %s state (schema version %d) %s. Nothing was moved; the state still holds the %s.", name, s.source, s.version, problem, s.source))
 }
 
-// value decodes attribute name into dst and reports whether it is set. An
-// attribute of another type is an error; an absent or null one is not set
-// (an error too when required: then the mapping needs it).
+// value decodes attribute name into dst and reports whether it is set (absent or null: not set,
+// an error when required); another type is an error.
 func (s tfeState) value(name string, dst any, required bool) bool {
 	raw, ok := s.attrs[name]
 	switch {
@@ -181,8 +150,7 @@ func (s tfeState) required(name string) types.String {
 	return types.StringValue(v)
 }
 
-// str is a string attribute, null when absent from the state (an
-// attribute added after the release that wrote it) or null.
+// str is a string attribute, null when absent (added after the writing release) or null.
 func (s tfeState) str(name string) types.String {
 	var v string
 	if s.value(name, &v, false) {
@@ -191,8 +159,7 @@ func (s tfeState) str(name string) types.String {
 	return types.StringNull()
 }
 
-// optionalStr is a string attribute whose "" means unset (how SDKv2 may
-// store an unset string): null then.
+// optionalStr is a string attribute whose "" (SDKv2's unset) means null.
 func (s tfeState) optionalStr(name string) types.String {
 	if v := s.str(name); v.ValueString() != "" {
 		return v

@@ -14,24 +14,16 @@ import (
 	"github.com/tfgov/terraform-provider-tfgov/internal/tfeclient"
 )
 
-// Names in, IDs out: what the data sources that find an object by name
-// (tfgov_workspace(s), tfgov_team(s), tfgov_agent_pool,
-// tfgov_registry_module) share. A name that matches nothing is an error
-// listing the closest names that exist, so a typo is fixed from the
-// message.
+// Names in, IDs out, for the data sources that find objects by name: a name that matches nothing
+// is an error listing the closest names that exist, so a typo is fixed from the message.
 
-// closestCount is how many names a not-found error suggests.
-const closestCount = 3
+const closestCount = 3 // names a not-found error suggests
 
-// closestNames returns up to n names of have nearest to want: by edit
-// distance (case-insensitive), then by name, so the same names always give
-// the same suggestions. Duplicates count once.
+// closestNames: up to n of have nearest to want (case-insensitive), ties by name, duplicates once.
 func closestNames(want string, have []string, n int) []string {
 	return closestBy(want, have, n, wholeDistance)
 }
 
-// closestBy is closestNames with the distance of want to a name of have
-// given by dist (both lower-cased).
 func closestBy(want string, have []string, n int, dist func(w, h string) int) []string {
 	type scored struct {
 		name string
@@ -55,9 +47,8 @@ func closestBy(want string, have []string, n int, dist func(w, h string) int) []
 	return out
 }
 
-// notFoundByName is the error detail for names (one or more) of a kind
-// ("workspace", "team", ...) that match nothing in org: each with the
-// closest names of have, the names the token can see there.
+// notFoundByName is the detail for names of a kind that match nothing in org, each with the
+// closest of have (what the token can see there).
 func notFoundByName(kind, org string, names, have []string) string {
 	var b strings.Builder
 	for i, name := range names {
@@ -71,8 +62,7 @@ func notFoundByName(kind, org string, names, have []string) string {
 			fmt.Fprintf(&b, ": the API token sees no %s there.", kind)
 		}
 	}
-	// A secret team is the one hidden object a reader meets most; the
-	// example only fits teams.
+	// A secret team is the hidden object a reader meets most; the example fits teams only.
 	example := ""
 	if kind == "team" {
 		example = " (a secret team, for one)"
@@ -81,7 +71,6 @@ func notFoundByName(kind, org string, names, have []string) string {
 	return b.String()
 }
 
-// article is "An" before a word that opens with a vowel, else "A".
 func article(word string) string {
 	if word != "" && strings.ContainsRune("aeiouAEIOU", rune(word[0])) {
 		return "An"
@@ -89,20 +78,15 @@ func article(word string) string {
 	return "A"
 }
 
-// listPage is the page options of the pager's page number at the bulk
-// page size.
 func listPage(page int) tfe.ListOptions {
 	return tfe.ListOptions{PageNumber: page, PageSize: bulkPageSize}
 }
 
-// workspaceNames lists every workspace of org (pages of 100) and returns
-// their names: the suggestions of a not-found error.
 func workspaceNames(ctx context.Context, c *tfe.Client, org string) ([]string, error) {
 	all, err := listWorkspaces(ctx, c, org)
 	return namesOf(all, func(ws *tfe.Workspace) string { return ws.Name }), err
 }
 
-// listWorkspaces lists every workspace of org the token can see.
 func listWorkspaces(ctx context.Context, c *tfe.Client, org string) ([]*tfe.Workspace, error) {
 	return tfeclient.ListAll(ctx, func(ctx context.Context, page int) ([]*tfe.Workspace, *tfe.Pagination, error) {
 		l, err := c.Workspaces.List(ctx, org, &tfe.WorkspaceListOptions{ListOptions: listPage(page)})
@@ -113,16 +97,13 @@ func listWorkspaces(ctx context.Context, c *tfe.Client, org string) ([]*tfe.Work
 	})
 }
 
-// teamNames lists every team of org the token can see and returns their
-// names.
 func teamNames(ctx context.Context, c *tfe.Client, org string) ([]string, error) {
 	all, err := listTeams(ctx, c, org, nil)
 	return namesOf(all, func(t *tfe.Team) string { return t.Name }), err
 }
 
-// listTeams lists the teams of org, all of them or (names not nil) those
-// named, in requests of at most 100 names (filter[names]); the names are
-// checked again here, in case a server ignores the filter.
+// listTeams lists org's teams, all or (names not nil) those named, 100 names a request
+// (filter[names]), checking the names again in case a server ignores the filter.
 func listTeams(ctx context.Context, c *tfe.Client, org string, names []string) ([]*tfe.Team, error) {
 	chunks := [][]string{nil}
 	if names != nil {
@@ -149,8 +130,7 @@ func listTeams(ctx context.Context, c *tfe.Client, org string, names []string) (
 	return out, nil
 }
 
-// listAgentPools lists the agent pools of org whose name contains query
-// (the API's q; "" for all).
+// listAgentPools lists org's agent pools whose name contains query (the API's q; "": all).
 func listAgentPools(ctx context.Context, c *tfe.Client, org, query string) ([]*tfe.AgentPool, error) {
 	return tfeclient.ListAll(ctx, func(ctx context.Context, page int) ([]*tfe.AgentPool, *tfe.Pagination, error) {
 		l, err := c.AgentPools.List(ctx, org, &tfe.AgentPoolListOptions{ListOptions: listPage(page), Query: query})
@@ -161,8 +141,6 @@ func listAgentPools(ctx context.Context, c *tfe.Client, org, query string) ([]*t
 	})
 }
 
-// moduleNames lists the private registry modules of org and returns them
-// as `name/provider`.
 func moduleNames(ctx context.Context, c *tfe.Client, org string) ([]string, error) {
 	all, err := tfeclient.ListAll(ctx, func(ctx context.Context, page int) ([]*tfe.RegistryModule, *tfe.Pagination, error) {
 		l, err := c.RegistryModules.List(ctx, org, &tfe.RegistryModuleListOptions{ListOptions: listPage(page), RegistryName: tfe.PrivateRegistry})
@@ -182,9 +160,7 @@ func namesOf[T any](items []T, name func(T) string) []string {
 	return out
 }
 
-// byNameError is the message for a lookup by name that failed: a 404 of
-// the organization itself (missing, or hidden from the token) or another
-// error.
+// byNameError explains a failed lookup by name; a 404 is the organization's (missing or hidden).
 func byNameError(what, org string, err error) string {
 	if isNotFound(err) {
 		return fmt.Sprintf("Organization %s was not found, or the API token may not read its %s.", org, what)
@@ -192,8 +168,7 @@ func byNameError(what, org string, err error) string {
 	return fmt.Sprintf("Could not read the %s of organization %s: %s", what, org, err)
 }
 
-// stringSet, stringList and stringMap are Terraform values of strings,
-// never null (empty when there are none).
+// stringSet, stringList and stringMap are Terraform values of strings, never null.
 func stringSet(vals []string) types.Set {
 	return types.SetValueMust(types.StringType, stringValues(vals))
 }

@@ -9,10 +9,8 @@ import (
 	"github.com/hashicorp/terraform-plugin-framework/types"
 )
 
-// planOrganization fills a null `organization` with the provider's default
-// and replaces the resource when that default has moved away from the
-// organization in state. Resources with organizationAttribute call it from
-// ModifyPlan.
+// planOrganization (ModifyPlan) fills a null `organization` with the provider's default, and
+// replaces the resource when that default moved away from the organization in state.
 func (d *providerData) planOrganization(ctx context.Context, req resource.ModifyPlanRequest, resp *resource.ModifyPlanResponse) {
 	if req.Plan.Raw.IsNull() || d == nil {
 		return // destroy, or the provider is not configured yet
@@ -23,9 +21,8 @@ func (d *providerData) planOrganization(ctx context.Context, req resource.Modify
 		return
 	}
 	if d.organizationUnknown {
-		// The provider's organization is known only after apply. A new
-		// resource's is too; an existing one keeps its own (the
-		// provider's value is checked again at apply, when it is known).
+		// The provider's organization is known only after apply, so is a new resource's;
+		// an existing one keeps its own (the provider's is checked again at apply).
 		if req.State.Raw.IsNull() {
 			resp.Diagnostics.Append(resp.Plan.SetAttribute(ctx, path.Root("organization"), types.StringUnknown())...)
 		}
@@ -47,9 +44,7 @@ func (d *providerData) planOrganization(ctx context.Context, req resource.Modify
 	}
 }
 
-// organizationOr returns v, or the provider's default organization when v
-// is null, adding an error naming the attribute when neither is set. Data
-// sources use it.
+// organizationOr (data sources) is v, else the provider's organization, else an error naming the attribute.
 func (d *providerData) organizationOr(v types.String, diags *diag.Diagnostics) string {
 	if !v.IsNull() && v.ValueString() != "" {
 		return v.ValueString()

@@ -11,7 +11,7 @@ import (
 )
 
 // TestOwnershipClaim: of concurrent creates that find one object, at most
-// one adopts it (row 3 of issue 25); an object whose create answer this
+// one adopts it (one object, one owner); an object whose create answer this
 // provider received is adopted by none.
 func TestOwnershipClaim(t *testing.T) {
 	t.Parallel()

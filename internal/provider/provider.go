@@ -57,28 +57,16 @@ type providerModel struct {
 
 // providerData is what Configure hands to every resource and data source.
 type providerData struct {
-	client *tfe.Client
-	// organization is the default for resources that take one; may be "".
-	organization string
-	// organizationUnknown: the provider's organization is known only after
-	// apply (organization is then "").
-	organizationUnknown bool
-	// testVariables shares module test variable lists between refreshes
-	// (module_test_variable_api.go).
-	testVariables testVariableLists
-	// lists shares the other bulk lists (bulk_lists.go).
-	lists bulkLists
-	// owned proves which objects this provider made (ownership.go).
-	owned ownership
-	// caller is the user the token acts as (the token check's answer), nil
-	// when the service named none (organization and team tokens).
-	caller *tfe.User
-	// proofs checks policy code proofs on this service (code_proof.go).
-	proofs proofChecks
-	// testsPassed: digests of policy tests that passed here (runOnce).
-	testsPassed sync.Map
-	// missingToken, when set, is why the provider has no client: no token
-	// was found (its detail says where it looked). configureData reports it.
+	client              *tfe.Client
+	organization        string            // the default for resources that take one; may be ""
+	organizationUnknown bool              // the provider's organization is known only after apply
+	testVariables       testVariableLists // shared between refreshes (module_test_variable_api.go)
+	lists               bulkLists         // the other shared lists (bulk_lists.go)
+	owned               ownership         // what this provider made (ownership.go)
+	caller              *tfe.User         // the token's user (token check); nil when the service names none
+	proofs              proofChecks       // policy code proofs on this service (code_proof.go)
+	testsPassed         sync.Map          // digests of policy tests that passed here (runOnce)
+	// missingToken: why there is no client (where no token was found); configureData reports it.
 	missingToken     string
 	missingTokenOnce sync.Once
 }
@@ -155,9 +143,7 @@ func (p *tfgovProvider) Configure(ctx context.Context, req provider.ConfigureReq
 	if resp.Diagnostics.HasError() {
 		return
 	}
-	// Only what the client needs to reach the service must be known when
-	// the provider is configured at plan. Terraform configures it again at
-	// apply, with every value known.
+	// Only what reaches the service must be known at plan: Terraform configures again at apply.
 	var unknown []string
 	for _, a := range []struct {
 		name string
@@ -182,13 +168,10 @@ func (p *tfgovProvider) Configure(ctx context.Context, req provider.ConfigureReq
 		}
 		return
 	}
-	// An organization known only after apply leaves the default unknown:
-	// a resource that takes the default plans its organization as known
-	// after apply, and only a data source that needs it fails, saying so.
+	// An organization known only after apply: resources plan theirs unknown; data sources fail.
 	organizationUnknown := cfg.Organization.IsUnknown()
 
-	// address is used as given; hostname is resolved by service discovery
-	// below, as Terraform CLI and hashicorp/tfe do (internal/tfeclient/discovery.go).
+	// hostname is resolved by service discovery, as Terraform CLI and hashicorp/tfe do.
 	hostname := cmp.Or(cfg.Hostname.ValueString(), os.Getenv("TFE_HOSTNAME"), defaultHostname)
 	address := cmp.Or(cfg.Address.ValueString(), os.Getenv("TFE_ADDRESS"))
 	credentialsHost := hostname
@@ -221,17 +204,13 @@ func (p *tfgovProvider) Configure(ctx context.Context, req provider.ConfigureReq
 		}
 	}
 	retryMax := int64(defaultRetryMax)
-	// An unknown retry_max plans with the default: nothing is retried
-	// before apply, which configures the provider with the known value.
+	// An unknown retry_max plans with the default: nothing is retried before apply.
 	if !cfg.RetryMax.IsNull() && !cfg.RetryMax.IsUnknown() {
 		retryMax = cfg.RetryMax.ValueInt64()
 	}
 
 	if token == "" {
-		// No token anywhere: only tfgov_policy_evaluation, which makes no
-		// request, can work; every other type reports the missing token
-		// when Terraform configures it (configureData). DESIGN.md "A
-		// provider without a token".
+		// No token: each type but tfgov_policy_evaluation reports it (DESIGN.md "A provider without a token").
 		data := &providerData{missingToken: tfeclient.MissingTokenDetail(credentialsHost, looked)}
 		resp.ResourceData, resp.DataSourceData, resp.ActionData, resp.ListResourceData = data, data, data, data
 		return
@@ -297,13 +276,4 @@ func (p *tfgovProvider) Actions(_ context.Context) []func() action.Action {
 
 func (p *tfgovProvider) DataSources(_ context.Context) []func() datasource.DataSource {
 	return registeredDataSources
-}
-
-func firstNonEmpty(vals ...string) string {
-	for _, v := range vals {
-		if v != "" {
-			return v
-		}
-	}
-	return ""
 }

@@ -13,30 +13,24 @@ import (
 	"github.com/tfgov/terraform-provider-tfgov/internal/tfeclient"
 )
 
-// Creates that know whether they happened: a create whose answer was lost
-// looks for its object before it creates again, and adopts it only on
-// proof (DESIGN.md, "Lost creates").
+// A create whose answer was lost looks for its object before it creates again, and adopts it
+// only on proof (DESIGN.md "Lost creates").
 
-// maxAmbiguousCreates bounds the create attempts of one resource that end
-// ambiguously, each followed by a look-up that found nothing.
-const maxAmbiguousCreates = 5
+const maxAmbiguousCreates = 5 // ambiguous attempts, each followed by a look-up that found nothing
 
-// asAmbiguous returns the ambiguous write in err's chain (go-tfe returns
-// the transport's error wrapped in a *url.Error).
+// asAmbiguous finds the ambiguous write in err's chain (go-tfe wraps it in a *url.Error).
 func asAmbiguous(err error) (*tfeclient.AmbiguousWriteError, bool) {
 	var amb *tfeclient.AmbiguousWriteError
 	ok := errors.As(err, &amb)
 	return amb, ok
 }
 
-// isAmbiguous reports whether err is a write that may have been processed.
 func isAmbiguous(err error) bool {
 	_, ok := asAmbiguous(err)
 	return ok
 }
 
-// Reconciliation outcomes, counted by resource type for tests and logs.
-const (
+const ( // outcomes, counted by resource type for tests and logs
 	reconcileAdopted   = "adopted"   // the lost create's object was found and kept
 	reconcileRecreated = "recreated" // nothing was made: created again
 	reconcileRefused   = "refused"   // an object not provably this create's: error with import block
@@ -54,26 +48,21 @@ func countReconcile(resourceType, outcome string) {
 	reconcileMu.Unlock()
 }
 
-// reconciliations returns the counts so far, keyed "<type> <outcome>".
 func reconciliations() map[string]int {
 	reconcileMu.Lock()
 	defer reconcileMu.Unlock()
 	return maps.Clone(reconcileCounts)
 }
 
-// lostAnswerFound is the paragraph that follows "<parent> already has
-// <object> (<id>)" when the object was found after a create whose answer
-// was lost (amb): it says why the provider does not take it over.
+// lostAnswerFound follows "<parent> already has <object> (<id>)": why the provider leaves it.
 func lostAnswerFound(amb *tfeclient.AmbiguousWriteError) string {
 	return fmt.Sprintf("The create request ended without a definite answer (%s), so this may be the object that request made, "+
 		"or one that someone else made before it or while it was in flight: nothing the API returns tells them apart, "+
 		"so the provider does not take it over.", amb.Reason)
 }
 
-// importAdvice tells how to manage an existing object (id) with the
-// resource instead of creating one: an import block with the object's
-// import ID. The provider is not told the resource's address; Terraform
-// prints it in the diagnostic's "with" line, which `to` must be set to.
+// importAdvice is an import block for the object; `to` is the address Terraform prints in the
+// diagnostic's "with" line, since the provider is not told it.
 func importAdvice(resourceType, id, importID string) string {
 	return fmt.Sprintf("If %s is the object you want this resource to manage, import it (set `to` to this resource's address, shown in the \"with\" line above):\n\n"+
 		"  import {\n    to = %s.<name>\n    id = %q\n  }\n\n"+
@@ -82,7 +71,6 @@ func importAdvice(resourceType, id, importID string) string {
 		id, resourceType, importID, resourceType, importID, id)
 }
 
-// ambiguousGaveUp is the message when every attempt ended ambiguously.
 func ambiguousGaveUp(what string, err error) string {
 	return fmt.Sprintf("Creating %s: %d attempts ended without a definite answer, and none made it (checked after each): %s. "+
 		"The service appears to be failing; apply again later.", what, maxAmbiguousCreates, err)
@@ -93,13 +81,9 @@ type conflictError struct{ msg string }
 
 func (e *conflictError) Error() string { return e.msg }
 
-// reconcileCreate runs create and, after each ambiguous answer, look (with
-// the context to look under: after Terraform asked the provider to stop,
-// a context of its own, so that the look-up that carries the lost write to
-// an answer still runs, within stopWriteWait; internal/tfeclient/interrupt.go),
-// which returns the object the lost create provably made (adopt = true),
-// or a *conflictError for an object that is not provably it, or neither
-// when nothing was made, and then create runs again.
+// reconcileCreate runs create and, after each ambiguous answer, look (under tfeclient.LookContext,
+// which outlives Terraform's stop by stopWriteWait): the object provably made (adopt), a
+// *conflictError for one not provably it, or neither when nothing was made and create runs again.
 func reconcileCreate[T any](ctx context.Context, resourceType string, create func() (T, error), look func(context.Context, *tfeclient.AmbiguousWriteError) (T, bool, error)) (T, error) {
 	var zero T
 	var err error
@@ -132,10 +116,7 @@ func reconcileCreate[T any](ctx context.Context, resourceType string, create fun
 	return zero, errors.New(ambiguousGaveUp(resourceType, err))
 }
 
-// candidateLines lists, once each and sorted, the objects a create whose
-// answer was lost may have made besides the one in state (id): the lines of
-// the warnings that name possible orphans (agentTokenOrphansWarning,
-// testRunOrphansWarning).
+// candidateLines: the objects besides id a lost create may have made, once each, sorted, for a warning.
 func candidateLines[T any](items []T, id string, idOf func(T) string, line func(T) string) []string {
 	seen := map[string]bool{id: true}
 	var lines []string

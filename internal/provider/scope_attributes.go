@@ -12,21 +12,14 @@ import (
 	"github.com/hashicorp/terraform-plugin-framework/schema/validator"
 )
 
-// Scope attributes: `organization`, `module_name` and `module_provider`,
-// the attributes that say where an object lives. Each is defined once
-// here, with one validator, and rendered for each kind of schema
-// (resource, data source, list resource, action); every schema takes them
-// from here, and TestScopeAttributesAgree proves that they agree.
+// Scope attributes (`organization`, `module_name`, `module_provider`: where an object lives), each
+// defined once with one validator and rendered for every kind of schema (TestScopeAttributesAgree).
 
-// nameRE is the service's rule for organization names (and many others):
-// letters, numbers, `-` and `_`.
-var nameRE = regexp.MustCompile(`^[A-Za-z0-9_-]+$`)
+var nameRE = regexp.MustCompile(`^[A-Za-z0-9_-]+$`) // the service's rule for organization names and many others
 
-// moduleProviderRE is the service's rule for a module's provider name.
 var moduleProviderRE = regexp.MustCompile(`^[a-z0-9]+$`)
 
-// scopeAttr is one scope attribute: organization is optional (the
-// provider's by default), the module's name and provider are required.
+// scopeAttr: organization is optional (the provider's by default), the module's name and provider required.
 type scopeAttr struct {
 	description string
 	required    bool
@@ -50,9 +43,7 @@ var (
 	}
 )
 
-// resource is the attribute of a managed resource: changing it replaces
-// the resource. An unset organization is computed: the resource's
-// ModifyPlan calls planOrganization to fill in the provider's default.
+// resource: changing it replaces the resource; an unset organization is planned by planOrganization.
 func (a scopeAttr) resource() schema.StringAttribute {
 	s := schema.StringAttribute{
 		Required:            a.required,
@@ -68,9 +59,7 @@ func (a scopeAttr) resource() schema.StringAttribute {
 	return s
 }
 
-// dataSource is the attribute of a data source; an unset organization is
-// computed (the provider's). description, when given, replaces the usual
-// one.
+// dataSource: an unset organization is the provider's; description, if given, replaces the usual one.
 func (a scopeAttr) dataSource(description ...string) dsschema.StringAttribute {
 	d := a.description
 	if len(description) > 0 {
@@ -85,7 +74,6 @@ func (a scopeAttr) dataSource(description ...string) dsschema.StringAttribute {
 	}
 }
 
-// list is the attribute of a list resource's configuration.
 func (a scopeAttr) list() listschema.StringAttribute {
 	return listschema.StringAttribute{
 		Required:            a.required,
@@ -95,7 +83,6 @@ func (a scopeAttr) list() listschema.StringAttribute {
 	}
 }
 
-// action is the attribute of an action.
 func (a scopeAttr) action() actionschema.StringAttribute {
 	return actionschema.StringAttribute{
 		Required:            a.required,
@@ -105,19 +92,13 @@ func (a scopeAttr) action() actionschema.StringAttribute {
 	}
 }
 
-// organizationAttribute is the `organization` attribute of a resource that
-// belongs to one (organizationScope.resource()).
 func organizationAttribute() schema.StringAttribute { return organizationScope.resource() }
 
-// moduleNameAttribute and moduleProviderAttribute name the module of a
-// resource; changing either replaces it.
 func moduleNameAttribute() schema.StringAttribute { return moduleNameScope.resource() }
 
 func moduleProviderAttribute() schema.StringAttribute { return moduleProviderScope.resource() }
 
-// moduleDataSourceAttributes adds to attrs the inputs naming the module of
-// a data source: organization (the provider's when unset), module_name and
-// module_provider.
+// moduleDataSourceAttributes adds the inputs naming a data source's module to attrs.
 func moduleDataSourceAttributes(attrs map[string]dsschema.Attribute) map[string]dsschema.Attribute {
 	attrs["organization"] = organizationScope.dataSource()
 	attrs["module_name"] = moduleNameScope.dataSource()
@@ -125,8 +106,6 @@ func moduleDataSourceAttributes(attrs map[string]dsschema.Attribute) map[string]
 	return attrs
 }
 
-// moduleListAttributes are the configuration attributes of a list of a
-// module's objects.
 func moduleListAttributes() map[string]listschema.Attribute {
 	return map[string]listschema.Attribute{
 		"organization":    organizationScope.list(),

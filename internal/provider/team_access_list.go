@@ -1,6 +1,7 @@
 package provider
 
 import (
+	"cmp"
 	"context"
 	"fmt"
 
@@ -99,7 +100,7 @@ func (l *teamAccessList) List(ctx context.Context, req list.ListRequest, resp *l
 		for _, ta := range all {
 			team := ""
 			if ta.Team != nil {
-				team = firstNonEmpty(names[ta.Team.ID], ta.Team.ID)
+				team = cmp.Or(names[ta.Team.ID], ta.Team.ID)
 			}
 			items = append(items, listed{
 				identity: []string{ta.ID},

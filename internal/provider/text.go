@@ -9,9 +9,6 @@ import (
 	"github.com/hashicorp/terraform-plugin-framework/types"
 )
 
-// Small helpers the package shares: lists of values rendered for messages
-// and docs, a SHA-256 in hex, an optional count as a Terraform value.
-
 // backticked renders values as a Markdown list of code spans.
 func backticked(vals []string) string {
 	q := make([]string, len(vals))
@@ -21,7 +18,6 @@ func backticked(vals []string) string {
 	return strings.Join(q, ", ")
 }
 
-// quoted renders values as a list of quoted strings for messages.
 func quoted(vals []string) string {
 	q := make([]string, len(vals))
 	for i, v := range vals {

@@ -13,24 +13,9 @@ import (
 	"github.com/tfgov/terraform-provider-tfgov/internal/tfeclient"
 )
 
-// Checking the API token once when the provider is configured, so that a
-// wrong token fails the plan before anything is written, naming where the
-// token came from (found by tfeclient.FindToken).
-
-// checkToken makes one authenticated request to learn whether the service
-// accepts the token: GET /api/v2/account/details (go-tfe's
-// Users.ReadCurrent), the cheapest read that needs no organization.
-//
-// Only a 401 fails: it is the service's answer to a token it does not
-// know, whatever the token's kind. The real service answers the request for
-// user and team tokens; an organization token (and, on the sandbox, a team
-// token) gets 404, which still proves the token authenticated, as does
-// any answer but 401. Other failures (the service unreachable, 5xx after
-// the retries) are left to the first real request, which reports them in
-// context. So every plan costs go-tfe's ping and this one request before
-// the resources' own. It returns the user the token acts as, when the
-// service named one (nil for organization tokens, and team tokens on the
-// sandbox): tfgov_workspace_team_access_exclusive's lock-out guard uses it.
+// checkToken fails the plan on a token the service refuses (401) before
+// any write, with the cheapest read that needs no organization, and returns
+// the token's user if named (DESIGN.md "A provider without a token").
 func checkToken(ctx context.Context, client *tfe.Client, src tfeclient.TokenSource, address string, diags *diag.Diagnostics) *tfe.User {
 	u, err := client.Users.ReadCurrent(ctx)
 	if !errors.Is(err, tfe.ErrUnauthorized) {

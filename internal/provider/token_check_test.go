@@ -1,6 +1,7 @@
 package provider
 
 import (
+	"cmp"
 	"context"
 	"fmt"
 	"net/url"
@@ -18,7 +19,7 @@ import (
 
 // testAccAddress is the API address the acceptance tests use.
 func testAccAddress() string {
-	return firstNonEmpty(os.Getenv("TFE_ADDRESS"), "https://"+firstNonEmpty(os.Getenv("TFE_HOSTNAME"), defaultHostname))
+	return cmp.Or(os.Getenv("TFE_ADDRESS"), "https://"+cmp.Or(os.Getenv("TFE_HOSTNAME"), defaultHostname))
 }
 
 // TestAccProviderConfigure_wrongToken: a token the service refuses fails

@@ -21,8 +21,7 @@ import (
 	"github.com/hashicorp/terraform-plugin-framework/types"
 )
 
-// idValidator checks an identifier of the given prefix, such as `apool-`:
-// the prefix followed by letters and digits.
+// idValidator checks an ID: the prefix (such as `apool-`), then letters and digits.
 func idValidator(prefix string) validator.String {
 	msg := fmt.Sprintf("must be an ID of the form %s<id>", prefix)
 	if ds, ok := idByName[prefix]; ok {
@@ -31,16 +30,13 @@ func idValidator(prefix string) validator.String {
 	return stringvalidator.RegexMatches(regexp.MustCompile(`^`+regexp.QuoteMeta(prefix)+`[A-Za-z0-9]+$`), msg)
 }
 
-// idByName is the data source that turns a name into an ID of each prefix,
-// for the error of an ID attribute given a name (`workspace_id =
-// "payments-prod"`).
+// idByName: the data source that turns a name into an ID of each prefix, for the error's hint.
 var idByName = map[string]string{
 	"ws-":    "tfgov_workspace",
 	"team-":  "tfgov_team",
 	"apool-": "tfgov_agent_pool",
 }
 
-// notBlank rejects empty and whitespace-only strings.
 func notBlank() validator.String {
 	return stringvalidator.RegexMatches(regexp.MustCompile(`\S`), "must not be empty or only whitespace")
 }
@@ -65,9 +61,8 @@ func (v urlValidator) ValidateString(ctx context.Context, req validator.StringRe
 	}
 }
 
-// positiveDuration requires a Go duration above zero, such as `30m`: a
-// timeout of zero or less would fail the operation before it starts.
-// (terraform-plugin-framework-timeouts only checks that it parses.)
+// positiveDuration requires a Go duration above zero, such as `30m` (a timeout of zero fails the
+// operation before it starts; terraform-plugin-framework-timeouts only checks that it parses).
 type positiveDuration struct{}
 
 func (positiveDuration) Description(context.Context) string {
@@ -89,10 +84,8 @@ func (v positiveDuration) ValidateString(ctx context.Context, req validator.Stri
 	}
 }
 
-// withPositiveTimeouts adds positiveDuration to every duration of a
-// terraform-plugin-framework-timeouts `timeouts` attribute: a resource with
-// timeouts takes its attribute through it, so that `timeouts.create = "-5m"`
-// is refused at plan, naming timeouts.create.
+// withPositiveTimeouts adds positiveDuration to every duration of a `timeouts` attribute, so that
+// `timeouts.create = "-5m"` is refused at plan, naming timeouts.create.
 func withPositiveTimeouts(a schema.SingleNestedAttribute) schema.SingleNestedAttribute {
 	attrs := make(map[string]schema.Attribute, len(a.Attributes))
 	for name, at := range a.Attributes {
@@ -106,13 +99,11 @@ func withPositiveTimeouts(a schema.SingleNestedAttribute) schema.SingleNestedAtt
 	return a
 }
 
-// isPolicyLevel reports whether level is an enforcement level of any kind.
 func isPolicyLevel(level string) bool { return slices.Contains(allPolicyLevels, level) }
 
-// policyLevelValidator requires one of the API's enforcement levels. It is
-// the one error for a level no kind has (`soft_mandatory`): ValidateConfig
-// checks the level against the kind only when it is one of them. A level
-// written with underscores gets the hyphenated spelling as a hint.
+// policyLevelValidator requires one of the API's levels: the one error for a level no kind has
+// (ValidateConfig checks the level against the kind only when it is one of them); a level written
+// with underscores gets the hyphenated spelling as a hint.
 type policyLevelValidator struct{}
 
 func (policyLevelValidator) Description(context.Context) string {
@@ -207,8 +198,7 @@ func durationHint(s string) string {
 	return fmt.Sprintf(" A duration's largest unit is h: write %q for %q.", formatHours(d), s)
 }
 
-// formatHours writes d as time.Duration.String does, without the zero
-// minutes and seconds it adds ("720h", not "720h0m0s").
+// formatHours writes d as time.Duration.String does, without zero minutes and seconds ("720h").
 func formatHours(d time.Duration) string {
 	out := d.String()
 	out = strings.TrimSuffix(out, "0s")
@@ -218,8 +208,7 @@ func formatHours(d time.Duration) string {
 	return out
 }
 
-// semverValidator requires a semantic version such as 1.2.3, as the
-// registry does for module versions.
+// semverValidator requires a semantic version such as 1.2.3, as the registry does.
 type semverValidator struct{}
 
 func (semverValidator) Description(context.Context) string {
@@ -237,8 +226,7 @@ func (v semverValidator) ValidateString(ctx context.Context, req validator.Strin
 	}
 }
 
-// regoQueryValidator checks that a string is a Rego query, such as
-// `data.terraform.policies.deny`.
+// regoQueryValidator requires a Rego query, such as `data.terraform.policies.deny`.
 type regoQueryValidator struct{}
 
 func (regoQueryValidator) Description(context.Context) string {
@@ -258,13 +246,11 @@ func (v regoQueryValidator) ValidateString(ctx context.Context, req validator.St
 	}
 }
 
-// nameValidator checks a name by the service's rule (nameRE): an
-// organization's, a module's, a policy's.
+// nameValidator checks a name by the service's rule (nameRE).
 func nameValidator() validator.String {
 	return stringvalidator.RegexMatches(nameRE, "must contain only letters, numbers, - and _")
 }
 
-// moduleProviderValidator checks a module's provider name.
 func moduleProviderValidator() validator.String {
 	return stringvalidator.RegexMatches(moduleProviderRE, "must contain only lower-case letters and digits")
 }

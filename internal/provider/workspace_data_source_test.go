@@ -118,7 +118,7 @@ data "tfgov_workspaces" "none_expected" {
 			fmt.Sprintf(`No workspace named %q in organization %s; the closest names: %q`, web.Name+"s", testAccOrganization(), web.Name),
 		},
 		// A filter that matches nothing fails, naming the closest tags or
-		// names (issue 43, row 2), unless allow_empty (none_expected above).
+		// names (DESIGN.md "Empty look-ups"), unless allow_empty (none_expected above).
 		"tag typo": {
 			fmt.Sprintf(`data "tfgov_workspaces" "typo" { tag_names = [%q, "team:payment"] }`, tag),
 			`No workspace carries the tag "team:payment"; the closest tags: "team:payments"`,

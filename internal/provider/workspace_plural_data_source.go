@@ -1,6 +1,7 @@
 package provider
 
 import (
+	"cmp"
 	"context"
 	"maps"
 	"slices"
@@ -133,7 +134,7 @@ func (f workspaceFilter) set() bool {
 func (f workspaceFilter) options(page int) *tfe.WorkspaceListOptions {
 	return &tfe.WorkspaceListOptions{
 		ListOptions: listPage(page),
-		Search:      firstNonEmpty(f.search, f.prefix),
+		Search:      cmp.Or(f.search, f.prefix),
 		Tags:        strings.Join(f.tags, ","),
 		ExcludeTags: strings.Join(f.exclude, ","),
 	}

@@ -1,6 +1,7 @@
 package provider
 
 import (
+	"cmp"
 	"context"
 	"fmt"
 	"slices"
@@ -456,7 +457,7 @@ func (d *providerData) lockOut(ctx context.Context, wsID string, grants *records
 			return fmt.Sprintf("The API token acts as user %s, who administers workspace %s only through team %q (%s)'s admin access (%s), which this plan removes: "+
 				"after it the token could no longer manage the workspace's team access, and neither could Terraform.\n\n"+
 				"Keep %s (%q) in team_ids, give the user admin access through another team first, or apply with a token of an organization owner.",
-				firstNonEmpty(d.caller.Username, d.caller.ID), d.workspaceLabel(ctx, wsID), t.Name, t.ID, g.ID, t.ID, t.Name)
+				cmp.Or(d.caller.Username, d.caller.ID), d.workspaceLabel(ctx, wsID), t.Name, t.ID, g.ID, t.ID, t.Name)
 		}
 	}
 	return ""

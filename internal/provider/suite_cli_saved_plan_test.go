@@ -308,7 +308,7 @@ resource "tfgov_module_test_variable" "plain" {
 	d.emptyPlan()
 }
 
-// TestAccPolicyUploadResource_writtenDuringApply (issue 43 row 3): a
+// TestAccPolicyUploadResource_writtenDuringApply: a
 // tfgov_policy_upload whose source file another resource writes during the
 // apply, with content_sha256 from that writer (terraform_data stands for
 // it; its output is unknown at plan when its input changes). The plan shows
@@ -385,7 +385,7 @@ resource "tfgov_policy_upload" "test" {
 	digest(regoCode) // for the destroy's plan
 }
 
-// TestAccPolicyResource_importUploadedBeforeApply (issue 43 row 5): an
+// TestAccPolicyResource_importUploadedBeforeApply: an
 // import planned with -out into a configuration whose code the policy had
 // at plan, and other code uploaded before the apply. The apply does not
 // take the import's plan-time digest for the service's code: it downloads
@@ -452,8 +452,8 @@ import {
 	}
 }
 
-// TestAccPolicyResource_importShapes (issue 43, "Import into the
-// recommended shapes plans clean"): four policies with code, imported into
+// TestAccPolicyResource_importShapes (import into the recommended shapes
+// plans clean): four policies with code, imported into
 // content_wo, into tfgov_policy with a tfgov_policy_upload (the shape
 // -generate-config-out writes), into content and into source, each with
 // the code the policy has. The first two plan no change; content and
@@ -565,7 +565,7 @@ import {
 	d.emptyPlan()
 }
 
-// TestAccPolicyResource_sourceMoved (issue 43 row 4): a saved plan that
+// TestAccPolicyResource_sourceMoved: a saved plan that
 // moves tfgov_policy's source to another file plans that file's digest as
 // known (it exists at plan); applied after that file changed, it fails
 // and sends nothing, whether the new file had the same code at plan or

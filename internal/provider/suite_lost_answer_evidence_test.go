@@ -21,7 +21,8 @@ import (
 	"github.com/tfgov/terraform-provider-tfgov/internal/sandbox"
 )
 
-// Prove it before you trust it (issue 25): rows 2, 3, 7 and 8.
+// Prove it before you trust it: what counts as proof that a lost create made an
+// object (DESIGN.md "What counts as proof").
 
 // frontedSandbox starts a sandbox of the test's own (organization org)
 // behind a front that hands every request, with its body, to intercept

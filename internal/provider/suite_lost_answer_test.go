@@ -20,7 +20,7 @@ import (
 	"github.com/tfgov/terraform-provider-tfgov/internal/sandbox"
 )
 
-// Never touch what you did not make (issue 18, items 1 and 2; issue 25):
+// Never touch what you did not make (DESIGN.md "Lost creates"):
 // after a create whose answer was lost, an object that this resource
 // instance did not provably make (another configuration's, another
 // person's, one that existed before the apply or appeared since) is
@@ -137,7 +137,7 @@ func TestAccLostAnswerNotOurs(t *testing.T) {
 
 	// A test variable made by hand a moment before the create, with the key
 	// and value configured: its created-at lies in the request's window,
-	// which proves nothing (issue 25); it is not adopted.
+	// which proves nothing (someone else's would too); it is not adopted.
 	t.Run("module test variable made by hand", func(t *testing.T) {
 		c := testAccClient(t)
 		mod := testAccModule(t)
@@ -471,8 +471,8 @@ resource "tfgov_module_test_run" "test" {
 
 // TestAccCreatesListNothing: a create answered at once costs its one
 // request, whatever its parent holds: nothing is listed before a create
-// (issue 18's pre-write snapshot, a list per parent per apply, proved
-// nothing about the gap before the create and is gone: issue 25). A
+// (a pre-write snapshot, a list per parent per apply, proved nothing
+// about the gap before the create, and cost a request per parent). A
 // workspace with 120 grants made beforehand gets 10 more, an organization
 // 10 policies, a module 10 test variables: 30 POSTs and no list request.
 func TestAccCreatesListNothing(t *testing.T) {

@@ -2,6 +2,7 @@ package provider
 
 import (
 	"context"
+	"maps"
 	"testing"
 
 	tfe "github.com/hashicorp/go-tfe"
@@ -9,7 +10,7 @@ import (
 	"github.com/hashicorp/terraform-plugin-go/tftypes"
 )
 
-// Protocol-level identity tests (protocol_test.go) of a state that has no
+// Protocol-level identity tests (acctest_protocol_test.go) of a state that has no
 // identity yet, as every state written by Terraform 1.11 (or by this
 // provider before identity): the refresh of an object deleted outside
 // Terraform removes it without "Missing Resource Identity After Read", a
@@ -123,7 +124,7 @@ func TestIdentity_protocolNoPriorIdentity(t *testing.T) {
 			if hasErrors(resp.Diagnostics) {
 				t.Fatalf("refresh: %s", diagText(resp.Diagnostics))
 			}
-			if got := p.identityOfResponse(typ, resp.NewIdentity); len(got) == 0 || !equalMaps(got, want) {
+			if got := p.identityOfResponse(typ, resp.NewIdentity); len(got) == 0 || !maps.Equal(got, want) {
 				t.Errorf("refresh: identity %v, want %v", got, want)
 			}
 			// Deleted outside Terraform: removed from state, no error
@@ -140,18 +141,6 @@ func TestIdentity_protocolNoPriorIdentity(t *testing.T) {
 			}
 		})
 	}
-}
-
-func equalMaps(a, b map[string]string) bool {
-	if len(a) != len(b) {
-		return false
-	}
-	for k, v := range a {
-		if b[k] != v {
-			return false
-		}
-	}
-	return true
 }
 
 // TestIdentity_protocolUpdateNoPriorIdentity: an in-place update of a
@@ -278,7 +267,7 @@ func TestIdentity_protocolUpdateEveryType(t *testing.T) {
 			if hasErrors(resp.Diagnostics) {
 				t.Fatalf("update: %s", diagText(resp.Diagnostics))
 			}
-			if got := p.identityOfResponse(typ, resp.NewIdentity); !equalMaps(got, res[0].identity) {
+			if got := p.identityOfResponse(typ, resp.NewIdentity); !maps.Equal(got, res[0].identity) {
 				t.Errorf("update: identity %v, want %v", got, res[0].identity)
 			}
 		})

@@ -19,7 +19,7 @@ import (
 	"github.com/tfgov/terraform-provider-tfgov/internal/sandbox"
 )
 
-// TestAccInterruptedApply (issue 35, row 6): Ctrl-C during a long apply.
+// TestAccInterruptedApply: Ctrl-C during a long apply.
 // The real `terraform` applies 30 policies with code, 10 agent tokens, 30
 // team access grants and 30 test variables against a service answering
 // after 700 ms, and gets SIGINT (sent to its process group, as a terminal

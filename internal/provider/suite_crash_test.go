@@ -21,7 +21,7 @@ import (
 	"github.com/tfgov/terraform-provider-tfgov/internal/sandbox"
 )
 
-// TestAccCrashConvergence (issue 12): `terraform apply` killed with SIGKILL
+// TestAccCrashConvergence: `terraform apply` killed with SIGKILL
 // (with its provider process, the whole process group, as a crash or an
 // OOM kill of the runner takes both) at several moments, counted in
 // sandbox writes so that the moments do not depend on timing; then applied

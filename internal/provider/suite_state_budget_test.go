@@ -2,6 +2,7 @@ package provider
 
 import (
 	"bytes"
+	"cmp"
 	"encoding/base64"
 	"encoding/json"
 	"fmt"
@@ -20,7 +21,7 @@ import (
 
 // State budgets: at scale, Terraform core's time grows with the whole
 // state's size for every resource it writes, so the bytes a resource
-// instance takes in the state file are a cost (issue 29). Each type's
+// instance takes in the state file are a cost. Each type's
 // instance, as Terraform writes it (schema version, attributes, sensitive
 // paths, identity and private state, as compact JSON: internal/statesize),
 // must take at most what hashicorp/tfe v0.79.0 writes for the same object,
@@ -39,13 +40,13 @@ import (
 // token's rotation_triggers when null; and for a policy, the longer names
 // enforcement_level and content, and content_wo, source and content_sha256
 // (null with content, and with no code); and a policy's code proof, which lets a
-// plan skip the code's download (issue 25; hashicorp/tfe downloads every
+// plan skip the code's download (hashicorp/tfe downloads every
 // policy's code on every plan instead): proofAllowance, the framework's
-// own private state format (issue 35: 36 characters more than a compact
+// own private state format (36 characters more than a compact
 // form served through a protocol wrapper, now gone).
 //
 // Policies hold code of real size (policysample: Rego of the public
-// libraries' median and p99 size, issue 37). With content_wo or source a
+// libraries' median and p99 size). With content_wo or source a
 // policy keeps only the code's SHA-256 (and source's path): at most a
 // third of tfe_policy's bytes at either size, and its budget is
 // tfe_policy's without code plus the digest. The state is measured after
@@ -55,7 +56,7 @@ const (
 	// (hashicorp/tfe has no separate upload) with its code from `source`,
 	// whatever the code's size, with the organization's name counted as 10
 	// characters and the file's path as 40; 36 of them are its null
-	// tests_wo and tests_sha256 (testsNulls, issue 45).
+	// tests_wo and tests_sha256 (testsNulls).
 	stateBudgetPolicyUpload = 560
 	// stateBudgetDeprecation and stateBudgetTestRun are the stated budgets
 	// of the types hashicorp/tfe does not have, with the organization's
@@ -314,7 +315,7 @@ func testAccHostname(t *testing.T) string {
 		}
 		return u.Host
 	}
-	return firstNonEmpty(os.Getenv("TFE_HOSTNAME"), defaultHostname)
+	return cmp.Or(os.Getenv("TFE_HOSTNAME"), defaultHostname)
 }
 
 type stateBudgets struct {

@@ -164,11 +164,11 @@ output "ids" { value = { for k, r in tfgov_policy.r : k => r.id } }
 		outside: func(e *budgetEnv) { outsidePolicyDescription(e) },
 		budget: func(op budgetOp, n, p int) int {
 			return starts(op) + map[budgetOp]int{
-				opCreate:  n,     // POST; nothing is listed before a create (issue 25)
+				opCreate:  n,     // POST; nothing is listed before a create (a look-up proves nothing)
 				opPlan:    p,     // the list
 				opDrift:   p,     // the list
 				opUpdate:  p + n, // the list, PATCH
-				opImport:  p + n, // the provider organization's list (the state has no organization yet); the code, once (a 404 here), as the import cannot know whether the configuration has code (row 6 of issue 25)
+				opImport:  p + n, // the provider organization's list (the state has no organization yet); the code, once (a 404 here), as the import cannot know whether the configuration has code
 				opDestroy: p + n, // the list, DELETE
 			}[op]
 		},
@@ -327,7 +327,7 @@ output "ids" { value = { for k, r in tfgov_team_access.r : k => r.id } }
 		},
 		budget: func(op budgetOp, n, p int) int {
 			return starts(op) + map[budgetOp]int{
-				opCreate:  n, // POST; nothing is listed before a create (issue 25)
+				opCreate:  n, // POST; nothing is listed before a create (a look-up proves nothing)
 				opPlan:    p,
 				opDrift:   p,
 				opUpdate:  p + n,
@@ -365,7 +365,7 @@ output "ids" { value = { for k, r in tfgov_module_test_variable.r : k => "%s/%s/
 		},
 		budget: func(op budgetOp, n, p int) int {
 			return starts(op) + map[budgetOp]int{
-				opCreate:  n, // POST; nothing is listed before a create (issue 25)
+				opCreate:  n, // POST; nothing is listed before a create (a look-up proves nothing)
 				opPlan:    p, // the module's list
 				opDrift:   p,
 				opUpdate:  p + n,
@@ -411,7 +411,7 @@ output "ids" { value = { for k, r in tfgov_module_version_deprecation.r : k => r
 			// The API has no list of a module's deprecations: one read per
 			// version. A plan that creates a deprecation reads the module
 			// once (its versions: a missing version is refused at plan,
-			// not after a replacement reverted the previous one; issue 46),
+			// not after a replacement reverted the previous one),
 			// in each walk of an apply.
 			return starts(op) + map[budgetOp]int{
 				opCreate:  n + 2,
@@ -481,7 +481,7 @@ func inlineBudget(movedBy sandbox.PolicyUpdatedAt) func(op budgetOp, n, p int) i
 			opDrift:   p + 1,   // the list, the changed policy's code
 			opUpdate:  p + 2*n, // the list, PATCH; the code once where the PATCH moved updated-at
 			opReplan:  p,
-			opImport:  p + 2*n, // the list, each policy's code (compared: no upload); the code again at the apply of content's state-only update, which uploads nothing only if the service still has it (issue 43 row 5)
+			opImport:  p + 2*n, // the list, each policy's code (compared: no upload); the code again at the apply of content's state-only update, which uploads nothing only if the service still has it
 			opDestroy: p + 2*n, // the list, the code (no proof after an import), DELETE
 		}
 		if movedBy == sandbox.PolicyUpdatedByUpload {
@@ -526,7 +526,7 @@ func uploadBudget(movedBy sandbox.PolicyUpdatedAt) func(op budgetOp, n, p int) i
 			opUpdate:  p + n,   // the list, PATCH
 			opReplan:  p + n,   // the list; the code where the PATCH moved updated-at (the upload cannot tell whose move it was)
 			opImport:  p + 2*n, // the list, for both resources; the code once for each (the policy's import cannot know the configuration has none)
-			opDestroy: p + 3*n, // the list, the code for both resources (no proof after an import; the policy keeps the digest its import found, so that its plan is clean, issue 43), DELETE
+			opDestroy: p + 3*n, // the list, the code for both resources (no proof after an import; the policy keeps the digest its import found, so that its plan is clean), DELETE
 		}
 		if movedBy == sandbox.PolicyUpdatedByUpload {
 			b[opReplan] = p

@@ -18,11 +18,11 @@ import (
 	"github.com/tfgov/terraform-provider-tfgov/internal/sandbox"
 )
 
-// The chaos acceptance test (issue 12): 224 resources of six types applied
+// The chaos acceptance test: 224 resources of six types applied
 // through the sandbox's chaos mode at 20% faults, 5% of each kind (429 and
 // 503 before processing, lost answers, slow answers), with a fixed seed,
 // by the terraform binary (its output is what a user sees). A lost answer
-// whose object the provider cannot prove its own (issue 25) ends the apply
+// whose object the provider cannot prove its own (DESIGN.md "Lost creates") ends the apply
 // with an "already exists" error naming that object's import; every error
 // must name one, and no object may be left on the service that is neither
 // in state nor named in the output: agent tokens that lost creates may
@@ -35,7 +35,7 @@ import (
 // the pool (and the shared tokens' description), the workspaces, the
 // module and the organization, and keeps making tokens while the apply
 // runs: nothing it holds may be revoked, adopted, named for import or
-// changed (issue 18). The same configuration applied with no faults
+// changed (never touch what this instance did not make). The same configuration applied with no faults
 // (which must succeed at once) gives the wall time to compare with. No
 // timing is asserted.
 const (
@@ -283,7 +283,7 @@ func chaosState(t *testing.T, tf func(args ...string) (string, int)) map[string]
 // named (named) is not an orphan: an error gave its import block, or, for
 // an agent token a lost create may have made, a warning named it (counted
 // as left). It lists through go-tfe, paging to the end
-// (service_count_test.go). The second configuration's objects are not
+// (acctest_service_count_test.go). The second configuration's objects are not
 // this configuration's: they are skipped; a token with the shared
 // description that nobody named may be one that a create of the second
 // configuration made and never heard of (res.otherLost), up to the number

@@ -1,0 +1,276 @@
+package provider
+
+import (
+	"bufio"
+	"context"
+	"encoding/json"
+	"maps"
+	"os"
+	"path/filepath"
+	"slices"
+	"sort"
+	"strings"
+
+	tfe "github.com/hashicorp/go-tfe"
+	"pgregory.net/rapid"
+)
+
+// The scenario machine (suite_scenario_test.go): terraform.
+
+// tfRun is one terraform command's outcome.
+type tfRun struct {
+	out   string
+	code  int
+	diags []string // the diagnostics' summary and detail
+	// blames is set by an error of Terraform's that blames the provider
+	// (an inconsistent or invalid plan or result).
+	blames bool
+}
+
+func (m *scenario) terraform(rt *rapid.T, args ...string) tfRun {
+	env := []string{"TF_CLI_CONFIG_FILE=" + m.rc, "TFE_ADDRESS=" + m.sb.address, "TFE_TOKEN=" + m.token, "TFE_ORGANIZATION=" + m.org}
+	_, exclusiveInState := m.readState(rt)["tfgov_workspace_team_access_exclusive.w1"]
+	out, code := runTerraformEnv(m.t, m.dir, env, args...)
+	r := tfRun{out: out, code: code}
+	sc := bufio.NewScanner(strings.NewReader(out))
+	sc.Buffer(make([]byte, 1<<20), 1<<24)
+	for sc.Scan() {
+		var line struct {
+			Type       string `json:"type"`
+			Diagnostic struct {
+				Severity, Summary, Detail string
+			} `json:"diagnostic"`
+		}
+		if json.Unmarshal(sc.Bytes(), &line) == nil && line.Type == "diagnostic" && line.Diagnostic.Summary != "Provider development overrides are in effect" {
+			r.diags = append(r.diags, line.Diagnostic.Summary+": "+line.Diagnostic.Detail)
+			if line.Diagnostic.Severity == "error" && (strings.HasPrefix(line.Diagnostic.Summary, "Provider produced") || strings.Contains(line.Diagnostic.Detail, "bug in the provider")) {
+				r.blames = r.blames || !m.documentedStop(line.Diagnostic.Detail, exclusiveInState)
+			}
+			for _, id := range objectIDRE.FindAllString(line.Diagnostic.Detail+" "+line.Diagnostic.Summary, -1) {
+				m.named[id] = true
+			}
+		}
+	}
+	if r.blames {
+		m.fail(rt, "terraform "+args[0]+" blames the provider", "terraform %s blames the provider:\n%s", strings.Join(args, " "), strings.Join(r.diags, "\n"))
+	}
+	m.logf(rt, "terraform %s: exit %d %s", strings.Join(args, " "), code, strings.Join(r.diags, " | "))
+	m.sb.srv.ClearFaults()
+	if code != 0 {
+		m.uncertain = true
+	}
+	return r
+}
+
+// documentedStop reports whether Terraform's error is the stop the
+// exclusive resource documents: a new one whose grants to remove changed
+// between its plan and its apply (Terraform plans a new resource again at
+// apply; nothing was removed).
+func (m *scenario) documentedStop(detail string, exclusiveInState bool) bool {
+	return !exclusiveInState && strings.Contains(detail, "tfgov_workspace_team_access_exclusive.w1") && strings.Contains(detail, ".removed_team_ids")
+}
+
+// plan plans and checks that no plan proposes creating an object the
+// state held and the service still has (invariants 5 and 6).
+func (m *scenario) plan(rt *rapid.T) {
+	before := m.readState(rt)
+	r := m.terraform(rt, "plan", "-out=tfplan", "-json", "-input=false")
+	if r.code != 0 {
+		return
+	}
+	m.checkPlanCreates(rt, before, m.showPlan(rt), m.snapshot(rt))
+}
+
+func (m *scenario) apply(rt *rapid.T) {
+	before := m.readState(rt)
+	r := m.terraform(rt, "apply", "-auto-approve", "-json", "-input=false")
+	m.afterApply(rt, before, r, true)
+}
+
+// savedPlanApply plans to a file, maybe writes outside Terraform, then
+// applies the saved plan: the apply changes on the service only what the
+// plan showed (invariant 1).
+func (m *scenario) savedPlanApply(rt *rapid.T) {
+	before := m.readState(rt)
+	r := m.terraform(rt, "plan", "-out=tfplan", "-json", "-input=false")
+	if r.code != 0 {
+		return
+	}
+	atPlan := m.snapshot(rt)
+	changes := m.showPlan(rt)
+	m.checkPlanCreates(rt, before, changes, atPlan)
+	// After an outside write, the saved plan may rightly leave the service
+	// unlike the configuration: invariant 4 waits for the next apply.
+	meanwhile := rapid.Bool().Draw(rt, "outside write between plan and apply")
+	if meanwhile {
+		m.outsideMeanwhile(rt, changes, atPlan)
+	}
+	pre := m.snapshot(rt)
+	r = m.terraform(rt, "apply", "-json", "-input=false", "tfplan")
+	post := m.snapshot(rt)
+	m.checkOnlyPlanned(rt, changes, atPlan, pre, post)
+	m.afterApply(rt, before, r, !meanwhile)
+}
+
+func (m *scenario) refreshOnly(rt *rapid.T) {
+	before := m.readState(rt)
+	r := m.terraform(rt, "apply", "-refresh-only", "-auto-approve", "-json", "-input=false")
+	m.checkKept(rt, before, m.readState(rt), m.snapshot(rt), r)
+}
+
+// afterApply checks invariants 2, 3 and, with holds, 4 after an apply.
+func (m *scenario) afterApply(rt *rapid.T, before map[string]string, r tfRun, holds bool) {
+	after := m.readState(rt)
+	svc := m.snapshot(rt)
+	m.checkKept(rt, before, after, svc, r)
+	m.checkNoTwins(rt, svc, after)
+	if r.code == 0 {
+		m.uncertain = false
+		clear(m.imports)
+		m.writeConfig(rt)
+		if holds {
+			m.checkHolds(rt, svc)
+		}
+	}
+}
+
+// The scenario machine (suite_scenario_test.go): what the user sees.
+
+// readState returns the state's objects: address -> ID.
+func (m *scenario) readState(rt *rapid.T) map[string]string {
+	raw, err := os.ReadFile(filepath.Join(m.dir, "terraform.tfstate"))
+	if os.IsNotExist(err) {
+		return map[string]string{}
+	}
+	m.must(rt, err)
+	var st struct {
+		Resources []struct {
+			Mode, Type, Name string
+			Instances        []struct {
+				Attributes map[string]any `json:"attributes"`
+			} `json:"instances"`
+		} `json:"resources"`
+	}
+	m.must(rt, json.Unmarshal(raw, &st))
+	out := map[string]string{}
+	for _, r := range st.Resources {
+		if r.Mode != "managed" || !strings.HasPrefix(r.Type, "tfgov_") {
+			continue
+		}
+		for _, in := range r.Instances {
+			id, _ := in.Attributes["id"].(string)
+			if r.Type == "tfgov_policy_upload" {
+				id, _ = in.Attributes["policy_id"].(string)
+			}
+			if r.Type == "tfgov_workspace_team_access_exclusive" {
+				id, _ = in.Attributes["workspace_id"].(string)
+			}
+			out[r.Type+"."+r.Name] = id
+		}
+	}
+	return out
+}
+
+// planChange is one resource change of a saved plan.
+type planChange struct {
+	actions       []string
+	before, after map[string]any
+}
+
+func (c planChange) noop() bool {
+	return len(c.actions) == 1 && (c.actions[0] == "no-op" || c.actions[0] == "read")
+}
+
+func (c planChange) creates() bool {
+	for _, a := range c.actions {
+		if a == "create" {
+			return true
+		}
+	}
+	return false
+}
+
+func (m *scenario) showPlan(rt *rapid.T) map[string]planChange {
+	r := m.terraform(rt, "show", "-json", "tfplan")
+	if r.code != 0 {
+		rt.Fatalf("terraform show -json tfplan: exit %d\n%s", r.code, r.out)
+	}
+	var p struct {
+		ResourceChanges []struct {
+			Address string `json:"address"`
+			Change  struct {
+				Actions []string       `json:"actions"`
+				Before  map[string]any `json:"before"`
+				After   map[string]any `json:"after"`
+			} `json:"change"`
+		} `json:"resource_changes"`
+	}
+	m.must(rt, json.Unmarshal([]byte(r.out[strings.Index(r.out, "{"):]), &p))
+	out := map[string]planChange{}
+	for _, rc := range p.ResourceChanges {
+		out[rc.Address] = planChange{actions: rc.Change.Actions, before: rc.Change.Before, after: rc.Change.After}
+	}
+	return out
+}
+
+// scenService is what the service holds, read with the owner's token.
+type scenService struct {
+	policies map[string]scenPolicyOnService // by name
+	grants   map[[2]string]scenGrant        // (team ID, workspace ID)
+	tokens   map[string]string              // ID -> description
+	ids      map[string]bool                // every ID above
+}
+
+type scenPolicyOnService struct{ id, level, code string }
+type scenGrant struct{ id, access string }
+
+func (s scenService) policyNames() []string { return slices.Sorted(maps.Keys(s.policies)) }
+
+func (s scenService) grantKeys(skipTeam string) [][2]string {
+	var out [][2]string
+	for k := range s.grants {
+		if k[0] != skipTeam {
+			out = append(out, k)
+		}
+	}
+	sort.Slice(out, func(a, b int) bool { return out[a][0]+out[a][1] < out[b][0]+out[b][1] })
+	return out
+}
+
+func (s scenService) tokenIDs() []string { return slices.Sorted(maps.Keys(s.tokens)) }
+
+func (m *scenario) snapshot(rt *rapid.T) scenService {
+	ctx := m.ctx
+	s := scenService{policies: map[string]scenPolicyOnService{}, grants: map[[2]string]scenGrant{}, tokens: map[string]string{}, ids: map[string]bool{}}
+	pols, err := servicePolicies(ctx, m.owner, m.org)
+	m.must(rt, err)
+	for _, p := range pols {
+		code, err := downloadCode(ctx, m.owner, p.ID)
+		m.must(rt, err)
+		s.policies[p.Name] = scenPolicyOnService{id: p.ID, level: string(p.EnforcementLevel), code: code}
+		s.ids[p.ID] = true
+	}
+	for _, ws := range m.workspaces {
+		grants, err := serviceTeamAccess(ctx, m.owner, ws.ID)
+		m.must(rt, err)
+		for _, g := range grants {
+			s.grants[[2]string{g.Team.ID, ws.ID}] = scenGrant{id: g.ID, access: string(g.Access)}
+			s.ids[g.ID] = true
+		}
+	}
+	tokens, err := serviceAgentTokens(ctx, m.owner, m.pool.ID)
+	m.must(rt, err)
+	for _, tk := range tokens {
+		s.tokens[tk.ID] = tk.Description
+		s.ids[tk.ID] = true
+	}
+	return s
+}
+
+func downloadCode(ctx context.Context, c *tfe.Client, id string) (string, error) {
+	b, err := c.Policies.Download(ctx, id)
+	if isNotFound(err) {
+		return "", nil
+	}
+	return string(b), err
+}
