@@ -218,21 +218,6 @@ func (r *moduleTestRunResource) Schema(ctx context.Context, _ resource.SchemaReq
 	}
 }
 
-// timeoutsAttribute is terraform-plugin-framework-timeouts' attribute for
-// create and delete, described.
-func timeoutsAttribute(ctx context.Context) schema.Attribute {
-	a := timeouts.Attributes(ctx, timeouts.Opts{
-		Create: true, Delete: true,
-		CreateDescription: "How long to wait for the run to end (a duration such as `\"45m\"`). Defaults to `30m`.",
-		DeleteDescription: "How long destroy waits for a queued or running run to be canceled (a duration such as `\"2m\"`). Defaults to `5m`.",
-	})
-	if n, ok := a.(schema.SingleNestedAttribute); ok {
-		n.MarkdownDescription = "How long the apply waits for the run (`create`) and destroy for its cancellation (`delete`). Each must be above zero."
-		return withPositiveTimeouts(n)
-	}
-	return a
-}
-
 func (r *moduleTestRunResource) ConfigValidators(context.Context) []resource.ConfigValidator {
 	return []resource.ConfigValidator{
 		resourcevalidator.ExactlyOneOf(path.MatchRoot("source"), path.MatchRoot("configuration_version_id")),
@@ -605,4 +590,19 @@ func (m *moduleTestRunResourceModel) apply(ctx context.Context, rec *testRunReco
 		diags.Append(d...)
 		m.Variables = v
 	}
+}
+
+// timeoutsAttribute is terraform-plugin-framework-timeouts' attribute for
+// create and delete, described.
+func timeoutsAttribute(ctx context.Context) schema.Attribute {
+	a := timeouts.Attributes(ctx, timeouts.Opts{
+		Create: true, Delete: true,
+		CreateDescription: "How long to wait for the run to end (a duration such as `\"45m\"`). Defaults to `30m`.",
+		DeleteDescription: "How long destroy waits for a queued or running run to be canceled (a duration such as `\"2m\"`). Defaults to `5m`.",
+	})
+	if n, ok := a.(schema.SingleNestedAttribute); ok {
+		n.MarkdownDescription = "How long the apply waits for the run (`create`) and destroy for its cancellation (`delete`). Each must be above zero."
+		return withPositiveTimeouts(n)
+	}
+	return a
 }

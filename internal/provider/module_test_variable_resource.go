@@ -186,17 +186,6 @@ func (r *moduleTestVariableResource) Schema(_ context.Context, _ resource.Schema
 	}
 }
 
-// stateSensitive reports whether the variable in state is sensitive.
-func stateSensitive(ctx context.Context, state tfsdk.State, diags *diag.Diagnostics) bool {
-	var sensitive types.Bool
-	diags.Append(state.GetAttribute(ctx, path.Root("sensitive"), &sensitive)...)
-	return sensitive.ValueBool()
-}
-
-func replaceIfSensitive(ctx context.Context, req planmodifier.StringRequest, resp *stringplanmodifier.RequiresReplaceIfFuncResponse) {
-	resp.RequiresReplace = stateSensitive(ctx, req.State, &resp.Diagnostics)
-}
-
 func (r *moduleTestVariableResource) ConfigValidators(context.Context) []resource.ConfigValidator {
 	return []resource.ConfigValidator{
 		resourcevalidator.Conflicting(path.MatchRoot("value"), path.MatchRoot("value_wo")),
@@ -555,4 +544,15 @@ func (d *providerData) testVariableError(ctx context.Context, mod moduleRef, act
 		msg += fmt.Sprintf("\n\nTo manage the existing variable with this resource, import it with the ID %s/<key>.", mod)
 	}
 	return msg
+}
+
+// stateSensitive reports whether the variable in state is sensitive.
+func stateSensitive(ctx context.Context, state tfsdk.State, diags *diag.Diagnostics) bool {
+	var sensitive types.Bool
+	diags.Append(state.GetAttribute(ctx, path.Root("sensitive"), &sensitive)...)
+	return sensitive.ValueBool()
+}
+
+func replaceIfSensitive(ctx context.Context, req planmodifier.StringRequest, resp *stringplanmodifier.RequiresReplaceIfFuncResponse) {
+	resp.RequiresReplace = stateSensitive(ctx, req.State, &resp.Diagnostics)
 }
