@@ -22,9 +22,12 @@
 // A type with more than these holds the rest in files named for their
 // concern; tfgov_policy and tfgov_policy_upload share theirs:
 //
-//	policy_code.go          policy code read from `source`, sized, hashed, checked, downloaded
-//	policy_inline_code.go   tfgov_policy's inline code: content, content_wo, its digest
-//	policy_private.go       the policy resources' private state records
+//	policy_code.go          every route of the code (content, content_wo, source): plan, apply, refresh
+//	policy_code_proof.go    when a refresh may skip downloading the code (DESIGN.md "Policy code proofs")
+//	policy_rego.go          Rego checked at plan with OPA's parser
+//	policy_tests.go         tests_wo: Rego tests and examples run with OPA
+//	policy_tests_plan.go    when tests_wo runs: at plan, or at apply before the upload
+//	policy_upload_tests.go  tfgov_policy_upload's tests_wo
 //	policy_upload_claim.go  one uploader per policy, refused at plan otherwise
 //
 // and module_test_run_configuration.go packs and uploads a module's
@@ -47,6 +50,7 @@
 //	reconcile.go       creates whose answer was lost: find before creating again
 //	ownership.go       adopt an object only on proof that this create made it
 //	code_hash.go       hashes of local files taken at plan, for saved plans
+//	private_state.go   every private state key, and each record's encoding
 //	model_convert.go   models converted without reflection (speed)
 //	move_state_tfe.go  moving state from hashicorp/tfe: the mechanism
 //	scope_attributes.go organization/module_name/module_provider, defined once

@@ -72,7 +72,7 @@ type providerData struct {
 	// caller is the user the token acts as (the token check's answer), nil
 	// when the service named none (organization and team tokens).
 	caller *tfe.User
-	// proofs checks policy code proofs on this service (code_proof.go).
+	// proofs checks policy code proofs on this service (policy_code_proof.go).
 	proofs proofChecks
 	// testsPassed: digests of policy tests that passed here (runOnce).
 	testsPassed sync.Map

@@ -2,15 +2,10 @@ package provider
 
 import (
 	"context"
-	"encoding/json"
 	"fmt"
 	"net/url"
-	"reflect"
-	"slices"
-	"strings"
 
 	tfe "github.com/hashicorp/go-tfe"
-	"github.com/hashicorp/terraform-plugin-framework/diag"
 
 	"github.com/tfgov/terraform-provider-tfgov/internal/tfeclient"
 )
@@ -111,18 +106,6 @@ func exclusiveNotAllGrants(wsID, name string) string {
 		"Without it a token sees only the access of its own teams, and could not tell which other teams hold access.", wsID, name, permTeamAccess)
 }
 
-// grantRecord is what an exclusive access's refresh saw: each team's grant
-// ID. It is kept in private state (not shown in plans), so that an
-// update's apply, which Terraform plans again from the refreshed state,
-// removes only the grants the plan saw, and a grant made after the plan
-// is left for the next plan to show.
-type grantRecord map[string]string // team ID → grant ID
-
-// grantRecordKey is the private state key of the record; its value is a
-// JSON string of "team:grant" pairs without the IDs' prefixes, joined by
-// commas, to keep state lean.
-const grantRecordKey = "grants"
-
 func grantRecordOf(grants *recordsByID[*tfe.TeamAccess]) grantRecord {
 	rec := grantRecord{}
 	for _, g := range grants.byID {
@@ -131,45 +114,6 @@ func grantRecordOf(grants *recordsByID[*tfe.TeamAccess]) grantRecord {
 		}
 	}
 	return rec
-}
-
-type privateSetter interface {
-	SetKey(context.Context, string, []byte) diag.Diagnostics
-}
-
-// readGrantRecord returns the record in p, or nil when there is none (a
-// state no refresh of this version wrote).
-func readGrantRecord(ctx context.Context, p privateGetter, diags *diag.Diagnostics) grantRecord {
-	if p == nil || reflect.ValueOf(p).IsNil() {
-		return nil
-	}
-	b, d := p.GetKey(ctx, grantRecordKey)
-	diags.Append(d...)
-	var s string
-	if len(b) == 0 || json.Unmarshal(b, &s) != nil {
-		return nil
-	}
-	rec := grantRecord{}
-	for _, pair := range strings.Split(s, ",") {
-		if team, grant, ok := strings.Cut(pair, ":"); ok {
-			rec["team-"+team] = "tws-" + grant
-		}
-	}
-	return rec
-}
-
-// writeGrantRecord keeps rec in p.
-func writeGrantRecord(ctx context.Context, p privateSetter, rec grantRecord, diags *diag.Diagnostics) {
-	if p == nil || reflect.ValueOf(p).IsNil() {
-		return
-	}
-	pairs := make([]string, 0, len(rec))
-	for team, grant := range rec {
-		pairs = append(pairs, strings.TrimPrefix(team, "team-")+":"+strings.TrimPrefix(grant, "tws-"))
-	}
-	slices.Sort(pairs)
-	b, _ := json.Marshal(strings.Join(pairs, ",")) // a string always marshals
-	diags.Append(p.SetKey(ctx, grantRecordKey, b)...)
 }
 
 // teamOrganization is the organization of team teamID, read by ID (one
