@@ -168,7 +168,7 @@ data "tfgov_policies" "none" {
 			},
 		}, {
 			// A search that matches nothing fails, naming the closest names
-			// (issue 43, row 2), unless allow_empty (data.tfgov_policies.none).
+			// (a typo must not read as an empty result), unless allow_empty (data.tfgov_policies.none).
 			Config: fmt.Sprintf(`data "tfgov_policies" "typo" { search = "%s-0001" }`, prefix),
 			ExpectError: matchWrapped(fmt.Sprintf(`No policy of organization %s has a name containing "%s-0001"; the closest names: "%[2]s-000", "%[2]s-001"`, testAccOrganization(), prefix),
 				"set allow_empty = true"),
