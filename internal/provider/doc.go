@@ -24,7 +24,7 @@
 //
 //	policy_code.go          every route of the code (content, content_wo, source): plan, apply, refresh
 //	policy_code_proof.go    when a refresh may skip downloading the code (DESIGN.md "Policy code proofs")
-//	policy_rego.go          Rego checked at plan with OPA's parser
+//	policy_rego.go          the code checked at plan: empty code, and Rego with OPA's parser
 //	policy_tests.go         tests_wo: Rego tests and examples run with OPA
 //	policy_tests_plan.go    when tests_wo runs: at plan, or at apply before the upload
 //	policy_upload_tests.go  tfgov_policy_upload's tests_wo

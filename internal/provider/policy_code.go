@@ -194,42 +194,8 @@ func codeInState(prior *policyResourceModel, sum string, kind types.String) bool
 	return !was.IsNull() && !was.IsUnknown() && was.ValueString() == sum
 }
 
-// checkCodeOfKind checks code as checkPolicyCode does; attr is the attribute an error names.
-func checkCodeOfKind(id string, pol policyIdentity, code []byte, attr string, diags *diag.Diagnostics) {
-	if err := checkPolicyCode(string(pol.kind), pol.name+".rego", code); err != nil {
-		diags.AddAttributeError(path.Root(attr), policyCodeSummary(err),
-			fmt.Sprintf("%s: %s", policyLabel(id, pol.name), strings.Replace(policyCodeDetail(string(pol.kind), attr, err), "will be", "was", 1)))
-	}
-}
-
-// policyLabel: "Policy pol-… (name)", or "The new policy name" before it has an ID.
-func policyLabel(id, name string) string {
-	if id == "" {
-		return "The new policy " + name
-	}
-	return fmt.Sprintf("Policy %s (%s)", id, name)
-}
-
 func tooLarge(n int) string {
 	return fmt.Sprintf("The code is %d bytes; the API accepts at most %d bytes (10 MB) and refuses larger code with 413. Split the policy, or trim it.", n, maxPolicyCodeSize)
-}
-
-func policyCodeSummary(err error) string {
-	if errors.Is(err, errEmptyPolicy) {
-		return "Empty policy code"
-	}
-	return "Invalid Rego"
-}
-
-func policyCodeDetail(kind, name string, err error) string {
-	switch {
-	case errors.Is(err, errEmptyPolicy):
-		return fmt.Sprintf("%s: %s.", name, err)
-	case kind == "opa":
-		return fmt.Sprintf("The policy is an OPA policy, and its code does not parse as Rego, so nothing will be uploaded. OPA's parser says:\n%s", err)
-	default:
-		return fmt.Sprintf("The code is Rego (it declares a package, or the file is named *.rego) but does not parse, so nothing will be uploaded. OPA's parser says:\n%s", err)
-	}
 }
 
 // readPolicySource reads a code file, refusing one over the API's limit before reading it.

@@ -364,7 +364,8 @@ func (d *proofDir) planUntilFound(addr string) (found int, out string, downloads
 	return 0, out, downloads
 }
 
-// TestAccPolicyCodeProof_notBorrowed: a proof is never made from another write's answer. On a service where
+// TestAccPolicyCodeProof_notBorrowed: a proof is never made from another
+// write's answer. On a service where
 // only PATCH moves updated-at, in the apply that changes a policy's
 // description and its code, an outside PATCH that changes nothing visible
 // lands right after the provider's own PATCH, before the upload.

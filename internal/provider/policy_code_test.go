@@ -978,23 +978,3 @@ func TestPlanPolicyCode(t *testing.T) {
 		})
 	}
 }
-
-// TestCheckCodeOfKind_names: an error about a policy's code names the
-// policy by ID and name, or, for a policy not created yet, by name alone
-// (never "Policy  (p)", an empty ID).
-func TestCheckCodeOfKind_names(t *testing.T) {
-	t.Parallel()
-	for id, want := range map[string]string{
-		"":            "The new policy p: ",
-		"pol-abc1234": "Policy pol-abc1234 (p): ",
-	} {
-		var diags diag.Diagnostics
-		checkCodeOfKind(id, policyIdentity{kind: tfe.OPA, name: "p"}, []byte("package x\n\ndeny contains msg if {\n"), "content", &diags)
-		if len(diags) != 1 {
-			t.Fatalf("id %q: %d diagnostics, want 1: %v", id, len(diags), diags)
-		}
-		if got := diags[0].Detail(); !strings.HasPrefix(got, want) || strings.Contains(got, "Policy  (") {
-			t.Errorf("id %q: detail %q, want it to open with %q", id, got, want)
-		}
-	}
-}

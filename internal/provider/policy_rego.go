@@ -6,10 +6,14 @@ import (
 	"slices"
 	"strings"
 
+	"github.com/hashicorp/terraform-plugin-framework/diag"
+	"github.com/hashicorp/terraform-plugin-framework/path"
+
 	"github.com/tfgov/terraform-provider-tfgov/internal/policyeval"
 )
 
-// Rego syntax checks with OPA's own parser: v1, else v0 (DESIGN.md "Evaluating OPA policies locally").
+// Policy code checked at plan, and the messages: empty code, and Rego with OPA's own parser, v1
+// else v0 (DESIGN.md "Evaluating OPA policies locally").
 
 // checkRego reports why code is not a Rego module; name is used in the parser's error positions.
 func checkRego(name string, code []byte) error {
@@ -77,4 +81,38 @@ func suggestQuery(code []byte) string {
 	}
 	return fmt.Sprintf(". The code declares package %s, with no deny rule (its rules: %s): HCP Terraform's documentation writes the query as data.<package>.<rule>, for a rule that holds the messages that deny, such as %q.",
 		strings.TrimPrefix(pkg, "data."), strings.Join(rules, ", "), pkg+".deny")
+}
+
+// checkCodeOfKind checks code as checkPolicyCode does; attr is the attribute an error names.
+func checkCodeOfKind(id string, pol policyIdentity, code []byte, attr string, diags *diag.Diagnostics) {
+	if err := checkPolicyCode(string(pol.kind), pol.name+".rego", code); err != nil {
+		diags.AddAttributeError(path.Root(attr), policyCodeSummary(err),
+			fmt.Sprintf("%s: %s", policyLabel(id, pol.name), strings.Replace(policyCodeDetail(string(pol.kind), attr, err), "will be", "was", 1)))
+	}
+}
+
+// policyLabel: "Policy pol-… (name)", or "The new policy name" before it has an ID.
+func policyLabel(id, name string) string {
+	if id == "" {
+		return "The new policy " + name
+	}
+	return fmt.Sprintf("Policy %s (%s)", id, name)
+}
+
+func policyCodeSummary(err error) string {
+	if errors.Is(err, errEmptyPolicy) {
+		return "Empty policy code"
+	}
+	return "Invalid Rego"
+}
+
+func policyCodeDetail(kind, name string, err error) string {
+	switch {
+	case errors.Is(err, errEmptyPolicy):
+		return fmt.Sprintf("%s: %s.", name, err)
+	case kind == "opa":
+		return fmt.Sprintf("The policy is an OPA policy, and its code does not parse as Rego, so nothing will be uploaded. OPA's parser says:\n%s", err)
+	default:
+		return fmt.Sprintf("The code is Rego (it declares a package, or the file is named *.rego) but does not parse, so nothing will be uploaded. OPA's parser says:\n%s", err)
+	}
 }

@@ -5,6 +5,9 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+
+	tfe "github.com/hashicorp/go-tfe"
+	"github.com/hashicorp/terraform-plugin-framework/diag"
 )
 
 func TestCheckRego(t *testing.T) {
@@ -139,6 +142,26 @@ func TestSuggestQuery(t *testing.T) {
 	} {
 		if got := suggestQuery([]byte(tc.code)); !strings.Contains(got, tc.want) {
 			t.Errorf("%s: %q lacks %q", name, got, tc.want)
+		}
+	}
+}
+
+// TestCheckCodeOfKind_names: an error about a policy's code names the
+// policy by ID and name, or, for a policy not created yet, by name alone
+// (never "Policy  (p)", an empty ID).
+func TestCheckCodeOfKind_names(t *testing.T) {
+	t.Parallel()
+	for id, want := range map[string]string{
+		"":            "The new policy p: ",
+		"pol-abc1234": "Policy pol-abc1234 (p): ",
+	} {
+		var diags diag.Diagnostics
+		checkCodeOfKind(id, policyIdentity{kind: tfe.OPA, name: "p"}, []byte("package x\n\ndeny contains msg if {\n"), "content", &diags)
+		if len(diags) != 1 {
+			t.Fatalf("id %q: %d diagnostics, want 1: %v", id, len(diags), diags)
+		}
+		if got := diags[0].Detail(); !strings.HasPrefix(got, want) || strings.Contains(got, "Policy  (") {
+			t.Errorf("id %q: detail %q, want it to open with %q", id, got, want)
 		}
 	}
 }
