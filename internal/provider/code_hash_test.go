@@ -1,14 +1,10 @@
 package provider
 
 import (
-	"context"
 	"errors"
-	"os"
-	"path/filepath"
 	"strings"
 	"testing"
 
-	"github.com/hashicorp/terraform-plugin-framework/diag"
 	"github.com/hashicorp/terraform-plugin-framework/types"
 )
 
@@ -43,86 +39,6 @@ func TestLocalHashPlan(t *testing.T) {
 			}
 			if !tc.changed && !got.Equal(tc.want) {
 				t.Errorf("planned %s, want %s", got, tc.want)
-			}
-		})
-	}
-}
-
-// fakePrivate is private state in a map.
-type fakePrivate map[string][]byte
-
-func (p fakePrivate) GetKey(_ context.Context, key string) ([]byte, diag.Diagnostics) {
-	return p[key], nil
-}
-
-func (p fakePrivate) SetKey(_ context.Context, key string, v []byte) diag.Diagnostics {
-	if len(v) == 0 {
-		delete(p, key)
-	} else {
-		p[key] = v
-	}
-	return nil
-}
-
-func TestPlanPolicyCode(t *testing.T) {
-	ctx := context.Background()
-	dir := t.TempDir()
-	file := filepath.Join(dir, "p.rego")
-	if err := os.WriteFile(file, []byte("package p\n"), 0o600); err != nil {
-		t.Fatal(err)
-	}
-	fileSum := sha256Hex([]byte("package p\n"))
-	inlineSum := sha256Hex([]byte("x"))
-	null, unknown := types.StringNull(), types.StringUnknown()
-	str := types.StringValue
-	// refreshed is the private state of a refresh that found the file at
-	// the path in state with digest sum (recordSource).
-	refreshed := func(_, sum string) fakePrivate {
-		priv := fakePrivate{}
-		recordLocalHash(ctx, priv, sum)
-		return priv
-	}
-	for _, tc := range []struct {
-		name                               string
-		content, source, configured, state types.String
-		creating                           bool
-		priv                               fakePrivate
-		want                               types.String
-		wantErr                            string
-	}{
-		{"no code", null, null, null, null, false, nil, null, ""},
-		{"inline", str("x"), null, null, null, true, nil, str(inlineSum), ""},
-		{"inline, configured matches", str("x"), null, str(inlineSum), null, true, nil, str(inlineSum), ""},
-		{"inline, configured differs", str("x"), null, str(fileSum), null, true, nil, null, "content_sha256 does not match content"},
-		{"inline unknown", unknown, null, null, null, true, nil, unknown, ""},
-		{"source, create", null, str(file), null, null, true, nil, unknown, ""},
-		{"source, update after refresh", null, str(file), null, str(inlineSum), false, refreshed(file, fileSum), str(fileSum), ""},
-		{"source, unchanged, no refresh", null, str(file), null, str(fileSum), false, fakePrivate{}, str(fileSum), ""},
-		{"source, edited after the plan", null, str(file), null, str(fileSum), false, refreshed(file, inlineSum), unknown, "Policy file changed since the plan"},
-		{"source, configured matches", null, str(file), str(fileSum), null, true, nil, str(fileSum), ""},
-		{"source, configured differs", null, str(file), str(inlineSum), null, true, nil, null, "content_sha256 does not match the source file"},
-		{"source missing, configured: written during the apply", null, str(filepath.Join(dir, "later.rego")), str(fileSum), null, true, nil, str(fileSum), ""},
-		{"source missing, not configured", null, str(filepath.Join(dir, "none.rego")), null, null, true, nil, null, "Cannot read the policy code"},
-		{"source unknown", null, unknown, null, null, true, nil, unknown, ""},
-	} {
-		t.Run(tc.name, func(t *testing.T) {
-			var diags diag.Diagnostics
-			var priv privateGetter
-			if tc.priv != nil {
-				priv = tc.priv
-			}
-			got := planPolicyCode(ctx, tc.content, tc.source, tc.configured, tc.state, tc.source, tc.creating, priv, &diags)
-			if tc.wantErr != "" {
-				if !diags.HasError() || !strings.Contains(diags.Errors()[0].Summary(), tc.wantErr) {
-					t.Fatalf("diagnostics %v, want %q", diags, tc.wantErr)
-				}
-				return
-			}
-			if diags.HasError() {
-				t.Fatalf("unexpected diagnostics: %v", diags)
-			}
-			if !got.SHA256.Equal(tc.want) {
-				t.Errorf("content_sha256 planned %s, want %s", got.SHA256, tc.want)
 			}
 		})
 	}

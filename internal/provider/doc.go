@@ -23,19 +23,14 @@
 // A type with more than these holds the rest in files named for their
 // concern; tfgov_policy and tfgov_policy_upload share theirs:
 //
-//	policy_code.go            policy code read from `source`, sized, hashed, checked, downloaded
-//	policy_inline_code.go     tfgov_policy's inline code: content, content_wo, its digest
-//	policy_source.go          tfgov_policy's `source`: the file's digest planned
-//	policy_resource_more.go   tfgov_policy's write checks, Update's helpers, Delete, ImportState
-//	policy_private.go         the policy resources' private state records
-//	policy_rego.go            Rego syntax checks (v1, else v0)
-//	policy_tests.go           tests_wo: Rego tests and examples run at plan
-//	policy_tests_plan.go      when tests_wo runs: at plan, or at apply before the upload
-//	policy_upload_tests.go    tfgov_policy_upload's tests_wo
-//	policy_upload_claim.go    one uploader per policy, refused at plan otherwise
-//	code_proof.go             when a refresh may skip downloading policy code
+//	policy_code.go          every route of the code (content, content_wo, source): plan, apply, refresh
+//	policy_code_proof.go    when a refresh may skip downloading the code (DESIGN.md "Policy code proofs")
+//	policy_rego.go          the code checked at plan: empty code, and Rego with OPA's parser
+//	policy_tests.go         tests_wo: Rego tests and examples run with OPA
+//	policy_tests_plan.go    when tests_wo runs: at plan, or at apply before the upload
+//	policy_upload_tests.go  tfgov_policy_upload's tests_wo
+//	policy_upload_claim.go  one uploader per policy, refused at plan otherwise
 //	team_access_permissions.go access levels; the `permissions` object its data sources share
-//	team_access_gone.go       a grant gone, or not visible to the token
 //
 // and module_test_run_configuration.go packs and uploads a module's
 // configuration for its test runs.
@@ -54,6 +49,7 @@
 //	reconcile.go       creates whose answer was lost: find before creating again
 //	ownership.go       adopt an object only on proof that this create made it
 //	code_hash.go       hashes of local files taken at plan, for saved plans
+//	private_state.go   every private state key, and each record's encoding
 //	model_convert.go   models converted without reflection (speed)
 //	move_state_tfe.go  moving state from hashicorp/tfe: the mechanism
 //	scope_attributes.go organization/module_name/module_provider, defined once

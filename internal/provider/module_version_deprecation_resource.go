@@ -173,10 +173,7 @@ func (r *moduleVersionDeprecationResource) Read(ctx context.Context, req resourc
 	info, err := readModuleVersion(ctx, r.data.client, ref)
 	// The read that follows an import says what is wrong instead of
 	// leaving Terraform's "non-existent remote object".
-	importing, diags := req.Private.GetKey(ctx, importingKey)
-	resp.Diagnostics.Append(diags...)
-	if len(importing) > 0 {
-		resp.Diagnostics.Append(resp.Private.SetKey(ctx, importingKey, nil)...)
+	if takeImporting(ctx, req, resp) {
 		switch {
 		case isNotFound(err):
 			resp.Diagnostics.AddError("Cannot import module version deprecation", moduleVersionError(ctx, r.data.client, ref, "import the deprecation of", err))

@@ -27,14 +27,11 @@ var (
 	allPolicyLevels = []string{string(tfe.EnforcementHard), string(tfe.EnforcementSoft), string(tfe.EnforcementMandatory), string(tfe.EnforcementAdvisory)}
 )
 
-// maxPolicyCodeSize is the API's limit on policy code: 10 MB (10 MiB); a
-// larger upload is refused with 413 and not saved.
+// maxPolicyCodeSize is the API's limit on policy code (10 MiB); it refuses more with 413.
 const maxPolicyCodeSize = 10 << 20
 
-// policyAPI is a policy as the API returns it. go-tfe's tfe.Policy drops
-// `relationships.policy-sets` and reads a null description as "", so the
-// provider decodes responses into this model through go-tfe's own request
-// machinery (tfeclient.APIRequest), with go-tfe's option types as bodies.
+// policyAPI is a policy as the API returns it: go-tfe's tfe.Policy drops
+// `relationships.policy-sets` and reads a null description as "".
 type policyAPI struct {
 	ID               string               `jsonapi:"primary,policies"`
 	Name             string               `jsonapi:"attr,name"`
@@ -53,19 +50,14 @@ type policyListAPI struct {
 	Items []*policyAPI
 }
 
-// policyClient makes the policy requests that go-tfe's Policies service
-// cannot make as the provider needs them (see policyAPI). Upload, Download
-// and Delete go through go-tfe's service directly.
+// policyClient decodes into policyAPI through go-tfe's own request machinery (tfeclient.APIRequest).
 type policyClient struct{ c *tfe.Client }
 
-// do makes one request; a refusal naming attributes is a *rejectedError.
 func (p policyClient) do(ctx context.Context, method, path string, body any, out any) error {
 	ctx, notes := tfeclient.WithResponseNotes(ctx)
 	return notes.Wrap(tfeclient.APIRequest(ctx, p.c, method, path, body, nil, out))
 }
 
-// upload puts code as the code of policy id (one request), as go-tfe's
-// Policies.Upload does.
 func (p policyClient) upload(ctx context.Context, id string, code []byte) error {
 	return p.do(ctx, "PUT", "policies/"+url.PathEscape(id)+"/upload", code, nil)
 }
@@ -78,9 +70,8 @@ func (p policyClient) read(ctx context.Context, id string) (*policyAPI, error) {
 	return pol, nil
 }
 
-// create sends opts as they are. Unlike go-tfe's Policies.Create it does
-// not require an enforcement level, so the API's default applies when the
-// configuration leaves it out.
+// create leaves out an unset enforcement level, which go-tfe's Policies.Create requires, so that
+// the API's default applies.
 func (p policyClient) create(ctx context.Context, org string, opts *tfe.PolicyCreateOptions) (*policyAPI, error) {
 	pol := &policyAPI{}
 	if err := p.do(ctx, "POST", "organizations/"+url.PathEscape(org)+"/policies", opts, pol); err != nil {
@@ -97,14 +88,10 @@ func (p policyClient) update(ctx context.Context, id string, opts *tfe.PolicyUpd
 	return pol, nil
 }
 
-// list returns every policy of org that matches search (partial name) and
-// kind (either may be empty), all pages.
 func (p policyClient) list(ctx context.Context, org, search, kind string) ([]*policyAPI, error) {
 	return tfeclient.ListAll(ctx, p.pages(org, search, kind))
 }
 
-// pages fetches the pages of org's policies that match search and kind
-// (the pager's fetch).
 func (p policyClient) pages(org, search, kind string) func(context.Context, int) ([]*policyAPI, *tfe.Pagination, error) {
 	return func(ctx context.Context, n int) ([]*policyAPI, *tfe.Pagination, error) {
 		opts := &tfe.PolicyListOptions{ListOptions: tfe.ListOptions{PageNumber: n, PageSize: bulkPageSize}, Search: search, Kind: tfe.PolicyKind(kind)}
@@ -116,8 +103,7 @@ func (p policyClient) pages(org, search, kind string) func(context.Context, int)
 	}
 }
 
-// findByName returns the policy of org named name: the name search is
-// partial, so the exact name is picked from its results.
+// findByName picks the exact name from the partial name search.
 func (p policyClient) findByName(ctx context.Context, org, name string) (*policyAPI, error) {
 	pols, err := p.list(ctx, org, name, "")
 	if err != nil {
@@ -131,9 +117,7 @@ func (p policyClient) findByName(ctx context.Context, org, name string) (*policy
 	return nil, noPolicyNamedError{org: org, name: name}
 }
 
-// noPolicyNamedError is findByName's answer when the organization's list,
-// which the token could read (a token without "Manage policies" gets a
-// 404 instead), has no policy of that name. It is a 404 for isNotFound.
+// noPolicyNamedError: a list the token could read has no policy of that name (a 404 for isNotFound).
 type noPolicyNamedError struct{ org, name string }
 
 func (e noPolicyNamedError) Error() string {
@@ -142,13 +126,11 @@ func (e noPolicyNamedError) Error() string {
 
 func (e noPolicyNamedError) Unwrap() error { return tfe.ErrResourceNotFound }
 
-// policyNotFound is the message for a 404 from a policy endpoint, which
-// means a missing record and a token without permission alike.
+// policyNotFound explains a 404 from a policy endpoint: missing, or not allowed to see.
 func policyNotFound(what string) string {
 	return fmt.Sprintf("%s not found, or the token may not manage policies (it needs to be an owner, the organization token, or in a team with the \"Manage policies\" permission).", what)
 }
 
-// policyError explains a failed policy request.
 func policyError(what string, err error) string {
 	if isNotFound(err) {
 		return policyNotFound(what)
@@ -156,8 +138,6 @@ func policyError(what string, err error) string {
 	return fmt.Sprintf("%s: %s", what, err)
 }
 
-// policyValues are a policy's attributes in Terraform types, shared by the
-// resource and the data sources.
 type policyValues struct {
 	ID               types.String
 	Organization     types.String
@@ -171,9 +151,7 @@ type policyValues struct {
 	UpdatedAt        types.String
 }
 
-// values converts an API policy. An empty description is null (the
-// resource refuses an empty one, so the two cannot be told apart usefully),
-// and so is an unset updated-at.
+// values converts an API policy; an empty description is null, as is an unset updated-at.
 func (pol *policyAPI) values() policyValues {
 	v := policyValues{
 		ID:               types.StringValue(pol.ID),
@@ -204,21 +182,17 @@ func (pol *policyAPI) values() policyValues {
 	return v
 }
 
-// levelAllowed reports whether level is valid for kind.
 func levelAllowed(kind, level string) bool {
 	return slices.Contains(policyLevels[kind], level)
 }
 
-// defaultPolicyLevels is each kind's enforcement level when none is set:
-// the API's (hard-mandatory for Sentinel, advisory for OPA).
 var defaultPolicyLevels = map[string]string{
 	string(tfe.Sentinel): string(tfe.EnforcementHard),
 	string(tfe.OPA):      string(tfe.EnforcementAdvisory),
 }
 
-// policyLevelDefault plans enforcement_level's default for the planned
-// kind when the configuration leaves it out (a schema Default cannot
-// depend on another attribute), so that removing it plans the change.
+// policyLevelDefault plans the kind's default level when none is configured (a schema Default
+// cannot depend on another attribute), so that removing it plans the change.
 type policyLevelDefault struct{}
 
 func (policyLevelDefault) Description(context.Context) string {
@@ -243,14 +217,8 @@ func (policyLevelDefault) PlanModifyString(ctx context.Context, req planmodifier
 	}
 }
 
-// lostCreate looks for the policy a create whose answer was lost (amb)
-// may have made: the policy of org with the name sent (names are unique in
-// an organization). None means the create made nothing. One is never
-// adopted: the policy API has no creation time and no field a create
-// could mark, so the policy this create made and one that someone else
-// made before it or while it was in flight (this create then being
-// refused as a duplicate) look the same (ownership.go). It fails as it
-// does with no fault ("Policy already exists", with its import block).
+// lostCreate fails when a policy with the name sent exists: it is never adopted, since nothing
+// tells it from one someone else made (ownership.go); none means the create made nothing.
 func (p policyClient) lostCreate(ctx context.Context, org string, sent *tfe.PolicyCreateOptions, amb *tfeclient.AmbiguousWriteError) (*policyAPI, bool, error) {
 	name := *sent.Name
 	pol, err := p.findByName(ctx, org, name)

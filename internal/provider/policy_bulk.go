@@ -8,7 +8,6 @@ import (
 	"github.com/hashicorp/terraform-plugin-log/tflog"
 )
 
-// policyIdentity is what never changes about a policy.
 type policyIdentity struct {
 	kind         tfe.PolicyKind
 	name         string
@@ -23,8 +22,6 @@ func identityOf(pol *policyAPI) policyIdentity {
 	return pi
 }
 
-// organizationPolicies returns the policies of an organization, from the
-// shared list.
 func (d *providerData) organizationPolicies(ctx context.Context, org string) (*recordsByID[*policyAPI], error) {
 	return d.lists.policies.get(ctx, org, func(ctx context.Context) (*recordsByID[*policyAPI], error) {
 		l, err := listAllPages(ctx, func(p *policyAPI) string { return p.ID }, policyClient{d.client}.pages(org, "", ""))
@@ -39,14 +36,12 @@ func (d *providerData) organizationPolicies(ctx context.Context, org string) (*r
 	})
 }
 
-// rememberPolicy records the identity of pol, as the API returned it.
 func (d *providerData) rememberPolicy(pol *policyAPI) {
 	d.rememberPolicyIdentity(pol.ID, identityOf(pol))
 }
 
-// rememberPolicyIdentity records the identity of policy id; one with no
-// kind is not kept, and a partial one (a plan may not know the name or
-// organization yet) never replaces a complete one.
+// rememberPolicyIdentity: a partial identity (a plan may not know the name yet) never
+// replaces a complete one.
 func (d *providerData) rememberPolicyIdentity(id string, pi policyIdentity) {
 	if d == nil || id == "" || pi.kind == "" {
 		return
@@ -72,30 +67,21 @@ func (d *providerData) policyIdentity(id string) (policyIdentity, bool) {
 	return pi, ok
 }
 
-// knownPolicy returns the kind, name and organization of a policy this
-// process has seen, when it knows all three.
 func (d *providerData) knownPolicy(id string) (policyIdentity, bool) {
 	pi, ok := d.policyIdentity(id)
 	return pi, ok && pi.complete()
 }
 
-// policyKind returns the kind of a policy this process has seen or
-// planned; "" when unknown.
 func (d *providerData) policyKind(id string) tfe.PolicyKind {
 	pi, _ := d.policyIdentity(id)
 	return pi.kind
 }
 
-// refreshPolicy returns policy id of org from the organization's shared
-// list, or nil when it no longer exists: a list of the organization's
-// policies needs the permission that sees them all, so absence from it is
-// gone; a 404 on the list is a cannotSeeError (gone.go). With no organization (right after
-// an import by ID) it looks in the provider's organization's list, and
-// reads the policy by ID when it is not there.
+// refreshPolicy returns policy id from its organization's shared list, nil when gone (the
+// list shows every policy); a 404 on the list is a cannotSeeError. With no organization (just
+// imported by ID) it looks in the provider's organization's list, else reads by ID.
 func (d *providerData) refreshPolicy(ctx context.Context, org, id string) (*policyAPI, error) {
 	if org == "" && d.organization != "" {
-		// Just imported by ID: the policy is most likely in the provider's
-		// organization, whose list every import shares.
 		if pols, err := d.organizationPolicies(ctx, d.organization); err == nil {
 			if pol, ok := pols.lookup(id); ok {
 				return pol, nil

@@ -2,20 +2,19 @@ package provider
 
 import (
 	"context"
+	"encoding/base64"
+	"encoding/json"
 	"fmt"
 	"net/http"
+	"net/http/httptest"
 	"os"
 	"path/filepath"
 	"strings"
+	"sync/atomic"
 	"testing"
+	"time"
 
 	tfe "github.com/hashicorp/go-tfe"
-	tfjson "github.com/hashicorp/terraform-json"
-	"github.com/hashicorp/terraform-plugin-testing/helper/resource"
-	"github.com/hashicorp/terraform-plugin-testing/knownvalue"
-	"github.com/hashicorp/terraform-plugin-testing/plancheck"
-	"github.com/hashicorp/terraform-plugin-testing/statecheck"
-	"github.com/hashicorp/terraform-plugin-testing/tfjsonpath"
 
 	"github.com/tfgov/terraform-provider-tfgov/internal/sandbox"
 )
@@ -63,10 +62,10 @@ func newProofDirWrapped(t *testing.T, opts sandbox.Options, wrap func(http.Handl
 }
 
 // proofConfig is one policy named "proof" with description desc and code
-// (an HCL expression): in content ("inline"), in content_wo ("lean"), or
+// (an HCL expression): in content ("inline"), in content_wo ("content_wo"), or
 // in a tfgov_policy_upload ("upload"); output "id" is the policy's ID.
 func proofConfig(shape, desc, code string) string {
-	if attr := map[string]string{"inline": "content", "lean": "content_wo"}[shape]; attr != "" {
+	if attr := map[string]string{"inline": "content", "content_wo": "content_wo"}[shape]; attr != "" {
 		return requiredProvidersShim + fmt.Sprintf(`resource "tfgov_policy" "p" {
   name        = "proof"
   description = %q
@@ -159,8 +158,8 @@ func (d *proofDir) code(id string) string {
 //
 //   - right after an apply;
 //   - after a saved plan of a description change was applied, the outside
-//     upload made between the plan and its apply (issue 25 row 1: the
-//     PATCH's move of updated-at was taken for the provider's own);
+//     upload made between the plan and its apply (a PATCH's move of
+//     updated-at must not pass for the provider's own);
 //   - after a description change applied without a saved plan, the outside
 //     upload made right after it.
 //
@@ -169,7 +168,7 @@ func (d *proofDir) code(id string) string {
 func TestAccPolicyCodeProof(t *testing.T) {
 	const codeA, codeB, codeC = "main = rule { true }\n", "main = rule { false }\n", "main = rule { 1 == 1 }\n"
 	for _, movedBy := range sandbox.PolicyUpdatedAtValues {
-		for _, shape := range []string{"inline", "lean", "upload"} {
+		for _, shape := range []string{"inline", "content_wo", "upload"} {
 			t.Run(string(movedBy)+"/"+shape, func(t *testing.T) {
 				t.Parallel()
 				d := newProofDir(t, movedBy)
@@ -219,88 +218,306 @@ func TestAccPolicyCodeProof(t *testing.T) {
 	}
 }
 
-// TestAccPolicyUploadResource_twoForOnePolicy: two tfgov_policy_upload of
-// different code for one policy are refused, naming both (issue 25 row 4:
-// both planned clean forever, each taking the other's upload for its own).
-// With the policy's ID known at plan, the plan fails; with a policy
-// created in the same apply, the apply's plan of the second upload fails,
-// and so does every plan after it.
-func TestAccPolicyUploadResource_twoForOnePolicy(t *testing.T) {
-	want := strings.ReplaceAll(`Two tfgov_policy_upload resources upload code to policy pol-\S+: this one \(content with SHA-256 [0-9a-f]{64}\) and another one of this configuration \(content with SHA-256 [0-9a-f]{64}\)`, " ", `\s+`)
-	uploads := `resource "tfgov_policy_upload" "two" {
-  count     = 2
-  policy_id = %s
-  content   = ["main = rule { true }\n", "main = rule { false }\n"][count.index]
+// TestAccPolicyCodeProof_mismatchDropsAll: after a recheck
+// finds a policy's code changed at an unmoved updated-at, no proof of that
+// service counts for the rest of the run. Three proven policies on a
+// service that stops moving updated-at get other code outside Terraform; in
+// an hour when the first is due for its recheck, the plan finds every one:
+// the others (refreshed after the first, which they depend on) download
+// their code, their proofs dropped with the first's mismatch, though their
+// hour is not due.
+func TestAccPolicyCodeProof_mismatchDropsAll(t *testing.T) {
+	t.Parallel()
+	d := newProofDir(t, sandbox.PolicyUpdatedByUploadAndPatch)
+	d.write("main.tf", requiredProvidersShim+`resource "tfgov_policy" "a" {
+  name    = "due"
+  content = "main = rule { true }\n"
 }
-`
-	t.Run("policy known at plan", func(t *testing.T) {
-		pol := testAccPolicy(t, tfe.Sentinel)
-		accParallelTest(t, resource.TestCase{
-			Steps: []resource.TestStep{
-				{Config: fmt.Sprintf(uploads, fmt.Sprintf("%q", pol.ID)), PlanOnly: true, ExpectError: wrappedRE(want)},
-			},
-		})
-	})
-	t.Run("policy created in the apply", func(t *testing.T) {
-		config := fmt.Sprintf(`resource "tfgov_policy" "test" {
-  name = %q
+resource "tfgov_policy" "b" {
+  count      = 2
+  name       = "after-${count.index}"
+  content    = "main = rule { true }\n"
+  depends_on = [tfgov_policy.a]
 }
-`, testAccName("two-uploads")) + fmt.Sprintf(uploads, "tfgov_policy.test.id")
-		accParallelTest(t, resource.TestCase{
-			Steps: []resource.TestStep{
-				{Config: config, ExpectError: wrappedRE(want)},
-				{Config: config, PlanOnly: true, ExpectError: wrappedRE(want)},
-			},
-		})
-	})
+output "ids" { value = join(" ", concat([tfgov_policy.a.id], tfgov_policy.b[*].id)) }
+`)
+	d.tf("apply", "-auto-approve")
+	ids := strings.Fields(strings.TrimSpace(d.tf("output", "-raw", "ids")))
+	for addr, ok := range proofsInState(t, d.dir) {
+		if !ok {
+			t.Fatalf("%s holds no proof on a service where uploads move updated-at", addr)
+		}
+	}
+	if err := d.sb.srv.SetPolicyUpdatedAt(sandbox.PolicyUpdatedByNeither); err != nil {
+		t.Fatal(err)
+	}
+	for _, id := range ids {
+		d.upload(id, "main = rule { false }\n")
+	}
+
+	// The middle of an hour (of the sandbox's clock) when a is due; the
+	// policies refreshed after it that are not due then must download too
+	// (two of them: both in a's group is a chance of 1 in 529).
+	now := time.Now()
+	hour := now.Unix() / 3600
+	for !recheckDue(ids[0], hour) {
+		hour++
+	}
+	var after []string
+	for i, id := range ids[1:] {
+		if !recheckDue(id, hour) {
+			after = append(after, fmt.Sprintf("tfgov_policy.b[%d]", i))
+		}
+	}
+	if len(after) == 0 {
+		t.Skip("every policy fell in the due policy's recheck group")
+	}
+	d.sb.srv.SetClockOffset(time.Unix(hour*3600+1800, 0).Sub(now))
+	out, code := runTerraformEnv(t, d.dir, d.env, "plan", "-detailed-exitcode", "-no-color")
+	if code != 2 || !strings.Contains(out, "Policy code changed without its updated-at moving") || !strings.Contains(strings.Join(strings.Fields(out), " "), "A plan writes no state") {
+		t.Fatalf("the recheck of tfgov_policy.a did not find its code changed (exit %d):\n%s", code, out)
+	}
+	for _, addr := range append(after, "tfgov_policy.a") {
+		if !strings.Contains(out, "# "+addr+" will be updated in-place") {
+			t.Errorf("the plan does not show %s's code changed outside Terraform:\n%s", addr, out)
+		}
+	}
 }
 
-// TestAccPolicyResource_importInlineCode: importing a policy into a
-// tfgov_policy whose `content` (a file's) is the code the policy already
-// has compares the code (issue 25 row 6: the apply uploaded the identical
-// code): the apply uploads nothing, and the next plan is empty.
-func TestAccPolicyResource_importInlineCode(t *testing.T) {
-	pol := testAccPolicy(t, tfe.OPA)
-	if err := testAccClient(t).Policies.Upload(context.Background(), pol.ID, []byte(regoCode)); err != nil {
+// proofsInState returns, by resource address, whether each instance of the
+// state file in dir holds a code proof (private state key codeProofKey).
+func proofsInState(t *testing.T, dir string) map[string]bool {
+	t.Helper()
+	raw, err := os.ReadFile(filepath.Join(dir, "terraform.tfstate"))
+	if err != nil {
 		t.Fatal(err)
 	}
-	file := filepath.Join(t.TempDir(), "policy.rego")
-	if err := os.WriteFile(file, []byte(regoCode), 0o600); err != nil {
+	var st struct {
+		Resources []struct {
+			Type, Name string
+			Instances  []struct {
+				IndexKey any    `json:"index_key"`
+				Private  string `json:"private"`
+			}
+		}
+	}
+	if err := json.Unmarshal(raw, &st); err != nil {
 		t.Fatal(err)
 	}
-	config := fmt.Sprintf(`resource "tfgov_policy" "test" {
-  name              = %q
-  kind              = "opa"
-  query             = "data.terraform.deny"
-  enforcement_level = "advisory"
-  content           = file(%q)
+	got := map[string]bool{}
+	for _, r := range st.Resources {
+		for _, i := range r.Instances {
+			addr := r.Type + "." + r.Name
+			if i.IndexKey != nil {
+				addr += fmt.Sprintf("[%v]", i.IndexKey)
+			}
+			var priv map[string]json.RawMessage
+			if b, err := base64.StdEncoding.DecodeString(i.Private); err == nil && len(b) > 0 {
+				if err := json.Unmarshal(b, &priv); err != nil {
+					t.Fatalf("%s: private state %q is not the framework's format: %v", addr, b, err)
+				}
+			}
+			_, got[addr] = priv[codeProofKey]
+		}
+	}
+	return got
 }
-import {
-  to = tfgov_policy.test
-  id = %q
+
+// applyPolicies applies n policies proof-<i> with one line of code and
+// returns their IDs.
+func (d *proofDir) applyPolicies(n int) []string {
+	d.t.Helper()
+	d.write("main.tf", requiredProvidersShim+fmt.Sprintf(`resource "tfgov_policy" "p" {
+  count   = %d
+  name    = "proof-${count.index}"
+  content = "main = rule { true }\n"
 }
-`, pol.Name, file, pol.ID)
-	uploads := func() int { return sandboxUploads(pol.ID) }
-	before := 0
-	accParallelTest(t, resource.TestCase{
-		Steps: []resource.TestStep{
-			{
-				PreConfig: func() { before = uploads() },
-				Config:    config,
-				ConfigPlanChecks: resource.ConfigPlanChecks{PreApply: []plancheck.PlanCheck{
-					plancheck.ExpectKnownValue(policyAddr, tfjsonpath.New("content"), knownvalue.StringExact(regoCode)),
-				}},
-				ConfigStateChecks: []statecheck.StateCheck{
-					statecheck.ExpectKnownValue(policyAddr, tfjsonpath.New("content"), knownvalue.StringExact(regoCode)),
-					stateCheckFunc(func(context.Context, *tfjson.State) error {
-						if n := uploads() - before; n != 0 {
-							return fmt.Errorf("the apply of the import uploaded %d times, want 0: the service had that code", n)
+output "ids" { value = tfgov_policy.p[*].id }
+`, n))
+	d.tf("apply", "-auto-approve")
+	var ids []string
+	if err := json.Unmarshal([]byte(d.tf("output", "-json", "ids")), &ids); err != nil {
+		d.t.Fatal(err)
+	}
+	return ids
+}
+
+// planUntilFound plans once an hour of the sandbox's clock (moved forward
+// an hour before each plan) until a plan shows a change of addr's code, up
+// to the recheck's bound of proofRecheck plans, and returns which plan did
+// (from 1; 0 for none), its output, and the downloads of each plan.
+func (d *proofDir) planUntilFound(addr string) (found int, out string, downloads []int) {
+	d.t.Helper()
+	for plan := range proofRecheck {
+		d.sb.srv.SetClockOffset(time.Duration(plan) * time.Hour)
+		var code int
+		n := d.requests(func() { out, code = runTerraformEnv(d.t, d.dir, d.env, "plan", "-detailed-exitcode", "-no-color") })
+		downloads = append(downloads, n["GET /api/v2/policies/{id}/download"])
+		switch {
+		case code == 0:
+			continue
+		case code != 2 || !strings.Contains(out, "# "+addr+" will be updated in-place") || !strings.Contains(out, "~ content"):
+			d.t.Fatalf("plan %d: exit %d, want a change of %s's code:\n%s", plan+1, code, addr, out)
+		}
+		return plan + 1, out, downloads
+	}
+	return 0, out, downloads
+}
+
+// TestAccPolicyCodeProof_notBorrowed: a proof is never made from another
+// write's answer. On a service where
+// only PATCH moves updated-at, in the apply that changes a policy's
+// description and its code, an outside PATCH that changes nothing visible
+// lands right after the provider's own PATCH, before the upload.
+//
+//   - tfgov_policy_upload reads updated-at itself right before its upload
+//     (it took the PATCH's answer before): it sees the outside PATCH's move
+//     before the upload, none across it, and records no proof, so a later
+//     outside upload shows in the next plan;
+//   - tfgov_policy with content takes its own PATCH's answer as the value
+//     before its upload, and the outside PATCH lands inside that window:
+//     no rule over updated-at can tell that move from the upload's
+//     (DESIGN.md), so the proof is wrong, and the rotating recheck finds
+//     the later outside upload, says so, and drops the service's proofs.
+func TestAccPolicyCodeProof_notBorrowed(t *testing.T) {
+	const codeA, codeB, codeC = "main = rule { true }\n", "main = rule { false }\n", "main = rule { 1 == 1 }\n"
+	for _, shape := range []string{"upload", "inline"} {
+		t.Run(shape, func(t *testing.T) {
+			t.Parallel()
+			var armed atomic.Bool
+			var outside atomic.Pointer[tfe.Client]
+			d := newProofDirWrapped(t, sandbox.Options{PolicyUpdatedAt: sandbox.PolicyUpdatedByPatch}, func(next http.Handler) http.Handler {
+				return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+					next.ServeHTTP(w, r)
+					// The answer is still buffered: the provider sees it
+					// after this outside PATCH, which sets nothing new, a
+					// few milliseconds later (updated-at has milliseconds).
+					if r.Method == http.MethodPatch && strings.HasPrefix(r.URL.Path, "/api/v2/policies/") && armed.CompareAndSwap(true, false) {
+						time.Sleep(5 * time.Millisecond)
+						id := r.URL.Path[len("/api/v2/policies/"):]
+						if _, err := outside.Load().Policies.Update(context.Background(), id, tfe.PolicyUpdateOptions{}); err != nil {
+							t.Errorf("the outside PATCH: %v", err)
 						}
-						return nil
-					}),
-				},
-			},
-			{Config: config, PlanOnly: true},
-		},
-	})
+					}
+				})
+			})
+			outside.Store(d.client)
+			config := func(desc, code string) string { return proofConfig(shape, desc, fmt.Sprintf("%q", code)) }
+			d.write("main.tf", config("v1", codeA))
+			d.tf("apply", "-auto-approve")
+			id := strings.Trim(strings.TrimSpace(d.tf("output", "-raw", "id")), `"`)
+
+			armed.Store(true)
+			d.write("main.tf", config("v2", codeB))
+			d.tf("apply", "-auto-approve")
+			if armed.Load() {
+				t.Fatal("the apply sent no PATCH: the outside PATCH never landed")
+			}
+			proofs := proofsInState(t, d.dir)
+			d.upload(id, codeC)
+			addr := map[string]string{"upload": "tfgov_policy_upload.p", "inline": "tfgov_policy.p"}[shape]
+			found, out, downloads := d.planUntilFound(addr)
+			warned := strings.Contains(out, "Policy code changed without its updated-at moving")
+			t.Logf("%s: found by plan %d; downloads a plan: %v", shape, found, downloads)
+			switch {
+			case found == 0:
+				t.Fatalf("the outside upload was not found within %d plans an hour apart:\n%s", proofRecheck, out)
+			case shape == "upload" && (proofs[addr] || found != 1 || warned):
+				t.Errorf("the upload took the outside PATCH's move for its own: proof recorded %v, found by plan %d, warning %v:\n%s", proofs[addr], found, warned, out)
+			case shape == "inline" && !warned:
+				t.Errorf("the recheck found the change but did not say that the service's proofs were dropped:\n%s", out)
+			}
+		})
+	}
+}
+
+// TestAccPolicyCodeProof_otherService: proofs seen on one
+// service are no proof on another. Five policies are proven on a sandbox
+// where uploads move updated-at; its state is restored into a second one,
+// at another address, where nothing moves updated-at; code uploaded there
+// outside Terraform to every policy shows in the next plan, every one of
+// them (the rotating recheck alone would download about one in 23), and
+// the refresh drops the proofs.
+func TestAccPolicyCodeProof_otherService(t *testing.T) {
+	t.Parallel()
+	testCLIConfig(t)
+	if testAccSandbox() == nil {
+		t.Skip("restoring a sandbox's state into another needs in-process sandboxes")
+	}
+	data := filepath.Join(t.TempDir(), "sandbox.json")
+	d := newProofDirOpts(t, sandbox.Options{DataFile: data})
+	ids := d.applyPolicies(5)
+	for addr, ok := range proofsInState(t, d.dir) {
+		if !ok {
+			t.Fatalf("%s holds no proof on a service where uploads move updated-at", addr)
+		}
+	}
+	d.sb.stop()
+
+	// The restore: the same data at another address.
+	srv, err := sandbox.New(sandbox.Options{DataFile: data, PolicyUpdatedAt: sandbox.PolicyUpdatedByNeither})
+	if err != nil {
+		t.Fatal(err)
+	}
+	ts := httptest.NewServer(srv)
+	t.Cleanup(func() { ts.Close(); _ = srv.Close() })
+	for i, kv := range d.env {
+		if strings.HasPrefix(kv, "TFE_ADDRESS=") {
+			d.env[i] = "TFE_ADDRESS=" + ts.URL
+		}
+	}
+	other, err := tfe.NewClient(&tfe.Config{Address: ts.URL, Token: d.sb.token})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, id := range ids {
+		if err := other.Policies.Upload(context.Background(), id, []byte("main = rule { false }\n")); err != nil {
+			t.Fatal(err)
+		}
+	}
+	out, code := runTerraformEnv(t, d.dir, d.env, "plan", "-detailed-exitcode", "-no-color")
+	if code != 2 || strings.Count(out, "~ content") != len(ids) {
+		t.Fatalf("the plan on the restored service shows %d of %d outside uploads (exit %d):\n%s", strings.Count(out, "~ content"), len(ids), code, out)
+	}
+	d.tf("apply", "-refresh-only", "-auto-approve")
+	for addr, ok := range proofsInState(t, d.dir) {
+		if ok {
+			t.Errorf("%s keeps a proof of another service after a refresh", addr)
+		}
+	}
+}
+
+// TestAccPolicyCodeProof_serviceChanged: a service that
+// stops moving updated-at on upload (an upgrade) after the proofs were
+// made. Code uploaded outside Terraform to one of eight proven policies is
+// found by the rotating recheck within its bound, 23 plans an hour apart
+// (the sandbox's clock is moved an hour before each plan); the plan that
+// finds it warns that the service's proofs are dropped, the apply that
+// follows within the hour finds it too and repairs it, and records no proof
+// for it.
+func TestAccPolicyCodeProof_serviceChanged(t *testing.T) {
+	t.Parallel()
+	d := newProofDir(t, sandbox.PolicyUpdatedByUploadAndPatch)
+	ids := d.applyPolicies(8)
+	if err := d.sb.srv.SetPolicyUpdatedAt(sandbox.PolicyUpdatedByNeither); err != nil {
+		t.Fatal(err)
+	}
+	const changed = 5
+	d.upload(ids[changed], "main = rule { false }\n")
+	found, out, downloads := d.planUntilFound(fmt.Sprintf("tfgov_policy.p[%d]", changed))
+	if found == 0 {
+		t.Fatalf("the outside upload was not found within %d plans an hour apart (downloads a plan: %v)", proofRecheck, downloads)
+	}
+	if !strings.Contains(out, "Policy code changed without its updated-at moving") {
+		t.Errorf("plan %d found the change without the warning:\n%s", found, out)
+	}
+	t.Logf("found by plan %d; downloads a plan: %v", found, downloads)
+	d.tf("apply", "-auto-approve")
+	if d.code(ids[changed]) != "main = rule { true }\n" {
+		t.Fatal("the apply did not repair the code")
+	}
+	if proofsInState(t, d.dir)[fmt.Sprintf("tfgov_policy.p[%d]", changed)] {
+		t.Error("the repaired policy holds a proof on a service where uploads no longer move updated-at")
+	}
+	d.emptyPlan("after the repair")
 }

@@ -21,10 +21,8 @@ func (r *policyResource) MoveState(context.Context) []resource.StateMover {
 	return []resource.StateMover{tfePolicyMove.stateMover()}
 }
 
-// movePolicyV0: tfe_policy keeps its code in `policy`, which becomes the
-// inline `content`; `enforce_mode` is `enforcement_level`. hashicorp/tfe
-// never reads `query` back from the API (it keeps the configuration's);
-// the next refresh reads it, as every attribute.
+// movePolicyV0: `policy` becomes `content`, `enforce_mode` `enforcement_level`; the next
+// refresh reads `query`, which hashicorp/tfe never reads back.
 func movePolicyV0(s tfeState, _ *diag.Diagnostics) any {
 	m := &policyResourceModel{}
 	m.ID = s.required("id")

@@ -6,18 +6,16 @@ import (
 	"slices"
 	"strings"
 
+	"github.com/hashicorp/terraform-plugin-framework/diag"
+	"github.com/hashicorp/terraform-plugin-framework/path"
+
 	"github.com/tfgov/terraform-provider-tfgov/internal/policyeval"
 )
 
-// Rego syntax checks, with OPA's own parser (github.com/open-policy-agent/
-// opa/v1/ast). The service evaluates OPA policies with the OPA version of
-// each policy set (`policy-tool-version`), which may predate Rego v1, and a
-// policy may belong to several sets. So code passes when it parses as
-// Rego v1 or as Rego v0: the check catches syntax errors, never a policy
-// that some supported OPA version accepts.
+// Policy code checked at plan, and the messages: empty code, and Rego with OPA's own parser, v1
+// else v0 (DESIGN.md "Evaluating OPA policies locally").
 
-// checkRego reports why code is not a Rego module, or nil. name is used
-// in the parser's error positions.
+// checkRego reports why code is not a Rego module; name is used in the parser's error positions.
 func checkRego(name string, code []byte) error {
 	if strings.TrimSpace(string(code)) == "" {
 		return errors.New("the code is empty: a Rego module needs at least a package declaration")
@@ -26,16 +24,8 @@ func checkRego(name string, code []byte) error {
 	return err
 }
 
-// checkPolicyCode reports why code cannot be a policy's code, or nil, when
-// it is known at plan time (inline, or read from a file). kind is the
-// policy's kind (`opa`, `sentinel`) or "" when not known yet; code that
-// declares a package, or a file named *.rego, is taken for Rego then
-// (Sentinel has no package declarations), so that most broken Rego is
-// refused at plan even for a policy created in the same apply. The
-// service accepts an empty upload, but an empty policy can never pass (a
-// Rego module needs a package, a Sentinel policy its main rule), so empty
-// code is refused whatever the kind. tfgov_policy_upload and tfgov_policy's
-// inline code share it.
+// checkPolicyCode reports why code cannot be a policy's: empty, or Rego that does not parse
+// when kind is opa, or unknown ("") and the code looks like Rego (DESIGN.md "Evaluating OPA policies locally").
 func checkPolicyCode(kind, name string, code []byte) error {
 	if strings.TrimSpace(string(code)) == "" {
 		return errEmptyPolicy
@@ -46,13 +36,10 @@ func checkPolicyCode(kind, name string, code []byte) error {
 	return nil
 }
 
-// errEmptyPolicy is checkPolicyCode's answer for empty code.
 var errEmptyPolicy = errors.New("the code is empty (or only whitespace). The service would accept it, but an empty policy can never pass: " +
 	"a Rego module needs at least a package declaration, a Sentinel policy its main rule")
 
-// declaresRegoPackage reports whether the first statement of code, after
-// blank lines and # comments, is a package declaration: Rego, since
-// Sentinel has no such statement.
+// declaresRegoPackage: the first statement is a package declaration, which Sentinel has not.
 func declaresRegoPackage(code []byte) bool {
 	for _, line := range strings.Split(string(code), "\n") {
 		line = strings.TrimSpace(line)
@@ -64,7 +51,6 @@ func declaresRegoPackage(code []byte) bool {
 	return false
 }
 
-// checkRegoQuery reports why query is not a Rego query, or nil.
 func checkRegoQuery(query string) error {
 	if strings.TrimSpace(query) == "" {
 		return errors.New("the query is empty")
@@ -73,9 +59,8 @@ func checkRegoQuery(query string) error {
 	return err
 }
 
-// suggestQuery ends the "Missing query" error: the query HCP Terraform's
-// documentation writes for code (data.<package>.deny, the set of messages
-// a policy denies with) when code is a Rego module, else an example.
+// suggestQuery ends the "Missing query" error: data.<package>.deny for a Rego module, as HCP
+// Terraform's documentation writes it, else an example.
 func suggestQuery(code []byte) string {
 	const example = `, such as "data.terraform.policies.deny".`
 	mod, err := policyeval.ParseModule("policy.rego", code)
@@ -96,4 +81,38 @@ func suggestQuery(code []byte) string {
 	}
 	return fmt.Sprintf(". The code declares package %s, with no deny rule (its rules: %s): HCP Terraform's documentation writes the query as data.<package>.<rule>, for a rule that holds the messages that deny, such as %q.",
 		strings.TrimPrefix(pkg, "data."), strings.Join(rules, ", "), pkg+".deny")
+}
+
+// checkCodeOfKind checks code as checkPolicyCode does; attr is the attribute an error names.
+func checkCodeOfKind(id string, pol policyIdentity, code []byte, attr string, diags *diag.Diagnostics) {
+	if err := checkPolicyCode(string(pol.kind), pol.name+".rego", code); err != nil {
+		diags.AddAttributeError(path.Root(attr), policyCodeSummary(err),
+			fmt.Sprintf("%s: %s", policyLabel(id, pol.name), strings.Replace(policyCodeDetail(string(pol.kind), attr, err), "will be", "was", 1)))
+	}
+}
+
+// policyLabel: "Policy pol-… (name)", or "The new policy name" before it has an ID.
+func policyLabel(id, name string) string {
+	if id == "" {
+		return "The new policy " + name
+	}
+	return fmt.Sprintf("Policy %s (%s)", id, name)
+}
+
+func policyCodeSummary(err error) string {
+	if errors.Is(err, errEmptyPolicy) {
+		return "Empty policy code"
+	}
+	return "Invalid Rego"
+}
+
+func policyCodeDetail(kind, name string, err error) string {
+	switch {
+	case errors.Is(err, errEmptyPolicy):
+		return fmt.Sprintf("%s: %s.", name, err)
+	case kind == "opa":
+		return fmt.Sprintf("The policy is an OPA policy, and its code does not parse as Rego, so nothing will be uploaded. OPA's parser says:\n%s", err)
+	default:
+		return fmt.Sprintf("The code is Rego (it declares a package, or the file is named *.rego) but does not parse, so nothing will be uploaded. OPA's parser says:\n%s", err)
+	}
 }

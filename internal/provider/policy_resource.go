@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"strings"
 
 	tfe "github.com/hashicorp/go-tfe"
 	"github.com/hashicorp/terraform-plugin-framework-validators/stringvalidator"
@@ -35,12 +36,10 @@ func NewPolicyResource() resource.Resource { return &policyResource{resourceBase
 
 type policyResource struct{ resourceBase }
 
-// policyIdentityAttrs is tfgov_policy's identity (identity.go): the
-// policy's ID.
+// policyIdentityAttrs is tfgov_policy's identity (identity.go): the policy's ID.
 var policyIdentityAttrs = []identityAttr{{"id", "ID of the policy (`pol-<id>`)."}}
 
-// policyCore is a policy's own attributes, which the resource and the data
-// sources share.
+// policyCore is a policy's own attributes, shared with the data sources.
 type policyCore struct {
 	ID               types.String `tfsdk:"id"`
 	Organization     types.String `tfsdk:"organization"`
@@ -56,30 +55,21 @@ func (m *policyCore) set(v policyValues) {
 	m.Query, m.EnforcementLevel = v.Query, v.EnforcementLevel
 }
 
-// policyResourceModel is what a tfgov_policy keeps in state: the policy's
-// own attributes and its optional inline code. It keeps no more than a
-// later plan needs (issue 29: at scale Terraform's time grows with the
-// bytes of state): policy_set_ids and updated_at are the data sources'.
+// policyResourceModel keeps no more than a later plan needs: Terraform's time at scale grows
+// with the bytes of state (policy_set_ids and updated_at are the data sources').
 type policyResourceModel struct {
 	policyCore
 	Content types.String `tfsdk:"content"`
-	// ContentWO is the code given write-only: in the configuration only,
-	// null in plan and state, which keep its digest, ContentSHA256
-	// (issue 37: the code's bytes in state are Terraform's time at scale).
-	ContentWO types.String `tfsdk:"content_wo"`
-	// Source is a file's path, read by the provider (policy_source.go):
-	// like content_wo, state keeps only its digest.
+	// ContentWO and Source (a file the provider reads) leave only ContentSHA256 in state.
+	ContentWO     types.String `tfsdk:"content_wo"`
 	Source        types.String `tfsdk:"source"`
 	ContentSHA256 types.String `tfsdk:"content_sha256"`
-	// TestsWO is the policy's tests and examples (policy_tests.go), in the
-	// configuration only; TestsSHA256 the digest of what last passed.
+	// TestsWO: policy_tests.go; TestsSHA256 is the digest of what last passed.
 	TestsWO     types.Object `tfsdk:"tests_wo"`
 	TestsSHA256 types.String `tfsdk:"tests_sha256"`
 }
 
-// fields lists the model's attributes: FromTerraform5Value and
-// ToTerraform5Value spare the framework's struct reflection
-// (model_convert.go).
+// fields spares the framework's struct reflection (model_convert.go).
 func (m *policyResourceModel) fields() []modelField {
 	return []modelField{
 		{"id", types.StringType, &m.ID},
@@ -212,9 +202,7 @@ func (r *policyResource) Schema(_ context.Context, _ resource.SchemaRequest, res
 	}
 }
 
-// ValidateConfig checks what depends on `kind`, skipping unknown values:
-// `query` is required for opa and refused for sentinel, and the
-// enforcement level must be one of the kind's.
+// ValidateConfig checks what depends on `kind`, skipping unknown values.
 func (r *policyResource) ValidateConfig(ctx context.Context, req resource.ValidateConfigRequest, resp *resource.ValidateConfigResponse) {
 	var cfg policyResourceModel
 	resp.Diagnostics.Append(getInto(ctx, req.Config, &cfg)...)
@@ -227,37 +215,8 @@ func (r *policyResource) ValidateConfig(ctx context.Context, req resource.Valida
 	}
 }
 
-// validatePolicyKind checks kind, query and level; code gives the policy's
-// code when it is known (nil otherwise), for a query to suggest.
-func validatePolicyKind(kindV, query, level types.String, code func() []byte, diags *diag.Diagnostics) {
-	if kindV.IsUnknown() {
-		return
-	}
-	kind := string(tfe.Sentinel)
-	if !kindV.IsNull() {
-		kind = kindV.ValueString()
-	}
-	if policyLevels[kind] == nil {
-		return // the kind's own validator reports it
-	}
-	switch {
-	case kind == string(tfe.OPA) && query.IsNull():
-		diags.AddAttributeError(path.Root("query"), "Missing query",
-			`query is required when kind = "opa": the OPA query that evaluates the policy`+suggestQuery(code()))
-	case kind == string(tfe.Sentinel) && !query.IsNull() && !query.IsUnknown():
-		diags.AddAttributeError(path.Root("query"), "Query not allowed",
-			`query is only valid when kind = "opa"; remove it from this Sentinel policy.`)
-	}
-	// A level of no kind is policyLevelValidator's one error.
-	if !level.IsNull() && !level.IsUnknown() && isPolicyLevel(level.ValueString()) && !levelAllowed(kind, level.ValueString()) {
-		diags.AddAttributeError(path.Root("enforcement_level"), "Invalid enforcement level for the policy kind",
-			fmt.Sprintf("enforcement_level %q is not valid when kind = %q; use one of %s.", level.ValueString(), kind, quoted(policyLevels[kind])))
-	}
-}
-
-// ModifyPlan plans the organization, and tells tfgov_policy_upload's plan
-// the kind of an existing policy (policyIdentities), from the plan: no
-// request.
+// ModifyPlan plans the organization and the code (policy_code.go), and tells
+// tfgov_policy_upload's plan the policy's identity (policyIdentities), without a request.
 func (r *policyResource) ModifyPlan(ctx context.Context, req resource.ModifyPlanRequest, resp *resource.ModifyPlanResponse) {
 	r.data.planOrganization(ctx, req, resp)
 	if req.Plan.Raw.IsNull() || r.data == nil {
@@ -279,53 +238,9 @@ func (r *policyResource) ModifyPlan(ctx context.Context, req resource.ModifyPlan
 			kind: tfe.PolicyKind(plan.Kind.ValueString()), name: plan.Name.ValueString(), organization: plan.Organization.ValueString(),
 		})
 	}
-	code, attr := cfg.configuredCode()
-	known, have := []byte(code.ValueString()), !code.IsNull() && !code.IsUnknown() // the code, when known now
-	// content_wo's or the source file's digest is the plan's record of the
-	// code (null without either).
-	plan.ContentSHA256 = types.StringNull()
-	switch {
-	case !cfg.Source.IsNull():
-		attr = "source"
-		known, have, plan.ContentSHA256 = r.planSource(ctx, req, resp, cfg.Source, prior)
-		if resp.Diagnostics.HasError() {
-			return
-		}
-	case attr == "content_wo":
-		plan.ContentSHA256 = types.StringUnknown()
-		if have {
-			plan.ContentSHA256 = types.StringValue(sha256Hex(known))
-		}
-	}
-	importedSum, imported := privateJSON[string](ctx, req.Private, importedCodeKey, &resp.Diagnostics)
-	imported = imported && prior != nil && !prior.ContentSHA256.IsNull()
-	if imported && !cfg.hasCode() {
-		// Imported code that this configuration leaves to a
-		// tfgov_policy_upload (the shape -generate-config-out writes): the
-		// import's digest stays, so that the plan is clean.
-		plan.ContentSHA256 = prior.ContentSHA256
-	}
-	if sum := plan.codeSum(); imported && cfg.hasCode() && !sum.IsUnknown() && sum.ValueString() == importedSum &&
-		(!plan.Content.Equal(prior.Content) || !plan.Source.Equal(prior.Source)) {
-		resp.Diagnostics.AddWarning("Imported policy code: this update uploads nothing",
-			fmt.Sprintf("Policy %s (%s) already has the configured code (SHA-256 %s), as its import found it. The update planned for it records in state how the configuration gives the code (%s), "+
-				"and uploads nothing: the apply downloads the code once to confirm it, and uploads only if it changed since this plan. An import into content_wo, or into a tfgov_policy_upload, plans no change.",
-				plan.ID.ValueString(), plan.Name.ValueString(), importedSum, attr))
-	}
-	// The refresh's record of a source file served this plan only (and
-	// req.Private is resp.Private: dropped after planSource read it).
-	resp.Diagnostics.Append(forgetLocalHash(ctx, resp.Private)...)
-	resp.Diagnostics.Append(resp.Plan.SetAttribute(ctx, path.Root("content_sha256"), plan.ContentSHA256)...)
-	if have && !plan.Kind.IsUnknown() && !plan.Name.IsUnknown() && !codeInState(prior, sha256Hex(known), plan.Kind) {
-		if n := len(known); n > maxPolicyCodeSize {
-			resp.Diagnostics.AddAttributeError(path.Root(attr), "Policy code too large", tooLarge(n))
-			return
-		}
-		checkCodeOfKind(plan.ID.ValueString(), policyIdentity{kind: tfe.PolicyKind(plan.Kind.ValueString()), name: plan.Name.ValueString()},
-			known, attr, &resp.Diagnostics)
-	}
-	if cfg.hasCode() && !plan.ID.IsUnknown() && !plan.ID.IsNull() {
-		r.data.lists.inlineCode.Store(plan.ID.ValueString(), true)
+	known, have, ok := r.planCode(ctx, req, resp, cfg, &plan, prior)
+	if !ok {
+		return
 	}
 	r.planPolicyTests(ctx, resp, cfg.TestsWO, &plan, prior, known, have, cfg.hasCode())
 }
@@ -405,9 +320,7 @@ func (r *policyResource) Create(ctx context.Context, req resource.CreateRequest,
 			if r.undoCreate(ctx, pol, put, &resp.Diagnostics) {
 				return // nothing made, nothing in state
 			}
-			// The policy exists without its code: state says so (the
-			// resource is tainted), and the next apply replaces it, or
-			// after terraform untaint uploads the code.
+			// Kept without its code, tainted: the next apply replaces it (or, untainted, uploads).
 			plan.Content, plan.ContentSHA256 = types.StringNull(), types.StringNull()
 		} else {
 			resp.Diagnostics.Append(put...)
@@ -417,10 +330,8 @@ func (r *policyResource) Create(ctx context.Context, req resource.CreateRequest,
 	resp.Diagnostics.Append(resp.State.Set(ctx, &plan)...)
 }
 
-// Read refreshes the policy from its organization's policy list, which
-// every policy of the organization shares (bulkLists): one request per 100
-// policies per plan. A policy missing from the list was deleted outside
-// Terraform; a 404 on the list fails (DESIGN.md, "Gone or cannot see"). A policy imported by ID has no organization in state yet, and
+// Read refreshes the policy from its organization's shared list (bulkLists), one request per
+// 100 policies; absent from it is gone (DESIGN.md "Gone or cannot see"). Just imported by ID, it
 // is read by ID once.
 func (r *policyResource) Read(ctx context.Context, req resource.ReadRequest, resp *resource.ReadResponse) {
 	defer r.syncIdentity(ctx, &req.State, &resp.State, resp.Identity, &resp.Diagnostics)
@@ -429,12 +340,7 @@ func (r *policyResource) Read(ctx context.Context, req resource.ReadRequest, res
 	if resp.Diagnostics.HasError() {
 		return
 	}
-	importing := false
-	if b, d := req.Private.GetKey(ctx, importingKey); len(b) > 0 {
-		resp.Diagnostics.Append(d...)
-		importing = true
-	}
-	resp.Diagnostics.Append(resp.Private.SetKey(ctx, importingKey, nil)...)
+	importing := takeImporting(ctx, req, resp)
 	_, imported := privateJSON[string](ctx, req.Private, importedCodeKey, &resp.Diagnostics)
 	pol, err := r.data.refreshPolicy(ctx, state.Organization.ValueString(), state.ID.ValueString())
 	var hidden *cannotSeeError
@@ -476,14 +382,12 @@ func (r *policyResource) Read(ctx context.Context, req resource.ReadRequest, res
 		// No code in state: nothing to prove.
 		resp.Diagnostics.Append(r.data.setCodeProof(ctx, resp.Private, codeProof{})...)
 		if importing {
-			// The import's one download: its digest goes where the plan
-			// compares content_wo's and source's (policy_private.go).
+			// The import's one download: the digest the plan compares with content_wo's and source's.
 			state.ContentSHA256 = r.data.noteImportedCode(ctx, pol)
 			imported = true
 		}
 	}
-	// The digest of code this resource has not uploaded (imported), kept as
-	// the refresh finds it until an apply configures the code.
+	// The digest of imported code, kept as refreshes find it until an apply configures the code.
 	var mark []byte
 	if imported && !state.ContentSHA256.IsNull() {
 		mark = privateValue(state.ContentSHA256.ValueString())
@@ -493,8 +397,7 @@ func (r *policyResource) Read(ctx context.Context, req resource.ReadRequest, res
 	resp.Diagnostics.Append(resp.State.Set(ctx, &state)...)
 }
 
-// Update sends description, query and enforcement level (never the
-// deprecated `enforce`), then checks the answer against the plan.
+// Update sends description, query and enforcement level (never the deprecated `enforce`).
 func (r *policyResource) Update(ctx context.Context, req resource.UpdateRequest, resp *resource.UpdateResponse) {
 	defer r.syncIdentity(ctx, &req.State, &resp.State, resp.Identity, &resp.Diagnostics)
 	var plan, state policyResourceModel
@@ -518,9 +421,7 @@ func (r *policyResource) Update(ctx context.Context, req resource.UpdateRequest,
 	resp.Diagnostics.Append(diags...)
 	var code []byte // the code to upload, once read
 	if plan.hasCode() && (plan.codeSum().IsUnknown() || !plan.codeSum().Equal(state.codeSum())) {
-		// Read and checked once, before anything is sent: these very bytes
-		// are uploaded, whatever happens to a source file meanwhile (an
-		// unknown planned digest becomes the file's).
+		// Read and checked once, before anything is sent: these very bytes are uploaded.
 		if code = contentCode(ctx, &plan, req.Config, id, &resp.Diagnostics); resp.Diagnostics.HasError() {
 			return
 		}
@@ -537,9 +438,7 @@ func (r *policyResource) Update(ctx context.Context, req resource.UpdateRequest,
 	planSum, stateSum := plan.codeSum(), state.codeSum()
 	uploading := code != nil && !planSum.Equal(stateSum)
 	if imported, ok := privateJSON[string](ctx, req.Private, importedCodeKey, &resp.Diagnostics); ok && r.configuresCode(ctx, plan, req.Config) {
-		// The digest that decides this apply came from the import's refresh,
-		// at plan: someone may have uploaded since (issue 43 row 5). One
-		// download confirms it; other code is uploaded over.
+		// The import's digest, read at plan: someone may have uploaded since. One download confirms it.
 		if imported == planSum.ValueString() {
 			if uploading = !r.data.serviceHasCode(ctx, id, planSum.ValueString()); uploading && code == nil {
 				if code = contentCode(ctx, &plan, req.Config, id, &resp.Diagnostics); resp.Diagnostics.HasError() {
@@ -568,7 +467,7 @@ func (r *policyResource) Update(ctx context.Context, req resource.UpdateRequest,
 		checkPolicyWritten(want, plan, &resp.Diagnostics)
 	}
 	if patched != nil && !uploading && !stateSum.IsNull() {
-		// The code in state, at the PATCH's updated-at (code_proof.go).
+		// The code in state, at the PATCH's updated-at (policy_code_proof.go).
 		resp.Diagnostics.Append(r.data.setCodeProof(ctx, resp.Private, r.data.afterPatch(ctx, patched, prior, stateSum.ValueString()))...)
 	}
 	if uploading {
@@ -590,4 +489,93 @@ func (r *policyResource) Update(ctx context.Context, req resource.UpdateRequest,
 		resp.Diagnostics.Append(r.data.setCodeProof(ctx, resp.Private, proof)...)
 	}
 	resp.Diagnostics.Append(resp.State.Set(ctx, &plan)...)
+}
+
+func (r *policyResource) Delete(ctx context.Context, req resource.DeleteRequest, resp *resource.DeleteResponse) {
+	var state policyResourceModel
+	resp.Diagnostics.Append(getInto(ctx, req.State, &state)...)
+	if resp.Diagnostics.HasError() {
+		return
+	}
+	id := state.ID.ValueString()
+	defer r.data.lists.policies.invalidate(state.Organization.ValueString())
+	err := r.data.client.Policies.Delete(ctx, id)
+	if err != nil && !isNotFound(err) {
+		resp.Diagnostics.AddError("Error deleting policy", fmt.Sprintf("Deleting policy %s: %s", id, err))
+		return
+	}
+	tflog.Info(ctx, "Deleted policy", map[string]any{"id": id})
+}
+
+// ImportState takes the policy ID (`pol-<id>`) or `<organization>/<name>`.
+func (r *policyResource) ImportState(ctx context.Context, req resource.ImportStateRequest, resp *resource.ImportStateResponse) {
+	req.ID = r.importID(ctx, req, &resp.Diagnostics)
+	const forms = "pol-<id> or <organization>/<policy name>"
+	if strings.HasPrefix(req.ID, "pol-") {
+		resource.ImportStatePassthroughID(ctx, path.Root("id"), req, resp)
+		markImporting(ctx, resp)
+		return
+	}
+	parts, err := splitImportID(req.ID, 2, forms)
+	if err != nil {
+		resp.Diagnostics.AddError("Invalid import ID", err.Error())
+		return
+	}
+	pol, err := policyClient{r.data.client}.findByName(ctx, parts[0], parts[1])
+	if err != nil {
+		resp.Diagnostics.AddError("Error importing policy", r.data.policyByNameError(ctx, parts[0], parts[1], err))
+		return
+	}
+	resp.Diagnostics.Append(resp.State.SetAttribute(ctx, path.Root("id"), pol.ID)...)
+	resp.Diagnostics.Append(resp.State.SetAttribute(ctx, path.Root("organization"), parts[0])...)
+	markImporting(ctx, resp)
+}
+
+// validatePolicyKind checks kind, query and level; code gives the code for a query to suggest.
+func validatePolicyKind(kindV, query, level types.String, code func() []byte, diags *diag.Diagnostics) {
+	if kindV.IsUnknown() {
+		return
+	}
+	kind := string(tfe.Sentinel)
+	if !kindV.IsNull() {
+		kind = kindV.ValueString()
+	}
+	if policyLevels[kind] == nil {
+		return // the kind's own validator reports it
+	}
+	switch {
+	case kind == string(tfe.OPA) && query.IsNull():
+		diags.AddAttributeError(path.Root("query"), "Missing query",
+			`query is required when kind = "opa": the OPA query that evaluates the policy`+suggestQuery(code()))
+	case kind == string(tfe.Sentinel) && !query.IsNull() && !query.IsUnknown():
+		diags.AddAttributeError(path.Root("query"), "Query not allowed",
+			`query is only valid when kind = "opa"; remove it from this Sentinel policy.`)
+	}
+	// A level of no kind is policyLevelValidator's one error.
+	if !level.IsNull() && !level.IsUnknown() && isPolicyLevel(level.ValueString()) && !levelAllowed(kind, level.ValueString()) {
+		diags.AddAttributeError(path.Root("enforcement_level"), "Invalid enforcement level for the policy kind",
+			fmt.Sprintf("enforcement_level %q is not valid when kind = %q; use one of %s.", level.ValueString(), kind, quoted(policyLevels[kind])))
+	}
+}
+
+// checkPolicyWritten reports every planned value the API did not take (got is what it returned).
+func checkPolicyWritten(want, got policyResourceModel, diags *diag.Diagnostics) {
+	for _, f := range []struct {
+		attr      string
+		want, got types.String
+	}{
+		{"organization", want.Organization, got.Organization},
+		{"name", want.Name, got.Name},
+		{"kind", want.Kind, got.Kind},
+		{"description", want.Description, got.Description},
+		{"query", want.Query, got.Query},
+		{"enforcement_level", want.EnforcementLevel, got.EnforcementLevel},
+	} {
+		if f.want.IsUnknown() || f.want.Equal(f.got) {
+			continue
+		}
+		diags.AddAttributeError(path.Root(f.attr), "The API did not apply a policy attribute",
+			fmt.Sprintf("Policy %s: %s was sent as %s but the API returned %s. The state records what the API returned; check the token's permissions and the service's rules for this attribute.",
+				got.ID.ValueString(), f.attr, f.want, f.got))
+	}
 }

@@ -24,7 +24,7 @@ import (
 	"github.com/tfgov/terraform-provider-tfgov/internal/policyeval"
 )
 
-// tests_wo of tfgov_policy and tfgov_policy_upload (issue 45): an OPA
+// tests_wo of tfgov_policy and tfgov_policy_upload: an OPA
 // policy's Rego tests and example inputs, run at plan with OPA's packages
 // linked into the provider, so that a policy that fails them is never
 // uploaded. Write-only: nothing of them is kept in plan or state but

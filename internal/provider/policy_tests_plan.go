@@ -16,12 +16,8 @@ import (
 	"github.com/tfgov/terraform-provider-tfgov/internal/policyeval"
 )
 
-// When tests_wo runs (policy_tests.go): at plan, when the code, tests and
-// examples are known and their digest is not the one in state; at apply,
-// before the upload, when the plan could not promise the digest (code or
-// tests known only then).
+// When tests_wo runs: DESIGN.md "Policy tests at plan".
 
-// testedCode is what tests_wo runs against.
 type testedCode struct {
 	who   string // "Policy \"tags\"", for messages
 	kind  string // "opa", "sentinel", or "" when not known
@@ -29,13 +25,11 @@ type testedCode struct {
 	have  bool         // code is known
 	sum   types.String // the code's planned digest: unknown when the apply may upload other bytes
 	query types.String // the policy's query (tfgov_policy); null for tfgov_policy_upload's own
-	// passed holds the digests whose tests passed in this provider process:
-	// an apply's own plan and its upload test the same bytes once.
+	// passed: digests whose tests passed in this process, so that an apply tests its bytes once.
 	passed *sync.Map
 }
 
-// runOnce runs t on c unless the same code, query, tests and examples
-// (sum) already passed in this process: the outcome is a function of them.
+// runOnce runs t unless the same code, query, tests and examples (sum) passed in this process.
 func (t *policyTests) runOnce(ctx context.Context, c testedCode, query, sum, done string, diags *diag.Diagnostics) {
 	if c.passed != nil {
 		if _, ok := c.passed.Load(sum); ok {
@@ -49,11 +43,8 @@ func (t *policyTests) runOnce(ctx context.Context, c testedCode, query, sum, don
 	}
 }
 
-// planTests plans tests_sha256, running tests_wo (wo, as configured) when needed: null without
-// tests_wo, the digest of what passed, or unknown when the code, the
-// query or the tests are not known yet, or the apply may read other code
-// (the tests still run now on the code known, to fail early). prior is
-// tests_sha256 in state.
+// planTests plans tests_sha256: null without tests_wo, the digest of what passed, or unknown
+// when something is not known yet or the apply may read other code (run now all the same).
 func planTests(ctx context.Context, wo types.Object, c testedCode, prior types.String, diags *diag.Diagnostics) types.String {
 	t, known := readPolicyTests(wo, diags)
 	if t == nil || diags.HasError() {
@@ -80,9 +71,7 @@ func planTests(ctx context.Context, wo types.Object, c testedCode, prior types.S
 	return types.StringValue(sum)
 }
 
-// applyTests runs tests_wo on the code about to be uploaded when the plan
-// could not (planned unknown), and returns tests_sha256; otherwise the
-// apply's own plan ran them, and planned is kept.
+// applyTests runs tests_wo on the code about to be uploaded when the plan could not.
 func applyTests(ctx context.Context, config tfsdk.Config, c testedCode, planned types.String, diags *diag.Diagnostics) types.String {
 	if !planned.IsUnknown() {
 		return planned
@@ -100,8 +89,6 @@ func applyTests(ctx context.Context, config tfsdk.Config, c testedCode, planned 
 	return types.StringValue(sum)
 }
 
-// testableKind reports whether tests_wo can run on c: an OPA policy, or
-// code that is plainly Rego while the kind is not known.
 func testableKind(c testedCode, diags *diag.Diagnostics) bool {
 	switch {
 	case c.kind == string(tfe.Sentinel):
@@ -122,7 +109,6 @@ func sentinelTestsDetail(who string) string {
 	return fmt.Sprintf("%s is a Sentinel policy; tests_wo runs Rego tests and examples with OPA, which the provider links. %s", who, sentinelAdvice)
 }
 
-// tested is tfgov_policy's code (nil: not known) for its tests.
 func (m *policyResourceModel) tested(code []byte) testedCode {
 	name := m.Name.ValueString() + ".rego"
 	if !m.Source.IsNull() {
@@ -134,10 +120,8 @@ func (m *policyResourceModel) tested(code []byte) testedCode {
 	}
 }
 
-// planPolicyTests plans tfgov_policy's tests_sha256 (planTests) of wo, with
-// code, the code this plan knows (have), which the configuration manages
-// (managed): tests_wo beside code managed by a tfgov_policy_upload belong
-// on that upload.
+// planPolicyTests plans tfgov_policy's tests_sha256; tests_wo beside code that a
+// tfgov_policy_upload manages belong on that upload.
 func (r *policyResource) planPolicyTests(ctx context.Context, resp *resource.ModifyPlanResponse, wo types.Object, plan *policyResourceModel, prior *policyResourceModel, code []byte, have, managed bool) {
 	if !wo.IsNull() && !managed {
 		resp.Diagnostics.AddAttributeError(path.Root("tests_wo"), "Policy tests without code",
@@ -160,8 +144,6 @@ func (r *policyResource) planPolicyTests(ctx context.Context, resp *resource.Mod
 	resp.Diagnostics.Append(resp.Plan.SetAttribute(ctx, path.Root("tests_sha256"), plan.TestsSHA256)...)
 }
 
-// withPassed gives c this process's record of passed tests (none before
-// the provider is configured).
 func (d *providerData) withPassed(c testedCode) testedCode {
 	if d != nil {
 		c.passed = &d.testsPassed

@@ -6,6 +6,7 @@ import (
 	"regexp"
 	"strings"
 
+	tfe "github.com/hashicorp/go-tfe"
 	"github.com/hashicorp/terraform-plugin-framework-validators/resourcevalidator"
 	"github.com/hashicorp/terraform-plugin-framework-validators/stringvalidator"
 	"github.com/hashicorp/terraform-plugin-framework/diag"
@@ -37,8 +38,7 @@ func NewPolicyUploadResource() resource.Resource {
 
 type policyUploadResource struct{ resourceBase }
 
-// policyUploadIdentityAttrs is tfgov_policy_upload's identity (identity.go):
-// the ID of the policy whose code it is.
+// policyUploadIdentityAttrs is tfgov_policy_upload's identity (identity.go): its policy's ID.
 var policyUploadIdentityAttrs = []identityAttr{{"policy_id", "ID of the policy whose code this is (`pol-<id>`)."}}
 
 type policyUploadResourceModel struct {
@@ -169,19 +169,8 @@ func (r *policyUploadResource) ValidateConfig(ctx context.Context, req resource.
 	}
 }
 
-// ModifyPlan puts the SHA-256 of the code into content_sha256: of
-// `content`, or of the `source` file, which it reads (refusing one over the
-// API's limit). A file that does not exist yet is accepted only when
-// content_sha256 is configured, for a file another resource writes during
-// the apply. Code known now is checked now (checkPolicyCode): empty code
-// always, Rego when the policy's kind is known (remembered from the last
-// upload) or the code is plainly Rego.
-//
-// A `source` file's hash is planned by planPolicyCode (code_hash.go), so
-// that a saved plan applies, or fails with a clear error when the file
-// changed since the plan: a new upload's content_sha256 is planned unknown
-// (the code is still read and checked now), and the apply uploads the file
-// as it then is.
+// ModifyPlan plans content_sha256 (planPolicyCode: DESIGN.md "Local files at plan") and checks
+// code known now: empty code always, Rego when the kind is known or the code is plainly Rego.
 func (r *policyUploadResource) ModifyPlan(ctx context.Context, req resource.ModifyPlanRequest, resp *resource.ModifyPlanResponse) {
 	if req.Plan.Raw.IsNull() {
 		return // destroy
@@ -205,8 +194,7 @@ func (r *policyUploadResource) ModifyPlan(ctx context.Context, req resource.Modi
 	resp.Diagnostics.Append(forgetLocalHash(ctx, resp.Private)...)
 	kind := ""
 	if codeAttr != "" {
-		// The kind from this resource's last upload, else from the
-		// tfgov_policy refreshed or planned in this run.
+		// The kind from this resource's last upload, else from a tfgov_policy of this run.
 		if k, ok := getPolicyKind(ctx, req.Private, &resp.Diagnostics); ok && k.PolicyID == plan.PolicyID.ValueString() {
 			kind = k.Kind
 		} else if r.data != nil && !plan.PolicyID.IsUnknown() {
@@ -234,100 +222,6 @@ func (r *policyUploadResource) ModifyPlan(ctx context.Context, req resource.Modi
 	}
 }
 
-// code returns the code the plan uploads, checked against the planned
-// SHA-256 (a source file may have changed since the plan).
-func (m policyUploadResourceModel) code(diags *diag.Diagnostics) []byte {
-	return codeFor(m.Content, m.Source, m.ContentSHA256, diags)
-}
-
-// noCodeDetail says why an imported upload has no code to download, naming
-// the policy: it exists and has no code yet (pol, from its organization's
-// list), or it is missing. absentFrom is an organization whose whole list
-// lacks it: the token may manage its policies, so a 404 is no missing
-// permission there; sure says the policy belongs to that organization.
-// Otherwise one read of the policy tells which.
-func (r *policyUploadResource) noCodeDetail(ctx context.Context, id string, pol *policyAPI, absentFrom string, sure bool) string {
-	const fix = " A policy without code has no tfgov_policy_upload to import: remove the import, and let this resource upload the code instead."
-	if pol == nil && !sure {
-		p, err := policyClient{r.data.client}.read(ctx, id)
-		switch {
-		case err == nil:
-			pol = p
-		case isNotFound(err) && absentFrom != "":
-			return fmt.Sprintf("Policy %s was not found: organization %s, whose policies the token can list, has none with that ID, and the token sees no such policy elsewhere.", id, absentFrom) + fix
-		case isNotFound(err):
-			return policyNotFound("Policy "+id) + fix
-		default:
-			return fmt.Sprintf("Policy %s has no code to download, and reading the policy failed: %s.", id, err) + fix
-		}
-	}
-	if pol == nil {
-		return fmt.Sprintf("Policy %s was not found: organization %s, whose policies the token can list, has none with that ID.", id, absentFrom) + fix
-	}
-	return fmt.Sprintf("Policy %s (%q, %s) has no code yet: the service has nothing to download before the first upload.", id, pol.Name, pol.Kind) + fix
-}
-
-// upload checks the code (checkPolicyCode with the policy's kind) and
-// uploads it: one request. The policy's identity (kind, name,
-// organization) is known when this process planned, created or listed the
-// policy, or from this resource's last upload (prior, its private state;
-// nil at create); only else is the policy read first (one more request).
-// It records in private state what the upload proved (codeProof,
-// code_proof.go), and returns the policy's identity.
-func (r *policyUploadResource) upload(ctx context.Context, m *policyUploadResourceModel, config tfsdk.Config, prior privateGetter, priv privateStateSetter, diags *diag.Diagnostics) policyIdentity {
-	code := m.code(diags)
-	if diags.HasError() {
-		return policyIdentity{}
-	}
-	id := m.PolicyID.ValueString()
-	if r.data.refuseInlineCode(id, diags); diags.HasError() {
-		return policyIdentity{}
-	}
-	proof, d := r.data.getCodeProof(ctx, prior)
-	diags.Append(d...)
-	var before *string
-	pol, ok := r.data.knownPolicy(id)
-	if !ok {
-		pol, ok = recordedPolicy(ctx, prior, id, diags)
-	}
-	if !ok {
-		// Not seen by this process nor recorded: read it (which also shows
-		// updated-at right before the upload).
-		read, err := policyClient{r.data.client}.read(ctx, id)
-		if err != nil {
-			diags.AddAttributeError(path.Root("policy_id"), "Error uploading policy code", policyError("Policy "+id, err))
-			return policyIdentity{}
-		}
-		r.data.rememberPolicy(read)
-		pol = identityOf(read)
-		v := updatedAtSignal(read)
-		before = &v
-	}
-	attr := "content"
-	if m.Content.IsNull() {
-		attr = "source"
-	}
-	checkCodeOfKind(id, pol, code, attr, diags)
-	if diags.HasError() {
-		return policyIdentity{}
-	}
-	// Tested before the upload, when the plan could not.
-	if m.TestsSHA256 = applyTests(ctx, config, r.data.withPassed(m.tested(pol, code)), m.TestsSHA256, diags); diags.HasError() {
-		return policyIdentity{}
-	}
-	if before == nil {
-		before = r.data.valueBefore(ctx, id, proof)
-	}
-	proof = r.data.putCode(ctx, id, pol, code, before, proof, diags)
-	if diags.HasError() {
-		return policyIdentity{}
-	}
-	m.ID = m.PolicyID
-	m.ContentSHA256 = types.StringValue(sha256Hex(code))
-	diags.Append(r.data.setCodeProof(ctx, priv, proof)...)
-	return pol
-}
-
 func (r *policyUploadResource) Create(ctx context.Context, req resource.CreateRequest, resp *resource.CreateResponse) {
 	defer r.syncIdentity(ctx, nil, &resp.State, resp.Identity, &resp.Diagnostics)
 	var plan policyUploadResourceModel
@@ -343,16 +237,9 @@ func (r *policyUploadResource) Create(ctx context.Context, req resource.CreateRe
 	resp.Diagnostics.Append(resp.State.Set(ctx, &plan)...)
 }
 
-// Read checks the code for a change made outside Terraform. The code is
-// downloaded (one request) unless the organization's shared policy list
-// (bulkLists) shows the policy's updated-at still at the value recorded
-// together with the code in state, on a service where uploads are proven to
-// move it (codeProof, code_proof.go); after a download, the updated-at the
-// list showed before it is recorded with the code. Inline `content` is replaced by downloaded
-// text that differs, so the plan shows the change itself. A policy missing
-// from its organization's list, or a 404 on the download (the policy is
-// gone, or has no code), removes the resource from state; a 404 on the
-// list fails (DESIGN.md, "Gone or cannot see").
+// Read downloads the code unless its proof says it is unchanged (DESIGN.md "Policy code
+// proofs"). Absent from its organization's list, or a 404 on the download, is gone
+// (DESIGN.md "Gone or cannot see"); downloaded `content` that differs shows in the plan.
 func (r *policyUploadResource) Read(ctx context.Context, req resource.ReadRequest, resp *resource.ReadResponse) {
 	defer r.syncIdentity(ctx, &req.State, &resp.State, resp.Identity, &resp.Diagnostics)
 	var state policyUploadResourceModel
@@ -361,14 +248,7 @@ func (r *policyUploadResource) Read(ctx context.Context, req resource.ReadReques
 		return
 	}
 	id := state.PolicyID.ValueString()
-	importing := false
-	if b, d := req.Private.GetKey(ctx, importingKey); len(b) > 0 {
-		resp.Diagnostics.Append(d...)
-		resp.Diagnostics.Append(resp.Private.SetKey(ctx, importingKey, nil)...)
-		importing = true
-	}
-	// noCode: the policy has no code (pol, as listed), or is not in the
-	// whole list of organization absentFrom, or neither is known.
+	importing := takeImporting(ctx, req, resp)
 	noCode := func(pol *policyAPI, absentFrom string, sure bool) {
 		if importing {
 			resp.Diagnostics.AddError("Cannot import policy code", r.noCodeDetail(ctx, id, pol, absentFrom, sure))
@@ -431,14 +311,12 @@ func (r *policyUploadResource) Read(ctx context.Context, req resource.ReadReques
 	}
 	if download {
 		if state.Content.IsNull() && state.Source.IsNull() {
-			// Just imported: take the code as inline content, so a
-			// configuration with the same content plans no change.
+			// Just imported: the code as inline content, so the same content plans no change.
 			state.Content = types.StringUnknown()
 		}
 		sum, content, gone, err := r.data.downloadCode(ctx, id, state.ContentSHA256, state.Content)
 		if gone && listedPol == nil && !listReadable && !importing {
-			// No list that needs the permission to see every policy was
-			// read: one read of the policy tells gone from cannot-see.
+			// No list was read that shows every policy: one read tells gone from cannot-see.
 			if pol, err := (policyClient{r.data.client}).read(ctx, id); err == nil {
 				listedPol = pol // it exists, without code: the upload is gone
 			} else {
@@ -463,16 +341,13 @@ func (r *policyUploadResource) Read(ctx context.Context, req resource.ReadReques
 			r.data.checkDownload(listedPol, checked, state.ContentSHA256.ValueString(), sum.ValueString(), &resp.Diagnostics)
 		}
 		if listedPol != nil && !orgKnown {
-			// Recorded, so that the next refresh reads the policy's own
-			// organization's list, whose absence proves it gone (an import
-			// records nothing else).
+			// So that the next refresh reads its own organization's list, where absence is gone.
 			rememberKind(ctx, resp.Private, id, identityOf(listedPol), &resp.Diagnostics)
 		}
 		state.ContentSHA256, state.Content = sum, content
 		resp.Diagnostics.Append(r.data.setCodeProof(ctx, resp.Private, proof)...)
 	}
-	// The import's digest, at plan: an apply that uploads nothing on it
-	// confirms it first (Update). Any later refresh drops it.
+	// The import's digest, confirmed by an apply that uploads nothing on it (Update).
 	var imported []byte
 	if importing {
 		imported = privateValue(state.ContentSHA256.ValueString())
@@ -484,8 +359,7 @@ func (r *policyUploadResource) Read(ctx context.Context, req resource.ReadReques
 	resp.Diagnostics.Append(resp.State.Set(ctx, &state)...)
 }
 
-// Update uploads when the code changed; a new `source` path with the same
-// code makes no request.
+// Update uploads when the code changed; a new `source` path with the same code makes no request.
 func (r *policyUploadResource) Update(ctx context.Context, req resource.UpdateRequest, resp *resource.UpdateResponse) {
 	defer r.syncIdentity(ctx, &req.State, &resp.State, resp.Identity, &resp.Diagnostics)
 	var plan, state policyUploadResourceModel
@@ -496,8 +370,7 @@ func (r *policyUploadResource) Update(ctx context.Context, req resource.UpdateRe
 	}
 	upload := plan.ContentSHA256.IsUnknown() || !plan.ContentSHA256.Equal(state.ContentSHA256)
 	if imported, ok := privateJSON[string](ctx, req.Private, importedCodeKey, &resp.Diagnostics); ok && !upload && imported == plan.ContentSHA256.ValueString() {
-		// Just imported: the digest is the import's, read at plan; someone
-		// may have uploaded since (issue 43 row 5). One download confirms it.
+		// The import's digest, read at plan: someone may have uploaded since. One download confirms it.
 		upload = !r.data.serviceHasCode(ctx, plan.PolicyID.ValueString(), imported)
 	}
 	resp.Diagnostics.Append(resp.Private.SetKey(ctx, importedCodeKey, nil)...)
@@ -517,10 +390,14 @@ func (r *policyUploadResource) Update(ctx context.Context, req resource.UpdateRe
 	resp.Diagnostics.Append(resp.State.Set(ctx, &plan)...)
 }
 
-// ImportState takes the policy ID (`pol-<id>`). The code is downloaded
-// by the read that follows and kept as `content` (when it is text); with a
-// `source` file in the configuration, the first plan switches to it, and
-// uploads only if the file differs.
+// Delete makes no request: the API cannot remove a policy's code, and the policy is tfgov_policy's.
+func (r *policyUploadResource) Delete(ctx context.Context, req resource.DeleteRequest, _ *resource.DeleteResponse) {
+	var state policyUploadResourceModel
+	_ = getInto(ctx, req.State, &state)
+	tflog.Info(ctx, "Removing policy code from state; the policy keeps its last code", map[string]any{"policy_id": state.PolicyID.ValueString()})
+}
+
+// ImportState takes the policy ID; the read that follows keeps the code as `content`.
 func (r *policyUploadResource) ImportState(ctx context.Context, req resource.ImportStateRequest, resp *resource.ImportStateResponse) {
 	req.ID = r.importID(ctx, req, &resp.Diagnostics)
 	if !regexp.MustCompile(`^pol-[A-Za-z0-9]+$`).MatchString(req.ID) {
@@ -532,10 +409,95 @@ func (r *policyUploadResource) ImportState(ctx context.Context, req resource.Imp
 	markImporting(ctx, resp)
 }
 
-// Delete makes no request: the API cannot remove a policy's code, and the
-// policy itself belongs to tfgov_policy.
-func (r *policyUploadResource) Delete(ctx context.Context, req resource.DeleteRequest, _ *resource.DeleteResponse) {
-	var state policyUploadResourceModel
-	_ = getInto(ctx, req.State, &state)
-	tflog.Info(ctx, "Removing policy code from state; the policy keeps its last code", map[string]any{"policy_id": state.PolicyID.ValueString()})
+// code is the code the plan uploads, checked against the planned digest.
+func (m policyUploadResourceModel) code(diags *diag.Diagnostics) []byte {
+	return codeFor(m.Content, m.Source, m.ContentSHA256, diags)
+}
+
+// upload checks the code with its policy's kind and uploads it, reading the policy first only
+// when neither this process nor the last upload (prior) knows its identity.
+func (r *policyUploadResource) upload(ctx context.Context, m *policyUploadResourceModel, config tfsdk.Config, prior privateGetter, priv privateSetter, diags *diag.Diagnostics) policyIdentity {
+	code := m.code(diags)
+	if diags.HasError() {
+		return policyIdentity{}
+	}
+	id := m.PolicyID.ValueString()
+	if r.data.refuseInlineCode(id, diags); diags.HasError() {
+		return policyIdentity{}
+	}
+	proof, d := r.data.getCodeProof(ctx, prior)
+	diags.Append(d...)
+	var before *string
+	pol, ok := r.data.knownPolicy(id)
+	if !ok {
+		pol, ok = recordedPolicy(ctx, prior, id, diags)
+	}
+	if !ok {
+		// Not seen nor recorded: read it, which also shows updated-at right before the upload.
+		read, err := policyClient{r.data.client}.read(ctx, id)
+		if err != nil {
+			diags.AddAttributeError(path.Root("policy_id"), "Error uploading policy code", policyError("Policy "+id, err))
+			return policyIdentity{}
+		}
+		r.data.rememberPolicy(read)
+		pol = identityOf(read)
+		v := updatedAtSignal(read)
+		before = &v
+	}
+	attr := "content"
+	if m.Content.IsNull() {
+		attr = "source"
+	}
+	checkCodeOfKind(id, pol, code, attr, diags)
+	if diags.HasError() {
+		return policyIdentity{}
+	}
+	// Tested before the upload, when the plan could not.
+	if m.TestsSHA256 = applyTests(ctx, config, r.data.withPassed(m.tested(pol, code)), m.TestsSHA256, diags); diags.HasError() {
+		return policyIdentity{}
+	}
+	if before == nil {
+		before = r.data.valueBefore(ctx, id, proof)
+	}
+	proof = r.data.putCode(ctx, id, pol, code, before, proof, diags)
+	if diags.HasError() {
+		return policyIdentity{}
+	}
+	m.ID = m.PolicyID
+	m.ContentSHA256 = types.StringValue(sha256Hex(code))
+	diags.Append(r.data.setCodeProof(ctx, priv, proof)...)
+	return pol
+}
+
+// recordedPolicy is policy id's identity as this resource's last upload recorded it, when complete.
+func recordedPolicy(ctx context.Context, prior privateGetter, id string, diags *diag.Diagnostics) (policyIdentity, bool) {
+	if prior == nil {
+		return policyIdentity{}, false
+	}
+	rec, ok := getPolicyKind(ctx, prior, diags)
+	pi := policyIdentity{kind: tfe.PolicyKind(rec.Kind), name: rec.Name, organization: rec.Organization}
+	return pi, ok && rec.PolicyID == id && pi.complete()
+}
+
+// noCodeDetail says why an imported upload has no code: the policy has none yet (pol), or is
+// missing. absentFrom's whole list lacks it (sure: it belongs there); else one read tells which.
+func (r *policyUploadResource) noCodeDetail(ctx context.Context, id string, pol *policyAPI, absentFrom string, sure bool) string {
+	const fix = " A policy without code has no tfgov_policy_upload to import: remove the import, and let this resource upload the code instead."
+	if pol == nil && !sure {
+		p, err := policyClient{r.data.client}.read(ctx, id)
+		switch {
+		case err == nil:
+			pol = p
+		case isNotFound(err) && absentFrom != "":
+			return fmt.Sprintf("Policy %s was not found: organization %s, whose policies the token can list, has none with that ID, and the token sees no such policy elsewhere.", id, absentFrom) + fix
+		case isNotFound(err):
+			return policyNotFound("Policy "+id) + fix
+		default:
+			return fmt.Sprintf("Policy %s has no code to download, and reading the policy failed: %s.", id, err) + fix
+		}
+	}
+	if pol == nil {
+		return fmt.Sprintf("Policy %s was not found: organization %s, whose policies the token can list, has none with that ID.", id, absentFrom) + fix
+	}
+	return fmt.Sprintf("Policy %s (%q, %s) has no code yet: the service has nothing to download before the first upload.", id, pol.Name, pol.Kind) + fix
 }

@@ -21,6 +21,8 @@ import (
 	"github.com/hashicorp/terraform-plugin-testing/statecheck"
 	"github.com/hashicorp/terraform-plugin-testing/terraform"
 	"github.com/hashicorp/terraform-plugin-testing/tfjsonpath"
+
+	"github.com/tfgov/terraform-provider-tfgov/internal/sandbox"
 )
 
 const uploadAddr = "tfgov_policy_upload.test"
@@ -465,7 +467,7 @@ func TestAccPolicyResource_requests(t *testing.T) {
 		}
 		return diff, total
 	}
-	var start time.Time // of the phase, for the rotating recheck (code_proof.go)
+	var start time.Time // of the phase, for the rotating recheck (policy_code_proof.go)
 	var policyID string
 	want := func(phase string, got map[string]int, total int, exp map[string]int) {
 		t.Logf("%s: %d requests %v", phase, total, got)
@@ -518,7 +520,7 @@ func TestAccPolicyResource_requests(t *testing.T) {
 					want("create", got, total, map[string]int{
 						"POST /api/v2/organizations/{org}/policies": 1, // the policy; its answer gives the upload the kind (nothing listed first)
 						"PUT /api/v2/policies/{id}/upload":          1, // the code
-						"GET /api/v2/policies/{id}":                 2, // updated-at right before the upload (the upload's own read, never the create's answer) and after it (code_proof.go)
+						"GET /api/v2/policies/{id}":                 2, // updated-at right before the upload (the upload's own read, never the create's answer) and after it (policy_code_proof.go)
 						"GET /api/v2/policies/{id}/download":        1, // the code at that updated-at
 					})
 					return err
@@ -626,4 +628,45 @@ func sandboxUploads(id string) int {
 		return sb.RequestsTo("PUT", "/api/v2/policies/"+id+"/upload")
 	}
 	return 0
+}
+
+// TestAccPolicyUploadResource_uploadFails: a failed upload of a new
+// tfgov_policy_upload records nothing, and the next apply uploads; a failed
+// upload of changed code keeps the code last uploaded in state, and the
+// next apply uploads again.
+func TestAccPolicyUploadResource_uploadFails(t *testing.T) {
+	sb, c, provider := failingSandbox(t)
+	name := testAccName("uploadfails")
+	config := func(code string) string {
+		return provider + fmt.Sprintf(`
+resource "tfgov_policy" "test" {
+  name  = %q
+  kind  = "opa"
+  query = "data.terraform.policies.tags.deny"
+}
+
+resource "tfgov_policy_upload" "test" {
+  policy_id = tfgov_policy.test.id
+  content   = %q
+}
+`, name, code)
+	}
+	const upload = "tfgov_policy_upload.test"
+	fault := injectFaults(t, sb, sandbox.Fault{Route: policyUploadRoute, Status: 500, Count: 1})
+	accTest(t, resource.TestCase{
+		Steps: []resource.TestStep{
+			{PreConfig: fault, Config: config(regoCode), ExpectError: wrappedRE(`Error uploading policy code`)},
+			{
+				Config:            config(regoCode),
+				ConfigPlanChecks:  expectAction(upload, plancheck.ResourceActionCreate),
+				ConfigStateChecks: []statecheck.StateCheck{codeOnServer(c, upload, regoCode)},
+			},
+			{PreConfig: fault, Config: config(regoV0Code), ExpectError: wrappedRE(`Error uploading policy code`)},
+			{
+				Config:            config(regoV0Code),
+				ConfigPlanChecks:  expectAction(upload, plancheck.ResourceActionUpdate),
+				ConfigStateChecks: []statecheck.StateCheck{codeOnServer(c, upload, regoV0Code)},
+			},
+		},
+	})
 }

@@ -13,10 +13,8 @@ import (
 	"github.com/tfgov/terraform-provider-tfgov/internal/policyeval"
 )
 
-// tfgov_policy_upload's tests_wo (policy_tests.go): its examples evaluate
-// tests_wo.query, since the upload does not know its policy's query.
+// tfgov_policy_upload's tests_wo: its examples evaluate tests_wo.query (it knows no policy query).
 
-// validateUploadTests requires tests_wo.query with examples.
 func validateUploadTests(wo types.Object, diags *diag.Diagnostics) {
 	if wo.IsNull() || wo.IsUnknown() {
 		return
@@ -30,8 +28,7 @@ func validateUploadTests(wo types.Object, diags *diag.Diagnostics) {
 	}
 }
 
-// uploadModule is the code of an upload as its tests name it: the source
-// file's path, or content.rego.
+// uploadModule names the code as its tests see it: the source file's path, or content.rego.
 func uploadModule(name string, code []byte) policyeval.Module {
 	if name == "" || name == "content" {
 		return policyeval.Module{Name: "content.rego", Code: code}
@@ -39,8 +36,6 @@ func uploadModule(name string, code []byte) policyeval.Module {
 	return policyeval.Module{Name: filepath.ToSlash(name), Code: code}
 }
 
-// uploadTested is what a plan of tfgov_policy_upload tests: code read from
-// codeName (nil: not known), of kind ("" unknown), planned as sum.
 func uploadTested(policyID types.String, codeName, kind string, code []byte, sum types.String) testedCode {
 	who := "The policy code"
 	if !policyID.IsUnknown() {
@@ -49,7 +44,6 @@ func uploadTested(policyID types.String, codeName, kind string, code []byte, sum
 	return testedCode{who: who, kind: kind, code: uploadModule(codeName, code), have: code != nil, sum: sum, query: types.StringNull()}
 }
 
-// tested is what the apply of m tests: code, about to be uploaded to pol.
 func (m *policyUploadResourceModel) tested(pol policyIdentity, code []byte) testedCode {
 	name := "content"
 	if m.Content.IsNull() {
@@ -61,9 +55,7 @@ func (m *policyUploadResourceModel) tested(pol policyIdentity, code []byte) test
 	}
 }
 
-// testUnchanged runs tests known only at apply on code that stays (no
-// upload): the code is read as the plan has it, and the policy's kind is
-// the one this process knows or this resource recorded.
+// testUnchanged runs tests known only at apply on code that stays (no upload).
 func (r *policyUploadResource) testUnchanged(ctx context.Context, m *policyUploadResourceModel, config tfsdk.Config, prior privateGetter, diags *diag.Diagnostics) {
 	code := m.code(diags)
 	if diags.HasError() {

@@ -64,7 +64,7 @@ type providerData struct {
 	lists               bulkLists         // the other shared lists (bulk_lists.go)
 	owned               ownership         // what this provider made (ownership.go)
 	caller              *tfe.User         // the token's user (token check); nil when the service names none
-	proofs              proofChecks       // policy code proofs on this service (code_proof.go)
+	proofs              proofChecks       // policy code proofs on this service (policy_code_proof.go)
 	testsPassed         sync.Map          // digests of policy tests that passed here (runOnce)
 	// missingToken: why there is no client (where no token was found); configureData reports it.
 	missingToken     string

@@ -71,14 +71,6 @@ var resourceFileRank = map[string]int{"Create": 1, "Read": 2, "Update": 3, "Dele
 
 const helperRank = 6
 
-// notYetInOrder are the files written before the order, each to be
-// reordered (and dropped from here, which the test asks for) as a move
-// with no change of behaviour.
-var notYetInOrder = map[string]bool{
-	"policy_resource.go":        true,
-	"policy_upload_resource.go": true,
-}
-
 // schemaMethods belong with the schema: the type's plan-time methods.
 var schemaMethods = map[string]bool{"Schema": true, "ConfigValidators": true, "ValidateConfig": true, "ModifyPlan": true}
 
@@ -130,20 +122,12 @@ func TestGuide_resourceFileOrder(t *testing.T) {
 			names = append(names, strings.TrimPrefix(recv+"."+fd.Name.Name, "."))
 			ranks = append(ranks, rank)
 		}
-		out := outOfOrder(ranks)
-		switch {
-		case len(out) == 0 && notYetInOrder[file]:
-			t.Errorf("%s is in the written order: drop it from notYetInOrder", file)
-		case len(out) > 0:
+		if out := outOfOrder(ranks); len(out) > 0 {
 			var move []string
 			for _, i := range out {
 				move = append(move, names[i])
 			}
-			report := t.Errorf
-			if notYetInOrder[file] {
-				report = t.Logf
-			}
-			report("%s: out of the written order (schema and model, Create, Read, Update, Delete, ImportState, helpers): move %s", file, strings.Join(move, ", "))
+			t.Errorf("%s: out of the written order (schema and model, Create, Read, Update, Delete, ImportState, helpers): move %s", file, strings.Join(move, ", "))
 		}
 	}
 }

@@ -100,7 +100,7 @@ type budgetCase struct {
 }
 
 // recheckAllowance is the most downloads the rotating recheck of proven
-// policy code (code_proof.go) makes in a command run from start to end with
+// policy code (policy_code_proof.go) makes in a command run from start to end with
 // the policies of ids: those whose group falls on an hour of the run (its
 // Date header's clock: a few seconds of slack).
 func recheckAllowance(ids map[string]string, start, end time.Time) int {
@@ -174,7 +174,7 @@ output "ids" { value = { for k, r in tfgov_policy.r : k => r.id } }
 		},
 	},
 	// tfgov_policy with inline code: the code is downloaded only where nothing
-	// proves it unchanged (code_proof.go).
+	// proves it unchanged (policy_code_proof.go).
 	"policy_inline": inlinePolicyCase("inline", "content"),
 	// tfgov_policy with content_wo: the requests of inline code; state
 	// keeps the code's SHA-256 instead of the code.
@@ -426,7 +426,7 @@ output "ids" { value = { for k, r in tfgov_module_version_deprecation.r : k => r
 }
 
 // Policy code under each behaviour of the service's updated-at
-// (code_proof.go). Where uploads are seen to move it ("upload+patch", the
+// (policy_code_proof.go). Where uploads are seen to move it ("upload+patch", the
 // default, and "upload"), a create reads the policy and its code once after
 // the upload, and plans download only the rotating recheck's few
 // (recheckAllowance, on top of the budget); where they are not ("patch",

@@ -412,7 +412,7 @@ func (b stateBudgets) sourceDigest(i statesize.Instance) int {
 }
 
 // proofRecordAllowance is proofAllowance with the refresh's record of a
-// source file (policy_source.go) beside the proof: localHashDigits hex digits.
+// source file (policy_code.go) beside the proof: localHashDigits hex digits.
 var proofRecordAllowance = base64.StdEncoding.EncodedLen(len(`{"p":"","s":""}`)+
 	base64.StdEncoding.EncodedLen(len(`""`)+serviceTagLen+8)+base64.StdEncoding.EncodedLen(len(`""`)+localHashDigits)) - len("bnVsbA==")
 

@@ -3,6 +3,7 @@ package provider
 import (
 	"context"
 	"fmt"
+	"net/url"
 
 	tfe "github.com/hashicorp/go-tfe"
 	"github.com/hashicorp/terraform-plugin-log/tflog"
@@ -252,4 +253,18 @@ func (d *providerData) teamAccessGone(ctx context.Context, id, teamID, wsID stri
 			what, wsID, seen.name, permTeamAccess)
 	}
 	return true, ""
+}
+
+// teamOrganization is the organization of team teamID, read by ID (one
+// request, on teamAccessAddError's path only), or "" when the token may
+// not read the team. go-tfe's Team has no organization relation.
+func (d *providerData) teamOrganization(ctx context.Context, teamID string) string {
+	var team struct {
+		ID           string            `jsonapi:"primary,teams"`
+		Organization *tfe.Organization `jsonapi:"relation,organization"`
+	}
+	if err := tfeclient.APIRequest(ctx, d.client, "GET", "teams/"+url.PathEscape(teamID), nil, nil, &team); err != nil || team.Organization == nil {
+		return ""
+	}
+	return team.Organization.Name
 }

@@ -483,3 +483,14 @@ func exclusiveNotAllGrants(wsID, name string) string {
 	return fmt.Sprintf("workspace %s (%q) exists, but the API token may not see every team's access to it: it needs %s, or to be an owner. "+
 		"Without it a token sees only the access of its own teams, and could not tell which other teams hold access.", wsID, name, permTeamAccess)
 }
+
+// grantRecordOf is the record a refresh keeps: each team's grant ID.
+func grantRecordOf(grants *recordsByID[*tfe.TeamAccess]) grantRecord {
+	rec := grantRecord{}
+	for _, g := range grants.byID {
+		if g.Team != nil && g.Team.ID != "" {
+			rec[g.Team.ID] = g.ID
+		}
+	}
+	return rec
+}
