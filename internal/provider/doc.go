@@ -62,8 +62,8 @@
 // The provider itself: provider.go (schema, Configure), token_check.go
 // (the token checked once at configure), validators.go, import_id.go,
 // organization.go (the provider's default organization), module_ref.go (a
-// private registry module's name), text.go (small helpers: backticked,
-// quoted, sha256Hex, ...).
+// private registry module's name, its versions' order), text.go (small
+// helpers: backticked, quoted, sha256Hex, ...).
 //
 // # The HTTP layer: internal/tfeclient
 //

@@ -7,7 +7,6 @@ import (
 	"strings"
 
 	tfe "github.com/hashicorp/go-tfe"
-	"github.com/hashicorp/go-version"
 	"github.com/hashicorp/terraform-plugin-framework/diag"
 	"github.com/hashicorp/terraform-plugin-framework/path"
 	"github.com/hashicorp/terraform-plugin-framework/resource"
@@ -327,21 +326,4 @@ func missingModuleVersion(ctx context.Context, c *tfe.Client, m moduleVersionRef
 	}
 	sortVersions(versions)
 	return fmt.Sprintf("module %s/%s/%s has no version %s; its versions are %s.", m.Organization, m.Name, m.Provider, m.Version, strings.Join(versions, ", "))
-}
-
-// sortVersions sorts by semantic version; any that does not parse goes last, in text order.
-func sortVersions(vs []string) {
-	slices.SortFunc(vs, func(a, b string) int {
-		va, ea := version.NewVersion(a)
-		vb, eb := version.NewVersion(b)
-		switch {
-		case ea == nil && eb == nil:
-			return va.Compare(vb)
-		case ea == nil:
-			return -1
-		case eb == nil:
-			return 1
-		}
-		return strings.Compare(a, b)
-	})
 }
