@@ -129,6 +129,7 @@ func TestAccProviderHostname_https(t *testing.T) {
 		})
 	}
 	accTest(t, resource.TestCase{
+		PreCheck: func() {}, // a sandbox of its own: TFE_TOKEN and TFE_ADDRESS are cleared on purpose
 		CheckDestroy: func(*terraform.State) error {
 			_, err := owner.Policies.Read(context.Background(), policyID)
 			switch {

@@ -76,6 +76,7 @@ data "tfgov_policies" "test" {}
 				t.Setenv(k, v)
 			}
 			accTest(t, resource.TestCase{
+				PreCheck: func() {}, // testAccPreCheck ran first; the token may be cleared on purpose
 				Steps: []resource.TestStep{{
 					Config:      tc.provider + data,
 					ExpectError: wrappedRE(tc.want),
@@ -117,6 +118,7 @@ func TestAccProviderConfigure_cliConfigCredentials(t *testing.T) {
 				t.Setenv(k, v)
 			}
 			accTest(t, resource.TestCase{
+				PreCheck: func() {}, // testAccPreCheck ran first; TFE_TOKEN is cleared on purpose
 				Steps: []resource.TestStep{{
 					Config: `data "tfgov_policies" "test" {}`,
 					Check:  resource.TestCheckResourceAttrSet("data.tfgov_policies.test", "id"),
