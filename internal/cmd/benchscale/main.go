@@ -13,9 +13,10 @@
 // providers taking turns (-runs times, the first alternating), and the
 // medians are printed side by side.
 //
-// Each provider runs as one long-lived process that Terraform reattaches to
+// Each provider runs as a process that Terraform reattaches to
 // (TF_REATTACH_PROVIDERS), so its CPU time is read from /proc between
-// phases.
+// phases; with -launched, Terraform starts each provider itself, as it does
+// for users, each process under time(1), which gives its peak RSS and CPU.
 package main
 
 import (
@@ -63,6 +64,7 @@ func main() {
 	runs := flag.Int("runs", 1, "runs of each type and provider, interleaved phase by phase; the medians are printed")
 	cpuProfile := flag.String("cpuprofile", "", "write a CPU profile of the tfgov provider process to this file (with -fresh-providers, each phase's process writes it anew: the last phase's is kept)")
 	plans := flag.Int("plans", 1, "plans in each run, each measured and counted in the medians: a plan is the shortest phase, so the one with most noise")
+	launched := flag.Bool("launched", false, "let Terraform start the providers itself (dev_overrides), one process per walk as users run them, each under /usr/bin/time: the phase's peak RSS is its largest process's, its provider CPU theirs summed")
 	freshProviders := flag.Bool("fresh-providers", true, "start each provider anew for every terraform command, as Terraform does when it starts them itself; false: one reattached process each for the whole run, which keeps every RPC's context (terraform-plugin-framework frees them only when Terraform stops the provider: PERFORMANCE.md)")
 	skipUpdate := flag.Bool("skip-update", false, "leave out the update phase (to measure the plan at N=1000 sooner)")
 	firstPlan := flag.Bool("first-plan", false, "measure a plan before the create too (phase plan-new): for policy_tested, the plan that runs every policy's tests")
@@ -73,7 +75,7 @@ func main() {
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 	defer stop()
 	o := options{n: *n, rateLimit: *rateLimit, parallelism: *parallelism, runs: max(*runs, 1), types: strings.Split(*types, ","),
-		terraform: *terraform, bin: *bin, tfe: *tfeProvider, providerLog: *providerLog, cpuProfile: *cpuProfile, codeDir: *codeDir, tinyCode: *tinyCode, plans: max(*plans, 1), skipUpdate: *skipUpdate, freshProviders: *freshProviders, firstPlan: *firstPlan}
+		terraform: *terraform, bin: *bin, tfe: *tfeProvider, providerLog: *providerLog, cpuProfile: *cpuProfile, codeDir: *codeDir, tinyCode: *tinyCode, plans: max(*plans, 1), skipUpdate: *skipUpdate, freshProviders: *freshProviders, firstPlan: *firstPlan, launched: *launched}
 	err := func() error {
 		for _, l := range strings.Split(*latencies, ",") {
 			latency, err := time.ParseDuration(strings.TrimSpace(l))
@@ -98,6 +100,7 @@ func main() {
 type options struct {
 	n, rateLimit, parallelism, runs, plans       int
 	skipUpdate, freshProviders, firstPlan        bool
+	launched                                     bool
 	latency                                      time.Duration
 	types                                        []string
 	terraform, bin, tfe, providerLog, cpuProfile string
@@ -113,6 +116,7 @@ type bench struct {
 	providerPID                                      map[string]int          // of the running providers
 	reattach                                         string                  // TF_REATTACH_PROVIDERS of the running providers
 	freshProviders                                   bool                    // -fresh-providers
+	usageFile                                        string                  // -launched: where time(1) appends each provider process's figures
 	sandboxPID                                       int
 	parallelism                                      int
 	vars                                             map[string]string
@@ -124,6 +128,7 @@ type bench struct {
 type result struct {
 	wall, providerCPU, terraformCPU, sandboxCPU time.Duration
 	requests                                    int
+	peakRSS                                     int // KiB, the largest provider process's (-launched); 0 when not measured
 	stateBytes                                  int // per object after the phase (0 after destroy)
 	routes                                      string
 }
@@ -186,7 +191,11 @@ func run(ctx context.Context, o options) error {
 	b.env = append(os.Environ(),
 		"TF_IN_AUTOMATION=1", "CHECKPOINT_DISABLE=1", "TF_LOG=", "TF_CLI_CONFIG_FILE=", "SSL_CERT_FILE="+certFile,
 		"TFE_ADDRESS="+b.sandboxURL, "TFE_HOSTNAME="+b.hostname, "TFE_TOKEN="+b.vars["TFE_TOKEN"], "TFE_ORGANIZATION="+b.vars["TFE_ORGANIZATION"])
-	if !o.freshProviders {
+	if o.launched {
+		if b.usageFile, err = b.launchThroughTerraform(work); err != nil {
+			return err
+		}
+	} else if !o.freshProviders {
 		stop, err := b.startProviders(ctx, slices.Sorted(maps.Keys(b.providers))...)
 		if err != nil {
 			return err
@@ -219,7 +228,7 @@ func run(ctx context.Context, o options) error {
 	med, p99 := codeStats(pols)
 	fmt.Printf("bench-scale: N=%d, latency %s, rate limit %d, -parallelism=%d, provider log %s, %d run(s) each, interleaved phase by phase; policy code: median %d B, p99 %d B\n\n",
 		o.n, o.latency, o.rateLimit, o.parallelism, o.providerLog, o.runs, med, p99)
-	fmt.Printf("%-15s %-8s %-8s %4s %9s %12s %13s %11s %9s %10s %11s  %s\n", "type", "provider", "phase", "run", "wall", "provider CPU", "terraform CPU", "sandbox CPU", "requests", "per res.", "state B/obj", "requests by route")
+	fmt.Printf("%-15s %-8s %-8s %4s %9s %12s %9s %13s %11s %9s %10s %11s  %s\n", "type", "provider", "phase", "run", "wall", "provider CPU", "peak RSS", "terraform CPU", "sandbox CPU", "requests", "per res.", "state B/obj", "requests by route")
 	// The plans follow the create, each measured: a plan is the shortest
 	// phase, so the one with most noise.
 	type phase struct {
@@ -294,7 +303,7 @@ func run(ctx context.Context, o options) error {
 					if err != nil {
 						return err
 					}
-					fmt.Printf("%-15s %-8s %-8s %4d %8.1fs %11.2fs %12.2fs %10.2fs %9d %10.2f %11d  %s\n", typ, v, ph.name, r+1, res.wall.Seconds(), res.providerCPU.Seconds(),
+					fmt.Printf("%-15s %-8s %-8s %4d %8.1fs %11.2fs %9s %12.2fs %10.2fs %9d %10.2f %11d  %s\n", typ, v, ph.name, r+1, res.wall.Seconds(), res.providerCPU.Seconds(), rssText(res.peakRSS),
 						res.terraformCPU.Seconds(), res.sandboxCPU.Seconds(), res.requests, float64(res.requests)/float64(o.n), res.stateBytes, res.routes)
 					k := key{typ, v, ph.name}
 					results[k] = append(results[k], res)
@@ -303,17 +312,21 @@ func run(ctx context.Context, o options) error {
 		}
 	}
 	fmt.Printf("\nMedians of %d run(s), N=%d, latency %s (ratio: tfgov / tfe, wall time, of the medians; paired: the median of each run's ratio)\n", o.runs, o.n, o.latency)
-	fmt.Printf("%-15s %-8s %-8s %9s %12s %13s %11s %9s %11s %7s %7s\n", "type", "provider", "phase", "wall", "provider CPU", "terraform CPU", "sandbox CPU", "requests", "state B/obj", "ratio", "paired")
+	fmt.Printf("%-15s %-8s %-8s %9s %12s %9s %13s %11s %9s %11s %7s %7s %9s\n", "type", "provider", "phase", "wall", "provider CPU", "peak RSS", "terraform CPU", "sandbox CPU", "requests", "state B/obj", "ratio", "paired", "RSS ratio")
 	for _, k := range order {
 		m := median(results[k])
-		ratio, paired := "", ""
+		ratio, paired, rssRatio := "", "", ""
 		if k.provider == "tfgov" {
 			if t, ok := results[key{k.typ, "tfe", k.phase}]; ok {
-				ratio = fmt.Sprintf("%.2fx", m.wall.Seconds()/median(t).wall.Seconds())
+				mt := median(t)
+				ratio = fmt.Sprintf("%.2fx", m.wall.Seconds()/mt.wall.Seconds())
 				paired = fmt.Sprintf("%.2fx", pairedRatio(results[k], t))
+				if mt.peakRSS > 0 {
+					rssRatio = fmt.Sprintf("%.2fx", float64(m.peakRSS)/float64(mt.peakRSS))
+				}
 			}
 		}
-		fmt.Printf("%-15s %-8s %-8s %8.1fs %11.2fs %12.2fs %10.2fs %9d %11d %7s %7s\n", k.typ, k.provider, k.phase, m.wall.Seconds(), m.providerCPU.Seconds(), m.terraformCPU.Seconds(), m.sandboxCPU.Seconds(), m.requests, m.stateBytes, ratio, paired)
+		fmt.Printf("%-15s %-8s %-8s %8.1fs %11.2fs %9s %12.2fs %10.2fs %9d %11d %7s %7s %9s\n", k.typ, k.provider, k.phase, m.wall.Seconds(), m.providerCPU.Seconds(), rssText(m.peakRSS), m.terraformCPU.Seconds(), m.sandboxCPU.Seconds(), m.requests, m.stateBytes, ratio, paired, rssRatio)
 	}
 	fmt.Println()
 	return nil
@@ -357,6 +370,7 @@ func median(rs []result) result {
 		sandboxCPU:   time.Duration(pick(func(r result) float64 { return float64(r.sandboxCPU) })),
 		requests:     int(pick(func(r result) float64 { return float64(r.requests) })),
 		stateBytes:   int(pick(func(r result) float64 { return float64(r.stateBytes) })),
+		peakRSS:      int(pick(func(r result) float64 { return float64(r.peakRSS) })),
 	}
 }
 
@@ -469,7 +483,12 @@ func (b *bench) phase(ctx context.Context, typ, provider, name string, n int, ar
 	if err := b.resetStats(); err != nil {
 		return res, err
 	}
-	if b.freshProviders {
+	launched := b.usageFile != ""
+	if launched {
+		if err := os.WriteFile(b.usageFile, nil, 0o644); err != nil {
+			return res, err
+		}
+	} else if b.freshProviders {
 		// The provider's start is part of the phase, as when Terraform
 		// starts it: its CPU counts from the process's start.
 		stop, err := b.startProviders(ctx, provider)
@@ -480,7 +499,7 @@ func (b *bench) phase(ctx context.Context, typ, provider, name string, n int, ar
 	}
 	pid := b.providerPID[provider]
 	var cpu0 time.Duration
-	if !b.freshProviders {
+	if !launched && !b.freshProviders {
 		var err error
 		if cpu0, err = procCPU(pid); err != nil {
 			return res, err
@@ -491,7 +510,10 @@ func (b *bench) phase(ctx context.Context, typ, provider, name string, n int, ar
 		return res, err
 	}
 	cmd := exec.CommandContext(ctx, b.terraform, append(args, "-input=false", "-no-color", "-parallelism="+strconv.Itoa(b.parallelism))...)
-	cmd.Dir, cmd.Env = b.dir, append(b.env, "TF_REATTACH_PROVIDERS="+b.reattach)
+	cmd.Dir, cmd.Env = b.dir, b.env
+	if !launched {
+		cmd.Env = append(b.env, "TF_REATTACH_PROVIDERS="+b.reattach)
+	}
 	var out bytes.Buffer
 	cmd.Stdout, cmd.Stderr = &out, &out
 	start := time.Now()
@@ -506,7 +528,13 @@ func (b *bench) phase(ctx context.Context, typ, provider, name string, n int, ar
 	if err != nil {
 		return res, fmt.Errorf("%s (%s) %s: %w\n%s", typ, provider, name, err, out.String())
 	}
-	cpu1, err := procCPU(pid)
+	if launched {
+		res.providerCPU, res.peakRSS, err = readUsage(b.usageFile)
+	} else {
+		var cpu1 time.Duration
+		cpu1, err = procCPU(pid)
+		res.providerCPU = cpu1 - cpu0
+	}
 	if err != nil {
 		return res, err
 	}
@@ -525,7 +553,6 @@ func (b *bench) phase(ctx context.Context, typ, provider, name string, n int, ar
 	}
 	sort.Strings(routes)
 	res.routes = strings.Join(routes, " ")
-	res.providerCPU = cpu1 - cpu0
 	res.terraformCPU = cmd.ProcessState.UserTime() + cmd.ProcessState.SystemTime()
 	res.requests = total
 	if raw, err := os.ReadFile(filepath.Join(b.dir, "terraform.tfstate")); err == nil {
@@ -842,4 +869,83 @@ func freePort() (int, error) {
 		return 0, fmt.Errorf("unexpected address %v", l.Addr())
 	}
 	return addr.Port, nil
+}
+
+// launchThroughTerraform has Terraform start the providers itself: a CLI
+// configuration whose dev_overrides point at scripts that run each
+// provider, with its environment, under time(1), which appends the
+// process's peak RSS and CPU to the returned file.
+func (b *bench) launchThroughTerraform(work string) (string, error) {
+	usage := filepath.Join(work, "provider-usage")
+	overrides := ""
+	for name, p := range b.providers {
+		dir := filepath.Join(work, "launch", name)
+		if err := os.MkdirAll(dir, 0o755); err != nil {
+			return "", err
+		}
+		// The provider's environment is p.env, as when benchscale starts it,
+		// plus what Terraform adds for the plugin handshake.
+		script := "#!/bin/sh\n"
+		inherited := map[string]bool{}
+		for _, kv := range os.Environ() {
+			inherited[kv] = true
+		}
+		own := map[string]bool{}
+		for _, kv := range p.env {
+			k, v, _ := strings.Cut(kv, "=")
+			own[k] = true
+			if !inherited[kv] {
+				script += "export " + k + "='" + strings.ReplaceAll(v, "'", `'\''`) + "'\n"
+			}
+		}
+		for _, kv := range b.env {
+			if k, _, _ := strings.Cut(kv, "="); !own[k] {
+				script += "unset " + k + "\n"
+			}
+		}
+		script += fmt.Sprintf("exec /usr/bin/time -a -o '%s' -f '%%M %%U %%S' '%s' \"$@\"\n", usage, p.path)
+		if err := os.WriteFile(filepath.Join(dir, "terraform-provider-"+name), []byte(script), 0o755); err != nil {
+			return "", err
+		}
+		source := map[string]string{"tfgov": "tfgov/tfgov", "tfe": "hashicorp/tfe"}[name]
+		overrides += fmt.Sprintf("    %q = %q\n", source, dir)
+	}
+	cli := filepath.Join(work, "launch.tfrc")
+	if err := os.WriteFile(cli, []byte("provider_installation {\n  dev_overrides {\n"+overrides+"  }\n  direct {}\n}\n"), 0o644); err != nil {
+		return "", err
+	}
+	b.env = append(b.env, "TF_CLI_CONFIG_FILE="+cli)
+	return usage, nil
+}
+
+// readUsage sums the CPU of the provider processes time(1) recorded in
+// file and returns the largest peak RSS among them, in KiB.
+func readUsage(file string) (time.Duration, int, error) {
+	raw, err := os.ReadFile(file)
+	if err != nil {
+		return 0, 0, err
+	}
+	var cpu time.Duration
+	peak := 0
+	for _, line := range strings.Split(strings.TrimSpace(string(raw)), "\n") {
+		var rss int
+		var user, sys float64
+		if _, err := fmt.Sscanf(line, "%d %f %f", &rss, &user, &sys); err != nil {
+			continue // time(1)'s "Command exited with non-zero status" or "terminated by signal" lines
+		}
+		peak = max(peak, rss)
+		cpu += time.Duration((user + sys) * float64(time.Second))
+	}
+	if peak == 0 {
+		return 0, 0, fmt.Errorf("%s: no provider process was recorded", file)
+	}
+	return cpu, peak, nil
+}
+
+// rssText is a peak RSS in KiB as MB, or "-" when not measured.
+func rssText(kib int) string {
+	if kib == 0 {
+		return "-"
+	}
+	return fmt.Sprintf("%.0f MB", float64(kib)/1024)
 }

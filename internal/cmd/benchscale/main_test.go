@@ -1,6 +1,7 @@
 package main
 
 import (
+	"os"
 	"strings"
 	"testing"
 	"time"
@@ -58,5 +59,33 @@ func TestProviderLogEnv(t *testing.T) {
 	env := withoutLogVariables([]string{"HOME=/root", "TF_LOG=trace", "TF_LOG_PROVIDER_TFGOV=debug", "TF_IN_AUTOMATION=1"})
 	if strings.Join(env, " ") != "HOME=/root TF_IN_AUTOMATION=1" {
 		t.Errorf("withoutLogVariables: %q", env)
+	}
+}
+
+// TestReadUsage: time(1)'s lines of several provider processes give the
+// largest peak RSS and the CPU summed; its status lines are passed over.
+func TestReadUsage(t *testing.T) {
+	cases := []struct {
+		name, text string
+		cpu        time.Duration
+		peak       int
+		err        bool
+	}{
+		{"one process", "38120 1.50 0.25\n", 1750 * time.Millisecond, 38120, false},
+		{"a walk each", "30000 0.10 0.02\n181000 5.00 1.00\n90000 2.00 0.50\n", 8620 * time.Millisecond, 181000, false},
+		{"a status line", "Command terminated by signal 2\n40000 1.00 0.00\n", time.Second, 40000, false},
+		{"none", "", 0, 0, true},
+	}
+	for _, tc := range cases {
+		t.Run(tc.name, func(t *testing.T) {
+			file := t.TempDir() + "/usage"
+			if err := os.WriteFile(file, []byte(tc.text), 0o600); err != nil {
+				t.Fatal(err)
+			}
+			cpu, peak, err := readUsage(file)
+			if (err != nil) != tc.err || cpu.Round(time.Millisecond) != tc.cpu || peak != tc.peak {
+				t.Errorf("readUsage = %v, %d, %v; want %v, %d, error %v", cpu, peak, err, tc.cpu, tc.peak, tc.err)
+			}
+		})
 	}
 }
