@@ -7,7 +7,6 @@ import (
 	"fmt"
 	"log"
 	"os"
-	rtdebug "runtime/debug"
 	"runtime/pprof"
 	"strings"
 
@@ -30,12 +29,6 @@ func main() {
 		return
 	}
 
-	// A provider process lives for one Terraform walk: at GOGC=100 it spent a quarter of its CPU
-	// collecting garbage (profiled under Terraform). Collect at 5× the live heap unless GOGC says
-	// otherwise; what that costs in memory: PERFORMANCE.md "Memory".
-	if os.Getenv("GOGC") == "" {
-		rtdebug.SetGCPercent(400)
-	}
 	quietUnlessAsked()
 	// TFGOV_CPU_PROFILE: a CPU profile of this process, written at its end (bench-scale -cpuprofile).
 	if name := os.Getenv("TFGOV_CPU_PROFILE"); name != "" {
