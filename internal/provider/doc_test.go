@@ -47,12 +47,8 @@ func TestDocMap(t *testing.T) {
 			}
 		}
 	}
-	files, err := filepath.Glob("*.go")
-	if err != nil {
-		t.Fatal(err)
-	}
-	for _, file := range files {
-		if file != "doc.go" && !strings.HasSuffix(file, "_test.go") && !listed[file] && !typeFile(file, patterns) {
+	for _, file := range goFiles(t, ".", false) {
+		if file != "doc.go" && !listed[file] && !typeFile(file, patterns) {
 			t.Errorf("doc.go's map does not list %s: add it under its concern", file)
 		}
 	}

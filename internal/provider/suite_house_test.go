@@ -55,12 +55,14 @@ func TestHouseTestFiles(t *testing.T) {
 	}
 }
 
+// exportedDecl is a line that an exported identifier's or a package's doc comment precedes.
+var exportedDecl = regexp.MustCompile(`^(func (\([^)]*\) )?|type |var |const )[A-Z]|^package `)
+
 // commentCount is a file's comment lines (trimmed, starting with //), code
 // lines (the other non-blank lines), and its runs of comment lines longer
 // than maxCommentRun that are neither a package doc nor the doc comment of
 // an exported identifier (as "line N: M lines").
 func commentCount(src string, packageDoc bool) (comments, code int, runs []string) {
-	exported := regexp.MustCompile(`^(func (\([^)]*\) )?|type |var |const )[A-Z]|^package `)
 	lines := strings.Split(src, "\n")
 	run := 0
 	for i, l := range append(lines, "") {
@@ -70,7 +72,7 @@ func commentCount(src string, packageDoc bool) (comments, code int, runs []strin
 			run++
 			continue
 		}
-		if run > maxCommentRun && !packageDoc && !exported.MatchString(l) {
+		if run > maxCommentRun && !packageDoc && !exportedDecl.MatchString(l) {
 			runs = append(runs, fmt.Sprintf("line %d: %d lines", i+1-run, run))
 		}
 		run = 0
