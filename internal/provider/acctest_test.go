@@ -239,8 +239,8 @@ func testAccOrganization() string { return os.Getenv("TFE_ORGANIZATION") }
 // against a live endpoint. Only request counters and fault switches may use
 // it; fixtures are always made through the public API. Against a live
 // endpoint it records the calling test in the file TFGOV_ACC_LIVE_GAPS
-// names, if any: the tests that do less there, which CI runs again on the
-// in-process sandbox with the same Terraform (.ci/run).
+// names, if any: the tests that do less there, which CI's other pass runs
+// whole on the in-process sandbox (.ci/run).
 func testAccSandbox() *sandbox.Server {
 	if accSandbox == nil {
 		recordLiveGap()
