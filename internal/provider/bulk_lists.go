@@ -17,4 +17,6 @@ type bulkLists struct {
 	policyIdentities sync.Map // policy ID → policyIdentity: kind, name, organization, so an upload's plan needs no read
 	inlineCode       sync.Map // policy ID → bool: its code is tfgov_policy's content, no upload allowed
 	codeUploads      sync.Map // policy ID → uploadClaim: the one tfgov_policy_upload planned for it
+	plannedAccess    plannedAccess                                    // grants and exclusive sets planned, by parent (team_access_plans.go)
+	workspaces       sharedLists[string, recordsByID[*tfe.Workspace]] // by organization: a workspace gone (team_access_api.go)
 }

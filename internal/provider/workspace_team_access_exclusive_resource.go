@@ -4,6 +4,7 @@ import (
 	"cmp"
 	"context"
 	"fmt"
+	"maps"
 	"slices"
 	"strings"
 
@@ -115,6 +116,11 @@ func (r *workspaceTeamAccessExclusiveResource) ModifyPlan(ctx context.Context, r
 		resp.Diagnostics.Append(resp.Plan.SetAttribute(ctx, path.Root("removed_team_ids"), types.SetUnknown(types.StringType))...)
 		return
 	}
+	wsID := plan.WorkspaceID.ValueString()
+	if left := r.data.lists.plannedAccess.planExclusive(accessParent{"workspace", wsID}, keep); len(left) > 0 {
+		resp.Diagnostics.AddAttributeError(path.Root("team_ids"), "Team access and exclusive team access disagree", r.data.accessFlap(ctx, wsID, left))
+		return
+	}
 	// prior: the refreshed state's teams; nil for a new (or replaced) resource.
 	var prior map[string]bool
 	var seen grantRecord
@@ -136,7 +142,6 @@ func (r *workspaceTeamAccessExclusiveResource) ModifyPlan(ctx context.Context, r
 			}
 		}
 	}
-	wsID := plan.WorkspaceID.ValueString()
 	if prior == nil {
 		// A new resource's plan trusts the list alone, which must then be complete.
 		seen, err := r.data.seeWorkspace(ctx, wsID)
@@ -213,9 +218,17 @@ func (r *workspaceTeamAccessExclusiveResource) Read(ctx context.Context, req res
 	}
 	importing := takeImporting(ctx, req, resp)
 	wsID := state.WorkspaceID.ValueString()
-	if seen, err := r.data.seeWorkspace(ctx, wsID); err == nil && seen.missing && importing {
-		importedMissing(&resp.Diagnostics, "exclusive team access", workspaceNotFound(wsID))
-		return
+	if seen, err := r.data.seeWorkspace(ctx, wsID); err == nil && seen.missing {
+		if importing {
+			importedMissing(&resp.Diagnostics, "exclusive team access", workspaceNotFound(wsID))
+			return
+		}
+		if teams, _ := teamIDsOf(ctx, state.TeamIDs); r.data.workspaceGone(ctx, wsID, slices.Sorted(maps.Keys(teams))) {
+			resp.Diagnostics.AddWarning("Workspace deleted: exclusive team access removed from state",
+				fmt.Sprintf("The exclusive team access of workspace %s left state: the workspace was deleted. %s", wsID, r.data.workspaceGoneProof()))
+			resp.State.RemoveResource(ctx)
+			return
+		}
 	}
 	if why := r.data.exclusiveCannotSee(ctx, wsID); why != "" {
 		resp.Diagnostics.AddAttributeError(path.Root("workspace_id"), "Cannot refresh exclusive team access", why)
