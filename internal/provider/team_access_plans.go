@@ -11,8 +11,8 @@ import (
 	"github.com/hashicorp/terraform-plugin-framework/attr"
 )
 
-// The grants and exclusive sets this process planned, by parent: a grant its parent's exclusive set
-// leaves out flaps, so whichever plans second fails (DESIGN.md "Exclusive team access: one plan, no flap").
+// The grants and exclusive sets this process planned, by parent: a grant its parent's exclusive set leaves
+// out flaps, so whichever plans second fails. DESIGN.md "Exclusive team access: the grants a plan saw".
 
 // accessParent is what holds grants: a workspace now ("workspace"), a project later.
 type accessParent struct{ kind, id string }

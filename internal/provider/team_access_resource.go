@@ -76,8 +76,12 @@ func (r *teamAccessResource) Schema(_ context.Context, _ resource.SchemaRequest,
 			"(another grant of the workspace in state, refreshed first), else at apply (a plan never lists a workspace for a create alone).\n\n" +
 			"**Refresh.** A member sees only the grants of their own teams; the workspace's admins and owners see all. A grant missing from the workspace's list leaves state " +
 			"only when the API token may see every grant (one read of the workspace, shared by its grants); otherwise the refresh fails, naming the grant, its team, " +
-			"the workspace and the permission it needs (" + permTeamAccess + "), and state keeps it. A workspace that answers 404 (deleted, or in no organization the token belongs to) " +
-			"fails the refresh too; if it was deleted, remove the grant from state (`terraform state rm`, or a `removed` block).\n\n" +
+			"the workspace and the permission it needs (" + permTeamAccess + "), and state keeps it. A workspace that answers 404 was deleted, or is in no organization the token belongs to: " +
+			"when the API token's user sees every workspace of the provider's organization (an owner, or a team with \"Manage workspaces\" or \"View all workspaces\"), the grant's team is of that organization " +
+			"and the organization's workspace list (read only then, once per plan) lacks the workspace, the grant leaves state with a warning naming it; " +
+			"otherwise the refresh fails, and if the workspace was deleted, remove the grant from state (`terraform state rm`, or a `removed` block).\n\n" +
+			"**With `tfgov_workspace_team_access_exclusive`.** A grant whose team the workspace's exclusive resource leaves out of `team_ids` would be added and removed on alternate applies: " +
+			"the plan fails, naming both and the team.\n\n" +
 			"**Lost answers.** When the add request ends without a definite answer (a 5xx, or a connection lost once the request was sent), " +
 			"the provider looks up the workspace's access for the team before adding it again. No grant: the add is sent again. " +
 			"A grant fails the add exactly as an existing grant does with no fault (\"already has access\", with its ID and an `import` block): " +

@@ -58,15 +58,16 @@ func (r *workspaceTeamAccessExclusiveResource) Schema(_ context.Context, _ resou
 			"Only a token that sees every grant of the workspace can tell which teams hold access: a member sees only the grants of their own teams. " +
 			"So a refresh, and the plan of a new resource, also read the workspace (one request) and fail, rather than plan \"No changes\" or remove only some grants, when the API token lacks " + permTeamAccess +
 			" (owners and the organization token see all). A workspace that answers 404 (deleted, or in no organization the token belongs to) fails " +
-			"the refresh too; if it was deleted, remove the resource from state (`terraform state rm`, or a `removed` block).\n\n" +
+			"the refresh too, unless the API token's user sees every workspace of the provider's organization, a team of `team_ids` is of it, and its workspace list lacks the workspace: " +
+			"then the resource leaves state with a warning. Otherwise, if it was deleted, remove the resource from state (`terraform state rm`, or a `removed` block).\n\n" +
 			"Destroying this resource removes it from state only: no access is removed. Import it by workspace ID.\n\n" +
 			"**Lock-out guard.** The plan fails when it would remove the `admin` access through which the API token's own user administers the " +
 			"workspace: the user (from the token check every configuration makes) belongs to the team losing it, holds `admin` access through no team " +
 			"that keeps it, and is neither in the owners team nor in a team that may manage all workspaces (from the organization's team list, read " +
 			"only when a plan removes an `admin` grant). Organization tokens act as an owner and are never locked out. A team token names no user, " +
 			"so the API does not tell which team it belongs to: with a team token the guard cannot tell, and does not refuse.\n\n" +
-			"Declare each `tfgov_team_access` of the workspace in `team_ids` (for example `[for a in tfgov_team_access.app : a.team_id]`), " +
-			"or this resource removes it on the next apply.",
+			"Declare each `tfgov_team_access` of the workspace in `team_ids` (for example `[for a in tfgov_team_access.app : a.team_id]`), or this resource removes it on the next apply: " +
+			"in the same configuration, a plan with a `tfgov_team_access` whose team `team_ids` leaves out fails, naming both and the team, since each apply would undo the other's.",
 		Attributes: map[string]schema.Attribute{
 			"workspace_id": schema.StringAttribute{
 				Required:            true,
