@@ -242,42 +242,6 @@ func (r *teamAccessResource) ModifyPlan(ctx context.Context, req resource.Modify
 	resp.Diagnostics.Append(resp.Plan.SetAttribute(ctx, path.Root("permissions"), obj)...)
 }
 
-// planFlap refuses a grant that a planned exclusive set of its workspace leaves out (team_access_plans.go).
-func (r *teamAccessResource) planFlap(ctx context.Context, plan teamAccessResourceModel, resp *resource.ModifyPlanResponse) {
-	if r.data == nil || !isKnown(plan.TeamID) || !isKnown(plan.WorkspaceID) {
-		return
-	}
-	teamID, wsID := plan.TeamID.ValueString(), plan.WorkspaceID.ValueString()
-	if r.data.lists.plannedAccess.planGrant(accessParent{"workspace", wsID}, teamID) {
-		resp.Diagnostics.AddAttributeError(path.Root("team_id"), "Team access and exclusive team access disagree", r.data.accessFlap(ctx, wsID, []string{teamID}))
-	}
-}
-
-// planTeamName keeps the refreshed name of an unchanged team, else reads the shared team list.
-func (r *teamAccessResource) planTeamName(ctx context.Context, req resource.ModifyPlanRequest, plan teamAccessResourceModel, resp *resource.ModifyPlanResponse) {
-	if !plan.TeamName.IsUnknown() || !isKnown(plan.TeamID) {
-		return
-	}
-	name := types.StringUnknown()
-	if !req.State.Raw.IsNull() {
-		var state teamAccessResourceModel
-		resp.Diagnostics.Append(req.State.Get(ctx, &state)...)
-		if state.TeamID.Equal(plan.TeamID) {
-			name = state.TeamName
-		}
-	}
-	if name.IsUnknown() && r.data != nil {
-		wsID := ""
-		if isKnown(plan.WorkspaceID) {
-			wsID = plan.WorkspaceID.ValueString()
-		}
-		if n := r.data.teamNameValue(ctx, wsID, plan.TeamID.ValueString()); !n.IsNull() {
-			name = n
-		}
-	}
-	resp.Diagnostics.Append(resp.Plan.SetAttribute(ctx, path.Root("team_name"), name)...)
-}
-
 func (r *teamAccessResource) Create(ctx context.Context, req resource.CreateRequest, resp *resource.CreateResponse) {
 	defer r.syncIdentity(ctx, nil, &resp.State, resp.Identity, &resp.Diagnostics)
 	var plan teamAccessResourceModel
@@ -478,6 +442,42 @@ func (r *teamAccessResource) ImportState(ctx context.Context, req resource.Impor
 	tflog.Debug(ctx, "Resolved team access import ID", map[string]any{"import_id": req.ID, "id": id})
 	resp.Diagnostics.Append(resp.State.SetAttribute(ctx, path.Root("id"), id)...)
 	markImporting(ctx, resp)
+}
+
+// planFlap refuses a grant that a planned exclusive set of its workspace leaves out (team_access_plans.go).
+func (r *teamAccessResource) planFlap(ctx context.Context, plan teamAccessResourceModel, resp *resource.ModifyPlanResponse) {
+	if r.data == nil || !isKnown(plan.TeamID) || !isKnown(plan.WorkspaceID) {
+		return
+	}
+	teamID, wsID := plan.TeamID.ValueString(), plan.WorkspaceID.ValueString()
+	if r.data.lists.plannedAccess.planGrant(accessParent{"workspace", wsID}, teamID) {
+		resp.Diagnostics.AddAttributeError(path.Root("team_id"), "Team access and exclusive team access disagree", r.data.accessFlap(ctx, wsID, []string{teamID}))
+	}
+}
+
+// planTeamName keeps the refreshed name of an unchanged team, else reads the shared team list.
+func (r *teamAccessResource) planTeamName(ctx context.Context, req resource.ModifyPlanRequest, plan teamAccessResourceModel, resp *resource.ModifyPlanResponse) {
+	if !plan.TeamName.IsUnknown() || !isKnown(plan.TeamID) {
+		return
+	}
+	name := types.StringUnknown()
+	if !req.State.Raw.IsNull() {
+		var state teamAccessResourceModel
+		resp.Diagnostics.Append(req.State.Get(ctx, &state)...)
+		if state.TeamID.Equal(plan.TeamID) {
+			name = state.TeamName
+		}
+	}
+	if name.IsUnknown() && r.data != nil {
+		wsID := ""
+		if isKnown(plan.WorkspaceID) {
+			wsID = plan.WorkspaceID.ValueString()
+		}
+		if n := r.data.teamNameValue(ctx, wsID, plan.TeamID.ValueString()); !n.IsNull() {
+			name = n
+		}
+	}
+	resp.Diagnostics.Append(resp.Plan.SetAttribute(ctx, path.Root("team_name"), name)...)
 }
 
 // planTaken refuses a grant for a team holding one already, when this plan listed the workspace
