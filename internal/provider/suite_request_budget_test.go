@@ -327,11 +327,13 @@ output "ids" { value = { for k, r in tfgov_team_access.r : k => r.id } }
 		},
 		budget: func(op budgetOp, n, p int) int {
 			return starts(op) + map[budgetOp]int{
-				opCreate:  n, // POST; nothing is listed before a create (a look-up proves nothing)
+				// The organization's team list (p pages here: N teams and owners) names the teams (team_name, issue 55
+				// row 7): a create's plan in each walk of the apply, an import's read by ID once.
+				opCreate:  n + 2*p, // POST; nothing is listed before a create (a look-up proves nothing)
 				opPlan:    p,
 				opDrift:   p,
 				opUpdate:  p + n,
-				opImport:  n, // a read by ID
+				opImport:  n + p, // a read by ID
 				opDestroy: p + n,
 			}[op]
 		},

@@ -4,8 +4,10 @@ import (
 	"context"
 	"fmt"
 	"net/url"
+	"slices"
 
 	tfe "github.com/hashicorp/go-tfe"
+	"github.com/hashicorp/terraform-plugin-framework/types"
 	"github.com/hashicorp/terraform-plugin-log/tflog"
 
 	"github.com/tfgov/terraform-provider-tfgov/internal/tfeclient"
@@ -41,9 +43,14 @@ type teamAccessListQuery struct {
 }
 
 func listTeamAccessWithTeams(ctx context.Context, c *tfe.Client, wsID string) ([]*tfe.TeamAccess, error) {
-	return tfeclient.ListAll(ctx, func(ctx context.Context, n int) ([]*tfe.TeamAccess, *tfe.Pagination, error) {
-		q := &teamAccessListQuery{WorkspaceID: wsID, Include: "team"}
-		if n > 1 {
+	return tfeclient.ListAll(ctx, teamAccessPagesWithTeams(c, wsID, 0))
+}
+
+// teamAccessPagesWithTeams is teamAccessPages with include=team.
+func teamAccessPagesWithTeams(c *tfe.Client, wsID string, size int) func(context.Context, int) ([]*tfe.TeamAccess, *tfe.Pagination, error) {
+	return func(ctx context.Context, n int) ([]*tfe.TeamAccess, *tfe.Pagination, error) {
+		q := &teamAccessListQuery{WorkspaceID: wsID, Include: "team", ListOptions: tfe.ListOptions{PageSize: size}}
+		if n > 1 || size > 0 {
 			q.PageNumber = n
 		}
 		l := &tfe.TeamAccessList{}
@@ -51,7 +58,32 @@ func listTeamAccessWithTeams(ctx context.Context, c *tfe.Client, wsID string) ([
 			return nil, nil, err
 		}
 		return l.Items, l.Pagination, nil
-	})
+	}
+}
+
+// teamNameValue names team teamID from the shared team list of workspace wsID's organization
+// (wsID "": the provider's): null when the token may not see the team or the list fails.
+func (d *providerData) teamNameValue(ctx context.Context, wsID, teamID string) types.String {
+	var teams *recordsByID[*tfe.Team]
+	var err error
+	switch {
+	case teamID == "":
+		return types.StringNull()
+	case wsID != "":
+		teams, err = d.workspaceOrganizationTeams(ctx, wsID, teamID)
+	case d.organization != "":
+		teams, err = d.organizationTeams(ctx, d.organization)
+	default:
+		return types.StringNull()
+	}
+	if err != nil {
+		tflog.Debug(ctx, "Could not list the teams to name a team", map[string]any{"team_id": teamID, "error": err.Error()})
+		return types.StringNull()
+	}
+	if t, ok := teams.lookup(teamID); ok && t.Name != "" {
+		return types.StringValue(t.Name)
+	}
+	return types.StringNull()
 }
 
 // organizationTeams is the shared team list: a request per 100 teams per organization and operation.
@@ -232,8 +264,8 @@ func workspaceMissing(what, wsID string) string {
 		"the service answers the same to both. %s", what, wsID, stateRmAdvice)
 }
 
-// teamAccessGone: a grant missing from the list is gone only for a token that sees every grant;
-// otherwise why names what it cannot see.
+// teamAccessGone: a grant missing from the list is gone only for a token that sees every grant, or
+// whose workspace is gone (workspaceGone; why is then the warning); otherwise why names what it cannot see.
 func (d *providerData) teamAccessGone(ctx context.Context, id, teamID, wsID string, listMissing bool) (bool, string) {
 	what := "Team access " + id
 	if teamID != "" {
@@ -243,6 +275,8 @@ func (d *providerData) teamAccessGone(ctx context.Context, id, teamID, wsID stri
 	switch {
 	case err != nil:
 		return false, fmt.Sprintf("%s cannot be refreshed: it is not in the team access of workspace %s that the API token sees, and reading the workspace to tell whether it was removed failed: %s. State keeps it.", what, wsID, err)
+	case seen.missing && d.workspaceGone(ctx, wsID, []string{teamID}):
+		return true, d.workspaceGoneProof()
 	case seen.missing:
 		return false, workspaceMissing(what, wsID)
 	case listMissing:
@@ -267,4 +301,58 @@ func (d *providerData) teamOrganization(ctx context.Context, teamID string) stri
 		return ""
 	}
 	return team.Organization.Name
+}
+
+// workspaceGone: workspace wsID, which answered 404, is gone when the grant of one of teamIDs ties it
+// to the provider's organization (a team holds access only there), the token's user sees every
+// workspace of it, and its complete list lacks wsID. DESIGN.md "Gone or cannot see".
+func (d *providerData) workspaceGone(ctx context.Context, wsID string, teamIDs []string) bool {
+	org := d.organization
+	if org == "" || d.caller == nil || d.caller.ID == "" || d.caller.IsServiceAccount {
+		return false // a team or organization token names no user, whose teams would tell
+	}
+	teams, err := d.organizationTeams(ctx, org)
+	if err != nil || teams.parentMissing {
+		return false
+	}
+	if !slices.ContainsFunc(teamIDs, func(id string) bool { _, ok := teams.lookup(id); return ok }) {
+		return false
+	}
+	sees := false
+	for _, t := range teams.byID {
+		if slices.ContainsFunc(t.Users, func(u *tfe.User) bool { return u != nil && u.ID == d.caller.ID }) &&
+			(t.Name == "owners" || (t.OrganizationAccess != nil && (t.OrganizationAccess.ManageWorkspaces || t.OrganizationAccess.ReadWorkspaces))) {
+			sees = true
+		}
+	}
+	if !sees {
+		return false
+	}
+	all, err := d.organizationWorkspaces(ctx, org)
+	if err != nil || all.parentMissing {
+		return false
+	}
+	_, listed := all.lookup(wsID)
+	tflog.Debug(ctx, "Workspace answered 404; looked for in the organization's complete list", map[string]any{"workspace_id": wsID, "organization": org, "listed": listed})
+	return !listed
+}
+
+// workspaceGoneProof says why a workspace that answered 404 is gone.
+func (d *providerData) workspaceGoneProof() string {
+	return fmt.Sprintf("The API token's user sees every workspace of organization %s (an owner, or a team with \"Manage workspaces\" or \"View all workspaces\"), "+
+		"and the workspace is neither in its list nor readable by ID. Remove the resource from the configuration, or the next plan proposes creating it again.", d.organization)
+}
+
+// organizationWorkspaces is the shared workspace list: a request per 100 workspaces per organization and
+// operation, read only for a workspace that answered 404.
+func (d *providerData) organizationWorkspaces(ctx context.Context, org string) (*recordsByID[*tfe.Workspace], error) {
+	return d.lists.workspaces.get(ctx, org, func(ctx context.Context) (*recordsByID[*tfe.Workspace], error) {
+		return listAllPages(ctx, func(ws *tfe.Workspace) string { return ws.ID }, func(ctx context.Context, n int) ([]*tfe.Workspace, *tfe.Pagination, error) {
+			l, err := d.client.Workspaces.List(ctx, org, &tfe.WorkspaceListOptions{ListOptions: listPage(n)})
+			if err != nil {
+				return nil, nil, err
+			}
+			return l.Items, l.Pagination, nil
+		})
+	})
 }

@@ -3,6 +3,7 @@ package provider
 import (
 	"context"
 	"fmt"
+	"maps"
 	"slices"
 	"strings"
 
@@ -43,6 +44,7 @@ var teamAccessIdentityAttrs = []identityAttr{{"id", "ID of the team's access to 
 type teamAccessResourceModel struct {
 	ID          types.String `tfsdk:"id"`
 	TeamID      types.String `tfsdk:"team_id"`
+	TeamName    types.String `tfsdk:"team_name"`
 	WorkspaceID types.String `tfsdk:"workspace_id"`
 	Access      types.String `tfsdk:"access"`
 	Permissions types.Object `tfsdk:"permissions"`
@@ -74,8 +76,12 @@ func (r *teamAccessResource) Schema(_ context.Context, _ resource.SchemaRequest,
 			"(another grant of the workspace in state, refreshed first), else at apply (a plan never lists a workspace for a create alone).\n\n" +
 			"**Refresh.** A member sees only the grants of their own teams; the workspace's admins and owners see all. A grant missing from the workspace's list leaves state " +
 			"only when the API token may see every grant (one read of the workspace, shared by its grants); otherwise the refresh fails, naming the grant, its team, " +
-			"the workspace and the permission it needs (" + permTeamAccess + "), and state keeps it. A workspace that answers 404 (deleted, or in no organization the token belongs to) " +
-			"fails the refresh too; if it was deleted, remove the grant from state (`terraform state rm`, or a `removed` block).\n\n" +
+			"the workspace and the permission it needs (" + permTeamAccess + "), and state keeps it. A workspace that answers 404 was deleted, or is in no organization the token belongs to: " +
+			"when the API token's user sees every workspace of the provider's organization (an owner, or a team with \"Manage workspaces\" or \"View all workspaces\"), the grant's team is of that organization " +
+			"and the organization's workspace list (read only then, once per plan) lacks the workspace, the grant leaves state with a warning naming it; " +
+			"otherwise the refresh fails, and if the workspace was deleted, remove the grant from state (`terraform state rm`, or a `removed` block).\n\n" +
+			"**With `tfgov_workspace_team_access_exclusive`.** A grant whose team the workspace's exclusive resource leaves out of `team_ids` would be added and removed on alternate applies: " +
+			"the plan fails, naming both and the team.\n\n" +
 			"**Lost answers.** When the add request ends without a definite answer (a 5xx, or a connection lost once the request was sent), " +
 			"the provider looks up the workspace's access for the team before adding it again. No grant: the add is sent again. " +
 			"A grant fails the add exactly as an existing grant does with no fault (\"already has access\", with its ID and an `import` block): " +
@@ -92,6 +98,12 @@ func (r *teamAccessResource) Schema(_ context.Context, _ resource.SchemaRequest,
 				MarkdownDescription: "ID of the team (`team-<id>`). Changing it replaces the team access.",
 				PlanModifiers:       []planmodifier.String{stringplanmodifier.RequiresReplace()},
 				Validators:          []validator.String{idValidator("team-")},
+			},
+			"team_name": schema.StringAttribute{
+				Computed: true,
+				MarkdownDescription: "Name of the team, so that a plan names it. A refresh reads it with the workspace's team access (no extra request); " +
+					"a plan that adds a grant or changes its team reads the organization's team list (once per plan, for all its grants). " +
+					"Null when the API token may not see the team (a secret team is seen by its members and owners).",
 			},
 			"workspace_id": schema.StringAttribute{
 				Required:            true,
@@ -182,8 +194,8 @@ func (r *teamAccessResource) ValidateConfig(ctx context.Context, req resource.Va
 			level, strings.Join(differ, ", ")))
 }
 
-// ModifyPlan plans a custom grant's permissions, the service's defaults for those left out, so a
-// change outside Terraform is put back; with a fixed level the framework plans them.
+// ModifyPlan plans the team's name and the permissions: a fixed level's are the ones it implies, a
+// custom grant's are the service's defaults for those left out, so a change outside Terraform is put back.
 func (r *teamAccessResource) ModifyPlan(ctx context.Context, req resource.ModifyPlanRequest, resp *resource.ModifyPlanResponse) {
 	if req.Plan.Raw.IsNull() {
 		return
@@ -191,11 +203,30 @@ func (r *teamAccessResource) ModifyPlan(ctx context.Context, req resource.Modify
 	if req.State.Raw.IsNull() {
 		r.planTaken(ctx, req, resp)
 	}
+	var plan teamAccessResourceModel
+	resp.Diagnostics.Append(req.Plan.Get(ctx, &plan)...)
+	if resp.Diagnostics.HasError() {
+		return
+	}
+	r.planFlap(ctx, plan, resp)
+	r.planTeamName(ctx, req, plan, resp)
 	var access types.String
 	var cfg types.Object
 	resp.Diagnostics.Append(req.Config.GetAttribute(ctx, path.Root("access"), &access)...)
 	resp.Diagnostics.Append(req.Config.GetAttribute(ctx, path.Root("permissions"), &cfg)...)
-	if resp.Diagnostics.HasError() || access.ValueString() != string(tfe.AccessCustom) || cfg.IsUnknown() {
+	if resp.Diagnostics.HasError() {
+		return
+	}
+	if implied, ok := fixedTeamAccessPermissions[access.ValueString()]; ok && !access.IsUnknown() {
+		// Only where the framework would plan them unknown: a refreshed grant keeps what the service says.
+		if planned := plan.Permissions; planned.IsUnknown() || slices.ContainsFunc(slices.Collect(maps.Values(planned.Attributes())), attr.Value.IsUnknown) {
+			obj, diags := types.ObjectValue(teamAccessPermissionsAttrTypes, implied)
+			resp.Diagnostics.Append(diags...)
+			resp.Diagnostics.Append(resp.Plan.SetAttribute(ctx, path.Root("permissions"), obj)...)
+		}
+		return
+	}
+	if access.ValueString() != string(tfe.AccessCustom) || cfg.IsUnknown() {
 		return
 	}
 	// A permission left out, or the whole block, plans its default.
@@ -258,7 +289,7 @@ func (r *teamAccessResource) Create(ctx context.Context, req resource.CreateRequ
 		return
 	}
 	tflog.Info(ctx, "Added team access", map[string]any{"id": ta.ID, "team_id": teamID, "workspace_id": wsID, "access": string(ta.Access)})
-	resp.Diagnostics.Append(resp.State.Set(ctx, teamAccessModel(ta, plan))...)
+	resp.Diagnostics.Append(resp.State.Set(ctx, r.applied(ctx, ta, plan))...)
 }
 
 // Read finds the grant in its workspace's shared list (one request per 100 grants a plan); one
@@ -312,15 +343,25 @@ func (r *teamAccessResource) Read(ctx context.Context, req resource.ReadRequest,
 		return
 	}
 	if ta == nil {
-		if gone, why := r.data.teamAccessGone(ctx, id, state.TeamID.ValueString(), wsID, listMissing); !gone {
+		gone, why := r.data.teamAccessGone(ctx, id, state.TeamID.ValueString(), wsID, listMissing)
+		if !gone {
 			resp.Diagnostics.AddError("Cannot refresh team access", why)
 			return
+		}
+		if why != "" {
+			resp.Diagnostics.AddWarning("Workspace deleted: team access removed from state",
+				fmt.Sprintf("Team access %s of team %s left state: its workspace %s was deleted. %s", id, teamLabelOf(state), wsID, why))
 		}
 		tflog.Info(ctx, "Team access no longer exists; removing it from state", map[string]any{"id": id, "workspace_id": wsID})
 		resp.State.RemoveResource(ctx)
 		return
 	}
-	resp.Diagnostics.Append(resp.State.Set(ctx, teamAccessModel(ta, state))...)
+	m := teamAccessModel(ta, state)
+	if (ta.Team == nil || ta.Team.Name == "") && m.TeamName.IsNull() {
+		// Read by ID, as an import is: the answer names no team.
+		m.TeamName = r.data.teamNameValue(ctx, m.WorkspaceID.ValueString(), m.TeamID.ValueString())
+	}
+	resp.Diagnostics.Append(resp.State.Set(ctx, m)...)
 }
 
 // Update sends the level and, for a known custom grant, every permission: one request.
@@ -360,7 +401,7 @@ func (r *teamAccessResource) Update(ctx context.Context, req resource.UpdateRequ
 		return
 	}
 	tflog.Info(ctx, "Updated team access", map[string]any{"id": id, "access": string(ta.Access)})
-	resp.Diagnostics.Append(resp.State.Set(ctx, teamAccessModel(ta, plan))...)
+	resp.Diagnostics.Append(resp.State.Set(ctx, r.applied(ctx, ta, plan))...)
 }
 
 func (r *teamAccessResource) Delete(ctx context.Context, req resource.DeleteRequest, resp *resource.DeleteResponse) {
@@ -401,6 +442,42 @@ func (r *teamAccessResource) ImportState(ctx context.Context, req resource.Impor
 	tflog.Debug(ctx, "Resolved team access import ID", map[string]any{"import_id": req.ID, "id": id})
 	resp.Diagnostics.Append(resp.State.SetAttribute(ctx, path.Root("id"), id)...)
 	markImporting(ctx, resp)
+}
+
+// planFlap refuses a grant that a planned exclusive set of its workspace leaves out (team_access_plans.go).
+func (r *teamAccessResource) planFlap(ctx context.Context, plan teamAccessResourceModel, resp *resource.ModifyPlanResponse) {
+	if r.data == nil || !isKnown(plan.TeamID) || !isKnown(plan.WorkspaceID) {
+		return
+	}
+	teamID, wsID := plan.TeamID.ValueString(), plan.WorkspaceID.ValueString()
+	if r.data.lists.plannedAccess.planGrant(accessParent{"workspace", wsID}, teamID) {
+		resp.Diagnostics.AddAttributeError(path.Root("team_id"), "Team access and exclusive team access disagree", r.data.accessFlap(ctx, wsID, []string{teamID}))
+	}
+}
+
+// planTeamName keeps the refreshed name of an unchanged team, else reads the shared team list.
+func (r *teamAccessResource) planTeamName(ctx context.Context, req resource.ModifyPlanRequest, plan teamAccessResourceModel, resp *resource.ModifyPlanResponse) {
+	if !plan.TeamName.IsUnknown() || !isKnown(plan.TeamID) {
+		return
+	}
+	name := types.StringUnknown()
+	if !req.State.Raw.IsNull() {
+		var state teamAccessResourceModel
+		resp.Diagnostics.Append(req.State.Get(ctx, &state)...)
+		if state.TeamID.Equal(plan.TeamID) {
+			name = state.TeamName
+		}
+	}
+	if name.IsUnknown() && r.data != nil {
+		wsID := ""
+		if isKnown(plan.WorkspaceID) {
+			wsID = plan.WorkspaceID.ValueString()
+		}
+		if n := r.data.teamNameValue(ctx, wsID, plan.TeamID.ValueString()); !n.IsNull() {
+			name = n
+		}
+	}
+	resp.Diagnostics.Append(resp.Plan.SetAttribute(ctx, path.Root("team_name"), name)...)
 }
 
 // planTaken refuses a grant for a team holding one already, when this plan listed the workspace
@@ -527,17 +604,43 @@ func (r *teamAccessResource) findByNames(ctx context.Context, org, wsName, teamN
 	return "", fmt.Errorf("team %q (%s) has no access to workspace %q (%s) that the API token may see: without %s, a token sees only the access of its own teams", teamName, team.ID, wsName, ws.ID, permTeamAccess)
 }
 
+// applied is a create's or update's state: the plan's team name, and a fixed level's planned
+// permissions (a service that implies more shows it at the next refresh, not as an error after apply).
+func (r *teamAccessResource) applied(ctx context.Context, ta *tfe.TeamAccess, plan teamAccessResourceModel) *teamAccessResourceModel {
+	m := teamAccessModel(ta, plan)
+	if _, fixed := fixedTeamAccessPermissions[string(ta.Access)]; fixed && isKnown(plan.Permissions) && !m.Permissions.Equal(plan.Permissions) {
+		tflog.Warn(ctx, "The service reports other permissions than the access level implied at plan; the next refresh records them", map[string]any{"id": ta.ID, "access": string(ta.Access)})
+		m.Permissions = plan.Permissions
+	}
+	if m.TeamName.IsUnknown() {
+		m.TeamName = r.data.teamNameValue(ctx, m.WorkspaceID.ValueString(), m.TeamID.ValueString())
+	}
+	return m
+}
+
+// teamLabelOf names the state's team: `"name" (team-id)` once a refresh named it.
+func teamLabelOf(m teamAccessResourceModel) string {
+	if isKnown(m.TeamName) {
+		return teamLabel(map[string]string{m.TeamID.ValueString(): m.TeamName.ValueString()}, m.TeamID.ValueString())
+	}
+	return m.TeamID.ValueString()
+}
+
 // teamAccessModel is ta's state; team and workspace from the answer when it names them, else prior.
 func teamAccessModel(ta *tfe.TeamAccess, prior teamAccessResourceModel) *teamAccessResourceModel {
 	m := &teamAccessResourceModel{
 		ID:          types.StringValue(ta.ID),
 		TeamID:      prior.TeamID,
+		TeamName:    prior.TeamName,
 		WorkspaceID: prior.WorkspaceID,
 		Access:      types.StringValue(string(ta.Access)),
 		Permissions: teamAccessPermissionsObject(ta),
 	}
 	if ta.Team != nil && ta.Team.ID != "" {
 		m.TeamID = types.StringValue(ta.Team.ID)
+	}
+	if ta.Team != nil && ta.Team.Name != "" {
+		m.TeamName = types.StringValue(ta.Team.Name)
 	}
 	if ta.Workspace != nil && ta.Workspace.ID != "" {
 		m.WorkspaceID = types.StringValue(ta.Workspace.ID)

@@ -4,6 +4,7 @@ import (
 	"cmp"
 	"context"
 	"fmt"
+	"maps"
 	"slices"
 	"strings"
 
@@ -57,15 +58,16 @@ func (r *workspaceTeamAccessExclusiveResource) Schema(_ context.Context, _ resou
 			"Only a token that sees every grant of the workspace can tell which teams hold access: a member sees only the grants of their own teams. " +
 			"So a refresh, and the plan of a new resource, also read the workspace (one request) and fail, rather than plan \"No changes\" or remove only some grants, when the API token lacks " + permTeamAccess +
 			" (owners and the organization token see all). A workspace that answers 404 (deleted, or in no organization the token belongs to) fails " +
-			"the refresh too; if it was deleted, remove the resource from state (`terraform state rm`, or a `removed` block).\n\n" +
+			"the refresh too, unless the API token's user sees every workspace of the provider's organization, a team of `team_ids` is of it, and its workspace list lacks the workspace: " +
+			"then the resource leaves state with a warning. Otherwise, if it was deleted, remove the resource from state (`terraform state rm`, or a `removed` block).\n\n" +
 			"Destroying this resource removes it from state only: no access is removed. Import it by workspace ID.\n\n" +
 			"**Lock-out guard.** The plan fails when it would remove the `admin` access through which the API token's own user administers the " +
 			"workspace: the user (from the token check every configuration makes) belongs to the team losing it, holds `admin` access through no team " +
 			"that keeps it, and is neither in the owners team nor in a team that may manage all workspaces (from the organization's team list, read " +
 			"only when a plan removes an `admin` grant). Organization tokens act as an owner and are never locked out. A team token names no user, " +
 			"so the API does not tell which team it belongs to: with a team token the guard cannot tell, and does not refuse.\n\n" +
-			"Declare each `tfgov_team_access` of the workspace in `team_ids` (for example `[for a in tfgov_team_access.app : a.team_id]`), " +
-			"or this resource removes it on the next apply.",
+			"Declare each `tfgov_team_access` of the workspace in `team_ids` (for example `[for a in tfgov_team_access.app : a.team_id]`), or this resource removes it on the next apply: " +
+			"in the same configuration, a plan with a `tfgov_team_access` whose team `team_ids` leaves out fails, naming both and the team, since each apply would undo the other's.",
 		Attributes: map[string]schema.Attribute{
 			"workspace_id": schema.StringAttribute{
 				Required:            true,
@@ -115,6 +117,11 @@ func (r *workspaceTeamAccessExclusiveResource) ModifyPlan(ctx context.Context, r
 		resp.Diagnostics.Append(resp.Plan.SetAttribute(ctx, path.Root("removed_team_ids"), types.SetUnknown(types.StringType))...)
 		return
 	}
+	wsID := plan.WorkspaceID.ValueString()
+	if left := r.data.lists.plannedAccess.planExclusive(accessParent{"workspace", wsID}, keep); len(left) > 0 {
+		resp.Diagnostics.AddAttributeError(path.Root("team_ids"), "Team access and exclusive team access disagree", r.data.accessFlap(ctx, wsID, left))
+		return
+	}
 	// prior: the refreshed state's teams; nil for a new (or replaced) resource.
 	var prior map[string]bool
 	var seen grantRecord
@@ -136,7 +143,6 @@ func (r *workspaceTeamAccessExclusiveResource) ModifyPlan(ctx context.Context, r
 			}
 		}
 	}
-	wsID := plan.WorkspaceID.ValueString()
 	if prior == nil {
 		// A new resource's plan trusts the list alone, which must then be complete.
 		seen, err := r.data.seeWorkspace(ctx, wsID)
@@ -213,9 +219,17 @@ func (r *workspaceTeamAccessExclusiveResource) Read(ctx context.Context, req res
 	}
 	importing := takeImporting(ctx, req, resp)
 	wsID := state.WorkspaceID.ValueString()
-	if seen, err := r.data.seeWorkspace(ctx, wsID); err == nil && seen.missing && importing {
-		importedMissing(&resp.Diagnostics, "exclusive team access", workspaceNotFound(wsID))
-		return
+	if seen, err := r.data.seeWorkspace(ctx, wsID); err == nil && seen.missing {
+		if importing {
+			importedMissing(&resp.Diagnostics, "exclusive team access", workspaceNotFound(wsID))
+			return
+		}
+		if teams, _ := teamIDsOf(ctx, state.TeamIDs); r.data.workspaceGone(ctx, wsID, slices.Sorted(maps.Keys(teams))) {
+			resp.Diagnostics.AddWarning("Workspace deleted: exclusive team access removed from state",
+				fmt.Sprintf("The exclusive team access of workspace %s left state: the workspace was deleted. %s", wsID, r.data.workspaceGoneProof()))
+			resp.State.RemoveResource(ctx)
+			return
+		}
 	}
 	if why := r.data.exclusiveCannotSee(ctx, wsID); why != "" {
 		resp.Diagnostics.AddAttributeError(path.Root("workspace_id"), "Cannot refresh exclusive team access", why)

@@ -317,12 +317,14 @@ func TestAccWorkspaceTeamAccessExclusive_invalid(t *testing.T) {
 
 // TestAccWorkspaceTeamAccessExclusive_gone: a workspace
 // that answers 404 was deleted, or the token belongs to no team of its
-// organization; the service does not say which, so the refresh of its
-// exclusive access, and of a grant on it, fails and says how to forget
-// them if it was deleted. Neither leaves state.
+// organization. A team token names no user whose teams would say that it
+// sees every workspace, so the refresh of the exclusive access, and of a
+// grant on it, fails and says how to forget them if it was deleted.
+// Neither leaves state. (An owner's token: TestAccTeamAccess_workspaceDeleted.)
 func TestAccWorkspaceTeamAccessExclusive_gone(t *testing.T) {
 	ws := testAccWorkspace(t)
 	a := testAccTeam(t, nil)
+	reader := testAccTeam(t, &tfe.OrganizationAccessOptions{ManageWorkspaces: tfe.Bool(true)})
 	config := testAccExclusiveConfig(ws.ID, a.ID) + testAccTeamAccessConfig(a.ID, ws.ID, "read", "")
 	missing := fmt.Sprintf(`cannot be refreshed: workspace %s was not found. It was deleted, or the API token belongs to no team of its organization: `+
 		`the service answers the same to both. If it was deleted, remove the resource from state: terraform state rm`, ws.ID)
@@ -335,7 +337,7 @@ func TestAccWorkspaceTeamAccessExclusive_gone(t *testing.T) {
 						t.Fatal(err)
 					}
 				},
-				Config: config, PlanOnly: true,
+				Config: testAccTeamTokenProvider(t, reader) + config, PlanOnly: true,
 				ExpectError: eitherOrder(
 					regexp.QuoteMeta("The exclusive team access of workspace "+ws.ID+" ")+missing,
 					`Team access tws-\S+ \(team `+a.ID+`\) `+missing),
