@@ -67,6 +67,7 @@ type providerData struct {
 	caller              *tfe.User         // the token's user (token check); nil when the service names none
 	proofs              proofChecks       // policy code proofs on this service (policy_code_proof.go)
 	testsPassed         sync.Map          // digests of policy tests that passed here (runOnce)
+	moveTargets         sync.Map          // organization → *moveTarget: checked once per process (organization.go)
 	// missingToken: why there is no client (where no token was found); configureData reports it.
 	missingToken     string
 	missingTokenOnce sync.Once
