@@ -79,7 +79,10 @@ type moveTarget struct {
 // to say which.
 func (d *providerData) policyMoveProblem(ctx context.Context, org string) string {
 	v, _ := d.moveTargets.LoadOrStore(org, &moveTarget{})
-	t := v.(*moveTarget)
+	t, ok := v.(*moveTarget)
+	if !ok {
+		return "" // only moveTargets' own values are stored
+	}
 	t.once.Do(func() {
 		_, err := d.client.Policies.List(ctx, org, &tfe.PolicyListOptions{ListOptions: tfe.ListOptions{PageSize: 1}})
 		switch {

@@ -184,8 +184,8 @@ func TestAccGuideTestingOutsideTheSandbox(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	real := httptest.NewServer(srv)
-	t.Cleanup(func() { real.Close(); _ = srv.Close() })
+	service := httptest.NewServer(srv)
+	t.Cleanup(func() { service.Close(); _ = srv.Close() })
 	vars, err := srv.SeedFile(filepath.Join(dir, "seed.json"), mustRead(t, filepath.Join(dir, "seed.json")))
 	if err != nil {
 		t.Fatal(err)
@@ -194,9 +194,9 @@ func TestAccGuideTestingOutsideTheSandbox(t *testing.T) {
 	for _, v := range vars {
 		env[v.Env] = v.Value
 	}
-	client := testAccClientAtToken(t, real.URL, env["TFE_TOKEN"])
+	client := testAccClientAtToken(t, service.URL, env["TFE_TOKEN"])
 	before := organizationObjects(t, client, env["TFE_ORGANIZATION"])
-	ns := newNotSandbox(t, real.URL)
+	ns := newNotSandbox(t, service.URL)
 
 	cmdEnv := []string{"TF_CLI_CONFIG_FILE=" + rc, "CHECKPOINT_DISABLE=1", "TF_IN_AUTOMATION=1",
 		"TFE_ADDRESS=" + ns.URL, "TFE_TOKEN=" + env["TFE_TOKEN"], "TFE_ORGANIZATION=" + env["TFE_ORGANIZATION"]}

@@ -76,7 +76,7 @@ func New(ctx context.Context, cfg Config) (*Client, error) {
 		tflog.Debug(ctx, "Discovered the API", map[string]any{"hostname": cfg.Hostname, "api": api.String()})
 	}
 	if cfg.Address != "" && cfg.SandboxOnly {
-		if err := checkSandboxAt(address, transport); err != nil {
+		if err := checkSandboxAt(ctx, address, transport); err != nil {
 			return nil, err
 		}
 	}

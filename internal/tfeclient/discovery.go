@@ -1,6 +1,7 @@
 package tfeclient
 
 import (
+	"context"
 	"crypto/tls"
 	"crypto/x509"
 	"encoding/json"
@@ -75,13 +76,17 @@ func (e *NotSandboxError) Error() string {
 
 // checkSandboxAt reads the discovery document of address (an http:// or https:// URL, which
 // needs no discovery to be reached) without a token, and fails unless it lists SandboxServiceID.
-func checkSandboxAt(address string, transport http.RoundTripper) error {
+func checkSandboxAt(ctx context.Context, address string, transport http.RoundTripper) error {
 	u, err := url.Parse(address)
 	if err != nil {
 		return &NotSandboxError{Host: address, Reason: err.Error()}
 	}
 	discoURL := u.Scheme + "://" + u.Host + "/.well-known/terraform.json"
-	resp, err := (&http.Client{Transport: transport, Timeout: 30 * time.Second}).Get(discoURL)
+	req, err := http.NewRequestWithContext(ctx, http.MethodGet, discoURL, nil)
+	if err != nil {
+		return &NotSandboxError{Host: u.Host, Reason: err.Error()}
+	}
+	resp, err := (&http.Client{Transport: transport, Timeout: 30 * time.Second}).Do(req)
 	if err != nil {
 		return &NotSandboxError{Host: u.Host, Reason: fmt.Sprintf("its service discovery document (%s) could not be read: %v", discoURL, err)}
 	}
