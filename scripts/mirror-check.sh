@@ -1,11 +1,12 @@
 #!/usr/bin/env bash
-# mirror-check.sh GORELEASER TERRAFORM: proves the filesystem mirror route of
+# mirror-check.sh TERRAFORM: proves the filesystem mirror route of
 # the guide "Installing the provider" (docs/guides/installing.md) end to end,
 # with no dev_overrides and no network:
-#   1. goreleaser release --snapshot of .goreleaser.yml cut to one target
-#      (linux_amd64), signed with a throwaway GPG key when gpg is there: the
-#      provider's zip, SHA256SUMS (+ .sig) and manifest, and the sandbox's
-#      archive, named as a release names them;
+#   1. the release snapshot of one target (linux_amd64) as make
+#      release-snapshot builds it (internal/cmd/snapshot: Go's toolchain,
+#      .goreleaser.yml's names and stamping), signed with a throwaway GPG key
+#      when gpg is there: the provider's zip, SHA256SUMS (+ .sig) and
+#      manifest, and the sandbox's archive, named as a release names them;
 #   2. scripts/release-mirror.sh lays them out as a filesystem mirror (checking
 #      the signature and the checksums), as the guide tells a user;
 #   3. terraform init of examples/guides/install with the guide's
@@ -21,11 +22,9 @@
 #   6. go install of the sandbox at that version from a module proxy (this
 #      commit, served from a local directory).
 # Everything happens in a temporary directory, removed at the end; the
-# repository is left as it was (goreleaser's before hook, go mod tidy, is
-# skipped).
+# repository is left as it was.
 set -euo pipefail
-goreleaser=${1:?usage: mirror-check.sh GORELEASER TERRAFORM}
-terraform=${2:?usage: mirror-check.sh GORELEASER TERRAFORM}
+terraform=${1:?usage: mirror-check.sh TERRAFORM}
 cd "$(dirname "$0")/.."
 work=$(mktemp -d "${TMPDIR:-/tmp}/tfgov-mirror-check.XXXXXX")
 server_pid=
@@ -43,15 +42,11 @@ trap 'exit 130' INT TERM
 step() { echo "mirror-check: $*"; }
 fail() { echo "mirror-check: FAILED: $*" >&2; exit 1; }
 
-# 1. The one-target snapshot (scripts/goreleaser-one-target.sh), at the
-# version make release-snapshot gives it: the CHANGELOG's next release
-# +dev.<commit> (scripts/snapshot-version.sh).
-bash scripts/goreleaser-one-target.sh linux amd64 "$work/goreleaser.yml" || fail "cannot cut .goreleaser.yml to linux_amd64"
+# 1. The one-target snapshot, at the version make release-snapshot gives
+# it: the CHANGELOG's next release +dev.<commit> (scripts/snapshot-version.sh).
 TFGOV_SNAPSHOT_VERSION=${TFGOV_SNAPSHOT_VERSION:-$(bash scripts/snapshot-version.sh)}
 export TFGOV_SNAPSHOT_VERSION
-printf '\ndist: %s\n' "$work/dist" >>"$work/goreleaser.yml"
 
-skip=before
 if command -v gpg >/dev/null 2>&1; then
   # A throwaway key in a keyring of its own: the release's signs run as in
   # release.yml, and release-mirror.sh verifies them as a user would.
@@ -62,18 +57,15 @@ if command -v gpg >/dev/null 2>&1; then
   export GPG_FINGERPRINT
   step "signing with a throwaway key $GPG_FINGERPRINT"
 else
-  skip=before,sign
   step "gpg is not on PATH: the snapshot is not signed (checksums only)"
 fi
 start=$SECONDS
-if ! "$goreleaser" release --snapshot --clean --skip="$skip" --parallelism 1 --config "$work/goreleaser.yml" >"$work/goreleaser.log" 2>&1; then
-  cat "$work/goreleaser.log" >&2
-  fail "goreleaser release --snapshot"
-fi
+go run ./internal/cmd/snapshot -os linux -arch amd64 -dist "$work/dist" -version "$TFGOV_SNAPSHOT_VERSION" -sign "${GPG_FINGERPRINT:-}" ||
+  fail "the release snapshot (internal/cmd/snapshot)"
 dist=$work/dist
 version=$(grep -o '"version": *"[^"]*"' "$dist/metadata.json" | head -n1 | sed 's/.*"\([^"]*\)"$/\1/')
 [ -n "$version" ] || fail "no version in $dist/metadata.json"
-step "goreleaser snapshot $version in $((SECONDS - start))s:"
+step "release snapshot $version in $((SECONDS - start))s:"
 for f in "$dist"/*.zip "$dist"/*.tar.gz "$dist"/*.sig "$dist"/*SHA256SUMS; do echo "  $(basename "$f")"; done
 
 # The registry reads SHA256SUMS: the provider's zip and the manifest, never

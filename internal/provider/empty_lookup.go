@@ -106,3 +106,14 @@ func emptyPoliciesDetail(org, search, kind string, names []string) string {
 	return fmt.Sprintf("No %s of organization %s has a name containing %q%s", what, org, search,
 		suggest("names", search, names, substringDistance, "the API token sees no "+what+" there")) + allowEmptyHint
 }
+
+// absentExclusionsDetail names each excluded tag that no workspace of org carries, with the
+// closest tags workspaces carry: an exclusion with a typo would exclude nothing, silently.
+func absentExclusionsDetail(org string, absent, carried []string) string {
+	var b strings.Builder
+	fmt.Fprintf(&b, "exclude_tag_names excludes nothing: no workspace of organization %s that the API token can see carries", org)
+	for _, t := range absent {
+		fmt.Fprintf(&b, "\n- the tag %q%s", t, suggest("tags", t, carried, wholeDistance, "no workspace carries a tag"))
+	}
+	return b.String() + "\n\nIf no workspace carries it yet, set allow_absent_exclude_tags = true."
+}

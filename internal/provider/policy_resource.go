@@ -233,6 +233,11 @@ func (r *policyResource) ModifyPlan(ctx context.Context, req resource.ModifyPlan
 	if resp.Diagnostics.HasError() {
 		return
 	}
+	if prior != nil {
+		if r.data.planPolicyMove(ctx, prior.Name.ValueString(), prior.Organization, plan.Organization, resp); resp.Diagnostics.HasError() {
+			return
+		}
+	}
 	if !plan.ID.IsUnknown() && !plan.Kind.IsUnknown() {
 		r.data.rememberPolicyIdentity(plan.ID.ValueString(), policyIdentity{
 			kind: tfe.PolicyKind(plan.Kind.ValueString()), name: plan.Name.ValueString(), organization: plan.Organization.ValueString(),

@@ -53,6 +53,7 @@ type providerModel struct {
 	Organization  types.String `tfsdk:"organization"`
 	SSLSkipVerify types.Bool   `tfsdk:"ssl_skip_verify"`
 	RetryMax      types.Int64  `tfsdk:"retry_max"`
+	SandboxOnly   types.Bool   `tfsdk:"sandbox_only"`
 }
 
 // providerData is what Configure hands to every resource and data source.
@@ -66,6 +67,7 @@ type providerData struct {
 	caller              *tfe.User         // the token's user (token check); nil when the service names none
 	proofs              proofChecks       // policy code proofs on this service (policy_code_proof.go)
 	testsPassed         sync.Map          // digests of policy tests that passed here (runOnce)
+	moveTargets         sync.Map          // organization → *moveTarget: checked once per process (organization.go)
 	// missingToken: why there is no client (where no token was found); configureData reports it.
 	missingToken     string
 	missingTokenOnce sync.Once
@@ -133,6 +135,13 @@ func (p *tfgovProvider) Schema(_ context.Context, _ provider.SchemaRequest, resp
 					"An untrusted certificate, a certificate for another host name and a host name that does not resolve fail at once, saying what to fix.", defaultRetryMax),
 				Validators: []validator.Int64{int64validator.Between(0, 30)},
 			},
+			"sandbox_only": schema.BoolAttribute{
+				Optional: true,
+				MarkdownDescription: "Refuse any host but a tfgov sandbox (`tfgov-sandbox`), which says what it is in its service discovery document (`tfgov-sandbox.v1`). " +
+					"When set, the provider reads that document (without the token) when it is configured, before any other request, and fails naming the host when the entry is missing: nothing is read or written there. " +
+					"Set it in the `provider` block of a `terraform test` file, so that a test run outside the sandbox (a shell holding the real organization's credentials) cannot apply, import or destroy anything. " +
+					"With no token at all it checks nothing, as nothing reaches the service (`tfgov_policy_evaluation` works offline). Defaults to the `" + sandboxOnlyEnv + "` environment variable, else `false`.",
+			},
 		},
 	}
 }
@@ -148,7 +157,7 @@ func (p *tfgovProvider) Configure(ctx context.Context, req provider.ConfigureReq
 	for _, a := range []struct {
 		name string
 		v    interface{ IsUnknown() bool }
-	}{{"hostname", cfg.Hostname}, {"address", cfg.Address}, {"token", cfg.Token}, {"ssl_skip_verify", cfg.SSLSkipVerify}} {
+	}{{"hostname", cfg.Hostname}, {"address", cfg.Address}, {"token", cfg.Token}, {"ssl_skip_verify", cfg.SSLSkipVerify}, {"sandbox_only", cfg.SandboxOnly}} {
 		if a.v.IsUnknown() {
 			unknown = append(unknown, a.name)
 		}
@@ -203,6 +212,16 @@ func (p *tfgovProvider) Configure(ctx context.Context, req provider.ConfigureReq
 			}
 		}
 	}
+	sandboxOnly := cfg.SandboxOnly.ValueBool()
+	if cfg.SandboxOnly.IsNull() {
+		if v := os.Getenv(sandboxOnlyEnv); v != "" {
+			if sandboxOnly, err = strconv.ParseBool(v); err != nil {
+				resp.Diagnostics.AddAttributeError(path.Root("sandbox_only"), "Invalid "+sandboxOnlyEnv,
+					fmt.Sprintf("%s must be true or false, got %q.", sandboxOnlyEnv, v))
+				return
+			}
+		}
+	}
 	retryMax := int64(defaultRetryMax)
 	// An unknown retry_max plans with the default: nothing is retried before apply.
 	if !cfg.RetryMax.IsNull() && !cfg.RetryMax.IsUnknown() {
@@ -217,16 +236,21 @@ func (p *tfgovProvider) Configure(ctx context.Context, req provider.ConfigureReq
 	}
 
 	c, err := tfeclient.New(ctx, tfeclient.Config{
-		Address:    address,
-		Hostname:   hostname,
-		Token:      token,
-		SkipVerify: skipVerify,
-		RetryMax:   int(retryMax),
-		UserAgent:  fmt.Sprintf("terraform-provider-tfgov/%s (+https://registry.terraform.io/providers/tfgov/tfgov) go-tfe", p.version),
+		Address:     address,
+		Hostname:    hostname,
+		Token:       token,
+		SkipVerify:  skipVerify,
+		RetryMax:    int(retryMax),
+		UserAgent:   fmt.Sprintf("terraform-provider-tfgov/%s (+https://registry.terraform.io/providers/tfgov/tfgov) go-tfe", p.version),
+		SandboxOnly: sandboxOnly,
 	})
 	var discoveryErr *tfeclient.DiscoveryError
 	var connectErr *tfeclient.ConnectError
+	var notSandbox *tfeclient.NotSandboxError
 	switch {
+	case errors.As(err, &notSandbox):
+		resp.Diagnostics.AddAttributeError(path.Root("sandbox_only"), "Not a tfgov sandbox: "+notSandbox.Host, notSandboxDetail(notSandbox, cfg, address != ""))
+		return
 	case errors.As(err, &discoveryErr):
 		resp.Diagnostics.AddAttributeError(path.Root("hostname"), "Unable to find the API of "+hostname, discoveryErr.Err.Error())
 		return
@@ -262,6 +286,28 @@ func (p *tfgovProvider) Configure(ctx context.Context, req provider.ConfigureReq
 	resp.DataSourceData = data
 	resp.ActionData = data
 	resp.ListResourceData = data
+}
+
+// sandboxOnlyEnv is sandbox_only's environment variable.
+const sandboxOnlyEnv = "TFGOV_SANDBOX_ONLY"
+
+// notSandboxDetail says which setting named the host, and the two ways on.
+func notSandboxDetail(e *tfeclient.NotSandboxError, cfg providerModel, byAddress bool) string {
+	from := "the provider's `hostname`"
+	switch {
+	case byAddress && !cfg.Address.IsNull():
+		from = "the provider's `address`"
+	case byAddress:
+		from = "the TFE_ADDRESS environment variable"
+	case cfg.Hostname.IsNull() && os.Getenv("TFE_HOSTNAME") != "":
+		from = "the TFE_HOSTNAME environment variable"
+	case cfg.Hostname.IsNull():
+		from = "the default hostname"
+	}
+	return fmt.Sprintf("sandbox_only is set, so this provider works only against tfgov-sandbox, and %s (from %s) is not one: %s. "+
+		"Nothing was read or written there, and the API token was not sent. "+
+		"Run the command under the sandbox (tfgov-sandbox --seed-file seed.json -- terraform test, which sets TFE_ADDRESS or TFE_HOSTNAME), "+
+		"or remove sandbox_only (and %s) to work on this host.", e.Host, from, e.Reason, sandboxOnlyEnv)
 }
 
 func (p *tfgovProvider) Resources(_ context.Context) []func() resource.Resource {

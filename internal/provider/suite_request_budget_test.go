@@ -644,6 +644,8 @@ func TestAccRequestBudgets(t *testing.T) {
 	t.Run("actions", budgetAgentTokenPrune)
 	// Data sources that find objects by name: their own rows, logged.
 	t.Run("data_sources", budgetNameDataSources)
+	// A plan that moves policies to another organization: its own row.
+	t.Run("organization_move", budgetOrganizationMove)
 	for _, name := range names {
 		for _, n := range []int{1, 2, 101} {
 			t.Run(fmt.Sprintf("%s/N=%d", name, n), func(t *testing.T) {
@@ -748,4 +750,40 @@ func runBudgetCase(t *testing.T, c budgetCase, n int) map[budgetOp][2]int {
 	}
 	measure(opDestroy, func() { tf(0, "destroy", "-auto-approve") })
 	return results
+}
+
+// budgetOrganizationMove: a plan that moves N policies to another
+// organization (the provider's organization changed) costs a plan's
+// requests plus one: the target organization's policy list (page size 1),
+// read once per plan walk whatever N (issue 55).
+func budgetOrganizationMove(t *testing.T) {
+	t.Parallel()
+	const n = 3
+	sb, client := ownSandbox(t, sandbox.Options{}, "budget-"+randomSuffix())
+	target := sb.organization + "-moved"
+	if _, err := client.Organizations.Create(context.Background(), tfe.OrganizationCreateOptions{Name: tfe.String(target), Email: tfe.String("owner@example.com")}); err != nil {
+		t.Fatal(err)
+	}
+	dir := t.TempDir()
+	env := []string{"TF_CLI_CONFIG_FILE=" + testCLIConfig(t), "TFE_ADDRESS=" + sb.address, "TFE_TOKEN=" + sb.token, "TFE_ORGANIZATION=" + sb.organization}
+	if err := os.WriteFile(filepath.Join(dir, "main.tf"), []byte(budgetProviderBlock+budgetCases["policy"].config(nil, n, 1)), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	if out, code := runTerraformEnv(t, dir, env, "apply", "-auto-approve", "-no-color"); code != 0 {
+		t.Fatalf("apply: exit %d\n%s", code, out)
+	}
+	before := sb.srv.Stats()
+	out, code := runTerraformEnv(t, dir, append(env, "TFE_ORGANIZATION="+target), "plan", "-detailed-exitcode", "-no-color")
+	if code != 2 || !strings.Contains(out, fmt.Sprintf("Plan: %d to add, 0 to change, %d to destroy", n, n)) {
+		t.Fatalf("the plan moving %d policies to %s: exit %d\n%s", n, target, code, out)
+	}
+	got, total := statsSince(sb.srv.Stats(), before)
+	budget := budgetCases["policy"].budget(opPlan, n, 1) + 1
+	t.Logf("plan moving %d policies to another organization: %d requests (budget %d) %v", n, total, budget, got)
+	if total > budget {
+		t.Errorf("the plan moving %d policies made %d requests, over its budget of %d: %v", n, total, budget, got)
+	}
+	if k := "GET /api/v2/organizations/{org}/policies"; got[k] < 2 {
+		t.Errorf("the plan made %d policy lists, want 2: the policies' organization's (refresh) and the target's (the check): %v", got[k], got)
+	}
 }

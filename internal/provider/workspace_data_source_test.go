@@ -42,7 +42,8 @@ func idsByName(wss ...*tfe.Workspace) knownvalue.Check {
 // TestAccWorkspaceDataSource: one workspace by name, and fleets by exact
 // names, by tags with and without excluded tags, by prefix and by search;
 // a name with a typo fails naming the workspace it meant, and so does a
-// filter that matches nothing, unless allow_empty.
+// filter that matches nothing, unless allow_empty, and an excluded tag that
+// no workspace carries, unless allow_absent_exclude_tags.
 func TestAccWorkspaceDataSource(t *testing.T) {
 	prefix := testAccName("names")
 	tag := "acc-" + randomSuffix() // isolates the test's workspaces in a live organization
@@ -80,6 +81,17 @@ data "tfgov_workspaces" "none_expected" {
   tag_names   = [%[4]q, "team:payment"]
   allow_empty = true
 }
+
+data "tfgov_workspaces" "excluded_elsewhere" {
+  name_prefix       = "%[3]s-payments-"
+  exclude_tag_names = ["legacy"]
+}
+
+data "tfgov_workspaces" "exclusion_expected" {
+  tag_names                 = [%[4]q]
+  exclude_tag_names         = ["%[4]s-retired"]
+  allow_absent_exclude_tags = true
+}
 `, prod.Name, dev.Name, prefix, tag)
 	one := "data.tfgov_workspace.one"
 	accParallelTest(t, resource.TestCase{
@@ -104,6 +116,9 @@ data "tfgov_workspaces" "none_expected" {
 					statecheck.ExpectKnownValue("data.tfgov_workspaces.by_search", tfjsonpath.New("workspaces").AtSliceIndex(1).AtMapKey("tag_names"),
 						knownvalue.SetExact([]knownvalue.Check{knownvalue.StringExact(tag), knownvalue.StringExact("legacy"), knownvalue.StringExact("prod")})),
 					statecheck.ExpectKnownValue("data.tfgov_workspaces.none_expected", tfjsonpath.New("ids_by_name"), knownvalue.MapExact(map[string]knownvalue.Check{})),
+					// An excluded tag that only workspaces outside the other filters carry is no typo.
+					statecheck.ExpectKnownValue("data.tfgov_workspaces.excluded_elsewhere", tfjsonpath.New("ids_by_name"), idsByName(prod, dev)),
+					statecheck.ExpectKnownValue("data.tfgov_workspaces.exclusion_expected", tfjsonpath.New("ids_by_name"), idsByName(prod, dev, web)),
 				},
 			},
 		},
@@ -126,6 +141,15 @@ data "tfgov_workspaces" "none_expected" {
 		"prefix typo": {
 			fmt.Sprintf(`data "tfgov_workspaces" "typo" { name_prefix = "%s-paymnts-" }`, prefix),
 			fmt.Sprintf(`No workspace name starts with "%s-paymnts-" (case-sensitive); the closest names: %q, %q`, prefix, dev.Name, prod.Name),
+		},
+		// issue 55: an exclusion with a typo excluded nothing, silently.
+		"exclusion typo": {
+			fmt.Sprintf(`data "tfgov_workspaces" "typo" {`+"\n"+`tag_names = [%q]`+"\n"+`exclude_tag_names = ["legcy"]`+"\n}", tag),
+			`exclude_tag_names excludes nothing: no workspace of organization ` + testAccOrganization() + ` that the API token can see carries - the tag "legcy"; the closest tags: "legacy"`,
+		},
+		"exclusion typo, every workspace": {
+			`data "tfgov_workspaces" "typo" {` + "\n" + `exclude_tag_names = ["legcy"]` + "\n}",
+			`- the tag "legcy"; the closest tags: "legacy"`,
 		},
 		"names and a filter": {
 			`data "tfgov_workspaces" "both" {` + "\n" + `names = ["a"]` + "\n" + `tag_names = ["b"]` + "\n}",

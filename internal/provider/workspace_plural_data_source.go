@@ -40,6 +40,7 @@ type workspacesDataSourceModel struct {
 	TagNames        []types.String   `tfsdk:"tag_names"`
 	ExcludeTagNames []types.String   `tfsdk:"exclude_tag_names"`
 	AllowEmpty      types.Bool       `tfsdk:"allow_empty"`
+	AllowAbsentExcl types.Bool       `tfsdk:"allow_absent_exclude_tags"`
 	IDs             types.List       `tfsdk:"ids"`
 	IDsByName       types.Map        `tfsdk:"ids_by_name"`
 	Workspaces      []workspaceEntry `tfsdk:"workspaces"`
@@ -81,7 +82,12 @@ func (d *workspacesDataSource) Schema(_ context.Context, _ datasource.SchemaRequ
 				Validators:          []validator.String{stringvalidator.LengthAtLeast(1)},
 			},
 			"tag_names":         tagNames("Keep only workspaces carrying every one of these tags."),
-			"exclude_tag_names": tagNames("Drop workspaces carrying any of these tags."),
+			"exclude_tag_names": tagNames("Drop workspaces carrying any of these tags. A tag that no workspace of the organization the token can see carries is an error naming the closest tags (an exclusion with a typo excludes nothing, silently), unless `allow_absent_exclude_tags = true`."),
+			"allow_absent_exclude_tags": schema.BoolAttribute{
+				Optional: true,
+				MarkdownDescription: "Whether a tag of `exclude_tag_names` that no workspace carries is accepted, such as one excluded ahead of the workspaces that will carry it. " +
+					"Defaults to `false`: such a tag is an error naming the closest tags. Not with `names`.",
+			},
 			"allow_empty": schema.BoolAttribute{
 				Optional: true,
 				MarkdownDescription: "Whether a filter (`search`, `name_prefix`, `tag_names`, `exclude_tag_names`) that matches no workspace gives an empty result. " +
@@ -110,7 +116,7 @@ func (d *workspacesDataSource) Schema(_ context.Context, _ datasource.SchemaRequ
 
 func (d *workspacesDataSource) ConfigValidators(context.Context) []datasource.ConfigValidator {
 	var v []datasource.ConfigValidator
-	for _, f := range []string{"search", "name_prefix", "tag_names", "exclude_tag_names", "allow_empty"} {
+	for _, f := range []string{"search", "name_prefix", "tag_names", "exclude_tag_names", "allow_empty", "allow_absent_exclude_tags"} {
 		v = append(v, datasourcevalidator.Conflicting(path.MatchRoot("names"), path.MatchRoot(f)))
 	}
 	return v
@@ -152,6 +158,33 @@ func (f workspaceFilter) keep(ws *tfe.Workspace) bool {
 	return !slices.ContainsFunc(f.exclude, func(t string) bool { return slices.Contains(ws.TagNames, t) })
 }
 
+// workspaceTags are the tags that ws carry, sorted, each once.
+func workspaceTags(ws []*tfe.Workspace) []string {
+	var tags []string
+	for _, w := range ws {
+		tags = append(tags, w.TagNames...)
+	}
+	slices.Sort(tags)
+	return slices.Compact(tags)
+}
+
+// absentExclusions are the tags of exclude that no workspace of org carries, and the tags
+// workspaces do carry (for the error's suggestions). tags are those of the workspaces the other
+// filters listed (all of org's when listed filters nothing); a tag missing from them needs
+// one more listing, of every workspace, to tell a typo from a tag carried elsewhere.
+func (d *workspacesDataSource) absentExclusions(ctx context.Context, org string, listed workspaceFilter, exclude, tags []string) (absent, carried []string, err error) {
+	absent = slices.DeleteFunc(slices.Clone(exclude), func(t string) bool { return slices.Contains(tags, t) })
+	if len(absent) == 0 || !listed.set() {
+		return absent, tags, nil
+	}
+	every, err := listWorkspaces(ctx, d.data.client, org)
+	if err != nil {
+		return nil, nil, err
+	}
+	carried = workspaceTags(every)
+	return slices.DeleteFunc(absent, func(t string) bool { return slices.Contains(carried, t) }), carried, nil
+}
+
 func lowerStrings(vals []types.String) []string {
 	out := make([]string, 0, len(vals))
 	for _, v := range vals {
@@ -186,15 +219,27 @@ func (d *workspacesDataSource) Read(ctx context.Context, req datasource.ReadRequ
 		}
 	} else {
 		f := workspaceFilter{search: cfg.Search.ValueString(), prefix: cfg.NamePrefix.ValueString(), tags: lowerStrings(cfg.TagNames), exclude: lowerStrings(cfg.ExcludeTagNames)}
+		// The exclusions are applied here, not by the API: the workspaces they drop show
+		// which excluded tags some workspace carries.
+		listed := f
+		listed.exclude = nil
 		var all []*tfe.Workspace
 		all, err = tfeclient.ListAll(ctx, func(ctx context.Context, page int) ([]*tfe.Workspace, *tfe.Pagination, error) {
-			l, err := d.data.client.Workspaces.List(ctx, org, f.options(page))
+			l, err := d.data.client.Workspaces.List(ctx, org, listed.options(page))
 			if err != nil {
 				return nil, nil, err
 			}
 			return l.Items, l.Pagination, nil
 		})
+		tags := workspaceTags(all)
 		found = slices.DeleteFunc(all, func(ws *tfe.Workspace) bool { return !f.keep(ws) })
+		if err == nil && len(f.exclude) > 0 && !cfg.AllowAbsentExcl.ValueBool() {
+			absent, carried, lerr := d.absentExclusions(ctx, org, listed, f.exclude, tags)
+			if err = lerr; err == nil && len(absent) > 0 {
+				resp.Diagnostics.AddAttributeError(path.Root("exclude_tag_names"), "Excluded tag carried by no workspace", absentExclusionsDetail(org, absent, carried))
+				return
+			}
+		}
 		if err == nil && len(found) == 0 && f.set() && !cfg.AllowEmpty.ValueBool() {
 			// Suggestions from every workspace the token can see.
 			var every []*tfe.Workspace

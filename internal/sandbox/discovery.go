@@ -7,8 +7,10 @@ import "net/http"
 // paths. app.terraform.io also lists modules.v1, providers.v1, state.v2,
 // login.v1, motd.v1 and versions.v1; the sandbox serves none of those
 // protocols (and must not send Terraform to checkpoint), so it leaves them
-// out rather than advertise what would fail.
-var discoveryDocument = []byte(`{"tfe.v2":"/api/v2/","tfe.v2.1":"/api/v2/","tfe.v2.2":"/api/v2/"}` + "\n")
+// out rather than advertise what would fail. It adds tfgov-sandbox.v1 (its
+// own /_sandbox/ endpoints), which no real service lists: the provider's
+// sandbox_only looks for it (tfeclient.SandboxServiceID).
+var discoveryDocument = []byte(`{"tfe.v2":"/api/v2/","tfe.v2.1":"/api/v2/","tfe.v2.2":"/api/v2/","tfgov-sandbox.v1":"/_sandbox/"}` + "\n")
 
 func (s *Server) registerDiscovery() {
 	s.mux.HandleFunc("GET /.well-known/terraform.json", s.discovery)

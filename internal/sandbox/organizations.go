@@ -15,6 +15,7 @@ import (
 
 func (s *Server) registerOrganizations() {
 	s.route("GET /api/v2/account/details", s.readAccount)
+	s.route("GET /api/v2/organizations", s.listOrganizations)
 	s.route("POST /api/v2/organizations", s.createOrganization)
 	s.route("GET /api/v2/organizations/{org}", s.readOrganization)
 	s.route("PATCH /api/v2/organizations/{org}", s.updateOrganization)
@@ -174,6 +175,14 @@ func (st *state) userByName(name string) *user {
 		}
 	}
 	return nil
+}
+
+// listOrganizations is GET /organizations: the organizations the caller is a
+// member of (all of them for the admin token), oldest first; README.md
+// "Where the reference is silent".
+func (s *Server) listOrganizations(w http.ResponseWriter, r *http.Request, p principal) *apiError {
+	orgs := sorted(s.st.Organizations, func(o *organization) bool { return s.st.memberOf(p, o.Name) })
+	return writeList(w, r, orgs, s.st.organizationResource)
 }
 
 func (s *Server) readOrganization(w http.ResponseWriter, r *http.Request, p principal) *apiError {

@@ -23,6 +23,9 @@ type Config struct {
 	SkipVerify bool // for discovery and requests alike
 	RetryMax   int
 	UserAgent  string
+	// SandboxOnly: fail (*NotSandboxError) before any token is sent unless the service's
+	// discovery document lists SandboxServiceID.
+	SandboxOnly bool
 }
 
 // Client is the configured go-tfe client and the service's clock its transport follows.
@@ -61,12 +64,21 @@ func New(ctx context.Context, cfg Config) (*Client, error) {
 	address := cfg.Address
 	basePath := "" // go-tfe's default, /api/v2/
 	if address == "" {
-		api, err := discoverAPI(cfg.Hostname, transport)
+		api, sandbox, err := discoverHost(cfg.Hostname, transport)
 		if err != nil {
 			return nil, &DiscoveryError{Hostname: cfg.Hostname, Err: err}
 		}
+		if cfg.SandboxOnly && !sandbox {
+			return nil, &NotSandboxError{Host: cfg.Hostname, Reason: fmt.Sprintf(
+				"its service discovery document (https://%s/.well-known/terraform.json) lists no %s", cfg.Hostname, SandboxServiceID)}
+		}
 		address, basePath = api.Scheme+"://"+api.Host, api.Path
 		tflog.Debug(ctx, "Discovered the API", map[string]any{"hostname": cfg.Hostname, "api": api.String()})
+	}
+	if cfg.Address != "" && cfg.SandboxOnly {
+		if err := checkSandboxAt(ctx, address, transport); err != nil {
+			return nil, err
+		}
 	}
 	clock := &ServiceClock{}
 	httpClient.Transport = &retryTransport{next: transport, max: cfg.RetryMax, minWait: 250 * time.Millisecond, maxWait: 5 * time.Second, serviceClock: clock}

@@ -1,15 +1,19 @@
 package tfeclient
 
 import (
+	"context"
 	"crypto/tls"
 	"crypto/x509"
+	"encoding/json"
 	"errors"
 	"fmt"
+	"io"
 	"net"
 	"net/http"
 	"net/url"
 	"strings"
 	"sync"
+	"time"
 
 	svchost "github.com/hashicorp/terraform-svchost"
 	"github.com/hashicorp/terraform-svchost/disco"
@@ -21,9 +25,16 @@ var tfeServiceIDs = []string{"tfe.v2.2", "tfe.v2.1", "tfe.v2"}
 // discoverAPI resolves hostname to the API's base URL as Terraform CLI does, through
 // transport (so ssl_skip_verify applies); its errors say what to do.
 func discoverAPI(hostname string, transport http.RoundTripper) (*url.URL, error) {
+	api, _, err := discoverHost(hostname, transport)
+	return api, err
+}
+
+// discoverHost is discoverAPI that also says whether the document lists
+// SandboxServiceID, tfgov-sandbox's own entry.
+func discoverHost(hostname string, transport http.RoundTripper) (*url.URL, bool, error) {
 	host, err := svchost.ForComparison(hostname)
 	if err != nil {
-		return nil, fmt.Errorf("hostname %q is not a valid hostname (with an optional port): %w", hostname, err)
+		return nil, false, fmt.Errorf("hostname %q is not a valid hostname (with an optional port): %w", hostname, err)
 	}
 	services := disco.New()
 	// The discovery client reports a failed request as text: rec keeps the error itself.
@@ -32,8 +43,9 @@ func discoverAPI(hostname string, transport http.RoundTripper) (*url.URL, error)
 	discoURL := "https://" + host.String() + "/.well-known/terraform.json"
 	h, err := services.Discover(host)
 	if err != nil {
-		return nil, discoveryError(hostname, discoURL, err, rec.last())
+		return nil, false, discoveryError(hostname, discoURL, err, rec.last())
 	}
+	_, sbErr := h.ServiceURL(SandboxServiceID)
 	for _, id := range tfeServiceIDs {
 		u, err := h.ServiceURL(id)
 		if err != nil {
@@ -42,10 +54,54 @@ func discoverAPI(hostname string, transport http.RoundTripper) (*url.URL, error)
 		if !strings.HasSuffix(u.Path, "/") {
 			u.Path += "/"
 		}
-		return u, nil
+		return u, sbErr == nil, nil
 	}
-	return nil, fmt.Errorf("%s is not HCP Terraform or Terraform Enterprise: its service discovery document (%s) lists no %s service. Check the hostname",
+	return nil, false, fmt.Errorf("%s is not HCP Terraform or Terraform Enterprise: its service discovery document (%s) lists no %s service. Check the hostname",
 		hostname, discoURL, strings.Join(tfeServiceIDs, ", "))
+}
+
+// SandboxServiceID is the entry of tfgov-sandbox's discovery document by which it says what it
+// is (its value: the path of its own /_sandbox/ endpoints); sandbox_only requires it.
+const SandboxServiceID = "tfgov-sandbox.v1"
+
+// NotSandboxError: sandbox_only is set and Host did not say it is a tfgov sandbox.
+type NotSandboxError struct {
+	Host   string // as the provider reaches it: hostname, or address's host and port
+	Reason string // what it answered instead
+}
+
+func (e *NotSandboxError) Error() string {
+	return fmt.Sprintf("%s is not a tfgov sandbox: %s", e.Host, e.Reason)
+}
+
+// checkSandboxAt reads the discovery document of address (an http:// or https:// URL, which
+// needs no discovery to be reached) without a token, and fails unless it lists SandboxServiceID.
+func checkSandboxAt(ctx context.Context, address string, transport http.RoundTripper) error {
+	u, err := url.Parse(address)
+	if err != nil {
+		return &NotSandboxError{Host: address, Reason: err.Error()}
+	}
+	discoURL := u.Scheme + "://" + u.Host + "/.well-known/terraform.json"
+	req, err := http.NewRequestWithContext(ctx, http.MethodGet, discoURL, nil)
+	if err != nil {
+		return &NotSandboxError{Host: u.Host, Reason: err.Error()}
+	}
+	resp, err := (&http.Client{Transport: transport, Timeout: 30 * time.Second}).Do(req)
+	if err != nil {
+		return &NotSandboxError{Host: u.Host, Reason: fmt.Sprintf("its service discovery document (%s) could not be read: %v", discoURL, err)}
+	}
+	defer resp.Body.Close()
+	var doc map[string]any
+	if resp.StatusCode != http.StatusOK {
+		return &NotSandboxError{Host: u.Host, Reason: fmt.Sprintf("its service discovery document (%s) answered %s", discoURL, resp.Status)}
+	}
+	if err := json.NewDecoder(io.LimitReader(resp.Body, 1<<20)).Decode(&doc); err != nil {
+		return &NotSandboxError{Host: u.Host, Reason: fmt.Sprintf("its service discovery document (%s) is not JSON: %v", discoURL, err)}
+	}
+	if _, ok := doc[SandboxServiceID].(string); !ok {
+		return &NotSandboxError{Host: u.Host, Reason: fmt.Sprintf("its service discovery document (%s) lists no %s", discoURL, SandboxServiceID)}
+	}
+	return nil
 }
 
 // lastErrorTransport remembers the last error of its requests.

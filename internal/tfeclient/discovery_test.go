@@ -3,11 +3,13 @@ package tfeclient
 import (
 	"context"
 	"crypto/tls"
+	"errors"
 	"net"
 	"net/http"
 	"net/http/httptest"
 	"net/url"
 	"strings"
+	"sync"
 	"testing"
 
 	"github.com/hashicorp/go-cleanhttp"
@@ -140,6 +142,72 @@ func TestDiscoverAPI_unreachable(t *testing.T) {
 			}
 			if strings.Contains(err.Error(), "giving up after") {
 				t.Errorf("error %q is the raw retry error", err)
+			}
+		})
+	}
+}
+
+// TestSandboxOnly: with SandboxOnly, New refuses a host whose discovery
+// document lacks tfgov-sandbox.v1, by hostname (HTTPS discovery) and by
+// address alike, and sends nothing but that unauthenticated GET.
+func TestSandboxOnly(t *testing.T) {
+	t.Parallel()
+	const tfe = `{"tfe.v2":"/api/v2/","tfe.v2.1":"/api/v2/","tfe.v2.2":"/api/v2/"}`
+	const sandbox = `{"tfe.v2":"/api/v2/","tfe.v2.1":"/api/v2/","tfe.v2.2":"/api/v2/","tfgov-sandbox.v1":"/_sandbox/"}`
+	tests := map[string]struct {
+		doc     string
+		plain   bool // reached by Address, not discovery
+		wantErr string
+	}{
+		"tfe by hostname":     {doc: tfe, wantErr: "is not a tfgov sandbox: its service discovery document (https://%s/.well-known/terraform.json) lists no tfgov-sandbox.v1"},
+		"tfe by address":      {doc: tfe, plain: true, wantErr: "is not a tfgov sandbox: its service discovery document (http://%s/.well-known/terraform.json) lists no tfgov-sandbox.v1"},
+		"no document":         {plain: true, wantErr: "is not a tfgov sandbox: its service discovery document (http://%s/.well-known/terraform.json) answered 404"},
+		"sandbox by hostname": {doc: sandbox},
+		"sandbox by address":  {doc: sandbox, plain: true},
+	}
+	for name, tc := range tests {
+		t.Run(name, func(t *testing.T) {
+			t.Parallel()
+			var mu sync.Mutex
+			var seen []string
+			h := http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+				mu.Lock()
+				seen = append(seen, r.Method+" "+r.URL.Path+" auth="+r.Header.Get("Authorization"))
+				mu.Unlock()
+				if r.URL.Path != "/.well-known/terraform.json" || tc.doc == "" {
+					w.WriteHeader(http.StatusNotFound)
+					return
+				}
+				w.Header().Set("Content-Type", "application/json")
+				_, _ = w.Write([]byte(tc.doc))
+			})
+			ts := httptest.NewUnstartedServer(h)
+			cfg := Config{Token: "secret", SandboxOnly: true}
+			if tc.plain {
+				ts.Start()
+				cfg.Address = ts.URL
+			} else {
+				ts.StartTLS()
+				cfg.Hostname = strings.TrimPrefix(ts.URL, "https://")
+				cfg.SkipVerify = true // the test server's own certificate
+			}
+			t.Cleanup(ts.Close)
+			host := strings.TrimPrefix(strings.TrimPrefix(ts.URL, "https://"), "http://")
+			_, err := New(context.Background(), cfg)
+			if tc.wantErr == "" {
+				if err != nil {
+					t.Fatal(err)
+				}
+				return
+			}
+			var ns *NotSandboxError
+			if !errors.As(err, &ns) || ns.Host != host || !strings.Contains(err.Error(), strings.Replace(tc.wantErr, "%s", host, 1)) {
+				t.Fatalf("got %v; want a NotSandboxError for %s containing %q", err, host, tc.wantErr)
+			}
+			mu.Lock()
+			defer mu.Unlock()
+			if len(seen) != 1 || seen[0] != "GET /.well-known/terraform.json auth=" {
+				t.Errorf("requests %q, want only the discovery document's, without the token", seen)
 			}
 		})
 	}

@@ -1,6 +1,13 @@
 # terraform test applies each run block against the sandbox, checks its
 # assertions, and destroys what it made (and adopted) at the end.
 
+# Only against tfgov-sandbox: run without `tfgov-sandbox ... --`, in a shell
+# holding a real organization's credentials, the provider refuses that host
+# when it is configured, before it reads or writes anything there.
+provider "tfgov" {
+  sandbox_only = true
+}
+
 run "apply" {
   assert {
     condition     = tfgov_policy.limit_destroys.content_sha256 == filesha256("${path.module}/policies/limit-destroys.sentinel")

@@ -1,3 +1,12 @@
+provider "tfe" {}
+
+# Only against tfgov-sandbox: run without `tfgov-sandbox ... --`, in a shell
+# holding a real organization's credentials, the provider refuses that host
+# when it is configured, before it reads or writes anything there.
+provider "tfgov" {
+  sandbox_only = true
+}
+
 run "apply" {
   assert {
     condition     = tfgov_team_access.billing.workspace_id == tfe_workspace.billing.id

@@ -1,6 +1,13 @@
 # The apply runs the dry run; the plan after it reads the pool's tokens
 # again: a dry run revokes nothing.
 
+# Only against tfgov-sandbox: run without `tfgov-sandbox ... --`, in a shell
+# holding a real organization's credentials, the provider refuses that host
+# when it is configured, before it reads or writes anything there.
+provider "tfgov" {
+  sandbox_only = true
+}
+
 run "dry_run" {}
 
 run "nothing_revoked" {
