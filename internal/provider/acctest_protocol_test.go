@@ -75,7 +75,7 @@ func newProtoProvider(t testing.TB, cfg map[string]string) *protoProvider {
 		t.Fatalf("GetResourceIdentitySchemas: %v %s", err, diagText(p.idents.Diagnostics))
 	}
 	vals := map[string]tftypes.Value{}
-	attrs := p.schema.Provider.ValueType().(tftypes.Object).AttributeTypes //nolint:forcetypeassert // a provider schema is an object
+	attrs := p.schema.Provider.ValueType().(tftypes.Object).AttributeTypes
 	for k, v := range cfg {
 		vals[k] = tftypes.NewValue(tftypes.String, v)
 		if attrs[k].Is(tftypes.Number) { // retry_max
