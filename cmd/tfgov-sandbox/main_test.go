@@ -190,3 +190,48 @@ func TestRun_command(t *testing.T) {
 		t.Errorf("a bad seed file: %v", err)
 	}
 }
+
+// TestRun_restartAfterReplacement (issue 53, row 7): terraform test
+// destroys a seeded policy and makes it again (another ID, the same name);
+// the next start on the --data file, with --seed-file and then with no seed
+// flag, starts and keeps the policy the API made.
+func TestRun_restartAfterReplacement(t *testing.T) {
+	t.Parallel()
+	dir := t.TempDir()
+	seed, data := filepath.Join(dir, "org.json"), filepath.Join(dir, "s.json")
+	if err := os.WriteFile(seed, []byte(`{"users":[{"username":"a","email":"a@x.test","tokens":[{"value":"a-token-value"}]}],
+"organizations":[{"name":"acme","owners":["a"],"policies":[{"name":"limit","code":"main = rule { true }"}]}]}`), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	ctx := context.Background()
+	complete := func(_ string, env map[string]string) bool { _, ok := env["TFE_ORGANIZATION"]; return ok }
+	var replaced string
+	for i, flags := range [][]string{{"--seed-file", seed}, {"--seed-file", seed}, nil} {
+		env, stop := startRun(t, append([]string{"--listen", "127.0.0.1:0", "--quiet", "--data", data}, flags...), complete)
+		if env["TFE_TOKEN"] != "a-token-value" {
+			stop()
+			t.Fatalf("start %d did not start: %v", i, env)
+		}
+		c, err := tfe.NewClient(&tfe.Config{Address: env["TFE_ADDRESS"], Token: env["TFE_TOKEN"]})
+		if err != nil {
+			t.Fatal(err)
+		}
+		pols, err := c.Policies.List(ctx, "acme", nil)
+		if err != nil || len(pols.Items) != 1 {
+			t.Fatalf("start %d: policies %+v, %v", i, pols, err)
+		}
+		if i == 0 {
+			if err := c.Policies.Delete(ctx, pols.Items[0].ID); err != nil {
+				t.Fatal(err)
+			}
+			pol, err := c.Policies.Create(ctx, "acme", tfe.PolicyCreateOptions{Name: tfe.String("limit"), EnforcementLevel: tfe.EnforcementMode(tfe.EnforcementAdvisory)})
+			if err != nil {
+				t.Fatal(err)
+			}
+			replaced = pol.ID
+		} else if pols.Items[0].ID != replaced {
+			t.Errorf("start %d: policy %s, want the one the API made, %s", i, pols.Items[0].ID, replaced)
+		}
+		stop()
+	}
+}

@@ -2,6 +2,7 @@ package provider
 
 import (
 	"context"
+	"math/big"
 	"net/http"
 	"net/http/httptest"
 	"strings"
@@ -74,14 +75,34 @@ func newProtoProvider(t testing.TB, cfg map[string]string) *protoProvider {
 		t.Fatalf("GetResourceIdentitySchemas: %v %s", err, diagText(p.idents.Diagnostics))
 	}
 	vals := map[string]tftypes.Value{}
+	attrs := p.schema.Provider.ValueType().(tftypes.Object).AttributeTypes
 	for k, v := range cfg {
 		vals[k] = tftypes.NewValue(tftypes.String, v)
+		if attrs[k].Is(tftypes.Number) { // retry_max
+			n, ok := new(big.Float).SetString(v)
+			if !ok {
+				p.t.Fatalf("provider attribute %s: %q is not a number", k, v)
+			}
+			vals[k] = tftypes.NewValue(tftypes.Number, n)
+		}
 	}
 	resp, err := srv.ConfigureProvider(ctx, &tfprotov6.ConfigureProviderRequest{TerraformVersion: "1.15.9", Config: p.value(p.schema.Provider, vals)})
 	if err != nil || hasErrors(resp.Diagnostics) {
 		t.Fatalf("ConfigureProvider: %v %s", err, diagText(resp.Diagnostics))
 	}
 	return p
+}
+
+// readData reads data source typ with the configuration vals (every other attribute null).
+func (p *protoProvider) readData(typ string, vals map[string]tftypes.Value) *tfprotov6.ReadDataSourceResponse {
+	p.t.Helper()
+	resp, err := p.srv.ReadDataSource(context.Background(), &tfprotov6.ReadDataSourceRequest{
+		TypeName: typ, Config: p.value(p.schema.DataSourceSchemas[typ], vals),
+	})
+	if err != nil {
+		p.t.Fatal(err)
+	}
+	return resp
 }
 
 // value encodes an object of schema s with vals, every other attribute

@@ -1,10 +1,12 @@
 package provider
 
 import (
+	"context"
 	"strings"
 	"testing"
 
 	tfe "github.com/hashicorp/go-tfe"
+	"github.com/hashicorp/terraform-plugin-go/tftypes"
 )
 
 func TestSubstringAndPrefixDistance(t *testing.T) {
@@ -103,6 +105,52 @@ func TestEmptyPoliciesDetail(t *testing.T) {
 			got := emptyPoliciesDetail("acme", tc.search, tc.kind, tc.names)
 			if !strings.HasPrefix(got, tc.want) || !strings.HasSuffix(got, allowEmptyHint) {
 				t.Errorf("got %q, want %q then the hint", got, tc.want)
+			}
+		})
+	}
+}
+
+// TestEmptyLookup_protocol (issue 53, survivors d and e): a plural look-up
+// that matches nothing fails when allow_empty is false, written out or left
+// out, and passes empty with allow_empty = true; the check runs on what the
+// local filters keep, not on the service's answer (its name search finds
+// "acme-web" for name_prefix "web", which the prefix then drops).
+func TestEmptyLookup_protocol(t *testing.T) {
+	t.Parallel()
+	ctx := context.Background()
+	const org = "empty-lookups"
+	_, c, p := protoSandbox(t, org, nil)
+	if _, err := c.Workspaces.Create(ctx, org, tfe.WorkspaceCreateOptions{Name: tfe.String("acme-web")}); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := c.Policies.Create(ctx, org, tfe.PolicyCreateOptions{Name: tfe.String("acme-tags"), EnforcementLevel: tfe.EnforcementMode(tfe.EnforcementAdvisory)}); err != nil {
+		t.Fatal(err)
+	}
+	s := func(v string) tftypes.Value { return tftypes.NewValue(tftypes.String, v) }
+	b := func(v bool) tftypes.Value { return tftypes.NewValue(tftypes.Bool, v) }
+	tests := []struct {
+		name, typ string
+		cfg       map[string]tftypes.Value
+		wantErr   string // "": an empty result
+	}{
+		{"workspaces, allow_empty left out", "tfgov_workspaces", map[string]tftypes.Value{"name_prefix": s("nothing")}, "No workspace matches the filter"},
+		{"workspaces, allow_empty = false", "tfgov_workspaces", map[string]tftypes.Value{"name_prefix": s("nothing"), "allow_empty": b(false)}, "No workspace matches the filter"},
+		{"workspaces, allow_empty = true", "tfgov_workspaces", map[string]tftypes.Value{"name_prefix": s("nothing"), "allow_empty": b(true)}, ""},
+		{"a prefix the service finds mid-name", "tfgov_workspaces", map[string]tftypes.Value{"name_prefix": s("web")}, `No workspace name starts with "web"`},
+		{"a prefix the service finds mid-name, allow_empty = false", "tfgov_workspaces", map[string]tftypes.Value{"name_prefix": s("web"), "allow_empty": b(false)}, `No workspace name starts with "web"`},
+		{"policies, allow_empty left out", "tfgov_policies", map[string]tftypes.Value{"search": s("nothing")}, "No policy matches the search"},
+		{"policies, allow_empty = false", "tfgov_policies", map[string]tftypes.Value{"search": s("nothing"), "allow_empty": b(false)}, "No policy matches the search"},
+		{"policies, allow_empty = true", "tfgov_policies", map[string]tftypes.Value{"search": s("nothing"), "allow_empty": b(true)}, ""},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			resp := p.fresh().readData(tc.typ, tc.cfg)
+			got := diagText(resp.Diagnostics)
+			switch {
+			case tc.wantErr == "" && hasErrors(resp.Diagnostics):
+				t.Errorf("want an empty result, got %s", got)
+			case tc.wantErr != "" && (!hasErrors(resp.Diagnostics) || !strings.Contains(got, tc.wantErr)):
+				t.Errorf("want the error %q, got %q", tc.wantErr, got)
 			}
 		})
 	}

@@ -21,6 +21,8 @@ import (
 	"github.com/hashicorp/terraform-plugin-testing/terraform"
 	"github.com/hashicorp/terraform-plugin-testing/tfjsonpath"
 	"github.com/hashicorp/terraform-plugin-testing/tfversion"
+
+	"github.com/tfgov/terraform-provider-tfgov/internal/sandbox"
 )
 
 const testVariableAddr = "tfgov_module_test_variable.test"
@@ -722,5 +724,59 @@ func TestModuleTestVariableValidateConfig_sensitiveValue(t *testing.T) {
 				t.Fatalf("warning = %v, want %v (%v)", got, tc.wantWarning, resp.Diagnostics)
 			}
 		})
+	}
+}
+
+// TestModuleTestVariableRead_readByIDFails (issue 53, survivor b): a
+// variable missing from its module's list of two pages is read by ID, and
+// only that read's 404 means gone: a 500 there fails the refresh, and state
+// keeps the variable.
+func TestModuleTestVariableRead_readByIDFails(t *testing.T) {
+	t.Parallel()
+	ctx := context.Background()
+	const org = "var-read-500"
+	srv, c, p := protoSandbox(t, org, nil)
+	mod := listTestModule(t, c, org)
+	for i := range bulkPageSize {
+		if _, err := c.TestVariables.Create(ctx, mod.id(), tfe.VariableCreateOptions{Key: tfe.String(fmt.Sprintf("K_%d", i)), Value: tfe.String("v"), Category: tfe.Category(tfe.CategoryEnv)}); err != nil {
+			t.Fatal(err)
+		}
+	}
+	v, err := c.TestVariables.Create(ctx, mod.id(), tfe.VariableCreateOptions{Key: tfe.String("GONE"), Value: tfe.String("v"), Category: tfe.Category(tfe.CategoryEnv)})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var state map[string]tftypes.Value
+	for _, r := range p.list("tfgov_module_test_variable", map[string]string{"module_name": mod.Name, "module_provider": mod.Provider}, true, 1000) {
+		if r.identity["id"] == v.ID {
+			state = r.resource
+		}
+	}
+	if state == nil {
+		t.Fatal("the variable is not listed")
+	}
+	if err := c.TestVariables.Delete(ctx, mod.id(), v.ID); err != nil {
+		t.Fatal(err)
+	}
+	// Two pages still (101 variables): the missing one is read by ID.
+	if _, err := c.TestVariables.Create(ctx, mod.id(), tfe.VariableCreateOptions{Key: tfe.String("K_LAST"), Value: tfe.String("v"), Category: tfe.Category(tfe.CategoryEnv)}); err != nil {
+		t.Fatal(err)
+	}
+	byID := mod.varsPath() + "/" + v.ID
+	if err := srv.InjectFault(sandbox.Fault{Method: "GET", Path: byID, Status: 500, Count: 1}); err != nil {
+		t.Fatal(err)
+	}
+	once := newProtoProvider(t, map[string]string{"address": p.cfg["address"], "token": p.cfg["token"], "organization": org, "retry_max": "0"})
+	resp := once.readNoIdentity("tfgov_module_test_variable", state)
+	if !hasErrors(resp.Diagnostics) || !strings.Contains(diagText(resp.Diagnostics), "Error reading module test variable") {
+		t.Errorf("a 500 on the read by ID: diagnostics %s, want the refresh to fail", diagText(resp.Diagnostics))
+	}
+	if n := srv.RequestsTo("GET", byID); n != 1 {
+		t.Errorf("%d reads by ID, want 1", n)
+	}
+	// Its 404: gone.
+	resp = once.fresh().readNoIdentity("tfgov_module_test_variable", state)
+	if len(resp.Diagnostics) > 0 || once.decode(once.schema.ResourceSchemas["tfgov_module_test_variable"].ValueType(), resp.NewState) != nil {
+		t.Errorf("a 404 on the read by ID: diagnostics %s, state %v; want the variable gone", diagText(resp.Diagnostics), resp.NewState)
 	}
 }

@@ -9,6 +9,7 @@ import (
 
 	tfe "github.com/hashicorp/go-tfe"
 	tfjson "github.com/hashicorp/terraform-json"
+	"github.com/hashicorp/terraform-plugin-go/tftypes"
 	"github.com/hashicorp/terraform-plugin-testing/compare"
 	"github.com/hashicorp/terraform-plugin-testing/helper/resource"
 	"github.com/hashicorp/terraform-plugin-testing/knownvalue"
@@ -485,4 +486,48 @@ func TestAccModuleVersionDeprecationResource_requests(t *testing.T) {
 	}
 	t.Logf("requests: create %d PATCH + %d GET; refresh %d GET; terraform destroy %d PATCH + %d GET",
 		created.patch, created.get, refreshed.get, destroyed.patch, destroyed.get)
+}
+
+// TestModuleVersionDeprecationRead_moduleMissing (issue 53, survivor c): a
+// refresh whose version read answers 404 with the module missing too cannot
+// tell "deleted" from "cannot see" (a token of no team of the organization
+// gets the same 404): it fails and state keeps the deprecation. With the
+// module visible, its version gone, the deprecation leaves state.
+func TestModuleVersionDeprecationRead_moduleMissing(t *testing.T) {
+	t.Parallel()
+	ctx := context.Background()
+	const org = "dep-module-missing"
+	_, c, p := protoSandbox(t, org, nil)
+	mod := listTestModule(t, c, org, "1.0.0", "1.1.0")
+	typ := "tfgov_module_version_deprecation"
+	states := map[string]map[string]tftypes.Value{}
+	for _, version := range []string{"1.0.0", "1.1.0"} {
+		ver := moduleVersionRef{Organization: org, Name: mod.Name, Provider: mod.Provider, Version: version}
+		if _, err := deprecateModuleVersion(ctx, c, ver, tfe.String("old"), nil); err != nil {
+			t.Fatal(err)
+		}
+	}
+	for _, r := range p.list(typ, map[string]string{"module_name": mod.Name, "module_provider": mod.Provider}, true, 100) {
+		states[str(t, r.resource["module_version"])] = r.resource
+	}
+	if len(states) != 2 {
+		t.Fatalf("listed %d deprecations, want 2", len(states))
+	}
+	if err := c.RegistryModules.DeleteVersion(ctx, mod.id(), "1.1.0"); err != nil {
+		t.Fatal(err)
+	}
+	resp := p.fresh().readNoIdentity(typ, states["1.1.0"])
+	if len(resp.Diagnostics) > 0 || p.decode(p.schema.ResourceSchemas[typ].ValueType(), resp.NewState) != nil {
+		t.Errorf("the version deleted, its module visible: diagnostics %s, state %v; want the deprecation gone", diagText(resp.Diagnostics), resp.NewState)
+	}
+	if err := c.RegistryModules.DeleteProvider(ctx, mod.id()); err != nil {
+		t.Fatal(err)
+	}
+	resp = p.fresh().readNoIdentity(typ, states["1.0.0"])
+	if !hasErrors(resp.Diagnostics) || !strings.Contains(diagText(resp.Diagnostics), "module "+mod.String()+" was not found") {
+		t.Errorf("the module missing: diagnostics %s; want the refresh to fail naming the module", diagText(resp.Diagnostics))
+	}
+	if resp.NewState != nil && p.decode(p.schema.ResourceSchemas[typ].ValueType(), resp.NewState) == nil {
+		t.Error("the module missing: the deprecation left state")
+	}
 }

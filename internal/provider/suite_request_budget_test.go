@@ -97,6 +97,51 @@ type budgetCase struct {
 	// proofRecheck: the resources' refreshes recheck proven policy code
 	// (recheckAllowance), which the budget leaves out.
 	proofRecheck bool
+	// reads are the fewest requests by route (Server.Stats's names) op must make: the reads
+	// without which it cannot be right, so that one skipped fails as surely as one too many.
+	reads func(op budgetOp, n, p int) map[string]int
+}
+
+// The routes of the reads that budgets require (budgetCase.reads).
+const (
+	routePolicies      = "GET /api/v2/organizations/{org}/policies"
+	routePolicyCode    = "GET /api/v2/policies/{id}/download"
+	routeAgentTokens   = "GET /api/v2/agent-pools/{id}/authentication-tokens"
+	routeAgentToken    = "GET /api/v2/authentication-tokens/{id}"
+	routeTeamAccess    = "GET /api/v2/team-workspaces"
+	routeTestVariables = "GET /api/v2/organizations/{org}/tests/registry-modules/private/{ns}/{name}/{provider}/vars"
+	routeModule        = "GET /api/v2/organizations/{org}/registry-modules/private/{ns}/{name}/{provider}"
+	routeModuleVersion = routeModule + "/version"
+)
+
+// refreshReads: every refresh (each operation but a create) reads lists of route, a list per
+// page, or per resource where perResource (no list spans them); imports too where imported
+// (else the import reads another way); plus extra.
+func refreshReads(route string, perResource, imported bool, extra func(op budgetOp, n, p int) map[string]int) func(op budgetOp, n, p int) map[string]int {
+	return func(op budgetOp, n, p int) map[string]int {
+		m := map[string]int{}
+		if op != opCreate && (op != opImport || imported) {
+			m[route] = p
+			if perResource {
+				m[route] = n
+			}
+		}
+		if extra != nil {
+			for k, v := range extra(op, n, p) {
+				m[k] += v
+			}
+		}
+		return m
+	}
+}
+
+// driftedCode: the drift's plan downloads the code changed outside, and so does the update's
+// refresh (the drift plan was not saved).
+func driftedCode(op budgetOp, _, _ int) map[string]int {
+	if op == opDrift || op == opUpdate {
+		return map[string]int{routePolicyCode: 1}
+	}
+	return nil
 }
 
 // recheckAllowance is the most downloads the rotating recheck of proven
@@ -162,6 +207,7 @@ output "ids" { value = { for k, r in tfgov_policy.r : k => r.id } }
 }
 `,
 		outside: func(e *budgetEnv) { outsidePolicyDescription(e) },
+		reads:   refreshReads(routePolicies, false, true, nil),
 		budget: func(op budgetOp, n, p int) int {
 			return starts(op) + map[budgetOp]int{
 				opCreate:  n,     // POST; nothing is listed before a create (a look-up proves nothing)
@@ -208,6 +254,7 @@ output "ids" { value = { for k, r in tfgov_policy.r : k => r.id } }
 		repair:       inlineRepair(""),
 		budget:       inlineBudget(""),
 		proofRecheck: true,
+		reads:        refreshReads(routePolicies, false, true, driftedCode),
 	},
 	// tfgov_policy and tfgov_policy_upload: the upload reads nothing per
 	// policy that the list gave.
@@ -241,6 +288,7 @@ import {
 		repair:       uploadRepair(""),
 		budget:       uploadBudget(""),
 		proofRecheck: true,
+		reads:        refreshReads(routePolicies, false, true, driftedCode),
 	},
 	"agent_token": {
 		fixtures: func(e *budgetEnv, _ int) {
@@ -249,6 +297,11 @@ import {
 				e.t.Fatal(err)
 			}
 			e.vars["pool"] = pool.ID
+			// A token Terraform does not manage: at N = 101 the pool keeps two pages after the
+			// drift deletes one, so the missing token is read by ID.
+			if _, err := e.client.AgentTokens.Create(context.Background(), pool.ID, tfe.AgentTokenCreateOptions{Description: tfe.String("not managed")}); err != nil {
+				e.t.Fatal(err)
+			}
 		},
 		config: func(e *budgetEnv, n, v int) string {
 			// The description of a token cannot change: the update is a
@@ -273,6 +326,13 @@ output "ids" { value = { for k, r in tfgov_agent_token.r : k => "%s/${r.id}" } }
 				e.t.Fatal(err)
 			}
 		},
+		// A token missing from a list of pages is read by ID before it counts as gone.
+		reads: refreshReads(routeAgentTokens, false, true, func(op budgetOp, _, p int) map[string]int {
+			if op == opDrift || op == opUpdate {
+				return map[string]int{routeAgentToken: multiPage(p)}
+			}
+			return nil
+		}),
 		budget: func(op budgetOp, n, p int) int {
 			return starts(op) + map[budgetOp]int{
 				opCreate:  n,                // POST
@@ -325,6 +385,7 @@ output "ids" { value = { for k, r in tfgov_team_access.r : k => r.id } }
 				e.t.Fatal(err)
 			}
 		},
+		reads: refreshReads(routeTeamAccess, false, false, nil),
 		budget: func(op budgetOp, n, p int) int {
 			return starts(op) + map[budgetOp]int{
 				// The organization's team list (p pages here: N teams and owners) names the teams (team_name, issue 55
@@ -365,6 +426,7 @@ output "ids" { value = { for k, r in tfgov_module_test_variable.r : k => "%s/%s/
 				e.t.Fatal(err)
 			}
 		},
+		reads: refreshReads(routeTestVariables, false, true, nil),
 		budget: func(op budgetOp, n, p int) int {
 			return starts(op) + map[budgetOp]int{
 				opCreate:  n, // POST; nothing is listed before a create (a look-up proves nothing)
@@ -409,6 +471,13 @@ output "ids" { value = { for k, r in tfgov_module_version_deprecation.r : k => r
 				e.t.Fatal(err)
 			}
 		},
+		// Each version read; the module, for its versions, by the plan that creates the reverted one.
+		reads: refreshReads(routeModuleVersion, true, true, func(op budgetOp, _, _ int) map[string]int {
+			if op == opDrift || op == opUpdate {
+				return map[string]int{routeModule: 1}
+			}
+			return nil
+		}),
 		budget: func(op budgetOp, n, _ int) int {
 			// The API has no list of a module's deprecations: one read per
 			// version. A plan that creates a deprecation reads the module
@@ -464,6 +533,7 @@ output "ids" { value = { for k, r in tfgov_policy.r : k => r.id } }
 `,
 		outside: func(e *budgetEnv) { outsidePolicyCode(e) },
 		repair:  inlineRepair(""),
+		reads:   refreshReads(routePolicies, false, true, driftedCode),
 		budget: func(op budgetOp, n, p int) int {
 			if op == opImport && attr == "content_wo" {
 				return inlineBudget("")(op, n, p) - n // the import plans no change: nothing to confirm at apply
@@ -716,6 +786,14 @@ func runBudgetCase(t *testing.T, c budgetCase, n int) map[budgetOp][2]int {
 		t.Logf("%s: %d requests (budget %d) %v", op, total, budget, got)
 		if total > budget {
 			t.Errorf("%s of %d resources made %d requests, over its budget of %d: %v", op, n, total, budget, got)
+		}
+		if c.reads == nil {
+			t.Fatal("the case states no reads its operations must make")
+		}
+		for route, least := range c.reads(op, n, pages) {
+			if got[route] < least {
+				t.Errorf("%s of %d resources made %d requests %s, fewer than the %d it must make (a read skipped): %v", op, n, got[route], route, least, got)
+			}
 		}
 	}
 	write("main.tf", budgetProviderBlock+c.config(e, n, 1))

@@ -490,6 +490,8 @@ output "ids" { value = { for k, r in tfgov_workspace_team_access_exclusive.r : k
 		// The repair: the apply walk's list of workspace "0" and its
 		// lock-out check, then one DELETE.
 		repair: 3,
+		// Each workspace's grants listed by every refresh, imports included.
+		reads: refreshReads(routeTeamAccess, true, true, nil),
 		budget: func(op budgetOp, n, _ int) int {
 			return starts(op) + map[budgetOp]int{
 				opCreate:  4*n + 2 + n, // each walk: a read and a list per workspace, one team list (lock-out check); a DELETE per workspace

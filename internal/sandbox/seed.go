@@ -56,9 +56,9 @@ func (s *Server) Seed(name string) ([]SeedVar, error) {
 // SeedFile applies the seed file raw (named file in errors) and returns the exports, in order:
 // TFE_TOKEN (the first token in the file), TFE_ORGANIZATION (the first organization), then the
 // file's env. A bad file, or one that contradicts the state (a name taken by an object with
-// another ID), is refused with every problem and nothing is made. Seeding is idempotent and
-// merges by ID (README.md "Seed files"); a file the seed file names (a policy's source) is
-// read relative to the seed file's directory.
+// another ID), is refused with every problem and nothing is made. Seeding is idempotent: it
+// makes what no seeding declared before and leaves the rest to the API (README.md "Seed files");
+// a file the seed file names (a policy's source) is read relative to the seed file's directory.
 func (s *Server) SeedFile(file string, raw []byte) ([]SeedVar, error) {
 	dir := filepath.Dir(file)
 	return s.seedFile(file, raw, func(name string) ([]byte, error) {
@@ -86,6 +86,7 @@ func (s *Server) seedFile(file string, raw []byte, source func(name string) ([]b
 	}
 	s.mu.Lock()
 	defer s.mu.Unlock()
+	s.st.migrateSeeded()
 	if problems := s.st.seedConflicts(spec); len(problems) > 0 {
 		return nil, &SeedFileError{File: file + " (against the state already there, from --data)", Problems: problems}
 	}
@@ -158,7 +159,7 @@ func (st *state) seedConflicts(spec *seedSpec) []string {
 			if have := st.Tokens[t.ID]; have != nil && (have.Kind != tokenUser || have.UserID != u.ID) {
 				fail(t.path+".id", "%q is already the ID of another token", t.ID)
 			}
-			if t.Value != "" {
+			if t.Value != "" && st.userTokenByValue(u.ID, t.Value) == nil {
 				if id, ok := st.TokenIndex[hashSecret(t.Value)]; ok && id != t.ID {
 					fail(t.path+".value", "is already the value of token %s", id)
 				}
@@ -167,6 +168,9 @@ func (st *state) seedConflicts(spec *seedSpec) []string {
 	}
 	for _, o := range spec.Organizations {
 		for _, t := range o.Teams {
+			if st.Seeded[t.ID] {
+				continue
+			}
 			if have := st.Teams[t.ID]; have != nil && have.Org != o.Name {
 				fail(t.path+".id", "%q is already the ID of team %q of organization %s", t.ID, have.Name, have.Org)
 			}
@@ -175,6 +179,9 @@ func (st *state) seedConflicts(spec *seedSpec) []string {
 			}
 		}
 		for _, w := range o.Workspaces {
+			if st.Seeded[w.ID] {
+				continue
+			}
 			if have := st.Workspaces[w.ID]; have != nil && have.Org != o.Name {
 				fail(w.path+".id", "%q is already the ID of workspace %q of organization %s", w.ID, have.Name, have.Org)
 			}
@@ -183,6 +190,9 @@ func (st *state) seedConflicts(spec *seedSpec) []string {
 			}
 		}
 		for _, a := range o.AgentPools {
+			if st.Seeded[a.ID] {
+				continue
+			}
 			if have := st.AgentPools[a.ID]; have != nil && have.Org != o.Name {
 				fail(a.path+".id", "%q is already the ID of agent pool %q of organization %s", a.ID, have.Name, have.Org)
 			}
@@ -191,6 +201,9 @@ func (st *state) seedConflicts(spec *seedSpec) []string {
 			}
 		}
 		for _, m := range o.Modules {
+			if st.Seeded[m.ID] {
+				continue
+			}
 			if have := st.RegistryModules[m.ID]; have != nil && have.Org != o.Name {
 				fail(m.path+".id", "%q is already the ID of module %s/%s of organization %s", m.ID, have.Name, have.Provider, have.Org)
 			}
@@ -227,6 +240,9 @@ func (st *state) applySeed(spec *seedSpec, made map[string]string) ([]SeedVar, m
 				tokens[t.ID] = value
 			}
 			tok := st.Tokens[t.ID]
+			if tok == nil && t.Value != "" {
+				tok = st.userTokenByValue(u.ID, t.Value) // the token, made under an ID derived otherwise
+			}
 			if tok == nil {
 				tok = &token{record: st.recordWithID(t.ID), Kind: tokenUser, UserID: u.ID, Description: t.Description, CreatedBy: u.ID}
 				st.Tokens[tok.ID] = tok
@@ -259,6 +275,9 @@ func (st *state) applySeed(spec *seedSpec, made map[string]string) ([]SeedVar, m
 			vars = append(vars, SeedVar{Env: "TFE_ORGANIZATION", Value: so.Name, About: "organization"})
 		}
 		o := st.Organizations[so.Name]
+		if o == nil && st.Seeded[seedOrgKey(so.Name)] {
+			continue // deleted through the API since a seed made it, with all it held
+		}
 		if o == nil {
 			o = &organization{record: st.recordWithID(stableID("org-", so.Name)), Name: so.Name, Email: so.Email, OwnersTeamID: so.OwnersTeamID}
 			st.Organizations[o.Name] = o
@@ -266,11 +285,13 @@ func (st *state) applySeed(spec *seedSpec, made map[string]string) ([]SeedVar, m
 		}
 		if owners := st.Teams[o.OwnersTeamID]; owners != nil {
 			for _, name := range so.Owners {
-				addTo(owners, so.Name, users[name])
+				if !st.Seeded[seedOwnerKey(so.Name, name)] {
+					addTo(owners, so.Name, users[name])
+				}
 			}
 		}
 		for _, stm := range so.Teams {
-			if st.Teams[stm.ID] != nil {
+			if st.Teams[stm.ID] != nil || st.Seeded[stm.ID] {
 				continue
 			}
 			t := &team{record: st.recordWithID(stm.ID), Org: so.Name, Name: stm.Name, Visibility: stm.Visibility, Access: stm.Access}
@@ -282,7 +303,7 @@ func (st *state) applySeed(spec *seedSpec, made map[string]string) ([]SeedVar, m
 		wsIDs := map[string]string{}
 		for _, sw := range so.Workspaces {
 			wsIDs[sw.Name] = sw.ID
-			if st.Workspaces[sw.ID] != nil {
+			if st.Workspaces[sw.ID] != nil || st.Seeded[sw.ID] {
 				continue
 			}
 			ws := &workspace{record: st.recordWithID(sw.ID), Org: so.Name, Name: sw.Name, Description: sw.Description, TagNames: withTags(nil, sw.TagNames, true)}
@@ -290,7 +311,7 @@ func (st *state) applySeed(spec *seedSpec, made map[string]string) ([]SeedVar, m
 			st.Workspaces[ws.ID] = ws
 		}
 		for _, sa := range so.AgentPools {
-			if st.AgentPools[sa.ID] != nil {
+			if st.AgentPools[sa.ID] != nil || st.Seeded[sa.ID] {
 				continue
 			}
 			ap := &agentPool{record: st.recordWithID(sa.ID), Org: so.Name, Name: sa.Name, OrganizationScoped: sa.OrganizationScoped}
@@ -301,13 +322,16 @@ func (st *state) applySeed(spec *seedSpec, made map[string]string) ([]SeedVar, m
 		}
 		for _, sm := range so.Modules {
 			m := st.RegistryModules[sm.ID]
+			if m == nil && st.Seeded[sm.ID] {
+				continue
+			}
 			if m == nil {
 				m = &registryModule{record: st.recordWithID(sm.ID), Org: so.Name, Name: sm.Name, Provider: sm.Provider}
 				m.UpdatedAt = m.CreatedAt
 				st.RegistryModules[m.ID] = m
 			}
 			for _, v := range sm.Versions {
-				if m.version(v) == nil {
+				if m.version(v) == nil && !st.Seeded[seedVersionKey(m.ID, v)] {
 					mv := st.addModuleVersion(m, v)
 					mv.ID, mv.Status = stableID("modver-", m.ID, v), "ok"
 				}
@@ -315,5 +339,94 @@ func (st *state) applySeed(spec *seedSpec, made map[string]string) ([]SeedVar, m
 		}
 		st.applyGoverned(so, seedOwnerID(so, users))
 	}
+	st.markSeeded(spec)
 	return append(vars, spec.Env...), tokens
+}
+
+// userTokenByValue is the token of user userID whose secret is value, or nil.
+func (st *state) userTokenByValue(userID, value string) *token {
+	if tok := st.Tokens[st.TokenIndex[hashSecret(value)]]; tok != nil && tok.Kind == tokenUser && tok.UserID == userID {
+		return tok
+	}
+	return nil
+}
+
+// The keys of Seeded: an object's ID, or what names an object without one.
+func seedOrgKey(org string) string             { return "organization:" + org }
+func seedOwnerKey(org, username string) string { return "owner:" + org + "/" + username }
+func seedVersionKey(moduleID, v string) string { return "version:" + moduleID + "/" + v }
+func seedDeprecationKey(moduleID, v string) string {
+	return "deprecation:" + moduleID + "/" + v
+}
+
+// seedKeys lists the keys of every object spec declares but users and their tokens, which are
+// the sandbox's credentials: made again on every seeding, so that the exports always work.
+func seedKeys(spec *seedSpec) []string {
+	var keys []string
+	for _, so := range spec.Organizations {
+		keys = append(keys, seedOrgKey(so.Name))
+		for _, name := range so.Owners {
+			keys = append(keys, seedOwnerKey(so.Name, name))
+		}
+		for _, t := range so.Teams {
+			keys = append(keys, t.ID)
+		}
+		for _, w := range so.Workspaces {
+			keys = append(keys, w.ID)
+		}
+		for _, a := range so.AgentPools {
+			keys = append(keys, a.ID)
+			for _, t := range a.Tokens {
+				keys = append(keys, t.ID)
+			}
+		}
+		for _, m := range so.Modules {
+			keys = append(keys, m.ID)
+			for _, v := range m.Versions {
+				keys = append(keys, seedVersionKey(m.ID, v))
+			}
+			for _, v := range m.TestVariables {
+				keys = append(keys, v.ID)
+			}
+			for _, d := range m.Deprecations {
+				keys = append(keys, seedDeprecationKey(m.ID, d.Version))
+			}
+		}
+		for _, p := range so.Policies {
+			keys = append(keys, p.ID)
+		}
+		for _, g := range so.TeamAccess {
+			keys = append(keys, g.ID)
+		}
+	}
+	return keys
+}
+
+// markSeeded records every object spec declares as seeded: from now on the API's.
+func (st *state) markSeeded(spec *seedSpec) {
+	if st.Seeded == nil {
+		st.Seeded = map[string]bool{}
+	}
+	for _, key := range seedKeys(spec) {
+		st.Seeded[key] = true
+	}
+}
+
+// migrateSeeded fills Seeded in a --data file written before it was kept: every object of the
+// recorded seed, which each start made again until then.
+func (st *state) migrateSeeded() {
+	rec := st.Seed
+	if rec == nil || st.Seeded != nil {
+		return
+	}
+	st.Seeded = map[string]bool{}
+	spec, _, err := parseSeedFile(rec.Name, rec.File, func(name string) ([]byte, error) {
+		if b, ok := rec.Sources[name]; ok {
+			return []byte(b), nil
+		}
+		return nil, fmt.Errorf("%q is not recorded", name)
+	})
+	if err == nil {
+		st.markSeeded(spec)
+	}
 }

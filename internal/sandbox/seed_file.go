@@ -191,8 +191,9 @@ func (p *seedParser) users(top *seedObj, usernames map[string]string) []seedUser
 		p.unique(usernames, join(path, "username"), "username", u.Username)
 		u.Email = o.str("email", true, seedCheckEmail)
 		u.ID = o.id("user-", "a user", u.Username)
+		unnamed := map[string]string{}
 		o.list("tokens", func(path string, v any) {
-			if t, ok := p.token(path, v, u.Username, len(u.Tokens), tokenValues); ok {
+			if t, ok := p.token(path, v, u.Username, unnamed, tokenValues); ok {
 				u.Tokens = append(u.Tokens, t)
 			}
 		})
@@ -201,8 +202,9 @@ func (p *seedParser) users(top *seedObj, usernames map[string]string) []seedUser
 	return users
 }
 
-// token checks the nth token of the user username.
-func (p *seedParser) token(path string, v any, username string, n int, tokenValues map[string]string) (seedToken, bool) {
+// token checks a token of the user username; unnamed collects the descriptions of its tokens
+// without an id.
+func (p *seedParser) token(path string, v any, username string, unnamed, tokenValues map[string]string) (seedToken, bool) {
 	to := p.object(path, v, "description", "id", "value")
 	if to == nil {
 		return seedToken{}, false
@@ -211,7 +213,10 @@ func (p *seedParser) token(path string, v any, username string, n int, tokenValu
 	t.Description = to.str("description", false, nil)
 	t.Value = to.str("value", false, seedCheckTokenValue)
 	p.unique(tokenValues, join(path, "value"), "token value", t.Value)
-	t.ID = to.id("at-", "a token", username, fmt.Sprint(n))
+	if _, given := to.m["id"]; !given {
+		p.knownBy(unnamed, path, "this user's", t.Description)
+	}
+	t.ID = to.id("at-", "a token", username, t.Description)
 	return t, true
 }
 

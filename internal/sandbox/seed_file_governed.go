@@ -233,6 +233,7 @@ func (p *seedParser) named(path, name string, known map[string]string, what stri
 // agentTokens checks an agent pool's tokens[].
 func (p *seedParser) agentTokens(ao *seedObj, orgName, pool string) []seedAgentToken {
 	var out []seedAgentToken
+	unnamed := map[string]string{}
 	ao.list("tokens", func(path string, v any) {
 		to := p.object(path, v, "created_ago", "description", "id", "last_used_ago")
 		if to == nil {
@@ -248,7 +249,10 @@ func (p *seedParser) agentTokens(ao *seedObj, orgName, pool string) []seedAgentT
 		if t.LastUsed && t.LastUsedAgo > t.CreatedAgo {
 			p.fail(join(path, "last_used_ago"), "is longer ago than created_ago (%s): a token is used after it is made", to.m["created_ago"])
 		}
-		t.ID = to.id("at-", "an agent token", orgName, pool, fmt.Sprint(len(out)))
+		if _, given := to.m["id"]; !given && t.Description != "" {
+			p.knownBy(unnamed, path, "this pool's", t.Description)
+		}
+		t.ID = to.id("at-", "an agent token", orgName, pool, t.Description)
 		out = append(out, t)
 	})
 	return out

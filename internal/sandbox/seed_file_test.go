@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
+	"fmt"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -50,8 +51,14 @@ const seedDoc = `{
 // and list indexes) set to v, or removed when v is remove.
 func withChange(t *testing.T, path string, v any) []byte {
 	t.Helper()
+	return changed(t, []byte(seedDoc), path, v)
+}
+
+// changed is withChange of the seed file raw.
+func changed(t *testing.T, raw []byte, path string, v any) []byte {
+	t.Helper()
 	var doc any
-	if err := json.Unmarshal([]byte(seedDoc), &doc); err != nil {
+	if err := json.Unmarshal(raw, &doc); err != nil {
 		t.Fatal(err)
 	}
 	keys := strings.Split(path, ".")
@@ -79,11 +86,11 @@ func withChange(t *testing.T, path string, v any) []byte {
 			cur = c[n]
 		}
 	}
-	raw, err := json.Marshal(doc)
+	out, err := json.Marshal(doc)
 	if err != nil {
 		t.Fatal(err)
 	}
-	return raw
+	return out
 }
 
 var remove = &struct{}{}
@@ -151,6 +158,13 @@ func TestSeedFile_refused(t *testing.T) {
 		{name: "test variable key", path: "organizations.0.registry_modules.0.test_variables.0.key", v: "1REGION", want: `organizations[0].registry_modules[0].test_variables[0].key: "1REGION" is not a test variable key`},
 		{name: "test variable sensitive", path: "organizations.0.registry_modules.0.test_variables.0.sensitive", v: "yes", want: "organizations[0].registry_modules[0].test_variables[0].sensitive: must be true or false, got a string"},
 		{name: "deprecation of an unknown version", path: "organizations.0.registry_modules.0.deprecations.0.version", v: "3.0.0", want: `organizations[0].registry_modules[0].deprecations[0].version: "3.0.0" is not a version of this module's versions: 1.0.0, 1.1.0`},
+		{name: "version deprecated twice", path: "organizations.0.registry_modules.0.deprecations", v: []any{map[string]any{"version": "1.0.0"}, map[string]any{"version": "1.0.0", "reason": "again"}},
+			want: `organizations[0].registry_modules[0].deprecations[1].version: deprecated version "1.0.0" is also organizations[0].registry_modules[0].deprecations[0].version`},
+		// A token without an id is known by its description (its ID is derived from it, not from its place).
+		{name: "agent tokens alike without an id", path: "organizations.0.agent_pools.0.tokens.0", v: map[string]any{"description": "new agent", "created_ago": "1h"},
+			want: `organizations[0].agent_pools[0].tokens[1].description: "new agent" is also the description of organizations[0].agent_pools[0].tokens[0], and neither has an id: a token without an id is known by its description`},
+		{name: "user tokens alike without an id", path: "users.1.tokens", v: []any{map[string]any{"value": "bob-test-token-0001"}, map[string]any{"value": "bob-test-token-0002"}},
+			want: `users[1].tokens[1].description: none, as users[1].tokens[0] has none, and neither has an id: a token without an id is known by its description, so give one of them an id or another description (unique among this user's tokens without an id)`},
 		{name: "deprecation link", path: "organizations.0.registry_modules.0.deprecations.0.link", v: "example.com/upgrade", want: `organizations[0].registry_modules[0].deprecations[0].link: "example.com/upgrade" is not an absolute http:// or https:// URL`},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
@@ -287,11 +301,13 @@ func externalIDOf(o *tfe.Organization, err error) (string, error) {
 	return o.ExternalID, nil
 }
 
-// TestSeedFile_dataRestarts: on a --data file, seeding merges by ID:
-// changes made through the API survive a restart with the seed, a deleted
-// object comes back, nothing is doubled, a restart without the seed flag
-// applies the recorded seed and its tokens work (the one the file gives no
-// value keeps its first value); a name taken under another ID is refused.
+// TestSeedFile_dataRestarts: on a --data file, the seed states what exists
+// at the first start: changes made through the API survive a restart with
+// the seed, a deleted object stays deleted, nothing is doubled, a restart
+// without the seed flag applies the recorded seed and its tokens work (the
+// one the file gives no value keeps its first value); an object the file
+// declares for the first time is made, and refused when its name is taken
+// under another ID.
 func TestSeedFile_dataRestarts(t *testing.T) {
 	t.Parallel()
 	ctx := context.Background()
@@ -313,7 +329,7 @@ func TestSeedFile_dataRestarts(t *testing.T) {
 		t.Fatal(err)
 	}
 
-	// Restarted with the seed: the rename kept, the workspace back.
+	// Restarted with the seed: the rename kept, the workspace still gone.
 	second := start()
 	again, err := second.Server.SeedFile("org.json", noValue)
 	if err != nil {
@@ -326,10 +342,10 @@ func TestSeedFile_dataRestarts(t *testing.T) {
 	if tm, err := c.Teams.Read(ctx, "team-Platform01"); err != nil || tm.Name != "platform-renamed" {
 		t.Errorf("the team changed through the API: %+v, %v", tm, err)
 	}
-	if _, err := c.Workspaces.ReadByID(ctx, "ws-App01"); err != nil {
-		t.Errorf("the deleted workspace is not back: %v", err)
+	if _, err := c.Workspaces.ReadByID(ctx, "ws-App01"); !errors.Is(err, tfe.ErrResourceNotFound) {
+		t.Errorf("the workspace deleted through the API is back: %v", err)
 	}
-	if wss, err := c.Workspaces.List(ctx, "acme", nil); err != nil || len(wss.Items) != 2 {
+	if wss, err := c.Workspaces.List(ctx, "acme", nil); err != nil || len(wss.Items) != 1 {
 		t.Errorf("workspaces after two seedings: %d, %v", len(wss.Items), err)
 	}
 
@@ -343,15 +359,204 @@ func TestSeedFile_dataRestarts(t *testing.T) {
 		t.Errorf("the token after a restart without the seed: %v", err)
 	}
 
+	// A workspace the file declares for the first time is made.
+	added := changed(t, noValue, "organizations.0.workspaces.1", map[string]any{"id": "ws-Docs01", "name": "docs"})
+	if _, err := third.Server.SeedFile("org.json", added); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := client(t, third, token).Workspaces.ReadByID(ctx, "ws-Docs01"); err != nil {
+		t.Errorf("a workspace new to the seed file: %v", err)
+	}
+
 	// A workspace made through the API, then declared with another ID.
 	if _, err := client(t, third, token).Workspaces.Create(ctx, "acme", tfe.WorkspaceCreateOptions{Name: tfe.String("api")}); err != nil {
 		t.Fatal(err)
 	}
-	clash := withChange(t, "organizations.0.workspaces.1", map[string]any{"id": "ws-Api01", "name": "api"})
+	clash := changed(t, added, "organizations.0.workspaces.1", map[string]any{"id": "ws-Api01", "name": "api"})
 	_, err = third.Server.SeedFile("org.json", clash)
 	if err == nil || !strings.Contains(err.Error(), `organizations[0].workspaces[1].name: workspace "api" already exists in acme with ID ws-`) {
 		t.Errorf("a name taken under another ID: %v", err)
 	}
+}
+
+// TestSeedFile_replacedThroughTheAPI (issue 53, row 7): what terraform test
+// does to seeded objects, each destroyed and made again through the API
+// (under new IDs), or destroyed; the next start on the --data file, with
+// the seed file or without a seed flag, starts and keeps what the API did.
+func TestSeedFile_replacedThroughTheAPI(t *testing.T) {
+	t.Parallel()
+	ctx := context.Background()
+	data := filepath.Join(t.TempDir(), "state.json")
+	start := func() *sandbox.Instance { return sandbox.StartWithOptions(t, sandbox.Options{DataFile: data}) }
+	first := start()
+	if _, err := first.Server.SeedFile("org.json", []byte(seedDoc)); err != nil {
+		t.Fatal(err)
+	}
+	c := client(t, first, "alice-test-token-0001")
+	mod := tfe.RegistryModuleID{Organization: "acme", Namespace: "acme", Name: "network", Provider: "aws", RegistryName: tfe.PrivateRegistry}
+	// Replaced: a policy, a grant, a test variable, a workspace and a team
+	// the file gives no ID (its derived ID is gone).
+	if err := c.Policies.Delete(ctx, "pol-Limit01"); err != nil {
+		t.Fatal(err)
+	}
+	pol, err := c.Policies.Create(ctx, "acme", tfe.PolicyCreateOptions{Name: tfe.String("limit"), EnforcementLevel: tfe.EnforcementMode(tfe.EnforcementAdvisory)})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := c.TeamAccess.Remove(ctx, "tws-PlatformApp01"); err != nil {
+		t.Fatal(err)
+	}
+	grant, err := c.TeamAccess.Add(ctx, tfe.TeamAccessAddOptions{Access: tfe.Access(tfe.AccessRead), Team: &tfe.Team{ID: "team-Platform01"}, Workspace: &tfe.Workspace{ID: "ws-App01"}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := c.TestVariables.Delete(ctx, mod, "var-Region01"); err != nil {
+		t.Fatal(err)
+	}
+	v, err := c.TestVariables.Create(ctx, mod, tfe.VariableCreateOptions{Key: tfe.String("TF_VAR_region"), Value: tfe.String("us-east-1"), Category: tfe.Category(tfe.CategoryEnv)})
+	if err != nil {
+		t.Fatal(err)
+	}
+	web, err := c.Workspaces.Read(ctx, "acme", "web")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := c.Workspaces.DeleteByID(ctx, web.ID); err != nil {
+		t.Fatal(err)
+	}
+	newWeb, err := c.Workspaces.Create(ctx, "acme", tfe.WorkspaceCreateOptions{Name: tfe.String("web")})
+	if err != nil {
+		t.Fatal(err)
+	}
+	// Destroyed: an agent token, a deprecation, a team.
+	if err := c.AgentTokens.Delete(ctx, "at-CIOld01"); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := setDeprecation(ctx, c, mod, "1.0.0", deprecationBody{Status: "Undeprecated"}); err != nil {
+		t.Fatal(err)
+	}
+	devs, err := teamNamed(ctx, c, "acme", "developers")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := c.Teams.Delete(ctx, devs); err != nil {
+		t.Fatal(err)
+	}
+
+	check := func(inst *sandbox.Instance) {
+		t.Helper()
+		c := client(t, inst, "alice-test-token-0001")
+		if got, err := c.Policies.Read(ctx, pol.ID); err != nil || got.EnforcementLevel != tfe.EnforcementAdvisory {
+			t.Errorf("the policy made again through the API: %+v, %v", got, err)
+		}
+		if got, err := c.TeamAccess.Read(ctx, grant.ID); err != nil || got.Access != tfe.AccessRead {
+			t.Errorf("the grant made again through the API: %+v, %v", got, err)
+		}
+		if got, err := c.TestVariables.Read(ctx, mod, v.ID); err != nil || got.Value != "us-east-1" {
+			t.Errorf("the test variable made again through the API: %+v, %v", got, err)
+		}
+		if got, err := c.Workspaces.Read(ctx, "acme", "web"); err != nil || got.ID != newWeb.ID {
+			t.Errorf("the workspace made again through the API: %+v, %v", got, err)
+		}
+		for what, err := range map[string]error{
+			"policy":    readErr(c.Policies.Read(ctx, "pol-Limit01")),
+			"grant":     readErr(c.TeamAccess.Read(ctx, "tws-PlatformApp01")),
+			"variable":  readErr(c.TestVariables.Read(ctx, mod, "var-Region01")),
+			"workspace": readErr(c.Workspaces.ReadByID(ctx, web.ID)),
+			"token":     readErr(c.AgentTokens.Read(ctx, "at-CIOld01")),
+			"team":      readErr(c.Teams.Read(ctx, devs)),
+		} {
+			if !errors.Is(err, tfe.ErrResourceNotFound) {
+				t.Errorf("the seeded %s deleted through the API is back: %v", what, err)
+			}
+		}
+		if got, err := readVersion(ctx, c, mod, "1.0.0"); err != nil || got.Deprecation != nil {
+			t.Errorf("the deprecation reverted through the API is back: %+v, %v", got, err)
+		}
+		if toks, err := c.AgentTokens.List(ctx, "apool-CI01"); err != nil || len(toks.Items) != 1 {
+			t.Errorf("agent tokens: %+v, %v", toks, err)
+		}
+	}
+	second := start()
+	if _, err := second.Server.SeedFile("org.json", []byte(seedDoc)); err != nil {
+		t.Fatalf("a restart with the seed after replacements through the API: %v", err)
+	}
+	check(second)
+	third := start()
+	if _, _, err := third.Server.Reseed(); err != nil {
+		t.Fatalf("a restart without a seed flag after replacements through the API: %v", err)
+	}
+	check(third)
+}
+
+// TestSeedFile_tokensKeyedByDescription (issue 53, row 6): tokens without
+// an id are known by their description, not their place: a token inserted
+// before the others on a restart is made, and the others stay one each,
+// their values working.
+func TestSeedFile_tokensKeyedByDescription(t *testing.T) {
+	t.Parallel()
+	ctx := context.Background()
+	data := filepath.Join(t.TempDir(), "state.json")
+	start := func() *sandbox.Instance { return sandbox.StartWithOptions(t, sandbox.Options{DataFile: data}) }
+	agent := func(d string) map[string]any { return map[string]any{"description": d, "created_ago": "1h"} }
+	user := func(d, value string) map[string]any { return map[string]any{"description": d, "value": value} }
+	before := changed(t, withChange(t, "organizations.0.agent_pools.0.tokens", []any{agent("a"), agent("b")}),
+		"users.1.tokens", []any{user("ci", "bob-token-ci-0001")})
+	after := changed(t, withChange(t, "organizations.0.agent_pools.0.tokens", []any{agent("new"), agent("a"), agent("b")}),
+		"users.1.tokens", []any{user("laptop", "bob-token-laptop-01"), user("ci", "bob-token-ci-0001")})
+
+	first := start()
+	if _, err := first.Server.SeedFile("org.json", before); err != nil {
+		t.Fatal(err)
+	}
+	ids := poolTokens(t, client(t, first, "alice-test-token-0001"), "apool-CI01")
+	second := start()
+	if _, err := second.Server.SeedFile("org.json", after); err != nil {
+		t.Fatal(err)
+	}
+	got := poolTokens(t, client(t, second, "alice-test-token-0001"), "apool-CI01")
+	if len(got) != 3 || got["a"] != ids["a"] || got["b"] != ids["b"] || got["new"] == "" {
+		t.Errorf("pool tokens by description after inserting one: %v, were %v", got, ids)
+	}
+	for _, value := range []string{"bob-token-ci-0001", "bob-token-laptop-01"} {
+		if _, err := client(t, second, value).Organizations.Read(ctx, "acme"); err != nil {
+			t.Errorf("user token %s after inserting one: %v", value, err)
+		}
+	}
+}
+
+// poolTokens returns the IDs of pool's tokens by description, failing on a
+// description seen twice.
+func poolTokens(t *testing.T, c *tfe.Client, pool string) map[string]string {
+	t.Helper()
+	l, err := c.AgentTokens.List(context.Background(), pool)
+	if err != nil {
+		t.Fatal(err)
+	}
+	out := map[string]string{}
+	for _, tok := range l.Items {
+		if _, ok := out[tok.Description]; ok {
+			t.Errorf("pool %s holds two tokens %q", pool, tok.Description)
+		}
+		out[tok.Description] = tok.ID
+	}
+	return out
+}
+
+func readErr[T any](_ T, err error) error { return err }
+
+// teamNamed is the ID of org's team name.
+func teamNamed(ctx context.Context, c *tfe.Client, org, name string) (string, error) {
+	l, err := c.Teams.List(ctx, org, &tfe.TeamListOptions{Names: []string{name}})
+	if err != nil {
+		return "", err
+	}
+	for _, tm := range l.Items {
+		if tm.Name == name {
+			return tm.ID, nil
+		}
+	}
+	return "", fmt.Errorf("no team %s in %s", name, org)
 }
 
 // TestSeedDemo_isAFile: the demo seed is a seed file, and it passes the

@@ -175,6 +175,21 @@ func (p *seedParser) unique(seen map[string]string, path, what, name string) {
 	seen[name] = path
 }
 
+// knownBy records the description of a token without an id, which names it (its ID is derived
+// from it, README.md "IDs"): two such tokens of one owner would be one.
+func (p *seedParser) knownBy(seen map[string]string, path, owner, description string) {
+	if other, ok := seen[description]; ok {
+		what := fmt.Sprintf("%q is also the description of %s", description, other)
+		if description == "" {
+			what = "none, as " + other + " has none"
+		}
+		p.fail(join(path, "description"), "%s, and neither has an id: a token without an id is known by its description, "+
+			"so give one of them an id or another description (unique among %s tokens without an id)", what, owner)
+		return
+	}
+	seen[description] = path
+}
+
 func seedCheckName(s string) string {
 	if !nameRE.MatchString(s) {
 		return "is not a valid name: letters, digits, - and _ only"

@@ -7,6 +7,9 @@ package sandbox
 // organization so contradict the state.
 func (st *state) seedGovernedConflicts(so seedOrg, fail func(path, format string, args ...any)) {
 	for _, sp := range so.Policies {
+		if st.Seeded[sp.ID] {
+			continue
+		}
 		if have := st.Policies[sp.ID]; have != nil && have.Org != so.Name {
 			fail(sp.path+".id", "%q is already the ID of policy %q of organization %s", sp.ID, have.Name, have.Org)
 		}
@@ -15,6 +18,9 @@ func (st *state) seedGovernedConflicts(so seedOrg, fail func(path, format string
 		}
 	}
 	for _, sg := range so.TeamAccess {
+		if st.Seeded[sg.ID] {
+			continue
+		}
 		if have := st.TeamAccesses[sg.ID]; have != nil && (have.TeamID != sg.TeamID || have.WorkspaceID != sg.WorkspaceID) {
 			fail(sg.path+".id", "%q is already the ID of another team access (team %s, workspace %s)", sg.ID, have.TeamID, have.WorkspaceID)
 		}
@@ -24,6 +30,9 @@ func (st *state) seedGovernedConflicts(so seedOrg, fail func(path, format string
 	}
 	for _, sa := range so.AgentPools {
 		for _, t := range sa.Tokens {
+			if st.Seeded[t.ID] {
+				continue
+			}
 			if have := st.Tokens[t.ID]; have != nil && (have.Kind != tokenAgent || have.PoolID != sa.ID) {
 				fail(t.path+".id", "%q is already the ID of another token", t.ID)
 			}
@@ -31,6 +40,9 @@ func (st *state) seedGovernedConflicts(so seedOrg, fail func(path, format string
 	}
 	for _, sm := range so.Modules {
 		for _, v := range sm.TestVariables {
+			if st.Seeded[v.ID] {
+				continue
+			}
 			if have := st.TestVariables[v.ID]; have != nil && (have.ModuleID != sm.ID || have.Key != v.Key) {
 				fail(v.path+".id", "%q is already the ID of another test variable (key %s)", v.ID, have.Key)
 			}
@@ -42,11 +54,12 @@ func (st *state) seedGovernedConflicts(so seedOrg, fail func(path, format string
 }
 
 // applyGoverned makes the governed objects of the organization so that the
-// state lacks; createdBy is the user the agent tokens were made by (its
-// first owner). Objects that exist are kept as they are.
+// state lacks and no seed made before; createdBy is the user the agent tokens were made by (its
+// first owner). Objects that exist are kept as they are, and so is what the API deleted: an
+// object seeded before, or one whose parent (a team, workspace, pool or module) it deleted.
 func (st *state) applyGoverned(so seedOrg, createdBy string) {
 	for _, sp := range so.Policies {
-		if st.Policies[sp.ID] != nil {
+		if st.Policies[sp.ID] != nil || st.Seeded[sp.ID] {
 			continue
 		}
 		pol := &policy{record: st.recordWithID(sp.ID), Org: so.Name, Name: sp.Name, Description: sp.Description, Kind: sp.Kind, Query: sp.Query, Level: sp.Level}
@@ -56,14 +69,14 @@ func (st *state) applyGoverned(so seedOrg, createdBy string) {
 		st.Policies[pol.ID] = pol
 	}
 	for _, sg := range so.TeamAccess {
-		if st.TeamAccesses[sg.ID] != nil {
+		if st.TeamAccesses[sg.ID] != nil || st.Seeded[sg.ID] || st.Teams[sg.TeamID] == nil || st.Workspaces[sg.WorkspaceID] == nil {
 			continue
 		}
 		st.TeamAccesses[sg.ID] = &teamAccess{record: st.recordWithID(sg.ID), Org: so.Name, TeamID: sg.TeamID, WorkspaceID: sg.WorkspaceID, Access: sg.Access, Permissions: sg.Permissions}
 	}
 	for _, sa := range so.AgentPools {
 		for _, t := range sa.Tokens {
-			if st.Tokens[t.ID] != nil {
+			if st.Tokens[t.ID] != nil || st.Seeded[t.ID] || st.AgentPools[sa.ID] == nil {
 				continue
 			}
 			// The secret is made and forgotten, as the service keeps only a
@@ -79,8 +92,11 @@ func (st *state) applyGoverned(so seedOrg, createdBy string) {
 	}
 	for _, sm := range so.Modules {
 		m := st.RegistryModules[sm.ID]
+		if m == nil {
+			continue
+		}
 		for _, v := range sm.TestVariables {
-			if st.TestVariables[v.ID] != nil {
+			if st.TestVariables[v.ID] != nil || st.Seeded[v.ID] {
 				continue
 			}
 			st.TestVariables[v.ID] = &testVariable{record: st.recordWithID(v.ID), ModuleID: m.ID, Key: v.Key, Value: v.Value, Description: v.Description,
@@ -88,7 +104,7 @@ func (st *state) applyGoverned(so seedOrg, createdBy string) {
 		}
 		for _, d := range sm.Deprecations {
 			mv := m.version(d.Version)
-			if mv == nil || mv.Deprecation != nil {
+			if mv == nil || mv.Deprecation != nil || st.Seeded[seedDeprecationKey(m.ID, d.Version)] {
 				continue
 			}
 			t := st.now()

@@ -178,30 +178,35 @@ func TestSeedFile_governedMade(t *testing.T) {
 	}
 }
 
-// TestSeedFile_governedConflicts: a governed object that the state holds
-// under another ID (a grant made through the API, a policy of that name) is
+// TestSeedFile_governedConflicts: a governed object the file declares for
+// the first time that the state holds under another ID (a grant, a policy
+// of that name, a test variable of that key, each made through the API) is
 // refused at its field, and nothing is made.
 func TestSeedFile_governedConflicts(t *testing.T) {
 	t.Parallel()
 	ctx := context.Background()
 	inst := sandbox.Start(t)
-	if _, err := inst.Server.SeedFile("org.json", withChange(t, "organizations.0.team_access", remove)); err != nil {
+	firstSeed := changed(t, withChange(t, "organizations.0.team_access", remove), "organizations.0.registry_modules.0.test_variables", remove)
+	firstSeed = changed(t, firstSeed, "organizations.0.policies", []any{map[string]any{"name": "tags", "kind": "opa", "query": "data.terraform.deny"}})
+	if _, err := inst.Server.SeedFile("org.json", firstSeed); err != nil {
 		t.Fatal(err)
 	}
 	c := client(t, inst, "alice-test-token-0001")
 	if _, err := c.TeamAccess.Add(ctx, tfe.TeamAccessAddOptions{Access: tfe.Access(tfe.AccessRead), Team: &tfe.Team{ID: "team-Platform01"}, Workspace: &tfe.Workspace{ID: "ws-App01"}}); err != nil {
 		t.Fatal(err)
 	}
-	if err := c.Policies.Delete(ctx, "pol-Limit01"); err != nil {
+	if _, err := c.Policies.Create(ctx, "acme", tfe.PolicyCreateOptions{Name: tfe.String("limit"), EnforcementLevel: tfe.EnforcementMode(tfe.EnforcementAdvisory)}); err != nil {
 		t.Fatal(err)
 	}
-	if _, err := c.Policies.Create(ctx, "acme", tfe.PolicyCreateOptions{Name: tfe.String("limit"), EnforcementLevel: tfe.EnforcementMode(tfe.EnforcementAdvisory)}); err != nil {
+	mod := tfe.RegistryModuleID{Organization: "acme", Namespace: "acme", Name: "network", Provider: "aws", RegistryName: tfe.PrivateRegistry}
+	if _, err := c.TestVariables.Create(ctx, mod, tfe.VariableCreateOptions{Key: tfe.String("TF_VAR_region"), Value: tfe.String("x"), Category: tfe.Category(tfe.CategoryEnv)}); err != nil {
 		t.Fatal(err)
 	}
 	_, err := inst.Server.SeedFile("org.json", []byte(seedDoc))
 	for _, want := range []string{
 		`organizations[0].team_access[0].team: team "platform" already has access to workspace "app" with ID tws-`,
 		`organizations[0].policies[0].name: policy "limit" already exists in acme with ID pol-`,
+		`organizations[0].registry_modules[0].test_variables[0].key: module network/aws already has a test variable TF_VAR_region with another ID: give that ID, or another key`,
 	} {
 		if err == nil || !strings.Contains(err.Error(), want) {
 			t.Errorf("got %v\nwant %s", err, want)
@@ -209,5 +214,8 @@ func TestSeedFile_governedConflicts(t *testing.T) {
 	}
 	if _, err := c.TeamAccess.Read(ctx, "tws-PlatformApp01"); err == nil {
 		t.Error("a refused seed made a grant")
+	}
+	if vars, err := c.TestVariables.List(ctx, mod, nil); err != nil || len(vars.Items) != 1 {
+		t.Errorf("a refused seed made a test variable: %+v, %v", vars, err)
 	}
 }

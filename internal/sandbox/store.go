@@ -45,6 +45,9 @@ type state struct {
 	TestVariables         map[string]*testVariable         `json:"test_variables"`
 	// Seed is the last seed applied (seed.go), applied again at a restart.
 	Seed *seedRecord `json:"seed,omitempty"`
+	// Seeded holds the keys (seedKey) of the objects a seed declared and found or made: a later
+	// seeding leaves them to what the API did since (README.md "Seed files").
+	Seeded map[string]bool `json:"seeded,omitempty"`
 
 	// clock is the sandbox's clock (clock.go), not persisted.
 	clock *serviceClock
