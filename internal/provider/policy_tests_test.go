@@ -234,6 +234,81 @@ resource "tfgov_policy_upload" "test" {
 	})
 }
 
+// TestAccPolicyUploadResource_testsQuery: tfgov_policy_upload's tests_wo.query must be its policy's
+// query, which HCP Terraform evaluates: examples that pass under another query (here `warn`, always
+// empty) fail the apply of a new policy before the upload, and the plan of an existing one.
+func TestAccPolicyUploadResource_testsQuery(t *testing.T) {
+	name := testAccName("upquery")
+	config := func(query, example string) string {
+		return fmt.Sprintf(`
+resource "tfgov_policy" "test" {
+  name  = %q
+  kind  = "opa"
+  query = "data.terraform.policies.tags.deny"
+}
+
+resource "tfgov_policy_upload" "test" {
+  policy_id = tfgov_policy.test.id
+  content   = %q
+  tests_wo = {
+    query    = %s
+    examples = [{ name = %q, input = %q, expect = "pass" }]
+  }
+}
+`, name, testedPolicy+"\nwarn contains \"never\" if false\n", query, example, taggedInput)
+	}
+	other := config(`"data.terraform.policies.tags.warn"`, "tagged")
+	const addr = "tfgov_policy_upload.test"
+	accParallelTest(t, resource.TestCase{
+		CheckDestroy: testAccCheckPolicyDestroyed(t, name),
+		Steps: []resource.TestStep{
+			{
+				// A new policy: its query is known at apply (the upload's own plan there), before the upload.
+				Config: other,
+				ExpectError: matchWrapped(`Policy tests use another query`, `tests_wo.query is "data.terraform.policies.tags.warn", but the policy's query is "data.terraform.policies.tags.deny"`,
+					"so nothing"),
+			},
+			{
+				Config: config("tfgov_policy.test.query", "tagged"),
+				ConfigStateChecks: []statecheck.StateCheck{
+					testAccCheckCode(t, addr, testedPolicy+"\nwarn contains \"never\" if false\n"),
+					statecheck.ExpectKnownValue(addr, tfjsonpath.New("tests_sha256"), knownvalue.StringRegexp(sha256RE)),
+				},
+			},
+			{
+				// The tests alone change: the apply's own plan, which knows no policy query, agrees.
+				Config: config("tfgov_policy.test.query", "tagged bucket"),
+				ConfigPlanChecks: resource.ConfigPlanChecks{PreApply: []plancheck.PlanCheck{
+					plancheck.ExpectResourceAction(addr, plancheck.ResourceActionUpdate),
+				}},
+			},
+			{
+				Config:      other,
+				PlanOnly:    true,
+				ExpectError: matchWrapped(`Policy tests use another query`, `but the policy's query is "data.terraform.policies.tags.deny"`, "nothing will be uploaded"),
+			},
+		},
+	})
+}
+
+// TestSameRegoQuery: queries compare as Rego, spacing aside.
+func TestSameRegoQuery(t *testing.T) {
+	for _, tc := range []struct {
+		a, b string
+		want bool
+	}{
+		{"data.terraform.deny", "data.terraform.deny", true},
+		{"data.terraform.deny", " data.terraform.deny\n", true},
+		{`data.terraform["deny"]`, "data.terraform.deny", true},
+		{"data.terraform.deny", "data.terraform.policies.deny", false},
+		{"data.terraform.deny", "data.terraform.deny[", false},
+	} {
+		if got := sameRegoQuery(tc.a, tc.b); got != tc.want {
+			t.Errorf("sameRegoQuery(%q, %q) = %v, want %v", tc.a, tc.b, got, tc.want)
+		}
+	}
+}
+
 // TestQuickstartPolicyTests: the quickstart's OPA policy passes its own
 // tests and examples (examples/quickstart/policies.tf), as its plan runs
 // them; and an example expecting the other outcome, or other violations,
