@@ -173,6 +173,13 @@ func TestAccPolicyResource_tests(t *testing.T) {
 				}},
 				ConfigStateChecks: []statecheck.StateCheck{runs.expect(true)},
 			},
+			// The query alone: the examples run again, under it (tests_sha256 holds the query).
+			{
+				Config: strings.Replace(testedPolicyConfig(name, dir, "opa", "fail"), `"data.terraform.policies.tags.deny"`,
+					`"data.terraform.policies.tags.warn"`, 1),
+				PlanOnly:    true,
+				ExpectError: matchWrapped(`Policy example failed to evaluate`, `query "data.terraform.policies.tags.warn" is undefined`),
+			},
 			// content_wo's code (write-only, in the configuration only) is
 			// evaluated at plan too.
 			{
@@ -360,6 +367,50 @@ func TestQuickstartPolicyTests(t *testing.T) {
 				}
 			}
 		})
+	}
+}
+
+// TestPolicyTestsDigest: tests_sha256 changes with everything a run of the tests depends on, so
+// that a plan never skips tests that would run otherwise: the code's name and bytes, the query (a
+// policy whose query alone changes is tested again), each test module and each example.
+func TestPolicyTestsDigest(t *testing.T) {
+	t.Parallel()
+	code := policyeval.Module{Name: "tags.rego", Code: []byte(testedPolicy)}
+	base := func() *policyTests {
+		return &policyTests{
+			modules:  []policyeval.Module{{Name: "tags_test.rego", Code: []byte(testedPolicyTest("m"))}},
+			examples: []policyExample{{name: "untagged", input: []byte(untaggedInput), fail: true, violations: []json.RawMessage{json.RawMessage(`"m"`)}}},
+		}
+	}
+	const query = "data.terraform.policies.tags.deny"
+	want := base().digest(code, query)
+	if again := base().digest(code, query); again != want {
+		t.Fatalf("the same tests give digests %s and %s", want, again)
+	}
+	seen := map[string]string{want: "the base"}
+	for _, tc := range []struct {
+		name   string
+		change func(*policyTests, *policyeval.Module, *string)
+	}{
+		{"the code's name", func(_ *policyTests, c *policyeval.Module, _ *string) { c.Name = "other.rego" }},
+		{"the code", func(_ *policyTests, c *policyeval.Module, _ *string) { c.Code = append(c.Code, '\n') }},
+		{"the query", func(_ *policyTests, _ *policyeval.Module, q *string) { *q = "data.terraform.policies.tags.warn" }},
+		{"a test module's name", func(p *policyTests, _ *policyeval.Module, _ *string) { p.modules[0].Name = "other_test.rego" }},
+		{"a test module's code", func(p *policyTests, _ *policyeval.Module, _ *string) { p.modules[0].Code = []byte(testedPolicyTest("n")) }},
+		{"a test module more", func(p *policyTests, _ *policyeval.Module, _ *string) { p.modules = append(p.modules, p.modules[0]) }},
+		{"an example's name", func(p *policyTests, _ *policyeval.Module, _ *string) { p.examples[0].name = "other" }},
+		{"an example's input", func(p *policyTests, _ *policyeval.Module, _ *string) { p.examples[0].input = []byte(taggedInput) }},
+		{"an example's outcome", func(p *policyTests, _ *policyeval.Module, _ *string) { p.examples[0].fail = false }},
+		{"an example's violations", func(p *policyTests, _ *policyeval.Module, _ *string) { p.examples[0].violations = nil }},
+	} {
+		p, c, q := base(), code, query
+		c.Code = append([]byte(nil), code.Code...)
+		tc.change(p, &c, &q)
+		got := p.digest(c, q)
+		if other, dup := seen[got]; dup {
+			t.Errorf("changing %s leaves the digest of %s", tc.name, other)
+		}
+		seen[got] = tc.name
 	}
 }
 
