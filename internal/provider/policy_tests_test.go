@@ -396,7 +396,9 @@ func TestPolicyTestsDigest(t *testing.T) {
 		{"the code", func(_ *policyTests, c *policyeval.Module, _ *string) { c.Code = append(c.Code, '\n') }},
 		{"the query", func(_ *policyTests, _ *policyeval.Module, q *string) { *q = "data.terraform.policies.tags.warn" }},
 		{"a test module's name", func(p *policyTests, _ *policyeval.Module, _ *string) { p.modules[0].Name = "other_test.rego" }},
-		{"a test module's code", func(p *policyTests, _ *policyeval.Module, _ *string) { p.modules[0].Code = []byte(testedPolicyTest("n")) }},
+		{"a test module's code", func(p *policyTests, _ *policyeval.Module, _ *string) {
+			p.modules[0].Code = []byte(testedPolicyTest("n"))
+		}},
 		{"a test module more", func(p *policyTests, _ *policyeval.Module, _ *string) { p.modules = append(p.modules, p.modules[0]) }},
 		{"an example's name", func(p *policyTests, _ *policyeval.Module, _ *string) { p.examples[0].name = "other" }},
 		{"an example's input", func(p *policyTests, _ *policyeval.Module, _ *string) { p.examples[0].input = []byte(taggedInput) }},
