@@ -49,9 +49,8 @@ func Prepare(ctx context.Context, modules []Module, query string) (*Prepared, er
 	opts := []func(*rego.Rego){
 		// opa eval's default: builtin errors make the expression undefined.
 		rego.StrictBuiltinErrors(false),
-		// Evaluation stays local: a call that would reach the network is a
-		// compile error naming the builtin (DESIGN.md).
-		rego.UnsafeBuiltins(map[string]struct{}{ast.HTTPSend.Name: {}, ast.NetLookupIPAddr.Name: {}}),
+		// Evaluation stays local: a builtin not allowed is a compile error naming it (builtins.go).
+		rego.Capabilities(capabilities()),
 	}
 	seen := map[string]bool{}
 	for _, m := range modules {
@@ -72,6 +71,7 @@ func Prepare(ctx context.Context, modules []Module, query string) (*Prepared, er
 	opts = append(opts, rego.ParsedQuery(body))
 	pq, err := rego.New(opts...).PrepareForEval(ctx)
 	if err != nil {
+		explainRefused(err)
 		return nil, single(err)
 	}
 	return &Prepared{query: query, pq: pq}, nil

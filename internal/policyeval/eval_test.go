@@ -25,7 +25,7 @@ func TestEvaluateErrors(t *testing.T) {
 		{"empty module", []Module{ok, {Name: "empty.rego", Code: []byte("\n")}}, "data.p.deny", "", "empty.rego: the module is empty"},
 		{"two modules of one name", []Module{ok, ok}, "data.p.deny", "", `two modules are named "ok.rego"`},
 		{"a request", []Module{{Name: "net.rego", Code: []byte("package p\n\ndeny contains r if {\n\tr := http.send({\"method\": \"get\", \"url\": \"http://127.0.0.1:9\"})\n}\n")}},
-			"data.p.deny", "", "net.rego:4: rego_type_error: unsafe built-in function calls in expression: http.send"},
+			"data.p.deny", "", "net.rego:4: rego_type_error: undefined function http.send (refused by the provider: it sends HTTP requests"},
 		{"input not JSON", []Module{ok}, "data.p.deny", `{"plan": `, "the input is not a JSON document"},
 	}
 	for _, tc := range tests {

@@ -85,9 +85,11 @@ test_conflict if { conflict == 1 }
 		{name: "test does not compile", policy: tagsPolicy, tests: []string{"package x\ntest_a if { data.terraform.policies.tags.deny == nope }"},
 			failures: []string{"tags_test_0.rego:2: rego_unsafe_var_error: var nope is unsafe"}},
 		{name: "no network", policy: tagsPolicy, tests: []string{"package x\ntest_a if { http.send({\"method\": \"get\", \"url\": \"https://example.com\"}) }"},
-			failures: []string{"tags_test_0.rego:2: rego_type_error: undefined function http.send"}},
+			failures: []string{"tags_test_0.rego:2: rego_type_error: undefined function http.send (refused by the provider"}},
 		{name: "no test", policy: tagsPolicy, tests: []string{"package x\nallow := true"},
 			failures: []string{"tags_test_0.rego: no test in this file"}},
+		{name: "only todo tests", policy: tagsPolicy, tests: []string{passing, "package y\ntodo_test_a if { false }\ntodo_test_b if { true }"}, passed: 2, skipped: 3,
+			failures: []string{"tags_test_1.rego: no test runs in this file: its only tests are todo_ rules"}},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			var tests []Module

@@ -12,10 +12,14 @@ type policyIdentity struct {
 	kind         tfe.PolicyKind
 	name         string
 	organization string
+	query        string // "" when not known (and for Sentinel)
 }
 
 func identityOf(pol *policyAPI) policyIdentity {
 	pi := policyIdentity{kind: pol.Kind, name: pol.Name}
+	if pol.Query != nil {
+		pi.query = *pol.Query
+	}
 	if pol.Organization != nil {
 		pi.organization = pol.Organization.Name
 	}

@@ -57,8 +57,9 @@ func (d *policyEvaluationDataSource) Schema(_ context.Context, _ datasource.Sche
 			"for it, so a `terraform test` file or a `check` block can assert a policy library's behaviour offline. " +
 			"OPA's own packages compile the code (each module as Rego v1, or else v0) and evaluate the query as `opa eval` does. " +
 			"A module that does not parse, a query that is undefined or gives no array, and an evaluation error (such as a rule with " +
-			"conflicting values) are errors, naming the module and line; so is a call to `http.send` or `net.lookup_ip_addr`, " +
-			"which would make the evaluation reach the network.",
+			"conflicting values) are errors, naming the module and line; so is a call to a builtin that could reach the network, the file system " +
+			"or the environment (`http.send`, `net.lookup_ip_addr`, `opa.runtime`, `json.match_schema` and `json.verify_schema`, whose `$ref` " +
+			"can name a URL or a file), or to one that the provider's OPA has and the provider has not reviewed yet.",
 		Attributes: map[string]schema.Attribute{
 			"modules": schema.MapAttribute{
 				ElementType: types.StringType, Optional: true,

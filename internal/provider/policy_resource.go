@@ -241,6 +241,7 @@ func (r *policyResource) ModifyPlan(ctx context.Context, req resource.ModifyPlan
 	if !plan.ID.IsUnknown() && !plan.Kind.IsUnknown() {
 		r.data.rememberPolicyIdentity(plan.ID.ValueString(), policyIdentity{
 			kind: tfe.PolicyKind(plan.Kind.ValueString()), name: plan.Name.ValueString(), organization: plan.Organization.ValueString(),
+			query: plan.Query.ValueString(), // "" while unknown
 		})
 	}
 	known, have, ok := r.planCode(ctx, req, resp, cfg, &plan, prior)

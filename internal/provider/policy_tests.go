@@ -89,8 +89,10 @@ func testsSchema(upload bool) schema.SingleNestedAttribute {
 	if upload {
 		attrs["query"] = schema.StringAttribute{
 			Optional: true, WriteOnly: true,
-			MarkdownDescription: "The policy's query, which the examples evaluate, usually `tfgov_policy.<name>.query`: required with `examples`.",
-			Validators:          []validator.String{regoQueryValidator{}},
+			MarkdownDescription: "The policy's query, which the examples evaluate: `tfgov_policy.<name>.query`; required with `examples`. " +
+				"It must be the policy's own query, which HCP Terraform evaluates: another one fails the plan (or, for a policy this apply creates, the apply, before the upload), " +
+				"whenever the provider knows the policy's query (the `tfgov_policy` is in this configuration, or the refresh listed it).",
+			Validators: []validator.String{regoQueryValidator{}},
 		}
 	}
 	return schema.SingleNestedAttribute{

@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"path/filepath"
+	"strings"
 	"sync"
 
 	tfe "github.com/hashicorp/go-tfe"
@@ -25,6 +26,9 @@ type testedCode struct {
 	have  bool         // code is known
 	sum   types.String // the code's planned digest: unknown when the apply may upload other bytes
 	query types.String // the policy's query (tfgov_policy); null for tfgov_policy_upload's own
+	// policyQuery: tfgov_policy_upload's policy's query, which tests_wo.query must equal; "" while not known.
+	policyQuery string
+	newPolicy   bool // tfgov_policy_upload's policy is made by this apply (its ID unknown)
 	// passed: digests whose tests passed in this process, so that an apply tests its bytes once.
 	passed *sync.Map
 }
@@ -60,15 +64,40 @@ func planTests(ctx context.Context, wo types.Object, c testedCode, prior types.S
 	if !known || !c.have {
 		return types.StringUnknown()
 	}
+	if !t.sameQuery(c, "will be", diags) {
+		return types.StringNull()
+	}
 	sum := t.digest(c.code, query)
 	if prior.ValueString() == sum {
 		return prior // passed already: nothing changed
 	}
 	t.runOnce(ctx, c, query, sum, "will be", diags)
-	if c.sum.IsUnknown() {
-		return types.StringUnknown() // run again at apply, on the bytes uploaded
+	if c.sum.IsUnknown() || (t.query != "" && c.newPolicy) {
+		// Run again at apply: on the bytes uploaded, or against the new policy's query.
+		return types.StringUnknown()
 	}
 	return types.StringValue(sum)
+}
+
+// sameQuery: tfgov_policy_upload's tests_wo.query, when given, is its policy's query, when known.
+func (t *policyTests) sameQuery(c testedCode, done string, diags *diag.Diagnostics) bool {
+	if t.query == "" || c.policyQuery == "" || sameRegoQuery(t.query, c.policyQuery) {
+		return true
+	}
+	diags.AddAttributeError(path.Root("tests_wo").AtName("query"), "Policy tests use another query",
+		fmt.Sprintf("%s: tests_wo.query is %q, but the policy's query is %q, which HCP Terraform evaluates: the examples would test another query, so nothing %s uploaded. "+
+			"Set query = tfgov_policy.<name>.query.", c.who, t.query, c.policyQuery, done))
+	return false
+}
+
+// sameRegoQuery compares two queries as Rego (spacing aside), else as text.
+func sameRegoQuery(a, b string) bool {
+	pa, errA := policyeval.ParseBody(a)
+	pb, errB := policyeval.ParseBody(b)
+	if errA != nil || errB != nil {
+		return strings.TrimSpace(a) == strings.TrimSpace(b)
+	}
+	return pa.Equal(pb)
 }
 
 // applyTests runs tests_wo on the code about to be uploaded when the plan could not.
@@ -83,6 +112,9 @@ func applyTests(ctx context.Context, config tfsdk.Config, c testedCode, planned 
 	query := t.query
 	if !c.query.IsNull() {
 		query = c.query.ValueString()
+	}
+	if !t.sameQuery(c, "was", diags) {
+		return types.StringNull()
 	}
 	sum := t.digest(c.code, query)
 	t.runOnce(ctx, c, query, sum, "was", diags)

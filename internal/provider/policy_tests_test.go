@@ -173,6 +173,13 @@ func TestAccPolicyResource_tests(t *testing.T) {
 				}},
 				ConfigStateChecks: []statecheck.StateCheck{runs.expect(true)},
 			},
+			// The query alone: the examples run again, under it (tests_sha256 holds the query).
+			{
+				Config: strings.Replace(testedPolicyConfig(name, dir, "opa", "fail"), `"data.terraform.policies.tags.deny"`,
+					`"data.terraform.policies.tags.warn"`, 1),
+				PlanOnly:    true,
+				ExpectError: matchWrapped(`Policy example failed to evaluate`, `query "data.terraform.policies.tags.warn" is undefined`),
+			},
 			// content_wo's code (write-only, in the configuration only) is
 			// evaluated at plan too.
 			{
@@ -234,6 +241,81 @@ resource "tfgov_policy_upload" "test" {
 	})
 }
 
+// TestAccPolicyUploadResource_testsQuery: tfgov_policy_upload's tests_wo.query must be its policy's
+// query, which HCP Terraform evaluates: examples that pass under another query (here `warn`, always
+// empty) fail the apply of a new policy before the upload, and the plan of an existing one.
+func TestAccPolicyUploadResource_testsQuery(t *testing.T) {
+	name := testAccName("upquery")
+	config := func(query, example string) string {
+		return fmt.Sprintf(`
+resource "tfgov_policy" "test" {
+  name  = %q
+  kind  = "opa"
+  query = "data.terraform.policies.tags.deny"
+}
+
+resource "tfgov_policy_upload" "test" {
+  policy_id = tfgov_policy.test.id
+  content   = %q
+  tests_wo = {
+    query    = %s
+    examples = [{ name = %q, input = %q, expect = "pass" }]
+  }
+}
+`, name, testedPolicy+"\nwarn contains \"never\" if false\n", query, example, taggedInput)
+	}
+	other := config(`"data.terraform.policies.tags.warn"`, "tagged")
+	const addr = "tfgov_policy_upload.test"
+	accParallelTest(t, resource.TestCase{
+		CheckDestroy: testAccCheckPolicyDestroyed(t, name),
+		Steps: []resource.TestStep{
+			{
+				// A new policy: its query is known at apply (the upload's own plan there), before the upload.
+				Config: other,
+				ExpectError: matchWrapped(`Policy tests use another query`, `tests_wo.query is "data.terraform.policies.tags.warn", but the policy's query is "data.terraform.policies.tags.deny"`,
+					"so nothing"),
+			},
+			{
+				Config: config("tfgov_policy.test.query", "tagged"),
+				ConfigStateChecks: []statecheck.StateCheck{
+					testAccCheckCode(t, addr, testedPolicy+"\nwarn contains \"never\" if false\n"),
+					statecheck.ExpectKnownValue(addr, tfjsonpath.New("tests_sha256"), knownvalue.StringRegexp(sha256RE)),
+				},
+			},
+			{
+				// The tests alone change: the apply's own plan, which knows no policy query, agrees.
+				Config: config("tfgov_policy.test.query", "tagged bucket"),
+				ConfigPlanChecks: resource.ConfigPlanChecks{PreApply: []plancheck.PlanCheck{
+					plancheck.ExpectResourceAction(addr, plancheck.ResourceActionUpdate),
+				}},
+			},
+			{
+				Config:      other,
+				PlanOnly:    true,
+				ExpectError: matchWrapped(`Policy tests use another query`, `but the policy's query is "data.terraform.policies.tags.deny"`, "nothing will be uploaded"),
+			},
+		},
+	})
+}
+
+// TestSameRegoQuery: queries compare as Rego, spacing aside.
+func TestSameRegoQuery(t *testing.T) {
+	for _, tc := range []struct {
+		a, b string
+		want bool
+	}{
+		{"data.terraform.deny", "data.terraform.deny", true},
+		{"data.terraform.deny", " data.terraform.deny\n", true},
+		{`data.terraform["deny"]`, "data.terraform.deny", true},
+		{"data.terraform.deny", "data.terraform.policies.deny", false},
+		{"data.terraform.deny", "data.terraform.deny[", false},
+	} {
+		if got := sameRegoQuery(tc.a, tc.b); got != tc.want {
+			t.Errorf("sameRegoQuery(%q, %q) = %v, want %v", tc.a, tc.b, got, tc.want)
+		}
+	}
+}
+
 // TestQuickstartPolicyTests: the quickstart's OPA policy passes its own
 // tests and examples (examples/quickstart/policies.tf), as its plan runs
 // them; and an example expecting the other outcome, or other violations,
@@ -285,6 +367,52 @@ func TestQuickstartPolicyTests(t *testing.T) {
 				}
 			}
 		})
+	}
+}
+
+// TestPolicyTestsDigest: tests_sha256 changes with everything a run of the tests depends on, so
+// that a plan never skips tests that would run otherwise: the code's name and bytes, the query (a
+// policy whose query alone changes is tested again), each test module and each example.
+func TestPolicyTestsDigest(t *testing.T) {
+	t.Parallel()
+	code := policyeval.Module{Name: "tags.rego", Code: []byte(testedPolicy)}
+	base := func() *policyTests {
+		return &policyTests{
+			modules:  []policyeval.Module{{Name: "tags_test.rego", Code: []byte(testedPolicyTest("m"))}},
+			examples: []policyExample{{name: "untagged", input: []byte(untaggedInput), fail: true, violations: []json.RawMessage{json.RawMessage(`"m"`)}}},
+		}
+	}
+	const query = "data.terraform.policies.tags.deny"
+	want := base().digest(code, query)
+	if again := base().digest(code, query); again != want {
+		t.Fatalf("the same tests give digests %s and %s", want, again)
+	}
+	seen := map[string]string{want: "the base"}
+	for _, tc := range []struct {
+		name   string
+		change func(*policyTests, *policyeval.Module, *string)
+	}{
+		{"the code's name", func(_ *policyTests, c *policyeval.Module, _ *string) { c.Name = "other.rego" }},
+		{"the code", func(_ *policyTests, c *policyeval.Module, _ *string) { c.Code = append(c.Code, '\n') }},
+		{"the query", func(_ *policyTests, _ *policyeval.Module, q *string) { *q = "data.terraform.policies.tags.warn" }},
+		{"a test module's name", func(p *policyTests, _ *policyeval.Module, _ *string) { p.modules[0].Name = "other_test.rego" }},
+		{"a test module's code", func(p *policyTests, _ *policyeval.Module, _ *string) {
+			p.modules[0].Code = []byte(testedPolicyTest("n"))
+		}},
+		{"a test module more", func(p *policyTests, _ *policyeval.Module, _ *string) { p.modules = append(p.modules, p.modules[0]) }},
+		{"an example's name", func(p *policyTests, _ *policyeval.Module, _ *string) { p.examples[0].name = "other" }},
+		{"an example's input", func(p *policyTests, _ *policyeval.Module, _ *string) { p.examples[0].input = []byte(taggedInput) }},
+		{"an example's outcome", func(p *policyTests, _ *policyeval.Module, _ *string) { p.examples[0].fail = false }},
+		{"an example's violations", func(p *policyTests, _ *policyeval.Module, _ *string) { p.examples[0].violations = nil }},
+	} {
+		p, c, q := base(), code, query
+		c.Code = append([]byte(nil), code.Code...)
+		tc.change(p, &c, &q)
+		got := p.digest(c, q)
+		if other, dup := seen[got]; dup {
+			t.Errorf("changing %s leaves the digest of %s", tc.name, other)
+		}
+		seen[got] = tc.name
 	}
 }
 

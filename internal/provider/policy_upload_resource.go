@@ -207,6 +207,12 @@ func (r *policyUploadResource) ModifyPlan(ctx context.Context, req resource.Modi
 	}
 	resp.Diagnostics.Append(resp.Plan.SetAttribute(ctx, path.Root("content_sha256"), sum)...)
 	c := r.data.withPassed(uploadTested(plan.PolicyID, codeName, kind, code, sum))
+	c.newPolicy = plan.PolicyID.IsUnknown()
+	if r.data != nil && !c.newPolicy {
+		// Known when the policy was listed or planned in this process (DESIGN.md "Policy tests at plan").
+		pi, _ := r.data.policyIdentity(plan.PolicyID.ValueString())
+		c.policyQuery = pi.query
+	}
 	if plan.TestsSHA256 = planTests(ctx, cfg.TestsWO, c, state.TestsSHA256, &resp.Diagnostics); resp.Diagnostics.HasError() {
 		return
 	}
@@ -431,6 +437,9 @@ func (r *policyUploadResource) upload(ctx context.Context, m *policyUploadResour
 	pol, ok := r.data.knownPolicy(id)
 	if !ok {
 		pol, ok = recordedPolicy(ctx, prior, id, diags)
+	}
+	if ok && pol.query == "" && m.TestsSHA256.IsUnknown() && givesTestsQuery(ctx, config) {
+		ok = false // tests_wo.query is compared with the policy's, not recorded
 	}
 	if !ok {
 		// Not seen nor recorded: read it, which also shows updated-at right before the upload.

@@ -51,7 +51,7 @@ func (m *policyUploadResourceModel) tested(pol policyIdentity, code []byte) test
 	}
 	return testedCode{
 		who:  fmt.Sprintf("The code of policy %s (%q)", m.PolicyID.ValueString(), pol.name),
-		kind: string(pol.kind), code: uploadModule(name, code), have: true, sum: m.ContentSHA256, query: types.StringNull(),
+		kind: string(pol.kind), code: uploadModule(name, code), have: true, sum: m.ContentSHA256, query: types.StringNull(), policyQuery: pol.query,
 	}
 }
 
@@ -66,5 +66,22 @@ func (r *policyUploadResource) testUnchanged(ctx context.Context, m *policyUploa
 	if !ok {
 		pol, _ = recordedPolicy(ctx, prior, id, diags)
 	}
+	if pol.query == "" && givesTestsQuery(ctx, config) {
+		// tests_wo.query is compared with the policy's, not recorded.
+		read, err := policyClient{r.data.client}.read(ctx, id)
+		if err != nil {
+			diags.AddAttributeError(path.Root("policy_id"), "Cannot run the policy's tests", policyError("Policy "+id, err))
+			return
+		}
+		r.data.rememberPolicy(read)
+		pol = identityOf(read)
+	}
 	m.TestsSHA256 = applyTests(ctx, config, r.data.withPassed(m.tested(pol, code)), m.TestsSHA256, diags)
+}
+
+// givesTestsQuery: tests_wo.query is set, so the apply compares it with the policy's query.
+func givesTestsQuery(ctx context.Context, config tfsdk.Config) bool {
+	var q types.String
+	_ = config.GetAttribute(ctx, path.Root("tests_wo").AtName("query"), &q)
+	return q.ValueString() != ""
 }
