@@ -460,9 +460,9 @@ func (d *providerData) moduleTestsDenied(ctx context.Context, mod moduleRef, ofV
 }
 
 // moduleTestCannotSee explains a test variable or run (what) whose module's list answered 404.
-func (d *providerData) moduleTestCannotSee(ctx context.Context, mod moduleRef, what, objects string) string {
+func (d *providerData) moduleTestCannotSee(ctx context.Context, check goneCheck, mod moduleRef, what, objects string) string {
 	seen, err := d.moduleSeen(ctx, mod)
-	return cannotSee(what, "module "+mod.String(), objects, strings.TrimSuffix(permTextTests, "."), seen, err)
+	return cannotSee(check, what, "module "+mod.String(), objects, strings.TrimSuffix(permTextTests, "."), seen, err)
 }
 
 // moduleTestImportDenied explains an import whose module's list answered 404, from the module's read.

@@ -303,7 +303,7 @@ func (r *teamAccessResource) Read(ctx context.Context, req resource.ReadRequest,
 	}
 	if ta == nil && importing {
 		importedMissing(&resp.Diagnostics, "team access", fmt.Sprintf("Team access %s was not found: no team holds a grant of that ID, or the API token may not see it "+
-			"(members see only the access of their own teams; owners and the workspace's admins see all).", id))
+			"(members see only the access of their own teams; owners, the workspace's admins and teams with \"Manage workspaces\" see all).", id))
 		return
 	}
 	if ta == nil && wsID == "" {
@@ -312,7 +312,7 @@ func (r *teamAccessResource) Read(ctx context.Context, req resource.ReadRequest,
 		return
 	}
 	if ta == nil {
-		if gone, why := r.data.teamAccessGone(ctx, id, state.TeamID.ValueString(), wsID, listMissing); !gone {
+		if gone, why := r.data.teamAccessGone(ctx, refreshCheck, id, state.TeamID.ValueString(), wsID, listMissing); !gone {
 			resp.Diagnostics.AddError("Cannot refresh team access", why)
 			return
 		}
@@ -371,7 +371,15 @@ func (r *teamAccessResource) Delete(ctx context.Context, req resource.DeleteRequ
 	}
 	id := state.ID.ValueString()
 	defer r.data.lists.teamAccess.invalidate(state.WorkspaceID.ValueString())
-	if err := r.data.client.TeamAccess.Remove(ctx, id); err != nil && !isNotFound(err) {
+	err := r.data.client.TeamAccess.Remove(ctx, id)
+	if isNotFound(err) {
+		if why := confirmGone(ctx, removeCheck, "Team access "+id, permTeamAccess, r.data.locateTeamAccess(id, state.TeamID.ValueString(), state.WorkspaceID.ValueString())); why != "" {
+			resp.Diagnostics.AddError("Cannot remove team access", why)
+			return
+		}
+		err = nil
+	}
+	if err != nil {
 		resp.Diagnostics.AddError("Error removing team access", fmt.Sprintf("Removing team access %s: %s", id, err))
 		return
 	}
@@ -521,7 +529,7 @@ func (r *teamAccessResource) findByNames(ctx context.Context, org, wsName, teamN
 			return g.ID, nil
 		}
 	}
-	if ws.Permissions != nil && ws.Permissions.CanUpdate {
+	if seesEveryGrant(ws) {
 		return "", fmt.Errorf("team %q (%s) has no access to workspace %q (%s): the API token sees every grant of the workspace, and none is the team's", teamName, team.ID, wsName, ws.ID)
 	}
 	return "", fmt.Errorf("team %q (%s) has no access to workspace %q (%s) that the API token may see: without %s, a token sees only the access of its own teams", teamName, team.ID, wsName, ws.ID, permTeamAccess)
