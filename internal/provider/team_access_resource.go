@@ -72,10 +72,12 @@ func (r *teamAccessResource) Schema(_ context.Context, _ resource.SchemaRequest,
 			"The organization-level permissions of the team still apply: the team's effective access to the workspace is the more restrictive of the two.\n\n" +
 			"**A grant that exists already** fails with its ID and an `import` block: at plan when the plan listed the workspace's grants anyway " +
 			"(another grant of the workspace in state, refreshed first), else at apply (a plan never lists a workspace for a create alone).\n\n" +
-			"**Refresh.** A member sees only the grants of their own teams; the workspace's admins and owners see all. A grant missing from the workspace's list leaves state " +
+			"**Refresh and destroy.** A member sees only the grants of their own teams; the workspace's admins, teams with \"Manage workspaces\" and owners see all. A grant missing from the workspace's list leaves state " +
 			"only when the API token may see every grant (one read of the workspace, shared by its grants); otherwise the refresh fails, naming the grant, its team, " +
 			"the workspace and the permission it needs (" + permTeamAccess + "), and state keeps it. A workspace that answers 404 (deleted, or in no organization the token belongs to) " +
-			"fails the refresh too; if it was deleted, remove the grant from state (`terraform state rm`, or a `removed` block).\n\n" +
+			"fails the refresh too; if it was deleted, remove the grant from state (`terraform state rm`, or a `removed` block). " +
+			"A destroy whose removal answers 404 (the service's answer for a removed grant and for one the token may not manage) is done only by the same rule; " +
+			"otherwise the apply fails, naming the grant and the permission, and state keeps it.\n\n" +
 			"**Lost answers.** When the add request ends without a definite answer (a 5xx, or a connection lost once the request was sent), " +
 			"the provider looks up the workspace's access for the team before adding it again. No grant: the add is sent again. " +
 			"A grant fails the add exactly as an existing grant does with no fault (\"already has access\", with its ID and an `import` block): " +
