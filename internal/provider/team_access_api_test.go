@@ -96,7 +96,7 @@ resource "tfgov_team_access" "declared" {
 				Config: config + exclusive,
 				Check: func(*terraform.State) error {
 					if _, err := testAccClient(t).TeamAccess.Read(context.Background(), outside.ID); !isNotFound(err) {
-						return fmt.Errorf("the undeclared grant %s after the exclusive apply: %v, want it removed", outside.ID, err)
+						return fmt.Errorf("the undeclared grant %s after the exclusive apply: %w, want it removed", outside.ID, err)
 					}
 					return nil
 				},
