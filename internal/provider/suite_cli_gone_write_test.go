@@ -105,6 +105,8 @@ resource "tfgov_agent_token" "test" {
 // TestAccSavedPlanAfterPermissionLoss_destroy: a saved `plan -destroy` applied after the provider's
 // team lost its permissions (its organization access, and its admin grant on the workspace) fails,
 // naming each object and the permission; state keeps every object and the service still has them.
+// With the permissions back, a saved destroy whose objects were deleted outside Terraform since its
+// plan is done: each 404 is confirmed gone.
 func TestAccSavedPlanAfterPermissionLoss_destroy(t *testing.T) {
 	ctx := context.Background()
 	c := testAccClient(t)
@@ -172,5 +174,24 @@ resource "tfgov_team_access" "test" {
 	}
 	if _, err := c.TeamAccess.Read(ctx, ids["tfgov_team_access.test"]); err != nil {
 		t.Errorf("team access after the failed destroy: %v", err)
+	}
+
+	set(all)
+	if _, err := c.TeamAccess.Update(ctx, admin.ID, tfe.TeamAccessUpdateOptions{Access: tfe.Access(tfe.AccessAdmin)}); err != nil {
+		t.Fatalf("giving team %s admin on %s back: %v", team.ID, ws.ID, err)
+	}
+	d.must("plan", "-destroy", "-out=tfplan")
+	for _, err := range []error{
+		c.Policies.Delete(ctx, ids["tfgov_policy.test"]),
+		c.AgentTokens.Delete(ctx, ids["tfgov_agent_token.test"]),
+		c.TeamAccess.Remove(ctx, ids["tfgov_team_access.test"]),
+	} {
+		if err != nil {
+			t.Fatalf("deleting outside Terraform: %v", err)
+		}
+	}
+	d.must("apply", "tfplan")
+	if state := d.must("state", "list"); strings.TrimSpace(state) != "" {
+		t.Errorf("state after the destroy of objects already gone:\n%s", state)
 	}
 }
