@@ -197,6 +197,10 @@ func (a *agentTokenPruneAction) Invoke(ctx context.Context, req action.InvokeReq
 		rctx, rnotes := tfeclient.WithResponseNotes(ctx)
 		fresh, err := a.data.client.AgentTokens.Read(rctx, t.ID)
 		if isNotFound(err) {
+			if why := confirmGone(ctx, revokeCheck, "Agent token "+t.ID, permManageAgentPools, a.data.locateAgentToken(poolID, t.ID)); why != "" {
+				resp.Diagnostics.AddError("Cannot revoke agent token", why)
+				continue
+			}
 			progress.send(t.ID + ": already gone")
 			continue
 		}
@@ -212,7 +216,15 @@ func (a *agentTokenPruneAction) Invoke(ctx context.Context, req action.InvokeReq
 			progress.send(describeToken(fresh, at) + " — kept: used since the list")
 			continue
 		}
-		if err := a.data.client.AgentTokens.Delete(ctx, t.ID); err != nil && !isNotFound(err) {
+		err = a.data.client.AgentTokens.Delete(ctx, t.ID)
+		if isNotFound(err) {
+			if why := confirmGone(ctx, revokeCheck, "Agent token "+t.ID, permManageAgentPools, a.data.locateAgentToken(poolID, t.ID)); why != "" {
+				resp.Diagnostics.AddError("Cannot revoke agent token", why)
+				continue
+			}
+			err = nil
+		}
+		if err != nil {
 			resp.Diagnostics.AddError("Error revoking agent token", fmt.Sprintf("Revoking agent token %s of agent pool %s: %s", t.ID, poolID, err))
 			continue
 		}

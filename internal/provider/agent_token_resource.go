@@ -187,7 +187,7 @@ func (r *agentTokenResource) Read(ctx context.Context, req resource.ReadRequest,
 		if importing {
 			importedMissing(&resp.Diagnostics, "agent token", r.data.agentPoolError(ctx, poolID, tfe.ErrResourceNotFound))
 		} else {
-			resp.Diagnostics.AddError("Cannot refresh agent token", r.data.agentTokenCannotSee(ctx, poolID, id))
+			resp.Diagnostics.AddError("Cannot refresh agent token", r.data.agentTokenCannotSee(ctx, refreshCheck, poolID, id))
 		}
 		return
 	}
@@ -231,7 +231,15 @@ func (r *agentTokenResource) Delete(ctx context.Context, req resource.DeleteRequ
 	}
 	defer r.data.lists.agentTokens.invalidate(state.AgentPoolID.ValueString())
 	err := r.data.client.AgentTokens.Delete(ctx, state.ID.ValueString())
-	if err != nil && !isNotFound(err) {
+	if isNotFound(err) {
+		poolID, id := state.AgentPoolID.ValueString(), state.ID.ValueString()
+		if why := confirmGone(ctx, revokeCheck, "Agent token "+id, permManageAgentPools, r.data.locateAgentToken(poolID, id)); why != "" {
+			resp.Diagnostics.AddError("Cannot revoke agent token", why)
+			return
+		}
+		err = nil
+	}
+	if err != nil {
 		resp.Diagnostics.AddError("Error deleting agent token", fmt.Sprintf("Deleting agent token %s: %s", state.ID.ValueString(), err))
 		return
 	}

@@ -4,16 +4,18 @@ import (
 	"context"
 	"fmt"
 	"strings"
+
+	"github.com/hashicorp/terraform-plugin-log/tflog"
 )
 
 // Gone or cannot see: on a list's 404, one shared read of the parent says which (DESIGN.md "Gone or cannot see").
 
-// parentSeen is what the read of a parent found: missing (404), or its name, a workspace's
-// can-update, a module's versions.
+// parentSeen is what the read of a parent found: missing (404), or its name, whether the token
+// sees every grant of a workspace (seesEveryGrant), a module's versions.
 type parentSeen struct {
 	missing   bool
 	name      string
-	canUpdate bool
+	allGrants bool
 	// versions in semantic version order, joined by ", ": a string keeps parentSeen comparable.
 	versions string
 }
@@ -67,25 +69,71 @@ func (d *providerData) moduleSeen(ctx context.Context, mod moduleRef) (*parentSe
 const stateRmAdvice = "If it was deleted, remove the resource from state: terraform state rm <address>, or a removed block " +
 	"(removed { from = <address> lifecycle { destroy = false } }). State keeps the object until then."
 
+// goneCheck names what asks "gone, or cannot see?": a refresh, or a write whose request answered 404.
+type goneCheck struct {
+	done  string // "refreshed", "deleted": the texts' "cannot be <done>"
+	doing string // "Deleting": how a write's error opens ("" for a refresh)
+	again string // what to do once the token has the permission
+}
+
+var refreshCheck = goneCheck{done: "refreshed", again: "refresh"}
+
+// writeCheck is the goneCheck of a write: doing "Deleting", done "deleted".
+func writeCheck(doing, done string) goneCheck {
+	return goneCheck{done: done, doing: doing, again: "apply again"}
+}
+
 // cannotSee explains what, whose parent's list of objects answered 404, from the parent's read
 // (seen or readErr): the token lacks perm, or the parent is deleted or outside its organizations.
-func cannotSee(what, parentWhat, objects, perm string, seen *parentSeen, readErr error) string {
+func cannotSee(check goneCheck, what, parentWhat, objects, perm string, seen *parentSeen, readErr error) string {
 	switch {
 	case readErr != nil:
-		return fmt.Sprintf("%s cannot be refreshed: the list of %s of %s answered 404 (deleted, or the API token lacks %s), and reading %s to tell which failed: %s. State keeps it.",
-			what, objects, parentWhat, perm, parentWhat, readErr)
+		return fmt.Sprintf("%s cannot be %s: the list of %s of %s answered 404 (deleted, or the API token lacks %s), and reading %s to tell which failed: %s. State keeps it.",
+			what, check.done, objects, parentWhat, perm, parentWhat, readErr)
 	case seen.missing:
-		return fmt.Sprintf("%s cannot be refreshed: %s was not found. It was deleted, or the API token belongs to no team of its organization: the service answers the same to both. %s",
-			what, parentWhat, stateRmAdvice)
+		return fmt.Sprintf("%s cannot be %s: %s was not found. It was deleted, or the API token belongs to no team of its organization: the service answers the same to both. %s",
+			what, check.done, parentWhat, stateRmAdvice)
 	}
 	if seen.name != "" {
 		parentWhat += fmt.Sprintf(" (%q)", seen.name)
 	}
-	return fmt.Sprintf("%s cannot be refreshed: %s exists, but the API token may not list its %s: it needs %s. "+
-		"State keeps it; refresh with a token that has the permission.", what, parentWhat, objects, perm)
+	return fmt.Sprintf("%s cannot be %s: %s exists, but the API token may not list its %s: it needs %s. "+
+		"State keeps it; %s with a token that has the permission.", what, check.done, parentWhat, objects, perm, check.again)
 }
 
 // cannotSeeError fails a refresh that cannot tell gone from cannot-see.
 type cannotSeeError struct{ detail string }
 
 func (e *cannotSeeError) Error() string { return e.detail }
+
+// A write's 404 (a delete, a removal, a revocation, a reverted deprecation) is the refresh's
+// question again, asked with the refresh's own reads made afresh (DESIGN.md "Gone or cannot see").
+
+// locateFunc is a type's refresh asked of one object after a write's 404: exists, or why it
+// cannot tell ("" and false: the service confirms it gone). It reads afresh, never a shared list
+// or parent read made before the write.
+type locateFunc func(ctx context.Context, check goneCheck) (exists bool, why string)
+
+// confirmGone settles a write on what that answered 404: "" when locate finds it gone (the write's
+// work is done), else the error's detail, naming the object and what the token needs (perm).
+func confirmGone(ctx context.Context, check goneCheck, what, perm string, locate locateFunc) string {
+	exists, why := locate(ctx, check)
+	intro := fmt.Sprintf("%s %s answered 404, which the service answers both for an object that is gone and for one the API token may not see or change.",
+		check.doing, lowerFirst(what))
+	switch {
+	case why != "":
+		return intro + " " + why
+	case exists:
+		return fmt.Sprintf("%s %s exists: the service still lists it, so the API token may see it but not change it: it needs %s. "+
+			"State keeps it; %s with a token that has the permission.", intro, what, perm, check.again)
+	}
+	tflog.Info(ctx, "A write answered 404 and the service confirms the object gone", map[string]any{"object": what})
+	return ""
+}
+
+func lowerFirst(s string) string {
+	if s == "" {
+		return s
+	}
+	return strings.ToLower(s[:1]) + s[1:]
+}

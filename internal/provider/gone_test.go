@@ -136,7 +136,7 @@ func TestCannotSee(t *testing.T) {
 	for name, tc := range tests {
 		t.Run(name, func(t *testing.T) {
 			t.Parallel()
-			got := cannotSee("Agent token at-1", "agent pool apool-1", "tokens", "P", tc.seen, tc.err)
+			got := cannotSee(refreshCheck, "Agent token at-1", "agent pool apool-1", "tokens", "P", tc.seen, tc.err)
 			if len(got) < len(tc.want) || got[:len(tc.want)] != tc.want {
 				t.Errorf("got  %q\nwant %q...", got, tc.want)
 			}
@@ -178,4 +178,38 @@ func TestAccAgentTokenImportOtherPool(t *testing.T) {
 				fmt.Sprintf("It belongs to agent pool %s (%q)", own.ID, own.Name)),
 		}},
 	})
+}
+
+// TestConfirmGone: a write's 404 is done only when the refresh's reads find the object gone; an
+// object still listed fails naming the permission, and one they cannot tell fails with their why.
+func TestConfirmGone(t *testing.T) {
+	t.Parallel()
+	check := writeCheck("Deleting", "deleted")
+	tests := map[string]struct {
+		exists bool
+		why    string
+		want   string
+	}{
+		"gone": {want: ""},
+		"still there": {exists: true, want: "Deleting agent token at-1 answered 404, which the service answers both for an object that is gone and for one the API token may not see or change. " +
+			"Agent token at-1 exists: the service still lists it, so the API token may see it but not change it: it needs P. State keeps it; apply again with a token that has the permission."},
+		"cannot tell": {why: "Agent token at-1 cannot be deleted: W", want: "Deleting agent token at-1 answered 404, which the service answers both for an object that is gone and for one the API token may not see or change. " +
+			"Agent token at-1 cannot be deleted: W"},
+	}
+	for name, tc := range tests {
+		t.Run(name, func(t *testing.T) {
+			t.Parallel()
+			var asked goneCheck
+			got := confirmGone(context.Background(), check, "Agent token at-1", "P", func(_ context.Context, c goneCheck) (bool, string) {
+				asked = c
+				return tc.exists, tc.why
+			})
+			if got != tc.want {
+				t.Errorf("got  %q\nwant %q", got, tc.want)
+			}
+			if asked != check {
+				t.Errorf("locate asked with %+v, want the write's check %+v", asked, check)
+			}
+		})
+	}
 }

@@ -304,7 +304,7 @@ func renderLogTail(raw []byte, n int) string {
 }
 
 // cancel waits for a queued run to start (the API cancels only running tests), cancels it, waits up
-// to grace, then force-cancels. It returns the last record read; nil, nil when the run does not exist.
+// to grace, then force-cancels. It returns the last record read; nil, nil when the run answers 404.
 func (c testRunClient) cancel(ctx context.Context, m moduleRef, id string, grace time.Duration) (*testRunRecord, error) {
 	rec, err := c.read(ctx, m, id)
 	if isNotFound(err) {
@@ -332,7 +332,7 @@ func (c testRunClient) cancel(ctx context.Context, m moduleRef, id string, grace
 			// shows whether the run stops.
 			if err := c.client.TestRuns.Cancel(ctx, m.id(), id); err != nil && !isAmbiguous(err) {
 				// A 409 when the run ended meanwhile: read it again.
-				if rec, err = c.stillRunning(ctx, m, id, err); err != nil {
+				if rec, err = c.stillRunning(ctx, m, id, err); err != nil || rec == nil {
 					return rec, err
 				}
 				continue
@@ -351,7 +351,7 @@ func (c testRunClient) cancel(ctx context.Context, m moduleRef, id string, grace
 			continue
 		}
 		if err := c.client.TestRuns.ForceCancel(ctx, m.id(), id); err != nil && !isAmbiguous(err) {
-			if rec, err = c.stillRunning(ctx, m, id, err); err != nil {
+			if rec, err = c.stillRunning(ctx, m, id, err); err != nil || rec == nil {
 				return rec, err
 			}
 			if rec.final() {
@@ -372,11 +372,11 @@ func (c testRunClient) cancel(ctx context.Context, m moduleRef, id string, grace
 }
 
 // stillRunning reads the run after cancel failed with callErr: the failure stands unless the run
-// ended (the API's 409) or is gone meanwhile.
+// ended (the API's 409) or answers 404 (nil: gone, or hidden; the delete's confirmGone says which).
 func (c testRunClient) stillRunning(ctx context.Context, m moduleRef, id string, callErr error) (*testRunRecord, error) {
 	rec, err := c.read(ctx, m, id)
 	if isNotFound(err) {
-		return &testRunRecord{ID: id, Status: string(tfe.TestRunCanceled)}, nil
+		return nil, nil
 	}
 	if err != nil {
 		return nil, err
@@ -460,9 +460,9 @@ func (d *providerData) moduleTestsDenied(ctx context.Context, mod moduleRef, ofV
 }
 
 // moduleTestCannotSee explains a test variable or run (what) whose module's list answered 404.
-func (d *providerData) moduleTestCannotSee(ctx context.Context, mod moduleRef, what, objects string) string {
+func (d *providerData) moduleTestCannotSee(ctx context.Context, check goneCheck, mod moduleRef, what, objects string) string {
 	seen, err := d.moduleSeen(ctx, mod)
-	return cannotSee(what, "module "+mod.String(), objects, strings.TrimSuffix(permTextTests, "."), seen, err)
+	return cannotSee(check, what, "module "+mod.String(), objects, strings.TrimSuffix(permTextTests, "."), seen, err)
 }
 
 // moduleTestImportDenied explains an import whose module's list answered 404, from the module's read.

@@ -401,7 +401,7 @@ func (r *moduleTestRunResource) Read(ctx context.Context, req resource.ReadReque
 			importedMissing(&resp.Diagnostics, "module test run", r.data.moduleTestImportDenied(ctx, m, "test run "+state.ID.ValueString()))
 			return
 		}
-		resp.Diagnostics.AddError("Cannot refresh module test run", r.data.moduleTestCannotSee(ctx, m, "Test run "+state.ID.ValueString()+" of module "+m.String(), "test runs"))
+		resp.Diagnostics.AddError("Cannot refresh module test run", r.data.moduleTestCannotSee(ctx, refreshCheck, m, "Test run "+state.ID.ValueString()+" of module "+m.String(), "test runs"))
 		return
 	}
 	if err == nil && rec == nil {
@@ -488,6 +488,12 @@ func (r *moduleTestRunResource) Delete(ctx context.Context, req resource.DeleteR
 		}
 		resp.Diagnostics.AddError("Error canceling module test run", detail)
 		return
+	}
+	if rec == nil { // the run answered 404
+		if why := confirmGone(ctx, writeCheck("Canceling", "canceled"), "Test run "+id+" of module "+m.String(), strings.TrimSuffix(permTextTests, "."), r.data.locateTestRun(m, id)); why != "" {
+			resp.Diagnostics.AddError("Cannot cancel module test run", why)
+			return
+		}
 	}
 	fields := map[string]any{"id": id, "module": m.String()}
 	if rec != nil {
@@ -605,4 +611,27 @@ func timeoutsAttribute(ctx context.Context) schema.Attribute {
 		return withPositiveTimeouts(n)
 	}
 	return a
+}
+
+// locateTestRun is the refresh of run id of m after its read answered 404 on the way to its delete
+// (Read's reads, made afresh): absent from the module's pages and answering 404 by ID is gone.
+func (d *providerData) locateTestRun(m moduleRef, id string) locateFunc {
+	return func(ctx context.Context, check goneCheck) (bool, string) {
+		d.testRunsChanged(m)
+		d.lists.parents.invalidate("module:" + m.String())
+		rec, err := d.moduleTestRun(ctx, m, id)
+		if errors.Is(err, errTestRunsHidden) {
+			return false, d.moduleTestCannotSee(ctx, check, m, "Test run "+id+" of module "+m.String(), "test runs")
+		}
+		if err == nil && rec == nil {
+			rec, err = testRunClient{d.client}.read(ctx, m, id)
+		}
+		switch {
+		case isNotFound(err):
+			return false, ""
+		case err != nil:
+			return false, fmt.Sprintf("Test run %s of module %s cannot be %s: reading it to tell whether it is gone failed: %s. State keeps it.", id, m, check.done, err)
+		}
+		return rec != nil, ""
+	}
 }

@@ -288,7 +288,7 @@ func priorValue(addr, attr string, into *string) plancheck.PlanCheck {
 // TestAccModuleTestRunResource_configurationVersion tests an uploaded
 // configuration version of another module; a module deleted outside
 // Terraform answers 404 as to a token of no team of its organization, so
-// the refresh fails saying how to forget the run.
+// the refresh, and a destroy, fail saying how to forget the run.
 func TestAccModuleTestRunResource_configurationVersion(t *testing.T) {
 	mod, other := testAccModule(t), testAccModule(t)
 	cv := testAccTestConfiguration(t, other, "pass")
@@ -312,6 +312,8 @@ func TestAccModuleTestRunResource_configurationVersion(t *testing.T) {
 				PlanOnly:    true,
 				ExpectError: matchWrapped("of module "+mod.String()+" cannot be refreshed: module "+mod.String()+" was not found. It was deleted, or", "terraform state rm"),
 			},
+			// A destroy cannot tell the deletion either (DESIGN.md "Gone or cannot see"): the user forgets the run.
+			{Config: "removed {\n  from = " + testRunAddr + "\n  lifecycle { destroy = false }\n}\n"},
 		},
 	})
 }

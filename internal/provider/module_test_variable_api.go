@@ -67,3 +67,28 @@ func lostTestVariable(ctx context.Context, client *tfe.Client, mod moduleRef, se
 	return nil, false, &identityTakenError{&conflictError{fmt.Sprintf("Module %s already has a test variable with key %q (%s). %s\n\n%s",
 		mod, key, v.ID, lostAnswerFound(amb), importAdvice("tfgov_module_test_variable", v.ID, mod.String()+"/"+v.ID))}}
 }
+
+// locateTestVariable is the refresh of variable id of mod after a write's 404 (Read's reads,
+// made afresh): absent from the module's list (several pages: a read by ID first) is gone.
+func (d *providerData) locateTestVariable(mod moduleRef, id string) locateFunc {
+	return func(ctx context.Context, check goneCheck) (bool, string) {
+		d.testVariablesChanged(mod)
+		d.lists.parents.invalidate("module:" + mod.String())
+		vars, err := d.moduleTestVariables(ctx, mod)
+		switch {
+		case err != nil:
+			return false, fmt.Sprintf("Test variable %s of module %s cannot be %s: listing the module's test variables to tell whether it is gone failed: %s. State keeps it.", id, mod, check.done, err)
+		case vars.parentMissing:
+			return false, d.moduleTestCannotSee(ctx, check, mod, "Test variable "+id+" of module "+mod.String(), "test variables")
+		case vars.byID[id] != nil:
+			return true, ""
+		case vars.pages <= 1:
+			return false, ""
+		}
+		_, err = d.client.TestVariables.Read(ctx, mod.id(), id)
+		if err != nil && !isNotFound(err) {
+			return false, fmt.Sprintf("Test variable %s of module %s cannot be %s: reading it to tell whether it is gone failed: %s. State keeps it.", id, mod, check.done, err)
+		}
+		return err == nil, ""
+	}
+}

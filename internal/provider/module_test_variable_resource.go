@@ -341,7 +341,7 @@ func (r *moduleTestVariableResource) Read(ctx context.Context, req resource.Read
 	}
 	if vars.parentMissing {
 		// DESIGN.md, "Gone or cannot see": the module's read says which.
-		resp.Diagnostics.AddError("Cannot refresh module test variable", r.data.moduleTestCannotSee(ctx, mod, "Test variable "+id+" of module "+mod.String(), "test variables"))
+		resp.Diagnostics.AddError("Cannot refresh module test variable", r.data.moduleTestCannotSee(ctx, refreshCheck, mod, "Test variable "+id+" of module "+mod.String(), "test variables"))
 		return
 	}
 	v := vars.byID[id]
@@ -428,7 +428,14 @@ func (r *moduleTestVariableResource) Delete(ctx context.Context, req resource.De
 	mod, id := state.module(), state.ID.ValueString()
 	defer r.data.testVariablesChanged(mod)
 	err := r.data.client.TestVariables.Delete(ctx, mod.id(), id)
-	if err != nil && !isNotFound(err) {
+	if isNotFound(err) {
+		if why := confirmGone(ctx, writeCheck("Deleting", "deleted"), "Test variable "+id+" of module "+mod.String(), strings.TrimSuffix(permTextTests, "."), r.data.locateTestVariable(mod, id)); why != "" {
+			resp.Diagnostics.AddError("Cannot delete module test variable", why)
+			return
+		}
+		err = nil
+	}
+	if err != nil {
 		resp.Diagnostics.AddError("Error deleting module test variable", r.data.testVariableError(ctx, mod, "delete test variable "+id+" of", err))
 		return
 	}

@@ -190,7 +190,7 @@ func (r *moduleVersionDeprecationResource) Read(ctx context.Context, req resourc
 		mod := moduleRef{Organization: ref.Organization, Name: ref.Name, Provider: ref.Provider}
 		seen, merr := r.data.moduleSeen(ctx, mod)
 		if merr != nil || seen.missing {
-			resp.Diagnostics.AddError("Cannot refresh module version deprecation", cannotSee("The deprecation of "+ref.describe(), "module "+mod.String(), "versions",
+			resp.Diagnostics.AddError("Cannot refresh module version deprecation", cannotSee(refreshCheck, "The deprecation of "+ref.describe(), "module "+mod.String(), "versions",
 				"to belong to a team of organization "+ref.Organization, seen, merr))
 			return
 		}
@@ -235,7 +235,14 @@ func (r *moduleVersionDeprecationResource) Delete(ctx context.Context, req resou
 	}
 	ref := state.ref()
 	err := undeprecateModuleVersion(ctx, r.data.client, ref)
-	if err != nil && !isNotFound(err) {
+	if isNotFound(err) {
+		if why := confirmGone(ctx, writeCheck("Reverting", "reverted"), "The deprecation of "+ref.describe(), permManageRegistry+" and the Plus edition", r.data.locateDeprecation(ref)); why != "" {
+			resp.Diagnostics.AddError("Cannot revert module version deprecation", why)
+			return
+		}
+		err = nil
+	}
+	if err != nil {
 		resp.Diagnostics.AddError("Error reverting module version deprecation", moduleVersionError(ctx, r.data.client, ref, "revert the deprecation of", err))
 		return
 	}
@@ -326,4 +333,24 @@ func missingModuleVersion(ctx context.Context, c *tfe.Client, m moduleVersionRef
 	}
 	sortVersions(versions)
 	return fmt.Sprintf("module %s/%s/%s has no version %s; its versions are %s.", m.Organization, m.Name, m.Provider, m.Version, strings.Join(versions, ", "))
+}
+
+// locateDeprecation is the refresh of ref's deprecation after a write's 404 (Read's reads, the
+// module's made afresh): a version not deprecated, or gone with its module visible, has none.
+func (d *providerData) locateDeprecation(ref moduleVersionRef) locateFunc {
+	return func(ctx context.Context, check goneCheck) (bool, string) {
+		mod := moduleRef{Organization: ref.Organization, Name: ref.Name, Provider: ref.Provider}
+		d.lists.parents.invalidate("module:" + mod.String())
+		info, err := readModuleVersion(ctx, d.client, ref)
+		switch {
+		case err == nil:
+			return info.Deprecated, ""
+		case !isNotFound(err):
+			return false, fmt.Sprintf("The deprecation of %s cannot be %s: reading the version to tell whether it is still deprecated failed: %s. State keeps it.", ref.describe(), check.done, err)
+		}
+		if seen, merr := d.moduleSeen(ctx, mod); merr != nil || seen.missing {
+			return false, cannotSee(check, "The deprecation of "+ref.describe(), "module "+mod.String(), "versions", "to belong to a team of organization "+ref.Organization, seen, merr)
+		}
+		return false, ""
+	}
 }

@@ -276,7 +276,7 @@ func (d *providerData) organizationPoliciesError(ctx context.Context, org string
 }
 
 // policyCannotSee explains policy what of org, whose organization's policy list answered 404.
-func (d *providerData) policyCannotSee(ctx context.Context, org, what string) string {
+func (d *providerData) policyCannotSee(ctx context.Context, check goneCheck, org, what string) string {
 	seen, err := d.organizationSeen(ctx, org)
-	return cannotSee(what, "organization "+org, "policies", permManagePolicies+", or to be an owner, or the organization token", seen, err)
+	return cannotSee(check, what, "organization "+org, "policies", permManagePolicies+", or to be an owner, or the organization token", seen, err)
 }

@@ -2,6 +2,7 @@ package provider
 
 import (
 	"context"
+	"errors"
 	"fmt"
 
 	tfe "github.com/hashicorp/go-tfe"
@@ -85,6 +86,11 @@ func (d *providerData) policyKind(id string) tfe.PolicyKind {
 // list shows every policy); a 404 on the list is a cannotSeeError. With no organization (just
 // imported by ID) it looks in the provider's organization's list, else reads by ID.
 func (d *providerData) refreshPolicy(ctx context.Context, org, id string) (*policyAPI, error) {
+	return d.findPolicy(ctx, refreshCheck, org, id)
+}
+
+// findPolicy is refreshPolicy for check: a refresh, or a write's 404 (locatePolicy).
+func (d *providerData) findPolicy(ctx context.Context, check goneCheck, org, id string) (*policyAPI, error) {
 	if org == "" && d.organization != "" {
 		if pols, err := d.organizationPolicies(ctx, d.organization); err == nil {
 			if pol, ok := pols.lookup(id); ok {
@@ -108,11 +114,31 @@ func (d *providerData) refreshPolicy(ctx context.Context, org, id string) (*poli
 		return nil, fmt.Errorf("listing the policies of organization %s: %w", org, err)
 	}
 	if pols.parentMissing {
-		return nil, &cannotSeeError{d.policyCannotSee(ctx, org, "Policy "+id)}
+		return nil, &cannotSeeError{d.policyCannotSee(ctx, check, org, "Policy "+id)}
 	}
 	pol, ok := pols.lookup(id)
 	if !ok && !pols.definite() {
-		return d.refreshPolicy(ctx, "", id) // make sure: read by ID
+		return d.findPolicy(ctx, check, "", id) // make sure: read by ID
 	}
 	return pol, nil
+}
+
+// locatePolicy is the refresh of policy id of org after a write's 404, with the organization's
+// list and read made afresh.
+func (d *providerData) locatePolicy(org, id string) locateFunc {
+	return func(ctx context.Context, check goneCheck) (bool, string) {
+		for _, o := range []string{org, d.organization} {
+			d.lists.policies.invalidate(o)
+			d.lists.parents.invalidate("organization:" + o)
+		}
+		pol, err := d.findPolicy(ctx, check, org, id)
+		var hidden *cannotSeeError
+		switch {
+		case errors.As(err, &hidden):
+			return false, hidden.detail
+		case err != nil:
+			return false, fmt.Sprintf("Policy %s cannot be %s: reading it to tell whether it is gone failed: %s. State keeps it.", id, check.done, err)
+		}
+		return pol != nil, ""
+	}
 }

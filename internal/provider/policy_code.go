@@ -369,7 +369,14 @@ func (r *policyResource) undoCreate(ctx context.Context, pol *policyAPI, put dia
 	tflog.Info(ctx, "Code upload failed; deleting the policy just created", map[string]any{"id": pol.ID})
 	defer r.data.lists.policies.invalidate(identityOf(pol).organization)
 	err := r.data.client.Policies.Delete(ctx, pol.ID)
-	if err == nil || isNotFound(err) {
+	if isNotFound(err) {
+		if why := confirmGone(ctx, writeCheck("Deleting", "deleted"), "Policy "+pol.ID, permManagePolicies, r.data.locatePolicy(identityOf(pol).organization, pol.ID)); why != "" {
+			err = errors.New(why)
+		} else {
+			err = nil
+		}
+	}
+	if err == nil {
 		r.data.lists.inlineCode.Delete(pol.ID)
 		diags.AddError("Error uploading policy code",
 			fmt.Sprintf("Policy %q was created (%s), but uploading its code failed: %s\n\n"+

@@ -506,7 +506,14 @@ func (r *policyResource) Delete(ctx context.Context, req resource.DeleteRequest,
 	id := state.ID.ValueString()
 	defer r.data.lists.policies.invalidate(state.Organization.ValueString())
 	err := r.data.client.Policies.Delete(ctx, id)
-	if err != nil && !isNotFound(err) {
+	if isNotFound(err) {
+		if why := confirmGone(ctx, writeCheck("Deleting", "deleted"), "Policy "+id, permManagePolicies, r.data.locatePolicy(state.Organization.ValueString(), id)); why != "" {
+			resp.Diagnostics.AddError("Cannot delete policy", why)
+			return
+		}
+		err = nil
+	}
+	if err != nil {
 		resp.Diagnostics.AddError("Error deleting policy", fmt.Sprintf("Deleting policy %s: %s", id, err))
 		return
 	}

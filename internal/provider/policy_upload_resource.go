@@ -290,7 +290,7 @@ func (r *policyUploadResource) Read(ctx context.Context, req resource.ReadReques
 			return
 		}
 		if pols.parentMissing && orgKnown {
-			resp.Diagnostics.AddError("Cannot refresh policy code", r.data.policyCannotSee(ctx, org, "The code of policy "+id))
+			resp.Diagnostics.AddError("Cannot refresh policy code", r.data.policyCannotSee(ctx, refreshCheck, org, "The code of policy "+id))
 			return
 		}
 		listReadable = orgKnown && !pols.parentMissing

@@ -91,6 +91,32 @@ func (m *scenario) apply(rt *rapid.T) {
 // applies the saved plan: the apply changes on the service only what the
 // plan showed (invariant 1).
 func (m *scenario) savedPlanApply(rt *rapid.T) {
+	m.savedPlan(rt, func(changes map[string]planChange, atPlan scenService) bool {
+		// After an outside write, the saved plan may rightly leave the service
+		// unlike the configuration: invariant 4 waits for the next apply.
+		meanwhile := rapid.Bool().Draw(rt, "outside write between plan and apply")
+		if meanwhile {
+			m.outsideMeanwhile(rt, changes, atPlan)
+		}
+		return !meanwhile
+	})
+}
+
+// savedPlanPermission plans to a file, lowers or restores a permission of
+// the provider's token (permission), then applies the saved plan, as when an
+// approval waits while an administrator changes the team: a delete or
+// removal answered 404 must fail naming its object and keep it in state,
+// never pass for done (invariant 3).
+func (m *scenario) savedPlanPermission(rt *rapid.T) {
+	m.savedPlan(rt, func(map[string]planChange, scenService) bool {
+		m.permission(rt)
+		return true
+	})
+}
+
+// savedPlan plans to a file, runs between (which says whether invariant 4
+// holds after a successful apply), then applies the saved plan and checks it.
+func (m *scenario) savedPlan(rt *rapid.T, between func(changes map[string]planChange, atPlan scenService) (holds bool)) {
 	before := m.readState(rt)
 	r := m.terraform(rt, "plan", "-out=tfplan", "-json", "-input=false")
 	if r.code != 0 {
@@ -99,17 +125,12 @@ func (m *scenario) savedPlanApply(rt *rapid.T) {
 	atPlan := m.snapshot(rt)
 	changes := m.showPlan(rt)
 	m.checkPlanCreates(rt, before, changes, atPlan)
-	// After an outside write, the saved plan may rightly leave the service
-	// unlike the configuration: invariant 4 waits for the next apply.
-	meanwhile := rapid.Bool().Draw(rt, "outside write between plan and apply")
-	if meanwhile {
-		m.outsideMeanwhile(rt, changes, atPlan)
-	}
+	holds := between(changes, atPlan)
 	pre := m.snapshot(rt)
 	r = m.terraform(rt, "apply", "-json", "-input=false", "tfplan")
 	post := m.snapshot(rt)
 	m.checkOnlyPlanned(rt, changes, atPlan, pre, post)
-	m.afterApply(rt, before, r, !meanwhile)
+	m.afterApply(rt, before, r, holds)
 }
 
 func (m *scenario) refreshOnly(rt *rapid.T) {

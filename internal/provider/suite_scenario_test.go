@@ -235,9 +235,11 @@ func (m *scenario) actions() map[string]func(*rapid.T) {
 		"Plan":            m.plan,
 		"Apply":           m.apply,
 		"SavedPlanApply":  m.savedPlanApply,
-		"RefreshOnly":     m.refreshOnly,
-		"Reimport":        m.reimport,
-		"Service":         m.service,
+		// A permission change between a saved plan and its apply.
+		"SavedPlanPermission": m.savedPlanPermission,
+		"RefreshOnly":         m.refreshOnly,
+		"Reimport":            m.reimport,
+		"Service":             m.service,
 	}
 	only := os.Getenv("TFGOV_SCENARIO_ACTIONS")
 	if only == "" {

@@ -164,14 +164,22 @@ func teamLabel(names map[string]string, id string) string {
 	return id
 }
 
-// seeWorkspace reads a workspace's name and can-update once per operation (seeParent).
+// seesEveryGrant: the token sees and manages every grant of ws, from the one field of the workspace
+// read the team access endpoints honour: can-update, true for an owner, the organization token, a
+// team with "Manage workspaces" and a team with admin access: the rule by which those endpoints show
+// other teams' grants (the sandbox's contract test TestTeamAccess_canUpdateRule holds both to it).
+func seesEveryGrant(ws *tfe.Workspace) bool {
+	return ws != nil && ws.Permissions != nil && ws.Permissions.CanUpdate
+}
+
+// seeWorkspace reads a workspace's name and seesEveryGrant once per operation (seeParent).
 func (d *providerData) seeWorkspace(ctx context.Context, wsID string) (*parentSeen, error) {
 	return d.seeParent(ctx, "workspace:"+wsID, func(ctx context.Context) (parentSeen, error) {
 		ws, err := d.client.Workspaces.ReadByID(ctx, wsID)
 		if err != nil {
 			return parentSeen{}, err
 		}
-		return parentSeen{name: ws.Name, canUpdate: ws.Permissions != nil && ws.Permissions.CanUpdate}, nil
+		return parentSeen{name: ws.Name, allGrants: seesEveryGrant(ws)}, nil
 	})
 }
 
@@ -204,7 +212,7 @@ func workspaceNotFound(workspaceID string) string {
 	return fmt.Sprintf("Workspace %s was not found: no organization the API token belongs to has a workspace of that ID (any member may list a workspace's team access).", workspaceID)
 }
 
-// teamAccessAddError tells a missing workspace, permission (can-update) or team apart by one
+// teamAccessAddError tells a missing workspace, permission (seesEveryGrant) or team apart by one
 // workspace read, and a team of another organization by one team read.
 func (d *providerData) teamAccessAddError(ctx context.Context, teamID, wsID string) string {
 	ws, err := d.client.Workspaces.ReadByID(ctx, wsID)
@@ -213,7 +221,7 @@ func (d *providerData) teamAccessAddError(ctx context.Context, teamID, wsID stri
 		return fmt.Sprintf("Workspace %s was not found: no organization the API token belongs to has a workspace of that ID.", wsID)
 	case err != nil || ws.Permissions == nil:
 		return fmt.Sprintf("Workspace %s or team %s was not found, or the API token may not manage the workspace's team access (it needs %s, or to be an owner).", wsID, teamID, permTeamAccess)
-	case !ws.Permissions.CanUpdate:
+	case !seesEveryGrant(ws):
 		return fmt.Sprintf("Workspace %s (%q) exists, but the API token may not manage its team access: it needs %s, or to be an owner, or the organization token.", wsID, ws.Name, permTeamAccess)
 	}
 	if org := d.teamOrganization(ctx, teamID); org != "" && ws.Organization != nil && org != ws.Organization.Name {
@@ -231,7 +239,7 @@ func (d *providerData) teamAccessUpdateError(ctx context.Context, id, wsID strin
 	switch {
 	case isNotFound(err):
 		return fmt.Sprintf("Workspace %s of team access %s was not found: it was deleted, or it is in no organization the API token belongs to.", wsID, id)
-	case err == nil && ws.Permissions != nil && !ws.Permissions.CanUpdate:
+	case err == nil && ws.Permissions != nil && !seesEveryGrant(ws):
 		return fmt.Sprintf("Workspace %s (%q) exists, but the API token may not manage its team access: it needs %s, or to be an owner, or the organization token.", wsID, ws.Name, permTeamAccess)
 	case err == nil && ws.Permissions != nil:
 		return fmt.Sprintf("Team access %s was removed outside Terraform (workspace %s exists and the API token may manage its team access). Run terraform apply again to add it back.", id, wsID)
@@ -240,10 +248,10 @@ func (d *providerData) teamAccessUpdateError(ctx context.Context, id, wsID strin
 		"If it was removed outside Terraform, run terraform apply again to add it back.", id, wsID, permTeamAccess)
 }
 
-// noTeamAccessDetail: "no access" only for a token that sees every grant (can-update).
+// noTeamAccessDetail: "no access" only for a token that sees every grant (seesEveryGrant).
 func (d *providerData) noTeamAccessDetail(ctx context.Context, teamID, wsID string) string {
 	ws, err := d.client.Workspaces.ReadByID(ctx, wsID)
-	if err == nil && ws.Permissions != nil && ws.Permissions.CanUpdate {
+	if err == nil && seesEveryGrant(ws) {
 		return fmt.Sprintf("Team %s has no access to workspace %s (%q): the API token sees every grant of the workspace, and none is the team's.", teamID, wsID, ws.Name)
 	}
 	return fmt.Sprintf("Team %s has no access to workspace %s that the API token may see: without %s, a token sees only the access of its own teams.", teamID, wsID, permTeamAccess)
@@ -259,14 +267,14 @@ func teamAccessTakenText(team, workspace string, g *tfe.TeamAccess, note string)
 		team, g.Access, workspace, g.ID, importAdvice("tfgov_team_access", g.ID, g.ID), note)
 }
 
-func workspaceMissing(what, wsID string) string {
-	return fmt.Sprintf("%s cannot be refreshed: workspace %s was not found. It was deleted, or the API token belongs to no team of its organization: "+
-		"the service answers the same to both. %s", what, wsID, stateRmAdvice)
+func workspaceMissing(check goneCheck, what, wsID string) string {
+	return fmt.Sprintf("%s cannot be %s: workspace %s was not found. It was deleted, or the API token belongs to no team of its organization: "+
+		"the service answers the same to both. %s", what, check.done, wsID, stateRmAdvice)
 }
 
 // teamAccessGone: a grant missing from the list is gone only for a token that sees every grant, or
 // whose workspace is gone (workspaceGone; why is then the warning); otherwise why names what it cannot see.
-func (d *providerData) teamAccessGone(ctx context.Context, id, teamID, wsID string, listMissing bool) (bool, string) {
+func (d *providerData) teamAccessGone(ctx context.Context, check goneCheck, id, teamID, wsID string, listMissing bool) (bool, string) {
 	what := "Team access " + id
 	if teamID != "" {
 		what += " (team " + teamID + ")"
@@ -274,17 +282,17 @@ func (d *providerData) teamAccessGone(ctx context.Context, id, teamID, wsID stri
 	seen, err := d.seeWorkspace(ctx, wsID)
 	switch {
 	case err != nil:
-		return false, fmt.Sprintf("%s cannot be refreshed: it is not in the team access of workspace %s that the API token sees, and reading the workspace to tell whether it was removed failed: %s. State keeps it.", what, wsID, err)
+		return false, fmt.Sprintf("%s cannot be %s: it is not in the team access of workspace %s that the API token sees, and reading the workspace to tell whether it was removed failed: %s. State keeps it.", what, check.done, wsID, err)
 	case seen.missing && d.workspaceGone(ctx, wsID, []string{teamID}):
 		return true, d.workspaceGoneProof()
 	case seen.missing:
-		return false, workspaceMissing(what, wsID)
+		return false, workspaceMissing(check, what, wsID)
 	case listMissing:
-		return false, fmt.Sprintf("%s cannot be refreshed: workspace %s (%q) exists, but the list of its team access answered 404. State keeps it; refresh again.", what, wsID, seen.name)
-	case !seen.canUpdate:
-		return false, fmt.Sprintf("%s cannot be refreshed: the API token may not see it. Workspace %s (%q) exists, but without %s, a token sees only the access of its own teams, "+
-			"so the workspace's list does not tell whether the grant was removed. State keeps it; refresh with a token that has the permission, or an owner's.",
-			what, wsID, seen.name, permTeamAccess)
+		return false, fmt.Sprintf("%s cannot be %s: workspace %s (%q) exists, but the list of its team access answered 404. State keeps it; %s.", what, check.done, wsID, seen.name, check.again)
+	case !seen.allGrants:
+		return false, fmt.Sprintf("%s cannot be %s: the API token may not see it. Workspace %s (%q) exists, but without %s, a token sees only the access of its own teams, "+
+			"so the workspace's list does not tell whether the grant was removed. State keeps it; %s with a token that has the permission, or an owner's.",
+			what, check.done, wsID, seen.name, permTeamAccess, check.again)
 	}
 	return true, ""
 }
@@ -355,4 +363,38 @@ func (d *providerData) organizationWorkspaces(ctx context.Context, org string) (
 			return l.Items, l.Pagination, nil
 		})
 	})
+}
+
+// removeCheck: a grant's DELETE, by tfgov_team_access's destroy or the exclusive resource.
+var removeCheck = writeCheck("Removing", "removed")
+
+// locateTeamAccess is the refresh of grant id (team teamID) of workspace wsID after a write's 404
+// (Read's reads, made afresh): gone only as teamAccessGone says.
+func (d *providerData) locateTeamAccess(id, teamID, wsID string) locateFunc {
+	return func(ctx context.Context, check goneCheck) (bool, string) {
+		d.lists.teamAccess.invalidate(wsID)
+		d.lists.parents.invalidate("workspace:" + wsID)
+		d.lists.workspaces.invalidate(d.organization)
+		grants, err := d.workspaceTeamAccess(ctx, wsID)
+		if err != nil {
+			return false, fmt.Sprintf("Team access %s cannot be %s: listing the team access of workspace %s to tell whether it is gone failed: %s. State keeps it.", id, check.done, wsID, err)
+		}
+		if _, ok := grants.lookup(id); ok {
+			return true, ""
+		}
+		if !grants.definite() {
+			// Make sure (shared_lists.go): read by ID.
+			_, err := d.client.TeamAccess.Read(ctx, id)
+			switch {
+			case err == nil:
+				return true, ""
+			case !isNotFound(err):
+				return false, fmt.Sprintf("Team access %s cannot be %s: reading it to tell whether it is gone failed: %s. State keeps it.", id, check.done, err)
+			}
+		}
+		if gone, why := d.teamAccessGone(ctx, check, id, teamID, wsID, grants.parentMissing); !gone {
+			return false, why
+		}
+		return false, ""
+	}
 }

@@ -11,6 +11,7 @@ import (
 
 	tfe "github.com/hashicorp/go-tfe"
 	"github.com/hashicorp/terraform-plugin-testing/helper/resource"
+	"github.com/hashicorp/terraform-plugin-testing/terraform"
 )
 
 // eitherOrder matches the wrapped patterns a and b in either order (the
@@ -57,6 +58,56 @@ resource "tfgov_team_access" "other" {
 						ws.ID, ws.ID, ws.Name, perm)),
 			},
 			{Config: config("read"), PlanOnly: true},
+		},
+	})
+}
+
+// TestAccTeamAccess_manageWorkspaces: a team token with "Manage all workspaces" (and a read grant,
+// so that the workspace stays readable once the permission goes) manages every team's access, as HCP
+// Terraform allows: it adds a grant, its refresh keeps it, and the exclusive resource sees and removes
+// a grant it did not declare. With the permission lowered through the API, the refresh fails naming it
+// and state keeps every grant.
+func TestAccTeamAccess_manageWorkspaces(t *testing.T) {
+	ws := testAccWorkspace(t)
+	declared, undeclared := testAccTeam(t, nil), testAccTeam(t, nil)
+	all := tfe.OrganizationAccessOptions{ManageWorkspaces: tfe.Bool(true)}
+	managers := testAccTeam(t, &all)
+	testAccGrant(t, managers.ID, ws.ID, tfe.AccessRead)
+	outside := testAccGrant(t, undeclared.ID, ws.ID, tfe.AccessRead)
+	set := func(on bool) func() {
+		return func() {
+			oa := tfe.OrganizationAccessOptions{ManageWorkspaces: tfe.Bool(on)}
+			if _, err := testAccClient(t).Teams.Update(context.Background(), managers.ID, tfe.TeamUpdateOptions{OrganizationAccess: &oa}); err != nil {
+				t.Fatalf("setting manage-workspaces of %s to %v: %v", managers.ID, on, err)
+			}
+		}
+	}
+	t.Cleanup(set(true)) // for the test case's destroy if a step fails
+	config := testAccTeamTokenProvider(t, managers) + fmt.Sprintf(`
+resource "tfgov_team_access" "declared" {
+  team_id      = %q
+  workspace_id = %q
+  access       = "write"
+}
+`, declared.ID, ws.ID)
+	exclusive := testAccExclusiveConfig(ws.ID, declared.ID, managers.ID)
+	accParallelTest(t, resource.TestCase{
+		Steps: []resource.TestStep{
+			{Config: config},
+			{
+				Config: config + exclusive,
+				Check: func(*terraform.State) error {
+					if _, err := testAccClient(t).TeamAccess.Read(context.Background(), outside.ID); !isNotFound(err) {
+						return fmt.Errorf("the undeclared grant %s after the exclusive apply: %w, want it removed", outside.ID, err)
+					}
+					return nil
+				},
+			},
+			{
+				PreConfig: set(false), Config: config + exclusive, PlanOnly: true,
+				ExpectError: wrappedRE(`Team access tws-\S+ \(team ` + declared.ID + `\) cannot be refreshed: the API token may not see it.*` + regexp.QuoteMeta(`"Manage workspaces" permission`)),
+			},
+			{PreConfig: set(true), Config: config + exclusive, PlanOnly: true},
 		},
 	})
 }

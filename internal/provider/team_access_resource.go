@@ -74,12 +74,14 @@ func (r *teamAccessResource) Schema(_ context.Context, _ resource.SchemaRequest,
 			"The organization-level permissions of the team still apply: the team's effective access to the workspace is the more restrictive of the two.\n\n" +
 			"**A grant that exists already** fails with its ID and an `import` block: at plan when the plan listed the workspace's grants anyway " +
 			"(another grant of the workspace in state, refreshed first), else at apply (a plan never lists a workspace for a create alone).\n\n" +
-			"**Refresh.** A member sees only the grants of their own teams; the workspace's admins and owners see all. A grant missing from the workspace's list leaves state " +
+			"**Refresh and destroy.** A member sees only the grants of their own teams; the workspace's admins, teams with \"Manage workspaces\" and owners see all. A grant missing from the workspace's list leaves state " +
 			"only when the API token may see every grant (one read of the workspace, shared by its grants); otherwise the refresh fails, naming the grant, its team, " +
 			"the workspace and the permission it needs (" + permTeamAccess + "), and state keeps it. A workspace that answers 404 was deleted, or is in no organization the token belongs to: " +
 			"when the API token's user sees every workspace of the provider's organization (an owner, or a team with \"Manage workspaces\" or \"View all workspaces\"), the grant's team is of that organization " +
 			"and the organization's workspace list (read only then, once per plan) lacks the workspace, the grant leaves state with a warning naming it; " +
-			"otherwise the refresh fails, and if the workspace was deleted, remove the grant from state (`terraform state rm`, or a `removed` block).\n\n" +
+			"otherwise the refresh fails, and if the workspace was deleted, remove the grant from state (`terraform state rm`, or a `removed` block). " +
+			"A destroy whose removal answers 404 (the service's answer for a removed grant and for one the token may not manage) is done only by the same rule; " +
+			"otherwise the apply fails, naming the grant and the permission, and state keeps it.\n\n" +
 			"**With `tfgov_workspace_team_access_exclusive`.** A grant whose team the workspace's exclusive resource leaves out of `team_ids` would be added and removed on alternate applies: " +
 			"the plan fails, naming both and the team.\n\n" +
 			"**Lost answers.** When the add request ends without a definite answer (a 5xx, or a connection lost once the request was sent), " +
@@ -334,7 +336,7 @@ func (r *teamAccessResource) Read(ctx context.Context, req resource.ReadRequest,
 	}
 	if ta == nil && importing {
 		importedMissing(&resp.Diagnostics, "team access", fmt.Sprintf("Team access %s was not found: no team holds a grant of that ID, or the API token may not see it "+
-			"(members see only the access of their own teams; owners and the workspace's admins see all).", id))
+			"(members see only the access of their own teams; owners, the workspace's admins and teams with \"Manage workspaces\" see all).", id))
 		return
 	}
 	if ta == nil && wsID == "" {
@@ -343,7 +345,7 @@ func (r *teamAccessResource) Read(ctx context.Context, req resource.ReadRequest,
 		return
 	}
 	if ta == nil {
-		gone, why := r.data.teamAccessGone(ctx, id, state.TeamID.ValueString(), wsID, listMissing)
+		gone, why := r.data.teamAccessGone(ctx, refreshCheck, id, state.TeamID.ValueString(), wsID, listMissing)
 		if !gone {
 			resp.Diagnostics.AddError("Cannot refresh team access", why)
 			return
@@ -412,7 +414,15 @@ func (r *teamAccessResource) Delete(ctx context.Context, req resource.DeleteRequ
 	}
 	id := state.ID.ValueString()
 	defer r.data.lists.teamAccess.invalidate(state.WorkspaceID.ValueString())
-	if err := r.data.client.TeamAccess.Remove(ctx, id); err != nil && !isNotFound(err) {
+	err := r.data.client.TeamAccess.Remove(ctx, id)
+	if isNotFound(err) {
+		if why := confirmGone(ctx, removeCheck, "Team access "+id, permTeamAccess, r.data.locateTeamAccess(id, state.TeamID.ValueString(), state.WorkspaceID.ValueString())); why != "" {
+			resp.Diagnostics.AddError("Cannot remove team access", why)
+			return
+		}
+		err = nil
+	}
+	if err != nil {
 		resp.Diagnostics.AddError("Error removing team access", fmt.Sprintf("Removing team access %s: %s", id, err))
 		return
 	}
@@ -598,7 +608,7 @@ func (r *teamAccessResource) findByNames(ctx context.Context, org, wsName, teamN
 			return g.ID, nil
 		}
 	}
-	if ws.Permissions != nil && ws.Permissions.CanUpdate {
+	if seesEveryGrant(ws) {
 		return "", fmt.Errorf("team %q (%s) has no access to workspace %q (%s): the API token sees every grant of the workspace, and none is the team's", teamName, team.ID, wsName, ws.ID)
 	}
 	return "", fmt.Errorf("team %q (%s) has no access to workspace %q (%s) that the API token may see: without %s, a token sees only the access of its own teams", teamName, team.ID, wsName, ws.ID, permTeamAccess)

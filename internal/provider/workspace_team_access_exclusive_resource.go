@@ -150,7 +150,7 @@ func (r *workspaceTeamAccessExclusiveResource) ModifyPlan(ctx context.Context, r
 			resp.Diagnostics.AddError("Error reading workspace", fmt.Sprintf("Reading workspace %s to tell whether the API token sees every grant of it: %s", wsID, err))
 			return
 		}
-		if !seen.missing && !seen.canUpdate { // missing: the list below says so
+		if !seen.missing && !seen.allGrants { // missing: the list below says so
 			resp.Diagnostics.AddAttributeError(path.Root("workspace_id"), "Cannot plan exclusive team access", exclusiveNotAllGrants(wsID, seen.name)+
 				" Plan with a token that has the permission.")
 			return
@@ -241,7 +241,7 @@ func (r *workspaceTeamAccessExclusiveResource) Read(ctx context.Context, req res
 		return
 	}
 	if grants.parentMissing {
-		resp.Diagnostics.AddAttributeError(path.Root("workspace_id"), "Cannot refresh exclusive team access", workspaceMissing("The exclusive team access of workspace "+wsID, wsID))
+		resp.Diagnostics.AddAttributeError(path.Root("workspace_id"), "Cannot refresh exclusive team access", workspaceMissing(refreshCheck, "The exclusive team access of workspace "+wsID, wsID))
 		return
 	}
 	writeGrantRecord(ctx, resp.Private, grantRecordOf(grants), &resp.Diagnostics)
@@ -343,7 +343,16 @@ func (r *workspaceTeamAccessExclusiveResource) apply(ctx context.Context, plan w
 	left := grantRecordOf(grants)
 	for _, g := range removed {
 		tflog.Debug(ctx, "Removing team access not declared in team_ids", map[string]any{"id": g.ID, "team_id": g.Team.ID, "workspace_id": wsID, "access": string(g.Access)})
-		if err := r.data.client.TeamAccess.Remove(ctx, g.ID); err != nil && !isNotFound(err) {
+		err := r.data.client.TeamAccess.Remove(ctx, g.ID)
+		if isNotFound(err) {
+			if why := confirmGone(ctx, removeCheck, "Team access "+g.ID+" (team "+g.Team.ID+")", permTeamAccess, r.data.locateTeamAccess(g.ID, g.Team.ID, wsID)); why != "" {
+				final[g.Team.ID] = true
+				diags.AddError("Cannot remove team access", why)
+				continue
+			}
+			err = nil
+		}
+		if err != nil {
 			final[g.Team.ID] = true
 			diags.AddError("Error removing team access",
 				fmt.Sprintf("Removing the %s access of team %s to workspace %s (%s): %s. Apply again to retry.",
@@ -485,8 +494,8 @@ func (d *providerData) exclusiveCannotSee(ctx context.Context, wsID string) stri
 	case err != nil:
 		return fmt.Sprintf("%s cannot be refreshed: reading the workspace to tell whether the API token sees every grant failed: %s.", what, err)
 	case seen.missing:
-		return workspaceMissing(what, wsID)
-	case !seen.canUpdate:
+		return workspaceMissing(refreshCheck, what, wsID)
+	case !seen.allGrants:
 		return fmt.Sprintf("%s cannot be refreshed: %s State keeps it; refresh with a token that has the permission.", what, exclusiveNotAllGrants(wsID, seen.name))
 	}
 	return ""

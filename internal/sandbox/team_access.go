@@ -120,21 +120,11 @@ func (st *state) teamAccessIncluded(r *http.Request, tas []*teamAccess) []resour
 	return out
 }
 
-// isWorkspaceAdmin reports whether p acts through a team that holds
-// `admin` on ws.
-func (st *state) isWorkspaceAdmin(p principal, ws *workspace) bool {
-	for _, t := range st.teamsOf(p, ws.Org) {
-		if ta := st.teamAccessOf(t.ID, ws.ID); ta != nil && ta.Access == "admin" {
-			return true
-		}
-	}
-	return false
-}
-
-// canManageTeamAccess: owners, the organization token, the owners team's
-// token and workspace admins may see and change every grant of ws.
+// canManageTeamAccess: whoever administers ws, the workspace's can-update (owners, the
+// organization token, the owners team's token, manage-workspaces and workspace admins), may see
+// and change every grant of ws: one rule for both endpoints (README "Team access").
 func (st *state) canManageTeamAccess(p principal, ws *workspace) bool {
-	return st.memberOf(p, ws.Org) && (st.actsAsOwner(p, ws.Org) || st.isWorkspaceAdmin(p, ws))
+	return st.memberOf(p, ws.Org) && st.workspaceAccessOf(p, ws).admin
 }
 
 // canSeeTeamAccess: those who may manage the workspace's grants, and the

@@ -1,6 +1,7 @@
 package sandbox_test
 
 import (
+	"cmp"
 	"context"
 	"encoding/json"
 	"errors"
@@ -653,6 +654,9 @@ func TestTeamAccess_authorization(t *testing.T) {
 	outsiders := w.team(t, "outsiders", nil)
 	// Admin elsewhere does not make a workspace admin here.
 	otherAdmins := w.team(t, "other-admins", nil)
+	// "Manage all workspaces" administers every workspace, with no grant.
+	managers := w.team(t, "managers", &tfe.OrganizationAccessOptions{ManageWorkspaces: tfe.Bool(true)})
+	viewers := w.team(t, "viewers", &tfe.OrganizationAccessOptions{ReadWorkspaces: tfe.Bool(true)})
 
 	devsGrant := taGrant(t, w, devs, ws, tfe.AccessRead)
 	opsGrant := taGrant(t, w, ops, ws, tfe.AccessWrite)
@@ -680,6 +684,9 @@ func TestTeamAccess_authorization(t *testing.T) {
 		"owners team token":              {w.teamClient(t, owners.Items[0]), all, true},
 		"workspace admin (member)":       {w.member(t, "lead@acme.test", admins), all, true},
 		"workspace admin (team token)":   {w.teamClient(t, admins), all, true},
+		"manage workspaces (member)":     {w.member(t, "manager@acme.test", managers), all, true},
+		"manage workspaces (team token)": {w.teamClient(t, managers), all, true},
+		"view all workspaces":            {w.teamClient(t, viewers), []string{}, false},
 		"member of a secret team":        {w.member(t, "dev@acme.test", devs), []string{devsGrant.ID}, false},
 		"member of two teams":            {w.member(t, "both@acme.test", devs, ops), []string{devsGrant.ID, opsGrant.ID}, false},
 		"other team token":               {w.teamClient(t, ops), []string{opsGrant.ID}, false},
@@ -813,5 +820,76 @@ func TestTeamAccess_snapshot(t *testing.T) {
 	got, err := c.TeamAccess.Read(ctx, ta.ID)
 	if err != nil || got.Access != tfe.AccessCustom || taPermsOf(got) != taPermsOf(ta) || got.Team.ID != tm.ID {
 		t.Errorf("after restart: %+v, %v", got, err)
+	}
+}
+
+// TestTeamAccess_canUpdateRule: a workspace's can-update and the team access endpoints follow one
+// rule, as the provider relies on (DESIGN.md "Gone or cannot see"): whoever the workspace read says
+// may update it sees every grant and may add, update and remove them; anyone else sees only their
+// own teams' grants and changes none.
+func TestTeamAccess_canUpdateRule(t *testing.T) {
+	t.Parallel()
+	ctx := context.Background()
+	w := newWorld(t)
+	ws := taWorkspace(t, w, "app")
+	secret := w.team(t, "secret", nil)
+	secretGrant := taGrant(t, w, secret, ws, tfe.AccessRead)
+	type caller struct {
+		name string
+		team *tfe.Team // its grant on ws is its own to see
+		c    *tfe.Client
+	}
+	var callers []caller
+	for i, access := range []*tfe.OrganizationAccessOptions{
+		nil,
+		{ManageWorkspaces: tfe.Bool(true)},
+		{ReadWorkspaces: tfe.Bool(true)},
+		{ManagePolicies: tfe.Bool(true), ManageAgentPools: tfe.Bool(true)},
+	} {
+		for _, grant := range []tfe.AccessType{"", tfe.AccessRead, tfe.AccessWrite, tfe.AccessAdmin} {
+			tm := w.team(t, fmt.Sprintf("t%d-%s", i, cmp.Or(string(grant), "none")), access)
+			if grant != "" {
+				taGrant(t, w, tm, ws, grant)
+			}
+			callers = append(callers,
+				caller{"team token " + tm.Name, tm, w.teamClient(t, tm)},
+				caller{"member of " + tm.Name, tm, w.member(t, tm.Name+"@acme.test", tm)})
+		}
+	}
+	callers = append(callers, caller{"owner", nil, w.owner}, caller{"organization token", nil, w.orgClient(t)})
+	for _, c := range callers {
+		t.Run(c.name, func(t *testing.T) {
+			read, err := c.c.Workspaces.ReadByID(ctx, ws.ID)
+			if err != nil {
+				t.Fatalf("workspace read: %v", err)
+			}
+			canUpdate := read.Permissions != nil && read.Permissions.CanUpdate
+			l, err := c.c.TeamAccess.List(ctx, &tfe.TeamAccessListOptions{WorkspaceID: ws.ID})
+			if err != nil {
+				t.Fatalf("list: %v", err)
+			}
+			seesSecret, seesOthers := false, false
+			for _, g := range l.Items {
+				seesSecret = seesSecret || g.ID == secretGrant.ID
+				seesOthers = seesOthers || c.team == nil || g.Team.ID != c.team.ID
+			}
+			if seesSecret != canUpdate || (!canUpdate && seesOthers) {
+				t.Errorf("can-update %v, but the list shows another team's grant: %v (any: %v)", canUpdate, seesSecret, seesOthers)
+			}
+			_, err = c.c.TeamAccess.Update(ctx, secretGrant.ID, tfe.TeamAccessUpdateOptions{Access: tfe.Access(tfe.AccessRead)})
+			if (err == nil) != canUpdate {
+				t.Errorf("can-update %v, but updating another team's grant: %v", canUpdate, err)
+			}
+			fresh := w.team(t, "fresh-"+strings.ReplaceAll(c.name, " ", "-"), nil)
+			added, err := c.c.TeamAccess.Add(ctx, tfe.TeamAccessAddOptions{Access: tfe.Access(tfe.AccessRead), Team: fresh, Workspace: ws})
+			if (err == nil) != canUpdate {
+				t.Fatalf("can-update %v, but adding a grant: %v", canUpdate, err)
+			}
+			if added != nil {
+				if err := c.c.TeamAccess.Remove(ctx, added.ID); err != nil {
+					t.Errorf("removing the grant it added: %v", err)
+				}
+			}
+		})
 	}
 }
