@@ -2,7 +2,6 @@
 package main
 
 import (
-	"context"
 	"flag"
 	"fmt"
 	"log"
@@ -10,10 +9,14 @@ import (
 	"runtime/pprof"
 	"strings"
 
+	frameworkprovider "github.com/hashicorp/terraform-plugin-framework/provider"
 	"github.com/hashicorp/terraform-plugin-framework/providerserver"
+	"github.com/hashicorp/terraform-plugin-go/tfprotov6"
+	"github.com/hashicorp/terraform-plugin-go/tfprotov6/tf6server"
 
 	"github.com/tfgov/terraform-provider-tfgov/internal/buildversion"
 	"github.com/tfgov/terraform-provider-tfgov/internal/provider"
+	"github.com/tfgov/terraform-provider-tfgov/internal/rpcrelease"
 )
 
 // version is set by the build's ldflags (buildversion.Of: else the module version, else "dev").
@@ -40,14 +43,21 @@ func main() {
 			log.Fatal(err)
 		}
 	}
-	err := providerserver.Serve(context.Background(), provider.New(buildversion.Of(version)), providerserver.ServeOpts{
-		Address: providerAddress,
-		Debug:   debug,
-	})
+	var opts []tf6server.ServeOpt
+	if debug {
+		opts = append(opts, tf6server.WithManagedDebug())
+	}
+	err := tf6server.Serve(providerAddress, func() tfprotov6.ProviderServer { return serve(provider.New(buildversion.Of(version))()) }, opts...)
 	pprof.StopCPUProfile()
 	if err != nil {
 		log.Fatal(err)
 	}
+}
+
+// serve is the server Terraform talks to; without rpcrelease when the framework releases each
+// RPC's context (DESIGN.md "Releasing each RPC's context").
+func serve(p frameworkprovider.Provider) tfprotov6.ProviderServer {
+	return rpcrelease.Wrap(providerserver.NewProtocol6(p)())
 }
 
 // providerAddress is the provider's source address, as served.

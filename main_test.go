@@ -5,12 +5,16 @@ import (
 	"context"
 	"os"
 	"os/exec"
+	"runtime"
 	"strings"
 	"testing"
 
+	"github.com/hashicorp/terraform-plugin-framework/providerserver"
 	"github.com/hashicorp/terraform-plugin-go/tfprotov6"
 	"github.com/hashicorp/terraform-plugin-go/tfprotov6/tf6server"
 	"github.com/hashicorp/terraform-plugin-log/tflog"
+
+	"github.com/tfgov/terraform-provider-tfgov/internal/provider"
 )
 
 func TestQuietUnlessAsked(t *testing.T) {
@@ -114,4 +118,50 @@ type logProbe struct{ tfprotov6.ProviderServer }
 func (logProbe) GetMetadata(ctx context.Context, _ *tfprotov6.GetMetadataRequest) (*tfprotov6.GetMetadataResponse, error) {
 	tflog.Debug(ctx, "probe: the provider's own line")
 	return &tfprotov6.GetMetadataResponse{}, nil
+}
+
+// TestServeReleasesContexts: 10,000 RPCs through the server main serves, each context as heavy
+// as terraform-plugin-go's (its loggers) plus 25 KB, keep under 5 MB of live heap. The control
+// holds the measure to what it measures: the framework alone keeps each RPC's context; when it
+// stops keeping them, rpcrelease can go (DESIGN.md "Releasing each RPC's context").
+func TestServeReleasesContexts(t *testing.T) {
+	t.Setenv("TF_LOG_SDK", "OFF") // main's quietUnlessAsked: the loggers are still built for each RPC
+	t.Setenv("TF_LOG_PROVIDER_TFGOV", "OFF")
+	const rpcs, ballast = 10_000, 25 << 10
+	if kept := keptPerRPC(t, serve(provider.New("test")()), rpcs, ballast); kept*rpcs > 5<<20 {
+		t.Errorf("%d RPCs kept %.1f MB of live heap (%d bytes each), want under 5 MB", rpcs, float64(kept*rpcs)/(1<<20), kept)
+	}
+	const controlRPCs = 1_000
+	if kept := keptPerRPC(t, providerserver.NewProtocol6(provider.New("test")())(), controlRPCs, ballast); kept < ballast {
+		t.Errorf("without rpcrelease %d RPCs kept %d bytes each, want at least the %d each carried: the framework releases them now", controlRPCs, kept, ballast)
+	}
+}
+
+// keptPerRPC: the live heap, after a collection, that n GetMetadata calls through
+// terraform-plugin-go's server leave per call, each call's context ended after it as gRPC's is.
+func keptPerRPC(t *testing.T, downstream tfprotov6.ProviderServer, n, ballast int) int {
+	t.Helper()
+	srv := tf6server.New(providerAddress, downstream)
+	before := liveHeap()
+	for range n {
+		ctx, cancel := context.WithCancel(context.WithValue(context.Background(), ballastKey{}, make([]byte, ballast)))
+		_, err := srv.GetMetadata(ctx, nil)
+		cancel()
+		if err != nil {
+			t.Fatal(err)
+		}
+	}
+	after := liveHeap()
+	runtime.KeepAlive(srv)
+	t.Logf("%T: %d RPCs, %.1f MB live heap kept", downstream, n, float64(after-before)/(1<<20))
+	return max(0, int(after)-int(before)) / n
+}
+
+type ballastKey struct{}
+
+func liveHeap() uint64 {
+	runtime.GC()
+	var m runtime.MemStats
+	runtime.ReadMemStats(&m)
+	return m.HeapAlloc
 }

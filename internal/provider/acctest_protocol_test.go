@@ -9,7 +9,6 @@ import (
 	"testing"
 
 	tfe "github.com/hashicorp/go-tfe"
-	"github.com/hashicorp/terraform-plugin-framework/providerserver"
 	"github.com/hashicorp/terraform-plugin-go/tfprotov6"
 	"github.com/hashicorp/terraform-plugin-go/tftypes"
 	"github.com/tfgov/terraform-provider-tfgov/internal/sandbox"
@@ -63,7 +62,7 @@ func protoSandbox(t testing.TB, org string, wrap func(http.Handler) http.Handler
 func newProtoProvider(t testing.TB, cfg map[string]string) *protoProvider {
 	t.Helper()
 	ctx := context.Background()
-	srv, err := providerserver.NewProtocol6WithError(New("test")())()
+	srv, err := testServer()
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -21,12 +21,18 @@ import (
 	"github.com/hashicorp/terraform-plugin-framework/providerserver"
 	"github.com/hashicorp/terraform-plugin-go/tfprotov6"
 
+	"github.com/tfgov/terraform-provider-tfgov/internal/rpcrelease"
 	"github.com/tfgov/terraform-provider-tfgov/internal/sandbox"
 )
 
 // testAccProtoV6ProviderFactories runs the provider in-process.
 var testAccProtoV6ProviderFactories = map[string]func() (tfprotov6.ProviderServer, error){
-	"tfgov": providerserver.NewProtocol6WithError(New("test")()),
+	"tfgov": testServer,
+}
+
+// testServer is the server as main.go's serve builds it, so that every test runs what users run.
+func testServer() (tfprotov6.ProviderServer, error) {
+	return rpcrelease.Wrap(providerserver.NewProtocol6(New("test")())()), nil
 }
 
 // accTest runs an acceptance test case against the provider in-process,

@@ -13,10 +13,10 @@ import (
 )
 
 // TestPrivateState_frameworkServer: the private state tfgov
-// writes (a policy's code proof) is the framework's own format, which a
-// framework server built without any wrapper (providerserver, as main and
-// every test serve it) reads back: a refresh and a plan on a fresh server
-// take it without error and keep the proof.
+// writes (a policy's code proof) is the framework's own format, which the
+// framework's server reads back (rpcrelease, as main and every test serve
+// it, changes no request or response): a refresh and a plan on a fresh
+// server take it without error and keep the proof.
 func TestPrivateState_frameworkServer(t *testing.T) {
 	ctx := context.Background()
 	const org = "private-fw"

@@ -6,7 +6,6 @@ import (
 	"testing"
 
 	"github.com/hashicorp/terraform-plugin-framework/path"
-	"github.com/hashicorp/terraform-plugin-framework/providerserver"
 	"github.com/hashicorp/terraform-plugin-framework/schema/validator"
 	"github.com/hashicorp/terraform-plugin-framework/types"
 	"github.com/hashicorp/terraform-plugin-go/tfprotov6"
@@ -57,7 +56,7 @@ func TestValidators(t *testing.T) {
 // configuration.
 func TestPolicyEnforcementLevel_oneError(t *testing.T) {
 	t.Parallel()
-	srv, err := providerserver.NewProtocol6WithError(New("test")())()
+	srv, err := testServer()
 	if err != nil {
 		t.Fatal(err)
 	}
