@@ -10,7 +10,6 @@ import (
 	"path/filepath"
 	"regexp"
 	"slices"
-	"strconv"
 	"strings"
 	"testing"
 
@@ -28,42 +27,9 @@ var crossTypeSuites = map[string]func() map[string]bool{
 	suiteCrash:           crashTypes,
 	suiteIdentityNoPrior: identityNoPriorTypes,
 	suiteIdentityUpdate:  identityUpdateTypes,
-	suiteImportMissing:   typesNamedIn("TestImportMissing"),
-	suiteGenerateConfig:  typesNamedIn("queryAdoptionFixtures"),
+	suiteImportMissing:   importMissingTypes,
+	suiteGenerateConfig:  queryAdoptionTypes,
 }
-
-// typesNamedIn gives the tfgov types that the string literals of the
-// package's test function fn name ("tfgov_policy", or a configuration's
-// resource blocks): for suites whose table is local to a function.
-func typesNamedIn(fn string) func() map[string]bool {
-	return func() map[string]bool {
-		types := map[string]bool{}
-		files, _ := filepath.Glob("*_test.go")
-		for _, file := range files {
-			f, err := parser.ParseFile(token.NewFileSet(), file, nil, parser.SkipObjectResolution)
-			if err != nil {
-				continue
-			}
-			for _, d := range f.Decls {
-				if fd, ok := d.(*ast.FuncDecl); ok && fd.Recv == nil && fd.Name.Name == fn {
-					ast.Inspect(fd, func(n ast.Node) bool {
-						if lit, ok := n.(*ast.BasicLit); ok && lit.Kind == token.STRING {
-							v, _ := strconv.Unquote(lit.Value)
-							if typeNameRE.MatchString(v) {
-								types[v] = true
-							}
-							maps.Copy(types, configTypes(v))
-						}
-						return true
-					})
-				}
-			}
-		}
-		return types
-	}
-}
-
-var typeNameRE = regexp.MustCompile(`^tfgov_[a-z_]+$`)
 
 // TestRegistry_crossTypeSuites: every registered resource type is in every
 // suite that claims to cover every type, or its registry entry says why
@@ -71,11 +37,21 @@ var typeNameRE = regexp.MustCompile(`^tfgov_[a-z_]+$`)
 // it does not need.
 func TestRegistry_crossTypeSuites(t *testing.T) {
 	registered := map[string]bool{}
+	tests := testFuncs(t, ".")
 	for _, r := range resourceRegistry {
-		registered[r.typ.typeName("tfgov")] = true
-		for suite := range r.exempt {
-			if crossTypeSuites[suite] == nil {
-				t.Errorf("%s: exempt from %s, which is no cross-type suite", r.typ.typeName("tfgov"), suite)
+		name := r.typ.typeName("tfgov")
+		registered[name] = true
+		for _, suite := range slices.Sorted(maps.Keys(r.exempt)) {
+			e := r.exempt[suite]
+			switch {
+			case crossTypeSuites[suite] == nil:
+				t.Errorf("%s: exempt from %s, which is no cross-type suite (registry.go): the suites are %v", name, suite, slices.Sorted(maps.Keys(crossTypeSuites)))
+			case exemptionText[e.why] == "":
+				t.Errorf("%s: its exemption from %s has no reason of exemptionText (registry.go)", name, suite)
+			case e.why == exemptOwnTest && !tests[e.test]:
+				t.Errorf("%s: exempt from %s for a test of its own, and names no test of this package (%q)", name, suite, e.test)
+			case e.why != exemptOwnTest && e.test != "":
+				t.Errorf("%s: its exemption from %s names test %s, which only exemptOwnTest takes", name, suite, e.test)
 			}
 		}
 	}
@@ -83,17 +59,15 @@ func TestRegistry_crossTypeSuites(t *testing.T) {
 		covered := crossTypeSuites[suite]()
 		for _, r := range resourceRegistry {
 			name := r.typ.typeName("tfgov")
-			reason, exempt := r.exempt[suite]
+			e, exempt := r.exempt[suite]
 			switch {
 			case !covered[name] && !exempt:
-				t.Errorf("%s is not covered by %s, and its registry entry (registry.go) gives no reason", name, suite)
+				t.Errorf("%s is not covered by %s: its table has no case of %s, and its registry entry (registry.go) gives no exemption", name, suite, name)
 			case covered[name] && exempt:
-				t.Errorf("%s is covered by %s, yet exempt from it in the registry (%q): drop the exemption", name, suite, reason)
-			case exempt && strings.TrimSpace(reason) == "":
-				t.Errorf("%s: its exemption from %s gives no reason", name, suite)
+				t.Errorf("%s is covered by %s, yet exempt from it in the registry (%q): drop the exemption", name, suite, exemptionText[e.why])
 			}
 		}
-		for name := range covered {
+		for _, name := range slices.Sorted(maps.Keys(covered)) {
 			if !registered[name] {
 				t.Errorf("%s covers %s, which the registry (registry.go) does not list", suite, name)
 			}
