@@ -2,6 +2,7 @@ package provider
 
 import (
 	"context"
+	"fmt"
 	"go/ast"
 	"go/parser"
 	"go/token"
@@ -10,12 +11,15 @@ import (
 	"path/filepath"
 	"regexp"
 	"slices"
+	"strconv"
 	"strings"
 	"testing"
 
 	"github.com/hashicorp/terraform-plugin-framework/action"
 	"github.com/hashicorp/terraform-plugin-framework/datasource"
 	"github.com/hashicorp/terraform-plugin-framework/resource"
+
+	"github.com/tfgov/terraform-provider-tfgov/internal/statesize"
 )
 
 // crossTypeSuites gives, by suite, the resource types the suite's own cases
@@ -293,4 +297,131 @@ func configTypes(config string) map[string]bool {
 		types[m[1]] = true
 	}
 	return types
+}
+
+// perfTable is the table of PERFORMANCE.md's section heading: its rows'
+// cells by column name, in order.
+func perfTable(t *testing.T, heading string) []map[string]string {
+	t.Helper()
+	b, err := os.ReadFile(filepath.Join("..", "..", "PERFORMANCE.md"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	_, section, ok := strings.Cut(string(b), "\n## "+heading+"\n")
+	if !ok {
+		t.Fatalf("PERFORMANCE.md has no section %q", heading)
+	}
+	section, _, _ = strings.Cut(section, "\n## ")
+	var header []string
+	var rows []map[string]string
+	for line := range strings.SplitSeq(section, "\n") {
+		if !strings.HasPrefix(line, "|") {
+			if header != nil {
+				break
+			}
+			continue
+		}
+		cells := strings.Split(strings.Trim(line, "|"), "|")
+		for i := range cells {
+			cells[i] = strings.TrimSpace(cells[i])
+		}
+		switch {
+		case header == nil:
+			header = cells
+		case strings.HasPrefix(cells[0], "---"):
+		default:
+			row := map[string]string{}
+			for i, c := range cells {
+				if i < len(header) {
+					row[header[i]] = c
+				}
+			}
+			rows = append(rows, row)
+		}
+	}
+	return rows
+}
+
+// perfCell reads a cell of PERFORMANCE.md's "Request budgets": the requests
+// measured, then "(≤ budget)" when the budget is higher.
+func perfCell(cell string) (measured, budget int, ok bool) {
+	m, b, cut := strings.Cut(cell, " (≤ ")
+	measured, err := strconv.Atoi(m)
+	if err != nil {
+		return 0, 0, false
+	}
+	if !cut {
+		return measured, measured, true
+	}
+	b, found := strings.CutSuffix(b, ")")
+	budget, err = strconv.Atoi(b)
+	return measured, budget, found && err == nil
+}
+
+// TestRegistry_performanceFigures: PERFORMANCE.md's request budgets are the
+// budgets TestAccRequestBudgets holds each case to (opBudget, at N = 1 and
+// 101), and its state budgets the stated budgets TestAccStateBudget holds
+// the types hashicorp/tfe lacks to; every row is some case's.
+func TestRegistry_performanceFigures(t *testing.T) {
+	t.Parallel()
+	const heading = `PERFORMANCE.md "Request budgets"`
+	docRows := map[string]map[string]string{}
+	for _, r := range perfTable(t, "Request budgets") {
+		docRows[r["type"]+" N="+r["N"]] = r
+	}
+	used := map[string]bool{}
+	for _, name := range slices.Sorted(maps.Keys(budgetCases)) {
+		c := budgetCases[name]
+		if c.row == "" {
+			if c.movedBy == "" {
+				t.Errorf("budget case %s has no row of %s: give it one (budgetCase.row)", name, heading)
+			}
+			continue
+		}
+		for _, n := range []int{1, 101} {
+			key := fmt.Sprintf("%s N=%d", c.row, n)
+			doc, ok := docRows[key]
+			if !ok {
+				t.Errorf("%s: %s lacks the row %q at N = %d (budget case %s)", c.row, heading, c.row, n, name)
+				continue
+			}
+			used[key] = true
+			for _, op := range budgetOps {
+				want := c.opBudget(op, n, (n+bulkPageSize-1)/bulkPageSize)
+				measured, budget, ok := perfCell(doc[string(op)])
+				switch {
+				case !ok:
+					t.Errorf("%s at N = %d: %s's %s is %q, not the requests measured and their budget (%d, or \"5 (≤ %d)\")", c.row, n, heading, op, doc[string(op)], want, want)
+				case budget != want:
+					t.Errorf("%s at N = %d: %s gives %s a budget of %d, the test's is %d (budget case %s)", c.row, n, heading, op, budget, want, name)
+				case measured > budget:
+					t.Errorf("%s at N = %d: %s gives %s %d requests measured, over its budget of %d", c.row, n, heading, op, measured, budget)
+				}
+			}
+		}
+	}
+	for _, key := range slices.Sorted(maps.Keys(docRows)) {
+		if !used[key] {
+			t.Errorf("%s's row %q is no budget case's (budgetCase.row)", heading, key)
+		}
+	}
+	// The stated state budgets; the others are hashicorp/tfe's bytes for the
+	// object the test made, known only once it ran.
+	states := perfTable(t, "State budgets")
+	for _, c := range stateBudgetCases(stateBudgets{}, nil) {
+		if c.against != "stated" {
+			continue
+		}
+		typ, _, _ := strings.Cut(c.addr, ".")
+		want := strconv.Itoa(c.budget(statesize.Instance{}))
+		i := slices.IndexFunc(states, func(r map[string]string) bool {
+			return r["type"] == "`"+typ+"`" || strings.HasPrefix(r["type"], "`"+typ+"` ")
+		})
+		switch {
+		case i < 0:
+			t.Errorf("%s: PERFORMANCE.md \"State budgets\" lacks its row (`%s`), budget %s", typ, typ, want)
+		case states[i]["budget"] != want:
+			t.Errorf("%s: PERFORMANCE.md \"State budgets\" gives budget %q, the test's stated budget is %s (%s)", typ, states[i]["budget"], want, c.addr)
+		}
+	}
 }

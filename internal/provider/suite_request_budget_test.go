@@ -97,6 +97,10 @@ type budgetCase struct {
 	// proofRecheck: the resources' refreshes recheck proven policy code
 	// (recheckAllowance), which the budget leaves out.
 	proofRecheck bool
+	// row is the first cell of the rows of PERFORMANCE.md's "Request
+	// budgets" that state the budgets at N = 1 and 101
+	// (TestRegistry_performanceFigures); "" only for a movedBy variant.
+	row string
 }
 
 // recheckAllowance is the most downloads the rotating recheck of proven
@@ -146,6 +150,7 @@ func starts(op budgetOp) int {
 var budgetCases = map[string]budgetCase{
 	// tfgov_policy without code: a refresh is the organization's list.
 	"policy": {
+		row: "`tfgov_policy`",
 		config: func(_ *budgetEnv, n, v int) string {
 			return fmt.Sprintf(`resource "tfgov_policy" "r" {
   for_each    = toset([for i in range(%d) : tostring(i)])
@@ -175,13 +180,14 @@ output "ids" { value = { for k, r in tfgov_policy.r : k => r.id } }
 	},
 	// tfgov_policy with inline code: the code is downloaded only where nothing
 	// proves it unchanged (policy_code_proof.go).
-	"policy_inline": inlinePolicyCase("inline", "content"),
+	"policy_inline": inlinePolicyCase("inline", "content", "`tfgov_policy` with `content` (Sentinel or OPA)"),
 	// tfgov_policy with content_wo: the requests of inline code; state
 	// keeps the code's SHA-256 instead of the code.
-	"policy_lean": inlinePolicyCase("lean", "content_wo"),
+	"policy_lean": inlinePolicyCase("lean", "content_wo", "`tfgov_policy` with `content_wo`"),
 	// An OPA policy with inline code: its update is a PATCH alone too (the
 	// issue measured a re-upload and a download on top).
 	"policy_inline_opa": {
+		row: "`tfgov_policy` with `content` (Sentinel or OPA)",
 		config: func(_ *budgetEnv, n, v int) string {
 			return fmt.Sprintf(`resource "tfgov_policy" "r" {
   for_each    = toset([for i in range(%d) : tostring(i)])
@@ -212,6 +218,7 @@ output "ids" { value = { for k, r in tfgov_policy.r : k => r.id } }
 	// tfgov_policy and tfgov_policy_upload: the upload reads nothing per
 	// policy that the list gave.
 	"policy_upload": {
+		row: "`tfgov_policy` + `tfgov_policy_upload`",
 		config: func(_ *budgetEnv, n, v int) string {
 			return fmt.Sprintf(`resource "tfgov_policy" "r" {
   for_each    = toset([for i in range(%d) : tostring(i)])
@@ -243,6 +250,7 @@ import {
 		proofRecheck: true,
 	},
 	"agent_token": {
+		row: "`tfgov_agent_token`",
 		fixtures: func(e *budgetEnv, _ int) {
 			pool, err := e.client.AgentPools.Create(context.Background(), e.org, tfe.AgentPoolCreateOptions{Name: tfe.String("budget")})
 			if err != nil {
@@ -285,6 +293,7 @@ output "ids" { value = { for k, r in tfgov_agent_token.r : k => "%s/${r.id}" } }
 		},
 	},
 	"team_access": {
+		row: "`tfgov_team_access`",
 		fixtures: func(e *budgetEnv, n int) {
 			ctx := context.Background()
 			ws, err := e.client.Workspaces.Create(ctx, e.org, tfe.WorkspaceCreateOptions{Name: tfe.String("budget")})
@@ -339,6 +348,7 @@ output "ids" { value = { for k, r in tfgov_team_access.r : k => r.id } }
 		},
 	},
 	"module_test_variable": {
+		row:      "`tfgov_module_test_variable`",
 		fixtures: func(e *budgetEnv, _ int) { budgetModule(e) },
 		config: func(e *budgetEnv, n, v int) string {
 			return fmt.Sprintf(`resource "tfgov_module_test_variable" "r" {
@@ -377,6 +387,7 @@ output "ids" { value = { for k, r in tfgov_module_test_variable.r : k => "%s/%s/
 		},
 	},
 	"module_version_deprecation": {
+		row: "`tfgov_module_version_deprecation`",
 		fixtures: func(e *budgetEnv, n int) {
 			budgetModule(e)
 			id := tfe.RegistryModuleID{Organization: e.org, Name: e.vars["module"], Provider: "aws", Namespace: e.org, RegistryName: tfe.PrivateRegistry}
@@ -444,8 +455,9 @@ func uploadsMove(movedBy sandbox.PolicyUpdatedAt) bool {
 
 // inlinePolicyCase is N Sentinel policies named budget-<prefix>-<key>
 // with one line of code in attr (content or content_wo).
-func inlinePolicyCase(prefix, attr string) budgetCase {
+func inlinePolicyCase(prefix, attr, row string) budgetCase {
 	return budgetCase{
+		row: row,
 		config: func(_ *budgetEnv, n, v int) string {
 			return fmt.Sprintf(`resource "tfgov_policy" "r" {
   for_each    = toset([for i in range(%d) : tostring(i)])
@@ -572,7 +584,7 @@ func init() {
 	for _, movedBy := range []sandbox.PolicyUpdatedAt{sandbox.PolicyUpdatedByUpload, sandbox.PolicyUpdatedByPatch, sandbox.PolicyUpdatedByNeither} {
 		for _, name := range []string{"policy_inline", "policy_upload"} {
 			c := budgetCases[name]
-			c.movedBy, c.proofRecheck = movedBy, uploadsMove(movedBy)
+			c.movedBy, c.proofRecheck, c.row = movedBy, uploadsMove(movedBy), ""
 			if name == "policy_inline" {
 				c.budget, c.repair = inlineBudget(movedBy), inlineRepair(movedBy)
 			} else {
