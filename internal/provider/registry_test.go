@@ -168,6 +168,7 @@ var typePlaces = []typePlace{
 	{kindResource, "README.md", "| `tfgov_<name>` |"},
 	{kindResource, "CHANGELOG.md", "**New Resource:** `tfgov_<name>`"},
 	{kindResource, "PERFORMANCE.md", "| `tfgov_<name>`"},
+	{kindResource, "internal/provider/<name>_resource_test.go", "\nfunc TestAcc"},
 	{kindListResource, "examples/list-resources/tfgov_<name>/list-resource.tfquery.hcl", ""},
 	{kindListResource, "docs/list-resources/<name>.md", ""},
 	{kindListResource, "templates/index.md.tmpl", "| `tfgov_<name>` | list resource | <permissions> |"},
@@ -222,7 +223,7 @@ func TestRegistry_everyPlace(t *testing.T) {
 			case err != nil:
 				t.Errorf("%s tfgov_%s: no %s (CONTRIBUTING.md \"Adding a type\")", p.kind, name, fill(p.path))
 			case p.needle != "" && !strings.Contains(text, fill(p.needle)):
-				t.Errorf("%s tfgov_%s: %s lacks %q (CONTRIBUTING.md \"Adding a type\")", p.kind, name, fill(p.path), fill(p.needle))
+				t.Errorf("%s tfgov_%s: %s lacks %q (CONTRIBUTING.md \"Adding a type\")", p.kind, name, fill(p.path), strings.TrimSpace(fill(p.needle)))
 			}
 		}
 	}
