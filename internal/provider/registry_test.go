@@ -388,7 +388,7 @@ func TestRegistry_performanceFigures(t *testing.T) {
 			}
 			used[key] = true
 			for _, op := range budgetOps {
-				want := c.opBudget(op, n, (n+bulkPageSize-1)/bulkPageSize)
+				want := c.opBudget(op, n, (n+bulkPageSize-1)/bulkPageSize, 0)
 				measured, budget, ok := perfCell(doc[string(op)])
 				switch {
 				case !ok:
