@@ -265,22 +265,42 @@ func queryAdoptionFixtures(t *testing.T) (string, int) {
 	if _, err := (testRunClient{c}).waitFor(ctx, mod, run.ID, func(r *testRunRecord) bool { return r.final() }); err != nil {
 		t.Fatalf("waiting for run %s: %v", run.ID, err)
 	}
-	modCfg := fmt.Sprintf("module_name = %q\n    module_provider = %q", mod.Name, mod.Provider)
-	blocks := []struct{ typ, cfg string }{
-		{"tfgov_policy", fmt.Sprintf("search = %q", prefix)},
-		{"tfgov_policy_upload", fmt.Sprintf("search = %q", prefix)},
-		{"tfgov_team_access", fmt.Sprintf("workspace_id = %q", ws.ID)},
-		{"tfgov_agent_token", fmt.Sprintf("agent_pool_id = %q", pool.ID)},
-		{"tfgov_module_test_variable", modCfg},
-		{"tfgov_module_test_run", modCfg},
-		{"tfgov_module_version_deprecation", modCfg},
-	}
 	var b strings.Builder
-	for _, bl := range blocks {
+	for _, bl := range queryAdoptionBlocks(prefix, ws.ID, pool.ID, mod) {
 		fmt.Fprintf(&b, "list %q \"found\" {\n  provider         = tfgov\n  include_resource = true\n  limit            = 1000\n  config {\n    %s\n  }\n}\n\n", bl.typ, bl.cfg)
 	}
 	// 2 policies, 1 upload, 2 grants, 2 tokens, 2 variables, 1 run, 1 deprecation.
 	return b.String(), 11
+}
+
+// queryAdoptionBlock is one list block of queryAdoptionFixtures' query: the
+// type and its config block's arguments.
+type queryAdoptionBlock struct{ typ, cfg string }
+
+// queryAdoptionBlocks are the list blocks that find queryAdoptionFixtures'
+// objects (policies named with prefix, grants of workspace wsID, tokens of
+// pool poolID, mod's variables, runs and deprecations).
+func queryAdoptionBlocks(prefix, wsID, poolID string, mod moduleRef) []queryAdoptionBlock {
+	modCfg := fmt.Sprintf("module_name = %q\n    module_provider = %q", mod.Name, mod.Provider)
+	return []queryAdoptionBlock{
+		{"tfgov_policy", fmt.Sprintf("search = %q", prefix)},
+		{"tfgov_policy_upload", fmt.Sprintf("search = %q", prefix)},
+		{"tfgov_team_access", fmt.Sprintf("workspace_id = %q", wsID)},
+		{"tfgov_agent_token", fmt.Sprintf("agent_pool_id = %q", poolID)},
+		{"tfgov_module_test_variable", modCfg},
+		{"tfgov_module_test_run", modCfg},
+		{"tfgov_module_version_deprecation", modCfg},
+	}
+}
+
+// queryAdoptionTypes are the types TestAccListResources_generateConfig
+// covers: its list blocks' (registry_test.go).
+func queryAdoptionTypes() map[string]bool {
+	types := map[string]bool{}
+	for _, bl := range queryAdoptionBlocks("", "", "", moduleRef{}) {
+		types[bl.typ] = true
+	}
+	return types
 }
 
 // TestAccListResources_generateConfig: `terraform query

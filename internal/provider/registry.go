@@ -24,8 +24,9 @@ type registeredResource struct {
 	list            func() list.ListResource
 	listPermissions string
 	tfeMove         *tfeMove
-	// exempt gives, by suite, why the type is not in that cross-type suite.
-	exempt map[string]string
+	// exempt gives, by suite, why the type is not in that cross-type suite:
+	// one of the reasons a reviewer can read (exemptionText).
+	exempt map[string]exemption
 	// providerOrder keeps Resources() in the order it had before the registry.
 	providerOrder int
 }
@@ -42,6 +43,32 @@ const (
 	suiteGenerateConfig  = "TestAccListResources_generateConfig"
 )
 
+// exemption is why a type is not in a cross-type suite: a reason of
+// exemptionText, and for exemptOwnTest the test that covers it instead.
+type exemption struct {
+	why  exemptReason
+	test string
+}
+
+// exemptReason is one of the reasons a type may be left out of a suite.
+type exemptReason int
+
+const (
+	_ exemptReason = iota
+	exemptCreatesNothing
+	exemptNoListResource
+	exemptCannotDelete
+	exemptOwnTest
+)
+
+// exemptionText is each reason as a reviewer reads it.
+var exemptionText = map[exemptReason]string{
+	exemptCreatesNothing: "it creates nothing (an apply only changes or removes records): no orphan, duplicate or half-made object to count or converge",
+	exemptNoListResource: "it has no list resource, which the suite finds or reads objects through",
+	exemptCannotDelete:   "its objects cannot be deleted (only their parent), so an exact count of the service's objects against the state cannot hold",
+	exemptOwnTest:        "a test of its own covers what the suite checks, in a way the suite's shared table cannot",
+}
+
 var resourceRegistry = []registeredResource{
 	{
 		typ: policyType, new: NewPolicyResource, identity: policyIdentityAttrs, providerOrder: 5,
@@ -49,8 +76,8 @@ var resourceRegistry = []registeredResource{
 		list:            func() list.ListResource { return &policyList{listBase{typ: policyType}} },
 		listPermissions: permTextPolicies,
 		tfeMove:         &tfePolicyMove,
-		exempt: map[string]string{
-			suiteIdentityUpdate: "the update of a policy without prior identity has its own test, TestIdentity_protocolUpdateNoPriorIdentity",
+		exempt: map[string]exemption{
+			suiteIdentityUpdate: {exemptOwnTest, "TestIdentity_protocolUpdateNoPriorIdentity"},
 		},
 	},
 	{
@@ -85,9 +112,10 @@ var resourceRegistry = []registeredResource{
 		permissions:     permTextTests,
 		list:            func() list.ListResource { return &moduleTestRunList{listBase{typ: moduleTestRunType}} },
 		listPermissions: permTextTests,
-		exempt: map[string]string{
-			suiteRequestBudgets: "a create's requests follow the run's progress (polls): TestAccModuleTestRunResource_requests counts them",
-			suiteCrash:          "a run cannot be deleted (only its module), so the test's exact count of service against state cannot hold",
+		exempt: map[string]exemption{
+			// A create's requests follow the run's progress (polls).
+			suiteRequestBudgets: {exemptOwnTest, "TestAccModuleTestRunResource_requests"},
+			suiteCrash:          {why: exemptCannotDelete},
 		},
 	},
 	{
@@ -97,20 +125,20 @@ var resourceRegistry = []registeredResource{
 			return &moduleVersionDeprecationList{listBase{typ: moduleVersionDeprecationType}}
 		},
 		listPermissions: permTextRegistry,
-		exempt: map[string]string{
-			suiteChaos: "it updates the module version's record, creating nothing: no orphan or duplicate to count",
-			suiteCrash: "it updates the module version's record, creating nothing: a killed write leaves nothing to converge",
+		exempt: map[string]exemption{
+			suiteChaos: {why: exemptCreatesNothing},
+			suiteCrash: {why: exemptCreatesNothing},
 		},
 	},
 	{
 		typ: workspaceTeamAccessExclusiveType, new: NewWorkspaceTeamAccessExclusiveResource, identity: workspaceTeamAccessExclusiveIdentityAttrs, providerOrder: 7,
 		permissions: permTextManageAccess + ` It reads every grant of the workspace, which only these may see.`,
-		exempt: map[string]string{
-			suiteChaos:           "it creates nothing (an apply only removes grants): no orphan or duplicate to count; see its _lostDelete test",
-			suiteCrash:           "it creates nothing (an apply only removes grants): a killed apply leaves nothing to converge",
-			suiteIdentityNoPrior: "it has no list resource, which the identity protocol tests read objects through",
-			suiteIdentityUpdate:  "it has no list resource, which the identity protocol tests read objects through",
-			suiteGenerateConfig:  "it has no list resource, so `terraform query` cannot find it",
+		exempt: map[string]exemption{
+			suiteChaos:           {why: exemptCreatesNothing},
+			suiteCrash:           {why: exemptCreatesNothing},
+			suiteIdentityNoPrior: {why: exemptNoListResource},
+			suiteIdentityUpdate:  {why: exemptNoListResource},
+			suiteGenerateConfig:  {why: exemptNoListResource},
 		},
 	},
 }

@@ -2,6 +2,7 @@ package provider
 
 import (
 	"context"
+	"fmt"
 	"go/ast"
 	"go/parser"
 	"go/token"
@@ -17,6 +18,8 @@ import (
 	"github.com/hashicorp/terraform-plugin-framework/action"
 	"github.com/hashicorp/terraform-plugin-framework/datasource"
 	"github.com/hashicorp/terraform-plugin-framework/resource"
+
+	"github.com/tfgov/terraform-provider-tfgov/internal/statesize"
 )
 
 // crossTypeSuites gives, by suite, the resource types the suite's own cases
@@ -28,42 +31,9 @@ var crossTypeSuites = map[string]func() map[string]bool{
 	suiteCrash:           crashTypes,
 	suiteIdentityNoPrior: identityNoPriorTypes,
 	suiteIdentityUpdate:  identityUpdateTypes,
-	suiteImportMissing:   typesNamedIn("TestImportMissing"),
-	suiteGenerateConfig:  typesNamedIn("queryAdoptionFixtures"),
+	suiteImportMissing:   importMissingTypes,
+	suiteGenerateConfig:  queryAdoptionTypes,
 }
-
-// typesNamedIn gives the tfgov types that the string literals of the
-// package's test function fn name ("tfgov_policy", or a configuration's
-// resource blocks): for suites whose table is local to a function.
-func typesNamedIn(fn string) func() map[string]bool {
-	return func() map[string]bool {
-		types := map[string]bool{}
-		files, _ := filepath.Glob("*_test.go")
-		for _, file := range files {
-			f, err := parser.ParseFile(token.NewFileSet(), file, nil, parser.SkipObjectResolution)
-			if err != nil {
-				continue
-			}
-			for _, d := range f.Decls {
-				if fd, ok := d.(*ast.FuncDecl); ok && fd.Recv == nil && fd.Name.Name == fn {
-					ast.Inspect(fd, func(n ast.Node) bool {
-						if lit, ok := n.(*ast.BasicLit); ok && lit.Kind == token.STRING {
-							v, _ := strconv.Unquote(lit.Value)
-							if typeNameRE.MatchString(v) {
-								types[v] = true
-							}
-							maps.Copy(types, configTypes(v))
-						}
-						return true
-					})
-				}
-			}
-		}
-		return types
-	}
-}
-
-var typeNameRE = regexp.MustCompile(`^tfgov_[a-z_]+$`)
 
 // TestRegistry_crossTypeSuites: every registered resource type is in every
 // suite that claims to cover every type, or its registry entry says why
@@ -71,11 +41,21 @@ var typeNameRE = regexp.MustCompile(`^tfgov_[a-z_]+$`)
 // it does not need.
 func TestRegistry_crossTypeSuites(t *testing.T) {
 	registered := map[string]bool{}
+	tests := testFuncs(t, ".")
 	for _, r := range resourceRegistry {
-		registered[r.typ.typeName("tfgov")] = true
-		for suite := range r.exempt {
-			if crossTypeSuites[suite] == nil {
-				t.Errorf("%s: exempt from %s, which is no cross-type suite", r.typ.typeName("tfgov"), suite)
+		name := r.typ.typeName("tfgov")
+		registered[name] = true
+		for _, suite := range slices.Sorted(maps.Keys(r.exempt)) {
+			e := r.exempt[suite]
+			switch {
+			case crossTypeSuites[suite] == nil:
+				t.Errorf("%s: exempt from %s, which is no cross-type suite (registry.go): the suites are %v", name, suite, slices.Sorted(maps.Keys(crossTypeSuites)))
+			case exemptionText[e.why] == "":
+				t.Errorf("%s: its exemption from %s has no reason of exemptionText (registry.go)", name, suite)
+			case e.why == exemptOwnTest && !tests[e.test]:
+				t.Errorf("%s: exempt from %s for a test of its own, and names no test of this package (%q)", name, suite, e.test)
+			case e.why != exemptOwnTest && e.test != "":
+				t.Errorf("%s: its exemption from %s names test %s, which only exemptOwnTest takes", name, suite, e.test)
 			}
 		}
 	}
@@ -83,17 +63,15 @@ func TestRegistry_crossTypeSuites(t *testing.T) {
 		covered := crossTypeSuites[suite]()
 		for _, r := range resourceRegistry {
 			name := r.typ.typeName("tfgov")
-			reason, exempt := r.exempt[suite]
+			e, exempt := r.exempt[suite]
 			switch {
 			case !covered[name] && !exempt:
-				t.Errorf("%s is not covered by %s, and its registry entry (registry.go) gives no reason", name, suite)
+				t.Errorf("%s is not covered by %s: its table has no case of %s, and its registry entry (registry.go) gives no exemption", name, suite, name)
 			case covered[name] && exempt:
-				t.Errorf("%s is covered by %s, yet exempt from it in the registry (%q): drop the exemption", name, suite, reason)
-			case exempt && strings.TrimSpace(reason) == "":
-				t.Errorf("%s: its exemption from %s gives no reason", name, suite)
+				t.Errorf("%s is covered by %s, yet exempt from it in the registry (%q): drop the exemption", name, suite, exemptionText[e.why])
 			}
 		}
-		for name := range covered {
+		for _, name := range slices.Sorted(maps.Keys(covered)) {
 			if !registered[name] {
 				t.Errorf("%s covers %s, which the registry (registry.go) does not list", suite, name)
 			}
@@ -190,6 +168,7 @@ var typePlaces = []typePlace{
 	{kindResource, "README.md", "| `tfgov_<name>` |"},
 	{kindResource, "CHANGELOG.md", "**New Resource:** `tfgov_<name>`"},
 	{kindResource, "PERFORMANCE.md", "| `tfgov_<name>`"},
+	{kindResource, "internal/provider/<name>_resource_test.go", "\nfunc TestAcc"},
 	{kindListResource, "examples/list-resources/tfgov_<name>/list-resource.tfquery.hcl", ""},
 	{kindListResource, "docs/list-resources/<name>.md", ""},
 	{kindListResource, "templates/index.md.tmpl", "| `tfgov_<name>` | list resource | <permissions> |"},
@@ -244,7 +223,7 @@ func TestRegistry_everyPlace(t *testing.T) {
 			case err != nil:
 				t.Errorf("%s tfgov_%s: no %s (CONTRIBUTING.md \"Adding a type\")", p.kind, name, fill(p.path))
 			case p.needle != "" && !strings.Contains(text, fill(p.needle)):
-				t.Errorf("%s tfgov_%s: %s lacks %q (CONTRIBUTING.md \"Adding a type\")", p.kind, name, fill(p.path), fill(p.needle))
+				t.Errorf("%s tfgov_%s: %s lacks %q (CONTRIBUTING.md \"Adding a type\")", p.kind, name, fill(p.path), strings.TrimSpace(fill(p.needle)))
 			}
 		}
 	}
@@ -319,4 +298,131 @@ func configTypes(config string) map[string]bool {
 		types[m[1]] = true
 	}
 	return types
+}
+
+// perfTable is the table of PERFORMANCE.md's section heading: its rows'
+// cells by column name, in order.
+func perfTable(t *testing.T, heading string) []map[string]string {
+	t.Helper()
+	b, err := os.ReadFile(filepath.Join("..", "..", "PERFORMANCE.md"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	_, section, ok := strings.Cut(string(b), "\n## "+heading+"\n")
+	if !ok {
+		t.Fatalf("PERFORMANCE.md has no section %q", heading)
+	}
+	section, _, _ = strings.Cut(section, "\n## ")
+	var header []string
+	var rows []map[string]string
+	for line := range strings.SplitSeq(section, "\n") {
+		if !strings.HasPrefix(line, "|") {
+			if header != nil {
+				break
+			}
+			continue
+		}
+		cells := strings.Split(strings.Trim(line, "|"), "|")
+		for i := range cells {
+			cells[i] = strings.TrimSpace(cells[i])
+		}
+		switch {
+		case header == nil:
+			header = cells
+		case strings.HasPrefix(cells[0], "---"):
+		default:
+			row := map[string]string{}
+			for i, c := range cells {
+				if i < len(header) {
+					row[header[i]] = c
+				}
+			}
+			rows = append(rows, row)
+		}
+	}
+	return rows
+}
+
+// perfCell reads a cell of PERFORMANCE.md's "Request budgets": the requests
+// measured, then "(≤ budget)" when the budget is higher.
+func perfCell(cell string) (measured, budget int, ok bool) {
+	m, b, cut := strings.Cut(cell, " (≤ ")
+	measured, err := strconv.Atoi(m)
+	if err != nil {
+		return 0, 0, false
+	}
+	if !cut {
+		return measured, measured, true
+	}
+	b, found := strings.CutSuffix(b, ")")
+	budget, err = strconv.Atoi(b)
+	return measured, budget, found && err == nil
+}
+
+// TestRegistry_performanceFigures: PERFORMANCE.md's request budgets are the
+// budgets TestAccRequestBudgets holds each case to (opBudget, at N = 1 and
+// 101), and its state budgets the stated budgets TestAccStateBudget holds
+// the types hashicorp/tfe lacks to; every row is some case's.
+func TestRegistry_performanceFigures(t *testing.T) {
+	t.Parallel()
+	const heading = `PERFORMANCE.md "Request budgets"`
+	docRows := map[string]map[string]string{}
+	for _, r := range perfTable(t, "Request budgets") {
+		docRows[r["type"]+" N="+r["N"]] = r
+	}
+	used := map[string]bool{}
+	for _, name := range slices.Sorted(maps.Keys(budgetCases)) {
+		c := budgetCases[name]
+		if c.row == "" {
+			if c.movedBy == "" {
+				t.Errorf("budget case %s has no row of %s: give it one (budgetCase.row)", name, heading)
+			}
+			continue
+		}
+		for _, n := range []int{1, 101} {
+			key := fmt.Sprintf("%s N=%d", c.row, n)
+			doc, ok := docRows[key]
+			if !ok {
+				t.Errorf("%s: %s lacks the row %q at N = %d (budget case %s)", c.row, heading, c.row, n, name)
+				continue
+			}
+			used[key] = true
+			for _, op := range budgetOps {
+				want := c.opBudget(op, n, (n+bulkPageSize-1)/bulkPageSize, 0)
+				measured, budget, ok := perfCell(doc[string(op)])
+				switch {
+				case !ok:
+					t.Errorf("%s at N = %d: %s's %s is %q, not the requests measured and their budget (%d, or \"5 (≤ %d)\")", c.row, n, heading, op, doc[string(op)], want, want)
+				case budget != want:
+					t.Errorf("%s at N = %d: %s gives %s a budget of %d, the test's is %d (budget case %s)", c.row, n, heading, op, budget, want, name)
+				case measured > budget:
+					t.Errorf("%s at N = %d: %s gives %s %d requests measured, over its budget of %d", c.row, n, heading, op, measured, budget)
+				}
+			}
+		}
+	}
+	for _, key := range slices.Sorted(maps.Keys(docRows)) {
+		if !used[key] {
+			t.Errorf("%s's row %q is no budget case's (budgetCase.row)", heading, key)
+		}
+	}
+	// The stated state budgets; the others are hashicorp/tfe's bytes for the
+	// object the test made, known only once it ran.
+	states := perfTable(t, "State budgets")
+	for _, c := range stateBudgetCases(stateBudgets{}, nil) {
+		if c.against != "stated" {
+			continue
+		}
+		typ, _, _ := strings.Cut(c.addr, ".")
+		want := strconv.Itoa(c.budget(statesize.Instance{}))
+		i := slices.IndexFunc(states, func(r map[string]string) bool {
+			return r["type"] == "`"+typ+"`" || strings.HasPrefix(r["type"], "`"+typ+"` ")
+		})
+		switch {
+		case i < 0:
+			t.Errorf("%s: PERFORMANCE.md \"State budgets\" lacks its row (`%s`), budget %s", typ, typ, want)
+		case states[i]["budget"] != want:
+			t.Errorf("%s: PERFORMANCE.md \"State budgets\" gives budget %q, the test's stated budget is %s (%s)", typ, states[i]["budget"], want, c.addr)
+		}
+	}
 }

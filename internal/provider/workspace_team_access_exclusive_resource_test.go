@@ -448,6 +448,7 @@ func TestAccWorkspaceTeamAccessExclusive_lockOut(t *testing.T) {
 // removed grant is one DELETE.
 func init() {
 	budgetCases["workspace_team_access_exclusive"] = budgetCase{
+		row: "`tfgov_workspace_team_access_exclusive` (one per workspace)",
 		fixtures: func(e *budgetEnv, n int) {
 			ctx := context.Background()
 			team := func(name string) string {

@@ -82,4 +82,58 @@ func TestGoTFEFields(t *testing.T) {
 	if m.TestConfig != nil || m.VCSRepo != nil || m.PublishingMechanism != tfe.PublishingMechanismTag {
 		t.Errorf("a module made through the API: test-config %+v, vcs-repo %+v, %s", m.TestConfig, m.VCSRepo, m.PublishingMechanism)
 	}
+	goTFERoutes(t, w)
+}
+
+// goTFERoutes sends through go-tfe the routes no area's test sends through
+// it (routeContracts), checking what it decodes.
+func goTFERoutes(t *testing.T, w *world) {
+	t.Helper()
+	ctx := context.Background()
+	must := func(what string, err error) {
+		t.Helper()
+		if err != nil {
+			t.Fatalf("%s: %v", what, err)
+		}
+	}
+	m, err := w.owner.OrganizationMemberships.Create(ctx, w.org, tfe.OrganizationMembershipCreateOptions{Email: tfe.String("routes@acme.test")})
+	must("invite", err)
+	read, err := w.owner.OrganizationMemberships.Read(ctx, m.ID)
+	if err != nil || read.ID != m.ID || read.Email != "routes@acme.test" {
+		t.Errorf("membership %+v, %v", read, err)
+	}
+	team := w.team(t, "routes", nil)
+	must("add by membership", w.owner.TeamMembers.Add(ctx, team.ID, tfe.TeamMemberAddOptions{OrganizationMembershipIDs: []string{m.ID}}))
+	must("remove by membership", w.owner.TeamMembers.Remove(ctx, team.ID, tfe.TeamMemberRemoveOptions{OrganizationMembershipIDs: []string{m.ID}}))
+	must("delete membership", w.owner.OrganizationMemberships.Delete(ctx, m.ID))
+
+	tt, err := w.owner.TeamTokens.CreateWithOptions(ctx, team.ID, tfe.TeamTokenCreateOptions{Description: tfe.String("routes")})
+	must("team token", err)
+	if tt.Token == "" {
+		t.Errorf("team token %+v: no secret on create", tt)
+	}
+	if _, err := w.owner.TeamTokens.Create(ctx, team.ID); err != nil {
+		t.Fatalf("legacy team token: %v", err)
+	}
+	if got, err := w.owner.TeamTokens.Read(ctx, team.ID); err != nil || got.ID == "" || got.Token != "" {
+		t.Errorf("team token read %+v, %v (the secret only on create)", got, err)
+	}
+
+	if _, err := w.owner.OrganizationTokens.Create(ctx, w.org); err != nil {
+		t.Fatalf("organization token: %v", err)
+	}
+	if got, err := w.owner.OrganizationTokens.Read(ctx, w.org); err != nil || got.ID == "" || got.Token != "" {
+		t.Errorf("organization token read %+v, %v (the secret only on create)", got, err)
+	}
+	must("delete organization token", w.owner.OrganizationTokens.Delete(ctx, w.org))
+
+	if _, err := w.owner.Workspaces.Create(ctx, w.org, tfe.WorkspaceCreateOptions{Name: tfe.String("by-name")}); err != nil {
+		t.Fatal(err)
+	}
+	must("delete workspace by name", w.owner.Workspaces.Delete(ctx, w.org, "by-name"))
+
+	sets, err := w.owner.PolicySets.List(ctx, w.org, nil)
+	if err != nil || len(sets.Items) == 0 || sets.Pagination == nil {
+		t.Errorf("policy sets %+v, %v", sets, err)
+	}
 }

@@ -2,6 +2,7 @@ package sandbox_test
 
 import (
 	"context"
+	"net/http"
 	"testing"
 
 	tfe "github.com/hashicorp/go-tfe"
@@ -21,7 +22,9 @@ type world struct {
 
 func client(t testing.TB, inst *sandbox.Instance, token string) *tfe.Client {
 	t.Helper()
-	c, err := tfe.NewClient(&tfe.Config{Address: inst.URL, Token: token})
+	// Its requests are recorded for the route contracts (route_contracts_test.go).
+	hc := &http.Client{Transport: recordingTransport{next: http.DefaultTransport, test: topTest(t)}}
+	c, err := tfe.NewClient(&tfe.Config{Address: inst.URL, Token: token, HTTPClient: hc})
 	if err != nil {
 		t.Fatalf("go-tfe client: %v", err)
 	}
