@@ -28,25 +28,6 @@ func permissionSwitch(t *testing.T, team *tfe.Team, all tfe.OrganizationAccessOp
 	return set
 }
 
-// applyPlanFails applies the saved plan tfplan, which must fail with every one of want (whitespace
-// folded) and not blame the provider.
-func (d *cliDir) applyPlanFails(want ...string) {
-	d.t.Helper()
-	out, err := runTerraform(d.t, d.dir, "apply", "-no-color", "tfplan")
-	if err == nil {
-		d.t.Fatalf("apply of the saved plan: no error\n%s", out)
-	}
-	folded := strings.Join(strings.Fields(out), " ")
-	for _, w := range want {
-		if !strings.Contains(folded, w) {
-			d.t.Errorf("apply output lacks %q:\n%s", w, out)
-		}
-	}
-	if strings.Contains(out, "bug in the provider") {
-		d.t.Errorf("apply output blames the provider:\n%s", out)
-	}
-}
-
 // TestAccSavedPlanAfterPermissionLoss_agentTokenReplace: a saved plan that replaces an agent token,
 // applied after the provider's team lost "Manage agent pools", fails naming the token and the
 // permission, before anything is made; state keeps the old token, which stays live. Once the
@@ -76,7 +57,7 @@ resource "tfgov_agent_token" "test" {
 		t.Fatalf("the plan does not replace the token:\n%s", out)
 	}
 	set(tfe.OrganizationAccessOptions{ManageAgentPools: tfe.Bool(false)})
-	d.applyPlanFails("Cannot revoke agent token", "Agent token "+old+" cannot be revoked: agent pool "+pool.ID,
+	d.applyFails("Cannot revoke agent token", "Agent token "+old+" cannot be revoked: agent pool "+pool.ID,
 		`it needs the organization's "Manage agent pools" permission`, "State keeps it")
 	if got := d.stateAttr("tfgov_agent_token.test", "id"); got != old {
 		t.Errorf("state holds token %v after the failed apply, want %s", got, old)
@@ -155,7 +136,7 @@ resource "tfgov_team_access" "test" {
 	if _, err := c.TeamAccess.Update(ctx, admin.ID, tfe.TeamAccessUpdateOptions{Access: tfe.Access(tfe.AccessRead)}); err != nil {
 		t.Fatalf("lowering team %s to read on %s: %v", team.ID, ws.ID, err)
 	}
-	d.applyPlanFails(
+	d.applyFails(
 		"Cannot delete policy", "Policy "+ids["tfgov_policy.test"]+` cannot be deleted: organization `+testAccOrganization()+` exists, but the API token may not list its policies: it needs the organization's "Manage policies" permission`,
 		"Cannot revoke agent token", "Agent token "+ids["tfgov_agent_token.test"]+` cannot be revoked`, `"Manage agent pools"`,
 		"Cannot remove team access", "Team access "+ids["tfgov_team_access.test"], "cannot be removed: the API token may not see it", `"Manage workspaces" permission`,

@@ -70,7 +70,7 @@ func (d *cliDir) applyFails(want ...string) {
 	d.t.Helper()
 	out, err := runTerraform(d.t, d.dir, "apply", "-no-color", "tfplan")
 	if err == nil {
-		d.t.Fatalf("apply of a plan whose file changed since: no error\n%s", out)
+		d.t.Fatalf("apply of the saved plan: no error\n%s", out)
 	}
 	folded := strings.Join(strings.Fields(out), " ")
 	for _, w := range want {
