@@ -26,6 +26,14 @@ func TestGoTFEFields(t *testing.T) {
 		org.SessionRemember != 0 || !org.TwoFactorConformant || org.UserTokensEnabled == nil || !*org.UserTokensEnabled || !org.SpeculativePlanManagementEnabled {
 		t.Errorf("organization %+v", org)
 	}
+	// The list is the organizations the token's user belongs to, in the same shape as a read.
+	orgs, err := w.owner.Organizations.List(ctx, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(orgs.Items) != 1 || orgs.Items[0].Name != w.org || orgs.Items[0].DefaultExecutionMode != org.DefaultExecutionMode || orgs.Pagination == nil {
+		t.Errorf("organizations %+v (pagination %+v), want only %s as read", orgs.Items, orgs.Pagination, w.org)
+	}
 
 	ws, err := w.owner.Workspaces.Create(ctx, w.org, tfe.WorkspaceCreateOptions{Name: tfe.String("app")})
 	if err != nil {

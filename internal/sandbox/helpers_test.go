@@ -23,7 +23,7 @@ type world struct {
 func client(t testing.TB, inst *sandbox.Instance, token string) *tfe.Client {
 	t.Helper()
 	// Its requests are recorded for the route contracts (route_contracts_test.go).
-	hc := &http.Client{Transport: recordingTransport{next: http.DefaultTransport, test: topTest(t)}}
+	hc := &http.Client{Transport: recordingTransport{next: http.DefaultTransport.(*http.Transport).Clone(), test: topTest(t)}}
 	c, err := tfe.NewClient(&tfe.Config{Address: inst.URL, Token: token, HTTPClient: hc})
 	if err != nil {
 		t.Fatalf("go-tfe client: %v", err)

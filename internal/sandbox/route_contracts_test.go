@@ -191,6 +191,7 @@ func testFuncs(t *testing.T) map[string]bool {
 var routeContracts = map[string]routeContract{
 	"GET /api/v2/account/details":                                                                  {test: "TestGoTFEFields"},
 	"POST /api/v2/organizations":                                                                   {test: "TestGoTFEFields"},
+	"GET /api/v2/organizations":                                                                    {test: "TestGoTFEFields"},
 	"GET /api/v2/organizations/{org}":                                                              {test: "TestGoTFEFields"},
 	"PATCH /api/v2/organizations/{org}":                                                            {test: "TestSettingsPersist"},
 	"DELETE /api/v2/organizations/{org}":                                                           {test: "TestOrganizationDelete"},
