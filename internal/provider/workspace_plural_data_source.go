@@ -231,9 +231,13 @@ func (d *workspacesDataSource) Read(ctx context.Context, req datasource.ReadRequ
 			}
 			return l.Items, l.Pagination, nil
 		})
-		tags := workspaceTags(all)
+		checkExclusions := err == nil && len(f.exclude) > 0 && !cfg.AllowAbsentExcl.ValueBool()
+		var tags []string
+		if checkExclusions { // before DeleteFunc, which clears the workspaces it drops from all
+			tags = workspaceTags(all)
+		}
 		found = slices.DeleteFunc(all, func(ws *tfe.Workspace) bool { return !f.keep(ws) })
-		if err == nil && len(f.exclude) > 0 && !cfg.AllowAbsentExcl.ValueBool() {
+		if checkExclusions {
 			absent, carried, lerr := d.absentExclusions(ctx, org, listed, f.exclude, tags)
 			if err = lerr; err == nil && len(absent) > 0 {
 				resp.Diagnostics.AddAttributeError(path.Root("exclude_tag_names"), "Excluded tag carried by no workspace", absentExclusionsDetail(org, absent, carried))
