@@ -74,13 +74,14 @@ type goneCheck struct {
 	done  string // "refreshed", "deleted": the texts' "cannot be <done>"
 	doing string // "Deleting": how a write's error opens ("" for a refresh)
 	again string // what to do once the token has the permission
+	keeps string // what stays as it was: "State keeps it" for a resource
 }
 
-var refreshCheck = goneCheck{done: "refreshed", again: "refresh"}
+var refreshCheck = goneCheck{done: "refreshed", again: "refresh", keeps: "State keeps it"}
 
 // writeCheck is the goneCheck of a write: doing "Deleting", done "deleted".
 func writeCheck(doing, done string) goneCheck {
-	return goneCheck{done: done, doing: doing, again: "apply again"}
+	return goneCheck{done: done, doing: doing, again: "apply again", keeps: "State keeps it"}
 }
 
 // cannotSee explains what, whose parent's list of objects answered 404, from the parent's read
@@ -88,8 +89,8 @@ func writeCheck(doing, done string) goneCheck {
 func cannotSee(check goneCheck, what, parentWhat, objects, perm string, seen *parentSeen, readErr error) string {
 	switch {
 	case readErr != nil:
-		return fmt.Sprintf("%s cannot be %s: the list of %s of %s answered 404 (deleted, or the API token lacks %s), and reading %s to tell which failed: %s. State keeps it.",
-			what, check.done, objects, parentWhat, perm, parentWhat, readErr)
+		return fmt.Sprintf("%s cannot be %s: the list of %s of %s answered 404 (deleted, or the API token lacks %s), and reading %s to tell which failed: %s. %s.",
+			what, check.done, objects, parentWhat, perm, parentWhat, readErr, check.keeps)
 	case seen.missing:
 		return fmt.Sprintf("%s cannot be %s: %s was not found. It was deleted, or the API token belongs to no team of its organization: the service answers the same to both. %s",
 			what, check.done, parentWhat, stateRmAdvice)
@@ -98,7 +99,7 @@ func cannotSee(check goneCheck, what, parentWhat, objects, perm string, seen *pa
 		parentWhat += fmt.Sprintf(" (%q)", seen.name)
 	}
 	return fmt.Sprintf("%s cannot be %s: %s exists, but the API token may not list its %s: it needs %s. "+
-		"State keeps it; %s with a token that has the permission.", what, check.done, parentWhat, objects, perm, check.again)
+		"%s; %s with a token that has the permission.", what, check.done, parentWhat, objects, perm, check.keeps, check.again)
 }
 
 // cannotSeeError fails a refresh that cannot tell gone from cannot-see.
@@ -125,7 +126,7 @@ func confirmGone(ctx context.Context, check goneCheck, what, perm string, locate
 		return intro + " " + why
 	case exists:
 		return fmt.Sprintf("%s %s exists: the service still lists it, so the API token may see it but not change it: it needs %s. "+
-			"State keeps it; %s with a token that has the permission.", intro, what, perm, check.again)
+			"%s; %s with a token that has the permission.", intro, what, perm, check.keeps, check.again)
 	}
 	tflog.Info(ctx, "A write answered 404 and the service confirms the object gone", map[string]any{"object": what})
 	return ""

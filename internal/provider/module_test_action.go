@@ -292,6 +292,13 @@ func (a *moduleTestAction) cancelRun(ctx context.Context, c testRunClient, m mod
 	status := "gone"
 	if after != nil {
 		status = after.Status
+	} else if cerr == nil {
+		// A 404 is gone or hidden: the refresh's question tells which (DESIGN.md "Gone or cannot see").
+		check := goneCheck{done: "canceled", doing: "Canceling", again: "cancel it", keeps: "It may still be running"}
+		if gone := confirmGone(cctx, check, "Test run "+rec.ID+" of module "+m.String(), strings.TrimSuffix(permTextTests, "."), a.data.locateTestRun(m, rec.ID)); gone != "" {
+			diags.AddError("Module test run not canceled", fmt.Sprintf("Test run %s of %s was to be canceled because %s. %s", rec.ID, m, why, gone))
+			return
+		}
 	}
 	if cerr != nil {
 		tflog.Error(cctx, "Canceling module test run failed", map[string]any{"id": rec.ID, "module": m.String(), "error": cerr.Error()})

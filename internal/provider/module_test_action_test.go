@@ -14,6 +14,7 @@ import (
 	"slices"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"syscall"
 	"testing"
 	"time"
@@ -414,16 +415,91 @@ func TestAccModuleTestAction_interruptedCreate(t *testing.T) {
 	mod := testAccModule(t)
 	ctx, cut := context.WithCancel(context.Background())
 	defer cut()
-	address := os.Getenv("TFE_ADDRESS")
-	if address == "" {
-		address = "https://" + cmp.Or(os.Getenv("TFE_HOSTNAME"), defaultHostname)
-	}
-	client, err := tfe.NewClient(&tfe.Config{Address: address, Token: os.Getenv("TFE_TOKEN"), HTTPClient: &http.Client{Transport: cutAfter{
+	resp := invokeModuleTest(ctx, t, mod, cutAfter{
 		match: func(r *http.Request) bool {
 			return r.Method == http.MethodPost && strings.HasSuffix(r.URL.Path, "/test-runs")
 		},
 		cut: cut,
-	}}})
+	}, map[string]tftypes.Value{"variables": tftypes.NewValue(tftypes.Map{ElementType: tftypes.String}, map[string]tftypes.Value{"wait_seconds": tftypes.NewValue(tftypes.String, "3")})})
+
+	tr := oneRun(t, mod)
+	if tr.Status != tfe.TestRunCanceled {
+		t.Errorf("run %s is %s after the interrupted create, want canceled", tr.ID, tr.Status)
+	}
+	if !resp.Diagnostics.HasError() || resp.Diagnostics.Errors()[0].Summary() != "Module test run canceled" ||
+		!strings.Contains(resp.Diagnostics.Errors()[0].Detail(), tr.ID+" of "+mod.String()+" was canceled (it is now canceled) because Terraform was interrupted") {
+		t.Errorf("diagnostics %v, want the run canceled because Terraform was interrupted", resp.Diagnostics)
+	}
+}
+
+// TestAccModuleTestAction_cancelHidden: the token loses sight of the module's tests while the run
+// goes on (its requests switch to a token of a team outside owners once the run is queued). The
+// wait and the cancel read 404, which is not "gone": the action names the run, says it may still
+// be running and what the token needs, and the run was not canceled.
+func TestAccModuleTestAction_cancelHidden(t *testing.T) {
+	testAccPreCheck(t)
+	mod := testAccModule(t)
+	member := testAccTeamToken(t, testAccTeam(t, nil).ID)
+	resp := invokeModuleTest(context.Background(), t, mod, &tokenSwitch{
+		after: func(r *http.Request) bool {
+			return r.Method == http.MethodPost && strings.HasSuffix(r.URL.Path, "/test-runs")
+		},
+		token: member,
+	}, map[string]tftypes.Value{
+		"variables": tftypes.NewValue(tftypes.Map{ElementType: tftypes.String}, map[string]tftypes.Value{"wait_seconds": tftypes.NewValue(tftypes.String, "4")}),
+	})
+
+	tr := oneRun(t, mod)
+	if tr.Status == tfe.TestRunCanceled {
+		t.Errorf("run %s is canceled, though the action's token could not see it", tr.ID)
+	}
+	want := []string{
+		fmt.Sprintf("Test run %s of %s was to be canceled because waiting for it failed", tr.ID, mod),
+		"answered 404, which the service answers both for an object that is gone and for one the API token may not see or change",
+		fmt.Sprintf("Test run %s of module %s cannot be canceled: module %s", tr.ID, mod, mod),
+		"exists, but the API token may not list its test runs: it needs membership of the owners team",
+		"It may still be running; cancel it with a token that has the permission.",
+	}
+	errs := resp.Diagnostics.Errors()
+	if len(errs) != 1 || errs[0].Summary() != "Module test run not canceled" {
+		t.Fatalf("diagnostics %v, want one error: Module test run not canceled", resp.Diagnostics)
+	}
+	for _, w := range want {
+		if !strings.Contains(errs[0].Detail(), w) {
+			t.Errorf("the error lacks %q:\n%s", w, errs[0].Detail())
+		}
+	}
+}
+
+// tokenSwitch is a transport that sends every request after the first that after selects with
+// another token: the API token losing a permission in the middle of an invocation.
+type tokenSwitch struct {
+	after    func(*http.Request) bool
+	token    string
+	switched atomic.Bool
+}
+
+func (s *tokenSwitch) RoundTrip(r *http.Request) (*http.Response, error) {
+	if s.switched.Load() {
+		r = r.Clone(r.Context())
+		r.Header.Set("Authorization", "Bearer "+s.token)
+	}
+	resp, err := http.DefaultTransport.RoundTrip(r)
+	if err == nil && s.after(r) {
+		s.switched.Store(true)
+	}
+	return resp, err
+}
+
+// invokeModuleTest invokes the tfgov_module_test action in process (no Terraform) on mod's "slow"
+// module with the test token, its requests through transport, and set's attribute values.
+func invokeModuleTest(ctx context.Context, t *testing.T, mod moduleRef, transport http.RoundTripper, set map[string]tftypes.Value) action.InvokeResponse {
+	t.Helper()
+	address := os.Getenv("TFE_ADDRESS")
+	if address == "" {
+		address = "https://" + cmp.Or(os.Getenv("TFE_HOSTNAME"), defaultHostname)
+	}
+	client, err := tfe.NewClient(&tfe.Config{Address: address, Token: os.Getenv("TFE_TOKEN"), HTTPClient: &http.Client{Transport: transport}})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -438,21 +514,13 @@ func TestAccModuleTestAction_interruptedCreate(t *testing.T) {
 	vals["module_name"] = tftypes.NewValue(tftypes.String, mod.Name)
 	vals["module_provider"] = tftypes.NewValue(tftypes.String, mod.Provider)
 	vals["source"] = tftypes.NewValue(tftypes.String, testModuleDir(t, "slow"))
-	vals["variables"] = tftypes.NewValue(tftypes.Map{ElementType: tftypes.String}, map[string]tftypes.Value{"wait_seconds": tftypes.NewValue(tftypes.String, "3")})
+	maps.Copy(vals, set)
 	var progress []string
 	resp := action.InvokeResponse{SendProgress: func(e action.InvokeProgressEvent) { progress = append(progress, e.Message) }}
 	start := time.Now()
 	a.Invoke(ctx, action.InvokeRequest{Config: tfsdk.Config{Schema: sresp.Schema, Raw: tftypes.NewValue(typ, vals)}}, &resp)
 	t.Logf("invocation: %s; progress: %q; diagnostics: %v", time.Since(start).Round(time.Millisecond), progress, resp.Diagnostics)
-
-	tr := oneRun(t, mod)
-	if tr.Status != tfe.TestRunCanceled {
-		t.Errorf("run %s is %s after the interrupted create, want canceled", tr.ID, tr.Status)
-	}
-	if !resp.Diagnostics.HasError() || resp.Diagnostics.Errors()[0].Summary() != "Module test run canceled" ||
-		!strings.Contains(resp.Diagnostics.Errors()[0].Detail(), tr.ID+" of "+mod.String()+" was canceled (it is now canceled) because Terraform was interrupted") {
-		t.Errorf("diagnostics %v, want the run canceled because Terraform was interrupted", resp.Diagnostics)
-	}
+	return resp
 }
 
 // TestRunReporter: a message for each change of the run's status, outcome
