@@ -173,13 +173,17 @@ func (a *agentTokenPruneAction) Invoke(ctx context.Context, req action.InvokeReq
 	list := sortedByKey(tokens.byID)
 	slices.SortStableFunc(list, func(x, y *tfe.AgentToken) int { return x.CreatedAt.Compare(y.CreatedAt) })
 
+	toRevoke := "): to be revoked"
+	if dryRun {
+		toRevoke = "): would be revoked (dry run)"
+	}
 	var candidates []*tfe.AgentToken
 	for _, t := range list {
 		verdict := pruneVerdictOf(t, now, unusedFor, match)
 		what := map[pruneVerdict]string{
 			pruneKeepUsed:     "kept: used within " + unusedFor.String() + " (unused_for)",
 			pruneKeepFiltered: "kept: its description does not match description_matches",
-			pruneRevoke:       "idle longer than unused_for (" + unusedFor.String() + map[bool]string{true: "): would be revoked (dry run)", false: "): to be revoked"}[dryRun],
+			pruneRevoke:       "idle longer than unused_for (" + unusedFor.String() + toRevoke,
 		}[verdict]
 		progress.send(describeToken(t, now) + " — " + what)
 		if verdict == pruneRevoke {

@@ -116,8 +116,11 @@ func (d *providerData) visibleOrganizations(ctx context.Context, org string) str
 		return "The API token can see no organization."
 	}
 	names := namesOf(orgs, func(o *tfe.Organization) string { return o.Name })
-	near := closestBy(org, names, closestCount, wholeDistance)
-	return fmt.Sprintf("The organizations the API token can see: %s%s.", quoted(names), map[bool]string{true: fmt.Sprintf(" (the closest: %s)", quoted(near))}[len(near) > 0])
+	closest := ""
+	if near := closestBy(org, names, closestCount, wholeDistance); len(near) > 0 {
+		closest = fmt.Sprintf(" (the closest: %s)", quoted(near))
+	}
+	return fmt.Sprintf("The organizations the API token can see: %s%s.", quoted(names), closest)
 }
 
 // planPolicyMove (ModifyPlan) checks the organization a policy moves to, before the plan destroys

@@ -171,18 +171,17 @@ func workspaceTags(ws []*tfe.Workspace) []string {
 // absentExclusions are the tags of exclude that no workspace of org carries, and the tags
 // workspaces do carry (for the error's suggestions). tags are those of the workspaces the other
 // filters listed (all of org's when listed filters nothing); a tag missing from them needs
-// one more listing, of every workspace, to tell a typo from a tag carried elsewhere.
-func (d *workspacesDataSource) absentExclusions(ctx context.Context, org string, listed workspaceFilter, exclude, tags []string) (absent, carried []string, err error) {
+// one more listing, of every workspace (every), to tell a typo from a tag carried elsewhere.
+func (d *workspacesDataSource) absentExclusions(ctx context.Context, org string, listed workspaceFilter, exclude, tags []string) (absent, carried []string, every []*tfe.Workspace, err error) {
 	absent = slices.DeleteFunc(slices.Clone(exclude), func(t string) bool { return slices.Contains(tags, t) })
 	if len(absent) == 0 || !listed.set() {
-		return absent, tags, nil
+		return absent, tags, nil, nil
 	}
-	every, err := listWorkspaces(ctx, d.data.client, org)
-	if err != nil {
-		return nil, nil, err
+	if every, err = listWorkspaces(ctx, d.data.client, org); err != nil {
+		return nil, nil, nil, err
 	}
 	carried = workspaceTags(every)
-	return slices.DeleteFunc(absent, func(t string) bool { return slices.Contains(carried, t) }), carried, nil
+	return slices.DeleteFunc(absent, func(t string) bool { return slices.Contains(carried, t) }), carried, every, nil
 }
 
 func lowerStrings(vals []types.String) []string {
@@ -237,17 +236,21 @@ func (d *workspacesDataSource) Read(ctx context.Context, req datasource.ReadRequ
 			tags = workspaceTags(all)
 		}
 		found = slices.DeleteFunc(all, func(ws *tfe.Workspace) bool { return !f.keep(ws) })
+		var every []*tfe.Workspace // every workspace of org, once listed
 		if checkExclusions {
-			absent, carried, lerr := d.absentExclusions(ctx, org, listed, f.exclude, tags)
-			if err = lerr; err == nil && len(absent) > 0 {
+			var absent, carried []string
+			absent, carried, every, err = d.absentExclusions(ctx, org, listed, f.exclude, tags)
+			if err == nil && len(absent) > 0 {
 				resp.Diagnostics.AddAttributeError(path.Root("exclude_tag_names"), "Excluded tag carried by no workspace", absentExclusionsDetail(org, absent, carried))
 				return
 			}
 		}
 		if err == nil && len(found) == 0 && f.set() && !cfg.AllowEmpty.ValueBool() {
 			// Suggestions from every workspace the token can see.
-			var every []*tfe.Workspace
-			if every, err = listWorkspaces(ctx, d.data.client, org); err == nil {
+			if every == nil {
+				every, err = listWorkspaces(ctx, d.data.client, org)
+			}
+			if err == nil {
 				resp.Diagnostics.AddError("No workspace matches the filter", emptyWorkspacesDetail(org, f, every))
 				return
 			}
