@@ -152,13 +152,6 @@ func (m *scenario) checkOnlyPlanned(rt *rapid.T, changes map[string]planChange, 
 		}
 		// Two messages, so that a hunt for one (TFGOV_SCENARIO_IGNORE)
 		// shrinks past the other.
-		if held && k[1] == m.workspaces[1].ID && leaving[k[0]] && m.exclusiveCreated(changes) {
-			// An open edge (DESIGN.md, "What it allows"): Terraform plans a
-			// new resource again at apply, and the same teams to remove pass
-			// its check though one's grant was replaced since.
-			m.logf(rt, "allowed (open edge): a new exclusive access removed grant %s of %s, made after its plan (the plan saw %s)", g.id, m.nameOf(k[0]), seen.id)
-			continue
-		}
 		if held {
 			m.fail(rt, "invariant 1: a grant made after the plan removed (its team's grant replaced)", "invariant 1: the apply removed grant %s of team %s on %s, made after the plan (the plan saw grant %s)", g.id, k[0], k[1], seen.id)
 			continue
@@ -182,12 +175,6 @@ func (m *scenario) grantAddr(k [2]string) string {
 		}
 	}
 	return ""
-}
-
-// exclusiveCreated reports whether the plan creates w1's exclusive access.
-func (m *scenario) exclusiveCreated(changes map[string]planChange) bool {
-	c, ok := changes["tfgov_workspace_team_access_exclusive.w1"]
-	return ok && c.creates()
 }
 
 // exclusiveLeaving is the set of teams the plan shows losing their access

@@ -45,6 +45,9 @@ type workspaceTeamAccessExclusiveModel struct {
 	WorkspaceID    types.String `tfsdk:"workspace_id"`
 	TeamIDs        types.Set    `tfsdk:"team_ids"`
 	RemovedTeamIDs types.Set    `tfsdk:"removed_team_ids"`
+	// RemovedGrants: the grants (tws- IDs) the plan saw and the apply removes. A new resource's
+	// are planned from the service again at apply, so a grant made over since stops the apply.
+	RemovedGrants types.Set `tfsdk:"removed_grant_ids"`
 }
 
 func (r *workspaceTeamAccessExclusiveResource) Schema(_ context.Context, _ resource.SchemaRequest, resp *resource.SchemaResponse) {
@@ -94,7 +97,15 @@ func (r *workspaceTeamAccessExclusiveResource) Schema(_ context.Context, _ resou
 					"empties it.\n\n" +
 					"Terraform plans a new resource again when it applies it, and does not show the provider the plan it made " +
 					"before: if the workspace's grants changed in between, a new resource's apply stops before removing anything, with " +
-					"\"Provider produced inconsistent final plan\" for `removed_team_ids`; plan again to see them.",
+					"\"Provider produced inconsistent final plan\" for `removed_team_ids` or `removed_grant_ids`; plan again to see them.",
+			},
+			"removed_grant_ids": schema.SetAttribute{
+				Computed:    true,
+				ElementType: types.StringType,
+				MarkdownDescription: "IDs of the grants (`tws-<id>`) that the apply removes, one for each team of `removed_team_ids` that holds access, " +
+					"known when the plan is made (unless `team_ids` is not). A grant revoked and made again for the same team after the plan " +
+					"has a new ID: the apply of an update leaves it alone, and a new resource's apply stops before removing anything " +
+					"(\"Provider produced inconsistent final plan\" for `removed_grant_ids`). A refresh empties it.",
 			},
 		},
 	}
@@ -115,6 +126,7 @@ func (r *workspaceTeamAccessExclusiveResource) ModifyPlan(ctx context.Context, r
 	if !ok || plan.WorkspaceID.IsUnknown() {
 		// Known when the apply plans again with known values.
 		resp.Diagnostics.Append(resp.Plan.SetAttribute(ctx, path.Root("removed_team_ids"), types.SetUnknown(types.StringType))...)
+		resp.Diagnostics.Append(resp.Plan.SetAttribute(ctx, path.Root("removed_grant_ids"), types.SetUnknown(types.StringType))...)
 		return
 	}
 	wsID := plan.WorkspaceID.ValueString()
@@ -134,11 +146,15 @@ func (r *workspaceTeamAccessExclusiveResource) ModifyPlan(ctx context.Context, r
 			seen = readGrantRecord(ctx, req.Private, &resp.Diagnostics)
 			if len(removedTeams(nil, keep, prior, seen)) == 0 {
 				// Nothing leaves team_ids: no request, and an unchanged plan keeps removed_team_ids.
-				removed := teamIDSet(nil)
+				removed, grants := teamIDSet(nil), teamIDSet(nil)
 				if plan.TeamIDs.Equal(state.TeamIDs) && !state.RemovedTeamIDs.IsNull() {
 					removed = state.RemovedTeamIDs
+					if !state.RemovedGrants.IsNull() {
+						grants = state.RemovedGrants
+					}
 				}
 				resp.Diagnostics.Append(resp.Plan.SetAttribute(ctx, path.Root("removed_team_ids"), removed)...)
+				resp.Diagnostics.Append(resp.Plan.SetAttribute(ctx, path.Root("removed_grant_ids"), grants)...)
 				return
 			}
 		}
@@ -169,6 +185,7 @@ func (r *workspaceTeamAccessExclusiveResource) ModifyPlan(ctx context.Context, r
 	removedIDs := removedTeams(grants, keep, prior, seen)
 	resp.Diagnostics.Append(resp.Plan.SetAttribute(ctx, path.Root("removed_team_ids"), teamIDSet(removedIDs))...)
 	removed := revocations(grants, keep, removedIDs, seen)
+	resp.Diagnostics.Append(resp.Plan.SetAttribute(ctx, path.Root("removed_grant_ids"), plannedGrants(prior, removedIDs, seen, removed))...)
 	if len(removed) == 0 {
 		return
 	}
@@ -188,7 +205,7 @@ func (r *workspaceTeamAccessExclusiveResource) ModifyPlan(ctx context.Context, r
 			fmt.Sprintf("Applying removes the access of %d team(s) to workspace %s that team_ids does not name (removed_team_ids):\n%s\n\n"+
 				"Add a team to team_ids to keep its access. A grant made after this plan is not removed by its apply: Terraform plans a new "+
 				"resource again when it applies it, and if the grants to remove differ then, it stops with \"Provider produced inconsistent final plan\" "+
-				"for removed_team_ids before anything is removed; plan again.", len(removed), r.data.workspaceLabel(ctx, wsID), strings.Join(lines, "\n")))
+				"for removed_team_ids or removed_grant_ids before anything is removed; plan again.", len(removed), r.data.workspaceLabel(ctx, wsID), strings.Join(lines, "\n")))
 		return
 	}
 	resp.Diagnostics.AddWarning("Team access will be removed",
@@ -255,7 +272,7 @@ func (r *workspaceTeamAccessExclusiveResource) Read(ctx context.Context, req res
 		}
 	}
 	state.TeamIDs = teamIDSet(ids)
-	state.RemovedTeamIDs = teamIDSet(nil) // nothing removed since this refresh
+	state.RemovedTeamIDs, state.RemovedGrants = teamIDSet(nil), teamIDSet(nil) // nothing removed since this refresh
 	resp.Diagnostics.Append(resp.State.Set(ctx, &state)...)
 }
 
@@ -313,6 +330,9 @@ func (r *workspaceTeamAccessExclusiveResource) apply(ctx context.Context, plan w
 		if !planned {
 			plan.RemovedTeamIDs = teamIDSet(nil)
 		}
+		if plan.RemovedGrants.IsUnknown() {
+			plan.RemovedGrants = teamIDSet(nil)
+		}
 		diags.Append(state.Set(ctx, &plan)...)
 		return
 	}
@@ -330,6 +350,10 @@ func (r *workspaceTeamAccessExclusiveResource) apply(ctx context.Context, plan w
 		removedIDs = removedTeams(grants, keep, prior, seen)
 	}
 	removed := revocations(grants, keep, removedIDs, seen)
+	if ids, known := teamIDsOf(ctx, plan.RemovedGrants); known {
+		// Only the grants the plan named, whatever the service holds now.
+		removed = slices.DeleteFunc(removed, func(g *tfe.TeamAccess) bool { return !ids[g.ID] })
+	}
 	// The guard again: a membership or grant may have changed since the plan (shared lists: no request).
 	if msg := r.data.lockOut(ctx, wsID, grants, removed); msg != "" {
 		diags.AddAttributeError(path.Root("team_ids"), "Removing this team access would lock the API token out of the workspace", msg)
@@ -363,7 +387,31 @@ func (r *workspaceTeamAccessExclusiveResource) apply(ctx context.Context, plan w
 		tflog.Info(ctx, "Removed team access not declared in team_ids", map[string]any{"id": g.ID, "team_id": g.Team.ID, "workspace_id": wsID})
 	}
 	writeGrantRecord(ctx, private, left, diags)
-	diags.Append(state.Set(ctx, &workspaceTeamAccessExclusiveModel{WorkspaceID: plan.WorkspaceID, TeamIDs: teamIDSet(final), RemovedTeamIDs: teamIDSet(removedIDs)})...)
+	grantIDs := plan.RemovedGrants
+	if grantIDs.IsUnknown() {
+		grantIDs = plannedGrants(prior, removedIDs, seen, removed)
+	}
+	diags.Append(state.Set(ctx, &workspaceTeamAccessExclusiveModel{WorkspaceID: plan.WorkspaceID, TeamIDs: teamIDSet(final), RemovedTeamIDs: teamIDSet(removedIDs),
+		RemovedGrants: grantIDs})...)
+}
+
+// plannedGrants is removed_grant_ids: an update's from the refresh's record (seen) alone, like
+// removed_team_ids, so that Terraform's second plan at apply makes the same set; a new
+// resource's, and an update's without a record, from the grants the plan removes (removed).
+func plannedGrants(prior, removedTeams map[string]bool, seen grantRecord, removed []*tfe.TeamAccess) types.Set {
+	ids := map[string]bool{}
+	if prior != nil && seen != nil {
+		for team := range removedTeams {
+			if seen[team] != "" {
+				ids[seen[team]] = true
+			}
+		}
+		return teamIDSet(ids)
+	}
+	for _, g := range removed {
+		ids[g.ID] = true
+	}
+	return teamIDSet(ids)
 }
 
 // removedTeams is the plan's removed_team_ids: an update's from state and the refresh's record

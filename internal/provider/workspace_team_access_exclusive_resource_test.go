@@ -672,7 +672,9 @@ func TestAccWorkspaceTeamAccessExclusive_createCannotSee(t *testing.T) {
 //     plans a new resource again at apply and the provider cannot see the
 //     saved plan, so the apply stops on the changed set before removing
 //     anything; see removed_team_ids.) The next plan shows b and c leaving,
-//     each by name and ID, and its apply removes both.
+//     each by name and ID; b's grant revoked and made again after that
+//     plan (the same teams leave) stops its saved apply too; an apply
+//     removes both.
 //   - An update dropping teams a and e (e holds nothing), planned with
 //     `plan -out`; then someone grants teams d and e access; the saved
 //     plan is applied: a's grant goes, d's and e's stay (the apply
@@ -706,12 +708,23 @@ func TestAccWorkspaceTeamAccessExclusive_savedPlan(t *testing.T) {
 		t.Errorf("the refused apply does not name removed_team_ids and say why:\n%s", out)
 	}
 	grants(map[string]string{a.ID: ga.ID, b.ID: gb.ID, c.ID: gc.ID})
-	out = folded(dir.must("plan"))
+	out = folded(dir.must("plan", "-out=tfplan"))
 	for _, want := range []string{fmt.Sprintf("team %q (%s): write access (%s)", b.Name, b.ID, gb.ID), fmt.Sprintf("team %q (%s): plan access (%s)", c.Name, c.ID, gc.ID)} {
 		if !strings.Contains(out, want) {
 			t.Errorf("the next plan does not warn with %q:\n%s", want, out)
 		}
 	}
+	// b's grant revoked and made again after this plan: the same teams leave, but the new grant
+	// is not the one the plan saw, and the apply stops before removing anything.
+	if err := testAccClient(t).TeamAccess.Remove(context.Background(), gb.ID); err != nil {
+		t.Fatal(err)
+	}
+	gb = testAccGrant(t, b.ID, ws.ID, tfe.AccessRead)
+	out, err = runTerraform(t, dir.dir, "apply", "-no-color", "tfplan")
+	if err == nil || !strings.Contains(folded(out), "removed_grant_ids") {
+		t.Fatalf("the saved plan applied, or failed not naming removed_grant_ids, though b's grant was made again since (%v):\n%s", err, out)
+	}
+	grants(map[string]string{a.ID: ga.ID, b.ID: gb.ID, c.ID: gc.ID})
 	dir.must("apply", "-auto-approve")
 	grants(map[string]string{a.ID: ga.ID})
 	dir.emptyPlan()
