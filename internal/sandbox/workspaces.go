@@ -30,6 +30,9 @@ type workspace struct {
 	Name        string    `json:"name"`
 	Description string    `json:"description"`
 	UpdatedAt   time.Time `json:"updated_at"`
+	// ProjectID is the project the workspace is in (projects.go): always
+	// one of its organization's.
+	ProjectID string `json:"project_id,omitempty"`
 	// TagNames are the workspace's tags, lower-case and sorted
 	// (workspace_tags.go).
 	TagNames []string `json:"tag_names,omitempty"`
@@ -104,7 +107,7 @@ func (s *Server) createWorkspace(w http.ResponseWriter, r *http.Request, p princ
 	if s.st.workspaceByName(org, name) != nil {
 		return errNameTaken()
 	}
-	ws := &workspace{record: s.st.newRecord("ws-"), Org: org, Name: name, TagNames: tags}
+	ws := &workspace{record: s.st.newRecord("ws-"), Org: org, Name: name, TagNames: tags, ProjectID: s.st.defaultProject(org).ID}
 	ws.UpdatedAt = ws.CreatedAt
 	assign(&ws.Description, desc)
 	if e := s.st.applyWorkspaceSettings(b, ws); e != nil {
