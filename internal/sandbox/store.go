@@ -38,7 +38,7 @@ type state struct {
 	// team_project_access.go.
 	Projects            map[string]*project           `json:"projects"`
 	TeamProjectAccesses map[string]*teamProjectAccess `json:"team_project_accesses"`
-	Policies        map[string]*policy         `json:"policies"`
+	Policies            map[string]*policy            `json:"policies"`
 	// OAuthClients and OAuthTokens are the VCS providers (oauth_clients.go).
 	OAuthClients map[string]*oauthClient `json:"oauth_clients"`
 	OAuthTokens  map[string]*oauthToken  `json:"oauth_tokens"`
@@ -73,9 +73,9 @@ func newState() *state {
 		Projects:        map[string]*project{},
 
 		TeamProjectAccesses: map[string]*teamProjectAccess{},
-		Policies:        map[string]*policy{},
-		OAuthClients:    map[string]*oauthClient{},
-		OAuthTokens:     map[string]*oauthToken{},
+		Policies:            map[string]*policy{},
+		OAuthClients:        map[string]*oauthClient{},
+		OAuthTokens:         map[string]*oauthToken{},
 
 		ConfigurationVersions: map[string]*configurationVersion{},
 		TestRuns:              map[string]*testRun{},
