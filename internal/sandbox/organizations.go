@@ -55,8 +55,8 @@ var nameRE = regexp.MustCompile(`^[A-Za-z0-9_-]+$`)
 // Organization decodes: those organization_settings.go lets owners change
 // (at a new organization's values until they do), and the rest at a paid
 // organization's: SAML off, not unified, no trial. `permissions` (which
-// depend on the caller) is left out, as is `default-project`: the sandbox
-// has no projects. The default agent pool is named while it exists.
+// depend on the caller) is left out. The default agent pool is named while
+// it exists; the default project always.
 func (st *state) organizationResource(o *organization) resource {
 	attrs := map[string]any{
 		"name":                  o.Name,
@@ -77,7 +77,7 @@ func (st *state) organizationResource(o *organization) resource {
 		Type:          "organizations",
 		ID:            o.Name,
 		Attributes:    attrs,
-		Relationships: map[string]any{"default-agent-pool": relOne("agent-pools", pool)},
+		Relationships: map[string]any{"default-agent-pool": relOne("agent-pools", pool), "default-project": relOne("projects", o.DefaultProjectID)},
 		Links:         map[string]any{"self": apiPath("organizations", o.Name)},
 	}
 }

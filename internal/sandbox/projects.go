@@ -114,12 +114,16 @@ func (st *state) ensureProjects() {
 }
 
 // deleteProject removes a project and what hangs off it: its teams'
-// grants. Its workspaces must have gone first (the routes refuse
+// grants, and its place in agent pools' and OAuth clients' lists. Its workspaces must have gone first (the routes refuse
 // otherwise; an organization's delete removes them).
 func (st *state) deleteProject(id string) {
 	deleteWhere(st.TeamProjectAccesses, func(tp *teamProjectAccess) bool { return tp.ProjectID == id }, func(id string) { delete(st.TeamProjectAccesses, id) })
+	drop := func(p string) bool { return p == id }
 	for _, ap := range st.AgentPools {
-		ap.AllowedProjects = slices.DeleteFunc(ap.AllowedProjects, func(p string) bool { return p == id })
+		ap.AllowedProjects = slices.DeleteFunc(ap.AllowedProjects, drop)
+	}
+	for _, oc := range st.OAuthClients {
+		oc.ProjectIDs = slices.DeleteFunc(oc.ProjectIDs, drop)
 	}
 	delete(st.Projects, id)
 }

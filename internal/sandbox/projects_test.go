@@ -300,3 +300,47 @@ func TestProjects_whoMay(t *testing.T) {
 		t.Errorf("the admin token deletes an empty project: %d", got)
 	}
 }
+
+// TestProjects_references: the organization names its default project; an
+// agent pool's allowed projects and an OAuth client's projects are the
+// organization's projects, kept and shown, a project of another
+// organization refused; a deleted project leaves both lists.
+func TestProjects_references(t *testing.T) {
+	t.Parallel()
+	ctx := context.Background()
+	w := newWorld(t)
+	def := w.defaultProject(t)
+	org, err := w.owner.Organizations.Read(ctx, w.org)
+	if err != nil || org.DefaultProject == nil || org.DefaultProject.ID != def.ID {
+		t.Errorf("the organization's default project: %+v, %v", org.DefaultProject, err)
+	}
+	p := w.project(t, "apps")
+	pool := w.agentPool(t)
+	got, err := w.owner.AgentPools.UpdateAllowedProjects(ctx, pool.ID, tfe.AgentPoolAllowedProjectsUpdateOptions{AllowedProjects: []*tfe.Project{p}})
+	if err != nil || len(got.AllowedProjects) != 1 || got.AllowedProjects[0].ID != p.ID {
+		t.Errorf("allowed projects: %+v, %v", got, err)
+	}
+	oc, err := w.owner.OAuthClients.Create(ctx, w.org, tfe.OAuthClientCreateOptions{APIURL: tfe.String("https://api.github.com"), HTTPURL: tfe.String("https://github.com"),
+		ServiceProvider: tfe.ServiceProvider(tfe.ServiceProviderGithub), OAuthToken: tfe.String("ghp_x"), Projects: []*tfe.Project{p}})
+	if err != nil || len(oc.Projects) != 1 || oc.Projects[0].ID != p.ID {
+		t.Errorf("an OAuth client's projects: %+v, %v", oc, err)
+	}
+	other := w.organization(t, "other")
+	theirs, err := other.Projects.Create(ctx, "other", tfe.ProjectCreateOptions{Name: "theirs"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := w.owner.AgentPools.UpdateAllowedProjects(ctx, pool.ID, tfe.AgentPoolAllowedProjectsUpdateOptions{AllowedProjects: []*tfe.Project{theirs}}); err == nil ||
+		!strings.Contains(err.Error(), "not found in organization") {
+		t.Errorf("another organization's project: %v", err)
+	}
+	if err := w.owner.Projects.Delete(ctx, p.ID); err != nil {
+		t.Fatal(err)
+	}
+	if got, err := w.owner.AgentPools.Read(ctx, pool.ID); err != nil || len(got.AllowedProjects) != 0 {
+		t.Errorf("after the project's delete: %+v, %v", got, err)
+	}
+	if got, err := w.owner.OAuthClients.Read(ctx, oc.ID); err != nil || len(got.Projects) != 0 {
+		t.Errorf("after the project's delete: %+v, %v", got, err)
+	}
+}
