@@ -113,7 +113,8 @@ func (s *Server) readAccount(w http.ResponseWriter, _ *http.Request, p principal
 // makes the user with the given email the owner (creating that user if
 // needed) so a bootstrap can hand the organization to an ordinary user.
 // Team and organization tokens may not create organizations: 404.
-// Names are unique across the sandbox: 422 "has already been taken".
+// Names are unique across the sandbox: 422 "has already been taken". The
+// settings of organization_settings.go are kept as sent, as by an update.
 func (s *Server) createOrganization(w http.ResponseWriter, r *http.Request, p principal) *apiError {
 	if p.user == nil {
 		return errNotFound()
@@ -124,6 +125,7 @@ func (s *Server) createOrganization(w http.ResponseWriter, r *http.Request, p pr
 	}
 	name := b.reqString("name")
 	email := b.reqString("email")
+	settings := readOrgSettings(b, nil)
 	if b.err != nil {
 		return b.err
 	}
@@ -133,11 +135,17 @@ func (s *Server) createOrganization(w http.ResponseWriter, r *http.Request, p pr
 	if s.st.Organizations[name] != nil {
 		return errNameTaken()
 	}
+	// A new organization has no agent pool yet for mode agent.
+	if settings["default-execution-mode"] == "agent" {
+		return errInvalidAttribute("default-execution-mode", "default-execution-mode agent needs a default agent pool: create the organization, then an agent pool, then update it")
+	}
 	owner := p.user
 	if p.admin {
 		owner = s.st.userByEmail(email)
 	}
-	return writeOne(w, http.StatusCreated, s.st.createOrganization(name, email, owner), s.st.organizationResource)
+	o := s.st.createOrganization(name, email, owner)
+	o.Settings = settings
+	return writeOne(w, http.StatusCreated, o, s.st.organizationResource)
 }
 
 // createOrganization is the state change shared with the demo seed.

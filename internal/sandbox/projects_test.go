@@ -195,6 +195,11 @@ func TestProjects_executionMode(t *testing.T) {
 	if _, err := w.owner.Organizations.Update(ctx, w.org, tfe.OrganizationUpdateOptions{DefaultExecutionMode: tfe.String("local")}); err != nil {
 		t.Fatal(err)
 	}
+	// An organization's settings sent with its create are kept, as by an update.
+	made, err := w.admin.Organizations.Create(ctx, tfe.OrganizationCreateOptions{Name: tfe.String("local"), Email: tfe.String("o@local.test"), DefaultExecutionMode: tfe.String("local")})
+	if err != nil || made.DefaultExecutionMode != "local" {
+		t.Errorf("an organization made local: %+v, %v", made, err)
+	}
 	p, err := w.owner.Projects.Create(ctx, w.org, tfe.ProjectCreateOptions{Name: "inherits"})
 	if err != nil || p.DefaultExecutionMode != "local" || *p.SettingOverwrites.ExecutionMode {
 		t.Fatalf("inherited: %+v, %v", p, err)
