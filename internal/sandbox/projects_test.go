@@ -258,6 +258,29 @@ func TestProjects_tagBindings(t *testing.T) {
 	if err != nil || len(l.Items) != 1 || len(l.Items[0].EffectiveTagBindings) != 2 || l.Items[0].EffectiveTagBindings[0].Key != "team" {
 		t.Errorf("list %+v, %v", l, err)
 	}
+	w.project(t, "untagged")
+	byTag, err := w.owner.Projects.List(ctx, w.org, &tfe.ProjectListOptions{TagBindings: []*tfe.TagBinding{{Key: "team", Value: "a"}, {Key: "tier"}}})
+	if err != nil || len(byTag.Items) != 1 || byTag.Items[0].ID != p.ID {
+		t.Errorf("by tag: %+v, %v", byTag, err)
+	}
+	added, err := w.owner.Projects.AddTagBindings(ctx, p.ID, tfe.ProjectAddTagBindingsOptions{TagBindings: []*tfe.TagBinding{{Key: "tier", Value: "gold"}, {Key: "cost", Value: "1"}}})
+	if err != nil || len(added) != 3 || added[1].Key != "tier" || added[1].Value != "gold" {
+		t.Errorf("add: %+v, %v", added, err)
+	}
+	own, err := w.owner.Projects.ListTagBindings(ctx, p.ID)
+	if err != nil || len(own) != 3 {
+		t.Errorf("bindings: %+v, %v", own, err)
+	}
+	eff, err := w.owner.Projects.ListEffectiveTagBindings(ctx, p.ID)
+	if err != nil || len(eff) != 3 || eff[2].Key != "cost" {
+		t.Errorf("effective bindings: %+v, %v", eff, err)
+	}
+	if err := w.owner.Projects.DeleteAllTagBindings(ctx, p.ID); err != nil {
+		t.Fatal(err)
+	}
+	if own, err := w.owner.Projects.ListTagBindings(ctx, p.ID); err != nil || len(own) != 0 {
+		t.Errorf("after delete all: %+v, %v", own, err)
+	}
 }
 
 // TestProjects_whoMay: owners, the organization token and manage-projects
