@@ -421,7 +421,8 @@ func (s *Server) createProject(w http.ResponseWriter, r *http.Request, p princip
 }
 
 // listProjects lists the projects p may see, by name. `filter[names]`
-// keeps those named in a comma-separated list (exactly), `q` those whose
+// keeps those named in a comma-separated list (whole names, in any case, as
+// the service compares project names), `q` those whose
 // name contains the text (any case), `filter[tagged][N][key]` (and
 // `[value]`, when not empty) those bound to every such tag.
 func (s *Server) listProjects(w http.ResponseWriter, r *http.Request, p principal) *apiError {
@@ -440,7 +441,7 @@ func (s *Server) listProjects(w http.ResponseWriter, r *http.Request, p principa
 		tagged = append(tagged, tagBinding{Key: q.Get(fmt.Sprintf("filter[tagged][%d][key]", i)), Value: q.Get(fmt.Sprintf("filter[tagged][%d][value]", i))})
 	}
 	all := sorted(s.st.Projects, func(prj *project) bool {
-		return prj.Org == org && (names == nil || slices.Contains(names, prj.Name)) && prj.boundToAll(tagged) &&
+		return prj.Org == org && (names == nil || slices.ContainsFunc(names, func(n string) bool { return strings.EqualFold(n, prj.Name) })) && prj.boundToAll(tagged) &&
 			strings.Contains(strings.ToLower(prj.Name), search) && s.st.projectAccessOf(p, prj).see
 	})
 	slices.SortStableFunc(all, func(a, b *project) int { return strings.Compare(strings.ToLower(a.Name), strings.ToLower(b.Name)) })

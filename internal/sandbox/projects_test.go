@@ -63,7 +63,7 @@ func TestProjects_lifecycle(t *testing.T) {
 		opts *tfe.ProjectListOptions
 		want []string
 	}{
-		"names":  {&tfe.ProjectListOptions{Name: "apps,Platform team"}, []string{"apps", "Platform team"}},
+		"names":  {&tfe.ProjectListOptions{Name: "APPS,Platform team"}, []string{"apps", "Platform team"}},
 		"exact":  {&tfe.ProjectListOptions{Name: "app"}, nil},
 		"search": {&tfe.ProjectListOptions{Query: "DEFAULT"}, []string{"Default Project"}},
 		"page":   {&tfe.ProjectListOptions{ListOptions: tfe.ListOptions{PageNumber: 2, PageSize: 2}}, []string{"Platform team"}},
