@@ -164,11 +164,12 @@ func (st *state) projectAccessOf(p principal, prj *project) projectAccess {
 		return projectAccess{true, true, true, true, true, true, true, true}
 	}
 	a.see = st.hasOrgAccess(p, prj.Org, seesAllProjects)
+	mine := map[string]bool{}
 	for _, t := range st.teamsOf(p, prj.Org) {
-		tp := st.teamProjectAccessOf(t.ID, prj.ID)
-		if tp == nil {
-			// A workspace grant in the project shows the project too.
-			a.see = a.see || slices.ContainsFunc(st.workspacesOf(prj.ID), func(ws *workspace) bool { return st.teamAccessOf(t.ID, ws.ID) != nil })
+		mine[t.ID] = true
+	}
+	for _, tp := range st.TeamProjectAccesses {
+		if tp.ProjectID != prj.ID || !mine[tp.TeamID] {
 			continue
 		}
 		a.see = true
@@ -179,6 +180,16 @@ func (st *state) projectAccessOf(p principal, prj *project) projectAccess {
 		a.manageTeams = a.manageTeams || tp.Project.Teams == "manage"
 		a.createWorkspace = a.createWorkspace || tp.Workspace.Create
 		a.moveWorkspace = a.moveWorkspace || tp.Workspace.Move
+	}
+	// A workspace grant in the project shows the project too; one pass over
+	// the grants, as a list checks every project.
+	for _, ta := range st.TeamAccesses {
+		if a.see {
+			break
+		}
+		if ws := st.Workspaces[ta.WorkspaceID]; mine[ta.TeamID] && ws != nil && ws.ProjectID == prj.ID {
+			a.see = true
+		}
 	}
 	return a
 }

@@ -320,6 +320,21 @@ func TestProjects_whoMay(t *testing.T) {
 	if _, err := nobody.Projects.Read(ctx, p.ID); !errors.Is(err, tfe.ErrResourceNotFound) {
 		t.Errorf("a member without access reads: %v, want 404", err)
 	}
+	// A grant on a workspace of the project shows the project.
+	wsTeam := w.team(t, "workspace team", nil)
+	ws, err := w.owner.Workspaces.Create(ctx, w.org, tfe.WorkspaceCreateOptions{Name: tfe.String("in-apps"), Project: p})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := w.owner.TeamAccess.Add(ctx, tfe.TeamAccessAddOptions{Access: tfe.Access(tfe.AccessRead), Team: wsTeam, Workspace: ws}); err != nil {
+		t.Fatal(err)
+	}
+	if l, err := w.teamClient(t, wsTeam).Projects.List(ctx, w.org, nil); err != nil || len(l.Items) != 1 || l.Items[0].ID != p.ID {
+		t.Errorf("a team with a workspace grant in the project lists %+v, %v", l, err)
+	}
+	if err := w.owner.Workspaces.DeleteByID(ctx, ws.ID); err != nil {
+		t.Fatal(err)
+	}
 	l, err := nobody.Projects.List(ctx, w.org, nil)
 	if err != nil || len(l.Items) != 0 {
 		t.Errorf("a member without access lists %+v, %v", l, err)
