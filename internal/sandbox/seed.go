@@ -212,6 +212,7 @@ func (st *state) seedConflicts(spec *seedSpec) []string {
 			}
 		}
 		st.seedGovernedConflicts(o, fail)
+		st.seedProjectConflicts(o, fail)
 	}
 	return out
 }
@@ -282,6 +283,7 @@ func (st *state) applySeed(spec *seedSpec, made map[string]string) ([]SeedVar, m
 			o = &organization{record: st.recordWithID(stableID("org-", so.Name)), Name: so.Name, Email: so.Email, OwnersTeamID: so.OwnersTeamID}
 			st.Organizations[o.Name] = o
 			st.Teams[so.OwnersTeamID] = &team{record: st.recordWithID(so.OwnersTeamID), Org: so.Name, Name: "owners", Visibility: "secret", Access: ownersAccess}
+			st.addDefaultProject(o, so.DefaultProjectID)
 		}
 		if owners := st.Teams[o.OwnersTeamID]; owners != nil {
 			for _, name := range so.Owners {
@@ -300,13 +302,14 @@ func (st *state) applySeed(spec *seedSpec, made map[string]string) ([]SeedVar, m
 				addTo(t, so.Name, users[name])
 			}
 		}
+		st.applyProjects(so)
 		wsIDs := map[string]string{}
 		for _, sw := range so.Workspaces {
 			wsIDs[sw.Name] = sw.ID
 			if st.Workspaces[sw.ID] != nil || st.Seeded[sw.ID] {
 				continue
 			}
-			ws := &workspace{record: st.recordWithID(sw.ID), Org: so.Name, Name: sw.Name, Description: sw.Description, TagNames: withTags(nil, sw.TagNames, true)}
+			ws := &workspace{record: st.recordWithID(sw.ID), Org: so.Name, Name: sw.Name, Description: sw.Description, TagNames: withTags(nil, sw.TagNames, true), ProjectID: st.seedProjectID(so, sw.ProjectID)}
 			ws.UpdatedAt = ws.CreatedAt
 			st.Workspaces[ws.ID] = ws
 		}
@@ -338,7 +341,9 @@ func (st *state) applySeed(spec *seedSpec, made map[string]string) ([]SeedVar, m
 			}
 		}
 		st.applyGoverned(so, seedOwnerID(so, users))
+		st.applyProjectAccess(so)
 	}
+	st.ensureProjects()
 	st.markSeeded(spec)
 	return append(vars, spec.Env...), tokens
 }
@@ -396,6 +401,12 @@ func seedKeys(spec *seedSpec) []string {
 			keys = append(keys, p.ID)
 		}
 		for _, g := range so.TeamAccess {
+			keys = append(keys, g.ID)
+		}
+		for _, sp := range so.Projects {
+			keys = append(keys, sp.ID)
+		}
+		for _, g := range so.ProjectAccess {
 			keys = append(keys, g.ID)
 		}
 	}

@@ -34,7 +34,11 @@ type state struct {
 	RegistryModules map[string]*registryModule `json:"registry_modules"`
 	PolicySets      map[string]*policySet      `json:"policy_sets"`
 	TeamAccesses    map[string]*teamAccess     `json:"team_accesses"`
-	Policies        map[string]*policy         `json:"policies"`
+	// Projects and TeamProjectAccesses are projects.go and
+	// team_project_access.go.
+	Projects            map[string]*project           `json:"projects"`
+	TeamProjectAccesses map[string]*teamProjectAccess `json:"team_project_accesses"`
+	Policies            map[string]*policy            `json:"policies"`
 	// OAuthClients and OAuthTokens are the VCS providers (oauth_clients.go).
 	OAuthClients map[string]*oauthClient `json:"oauth_clients"`
 	OAuthTokens  map[string]*oauthToken  `json:"oauth_tokens"`
@@ -66,9 +70,12 @@ func newState() *state {
 		RegistryModules: map[string]*registryModule{},
 		PolicySets:      map[string]*policySet{},
 		TeamAccesses:    map[string]*teamAccess{},
-		Policies:        map[string]*policy{},
-		OAuthClients:    map[string]*oauthClient{},
-		OAuthTokens:     map[string]*oauthToken{},
+		Projects:        map[string]*project{},
+
+		TeamProjectAccesses: map[string]*teamProjectAccess{},
+		Policies:            map[string]*policy{},
+		OAuthClients:        map[string]*oauthClient{},
+		OAuthTokens:         map[string]*oauthToken{},
 
 		ConfigurationVersions: map[string]*configurationVersion{},
 		TestRuns:              map[string]*testRun{},
@@ -144,6 +151,7 @@ func loadSnapshot(path string) (*state, error) {
 	if err := json.Unmarshal(raw, st); err != nil {
 		return nil, fmt.Errorf("reading sandbox snapshot %s: %w", path, err)
 	}
+	st.ensureProjects() // a snapshot from before projects
 	return st, nil
 }
 
