@@ -256,6 +256,8 @@ func (s *Server) routes() {
 	s.registerAgentPools()
 	s.registerRegistryModules()
 	s.registerPolicySets()
+	s.registerPolicySetVersions()
+	s.registerPolicySetParameters()
 	s.registerOAuthClients()
 	s.registerAgentTokens()
 	s.registerModuleDeprecation()

@@ -33,8 +33,12 @@ type state struct {
 	AgentPools      map[string]*agentPool      `json:"agent_pools"`
 	RegistryModules map[string]*registryModule `json:"registry_modules"`
 	PolicySets      map[string]*policySet      `json:"policy_sets"`
-	TeamAccesses    map[string]*teamAccess     `json:"team_accesses"`
-	Policies        map[string]*policy         `json:"policies"`
+	// PolicySetVersions and PolicySetParameters hang off policy sets
+	// (policy_set_versions.go, policy_set_parameters.go).
+	PolicySetVersions   map[string]*policySetVersion   `json:"policy_set_versions"`
+	PolicySetParameters map[string]*policySetParameter `json:"policy_set_parameters"`
+	TeamAccesses        map[string]*teamAccess         `json:"team_accesses"`
+	Policies            map[string]*policy             `json:"policies"`
 	// OAuthClients and OAuthTokens are the VCS providers (oauth_clients.go).
 	OAuthClients map[string]*oauthClient `json:"oauth_clients"`
 	OAuthTokens  map[string]*oauthToken  `json:"oauth_tokens"`
@@ -65,10 +69,13 @@ func newState() *state {
 		AgentPools:      map[string]*agentPool{},
 		RegistryModules: map[string]*registryModule{},
 		PolicySets:      map[string]*policySet{},
-		TeamAccesses:    map[string]*teamAccess{},
-		Policies:        map[string]*policy{},
-		OAuthClients:    map[string]*oauthClient{},
-		OAuthTokens:     map[string]*oauthToken{},
+
+		PolicySetVersions:   map[string]*policySetVersion{},
+		PolicySetParameters: map[string]*policySetParameter{},
+		TeamAccesses:        map[string]*teamAccess{},
+		Policies:            map[string]*policy{},
+		OAuthClients:        map[string]*oauthClient{},
+		OAuthTokens:         map[string]*oauthToken{},
 
 		ConfigurationVersions: map[string]*configurationVersion{},
 		TestRuns:              map[string]*testRun{},

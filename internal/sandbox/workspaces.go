@@ -199,5 +199,6 @@ func (st *state) deleteWorkspace(id string) {
 		ap.AllowedWorkspaces = slices.DeleteFunc(ap.AllowedWorkspaces, func(ws string) bool { return ws == id })
 		ap.ExcludedWorkspaces = slices.DeleteFunc(ap.ExcludedWorkspaces, func(ws string) bool { return ws == id })
 	}
+	st.forgetScopeTarget("workspaces", id)
 	delete(st.Workspaces, id)
 }
