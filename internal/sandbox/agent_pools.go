@@ -27,6 +27,9 @@ type agentPool struct {
 	// scoped; ExcludedWorkspaces may not when it is. Workspace IDs.
 	AllowedWorkspaces  []string `json:"allowed_workspaces,omitempty"`
 	ExcludedWorkspaces []string `json:"excluded_workspaces,omitempty"`
+	// AllowedProjects' workspaces may use the pool when it is not
+	// organization scoped. Project IDs.
+	AllowedProjects []string `json:"allowed_projects,omitempty"`
 }
 
 func canManageAgentPools(a orgAccess) bool { return a.ManageAgentPools }

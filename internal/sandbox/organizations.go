@@ -30,6 +30,9 @@ type organization struct {
 	// Settings are the settings changed from a new organization's
 	// (organization_settings.go), by attribute name.
 	Settings map[string]any `json:"settings,omitempty"`
+	// DefaultProjectID is the project workspaces made without one join
+	// (projects.go).
+	DefaultProjectID string `json:"default_project_id,omitempty"`
 	// DefaultAgentPoolID is the pool of default-execution-mode agent.
 	DefaultAgentPoolID string `json:"default_agent_pool_id,omitempty"`
 	// Subscription is what the admin subscription endpoint set last
@@ -144,6 +147,7 @@ func (st *state) createOrganization(name, email string, owner *user) *organizati
 	o.OwnersTeamID = owners.ID
 	st.Organizations[name] = o
 	st.Teams[owners.ID] = owners
+	st.addDefaultProject(o, "")
 	st.addMember(name, owner)
 	owners.UserIDs = append(owners.UserIDs, owner.ID)
 	return o
@@ -209,6 +213,7 @@ func (s *Server) deleteOrganization(w http.ResponseWriter, r *http.Request, p pr
 // record that belongs to it.
 func (st *state) deleteOrganization(org string) {
 	deleteWhere(st.Workspaces, func(ws *workspace) bool { return ws.Org == org }, st.deleteWorkspace)
+	deleteWhere(st.Projects, func(p *project) bool { return p.Org == org }, st.deleteProject)
 	deleteWhere(st.AgentPools, func(ap *agentPool) bool { return ap.Org == org }, st.deleteAgentPool)
 	deleteWhere(st.OAuthClients, func(oc *oauthClient) bool { return oc.Org == org }, st.deleteOAuthClient)
 	deleteWhere(st.RegistryModules, func(m *registryModule) bool { return m.Org == org }, st.deleteRegistryModule)

@@ -2,17 +2,28 @@ package sandbox
 
 import "net/http"
 
-// The projects a policy set's scope names. The sandbox has no projects
-// yet: a project relationship is refused with a 422 saying so, and no
-// workspace is in a project (README.md "Policy sets").
+// The projects a policy set's scope names (projects.go): a project
+// relationship names projects of the set's organization, and a workspace
+// is in its project for the scope (README.md "Policy sets").
 
-// checkProject refuses every project ID.
-func (st *state) checkProject(_, relName, id string) *apiError {
-	return &apiError{Status: http.StatusUnprocessableEntity, Title: "invalid relationship", Detail: relName + ": project " + id + " not found: the sandbox has no projects", Pointer: "/data/relationships/" + relName}
+// checkProject refuses an ID that is no project of org.
+func (st *state) checkProject(org, relName, id string) *apiError {
+	if st.projectIn(org, id) == nil {
+		return &apiError{Status: http.StatusUnprocessableEntity, Title: "invalid relationship", Detail: relName + ": project " + id + " not found in organization " + org, Pointer: "/data/relationships/" + relName}
+	}
+	return nil
 }
 
-// projectResourceFor renders a project for `included`; there is none.
-func (st *state) projectResourceFor(string) (resource, bool) { return resource{}, false }
-
-// workspaceProject is the project a workspace is in: none.
-func workspaceProject(*workspace) string { return "" }
+// scopeWorkspaceOf is the scope function's view of a workspace: its
+// project, and its tags: the flat tags, and for each key/value tag its
+// project carries, the key and "key:value" (policy_set_scope.go).
+func (st *state) scopeWorkspaceOf(ws *workspace) scopeWorkspace {
+	out := scopeWorkspace{ID: ws.ID, Tags: append([]string(nil), ws.TagNames...)}
+	if prj := st.projectOf(ws); prj != nil {
+		out.ProjectID = prj.ID
+		for _, tb := range prj.TagBindings {
+			out.Tags = append(out.Tags, tb.Key, tb.Key+":"+tb.Value)
+		}
+	}
+	return out
+}

@@ -201,8 +201,8 @@ func (st *state) includedForSets(p principal, inc map[string]bool, sets ...*poli
 					if ws := st.Workspaces[id]; ws != nil {
 						add("workspaces", id, func() resource { return renderWS(ws) })
 					}
-				} else if res, ok := st.projectResourceFor(id); ok {
-					add("projects", id, func() resource { return res })
+				} else if prj := st.Projects[id]; prj != nil {
+					add("projects", id, func() resource { return st.projectResource(p)(prj) })
 				}
 			}
 		}
@@ -692,7 +692,7 @@ func (st *state) governedBy(ps *policySet) []string {
 	var all []scopeWorkspace
 	for _, ws := range st.Workspaces {
 		if ws.Org == ps.Org {
-			all = append(all, scopeWorkspace{ID: ws.ID, ProjectID: workspaceProject(ws), Tags: ws.TagNames})
+			all = append(all, st.scopeWorkspaceOf(ws))
 		}
 	}
 	return governedWorkspaces(ps.scopeOf(), all)

@@ -446,21 +446,93 @@ func TestPolicySetParameters(t *testing.T) {
 	}
 }
 
-// TestPolicySets_projects: the sandbox has no projects, so every project
-// relationship is refused with a 422 saying so, and nothing changes.
+// TestPolicySets_projects attaches and excludes projects, and selects by
+// the key/value tags a project gives its workspaces.
 func TestPolicySets_projects(t *testing.T) {
 	t.Parallel()
 	ctx := context.Background()
 	w := newWorld(t)
-	set, err := w.owner.PolicySets.Create(ctx, w.org, tfe.PolicySetCreateOptions{Name: tfe.String("projects")})
-	if err != nil {
-		t.Fatal(err)
+	must := func(what string, err error) {
+		t.Helper()
+		if err != nil {
+			t.Fatalf("%s: %v", what, err)
+		}
 	}
-	prj := []*tfe.Project{{ID: "prj-AwfuCJTkdai4xj9w"}}
-	want422(t, w.owner.PolicySets.AddProjects(ctx, set.ID, tfe.PolicySetAddProjectsOptions{Projects: prj}), "the sandbox has no projects")
-	want422(t, w.owner.PolicySets.RemoveProjects(ctx, set.ID, tfe.PolicySetRemoveProjectsOptions{Projects: prj}), "the sandbox has no projects")
-	want422(t, w.owner.PolicySets.AddProjectExclusions(ctx, set.ID, tfe.PolicySetAddProjectExclusionsOptions{ProjectExclusions: prj}), "the sandbox has no projects")
-	want422(t, w.owner.PolicySets.RemoveProjectExclusions(ctx, set.ID, tfe.PolicySetRemoveProjectExclusionsOptions{ProjectExclusions: prj}), "the sandbox has no projects")
-	_, err = w.owner.PolicySets.Create(ctx, w.org, tfe.PolicySetCreateOptions{Name: tfe.String("p2"), Projects: prj})
-	want422(t, err, "the sandbox has no projects")
+	team, err := w.owner.Projects.Create(ctx, w.org, tfe.ProjectCreateOptions{Name: "team", TagBindings: []*tfe.TagBinding{{Key: "env", Value: "prod"}}})
+	must("project", err)
+	other, err := w.owner.Projects.Create(ctx, w.org, tfe.ProjectCreateOptions{Name: "other"})
+	must("project", err)
+	ids := map[string]string{}
+	for name, prj := range map[string]*tfe.Project{"a": team, "b": team, "c": other, "d": nil} {
+		ws, err := w.owner.Workspaces.Create(ctx, w.org, tfe.WorkspaceCreateOptions{Name: tfe.String(name), Project: prj})
+		must("workspace", err)
+		ids[ws.ID] = name
+	}
+	governs := func(t *testing.T, step, id string, want ...string) {
+		t.Helper()
+		got, _ := w.inst.Server.GovernedWorkspaces(id)
+		var names []string
+		for _, id := range got {
+			names = append(names, ids[id])
+		}
+		slices.Sort(names)
+		if !slices.Equal(names, want) {
+			t.Errorf("%s: governs %v, want %v", step, names, want)
+		}
+	}
+	set, err := w.owner.PolicySets.Create(ctx, w.org, tfe.PolicySetCreateOptions{Name: tfe.String("by-project"), Projects: []*tfe.Project{team}})
+	must("create", err)
+	if set.ProjectCount != 1 || len(set.Projects) != 1 || set.Projects[0].ID != team.ID {
+		t.Errorf("created %+v", set)
+	}
+	governs(t, "project team", set.ID, "a", "b")
+	must("add project", w.owner.PolicySets.AddProjects(ctx, set.ID, tfe.PolicySetAddProjectsOptions{Projects: []*tfe.Project{other}}))
+	governs(t, "projects team and other", set.ID, "a", "b", "c")
+	must("remove project", w.owner.PolicySets.RemoveProjects(ctx, set.ID, tfe.PolicySetRemoveProjectsOptions{Projects: []*tfe.Project{team}}))
+	governs(t, "project other", set.ID, "c")
+	read, err := w.owner.PolicySets.ReadWithOptions(ctx, set.ID, &tfe.PolicySetReadOptions{Include: []tfe.PolicySetIncludeOpt{tfe.PolicySetProjects}})
+	if err != nil || len(read.Projects) != 1 || read.Projects[0].Name != "other" {
+		t.Errorf("include projects: %+v, %v", read, err)
+	}
+
+	global, err := w.owner.PolicySets.Create(ctx, w.org, tfe.PolicySetCreateOptions{Name: tfe.String("global"), Global: tfe.Bool(true), ProjectExclusions: []*tfe.Project{other}})
+	must("global", err)
+	governs(t, "global minus other", global.ID, "a", "b", "d")
+	must("exclude team", w.owner.PolicySets.AddProjectExclusions(ctx, global.ID, tfe.PolicySetAddProjectExclusionsOptions{ProjectExclusions: []*tfe.Project{team}}))
+	must("re-include other", w.owner.PolicySets.RemoveProjectExclusions(ctx, global.ID, tfe.PolicySetRemoveProjectExclusionsOptions{ProjectExclusions: []*tfe.Project{other}}))
+	governs(t, "global minus team", global.ID, "c", "d")
+	read, err = w.owner.PolicySets.ReadWithOptions(ctx, global.ID, &tfe.PolicySetReadOptions{Include: []tfe.PolicySetIncludeOpt{tfe.PolicySetProjectExclusions}})
+	if err != nil || len(read.ProjectExclusions) != 1 || read.ProjectExclusions[0].Name != "team" {
+		t.Errorf("include project exclusions: %+v, %v", read, err)
+	}
+
+	// A project's key/value tags select its workspaces.
+	tagged, err := w.owner.PolicySets.Create(ctx, w.org, tfe.PolicySetCreateOptions{Name: tfe.String("tagged"),
+		TagSelectors: []*tfe.PolicySetTagSelector{{Key: "env", Value: tfe.String("prod")}}})
+	must("tagged", err)
+	governs(t, "env=prod", tagged.ID, "a", "b")
+
+	want422(t, w.owner.PolicySets.AddProjects(ctx, global.ID, tfe.PolicySetAddProjectsOptions{Projects: []*tfe.Project{team}}), "global")
+	want422(t, w.owner.PolicySets.AddProjects(ctx, set.ID, tfe.PolicySetAddProjectsOptions{Projects: []*tfe.Project{{ID: "prj-doesnotexist"}}}), "not found")
+	_, err = w.admin.PolicySets.Create(ctx, w.org, tfe.PolicySetCreateOptions{Name: tfe.String("p2"), Projects: []*tfe.Project{{ID: "prj-doesnotexist"}}})
+	want422(t, err, "not found")
+
+	// A deleted project leaves the sets.
+	must("move c", func() error {
+		_, err := w.owner.Workspaces.UpdateByID(ctx, findID(ids, "c"), tfe.WorkspaceUpdateOptions{Project: team})
+		return err
+	}())
+	must("delete other", w.owner.Projects.Delete(ctx, other.ID))
+	if read, err := w.owner.PolicySets.Read(ctx, set.ID); err != nil || read.ProjectCount != 0 {
+		t.Errorf("after deleting the project: %+v, %v", read, err)
+	}
+}
+
+func findID(ids map[string]string, name string) string {
+	for id, n := range ids {
+		if n == name {
+			return id
+		}
+	}
+	return ""
 }

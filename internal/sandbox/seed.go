@@ -282,6 +282,7 @@ func (st *state) applySeed(spec *seedSpec, made map[string]string) ([]SeedVar, m
 			o = &organization{record: st.recordWithID(stableID("org-", so.Name)), Name: so.Name, Email: so.Email, OwnersTeamID: so.OwnersTeamID}
 			st.Organizations[o.Name] = o
 			st.Teams[so.OwnersTeamID] = &team{record: st.recordWithID(so.OwnersTeamID), Org: so.Name, Name: "owners", Visibility: "secret", Access: ownersAccess}
+			st.addDefaultProject(o, stableID("prj-", so.Name, defaultProjectName))
 		}
 		if owners := st.Teams[o.OwnersTeamID]; owners != nil {
 			for _, name := range so.Owners {
@@ -339,6 +340,7 @@ func (st *state) applySeed(spec *seedSpec, made map[string]string) ([]SeedVar, m
 		}
 		st.applyGoverned(so, seedOwnerID(so, users))
 	}
+	st.ensureProjects()
 	st.markSeeded(spec)
 	return append(vars, spec.Env...), tokens
 }

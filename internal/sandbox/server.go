@@ -252,6 +252,8 @@ func (s *Server) routes() {
 	s.registerTeamTokens()
 	s.registerOrganizationTokens()
 	s.registerWorkspaces()
+	s.registerProjects()
+	s.registerTeamProjectAccess()
 	s.registerWorkspaceTags()
 	s.registerAgentPools()
 	s.registerRegistryModules()

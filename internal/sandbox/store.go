@@ -38,7 +38,11 @@ type state struct {
 	PolicySetVersions   map[string]*policySetVersion   `json:"policy_set_versions"`
 	PolicySetParameters map[string]*policySetParameter `json:"policy_set_parameters"`
 	TeamAccesses        map[string]*teamAccess         `json:"team_accesses"`
-	Policies            map[string]*policy             `json:"policies"`
+	// Projects and TeamProjectAccesses are projects.go and
+	// team_project_access.go.
+	Projects            map[string]*project           `json:"projects"`
+	TeamProjectAccesses map[string]*teamProjectAccess `json:"team_project_accesses"`
+	Policies            map[string]*policy            `json:"policies"`
 	// OAuthClients and OAuthTokens are the VCS providers (oauth_clients.go).
 	OAuthClients map[string]*oauthClient `json:"oauth_clients"`
 	OAuthTokens  map[string]*oauthToken  `json:"oauth_tokens"`
@@ -73,6 +77,8 @@ func newState() *state {
 		PolicySetVersions:   map[string]*policySetVersion{},
 		PolicySetParameters: map[string]*policySetParameter{},
 		TeamAccesses:        map[string]*teamAccess{},
+		Projects:            map[string]*project{},
+		TeamProjectAccesses: map[string]*teamProjectAccess{},
 		Policies:            map[string]*policy{},
 		OAuthClients:        map[string]*oauthClient{},
 		OAuthTokens:         map[string]*oauthToken{},
@@ -151,6 +157,7 @@ func loadSnapshot(path string) (*state, error) {
 	if err := json.Unmarshal(raw, st); err != nil {
 		return nil, fmt.Errorf("reading sandbox snapshot %s: %w", path, err)
 	}
+	st.ensureProjects() // a snapshot from before projects
 	return st, nil
 }
 

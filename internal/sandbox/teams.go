@@ -241,6 +241,7 @@ func (st *state) isOwnersTeam(t *team) bool {
 func (st *state) deleteTeam(id string) {
 	deleteWhere(st.Tokens, func(tok *token) bool { return tok.Kind == tokenTeam && tok.TeamID == id }, st.deleteToken)
 	st.deleteTeamAccessWhere(func(ta *teamAccess) bool { return ta.TeamID == id })
+	deleteWhere(st.TeamProjectAccesses, func(tp *teamProjectAccess) bool { return tp.TeamID == id }, func(id string) { delete(st.TeamProjectAccesses, id) })
 	delete(st.Teams, id)
 }
 

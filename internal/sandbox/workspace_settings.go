@@ -88,17 +88,14 @@ func (st *state) workspaceSettingsAttributes(ws *workspace, res *resource) {
 }
 
 // effectiveExecution is the workspace's execution mode and agent pool: its
-// own, or else its organization's default.
+// own, or else its project's default (which is its own or the organization's).
 func (st *state) effectiveExecution(ws *workspace) (mode, pool string) {
 	mode, pool = ws.ExecutionMode, ws.AgentPoolID
 	if mode == "" {
-		mode = "remote"
-		if o := st.Organizations[ws.Org]; o != nil {
-			if m, ok := o.setting("default-execution-mode").(string); ok {
-				mode = m
-			}
-			pool = o.DefaultAgentPoolID
+		if prj := st.projectOf(ws); prj != nil {
+			return st.projectExecution(prj)
 		}
+		mode = "remote"
 	}
 	if mode != "agent" || st.AgentPools[pool] == nil {
 		pool = ""
@@ -146,13 +143,17 @@ func (st *state) applyWorkspaceSettings(b *body, ws *workspace) *apiError {
 	if b.present("vcs-repo") {
 		b.fail(errInvalidAttribute("vcs-repo", "the sandbox does not connect workspaces to VCS repositories: leave vcs-repo out"))
 	}
-	if b.relID("project", "projects") != "" {
-		b.fail(&apiError{Status: http.StatusUnprocessableEntity, Title: "invalid relationship", Detail: "the sandbox has no projects: leave project out", Pointer: "/data/relationships/project"})
+	projectID := ws.ProjectID
+	if id := b.relID("project", "projects"); id != "" {
+		if st.projectIn(ws.Org, id) == nil {
+			b.fail(&apiError{Status: http.StatusUnprocessableEntity, Title: "invalid relationship", Detail: "project " + id + " not found in organization " + ws.Org, Pointer: "/data/relationships/project"})
+		}
+		projectID = id
 	}
 	if b.err != nil {
 		return b.err
 	}
-	ws.Settings, ws.ExecutionMode, ws.AgentPoolID = out, mode, pool
+	ws.Settings, ws.ExecutionMode, ws.AgentPoolID, ws.ProjectID = out, mode, pool, projectID
 	return nil
 }
 
@@ -214,20 +215,18 @@ func (st *state) workspaceAccessOf(p principal, ws *workspace) workspaceAccess {
 		a.admin = true
 	}
 	for _, t := range st.teamsOf(p, ws.Org) {
-		ta := st.teamAccessOf(t.ID, ws.ID)
-		if ta == nil {
-			continue
+		for _, rt := range st.teamRoutesTo(t, ws) {
+			perm := rt.Permissions
+			a.any = true
+			a.admin = a.admin || rt.Admin
+			a.queueRun = a.queueRun || perm.Runs == "plan" || perm.Runs == "apply"
+			a.queueApply = a.queueApply || perm.Runs == "apply"
+			a.lock = a.lock || perm.WorkspaceLocking
+			a.runTasks = a.runTasks || perm.RunTasks
+			a.readVariables = a.readVariables || perm.Variables != "none"
+			a.writeVariables = a.writeVariables || perm.Variables == "write"
+			a.readState = a.readState || perm.StateVersions == "read" || perm.StateVersions == "write"
 		}
-		perm := ta.Permissions
-		a.any = true
-		a.admin = a.admin || ta.Access == "admin"
-		a.queueRun = a.queueRun || perm.Runs == "plan" || perm.Runs == "apply"
-		a.queueApply = a.queueApply || perm.Runs == "apply"
-		a.lock = a.lock || perm.WorkspaceLocking
-		a.runTasks = a.runTasks || perm.RunTasks
-		a.readVariables = a.readVariables || perm.Variables != "none"
-		a.writeVariables = a.writeVariables || perm.Variables == "write"
-		a.readState = a.readState || perm.StateVersions == "read" || perm.StateVersions == "write"
 	}
 	return a
 }

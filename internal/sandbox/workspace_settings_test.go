@@ -83,7 +83,7 @@ func TestWorkspaceSettings(t *testing.T) {
 		"bad name":       {tfe.WorkspaceUpdateOptions{Name: tfe.String("a b")}, "name may contain only"},
 		"execution mode": {tfe.WorkspaceUpdateOptions{ExecutionMode: tfe.String("cloud")}, "execution-mode must be one of remote, local, agent"},
 		"agent no pool":  {tfe.WorkspaceUpdateOptions{ExecutionMode: tfe.String("agent")}, "needs an agent-pool"},
-		"project":        {tfe.WorkspaceUpdateOptions{Project: &tfe.Project{ID: "prj-x"}}, "no projects"},
+		"project":        {tfe.WorkspaceUpdateOptions{Project: &tfe.Project{ID: "prj-x"}}, "project prj-x not found in organization"},
 		"vcs":            {tfe.WorkspaceUpdateOptions{VCSRepo: &tfe.VCSRepoOptions{Identifier: tfe.String("a/b"), OAuthTokenID: tfe.String("ot-x")}}, "VCS"},
 	} {
 		if _, err := w.owner.Workspaces.UpdateByID(ctx, other.ID, tc.opts); err == nil || !strings.Contains(err.Error(), tc.want) {

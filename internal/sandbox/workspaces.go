@@ -30,6 +30,9 @@ type workspace struct {
 	Name        string    `json:"name"`
 	Description string    `json:"description"`
 	UpdatedAt   time.Time `json:"updated_at"`
+	// ProjectID is the project the workspace is in (projects.go): always
+	// one of its organization's.
+	ProjectID string `json:"project_id,omitempty"`
 	// TagNames are the workspace's tags, lower-case and sorted
 	// (workspace_tags.go).
 	TagNames []string `json:"tag_names,omitempty"`
@@ -46,8 +49,7 @@ type workspace struct {
 // decodes: its settings and execution mode (workspace_settings.go), and the
 // rest at the values of a workspace that has never run: unlocked, no
 // resources, no VCS repository. `permissions` depend on the caller
-// (workspaceRenderer adds them); `project` is left out: the sandbox has no
-// projects.
+// (workspaceRenderer adds them).
 func (st *state) workspaceResource(ws *workspace) resource {
 	res := resource{
 		Type: "workspaces",
@@ -69,6 +71,7 @@ func (st *state) workspaceResource(ws *workspace) resource {
 		},
 		Relationships: map[string]any{
 			"organization": relOne("organizations", ws.Org),
+			"project":      relOne("projects", ws.ProjectID),
 		},
 		Links: map[string]any{"self": apiPath("workspaces", ws.ID)},
 	}
@@ -104,11 +107,14 @@ func (s *Server) createWorkspace(w http.ResponseWriter, r *http.Request, p princ
 	if s.st.workspaceByName(org, name) != nil {
 		return errNameTaken()
 	}
-	ws := &workspace{record: s.st.newRecord("ws-"), Org: org, Name: name, TagNames: tags}
+	ws := &workspace{record: s.st.newRecord("ws-"), Org: org, Name: name, TagNames: tags, ProjectID: s.st.defaultProject(org).ID}
 	ws.UpdatedAt = ws.CreatedAt
 	assign(&ws.Description, desc)
 	if e := s.st.applyWorkspaceSettings(b, ws); e != nil {
 		return e
+	}
+	if prj := s.st.projectOf(ws); prj != nil && prj.AutoDestroyActivityDuration != "" && !b.has("auto-destroy-activity-duration") {
+		ws.Settings["auto-destroy-activity-duration"] = prj.AutoDestroyActivityDuration // the project's default
 	}
 	s.st.Workspaces[ws.ID] = ws
 	return writeOne(w, http.StatusCreated, ws, s.st.workspaceRenderer(p))
@@ -130,7 +136,8 @@ func (st *state) canReadWorkspace(p principal, ws *workspace) bool {
 // `search[name]` keeps names containing the text, case-insensitively;
 // `search[wildcard-name]` matches `*` at either end (wildcardMatch);
 // `search[tags]` keeps workspaces carrying every tag of a comma-separated
-// list, `search[exclude-tags]` drops those carrying any.
+// list, `search[exclude-tags]` drops those carrying any; `filter[project][id]`
+// keeps a project's.
 func (s *Server) listWorkspaces(w http.ResponseWriter, r *http.Request, p principal) *apiError {
 	org, e := s.st.orgFor(r, p, nil)
 	if e != nil {
@@ -140,8 +147,9 @@ func (s *Server) listWorkspaces(w http.ResponseWriter, r *http.Request, p princi
 	search := strings.ToLower(q.Get("search[name]"))
 	wildcard := q.Get("search[wildcard-name]")
 	tags, exclude := tagList(q.Get("search[tags]")), tagList(q.Get("search[exclude-tags]"))
+	projectID := q.Get("filter[project][id]")
 	all := sorted(s.st.Workspaces, func(ws *workspace) bool {
-		return ws.Org == org && strings.Contains(strings.ToLower(ws.Name), search) &&
+		return ws.Org == org && strings.Contains(strings.ToLower(ws.Name), search) && (projectID == "" || ws.ProjectID == projectID) &&
 			(wildcard == "" || wildcardMatch(wildcard, ws.Name)) && ws.hasAllTags(tags) && !ws.hasAnyTag(exclude)
 	})
 	slices.SortStableFunc(all, func(a, b *workspace) int { return strings.Compare(a.Name, b.Name) })
