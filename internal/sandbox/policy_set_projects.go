@@ -15,10 +15,13 @@ func (st *state) checkProject(org, relName, id string) *apiError {
 }
 
 // scopeWorkspaceOf is the scope function's view of a workspace: its
-// project, and its tags: the flat tags, and for each key/value tag its
-// project carries, the key and "key:value" (policy_set_scope.go).
+// project, and its tags: the flat tags, and for each key/value tag it or
+// its project carries, the key and "key:value" (policy_set_scope.go).
 func (st *state) scopeWorkspaceOf(ws *workspace) scopeWorkspace {
 	out := scopeWorkspace{ID: ws.ID, Tags: append([]string(nil), ws.TagNames...)}
+	for _, tb := range ws.TagBindings {
+		out.Tags = append(out.Tags, tb.Key, tb.Key+":"+tb.Value)
+	}
 	if prj := st.projectOf(ws); prj != nil {
 		out.ProjectID = prj.ID
 		for _, tb := range prj.TagBindings {

@@ -217,6 +217,19 @@ func TestPolicySets_scope(t *testing.T) {
 	}
 	governs(t, "global minus web", plain.ID, "app", "db", "ops")
 
+	// Key/value tags of a workspace: a key selector matches any value, a key and value selector that value.
+	tbs, err := w.owner.Workspaces.AddTagBindings(ctx, ws["app"].ID, tfe.WorkspaceAddTagBindingsOptions{TagBindings: []*tfe.TagBinding{{Key: "cost", Value: "shared"}}})
+	must("tag bindings", err)
+	if listed, err := w.owner.Workspaces.ListTagBindings(ctx, ws["app"].ID); err != nil || len(tbs) != 1 || len(listed) != 1 || listed[0].Key != "cost" || listed[0].Value != "shared" {
+		t.Errorf("tag bindings %+v, %+v, %v", tbs, listed, err)
+	}
+	byKey, err := w.owner.PolicySets.Create(ctx, w.org, tfe.PolicySetCreateOptions{Name: tfe.String("by-key"), TagSelectors: []*tfe.PolicySetTagSelector{{Key: "cost"}}})
+	must("by key", err)
+	governs(t, "key cost", byKey.ID, "app")
+	byValue, err := w.owner.PolicySets.Create(ctx, w.org, tfe.PolicySetCreateOptions{Name: tfe.String("by-value"), TagSelectors: []*tfe.PolicySetTagSelector{{Key: "cost", Value: tfe.String("other")}}})
+	must("by value", err)
+	governs(t, "cost=other", byValue.ID)
+
 	// A deleted workspace leaves every set's lists.
 	must("delete ops", w.owner.Workspaces.DeleteByID(ctx, ws["ops"].ID))
 	read, err = w.owner.PolicySets.Read(ctx, set.ID)
@@ -535,4 +548,30 @@ func findID(ids map[string]string, name string) string {
 		}
 	}
 	return ""
+}
+
+// TestAdminSentinelVersions: the admin catalog go-tfe's policy set tests
+// pin a version from; the admin token only.
+func TestAdminSentinelVersions(t *testing.T) {
+	t.Parallel()
+	ctx := context.Background()
+	w := newWorld(t)
+	v, err := w.admin.Admin.SentinelVersions.Create(ctx, tfe.AdminSentinelVersionCreateOptions{Version: "0.0.42", URL: "https://example.com", SHA: "abc", Enabled: tfe.Bool(true)})
+	if err != nil || v.Version != "0.0.42" || !v.Enabled || v.URL != "https://example.com" {
+		t.Fatalf("create %+v, %v", v, err)
+	}
+	_, err = w.admin.Admin.SentinelVersions.Create(ctx, tfe.AdminSentinelVersionCreateOptions{Version: "0.0.42", URL: "https://example.com", SHA: "abc"})
+	want422(t, err, "already been taken")
+	if got, err := w.admin.Admin.SentinelVersions.Read(ctx, v.ID); err != nil || got.Version != v.Version {
+		t.Errorf("read %+v, %v", got, err)
+	}
+	if l, err := w.admin.Admin.SentinelVersions.List(ctx, nil); err != nil || len(l.Items) != 1 {
+		t.Errorf("list %+v, %v", l, err)
+	}
+	if _, err := w.owner.Admin.SentinelVersions.Read(ctx, v.ID); !errors.Is(err, tfe.ErrResourceNotFound) {
+		t.Errorf("an owner read the admin catalog: %v", err)
+	}
+	if err := w.admin.Admin.SentinelVersions.Delete(ctx, v.ID); err != nil {
+		t.Fatal(err)
+	}
 }

@@ -212,6 +212,7 @@ func (st *state) seedConflicts(spec *seedSpec) []string {
 			}
 		}
 		st.seedGovernedConflicts(o, fail)
+		st.policySetConflicts(o, fail)
 	}
 	return out
 }
@@ -339,6 +340,7 @@ func (st *state) applySeed(spec *seedSpec, made map[string]string) ([]SeedVar, m
 			}
 		}
 		st.applyGoverned(so, seedOwnerID(so, users))
+		st.applyPolicySets(so)
 	}
 	st.ensureProjects()
 	st.markSeeded(spec)
@@ -399,6 +401,9 @@ func seedKeys(spec *seedSpec) []string {
 		}
 		for _, g := range so.TeamAccess {
 			keys = append(keys, g.ID)
+		}
+		for _, ps := range so.PolicySets {
+			keys = append(keys, ps.ID)
 		}
 	}
 	return keys

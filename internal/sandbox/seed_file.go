@@ -48,6 +48,7 @@ type seedOrg struct {
 	Modules                         []seedModule
 	Policies                        []seedPolicy
 	TeamAccess                      []seedTeamAccess
+	PolicySets                      []seedPolicySet
 }
 
 type seedTeam struct {
@@ -238,7 +239,7 @@ func (p *seedParser) knownUser(usernames map[string]string) func(path, name stri
 
 // organization checks one of organizations[]; orgs collects their names.
 func (p *seedParser) organization(path string, v any, orgs map[string]string, users []seedUser, knownUser func(path, name string) bool) (seedOrg, bool) {
-	o := p.object(path, v, "agent_pools", "email", "name", "owners", "owners_team_id", "policies", "registry_modules", "team_access", "teams", "workspaces")
+	o := p.object(path, v, "agent_pools", "email", "name", "owners", "owners_team_id", "policies", "policy_sets", "registry_modules", "team_access", "teams", "workspaces")
 	if o == nil {
 		return seedOrg{}, false
 	}
@@ -268,6 +269,7 @@ func (p *seedParser) organization(path string, v any, orgs map[string]string, us
 		wsIDs[w.Name] = w.ID
 	}
 	org.TeamAccess = p.teamAccessSection(o, org.Name, teamIDs, wsIDs)
+	org.PolicySets = p.policySets(o, org.Name, org.Policies, wsIDs)
 	if org.Email == "" && len(org.Owners) > 0 {
 		for _, u := range users {
 			if u.Username == org.Owners[0] {

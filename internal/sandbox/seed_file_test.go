@@ -42,6 +42,10 @@ const seedDoc = `{
      "team_access": [
        {"id": "tws-PlatformApp01", "team": "platform", "workspace": "app", "access": "write"},
        {"team": "readers", "workspace": "app", "access": "custom", "permissions": {"runs": "plan", "variables": "read", "state_versions": "read-outputs", "sentinel_mocks": "none", "workspace_locking": true, "run_tasks": false, "policy_overrides": false}}
+     ],
+     "policy_sets": [
+       {"id": "polset-Base01", "name": "base", "description": "d", "kind": "sentinel", "global": false, "policies": ["limit"], "workspaces": ["app"], "workspace_exclusions": ["web"],
+        "parameters": [{"id": "var-Param01", "key": "region", "value": "eu", "sensitive": false}]}
      ]}
   ],
   "env": [{"name": "TF_VAR_platform_team_id", "value": "team-Platform01", "about": "team platform"}]

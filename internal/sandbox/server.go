@@ -260,6 +260,8 @@ func (s *Server) routes() {
 	s.registerPolicySets()
 	s.registerPolicySetVersions()
 	s.registerPolicySetParameters()
+	s.registerWorkspaceTagBindings()
+	s.registerAdminSentinelVersions()
 	s.registerOAuthClients()
 	s.registerAgentTokens()
 	s.registerModuleDeprecation()

@@ -37,7 +37,9 @@ type state struct {
 	// (policy_set_versions.go, policy_set_parameters.go).
 	PolicySetVersions   map[string]*policySetVersion   `json:"policy_set_versions"`
 	PolicySetParameters map[string]*policySetParameter `json:"policy_set_parameters"`
-	TeamAccesses        map[string]*teamAccess         `json:"team_accesses"`
+	// SentinelVersions is the admin catalog (admin_sentinel_versions.go).
+	SentinelVersions map[string]*sentinelVersion `json:"sentinel_versions"`
+	TeamAccesses     map[string]*teamAccess      `json:"team_accesses"`
 	// Projects and TeamProjectAccesses are projects.go and
 	// team_project_access.go.
 	Projects            map[string]*project           `json:"projects"`
@@ -76,6 +78,7 @@ func newState() *state {
 
 		PolicySetVersions:   map[string]*policySetVersion{},
 		PolicySetParameters: map[string]*policySetParameter{},
+		SentinelVersions:    map[string]*sentinelVersion{},
 		TeamAccesses:        map[string]*teamAccess{},
 		Projects:            map[string]*project{},
 		TeamProjectAccesses: map[string]*teamProjectAccess{},

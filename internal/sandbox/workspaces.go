@@ -36,6 +36,8 @@ type workspace struct {
 	// TagNames are the workspace's tags, lower-case and sorted
 	// (workspace_tags.go).
 	TagNames []string `json:"tag_names,omitempty"`
+	// TagBindings are its key/value tags (workspace_tag_bindings.go).
+	TagBindings []tagBinding `json:"tag_bindings,omitempty"`
 	// Settings are the settings changed from a new workspace's, by
 	// attribute name; ExecutionMode is its own mode ("" inherits the
 	// organization's) and AgentPoolID the pool of mode agent
