@@ -44,7 +44,7 @@ const seedDoc = `{
        {"team": "readers", "workspace": "app", "access": "custom", "permissions": {"runs": "plan", "variables": "read", "state_versions": "read-outputs", "sentinel_mocks": "none", "workspace_locking": true, "run_tasks": false, "policy_overrides": false}}
      ],
      "policy_sets": [
-       {"id": "polset-Base01", "name": "base", "description": "d", "kind": "sentinel", "global": false, "policies": ["limit"], "workspaces": ["app"], "workspace_exclusions": ["web"],
+       {"id": "polset-Base01", "name": "base", "description": "d", "kind": "sentinel", "global": false, "workspaces": ["app"],
         "parameters": [{"id": "var-Param01", "key": "region", "value": "eu", "sensitive": false}]}
      ]}
   ],

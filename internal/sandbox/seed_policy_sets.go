@@ -89,7 +89,7 @@ func (p *seedParser) policySets(o *seedObj, orgName string, policies []seedPolic
 		if ps.Global && len(ps.WorkspaceIDs) > 0 {
 			p.fail(join(at, "workspaces"), "a global policy set applies to every workspace: give workspace_exclusions instead")
 		}
-		files := so.strings("version_files", nil)
+		files := so.strings("version_files", func(string, string) bool { return true })
 		switch {
 		case len(files) > 0 && len(ps.PolicyIDs) > 0:
 			p.fail(join(at, "version_files"), "a policy set holds policies or a version, not both")
