@@ -376,15 +376,6 @@ func readSetAttributes(b *body, ps *policySet) {
 	}
 }
 
-// checkToolVersion refuses a pinned tool version on a Sentinel set that
-// does not run in an agent, as the reference says.
-func checkToolVersion(b *body, ps *policySet) *apiError {
-	if b.present("policy-tool-version") && !ps.agentRuns() {
-		return errInvalidAttribute("policy-tool-version", "a policy tool version can only be set for a sentinel policy set with agent-enabled true")
-	}
-	return nil
-}
-
 // createPolicySet creates a set: owners, the organization token and teams
 // with manage-policies. The free edition's "one policy set of up to five
 // policies" is not enforced: the sandbox emulates a paid organization.
@@ -404,9 +395,6 @@ func (s *Server) createPolicySet(w http.ResponseWriter, r *http.Request, p princ
 		return b.err
 	}
 	if e := checkName(name); e != nil {
-		return e
-	}
-	if e := checkToolVersion(b, ps); e != nil {
 		return e
 	}
 	if find(s.st.PolicySets, func(o *policySet) bool { return o.Org == org && o.Name == name }) != nil {
@@ -483,12 +471,6 @@ func (s *Server) updatePolicySet(w http.ResponseWriter, r *http.Request, p princ
 			return errNameTaken()
 		}
 		next.Name = *name
-	}
-	if b.present("agent-enabled") && !next.AgentEnabled && !b.present("policy-tool-version") {
-		next.ToolVersion = ""
-	}
-	if e := checkToolVersion(b, &next); e != nil {
-		return e
 	}
 	if next.Global && !ps.Global && sc.workspaces == nil && sc.projects == nil {
 		next.WorkspaceIDs, next.ProjectIDs = nil, nil

@@ -52,8 +52,19 @@ func TestPolicySets(t *testing.T) {
 	// The rules, each a 422 naming the attribute, changing nothing.
 	_, err = w.owner.PolicySets.Create(ctx, w.org, tfe.PolicySetCreateOptions{Name: tfe.String("baseline")})
 	want422(t, err, "already been taken")
-	_, err = w.owner.PolicySets.Create(ctx, w.org, tfe.PolicySetCreateOptions{Name: tfe.String("pinned"), PolicyToolVersion: tfe.String("0.23.0")})
-	want422(t, err, "agent-enabled")
+	// A pin on a set that does not run in an agent is kept, and shown once it does.
+	pinned, err := w.owner.PolicySets.Create(ctx, w.org, tfe.PolicySetCreateOptions{Name: tfe.String("pinned"), PolicyToolVersion: tfe.String("0.23.0")})
+	if err != nil || pinned.PolicyToolVersion != "" || pinned.AgentEnabled {
+		t.Errorf("pinned without an agent: %+v, %v", pinned, err)
+	}
+	if pinned, err = w.owner.PolicySets.Update(ctx, pinned.ID, tfe.PolicySetUpdateOptions{AgentEnabled: tfe.Bool(true)}); err != nil || pinned.PolicyToolVersion != "0.23.0" {
+		t.Errorf("pinned with an agent: %+v, %v", pinned, err)
+	}
+	_, err = w.owner.PolicySets.Create(ctx, w.org, tfe.PolicySetCreateOptions{Name: tfe.String("badpin"), PolicyToolVersion: tfe.String("newest")})
+	want422(t, err, "policy-tool-version")
+	if err := w.owner.PolicySets.Delete(ctx, pinned.ID); err != nil {
+		t.Fatal(err)
+	}
 	_, err = w.owner.PolicySets.Update(ctx, ps.ID, tfe.PolicySetUpdateOptions{Name: tfe.String("renamed")})
 	want422(t, err, "already been taken")
 	r := policyRaw(t, w, http.MethodPatch, "/api/v2/policy-sets/"+ps.ID, `{"data":{"type":"policy-sets","attributes":{"kind":"sentinel"}}}`)
