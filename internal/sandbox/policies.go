@@ -524,6 +524,10 @@ func (s *Server) policySetPolicies(r *http.Request, p principal) (*policySet, []
 	}
 	for i, id := range ids {
 		pol := s.st.Policies[id]
+		if r.Method == http.MethodDelete && pol == nil {
+			// Deleting a policy already took it out of every set: removing it again is no error.
+			continue
+		}
 		if pol == nil || pol.Org != ps.Org {
 			return nil, nil, &apiError{Status: http.StatusUnprocessableEntity, Title: "invalid relationship", Detail: fmt.Sprintf("data: policy %s not found in organization %s", id, ps.Org), Pointer: fmt.Sprintf("/data/%d", i)}
 		}

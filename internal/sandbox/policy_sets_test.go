@@ -582,7 +582,31 @@ func TestAdminSentinelVersions(t *testing.T) {
 	if _, err := w.owner.Admin.SentinelVersions.Read(ctx, v.ID); !errors.Is(err, tfe.ErrResourceNotFound) {
 		t.Errorf("an owner read the admin catalog: %v", err)
 	}
+	if got, err := w.admin.Admin.SentinelVersions.Update(ctx, v.ID, tfe.AdminSentinelVersionUpdateOptions{Deprecated: tfe.Bool(true)}); err != nil || !got.Deprecated {
+		t.Errorf("update %+v, %v", got, err)
+	}
 	if err := w.admin.Admin.SentinelVersions.Delete(ctx, v.ID); err != nil {
+		t.Fatal(err)
+	}
+
+	// OPA versions are the same catalog, apart: the same version number is free there.
+	o, err := w.admin.Admin.OPAVersions.Create(ctx, tfe.AdminOPAVersionCreateOptions{Version: "0.0.42", URL: "https://example.com", SHA: "abc"})
+	if err != nil || o.Version != "0.0.42" {
+		t.Fatalf("opa create %+v, %v", o, err)
+	}
+	if got, err := w.admin.Admin.OPAVersions.Read(ctx, o.ID); err != nil || got.ID != o.ID {
+		t.Errorf("opa read %+v, %v", got, err)
+	}
+	if l, err := w.admin.Admin.OPAVersions.List(ctx, nil); err != nil || len(l.Items) != 1 {
+		t.Errorf("opa list %+v, %v", l, err)
+	}
+	if got, err := w.admin.Admin.OPAVersions.Update(ctx, o.ID, tfe.AdminOPAVersionUpdateOptions{Beta: tfe.Bool(true)}); err != nil || !got.Beta {
+		t.Errorf("opa update %+v, %v", got, err)
+	}
+	if _, err := w.admin.Admin.SentinelVersions.Read(ctx, o.ID); !errors.Is(err, tfe.ErrResourceNotFound) {
+		t.Errorf("an OPA version read as a Sentinel one: %v", err)
+	}
+	if err := w.admin.Admin.OPAVersions.Delete(ctx, o.ID); err != nil {
 		t.Fatal(err)
 	}
 }

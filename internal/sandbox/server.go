@@ -261,7 +261,7 @@ func (s *Server) routes() {
 	s.registerPolicySetVersions()
 	s.registerPolicySetParameters()
 	s.registerWorkspaceTagBindings()
-	s.registerAdminSentinelVersions()
+	s.registerAdminToolVersions()
 	s.registerOAuthClients()
 	s.registerAgentTokens()
 	s.registerModuleDeprecation()

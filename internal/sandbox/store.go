@@ -37,9 +37,10 @@ type state struct {
 	// (policy_set_versions.go, policy_set_parameters.go).
 	PolicySetVersions   map[string]*policySetVersion   `json:"policy_set_versions"`
 	PolicySetParameters map[string]*policySetParameter `json:"policy_set_parameters"`
-	// SentinelVersions is the admin catalog (admin_sentinel_versions.go).
-	SentinelVersions map[string]*sentinelVersion `json:"sentinel_versions"`
-	TeamAccesses     map[string]*teamAccess      `json:"team_accesses"`
+	// ToolVersions is the admin catalog of Sentinel and OPA versions
+	// (admin_tool_versions.go).
+	ToolVersions map[string]*toolVersion `json:"tool_versions"`
+	TeamAccesses map[string]*teamAccess  `json:"team_accesses"`
 	// Projects and TeamProjectAccesses are projects.go and
 	// team_project_access.go.
 	Projects            map[string]*project           `json:"projects"`
@@ -78,7 +79,7 @@ func newState() *state {
 
 		PolicySetVersions:   map[string]*policySetVersion{},
 		PolicySetParameters: map[string]*policySetParameter{},
-		SentinelVersions:    map[string]*sentinelVersion{},
+		ToolVersions:        map[string]*toolVersion{},
 		TeamAccesses:        map[string]*teamAccess{},
 		Projects:            map[string]*project{},
 		TeamProjectAccesses: map[string]*teamProjectAccess{},
