@@ -37,12 +37,17 @@ func (s *Server) registerAdminToolVersions() {
 	}
 }
 
+// toolVersionResource renders a version; `deprecated-reason` only when
+// there is one.
 func toolVersionResource(v *toolVersion) resource {
-	return resource{Type: v.Tool, ID: v.ID, Attributes: map[string]any{
+	res := resource{Type: v.Tool, ID: v.ID, Attributes: map[string]any{
 		"version": v.Version, "url": v.URL, "sha": v.SHA, "official": v.Official, "deprecated": v.Deprecated,
-		"deprecated-reason": v.DeprecatedReason, "enabled": v.Enabled, "beta": v.Beta, "usage": 0,
-		"created-at": timestamp(v.CreatedAt), "archs": []any{},
+		"enabled": v.Enabled, "beta": v.Beta, "usage": 0, "created-at": timestamp(v.CreatedAt), "archs": []any{},
 	}}
+	if v.DeprecatedReason != nil {
+		res.Attributes["deprecated-reason"] = *v.DeprecatedReason
+	}
+	return res
 }
 
 // toolVersionAt is the version of tool at {id} for the admin token; nil
@@ -72,7 +77,11 @@ func (s *Server) readToolVersionAttributes(b *body, v *toolVersion) *apiError {
 	assign(&v.Official, b.optBool("official"))
 	assign(&v.Deprecated, b.optBool("deprecated"))
 	if b.has("deprecated-reason") {
+		// An empty reason is none: hashicorp/tfe sends "" for an unset one and expects null back.
 		v.DeprecatedReason = b.optString("deprecated-reason")
+		if v.DeprecatedReason != nil && *v.DeprecatedReason == "" {
+			v.DeprecatedReason = nil
+		}
 	}
 	assign(&v.Enabled, b.optBool("enabled"))
 	assign(&v.Beta, b.optBool("beta"))
