@@ -2,8 +2,8 @@
 # tfe-acc.sh SANDBOX_BIN: runs hashicorp/tfe v0.79.0's own acceptance tests
 # for the resources tfgov overlaps (policies, policy sets with their
 # attachments, exclusions and parameters, team access, agent tokens, test
-# variables) and for the organization, workspace and team a governance
-# configuration makes next to them, unmodified and in the suite's default
+# variables, projects and team project access) and for the organization,
+# workspace and team a governance configuration makes next to them, unmodified and in the suite's default
 # mode (subscriptions through the admin endpoints), against a fresh
 # tfgov-sandbox --tls started by scripts/with-sandbox.sh; prints each test's
 # result as a table and fails unless all of them pass.
@@ -19,7 +19,7 @@
 # file, kept and named when a test fails).
 set -euo pipefail
 
-# The 52 tests, exactly: the suite's -run is a regular expression over
+# The 82 tests, exactly: the suite's -run is a regular expression over
 # names, and a prefix such as TestAccTFEPolicy would also run other types'.
 tests=(
   TestAccTFEPolicy_basic
@@ -47,6 +47,36 @@ tests=(
   TestAccTFEOrganization_basic
   TestAccTFEWorkspace_basic
   TestAccTFETeam_basic
+  TestAccTFEProject_basic
+  TestAccTFEProject_invalidName
+  TestAccTFEProject_update
+  TestAccTFEProject_ignoreAdditionalTags
+  TestAccTFEProject_tagBindings
+  TestAccTFEProject_import
+  TestAccTFEProject_importByIdentity
+  TestAccTFEProject_withAutoDestroy
+  TestAccTFEProjectDataSource_basic
+  TestAccTFEProjectDataSource_tagBindings
+  TestAccTFEProjectDataSource_caseInsensitive
+  TestAccTFEProjectDataSource_basicWithAutoDestroy
+  TestAccTFEProjectsDataSource_basic
+  TestAccTFEProjectsDataSource_basicNoProjects
+  TestAccTFETeamProjectAccess
+  TestAccTFETeamProjectCustomAccess
+  TestAccTFETeamProjectCustomAccess_policyOverrides
+  TestAccTFETeamProjectCustomAccess_with_project_variable_sets
+  TestAccTFETeamProjectAccess_import
+  TestAccTFETeamProjectCustomAccess_import
+  TestAccTFETeamProjectCustomAccess_import_with_project_variable_set
+  TestAccTFETeamProjectCustomAccess_full_update
+  TestAccTFETeamProjectCustomAccess_full_update_with_project_variable_sets
+  TestAccTFETeamProjectCustomAccess_partial_update
+  TestAccTFETeamProjectCustomAccess_partial_update_with_project_variable_sets
+  TestAccTFETeamProjectCustomAccess_invalid_custom_access
+  TestAccTFETeamProjectAccessDataSource_basic
+  TestAccTFETeamProjectCustomAccessDataSource_basic
+  TestAccTFETeamProjectCustomAccessDataSource_policyOverrides
+  TestAccTFETeamProjectCustomAccessDataSource_basic_with_project_variable_sets
   TestAccTFEPolicySet_basic
   TestAccTFEPolicySet_pinnedPolicyRuntimeVersion
   TestAccTFEPolicySet_update

@@ -45,13 +45,13 @@ func agentPoolResource(ap *agentPool) resource {
 			"agent-count":         0,
 		},
 		// The sandbox runs no agents and no workspace uses a pool, so
-		// workspaces is always empty; it has no projects either.
+		// workspaces is always empty.
 		Relationships: map[string]any{
 			"organization":        relOne("organizations", ap.Org),
 			"workspaces":          relMany("workspaces", nil),
 			"allowed-workspaces":  relMany("workspaces", ap.AllowedWorkspaces),
 			"excluded-workspaces": relMany("workspaces", ap.ExcludedWorkspaces),
-			"allowed-projects":    relMany("projects", nil),
+			"allowed-projects":    relMany("projects", ap.AllowedProjects),
 		},
 		Links: map[string]any{"self": apiPath("agent-pools", ap.ID)},
 	}
@@ -144,10 +144,9 @@ func (s *Server) readAgentPool(w http.ResponseWriter, r *http.Request, p princip
 // tfe_agent_pool and tfe_agent_pool_allowed_workspaces use): name and
 // organization-scoped when sent; the allowed-workspaces and
 // excluded-workspaces relationships, when sent, replace the lists (an empty
-// array clears one). As on the real service, a workspace of another
-// organization or none is a 422 and nothing changes; allowed-projects may
-// only be empty, since the sandbox has no projects. Owners and
-// manage-agent-pools; others get 404.
+// array clears one), and so does allowed-projects. As on the real service, a
+// workspace or project of another organization or none is a 422 and nothing
+// changes. Owners and manage-agent-pools; others get 404.
 func (s *Server) updateAgentPool(w http.ResponseWriter, r *http.Request, p principal) *apiError {
 	ap := s.st.agentPoolFor(p, r.PathValue("id"), true)
 	if ap == nil {
@@ -212,12 +211,20 @@ func (st *state) setAgentPoolWorkspaces(ap *agentPool, b *body) *apiError {
 		}
 		*rel.dst = slices.Compact(slices.Sorted(slices.Values(ids)))
 	}
-	if projects := b.relIDs("allowed-projects", "projects"); b.err != nil {
-		return b.err
-	} else if len(projects) > 0 {
-		return &apiError{Status: http.StatusUnprocessableEntity, Title: "invalid relationship",
-			Detail: fmt.Sprintf("allowed-projects: project %s not found", projects[0]), Pointer: "/data/relationships/allowed-projects"}
+	if _, sent := b.res.Relationships["allowed-projects"]; !sent {
+		return nil
 	}
+	projects := b.relIDs("allowed-projects", "projects")
+	if b.err != nil {
+		return b.err
+	}
+	for _, id := range projects {
+		if st.projectIn(ap.Org, id) == nil {
+			return &apiError{Status: http.StatusUnprocessableEntity, Title: "invalid relationship",
+				Detail: fmt.Sprintf("allowed-projects: project %s not found in organization %s", id, ap.Org), Pointer: "/data/relationships/allowed-projects"}
+		}
+	}
+	ap.AllowedProjects = slices.Compact(slices.Sorted(slices.Values(projects)))
 	return nil
 }
 

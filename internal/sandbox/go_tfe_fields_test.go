@@ -42,7 +42,7 @@ func TestGoTFEFields(t *testing.T) {
 	if ws.Actions == nil || !ws.Actions.IsDestroyable || !ws.AllowDestroyPlan || ws.Environment != "default" || !ws.FileTriggersEnabled ||
 		!ws.Operations || !ws.SpeculativeEnabled || !ws.StructuredRunOutputEnabled || ws.Source != tfe.WorkspaceSourceAPI ||
 		ws.TerraformVersion == "" || ws.TriggerPrefixes == nil || ws.TagNames == nil || ws.SettingOverwrites == nil ||
-		ws.SettingOverwrites.ExecutionMode == nil || *ws.SettingOverwrites.ExecutionMode || ws.VCSRepo != nil {
+		ws.SettingOverwrites.ExecutionMode == nil || *ws.SettingOverwrites.ExecutionMode || ws.VCSRepo != nil || ws.Project == nil || ws.Project.ID == "" {
 		t.Errorf("workspace %+v", ws)
 	}
 

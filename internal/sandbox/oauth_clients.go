@@ -30,6 +30,9 @@ type oauthClient struct {
 	RSAPublicKey       string `json:"rsa_public_key,omitempty"`
 	OrganizationScoped bool   `json:"organization_scoped"`
 	AgentPoolID        string `json:"agent_pool_id,omitempty"`
+	// ProjectIDs are the projects the client is attached to (when not
+	// organization scoped).
+	ProjectIDs []string `json:"project_ids,omitempty"`
 }
 
 type oauthToken struct {
@@ -77,7 +80,7 @@ func (st *state) oauthClientResource(oc *oauthClient) resource {
 	rels := map[string]any{
 		"organization": relOne("organizations", oc.Org),
 		"oauth-tokens": relMany("oauth-tokens", tokens),
-		"projects":     relMany("projects", nil),
+		"projects":     relMany("projects", oc.ProjectIDs),
 	}
 	if oc.AgentPoolID != "" {
 		rels["agent-pool"] = relOne("agent-pools", oc.AgentPoolID)
@@ -127,8 +130,8 @@ func oauthTokenResource(ot *oauthToken) resource {
 // go-tfe lists; oauth-token-string is required except for Bitbucket Server
 // and Data Center, and private-key is only for Azure DevOps Server (as go-tfe
 // checks before sending); organization-scoped defaults to true; an
-// agent-pool must be the organization's. A `projects` relationship is
-// accepted and not kept: the sandbox has no projects. The answer is 201
+// agent-pool must be the organization's, and the `projects` relationship's
+// projects too (422 otherwise; kept and shown). The answer is 201
 // with the client's `oauth-tokens` relationship naming the token made from
 // oauth-token-string.
 func (s *Server) createOAuthClient(w http.ResponseWriter, r *http.Request, p principal) *apiError {
@@ -148,9 +151,14 @@ func (s *Server) createOAuthClient(w http.ResponseWriter, r *http.Request, p pri
 	b.optString("secret")
 	scoped := b.optBool("organization-scoped")
 	poolID := b.relID("agent-pool", "agent-pools")
-	b.relIDs("projects", "projects")
+	projects := b.relIDs("projects", "projects")
 	if b.err != nil {
 		return b.err
+	}
+	for _, id := range projects {
+		if s.st.projectIn(org, id) == nil {
+			return &apiError{Status: http.StatusUnprocessableEntity, Title: "invalid relationship", Detail: "project " + id + " not found in organization " + org, Pointer: "/data/relationships/projects"}
+		}
 	}
 	if _, ok := serviceProviders[oc.ServiceProvider]; !ok {
 		return errInvalidAttribute("service-provider", fmt.Sprintf("service-provider must be one of %s, got %q", quoteJoin(serviceProviderNames), oc.ServiceProvider))
@@ -171,7 +179,7 @@ func (s *Server) createOAuthClient(w http.ResponseWriter, r *http.Request, p pri
 	assign(&oc.Key, key)
 	assign(&oc.RSAPublicKey, rsa)
 	assign(&oc.OrganizationScoped, scoped)
-	oc.AgentPoolID = poolID
+	oc.AgentPoolID, oc.ProjectIDs = poolID, slices.Compact(slices.Sorted(slices.Values(projects)))
 	oc.record = s.st.newRecord("oc-")
 	s.st.OAuthClients[oc.ID] = oc
 	if tokenString != nil && *tokenString != "" {

@@ -55,8 +55,8 @@ var nameRE = regexp.MustCompile(`^[A-Za-z0-9_-]+$`)
 // Organization decodes: those organization_settings.go lets owners change
 // (at a new organization's values until they do), and the rest at a paid
 // organization's: SAML off, not unified, no trial. `permissions` (which
-// depend on the caller) is left out, as is `default-project`: the sandbox
-// has no projects. The default agent pool is named while it exists.
+// depend on the caller) is left out. The default agent pool is named while
+// it exists; the default project always.
 func (st *state) organizationResource(o *organization) resource {
 	attrs := map[string]any{
 		"name":                  o.Name,
@@ -77,7 +77,7 @@ func (st *state) organizationResource(o *organization) resource {
 		Type:          "organizations",
 		ID:            o.Name,
 		Attributes:    attrs,
-		Relationships: map[string]any{"default-agent-pool": relOne("agent-pools", pool)},
+		Relationships: map[string]any{"default-agent-pool": relOne("agent-pools", pool), "default-project": relOne("projects", o.DefaultProjectID)},
 		Links:         map[string]any{"self": apiPath("organizations", o.Name)},
 	}
 }
@@ -113,7 +113,8 @@ func (s *Server) readAccount(w http.ResponseWriter, _ *http.Request, p principal
 // makes the user with the given email the owner (creating that user if
 // needed) so a bootstrap can hand the organization to an ordinary user.
 // Team and organization tokens may not create organizations: 404.
-// Names are unique across the sandbox: 422 "has already been taken".
+// Names are unique across the sandbox: 422 "has already been taken". The
+// settings of organization_settings.go are kept as sent, as by an update.
 func (s *Server) createOrganization(w http.ResponseWriter, r *http.Request, p principal) *apiError {
 	if p.user == nil {
 		return errNotFound()
@@ -124,6 +125,7 @@ func (s *Server) createOrganization(w http.ResponseWriter, r *http.Request, p pr
 	}
 	name := b.reqString("name")
 	email := b.reqString("email")
+	settings := readOrgSettings(b, nil)
 	if b.err != nil {
 		return b.err
 	}
@@ -133,11 +135,17 @@ func (s *Server) createOrganization(w http.ResponseWriter, r *http.Request, p pr
 	if s.st.Organizations[name] != nil {
 		return errNameTaken()
 	}
+	// A new organization has no agent pool yet for mode agent.
+	if settings["default-execution-mode"] == "agent" {
+		return errInvalidAttribute("default-execution-mode", "default-execution-mode agent needs a default agent pool: create the organization, then an agent pool, then update it")
+	}
 	owner := p.user
 	if p.admin {
 		owner = s.st.userByEmail(email)
 	}
-	return writeOne(w, http.StatusCreated, s.st.createOrganization(name, email, owner), s.st.organizationResource)
+	o := s.st.createOrganization(name, email, owner)
+	o.Settings = settings
+	return writeOne(w, http.StatusCreated, o, s.st.organizationResource)
 }
 
 // createOrganization is the state change shared with the demo seed.

@@ -54,6 +54,18 @@ func TestPersistence(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
+	prj, err := admin.Projects.Create(ctx, "kept", tfe.ProjectCreateOptions{Name: "kept project"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	grant, err := admin.TeamProjectAccess.Add(ctx, tfe.TeamProjectAccessAddOptions{Access: tfe.TeamProjectAccessMaintain, Team: tm, Project: prj})
+	if err != nil {
+		t.Fatal(err)
+	}
+	ws, err := admin.Workspaces.Create(ctx, "kept", tfe.WorkspaceCreateOptions{Name: tfe.String("w"), Project: prj})
+	if err != nil {
+		t.Fatal(err)
+	}
 	raw, err := os.ReadFile(data)
 	if err != nil {
 		t.Fatal(err)
@@ -74,6 +86,12 @@ func TestPersistence(t *testing.T) {
 	}
 	if _, err := client(t, inst2, teamTok.Token).Teams.Read(ctx, tm.ID); err != nil {
 		t.Errorf("team token after restart: %v", err)
+	}
+	if g, err := admin2.TeamProjectAccess.Read(ctx, grant.ID); err != nil || g.Access != tfe.TeamProjectAccessMaintain || g.Project.ID != prj.ID {
+		t.Errorf("project grant after restart: %+v, %v", g, err)
+	}
+	if w, err := client(t, inst2, teamTok.Token).Workspaces.ReadByID(ctx, ws.ID); err != nil || w.Project.ID != prj.ID || !w.Permissions.CanUpdate {
+		t.Errorf("a workspace of the project, read by the project's maintainers after restart: %+v, %v", w, err)
 	}
 	if matches, _ := filepath.Glob(filepath.Join(filepath.Dir(data), ".tfgov-sandbox-*")); len(matches) != 0 {
 		t.Errorf("temporary snapshot files left behind: %v", matches)

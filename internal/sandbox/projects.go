@@ -3,6 +3,7 @@ package sandbox
 import (
 	"encoding/json"
 	"fmt"
+	"io"
 	"net/http"
 	"regexp"
 	"slices"
@@ -114,12 +115,16 @@ func (st *state) ensureProjects() {
 }
 
 // deleteProject removes a project and what hangs off it: its teams'
-// grants. Its workspaces must have gone first (the routes refuse
+// grants, and its place in agent pools' and OAuth clients' lists. Its workspaces must have gone first (the routes refuse
 // otherwise; an organization's delete removes them).
 func (st *state) deleteProject(id string) {
 	deleteWhere(st.TeamProjectAccesses, func(tp *teamProjectAccess) bool { return tp.ProjectID == id }, func(id string) { delete(st.TeamProjectAccesses, id) })
+	drop := func(p string) bool { return p == id }
 	for _, ap := range st.AgentPools {
-		ap.AllowedProjects = slices.DeleteFunc(ap.AllowedProjects, func(p string) bool { return p == id })
+		ap.AllowedProjects = slices.DeleteFunc(ap.AllowedProjects, drop)
+	}
+	for _, oc := range st.OAuthClients {
+		oc.ProjectIDs = slices.DeleteFunc(oc.ProjectIDs, drop)
 	}
 	st.forgetScopeTarget("projects", id)
 	delete(st.Projects, id)
@@ -131,6 +136,9 @@ func (s *Server) registerProjects() {
 	s.route("GET /api/v2/projects/{id}", s.readProject)
 	s.route("PATCH /api/v2/projects/{id}", s.updateProject)
 	s.route("DELETE /api/v2/projects/{id}", s.deleteProjectRoute)
+	s.route("GET /api/v2/projects/{id}/tag-bindings", s.listProjectTagBindings)
+	s.route("GET /api/v2/projects/{id}/effective-tag-bindings", s.listProjectTagBindings)
+	s.route("PATCH /api/v2/projects/{id}/tag-bindings", s.addProjectTagBindings)
 }
 
 func canManageProjects(a orgAccess) bool { return a.ManageProjects }
@@ -157,11 +165,12 @@ func (st *state) projectAccessOf(p principal, prj *project) projectAccess {
 		return projectAccess{true, true, true, true, true, true, true, true}
 	}
 	a.see = st.hasOrgAccess(p, prj.Org, seesAllProjects)
+	mine := map[string]bool{}
 	for _, t := range st.teamsOf(p, prj.Org) {
-		tp := st.teamProjectAccessOf(t.ID, prj.ID)
-		if tp == nil {
-			// A workspace grant in the project shows the project too.
-			a.see = a.see || slices.ContainsFunc(st.workspacesOf(prj.ID), func(ws *workspace) bool { return st.teamAccessOf(t.ID, ws.ID) != nil })
+		mine[t.ID] = true
+	}
+	for _, tp := range st.TeamProjectAccesses {
+		if tp.ProjectID != prj.ID || !mine[tp.TeamID] {
 			continue
 		}
 		a.see = true
@@ -172,6 +181,16 @@ func (st *state) projectAccessOf(p principal, prj *project) projectAccess {
 		a.manageTeams = a.manageTeams || tp.Project.Teams == "manage"
 		a.createWorkspace = a.createWorkspace || tp.Workspace.Create
 		a.moveWorkspace = a.moveWorkspace || tp.Workspace.Move
+	}
+	// A workspace grant in the project shows the project too; one pass over
+	// the grants, as a list checks every project.
+	for _, ta := range st.TeamAccesses {
+		if a.see {
+			break
+		}
+		if ws := st.Workspaces[ta.WorkspaceID]; mine[ta.TeamID] && ws != nil && ws.ProjectID == prj.ID {
+			a.see = true
+		}
 	}
 	return a
 }
@@ -291,9 +310,6 @@ func (st *state) applyProjectAttributes(b *body, prj *project, creating bool) *a
 	if name != nil && !projectNameRE.MatchString(*name) {
 		return errInvalidAttribute("name", "Name may only contain letters, numbers, spaces, - and _, may not start or end with a space, and must be 3 to 40 characters long")
 	}
-	if name != nil && !strings.EqualFold(*name, prj.Name) && st.projectByName(prj.Org, *name) != nil {
-		return errNameTaken()
-	}
 	if desc != nil && len([]rune(*desc)) > 256 {
 		return errInvalidAttribute("description", "Description is too long (maximum is 256 characters)")
 	}
@@ -314,6 +330,10 @@ func (st *state) applyProjectAttributes(b *body, prj *project, creating bool) *a
 	tags, e := readTagBindings(b, prj.TagBindings)
 	if e != nil {
 		return e
+	}
+	// Uniqueness last, as the service checks it after the attributes' forms.
+	if name != nil && !strings.EqualFold(*name, prj.Name) && st.projectByName(prj.Org, *name) != nil {
+		return errNameTaken()
 	}
 	assign(&prj.Name, name)
 	assign(&prj.Description, desc)
@@ -413,8 +433,10 @@ func (s *Server) createProject(w http.ResponseWriter, r *http.Request, p princip
 }
 
 // listProjects lists the projects p may see, by name. `filter[names]`
-// keeps those named in a comma-separated list (exactly), `q` those whose
-// name contains the text (any case).
+// keeps those named in a comma-separated list (whole names, in any case, as
+// the service compares project names), `q` those whose
+// name contains the text (any case), `filter[tagged][N][key]` (and
+// `[value]`, when not empty) those bound to every such tag.
 func (s *Server) listProjects(w http.ResponseWriter, r *http.Request, p principal) *apiError {
 	org, e := s.st.orgFor(r, p, nil)
 	if e != nil {
@@ -426,8 +448,12 @@ func (s *Server) listProjects(w http.ResponseWriter, r *http.Request, p principa
 		names = strings.Split(v, ",")
 	}
 	search := strings.ToLower(q.Get("q"))
+	var tagged []tagBinding
+	for i := 0; q.Has(fmt.Sprintf("filter[tagged][%d][key]", i)); i++ {
+		tagged = append(tagged, tagBinding{Key: q.Get(fmt.Sprintf("filter[tagged][%d][key]", i)), Value: q.Get(fmt.Sprintf("filter[tagged][%d][value]", i))})
+	}
 	all := sorted(s.st.Projects, func(prj *project) bool {
-		return prj.Org == org && (names == nil || slices.Contains(names, prj.Name)) &&
+		return prj.Org == org && (names == nil || slices.ContainsFunc(names, func(n string) bool { return strings.EqualFold(n, prj.Name) })) && prj.boundToAll(tagged) &&
 			strings.Contains(strings.ToLower(prj.Name), search) && s.st.projectAccessOf(p, prj).see
 	})
 	slices.SortStableFunc(all, func(a, b *project) int { return strings.Compare(strings.ToLower(a.Name), strings.ToLower(b.Name)) })
@@ -486,4 +512,68 @@ func (s *Server) deleteProjectRoute(w http.ResponseWriter, r *http.Request, p pr
 	s.st.deleteProject(prj.ID)
 	writeNoContent(w)
 	return nil
+}
+
+// boundToAll reports whether prj carries every binding of want: its key,
+// and its value unless that is empty.
+func (prj *project) boundToAll(want []tagBinding) bool {
+	for _, w := range want {
+		if !slices.ContainsFunc(prj.TagBindings, func(tb tagBinding) bool { return tb.Key == w.Key && (w.Value == "" || tb.Value == w.Value) }) {
+			return false
+		}
+	}
+	return true
+}
+
+// listProjectTagBindings serves a project's tag bindings and its effective
+// ones, which for a project are the same (a project inherits none); the
+// path says which type the items are. Whoever sees the project may.
+func (s *Server) listProjectTagBindings(w http.ResponseWriter, r *http.Request, p principal) *apiError {
+	prj := s.st.projectFor(p, r.PathValue("id"))
+	if prj == nil {
+		return errNotFound()
+	}
+	typ, prefix := "tag-bindings", "tb-"
+	if strings.HasSuffix(r.URL.Path, "/effective-tag-bindings") {
+		typ, prefix = "effective-tag-bindings", "etb-"
+	}
+	return writeList(w, r, prj.TagBindings, func(tb tagBinding) resource {
+		return resource{Type: typ, ID: stableID(prefix, prj.ID, tb.Key), Attributes: map[string]any{"key": tb.Key, "value": tb.Value}}
+	})
+}
+
+// addProjectTagBindings adds bindings to a project (go-tfe's
+// AddTagBindings): a key it has takes the new value; at most 10 in all
+// (422). It answers 200 with every binding. Those who may update the
+// project may.
+func (s *Server) addProjectTagBindings(w http.ResponseWriter, r *http.Request, p principal) *apiError {
+	prj := s.st.Projects[r.PathValue("id")]
+	if prj == nil || !s.st.projectAccessOf(p, prj).update {
+		return errNotFound()
+	}
+	raw, err := io.ReadAll(io.LimitReader(r.Body, maxJSONBody))
+	var doc struct {
+		Data []struct {
+			Type       string     `json:"type"`
+			Attributes tagBinding `json:"attributes"`
+		} `json:"data"`
+	}
+	if err != nil || json.Unmarshal(raw, &doc) != nil || len(doc.Data) == 0 {
+		return &apiError{Status: http.StatusUnprocessableEntity, Title: "malformed body", Detail: "data must be a list of at least one tag binding", Pointer: "/data"}
+	}
+	out := slices.Clone(prj.TagBindings)
+	for i, d := range doc.Data {
+		if d.Type != "tag-bindings" || d.Attributes.Key == "" {
+			return &apiError{Status: http.StatusUnprocessableEntity, Title: "invalid attribute", Detail: "each tag binding needs type \"tag-bindings\" and a key", Pointer: fmt.Sprintf("/data/%d", i)}
+		}
+		out = slices.DeleteFunc(out, func(tb tagBinding) bool { return tb.Key == d.Attributes.Key })
+		out = append(out, d.Attributes)
+	}
+	if len(out) > 10 {
+		return &apiError{Status: http.StatusUnprocessableEntity, Title: "invalid attribute", Detail: "cannot exceed 10 bindings per resource", Pointer: "/data"}
+	}
+	prj.TagBindings = out
+	return writeList(w, r, out, func(tb tagBinding) resource {
+		return resource{Type: "tag-bindings", ID: stableID("tb-", prj.ID, tb.Key), Attributes: map[string]any{"key": tb.Key, "value": tb.Value}}
+	})
 }

@@ -213,6 +213,7 @@ func (st *state) seedConflicts(spec *seedSpec) []string {
 		}
 		st.seedGovernedConflicts(o, fail)
 		st.policySetConflicts(o, fail)
+		st.seedProjectConflicts(o, fail)
 	}
 	return out
 }
@@ -283,7 +284,7 @@ func (st *state) applySeed(spec *seedSpec, made map[string]string) ([]SeedVar, m
 			o = &organization{record: st.recordWithID(stableID("org-", so.Name)), Name: so.Name, Email: so.Email, OwnersTeamID: so.OwnersTeamID}
 			st.Organizations[o.Name] = o
 			st.Teams[so.OwnersTeamID] = &team{record: st.recordWithID(so.OwnersTeamID), Org: so.Name, Name: "owners", Visibility: "secret", Access: ownersAccess}
-			st.addDefaultProject(o, stableID("prj-", so.Name, defaultProjectName))
+			st.addDefaultProject(o, so.DefaultProjectID)
 		}
 		if owners := st.Teams[o.OwnersTeamID]; owners != nil {
 			for _, name := range so.Owners {
@@ -302,13 +303,14 @@ func (st *state) applySeed(spec *seedSpec, made map[string]string) ([]SeedVar, m
 				addTo(t, so.Name, users[name])
 			}
 		}
+		st.applyProjects(so)
 		wsIDs := map[string]string{}
 		for _, sw := range so.Workspaces {
 			wsIDs[sw.Name] = sw.ID
 			if st.Workspaces[sw.ID] != nil || st.Seeded[sw.ID] {
 				continue
 			}
-			ws := &workspace{record: st.recordWithID(sw.ID), Org: so.Name, Name: sw.Name, Description: sw.Description, TagNames: withTags(nil, sw.TagNames, true)}
+			ws := &workspace{record: st.recordWithID(sw.ID), Org: so.Name, Name: sw.Name, Description: sw.Description, TagNames: withTags(nil, sw.TagNames, true), ProjectID: st.seedProjectID(so, sw.ProjectID)}
 			ws.UpdatedAt = ws.CreatedAt
 			st.Workspaces[ws.ID] = ws
 		}
@@ -341,6 +343,7 @@ func (st *state) applySeed(spec *seedSpec, made map[string]string) ([]SeedVar, m
 		}
 		st.applyGoverned(so, seedOwnerID(so, users))
 		st.applyPolicySets(so)
+		st.applyProjectAccess(so)
 	}
 	st.ensureProjects()
 	st.markSeeded(spec)
@@ -404,6 +407,12 @@ func seedKeys(spec *seedSpec) []string {
 		}
 		for _, ps := range so.PolicySets {
 			keys = append(keys, ps.ID)
+		}
+		for _, sp := range so.Projects {
+			keys = append(keys, sp.ID)
+		}
+		for _, g := range so.ProjectAccess {
+			keys = append(keys, g.ID)
 		}
 	}
 	return keys

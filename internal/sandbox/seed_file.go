@@ -48,7 +48,13 @@ type seedOrg struct {
 	Modules                         []seedModule
 	Policies                        []seedPolicy
 	TeamAccess                      []seedTeamAccess
-	PolicySets                      []seedPolicySet
+	// DefaultProjectID is the default project's ID (given or derived);
+	// Projects and ProjectAccess are seed_file_projects.go's.
+	DefaultProjectID      string
+	DefaultProjectIDGiven bool
+	Projects              []seedProject
+	ProjectAccess         []seedProjectAccess
+	PolicySets            []seedPolicySet
 }
 
 type seedTeam struct {
@@ -60,6 +66,8 @@ type seedTeam struct {
 type seedWorkspace struct {
 	path, ID, Name, Description string
 	TagNames                    []string
+	// ProjectID is the project the workspace is in (its `project`, a name).
+	ProjectID string
 }
 
 type seedAgentPool struct {
@@ -239,7 +247,7 @@ func (p *seedParser) knownUser(usernames map[string]string) func(path, name stri
 
 // organization checks one of organizations[]; orgs collects their names.
 func (p *seedParser) organization(path string, v any, orgs map[string]string, users []seedUser, knownUser func(path, name string) bool) (seedOrg, bool) {
-	o := p.object(path, v, "agent_pools", "email", "name", "owners", "owners_team_id", "policies", "policy_sets", "registry_modules", "team_access", "teams", "workspaces")
+	o := p.object(path, v, "agent_pools", "default_project_id", "email", "name", "owners", "owners_team_id", "policies", "policy_sets", "project_access", "projects", "registry_modules", "team_access", "teams", "workspaces")
 	if o == nil {
 		return seedOrg{}, false
 	}
@@ -255,8 +263,12 @@ func (p *seedParser) organization(path string, v any, orgs map[string]string, us
 	}
 	org.OwnersTeamID = o.idAt("owners_team_id", "team-", "a team", org.Name, "owners")
 	org.Teams = p.teams(o, org.Name, knownUser)
+	_, org.DefaultProjectIDGiven = o.m["default_project_id"]
+	org.DefaultProjectID = o.idAt("default_project_id", "prj-", "a project", org.Name, defaultProjectName)
+	projects := map[string]string{}
+	org.Projects = p.projects(o, org.Name, org.DefaultProjectID, projects)
 	workspaces := map[string]string{}
-	org.Workspaces = p.workspaces(o, org.Name, workspaces)
+	org.Workspaces = p.workspaces(o, org.Name, workspaces, projects)
 	org.AgentPools = p.agentPools(o, org.Name, workspaces)
 	org.Modules = p.registryModules(o, org.Name)
 	org.Policies = p.policies(o, org.Name)
@@ -269,6 +281,7 @@ func (p *seedParser) organization(path string, v any, orgs map[string]string, us
 		wsIDs[w.Name] = w.ID
 	}
 	org.TeamAccess = p.teamAccessSection(o, org.Name, teamIDs, wsIDs)
+	org.ProjectAccess = p.projectAccessSection(o, org.Name, teamIDs, projects)
 	org.PolicySets = p.policySets(o, org.Name, org.Policies, wsIDs)
 	if org.Email == "" && len(org.Owners) > 0 {
 		for _, u := range users {
@@ -326,10 +339,10 @@ func (p *seedParser) teamAccess(to *seedObj, access *orgAccess) {
 
 // workspaces checks the organization orgName's workspaces[]; names collects
 // their names, for the agent pools' allowed_workspaces.
-func (p *seedParser) workspaces(o *seedObj, orgName string, names map[string]string) []seedWorkspace {
+func (p *seedParser) workspaces(o *seedObj, orgName string, names, projects map[string]string) []seedWorkspace {
 	var out []seedWorkspace
 	o.list("workspaces", func(path string, v any) {
-		wo := p.object(path, v, "description", "id", "name", "tag_names")
+		wo := p.object(path, v, "description", "id", "name", "project", "tag_names")
 		if wo == nil {
 			return
 		}
@@ -346,6 +359,10 @@ func (p *seedParser) workspaces(o *seedObj, orgName string, names map[string]str
 			p.unique(tags, path, "tag", s)
 			return true
 		})
+		w.ProjectID = projects[defaultProjectName]
+		if name := wo.str("project", false, nil); name != "" {
+			w.ProjectID = p.named(join(path, "project"), name, projects, "a project name of this organization's projects[] (or "+defaultProjectName+")")
+		}
 		w.ID = wo.id("ws-", "a workspace", orgName, w.Name)
 		out = append(out, w)
 	})

@@ -32,6 +32,10 @@ var seedObjects = map[string]string{
 	"agent token":          "organizations.0.agent_pools.0.tokens.0",
 	"test variable":        "organizations.0.registry_modules.0.test_variables.0",
 	"deprecation":          "organizations.0.registry_modules.0.deprecations.0",
+	"project":              "organizations.0.projects.0",
+	"project access":       "organizations.0.project_access.1",
+	"project_access":       "organizations.0.project_access.1.project_access",
+	"workspace_access":     "organizations.0.project_access.1.workspace_access",
 	"policy set":           "organizations.0.policy_sets.0",
 	"policy set parameter": "organizations.0.policy_sets.0.parameters.0",
 }

@@ -23,13 +23,14 @@ const seedDoc = `{
     {"username": "bob", "email": "bob@example.com"}
   ],
   "organizations": [
-    {"name": "acme", "owners": ["alice"],
+    {"name": "acme", "owners": ["alice"], "default_project_id": "prj-AcmeDefault01",
+     "projects": [{"id": "prj-Apps01", "name": "Apps", "description": "the apps"}, {"name": "tools"}],
      "teams": [
        {"id": "team-Platform01", "name": "platform", "visibility": "organization", "organization_access": {"manage_policies": true, "manage_agent_pools": true}, "members": ["bob"]},
        {"name": "developers"},
        {"id": "team-Readers01", "name": "readers", "visibility": "secret"}
      ],
-     "workspaces": [{"id": "ws-App01", "name": "app"}, {"name": "web", "description": "the web site"}],
+     "workspaces": [{"id": "ws-App01", "name": "app", "project": "Apps"}, {"name": "web", "description": "the web site", "project": "Default Project"}],
      "agent_pools": [{"id": "apool-CI01", "name": "ci", "organization_scoped": false, "allowed_workspaces": ["app"],
        "tokens": [{"id": "at-CIOld01", "description": "old agent", "created_ago": "90d", "last_used_ago": "60d"}, {"description": "new agent", "created_ago": "720h"}]}],
      "registry_modules": [{"id": "mod-Network01", "name": "network", "provider": "aws", "versions": ["1.0.0", "1.1.0"],
@@ -46,6 +47,12 @@ const seedDoc = `{
      "policy_sets": [
        {"id": "polset-Base01", "name": "base", "description": "d", "kind": "sentinel", "global": false, "workspaces": ["app"],
         "parameters": [{"id": "var-Param01", "key": "region", "value": "eu", "sensitive": false}]}
+     ],
+     "project_access": [
+       {"id": "tprj-PlatformApps01", "team": "platform", "project": "Apps", "access": "maintain"},
+       {"team": "readers", "project": "Default Project", "access": "custom",
+        "project_access": {"settings": "read", "teams": "read", "variable_sets": "none"},
+        "workspace_access": {"runs": "plan", "sentinel_mocks": "none", "state_versions": "read", "variables": "read", "create": false, "locking": true, "move": false, "delete": false, "run_tasks": false, "policy_overrides": false}}
      ]}
   ],
   "env": [{"name": "TF_VAR_platform_team_id", "value": "team-Platform01", "about": "team platform"}]
@@ -169,6 +176,18 @@ func TestSeedFile_refused(t *testing.T) {
 			want: `organizations[0].agent_pools[0].tokens[1].description: "new agent" is also the description of organizations[0].agent_pools[0].tokens[0], and neither has an id: a token without an id is known by its description`},
 		{name: "user tokens alike without an id", path: "users.1.tokens", v: []any{map[string]any{"value": "bob-test-token-0001"}, map[string]any{"value": "bob-test-token-0002"}},
 			want: `users[1].tokens[1].description: none, as users[1].tokens[0] has none, and neither has an id: a token without an id is known by its description, so give one of them an id or another description (unique among this user's tokens without an id)`},
+		// Projects and their grants.
+		{name: "project name", path: "organizations.0.projects.1.name", v: "ab", want: `organizations[0].projects[1].name: "ab" is not a project name: letters, digits, spaces, - and _, 3 to 40 characters`},
+		{name: "project named as the default", path: "organizations.0.projects.1.name", v: "default project", want: `organizations[0].projects[1].name: project name (in any case) "default project" is also the default project`},
+		{name: "project name in another case", path: "organizations.0.projects.1.name", v: "APPS", want: `organizations[0].projects[1].name: project name (in any case) "apps" is also organizations[0].projects[0].name`},
+		{name: "project id", path: "organizations.0.projects.0.id", v: "project-1", want: `organizations[0].projects[0].id: "project-1" is not a project ID: prj- followed by`},
+		{name: "default project id", path: "organizations.0.default_project_id", v: "prj-Apps01", want: `organizations[0].projects[0].id: "prj-Apps01" is already the ID of organizations[0].default_project_id`},
+		{name: "workspace in an unknown project", path: "organizations.0.workspaces.0.project", v: "Tools", want: `organizations[0].workspaces[0].project: "Tools" is not a project name of this organization's projects[] (or Default Project); known: Apps, Default Project, tools`},
+		{name: "project grant of an unknown project", path: "organizations.0.project_access.0.project", v: "api", want: `organizations[0].project_access[0].project: "api" is not a project name`},
+		{name: "project grant access", path: "organizations.0.project_access.0.access", v: "plan", want: `organizations[0].project_access[0].access: "plan" is not an access level: read, write, maintain, admin, custom`},
+		{name: "project permissions of a fixed level", path: "organizations.0.project_access.0.workspace_access", v: map[string]any{"runs": "plan"}, want: "organizations[0].project_access[0].workspace_access: applies only to access custom: access maintain implies its permissions"},
+		{name: "project permission value", path: "organizations.0.project_access.1.project_access.teams", v: "all", want: `organizations[0].project_access[1].project_access.teams: "all" is not allowed: none, read, manage`},
+		{name: "project grant twice", path: "organizations.0.project_access.1", v: map[string]any{"team": "platform", "project": "Apps", "access": "read"}, want: `organizations[0].project_access[1]: team "platform" already has access to project "Apps" in organizations[0].project_access[0]`},
 		{name: "deprecation link", path: "organizations.0.registry_modules.0.deprecations.0.link", v: "example.com/upgrade", want: `organizations[0].registry_modules[0].deprecations[0].link: "example.com/upgrade" is not an absolute http:// or https:// URL`},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
@@ -574,5 +593,64 @@ func TestSeedDemo_isAFile(t *testing.T) {
 	}
 	if len(vars) != 11 || vars[0].Env != "TFE_TOKEN" || vars[2].Env != "TF_VAR_workspace_id" {
 		t.Errorf("demo exports %v", vars)
+	}
+}
+
+// TestSeedFile_projects: a seed file's projects, its default project's ID,
+// its workspaces' projects and its project grants are made as declared,
+// and read through go-tfe; a second seeding on the same state makes none
+// again and keeps what the API changed.
+func TestSeedFile_projects(t *testing.T) {
+	t.Parallel()
+	ctx := context.Background()
+	inst := sandbox.Start(t)
+	if _, err := inst.Server.SeedFile("org.json", []byte(seedDoc)); err != nil {
+		t.Fatal(err)
+	}
+	c := client(t, inst, "alice-test-token-0001")
+	def, err := c.Projects.Read(ctx, "prj-AcmeDefault01")
+	if err != nil || def.Name != "Default Project" {
+		t.Fatalf("default project: %+v, %v", def, err)
+	}
+	apps, err := c.Projects.Read(ctx, "prj-Apps01")
+	if err != nil || apps.Name != "Apps" || apps.Description != "the apps" {
+		t.Errorf("project: %+v, %v", apps, err)
+	}
+	l, err := c.Projects.List(ctx, "acme", nil)
+	if err != nil || l.TotalCount != 3 {
+		t.Errorf("projects: %+v, %v", l, err)
+	}
+	for name, want := range map[string]string{"app": "prj-Apps01", "web": "prj-AcmeDefault01"} {
+		if ws, err := c.Workspaces.Read(ctx, "acme", name); err != nil || ws.Project == nil || ws.Project.ID != want {
+			t.Errorf("workspace %s: %+v, %v, want project %s", name, ws, err, want)
+		}
+	}
+	g, err := c.TeamProjectAccess.Read(ctx, "tprj-PlatformApps01")
+	if err != nil || g.Access != tfe.TeamProjectAccessMaintain || g.Team.ID != "team-Platform01" || g.Project.ID != "prj-Apps01" || !g.WorkspaceAccess.WorkspaceCreatePermission {
+		t.Errorf("grant: %+v, %v", g, err)
+	}
+	gs, err := c.TeamProjectAccess.List(ctx, tfe.TeamProjectAccessListOptions{ProjectID: "prj-AcmeDefault01"})
+	if err != nil || len(gs.Items) != 1 {
+		t.Fatalf("grants of the default project: %+v, %v", gs, err)
+	}
+	if cg := gs.Items[0]; cg.Access != tfe.TeamProjectAccessCustom || cg.ProjectAccess.ProjectTeamsPermission != "read" || cg.WorkspaceAccess.WorkspaceRunsPermission != "plan" ||
+		!cg.WorkspaceAccess.WorkspaceLockingPermission || cg.WorkspaceAccess.WorkspaceStateVersionsPermission != "read" {
+		t.Errorf("custom grant: %+v %+v %+v", cg, cg.ProjectAccess, cg.WorkspaceAccess)
+	}
+	// The API's changes stand at the next seeding.
+	if err := c.TeamProjectAccess.Remove(ctx, "tprj-PlatformApps01"); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := c.Projects.Update(ctx, "prj-Apps01", tfe.ProjectUpdateOptions{Description: tfe.String("changed")}); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := inst.Server.SeedFile("org.json", []byte(seedDoc)); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := c.TeamProjectAccess.Read(ctx, "tprj-PlatformApps01"); !errors.Is(err, tfe.ErrResourceNotFound) {
+		t.Errorf("a removed grant is made again: %v", err)
+	}
+	if p, err := c.Projects.Read(ctx, "prj-Apps01"); err != nil || p.Description != "changed" {
+		t.Errorf("a changed project: %+v, %v", p, err)
 	}
 }
