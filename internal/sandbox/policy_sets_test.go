@@ -307,12 +307,9 @@ func TestPolicySetVersions(t *testing.T) {
 			t.Fatalf("read pending %+v, %v: the upload link is shown until used", read, err)
 		}
 		u, _ := v.Links["upload"].(string)
-		req, _ := http.NewRequestWithContext(ctx, http.MethodPut, u, bytes.NewReader(slugOf(t, files)))
-		res, err := http.DefaultClient.Do(req)
-		if err != nil || res.StatusCode != http.StatusOK {
-			t.Fatalf("upload: %v %v", res, err)
+		if got := putStatus(t, u, slugOf(t, files)); got != http.StatusOK {
+			t.Fatalf("upload: %d", got)
 		}
-		_ = res.Body.Close()
 		return v
 	}
 	// waitFor polls the version until it leaves ingressing.
@@ -397,9 +394,8 @@ func TestPolicySetVersions(t *testing.T) {
 
 	// The upload link is used once and works for an hour.
 	used := upload(t, sen, map[string]string{"sentinel.hcl": hcl, "tags.sentinel": "main = rule { true }"})
-	req, _ := http.NewRequestWithContext(ctx, http.MethodPut, used.Links["upload"].(string), bytes.NewReader(nil))
-	if res, err := http.DefaultClient.Do(req); err != nil || res.StatusCode != http.StatusNotFound {
-		t.Errorf("second upload: %v %v", res, err)
+	if got := putStatus(t, used.Links["upload"].(string), nil); got != http.StatusNotFound {
+		t.Errorf("second upload: %d", got)
 	}
 	late, err := w.owner.PolicySetVersions.Create(ctx, sen.ID)
 	if err != nil {
@@ -410,9 +406,8 @@ func TestPolicySetVersions(t *testing.T) {
 	if v, err := w.owner.PolicySetVersions.Read(ctx, late.ID); err != nil || v.Links["upload"] != nil {
 		t.Errorf("an expired version shows its upload link: %+v, %v", v, err)
 	}
-	req, _ = http.NewRequestWithContext(ctx, http.MethodPut, late.Links["upload"].(string), bytes.NewReader(slugOf(t, map[string]string{"sentinel.hcl": ""})))
-	if res, err := http.DefaultClient.Do(req); err != nil || res.StatusCode != http.StatusNotFound {
-		t.Errorf("expired upload: %v %v", res, err)
+	if got := putStatus(t, late.Links["upload"].(string), slugOf(t, map[string]string{"sentinel.hcl": ""})); got != http.StatusNotFound {
+		t.Errorf("expired upload: %d", got)
 	}
 	if v, err := w.owner.PolicySetVersions.Read(ctx, late.ID); err != nil || v.Status != tfe.PolicySetVersionPending {
 		t.Errorf("after an expired upload: %+v, %v", v, err)
@@ -609,4 +604,19 @@ func TestAdminSentinelVersions(t *testing.T) {
 	if err := w.admin.Admin.OPAVersions.Delete(ctx, o.ID); err != nil {
 		t.Fatal(err)
 	}
+}
+
+// putStatus PUTs body to an upload address and returns the status.
+func putStatus(t *testing.T, u string, body []byte) int {
+	t.Helper()
+	req, err := http.NewRequestWithContext(context.Background(), http.MethodPut, u, bytes.NewReader(body))
+	if err != nil {
+		t.Fatal(err)
+	}
+	res, err := http.DefaultClient.Do(req)
+	if err != nil {
+		t.Fatalf("PUT %s: %v", u, err)
+	}
+	_ = res.Body.Close()
+	return res.StatusCode
 }
