@@ -19,14 +19,11 @@ func (st *state) checkProject(org, relName, id string) *apiError {
 // its project carries, the key and "key:value" (policy_set_scope.go).
 func (st *state) scopeWorkspaceOf(ws *workspace) scopeWorkspace {
 	out := scopeWorkspace{ID: ws.ID, Tags: append([]string(nil), ws.TagNames...)}
-	for _, tb := range ws.TagBindings {
+	for _, tb := range st.effectiveTagBindings(ws) {
 		out.Tags = append(out.Tags, tb.Key, tb.Key+":"+tb.Value)
 	}
 	if prj := st.projectOf(ws); prj != nil {
 		out.ProjectID = prj.ID
-		for _, tb := range prj.TagBindings {
-			out.Tags = append(out.Tags, tb.Key, tb.Key+":"+tb.Value)
-		}
 	}
 	return out
 }

@@ -240,6 +240,25 @@ func TestPolicySets_scope(t *testing.T) {
 	byValue, err := w.owner.PolicySets.Create(ctx, w.org, tfe.PolicySetCreateOptions{Name: tfe.String("by-value"), TagSelectors: []*tfe.PolicySetTagSelector{{Key: "cost", Value: tfe.String("other")}}})
 	must("by value", err)
 	governs(t, "cost=other", byValue.ID)
+	// Made with key/value tags, inheriting its project's; the effective ones are both.
+	prj, err := w.owner.Projects.Create(ctx, w.org, tfe.ProjectCreateOptions{Name: "tagged", TagBindings: []*tfe.TagBinding{{Key: "cost", Value: "other"}, {Key: "env", Value: "prod"}}})
+	must("project", err)
+	tagged, err := w.owner.Workspaces.Create(ctx, w.org, tfe.WorkspaceCreateOptions{Name: tfe.String("tagged"), Project: prj, TagBindings: []*tfe.TagBinding{{Key: "cost", Value: "own"}}})
+	must("tagged workspace", err)
+	eff, err := w.owner.Workspaces.ListEffectiveTagBindings(ctx, tagged.ID)
+	must("effective", err)
+	read2, err := w.owner.Workspaces.ReadByIDWithOptions(ctx, tagged.ID, &tfe.WorkspaceReadOptions{Include: []tfe.WSIncludeOpt{tfe.WSEffectiveTagBindings}})
+	must("read with effective", err)
+	if len(eff) != 2 || len(read2.EffectiveTagBindings) != 2 || eff[0].Key != "env" || eff[1].Key != "cost" || eff[1].Value != "own" {
+		t.Errorf("effective bindings %+v, %+v", eff, read2.EffectiveTagBindings)
+	}
+	ws["tagged"] = tagged
+	governs(t, "cost=other, the project's value overridden", byValue.ID)
+	governs(t, "key cost", byKey.ID, "app", "tagged")
+	must("delete all bindings", w.owner.Workspaces.DeleteAllTagBindings(ctx, tagged.ID))
+	governs(t, "cost=other, inherited again", byValue.ID, "tagged")
+	delete(ws, "tagged")
+	must("delete tagged", w.owner.Workspaces.DeleteByID(ctx, tagged.ID))
 
 	// A deleted workspace leaves every set's lists.
 	must("delete ops", w.owner.Workspaces.DeleteByID(ctx, ws["ops"].ID))

@@ -275,6 +275,7 @@ var routeContracts = map[string]routeContract{
 	"DELETE /api/v2/policy-sets/{id}/parameters/{param}":                                           {test: "TestPolicySetParameters"},
 	"GET /api/v2/workspaces/{id}/tag-bindings":                                                     {test: "TestPolicySets_scope"},
 	"PATCH /api/v2/workspaces/{id}/tag-bindings":                                                   {test: "TestPolicySets_scope"},
+	"GET /api/v2/workspaces/{id}/effective-tag-bindings":                                           {test: "TestPolicySets_scope"},
 	"GET /api/v2/admin/sentinel-versions":                                                          {test: "TestAdminSentinelVersions"},
 	"POST /api/v2/admin/sentinel-versions":                                                         {test: "TestAdminSentinelVersions"},
 	"GET /api/v2/admin/sentinel-versions/{id}":                                                     {test: "TestAdminSentinelVersions"},

@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"io"
 	"net/http"
+	"slices"
 	"strings"
 )
 
@@ -16,6 +17,46 @@ import (
 func (s *Server) registerWorkspaceTagBindings() {
 	s.route("GET /api/v2/workspaces/{id}/tag-bindings", s.listWorkspaceTagBindings)
 	s.route("PATCH /api/v2/workspaces/{id}/tag-bindings", s.addWorkspaceTagBindings)
+	s.route("GET /api/v2/workspaces/{id}/effective-tag-bindings", s.listEffectiveTagBindings)
+}
+
+// effectiveTagBindings are a workspace's key/value tags with its project's:
+// the project's first, a key the workspace has itself taking its value.
+func (st *state) effectiveTagBindings(ws *workspace) []tagBinding {
+	var out []tagBinding
+	if prj := st.projectOf(ws); prj != nil {
+		for _, tb := range prj.TagBindings {
+			if !slices.ContainsFunc(ws.TagBindings, func(own tagBinding) bool { return own.Key == tb.Key }) {
+				out = append(out, tb)
+			}
+		}
+	}
+	return append(out, ws.TagBindings...)
+}
+
+func effectiveBindingIDs(wsID string, tbs []tagBinding) []string {
+	ids := make([]string, 0, len(tbs))
+	for _, tb := range tbs {
+		ids = append(ids, stableID("etb-", wsID, tb.Key))
+	}
+	return ids
+}
+
+func effectiveBindingResources(wsID string, tbs []tagBinding) []resource {
+	out := make([]resource, 0, len(tbs))
+	for _, tb := range tbs {
+		out = append(out, resource{Type: "effective-tag-bindings", ID: stableID("etb-", wsID, tb.Key), Attributes: map[string]any{"key": tb.Key, "value": tb.Value}})
+	}
+	return out
+}
+
+func (s *Server) listEffectiveTagBindings(w http.ResponseWriter, r *http.Request, p principal) *apiError {
+	ws := s.st.workspaceFor(p, s.st.Workspaces[r.PathValue("id")], false)
+	if ws == nil {
+		return errNotFound()
+	}
+	writeDoc(w, http.StatusOK, document{Data: effectiveBindingResources(ws.ID, s.st.effectiveTagBindings(ws))})
+	return nil
 }
 
 func workspaceTagBindingsDoc(ws *workspace) document {

@@ -74,6 +74,8 @@ func (st *state) workspaceResource(ws *workspace) resource {
 		Relationships: map[string]any{
 			"organization": relOne("organizations", ws.Org),
 			"project":      relOne("projects", ws.ProjectID),
+			// The workspace's own key/value tags and its project's (workspace_tag_bindings.go).
+			"effective-tag-bindings": relMany("effective-tag-bindings", effectiveBindingIDs(ws.ID, st.effectiveTagBindings(ws))),
 		},
 		Links: map[string]any{"self": apiPath("workspaces", ws.ID)},
 	}
@@ -109,7 +111,11 @@ func (s *Server) createWorkspace(w http.ResponseWriter, r *http.Request, p princ
 	if s.st.workspaceByName(org, name) != nil {
 		return errNameTaken()
 	}
-	ws := &workspace{record: s.st.newRecord("ws-"), Org: org, Name: name, TagNames: tags, ProjectID: s.st.defaultProject(org).ID}
+	bindings, e := readTagBindings(b, nil)
+	if e != nil {
+		return e
+	}
+	ws := &workspace{record: s.st.newRecord("ws-"), Org: org, Name: name, TagNames: tags, TagBindings: bindings, ProjectID: s.st.defaultProject(org).ID}
 	ws.UpdatedAt = ws.CreatedAt
 	assign(&ws.Description, desc)
 	if e := s.st.applyWorkspaceSettings(b, ws); e != nil {
@@ -180,7 +186,16 @@ func (st *state) workspaceAt(r *http.Request) *workspace {
 
 // readWorkspace serves both read paths (by name and by ID).
 func (s *Server) readWorkspace(w http.ResponseWriter, r *http.Request, p principal) *apiError {
-	return writeOne(w, http.StatusOK, s.st.workspaceFor(p, s.st.workspaceAt(r), false), s.st.workspaceRenderer(p))
+	ws := s.st.workspaceFor(p, s.st.workspaceAt(r), false)
+	if ws == nil {
+		return errNotFound()
+	}
+	doc := document{Data: s.st.workspaceRenderer(p)(ws)}
+	if includes(r)["effective_tag_bindings"] {
+		doc.Included = effectiveBindingResources(ws.ID, s.st.effectiveTagBindings(ws))
+	}
+	writeDoc(w, http.StatusOK, doc)
+	return nil
 }
 
 // listRemoteStateConsumers lists the workspaces that may read this one's
