@@ -19,7 +19,7 @@
 # file, kept and named when a test fails).
 set -euo pipefail
 
-# The 82 tests, exactly: the suite's -run is a regular expression over
+# The 88 tests, exactly: the suite's -run is a regular expression over
 # names, and a prefix such as TestAccTFEPolicy would also run other types'.
 tests=(
   TestAccTFEPolicy_basic
@@ -104,6 +104,12 @@ tests=(
   TestAccTFEProjectPolicySet_incorrectImportSyntax
   TestAccTFEProjectPolicySetExclusion_basic
   TestAccTFEProjectPolicySetExclusion_incorrectImportSyntax
+  TestAccTFETagPolicySet_keyValueTag
+  TestAccTFETagPolicySet_keyOnlyTag
+  TestAccTFETagPolicySet_incorrectImportSyntax
+  TestAccTFETagPolicySetExclusion_keyValueTag
+  TestAccTFETagPolicySetExclusion_keyOnlyTag
+  TestAccTFETagPolicySetExclusion_incorrectImportSyntax
 )
 
 if [ "${1:-}" != --against-sandbox ]; then
