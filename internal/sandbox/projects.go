@@ -85,7 +85,7 @@ func (st *state) projectByName(org, name string) *project {
 
 // addDefaultProject gives o its default project, under id ("" for a new
 // random one).
-func (st *state) addDefaultProject(o *organization, id string) *project {
+func (st *state) addDefaultProject(o *organization, id string) {
 	r := st.newRecord("prj-")
 	if id != "" {
 		r.ID = id
@@ -93,7 +93,6 @@ func (st *state) addDefaultProject(o *organization, id string) *project {
 	p := &project{record: r, Org: o.Name, Name: defaultProjectName}
 	st.Projects[p.ID] = p
 	o.DefaultProjectID = p.ID
-	return p
 }
 
 // ensureProjects keeps the projects' invariants over a state from any
