@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # tfe-acc.sh SANDBOX_BIN: runs hashicorp/tfe v0.79.0's own acceptance tests
-# for the resources tfgov overlaps (policies, team access, agent tokens, test
+# for the resources tfgov overlaps (policies, policy sets with their
+# attachments, exclusions and parameters, team access, agent tokens, test
 # variables, projects and team project access) and for the organization,
 # workspace and team a governance configuration makes next to them, unmodified and in the suite's default
 # mode (subscriptions through the admin endpoints), against a fresh
@@ -18,7 +19,7 @@
 # file, kept and named when a test fails).
 set -euo pipefail
 
-# The 55 tests, exactly: the suite's -run is a regular expression over
+# The 88 tests, exactly: the suite's -run is a regular expression over
 # names, and a prefix such as TestAccTFEPolicy would also run other types'.
 tests=(
   TestAccTFEPolicy_basic
@@ -76,6 +77,39 @@ tests=(
   TestAccTFETeamProjectCustomAccessDataSource_basic
   TestAccTFETeamProjectCustomAccessDataSource_policyOverrides
   TestAccTFETeamProjectCustomAccessDataSource_basic_with_project_variable_sets
+  TestAccTFEPolicySet_basic
+  TestAccTFEPolicySet_pinnedPolicyRuntimeVersion
+  TestAccTFEPolicySet_update
+  TestAccTFEPolicySet_updateEmpty
+  TestAccTFEPolicySet_updatePopulated
+  TestAccTFEPolicySet_updateToGlobal
+  TestAccTFEPolicySet_updateToWorkspace
+  TestAccTFEPolicySet_invalidName
+  TestAccTFEPolicySetImport
+  TestAccTFEPolicySet_importByIdentity
+  TestAccTFEPolicySetDataSource_basic
+  TestAccTFEPolicySetDataSource_pinnedPolicyRuntimeVersion
+  TestAccTFEPolicySetDataSourceOPA_basic
+  TestAccTFEPolicySetDataSource_notFound
+  TestAccTFEPolicySetParameter_basic
+  TestAccTFEPolicySetParameter_update
+  TestAccTFEPolicySetParameter_import
+  TestAccTFEPolicySetParameter_valueWriteOnly
+  TestAccTFEPolicySetParameter_valueWriteOnlyValidation
+  TestAccTFEWorkspacePolicySet_basic
+  TestAccTFEWorkspacePolicySet_incorrectImportSyntax
+  TestAccTFEWorkspacePolicySetExclusion_basic
+  TestAccTFEWorkspacePolicySetExclusion_incorrectImportSyntax
+  TestAccTFEProjectPolicySet_basic
+  TestAccTFEProjectPolicySet_incorrectImportSyntax
+  TestAccTFEProjectPolicySetExclusion_basic
+  TestAccTFEProjectPolicySetExclusion_incorrectImportSyntax
+  TestAccTFETagPolicySet_keyValueTag
+  TestAccTFETagPolicySet_keyOnlyTag
+  TestAccTFETagPolicySet_incorrectImportSyntax
+  TestAccTFETagPolicySetExclusion_keyValueTag
+  TestAccTFETagPolicySetExclusion_keyOnlyTag
+  TestAccTFETagPolicySetExclusion_incorrectImportSyntax
 )
 
 if [ "${1:-}" != --against-sandbox ]; then
@@ -111,6 +145,8 @@ trap cleanup EXIT
 export TF_ACC=1 ENABLE_BETA=1 CHECKPOINT_DISABLE=1
 export TFE_ADDRESS="https://$TFE_HOSTNAME"
 export TFE_ADMIN_PROVISION_LICENSES_TOKEN=$SANDBOX_ADMIN_TOKEN
+# The pinned policy runtime tests make a Sentinel version as a site admin.
+export TFE_ADMIN_VERSION_MAINTENANCE_TOKEN=$SANDBOX_ADMIN_TOKEN
 unset ENABLE_TFE TF_CLI_CONFIG_FILE TFE_PARALLELISM
 # The test variable tests publish a module from a GitHub repository through
 # an OAuth client; the sandbox contacts no VCS, so the token is any string

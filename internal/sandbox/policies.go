@@ -154,7 +154,7 @@ func (st *state) includedSets(pols ...*policy) []resource {
 		for _, ps := range st.setsOf(pol.ID) {
 			if !seen[ps.ID] {
 				seen[ps.ID] = true
-				out = append(out, policySetResource(ps))
+				out = append(out, st.policySetResource(ps))
 			}
 		}
 	}
@@ -301,6 +301,9 @@ func (st *state) policySetsForPolicy(org, kind string, ids []string) ([]*policyS
 		}
 		if ps.Kind != kind {
 			return nil, &apiError{Status: http.StatusUnprocessableEntity, Title: "invalid relationship", Detail: fmt.Sprintf("policy-sets: policy set %s is a %s set; a %s policy cannot join it", id, ps.Kind, kind), Pointer: "/data/relationships/policy-sets"}
+		}
+		if st.versionsOf(ps.ID) != nil {
+			return nil, errInvalidRelationship("policy-sets", "policy-sets: policy set "+id+" is versioned (its policies come from uploaded versions): individual policies cannot join it")
 		}
 		out = append(out, ps)
 	}
@@ -516,8 +519,15 @@ func (s *Server) policySetPolicies(r *http.Request, p principal) (*policySet, []
 	if e != nil {
 		return nil, nil, e
 	}
+	if s.st.versionsOf(ps.ID) != nil && r.Method == http.MethodPost {
+		return nil, nil, &apiError{Status: http.StatusUnprocessableEntity, Title: "invalid relationship", Detail: "policy set " + ps.ID + " is versioned (its policies come from uploaded versions): individual policies cannot be added to it", Pointer: "/data"}
+	}
 	for i, id := range ids {
 		pol := s.st.Policies[id]
+		if r.Method == http.MethodDelete && pol == nil {
+			// Deleting a policy already took it out of every set: removing it again is no error.
+			continue
+		}
 		if pol == nil || pol.Org != ps.Org {
 			return nil, nil, &apiError{Status: http.StatusUnprocessableEntity, Title: "invalid relationship", Detail: fmt.Sprintf("data: policy %s not found in organization %s", id, ps.Org), Pointer: fmt.Sprintf("/data/%d", i)}
 		}

@@ -125,6 +125,7 @@ func (st *state) deleteProject(id string) {
 	for _, oc := range st.OAuthClients {
 		oc.ProjectIDs = slices.DeleteFunc(oc.ProjectIDs, drop)
 	}
+	st.forgetScopeTarget("projects", id)
 	delete(st.Projects, id)
 }
 

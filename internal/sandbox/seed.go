@@ -212,6 +212,7 @@ func (st *state) seedConflicts(spec *seedSpec) []string {
 			}
 		}
 		st.seedGovernedConflicts(o, fail)
+		st.policySetConflicts(o, fail)
 		st.seedProjectConflicts(o, fail)
 	}
 	return out
@@ -341,6 +342,7 @@ func (st *state) applySeed(spec *seedSpec, made map[string]string) ([]SeedVar, m
 			}
 		}
 		st.applyGoverned(so, seedOwnerID(so, users))
+		st.applyPolicySets(so)
 		st.applyProjectAccess(so)
 	}
 	st.ensureProjects()
@@ -402,6 +404,9 @@ func seedKeys(spec *seedSpec) []string {
 		}
 		for _, g := range so.TeamAccess {
 			keys = append(keys, g.ID)
+		}
+		for _, ps := range so.PolicySets {
+			keys = append(keys, ps.ID)
 		}
 		for _, sp := range so.Projects {
 			keys = append(keys, sp.ID)

@@ -54,6 +54,7 @@ type seedOrg struct {
 	DefaultProjectIDGiven bool
 	Projects              []seedProject
 	ProjectAccess         []seedProjectAccess
+	PolicySets            []seedPolicySet
 }
 
 type seedTeam struct {
@@ -246,7 +247,7 @@ func (p *seedParser) knownUser(usernames map[string]string) func(path, name stri
 
 // organization checks one of organizations[]; orgs collects their names.
 func (p *seedParser) organization(path string, v any, orgs map[string]string, users []seedUser, knownUser func(path, name string) bool) (seedOrg, bool) {
-	o := p.object(path, v, "agent_pools", "default_project_id", "email", "name", "owners", "owners_team_id", "policies", "project_access", "projects", "registry_modules", "team_access", "teams", "workspaces")
+	o := p.object(path, v, "agent_pools", "default_project_id", "email", "name", "owners", "owners_team_id", "policies", "policy_sets", "project_access", "projects", "registry_modules", "team_access", "teams", "workspaces")
 	if o == nil {
 		return seedOrg{}, false
 	}
@@ -281,6 +282,7 @@ func (p *seedParser) organization(path string, v any, orgs map[string]string, us
 	}
 	org.TeamAccess = p.teamAccessSection(o, org.Name, teamIDs, wsIDs)
 	org.ProjectAccess = p.projectAccessSection(o, org.Name, teamIDs, projects)
+	org.PolicySets = p.policySets(o, org.Name, org.Policies, wsIDs)
 	if org.Email == "" && len(org.Owners) > 0 {
 		for _, u := range users {
 			if u.Username == org.Owners[0] {

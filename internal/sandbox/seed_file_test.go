@@ -44,6 +44,10 @@ const seedDoc = `{
        {"id": "tws-PlatformApp01", "team": "platform", "workspace": "app", "access": "write"},
        {"team": "readers", "workspace": "app", "access": "custom", "permissions": {"runs": "plan", "variables": "read", "state_versions": "read-outputs", "sentinel_mocks": "none", "workspace_locking": true, "run_tasks": false, "policy_overrides": false}}
      ],
+     "policy_sets": [
+       {"id": "polset-Base01", "name": "base", "description": "d", "kind": "sentinel", "global": false, "workspaces": ["app"],
+        "parameters": [{"id": "var-Param01", "key": "region", "value": "eu", "sensitive": false}]}
+     ],
      "project_access": [
        {"id": "tprj-PlatformApps01", "team": "platform", "project": "Apps", "access": "maintain"},
        {"team": "readers", "project": "Default Project", "access": "custom",

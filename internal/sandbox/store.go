@@ -33,7 +33,14 @@ type state struct {
 	AgentPools      map[string]*agentPool      `json:"agent_pools"`
 	RegistryModules map[string]*registryModule `json:"registry_modules"`
 	PolicySets      map[string]*policySet      `json:"policy_sets"`
-	TeamAccesses    map[string]*teamAccess     `json:"team_accesses"`
+	// PolicySetVersions and PolicySetParameters hang off policy sets
+	// (policy_set_versions.go, policy_set_parameters.go).
+	PolicySetVersions   map[string]*policySetVersion   `json:"policy_set_versions"`
+	PolicySetParameters map[string]*policySetParameter `json:"policy_set_parameters"`
+	// ToolVersions is the admin catalog of Sentinel and OPA versions
+	// (admin_tool_versions.go).
+	ToolVersions map[string]*toolVersion `json:"tool_versions"`
+	TeamAccesses map[string]*teamAccess  `json:"team_accesses"`
 	// Projects and TeamProjectAccesses are projects.go and
 	// team_project_access.go.
 	Projects            map[string]*project           `json:"projects"`
@@ -69,9 +76,12 @@ func newState() *state {
 		AgentPools:      map[string]*agentPool{},
 		RegistryModules: map[string]*registryModule{},
 		PolicySets:      map[string]*policySet{},
-		TeamAccesses:    map[string]*teamAccess{},
-		Projects:        map[string]*project{},
 
+		PolicySetVersions:   map[string]*policySetVersion{},
+		PolicySetParameters: map[string]*policySetParameter{},
+		ToolVersions:        map[string]*toolVersion{},
+		TeamAccesses:        map[string]*teamAccess{},
+		Projects:            map[string]*project{},
 		TeamProjectAccesses: map[string]*teamProjectAccess{},
 		Policies:            map[string]*policy{},
 		OAuthClients:        map[string]*oauthClient{},

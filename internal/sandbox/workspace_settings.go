@@ -302,9 +302,14 @@ func (s *Server) updateWorkspace(w http.ResponseWriter, r *http.Request, p princ
 			return errNameTaken()
 		}
 	}
+	bindings, e := readTagBindings(b, ws.TagBindings)
+	if e != nil {
+		return e
+	}
 	if e := s.st.applyWorkspaceSettings(b, ws); e != nil {
 		return e
 	}
+	ws.TagBindings = bindings
 	assign(&ws.Name, name)
 	assign(&ws.Description, desc)
 	ws.UpdatedAt = s.st.now()

@@ -36,6 +36,8 @@ type workspace struct {
 	// TagNames are the workspace's tags, lower-case and sorted
 	// (workspace_tags.go).
 	TagNames []string `json:"tag_names,omitempty"`
+	// TagBindings are its key/value tags (workspace_tag_bindings.go).
+	TagBindings []tagBinding `json:"tag_bindings,omitempty"`
 	// Settings are the settings changed from a new workspace's, by
 	// attribute name; ExecutionMode is its own mode ("" inherits the
 	// organization's) and AgentPoolID the pool of mode agent
@@ -72,6 +74,8 @@ func (st *state) workspaceResource(ws *workspace) resource {
 		Relationships: map[string]any{
 			"organization": relOne("organizations", ws.Org),
 			"project":      relOne("projects", ws.ProjectID),
+			// The workspace's own key/value tags and its project's (workspace_tag_bindings.go).
+			"effective-tag-bindings": relMany("effective-tag-bindings", effectiveBindingIDs(ws.ID, st.effectiveTagBindings(ws))),
 		},
 		Links: map[string]any{"self": apiPath("workspaces", ws.ID)},
 	}
@@ -107,7 +111,11 @@ func (s *Server) createWorkspace(w http.ResponseWriter, r *http.Request, p princ
 	if s.st.workspaceByName(org, name) != nil {
 		return errNameTaken()
 	}
-	ws := &workspace{record: s.st.newRecord("ws-"), Org: org, Name: name, TagNames: tags, ProjectID: s.st.defaultProject(org).ID}
+	bindings, e := readTagBindings(b, nil)
+	if e != nil {
+		return e
+	}
+	ws := &workspace{record: s.st.newRecord("ws-"), Org: org, Name: name, TagNames: tags, TagBindings: bindings, ProjectID: s.st.defaultProject(org).ID}
 	ws.UpdatedAt = ws.CreatedAt
 	assign(&ws.Description, desc)
 	if e := s.st.applyWorkspaceSettings(b, ws); e != nil {
@@ -178,7 +186,16 @@ func (st *state) workspaceAt(r *http.Request) *workspace {
 
 // readWorkspace serves both read paths (by name and by ID).
 func (s *Server) readWorkspace(w http.ResponseWriter, r *http.Request, p principal) *apiError {
-	return writeOne(w, http.StatusOK, s.st.workspaceFor(p, s.st.workspaceAt(r), false), s.st.workspaceRenderer(p))
+	ws := s.st.workspaceFor(p, s.st.workspaceAt(r), false)
+	if ws == nil {
+		return errNotFound()
+	}
+	doc := document{Data: s.st.workspaceRenderer(p)(ws)}
+	if includes(r)["effective_tag_bindings"] {
+		doc.Included = effectiveBindingResources(ws.ID, s.st.effectiveTagBindings(ws))
+	}
+	writeDoc(w, http.StatusOK, doc)
+	return nil
 }
 
 // listRemoteStateConsumers lists the workspaces that may read this one's
@@ -207,5 +224,6 @@ func (st *state) deleteWorkspace(id string) {
 		ap.AllowedWorkspaces = slices.DeleteFunc(ap.AllowedWorkspaces, func(ws string) bool { return ws == id })
 		ap.ExcludedWorkspaces = slices.DeleteFunc(ap.ExcludedWorkspaces, func(ws string) bool { return ws == id })
 	}
+	st.forgetScopeTarget("workspaces", id)
 	delete(st.Workspaces, id)
 }
