@@ -78,6 +78,11 @@ func TestMain(m *testing.M) {
 
 func runTests(m *testing.M) int {
 	defer removeCLIProvider()
+	// The processes the tests start (Terraform, the provider, terraform test) are short-lived:
+	// GOGC=400 spares them a fifth of their CPU. DESIGN.md "Go's garbage collector settings".
+	if os.Getenv("GOGC") == "" {
+		os.Setenv("GOGC", "400") // cannot fail for a valid name
+	}
 	if os.Getenv("TF_ACC") == "" {
 		return m.Run()
 	}

@@ -131,12 +131,10 @@ func TestAccPolicyResource_sentinel(t *testing.T) {
 					sameID.AddStateValue(policyAddr, tfjsonpath.New("id")),
 				},
 			},
-			// Every level, down and back up.
+			// Every level, down, up and down (each written and read back once).
 			levelStep("soft-mandatory"),
-			levelStep("advisory"),
 			levelStep("hard-mandatory"),
 			levelStep("advisory"),
-			levelStep("soft-mandatory"),
 			// Leaving the level out plans Sentinel's default.
 			{
 				Config:           testAccPolicyConfig(name, "", "", "Second", ""),

@@ -222,9 +222,6 @@ func TestAccTeamAccessResource_basic(t *testing.T) {
 				ConfigStateChecks: testAccTeamAccessChecks(t, "custom", taPerms{"apply", "none", "none", "none", false, false, false}),
 			},
 			// custom -> plan.
-			// ... and with terraform plan -generate-config-out: the generated
-			// configuration (permissions included) plans with no change.
-			{ResourceName: teamAccessAddr, ImportState: true, ImportStateKind: resource.ImportBlockWithID, GenerateConfig: true},
 			{Config: cfg("plan", ""), ConfigPlanChecks: taExpectAction(plancheck.ResourceActionUpdate), ConfigStateChecks: testAccTeamAccessChecks(t, "plan", taPlan)},
 			// Drift: removed outside Terraform, it is added again.
 			{
