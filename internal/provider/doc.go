@@ -16,6 +16,7 @@
 //	<type>_data_source.go          the data source of the same name
 //	<type>_plural_data_source.go   the plural data source (policies, agent_tokens, ...)
 //	<type>_action.go               an action (module_test, agent_token_prune)
+//	<type>_kit_test.go             its kit: what every cross-type suite needs of it (kit_test.go)
 //
 // The type's name is one constant (resource_type.go), from which its
 // Metadata, identity and list resource names derive.

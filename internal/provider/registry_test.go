@@ -35,43 +35,60 @@ var crossTypeSuites = map[string]func() map[string]bool{
 	suiteGenerateConfig:  queryAdoptionTypes,
 }
 
-// TestRegistry_crossTypeSuites: every registered resource type is in every
-// suite that claims to cover every type, or its registry entry says why
-// not; a suite covers no type the registry lacks, and claims no exemption
-// it does not need.
+// TestRegistry_crossTypeSuites: every registered resource type has a kit
+// (kit_test.go's kits), and the kit gives each suite that claims to cover
+// every type its case, which the suite runs, or a typed reason why not;
+// a suite covers no type the registry lacks.
 func TestRegistry_crossTypeSuites(t *testing.T) {
 	registered := map[string]bool{}
-	tests := testFuncs(t, ".")
 	for _, r := range resourceRegistry {
-		name := r.typ.typeName("tfgov")
-		registered[name] = true
-		for _, suite := range slices.Sorted(maps.Keys(r.exempt)) {
-			e := r.exempt[suite]
+		registered[r.typ.typeName("tfgov")] = true
+	}
+	tests := testFuncs(t, ".")
+	kitOf := map[string]typeKit{}
+	for _, k := range kits {
+		name := kitName(k)
+		if kitOf[name] != nil {
+			t.Errorf("%s has two kits in kits (kit_test.go)", name)
+		}
+		kitOf[name] = k
+		if !registered[name] {
+			t.Errorf("%s has a kit (%s_kit_test.go), and the registry (registry.go) does not list it", name, k.kitType())
+		}
+	}
+	for _, r := range resourceRegistry {
+		if name := r.typ.typeName("tfgov"); kitOf[name] == nil {
+			t.Errorf("%s has no kit: add internal/provider/%s_kit_test.go (a type implementing typeKit, as agent_token_kit_test.go) and list it in kits (kit_test.go)", name, r.typ)
+		}
+	}
+	for _, k := range kits {
+		name := kitName(k)
+		parts := kitParts(k)
+		for _, suite := range slices.Sorted(maps.Keys(parts)) {
+			p := parts[suite]
+			covered := crossTypeSuites[suite]()[name]
 			switch {
 			case crossTypeSuites[suite] == nil:
-				t.Errorf("%s: exempt from %s, which is no cross-type suite (registry.go): the suites are %v", name, suite, slices.Sorted(maps.Keys(crossTypeSuites)))
-			case exemptionText[e.why] == "":
-				t.Errorf("%s: its exemption from %s has no reason of exemptionText (registry.go)", name, suite)
-			case e.why == exemptOwnTest && !tests[e.test]:
-				t.Errorf("%s: exempt from %s for a test of its own, and names no test of this package (%q)", name, suite, e.test)
-			case e.why != exemptOwnTest && e.test != "":
-				t.Errorf("%s: its exemption from %s names test %s, which only exemptOwnTest takes", name, suite, e.test)
+				t.Errorf("%s: its kit has a part for %s, which registry_test.go's crossTypeSuites lacks", name, suite)
+			case p.ok && !covered:
+				t.Errorf("%s: its kit's case of %s (%s_kit_test.go) makes no object of %s: the suite does not run it", name, suite, k.kitType(), name)
+			case !p.ok && covered:
+				t.Errorf("%s is covered by %s, yet its kit (%s_kit_test.go) exempts it (%q): drop the exemption", name, suite, k.kitType(), exemptionText[p.exempt.why])
+			case p.ok:
+			case exemptionText[p.exempt.why] == "":
+				t.Errorf("%s: its kit (%s_kit_test.go) gives %s neither a case (cover) nor an exemption of exemptionText (exempted)", name, k.kitType(), suite)
+			case p.exempt.why == exemptOwnTest && !tests[p.exempt.test]:
+				t.Errorf("%s: exempt from %s for a test of its own, and names no test of this package (%q)", name, suite, p.exempt.test)
+			}
+		}
+		for suite := range crossTypeSuites {
+			if _, ok := parts[suite]; !ok {
+				t.Errorf("%s: kitParts (kit_test.go) has no part for the suite %s", name, suite)
 			}
 		}
 	}
 	for _, suite := range slices.Sorted(maps.Keys(crossTypeSuites)) {
-		covered := crossTypeSuites[suite]()
-		for _, r := range resourceRegistry {
-			name := r.typ.typeName("tfgov")
-			e, exempt := r.exempt[suite]
-			switch {
-			case !covered[name] && !exempt:
-				t.Errorf("%s is not covered by %s: its table has no case of %s, and its registry entry (registry.go) gives no exemption", name, suite, name)
-			case covered[name] && exempt:
-				t.Errorf("%s is covered by %s, yet exempt from it in the registry (%q): drop the exemption", name, suite, exemptionText[e.why])
-			}
-		}
-		for _, name := range slices.Sorted(maps.Keys(covered)) {
+		for _, name := range slices.Sorted(maps.Keys(crossTypeSuites[suite]())) {
 			if !registered[name] {
 				t.Errorf("%s covers %s, which the registry (registry.go) does not list", suite, name)
 			}
