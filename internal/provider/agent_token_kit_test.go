@@ -149,10 +149,10 @@ func (agentTokenKit) identityUpdate(f *identityFixtures) covered[identityUpdateC
 
 func (agentTokenKit) importMissing() covered[importKit] {
 	return cover(importKit{
-		existing: func(f importFixtures) string {
+		existing: func(f importFixtures) []string {
 			token, err := f.c.AgentTokens.Create(f.ctx, f.poolID, tfe.AgentTokenCreateOptions{Description: tfe.String("there")})
 			f.must(err)
-			return f.poolID + "/" + token.ID
+			return []string{f.poolID + "/" + token.ID}
 		},
 		missing: func(_, poolID string) []importMissingCase {
 			return []importMissingCase{

@@ -201,8 +201,9 @@ func fleetConfig(head string, e fleetEnv, pick func(typeKit) covered[fleetKit]) 
 
 // importKit is a type's part of TestImportMissing.
 type importKit struct {
-	// existing makes one object through go-tfe and returns its import ID.
-	existing func(f importFixtures) string
+	// existing makes one object through go-tfe and returns its import ID
+	// in each form ImportState takes, the canonical (the identity's) first.
+	existing func(f importFixtures) []string
 	// missing are the imports of missing objects and what each error names.
 	missing func(org, poolID string) []importMissingCase
 }

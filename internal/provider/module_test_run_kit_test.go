@@ -90,7 +90,7 @@ func (moduleTestRunKit) identityUpdate(f *identityFixtures) covered[identityUpda
 
 func (moduleTestRunKit) importMissing() covered[importKit] {
 	return cover(importKit{
-		existing: func(f importFixtures) string {
+		existing: func(f importFixtures) []string {
 			packed, err := packConfiguration(testModuleDir(f.t, "pass"), true)
 			f.must(err)
 			cv, err := testRunClient{f.c}.uploadConfiguration(f.ctx, f.mod, packed.archive)
@@ -101,7 +101,7 @@ func (moduleTestRunKit) importMissing() covered[importKit] {
 					Organization: &tfe.Organization{Name: f.org}},
 			})
 			f.must(err)
-			return f.org + "/net/aws/" + run.ID
+			return []string{f.org + "/net/aws/" + run.ID}
 		},
 		missing: func(org, _ string) []importMissingCase {
 			return []importMissingCase{

@@ -127,10 +127,10 @@ func (moduleTestVariableKit) identityUpdate(f *identityFixtures) covered[identit
 
 func (moduleTestVariableKit) importMissing() covered[importKit] {
 	return cover(importKit{
-		existing: func(f importFixtures) string {
+		existing: func(f importFixtures) []string {
 			variable, err := f.c.TestVariables.Create(f.ctx, f.mod.id(), tfe.VariableCreateOptions{Key: tfe.String("THERE"), Value: tfe.String("1"), Category: tfe.Category(tfe.CategoryEnv)})
 			f.must(err)
-			return f.org + "/net/aws/" + variable.ID
+			return []string{f.org + "/net/aws/" + variable.ID}
 		},
 		missing: func(org, _ string) []importMissingCase {
 			return []importMissingCase{

@@ -117,12 +117,12 @@ func (moduleVersionDeprecationKit) identityUpdate(f *identityFixtures) covered[i
 
 func (moduleVersionDeprecationKit) importMissing() covered[importKit] {
 	return cover(importKit{
-		existing: func(f importFixtures) string {
+		existing: func(f importFixtures) []string {
 			_, err := f.c.RegistryModules.CreateVersion(f.ctx, f.mod.id(), tfe.RegistryModuleCreateVersionOptions{Version: tfe.String("1.0.0")})
 			f.must(err)
 			_, err = deprecateModuleVersion(f.ctx, f.c, moduleVersionRef{Organization: f.org, Name: "net", Provider: "aws", Version: "1.0.0"}, tfe.String("old"), nil)
 			f.must(err)
-			return f.org + "/net/aws/1.0.0"
+			return []string{f.org + "/net/aws/1.0.0"}
 		},
 		missing: func(org, _ string) []importMissingCase {
 			return []importMissingCase{{"version deprecation", org + "/net/aws/9.9.9", "9.9.9"}}

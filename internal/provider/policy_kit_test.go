@@ -193,10 +193,10 @@ func (policyKit) identityUpdate(*identityFixtures) covered[identityUpdateCase] {
 
 func (policyKit) importMissing() covered[importKit] {
 	return cover(importKit{
-		existing: func(f importFixtures) string {
+		existing: func(f importFixtures) []string {
 			pol, err := f.c.Policies.Create(f.ctx, f.org, tfe.PolicyCreateOptions{Name: tfe.String("there"), Kind: tfe.Sentinel, EnforcementLevel: tfe.EnforcementMode(tfe.EnforcementAdvisory)})
 			f.must(err)
-			return pol.ID
+			return []string{pol.ID, f.org + "/there"}
 		},
 		missing: func(string, string) []importMissingCase {
 			return []importMissingCase{{"policy", "pol-doesnotexist00001", "Policy pol-doesnotexist00001 not found"}}

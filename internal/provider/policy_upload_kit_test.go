@@ -136,11 +136,11 @@ func (policyUploadKit) identityUpdate(*identityFixtures) covered[identityUpdateC
 
 func (policyUploadKit) importMissing() covered[importKit] {
 	return cover(importKit{
-		existing: func(f importFixtures) string {
+		existing: func(f importFixtures) []string {
 			pol, err := f.c.Policies.Create(f.ctx, f.org, tfe.PolicyCreateOptions{Name: tfe.String("there-uploaded"), Kind: tfe.Sentinel, EnforcementLevel: tfe.EnforcementMode(tfe.EnforcementAdvisory)})
 			f.must(err)
 			f.must(f.c.Policies.Upload(f.ctx, pol.ID, []byte(sentinelCode)))
-			return pol.ID
+			return []string{pol.ID}
 		},
 		missing: func(string, string) []importMissingCase {
 			return []importMissingCase{{"policy upload", "pol-doesnotexist00001", "Policy pol-doesnotexist00001 was not found"}}

@@ -2,6 +2,7 @@ package provider
 
 import (
 	"context"
+	"encoding/json"
 	"strings"
 	"testing"
 
@@ -37,13 +38,25 @@ func TestImportMissing(t *testing.T) {
 			continue
 		}
 		typ := kitName(k)
-		id := ik.c.existing(f)
-		for _, by := range []string{"ID", "identity"} {
-			t.Run(typ+" existing by "+by, func(t *testing.T) {
-				if text, failed := protoImport(ctx, t, p, typ, id, by == "identity"); failed {
-					t.Errorf("%s: importing existing %s by %s failed, so its routes may be missing:\n%s", typ, id, by, text)
+		ids := ik.c.existing(f)
+		if len(ids) == 0 {
+			t.Errorf("%s: its kit's importMissing makes no existing object to import first (%s_kit_test.go), so its 404s could be an unknown route's", typ, k.kitType())
+			continue
+		}
+		for i, id := range ids {
+			for _, by := range []string{"ID", "identity"} {
+				if by == "identity" && i > 0 {
+					continue // an identity has one form
 				}
-			})
+				t.Run(typ+" existing "+id+" by "+by, func(t *testing.T) {
+					if text, failed := protoImport(ctx, t, p, typ, id, by == "identity"); failed {
+						t.Errorf("%s: importing existing %s by %s failed, so its routes may be missing:\n%s", typ, id, by, text)
+					}
+					if !importMarked(ctx, t, p, typ, id, by == "identity") {
+						t.Errorf("%s: ImportState's answer for %s (by %s) has no import mark: its read cannot say what was looked for when the object is missing; call markImporting(ctx, resp) on every path of %s_resource.go's ImportState that succeeds", typ, id, by, k.kitType())
+					}
+				})
+			}
 		}
 		cases := ik.c.missing(org, pool.ID)
 		if len(cases) == 0 {
@@ -67,23 +80,45 @@ func TestImportMissing(t *testing.T) {
 	}
 }
 
-// protoImport imports typ's object id (by its identity when byIdentity) as
-// Terraform does, and returns the read's diagnostics and whether they hold
-// an error.
-func protoImport(ctx context.Context, t *testing.T, p *protoProvider, typ, id string, byIdentity bool) (string, bool) {
+// importMarked reports whether ImportResourceState's answer for typ's id
+// carries the import mark (markImporting) in its private state.
+func importMarked(ctx context.Context, t *testing.T, p *protoProvider, typ, id string, byIdentity bool) bool {
 	t.Helper()
+	imp, err := p.srv.ImportResourceState(ctx, importRequest(p, typ, id, byIdentity))
+	if err != nil || hasErrors(imp.Diagnostics) || len(imp.ImportedResources) != 1 {
+		t.Fatalf("%s: ImportResourceState of %s: %v %s", typ, id, err, diagText(imp.Diagnostics))
+	}
+	var priv map[string][]byte
+	if b := imp.ImportedResources[0].Private; len(b) > 0 {
+		if err := json.Unmarshal(b, &priv); err != nil {
+			t.Fatalf("%s: private state of the import of %s: %v", typ, id, err)
+		}
+	}
+	return len(priv[importingKey]) > 0
+}
+
+// importRequest is Terraform's import of typ's id, by ID or by the
+// identity the ID's parts give.
+func importRequest(p *protoProvider, typ, id string, byIdentity bool) *tfprotov6.ImportResourceStateRequest {
 	req := &tfprotov6.ImportResourceStateRequest{TypeName: typ, ID: id}
 	if byIdentity {
 		req.ID = ""
-		idSchema := p.idents.IdentitySchemas[typ]
 		vals := map[string]tftypes.Value{}
 		parts := strings.Split(id, "/")
 		for i, a := range resourceIdentities[resourceType(strings.TrimPrefix(typ, "tfgov_"))] {
 			vals[a.name] = tftypes.NewValue(tftypes.String, parts[i])
 		}
-		req.Identity = &tfprotov6.ResourceIdentityData{IdentityData: p.dynamic(idSchema.ValueType(), vals)}
+		req.Identity = &tfprotov6.ResourceIdentityData{IdentityData: p.dynamic(p.idents.IdentitySchemas[typ].ValueType(), vals)}
 	}
-	imp, err := p.srv.ImportResourceState(ctx, req)
+	return req
+}
+
+// protoImport imports typ's object id (by its identity when byIdentity) as
+// Terraform does, and returns the read's diagnostics and whether they hold
+// an error.
+func protoImport(ctx context.Context, t *testing.T, p *protoProvider, typ, id string, byIdentity bool) (string, bool) {
+	t.Helper()
+	imp, err := p.srv.ImportResourceState(ctx, importRequest(p, typ, id, byIdentity))
 	if err != nil || hasErrors(imp.Diagnostics) || len(imp.ImportedResources) != 1 {
 		t.Fatalf("%s: ImportResourceState of %s: %v %s", typ, id, err, diagText(imp.Diagnostics))
 	}

@@ -152,14 +152,14 @@ func (teamAccessKit) identityUpdate(f *identityFixtures) covered[identityUpdateC
 
 func (teamAccessKit) importMissing() covered[importKit] {
 	return cover(importKit{
-		existing: func(f importFixtures) string {
+		existing: func(f importFixtures) []string {
 			ws, err := f.c.Workspaces.Create(f.ctx, f.org, tfe.WorkspaceCreateOptions{Name: tfe.String("there")})
 			f.must(err)
 			team, err := f.c.Teams.Create(f.ctx, f.org, tfe.TeamCreateOptions{Name: tfe.String("there"), Visibility: tfe.String("organization")})
 			f.must(err)
 			grant, err := f.c.TeamAccess.Add(f.ctx, tfe.TeamAccessAddOptions{Access: tfe.Access(tfe.AccessRead), Team: team, Workspace: ws})
 			f.must(err)
-			return grant.ID
+			return []string{grant.ID, f.org + "/there/there"}
 		},
 		missing: func(string, string) []importMissingCase {
 			return []importMissingCase{{"team access", "tws-typo00000000001", "Team access tws-typo00000000001 was not found"}}

@@ -134,10 +134,10 @@ func (workspaceTeamAccessExclusiveKit) identityUpdate(*identityFixtures) covered
 
 func (workspaceTeamAccessExclusiveKit) importMissing() covered[importKit] {
 	return cover(importKit{
-		existing: func(f importFixtures) string {
+		existing: func(f importFixtures) []string {
 			ws, err := f.c.Workspaces.Create(f.ctx, f.org, tfe.WorkspaceCreateOptions{Name: tfe.String("there-exclusive")})
 			f.must(err)
-			return ws.ID
+			return []string{ws.ID}
 		},
 		missing: func(string, string) []importMissingCase {
 			return []importMissingCase{{"exclusive access", "ws-typo000000000001", "Workspace ws-typo000000000001 was not found"}}
