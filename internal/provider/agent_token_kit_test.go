@@ -27,6 +27,10 @@ func (agentTokenKit) stateBudget() covered[stateKit] {
 	})
 }
 
+func (agentTokenKit) tfe() string { return "tfe_agent_token" }
+
+func (agentTokenKit) sandboxArea() string { return "agent_tokens.go" }
+
 func (agentTokenKit) requestBudgets() covered[map[string]budgetCase] {
 	return cover(map[string]budgetCase{
 		"agent_token": {

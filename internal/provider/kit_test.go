@@ -16,6 +16,12 @@ import (
 // CONTRIBUTING.md "The cross-type suites" says what each part is for.
 type typeKit interface {
 	kitType() resourceType
+	// tfe is hashicorp/tfe's resource for the same object ("" for none):
+	// the registry's tfeMove moves it, and the state budget is its bytes.
+	tfe() string
+	// sandboxArea is the internal/sandbox file that serves the type's
+	// objects, which the sandbox README's "Where things are" links.
+	sandboxArea() string
 	// stateBudget: TestAccStateBudget's instances and their budgets.
 	stateBudget() covered[stateKit]
 	// requestBudgets: TestAccRequestBudgets' cases, by case name.

@@ -31,6 +31,11 @@ func (moduleTestRunKit) stateBudget() covered[stateKit] {
 	})
 }
 
+// tfe: hashicorp/tfe has no such resource.
+func (moduleTestRunKit) tfe() string { return "" }
+
+func (moduleTestRunKit) sandboxArea() string { return "module_test_runs.go" }
+
 // requestBudgets: a create's requests follow the run's progress (polls).
 func (moduleTestRunKit) requestBudgets() covered[map[string]budgetCase] {
 	return exemptedFor[map[string]budgetCase]("TestAccModuleTestRunResource_requests")

@@ -30,6 +30,10 @@ func (moduleTestVariableKit) stateBudget() covered[stateKit] {
 	})
 }
 
+func (moduleTestVariableKit) tfe() string { return "tfe_test_variable" }
+
+func (moduleTestVariableKit) sandboxArea() string { return "module_test_vars.go" }
+
 func (moduleTestVariableKit) requestBudgets() covered[map[string]budgetCase] {
 	return cover(map[string]budgetCase{
 		"module_test_variable": {

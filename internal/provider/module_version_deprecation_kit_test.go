@@ -31,6 +31,11 @@ func (moduleVersionDeprecationKit) stateBudget() covered[stateKit] {
 	})
 }
 
+// tfe: hashicorp/tfe has no such resource.
+func (moduleVersionDeprecationKit) tfe() string { return "" }
+
+func (moduleVersionDeprecationKit) sandboxArea() string { return "module_deprecation.go" }
+
 func (moduleVersionDeprecationKit) requestBudgets() covered[map[string]budgetCase] {
 	return cover(map[string]budgetCase{
 		"module_version_deprecation": {

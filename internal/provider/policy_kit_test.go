@@ -70,6 +70,10 @@ func (policyKit) stateBudget() covered[stateKit] {
 	})
 }
 
+func (policyKit) tfe() string { return "tfe_policy" }
+
+func (policyKit) sandboxArea() string { return "policies.go" }
+
 func (policyKit) requestBudgets() covered[map[string]budgetCase] {
 	return cover(map[string]budgetCase{
 		// tfgov_policy without code: a refresh is the organization's list.

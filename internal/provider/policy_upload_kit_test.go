@@ -39,6 +39,11 @@ func (policyUploadKit) stateBudget() covered[stateKit] {
 	})
 }
 
+// tfe: hashicorp/tfe has no such resource.
+func (policyUploadKit) tfe() string { return "" }
+
+func (policyUploadKit) sandboxArea() string { return "policies.go" }
+
 func (policyUploadKit) requestBudgets() covered[map[string]budgetCase] {
 	return cover(map[string]budgetCase{
 		// tfgov_policy and tfgov_policy_upload: the upload reads nothing per

@@ -29,6 +29,10 @@ func (teamAccessKit) stateBudget() covered[stateKit] {
 	})
 }
 
+func (teamAccessKit) tfe() string { return "tfe_team_access" }
+
+func (teamAccessKit) sandboxArea() string { return "team_access.go" }
+
 func (teamAccessKit) requestBudgets() covered[map[string]budgetCase] {
 	return cover(map[string]budgetCase{
 		"team_access": {

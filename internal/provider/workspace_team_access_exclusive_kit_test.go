@@ -19,6 +19,11 @@ func (workspaceTeamAccessExclusiveKit) kitType() resourceType {
 	return workspaceTeamAccessExclusiveType
 }
 
+// tfe: hashicorp/tfe has no such resource.
+func (workspaceTeamAccessExclusiveKit) tfe() string { return "" }
+
+func (workspaceTeamAccessExclusiveKit) sandboxArea() string { return "team_access.go" }
+
 // stateBudget: teamAccessKit's grant's team, alone.
 func (workspaceTeamAccessExclusiveKit) stateBudget() covered[stateKit] {
 	return cover(stateKit{
