@@ -444,6 +444,34 @@ func TestRegistry_performanceFigures(t *testing.T) {
 			t.Errorf("%s: PERFORMANCE.md \"State budgets\" gives budget %q, the test's stated budget is %s (%s)", typ, states[i]["budget"], want, c.addr)
 		}
 	}
+	// Every kit's type has its rows, which say what its budget is: a
+	// stated number, or hashicorp/tfe's resource (the kit's tfe); every
+	// row is some kit's.
+	for _, k := range kits {
+		name := "`" + kitName(k) + "`"
+		rows := 0
+		for _, r := range states {
+			if r["type"] != name && !strings.HasPrefix(r["type"], name+" ") {
+				continue
+			}
+			rows++
+			what := r["what the budget is"]
+			if tfe := k.tfe(); tfe != "" && !strings.Contains(what, "`"+tfe+"`") {
+				t.Errorf("%s: PERFORMANCE.md \"State budgets\" row %s says its budget is %q, which does not name `%s`, its kit's hashicorp/tfe resource", kitName(k), r["type"], what, tfe)
+			}
+		}
+		if rows == 0 && k.stateBudget().ok {
+			t.Errorf("%s: PERFORMANCE.md \"State budgets\" has no row of it (its kit has a state budget)", kitName(k))
+		}
+	}
+	for _, r := range states {
+		if !slices.ContainsFunc(kits, func(k typeKit) bool {
+			name := "`" + kitName(k) + "`"
+			return r["type"] == name || strings.HasPrefix(r["type"], name+" ")
+		}) {
+			t.Errorf("PERFORMANCE.md \"State budgets\" has a row of %s, which no kit (kit_test.go) has", r["type"])
+		}
+	}
 }
 
 // kitOptionalFields are the functions of a kit's cases that a case may
