@@ -115,20 +115,17 @@ while IFS= read -r line; do
   out=$(mktemp)
   pkgs=./internal/provider run=$provider_tests
   case "$file" in internal/sandbox/*) pkgs="./internal/provider ./internal/sandbox" run="$provider_tests|$sandbox_tests" ;; esac
-  (cd "$work" && go vet ./internal/provider ./internal/sandbox >"$out" 2>&1) && built=1 || built=0
-  if [ "$built" = 1 ]; then
-    # shellcheck disable=SC2086 # $pkgs is a list of packages
-    (cd "$work" && go test $pkgs -run "^($run)" -count=1 >"$out" 2>&1) && failed=0 || failed=1
-    tests=$(grep -oE '^--- FAIL: [A-Za-z0-9_]+' "$out" | awk '{print $3}' | sort -u | paste -sd, - || true)
-    if [ "$failed" = 1 ]; then
-      caught=$((caught + 1))
-      printf '| %s | %s | %s |\n' "$place" "${tests:-build}" "$(first_message "$out" | sed 's/|/\\|/g')"
-    else
-      printf '| %s | **nothing fails** | |\n' "$place"
-    fi
-  else
+  # shellcheck disable=SC2086 # $pkgs is a list of packages
+  (cd "$work" && go test $pkgs -run "^($run)" -count=1 >"$out" 2>&1) && failed=0 || failed=1
+  if grep -qE '\[(build|setup) failed\]' "$out"; then
     caught=$((caught + 1))
-    printf '| %s | the build (go vet) | %s |\n' "$place" "$(grep -m1 -E '\.go:[0-9]+:[0-9]+: ' "$out" | sed -E 's/^.*\.go:[0-9]+:[0-9]+: //; s/\|/\\|/g' | cut -c1-220)"
+    printf '| %s | the build | %s |\n' "$place" "$(grep -m1 -E '\.go:[0-9]+:[0-9]+: ' "$out" | sed -E 's/^.*\.go:[0-9]+:[0-9]+: //; s/\|/\\|/g' | cut -c1-220)"
+  elif [ "$failed" = 1 ]; then
+    caught=$((caught + 1))
+    tests=$(grep -oE '^--- FAIL: [A-Za-z0-9_]+' "$out" | awk '{print $3}' | sort -u | paste -sd, - || true)
+    printf '| %s | %s | %s |\n' "$place" "${tests:-?}" "$(first_message "$out" | sed 's/|/\\|/g')"
+  else
+    printf '| %s | **nothing fails** | |\n' "$place"
   fi
   rm -f "$out"
   # Restore the copy for the next probe.
