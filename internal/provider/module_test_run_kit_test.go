@@ -16,6 +16,12 @@ type moduleTestRunKit struct{}
 
 func (moduleTestRunKit) kitType() resourceType { return moduleTestRunType }
 
+// stateBudgetTestRun is the stated budget (hashicorp/tfe has no such
+// type), counted as stateBudgetDeprecation is; measured after a refresh,
+// it holds the refresh's record of its source directory (code_hash.go, 37
+// bytes).
+const stateBudgetTestRun = 720
+
 func (moduleTestRunKit) stateBudget() covered[stateKit] {
 	return cover(stateKit{
 		config: func(e stateEnv) string {

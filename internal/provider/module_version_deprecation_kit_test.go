@@ -16,6 +16,11 @@ type moduleVersionDeprecationKit struct{}
 
 func (moduleVersionDeprecationKit) kitType() resourceType { return moduleVersionDeprecationType }
 
+// stateBudgetDeprecation is the stated budget (hashicorp/tfe has no such
+// type), without the identity (Terraform 1.12+), with the organization's
+// and the module's names counted as 10 and 12 characters.
+const stateBudgetDeprecation = 300
+
 func (moduleVersionDeprecationKit) stateBudget() covered[stateKit] {
 	return cover(stateKit{
 		config: func(e stateEnv) string {

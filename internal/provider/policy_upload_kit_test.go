@@ -17,6 +17,13 @@ type policyUploadKit struct{}
 
 func (policyUploadKit) kitType() resourceType { return policyUploadType }
 
+// stateBudgetPolicyUpload is tfgov_policy_upload's stated budget
+// (hashicorp/tfe has no separate upload) with its code from `source`,
+// whatever the code's size, with the organization's name counted as 10
+// characters and the file's path as 40; 36 of them are its null
+// tests_wo and tests_sha256 (testsNulls).
+const stateBudgetPolicyUpload = 560
+
 // stateBudget: the code of policyKit's two_ policies, from a file.
 func (policyUploadKit) stateBudget() covered[stateKit] {
 	return cover(stateKit{

@@ -50,29 +50,7 @@ import (
 // third of tfe_policy's bytes at either size, and its budget is
 // tfe_policy's without code plus the digest. The state is measured after
 // a refresh, whose records (a source file's digest) stay in state.
-const (
-	// stateBudgetPolicyUpload is tfgov_policy_upload's stated budget
-	// (hashicorp/tfe has no separate upload) with its code from `source`,
-	// whatever the code's size, with the organization's name counted as 10
-	// characters and the file's path as 40; 36 of them are its null
-	// tests_wo and tests_sha256 (testsNulls).
-	stateBudgetPolicyUpload = 560
-	// stateBudgetDeprecation and stateBudgetTestRun are the stated budgets
-	// of the types hashicorp/tfe does not have, with the organization's
-	// and the module's names counted as 10 and 12 characters. The stated
-	// budgets leave out the identity (Terraform 1.12+). A test run's
-	// holds, since the budget is measured after a refresh, the refresh's
-	// record of its source directory (code_hash.go, 37 bytes).
-	stateBudgetDeprecation = 300
-	stateBudgetTestRun     = 720
-	// stateBudgetExclusive is tfgov_workspace_team_access_exclusive's
-	// (hashicorp/tfe has no such type) with one team, without the identity,
-	// with the refresh's record of the grant it saw (grantRecord: an
-	// update's apply removes only the grants its plan's refresh saw, issue
-	// 43 row 6; Terraform's re-plan at apply sees only the state's private
-	// data, so the record lives there; about 100 bytes for one grant).
-	stateBudgetExclusive = 260
-)
+// The stated budgets are the kits' (<type>_kit_test.go).
 
 // TestAccStateBudget applies one object of every resource type and checks
 // each instance's bytes in the state file against its budget.

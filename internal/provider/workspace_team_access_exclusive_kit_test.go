@@ -24,6 +24,14 @@ func (workspaceTeamAccessExclusiveKit) tfe() string { return "" }
 
 func (workspaceTeamAccessExclusiveKit) sandboxArea() string { return "team_access.go" }
 
+// stateBudgetExclusive is the stated budget (hashicorp/tfe has no such
+// type) with one team, without the identity, with the refresh's record of
+// the grant it saw (grantRecord: an update's apply removes only the grants
+// its plan's refresh saw, issue 43 row 6; Terraform's re-plan at apply sees
+// only the state's private data, so the record lives there; about 100
+// bytes for one grant).
+const stateBudgetExclusive = 260
+
 // stateBudget: teamAccessKit's grant's team, alone.
 func (workspaceTeamAccessExclusiveKit) stateBudget() covered[stateKit] {
 	return cover(stateKit{
