@@ -77,7 +77,7 @@ path, op, a, b = sys.argv[1:5]
 if op == "delfile":
     os.remove(path); sys.exit(0)
 text = open(path).read()
-unesc = lambda s: s.replace("\\n", "\n").replace("\\t", "\t")
+unesc = lambda s: s.replace("\\n", "\n").replace("\\t", "\t").replace("\\|", "|")
 if op == "delline":
     lines = text.split("\n")
     i = next((i for i, l in enumerate(lines) if re.search(a, l)), None)
