@@ -16,6 +16,7 @@
 //	<type>_data_source.go          the data source of the same name
 //	<type>_plural_data_source.go   the plural data source (policies, agent_tokens, ...)
 //	<type>_action.go               an action (module_test, agent_token_prune)
+//	<type>_kit_test.go             its kit: what every cross-type suite needs of it (kit_test.go)
 //
 // The type's name is one constant (resource_type.go), from which its
 // Metadata, identity and list resource names derive.
@@ -31,7 +32,7 @@
 //	policy_upload_tests.go  tfgov_policy_upload's tests_wo
 //	policy_upload_claim.go  one uploader per policy, refused at plan otherwise
 //	team_access_permissions.go access levels; the `permissions` object its data sources share
-//	team_access_plans.go    what one plan declared per workspace: a grant its exclusive set leaves out
+//	team_access_plans.go    what one plan declared per parent (a grantParentKind): a grant its exclusive set leaves out
 //
 // and module_test_run_configuration.go packs and uploads a module's
 // configuration for its test runs.

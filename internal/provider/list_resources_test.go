@@ -202,103 +202,34 @@ var (
 	}
 )
 
-// queryAdoptionFixtures makes, outside Terraform, objects of every managed
-// type for a query to find: two policies (one with code, one OPA), team
-// access of a workspace (a fixed level and custom), two agent tokens, a
-// plain and a sensitive test variable, a finished test run and a
-// deprecated module version. It returns the list blocks that find exactly
-// them, and how many objects they are.
+// queryAdoptionFixtures makes, outside Terraform, each kit's objects for
+// a query to find (adoptionKit). It returns the list blocks that find
+// exactly them, and how many objects they are.
 func queryAdoptionFixtures(t *testing.T) (string, int) {
 	t.Helper()
-	ctx := context.Background()
-	c := testAccClient(t)
-	org := testAccOrganization()
-	prefix := testAccName("query")
-	for _, p := range []struct {
-		kind  tfe.PolicyKind
-		query *string
-		code  string
-	}{
-		{tfe.Sentinel, nil, sentinelCode},
-		{tfe.OPA, tfe.String("data.terraform.policies.tags.deny"), ""},
-	} {
-		pol, err := c.Policies.Create(ctx, org, tfe.PolicyCreateOptions{Name: tfe.String(prefix + "-" + string(p.kind)), Kind: p.kind, Query: p.query, EnforcementLevel: tfe.EnforcementMode(tfe.EnforcementAdvisory), Description: tfe.String("made outside Terraform")})
-		if err != nil {
-			t.Fatalf("policy: %v", err)
-		}
-		t.Cleanup(func() { _ = c.Policies.Delete(context.Background(), pol.ID) })
-		if p.code != "" {
-			if err := c.Policies.Upload(ctx, pol.ID, []byte(p.code)); err != nil {
-				t.Fatalf("policy code: %v", err)
-			}
-		}
-	}
-	ws := testAccWorkspace(t)
-	for _, g := range []tfe.TeamAccessAddOptions{
-		{Access: tfe.Access(tfe.AccessWrite), Team: testAccTeam(t, nil), Workspace: ws},
-		{Access: tfe.Access(tfe.AccessCustom), Team: testAccTeam(t, nil), Workspace: ws, Runs: tfe.RunsPermission(tfe.RunsPermissionPlan), Variables: tfe.VariablesPermission(tfe.VariablesPermissionRead)},
-	} {
-		if _, err := c.TeamAccess.Add(ctx, g); err != nil {
-			t.Fatalf("team access: %v", err)
-		}
-	}
-	pool := testAccAgentPool(t)
-	for _, d := range []string{"first", "second"} {
-		if _, err := c.AgentTokens.Create(ctx, pool.ID, tfe.AgentTokenCreateOptions{Description: tfe.String(d)}); err != nil {
-			t.Fatalf("agent token: %v", err)
-		}
-	}
-	m := testAccRegistryModule(t, "1.0.0", "1.1.0")
-	mod := moduleRef{Organization: org, Name: m.Name, Provider: m.Provider}
-	for _, v := range []tfe.VariableCreateOptions{
-		{Key: tfe.String("AWS_REGION"), Value: tfe.String("eu-west-1"), Description: tfe.String("Region"), Category: tfe.Category(tfe.CategoryEnv)},
-		{Key: tfe.String("API_TOKEN"), Value: tfe.String("hush"), Category: tfe.Category(tfe.CategoryEnv), Sensitive: tfe.Bool(true)},
-	} {
-		if _, err := c.TestVariables.Create(ctx, mod.id(), v); err != nil {
-			t.Fatalf("test variable: %v", err)
-		}
-	}
-	if _, err := deprecateModuleVersion(ctx, c, testAccModuleVersion(m, "1.0.0"), tfe.String("Use 1.1.0."), tfe.String("https://example.com/upgrade")); err != nil {
-		t.Fatalf("deprecation: %v", err)
-	}
-	run := testAccTestRun(t, mod, testAccTestConfiguration(t, mod, "pass"))
-	if _, err := (testRunClient{c}).waitFor(ctx, mod, run.ID, func(r *testRunRecord) bool { return r.final() }); err != nil {
-		t.Fatalf("waiting for run %s: %v", run.ID, err)
-	}
+	e := &adoptionEnv{t: t, ctx: context.Background(), c: testAccClient(t), org: testAccOrganization(), prefix: testAccName("query")}
 	var b strings.Builder
-	for _, bl := range queryAdoptionBlocks(prefix, ws.ID, pool.ID, mod) {
-		fmt.Fprintf(&b, "list %q \"found\" {\n  provider         = tfgov\n  include_resource = true\n  limit            = 1000\n  config {\n    %s\n  }\n}\n\n", bl.typ, bl.cfg)
+	objects := 0
+	for _, k := range kits {
+		ak := k.generateConfig()
+		if !ak.ok {
+			continue
+		}
+		cfg, n := ak.c.make(e)
+		objects += n
+		fmt.Fprintf(&b, "list %q \"found\" {\n  provider         = tfgov\n  include_resource = true\n  limit            = 1000\n  config {\n    %s\n  }\n}\n\n", kitName(k), cfg)
 	}
-	// 2 policies, 1 upload, 2 grants, 2 tokens, 2 variables, 1 run, 1 deprecation.
-	return b.String(), 11
-}
-
-// queryAdoptionBlock is one list block of queryAdoptionFixtures' query: the
-// type and its config block's arguments.
-type queryAdoptionBlock struct{ typ, cfg string }
-
-// queryAdoptionBlocks are the list blocks that find queryAdoptionFixtures'
-// objects (policies named with prefix, grants of workspace wsID, tokens of
-// pool poolID, mod's variables, runs and deprecations).
-func queryAdoptionBlocks(prefix, wsID, poolID string, mod moduleRef) []queryAdoptionBlock {
-	modCfg := fmt.Sprintf("module_name = %q\n    module_provider = %q", mod.Name, mod.Provider)
-	return []queryAdoptionBlock{
-		{"tfgov_policy", fmt.Sprintf("search = %q", prefix)},
-		{"tfgov_policy_upload", fmt.Sprintf("search = %q", prefix)},
-		{"tfgov_team_access", fmt.Sprintf("workspace_id = %q", wsID)},
-		{"tfgov_agent_token", fmt.Sprintf("agent_pool_id = %q", poolID)},
-		{"tfgov_module_test_variable", modCfg},
-		{"tfgov_module_test_run", modCfg},
-		{"tfgov_module_version_deprecation", modCfg},
-	}
+	return b.String(), objects
 }
 
 // queryAdoptionTypes are the types TestAccListResources_generateConfig
-// covers: its list blocks' (registry_test.go).
+// covers: its kits' (registry_test.go).
 func queryAdoptionTypes() map[string]bool {
 	types := map[string]bool{}
-	for _, bl := range queryAdoptionBlocks("", "", "", moduleRef{}) {
-		types[bl.typ] = true
+	for _, k := range kits {
+		if k.generateConfig().ok {
+			types[kitName(k)] = true
+		}
 	}
 	return types
 }

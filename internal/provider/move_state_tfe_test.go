@@ -268,9 +268,14 @@ func getRaw(s tfsdk.State, p path.Path, out *tftypes.Value) error {
 // TestMoveStateFromTFE_everyVersionHasAMapping keeps the table and the
 // resources in step: every move is reachable from its target resource.
 func TestMoveStateFromTFE_everyVersionHasAMapping(t *testing.T) {
-	targets := map[string]resource.Resource{
-		"tfgov_policy": NewPolicyResource(), "tfgov_team_access": NewTeamAccessResource(),
-		"tfgov_agent_token": NewAgentTokenResource(), "tfgov_module_test_variable": NewModuleTestVariableResource(),
+	targets := map[string]resource.Resource{}
+	for _, e := range resourceRegistry {
+		if e.tfeMove != nil {
+			if e.tfeMove.target != e.typ.typeName("tfgov") {
+				t.Errorf("%s: its registry entry's tfeMove moves to %s", e.typ.typeName("tfgov"), e.tfeMove.target)
+			}
+			targets[e.tfeMove.target] = e.new()
+		}
 	}
 	for _, m := range tfeMoves {
 		r, ok := targets[m.target]

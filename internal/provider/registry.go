@@ -24,49 +24,8 @@ type registeredResource struct {
 	list            func() list.ListResource
 	listPermissions string
 	tfeMove         *tfeMove
-	// exempt gives, by suite, why the type is not in that cross-type suite:
-	// one of the reasons a reviewer can read (exemptionText).
-	exempt map[string]exemption
 	// providerOrder keeps Resources() in the order it had before the registry.
 	providerOrder int
-}
-
-// Cross-type test suites, each claiming to cover every resource type.
-const (
-	suiteStateBudget     = "TestAccStateBudget"
-	suiteRequestBudgets  = "TestAccRequestBudgets"
-	suiteChaos           = "TestAccChaos"
-	suiteCrash           = "TestAccCrashConvergence"
-	suiteIdentityNoPrior = "TestIdentity_protocolNoPriorIdentity"
-	suiteIdentityUpdate  = "TestIdentity_protocolUpdateEveryType"
-	suiteImportMissing   = "TestImportMissing"
-	suiteGenerateConfig  = "TestAccListResources_generateConfig"
-)
-
-// exemption is why a type is not in a cross-type suite: a reason of
-// exemptionText, and for exemptOwnTest the test that covers it instead.
-type exemption struct {
-	why  exemptReason
-	test string
-}
-
-// exemptReason is one of the reasons a type may be left out of a suite.
-type exemptReason int
-
-const (
-	_ exemptReason = iota
-	exemptCreatesNothing
-	exemptNoListResource
-	exemptCannotDelete
-	exemptOwnTest
-)
-
-// exemptionText is each reason as a reviewer reads it.
-var exemptionText = map[exemptReason]string{
-	exemptCreatesNothing: "it creates nothing (an apply only changes or removes records): no orphan, duplicate or half-made object to count or converge",
-	exemptNoListResource: "it has no list resource, which the suite finds or reads objects through",
-	exemptCannotDelete:   "its objects cannot be deleted (only their parent), so an exact count of the service's objects against the state cannot hold",
-	exemptOwnTest:        "a test of its own covers what the suite checks, in a way the suite's shared table cannot",
 }
 
 var resourceRegistry = []registeredResource{
@@ -76,9 +35,6 @@ var resourceRegistry = []registeredResource{
 		list:            func() list.ListResource { return &policyList{listBase{typ: policyType}} },
 		listPermissions: permTextPolicies,
 		tfeMove:         &tfePolicyMove,
-		exempt: map[string]exemption{
-			suiteIdentityUpdate: {exemptOwnTest, "TestIdentity_protocolUpdateNoPriorIdentity"},
-		},
 	},
 	{
 		typ: policyUploadType, new: NewPolicyUploadResource, identity: policyUploadIdentityAttrs, providerOrder: 6,
@@ -112,11 +68,6 @@ var resourceRegistry = []registeredResource{
 		permissions:     permTextTests,
 		list:            func() list.ListResource { return &moduleTestRunList{listBase{typ: moduleTestRunType}} },
 		listPermissions: permTextTests,
-		exempt: map[string]exemption{
-			// A create's requests follow the run's progress (polls).
-			suiteRequestBudgets: {exemptOwnTest, "TestAccModuleTestRunResource_requests"},
-			suiteCrash:          {why: exemptCannotDelete},
-		},
 	},
 	{
 		typ: moduleVersionDeprecationType, new: NewModuleVersionDeprecationResource, identity: moduleVersionDeprecationIdentityAttrs, providerOrder: 2,
@@ -125,21 +76,10 @@ var resourceRegistry = []registeredResource{
 			return &moduleVersionDeprecationList{listBase{typ: moduleVersionDeprecationType}}
 		},
 		listPermissions: permTextRegistry,
-		exempt: map[string]exemption{
-			suiteChaos: {why: exemptCreatesNothing},
-			suiteCrash: {why: exemptCreatesNothing},
-		},
 	},
 	{
 		typ: workspaceTeamAccessExclusiveType, new: NewWorkspaceTeamAccessExclusiveResource, identity: workspaceTeamAccessExclusiveIdentityAttrs, providerOrder: 7,
 		permissions: permTextManageAccess + ` It reads every grant of the workspace, which only these may see.`,
-		exempt: map[string]exemption{
-			suiteChaos:           {why: exemptCreatesNothing},
-			suiteCrash:           {why: exemptCreatesNothing},
-			suiteIdentityNoPrior: {why: exemptNoListResource},
-			suiteIdentityUpdate:  {why: exemptNoListResource},
-			suiteGenerateConfig:  {why: exemptNoListResource},
-		},
 	},
 }
 

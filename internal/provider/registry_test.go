@@ -9,6 +9,7 @@ import (
 	"maps"
 	"os"
 	"path/filepath"
+	"reflect"
 	"regexp"
 	"slices"
 	"strconv"
@@ -17,6 +18,7 @@ import (
 
 	"github.com/hashicorp/terraform-plugin-framework/action"
 	"github.com/hashicorp/terraform-plugin-framework/datasource"
+	"github.com/hashicorp/terraform-plugin-framework/list"
 	"github.com/hashicorp/terraform-plugin-framework/resource"
 
 	"github.com/tfgov/terraform-provider-tfgov/internal/statesize"
@@ -35,43 +37,60 @@ var crossTypeSuites = map[string]func() map[string]bool{
 	suiteGenerateConfig:  queryAdoptionTypes,
 }
 
-// TestRegistry_crossTypeSuites: every registered resource type is in every
-// suite that claims to cover every type, or its registry entry says why
-// not; a suite covers no type the registry lacks, and claims no exemption
-// it does not need.
+// TestRegistry_crossTypeSuites: every registered resource type has a kit
+// (kit_test.go's kits), and the kit gives each suite that claims to cover
+// every type its case, which the suite runs, or a typed reason why not;
+// a suite covers no type the registry lacks.
 func TestRegistry_crossTypeSuites(t *testing.T) {
 	registered := map[string]bool{}
-	tests := testFuncs(t, ".")
 	for _, r := range resourceRegistry {
-		name := r.typ.typeName("tfgov")
-		registered[name] = true
-		for _, suite := range slices.Sorted(maps.Keys(r.exempt)) {
-			e := r.exempt[suite]
+		registered[r.typ.typeName("tfgov")] = true
+	}
+	tests := testFuncs(t, ".")
+	kitOf := map[string]typeKit{}
+	for _, k := range kits {
+		name := kitName(k)
+		if kitOf[name] != nil {
+			t.Errorf("%s has two kits in kits (kit_test.go)", name)
+		}
+		kitOf[name] = k
+		if !registered[name] {
+			t.Errorf("%s has a kit (%s_kit_test.go), and the registry (registry.go) does not list it", name, k.kitType())
+		}
+	}
+	for _, r := range resourceRegistry {
+		if name := r.typ.typeName("tfgov"); kitOf[name] == nil {
+			t.Errorf("%s has no kit: add internal/provider/%s_kit_test.go (a type implementing typeKit, as agent_token_kit_test.go) and list it in kits (kit_test.go)", name, r.typ)
+		}
+	}
+	for _, k := range kits {
+		name := kitName(k)
+		parts := kitParts(k)
+		for _, suite := range slices.Sorted(maps.Keys(parts)) {
+			p := parts[suite]
+			covered := crossTypeSuites[suite]()[name]
 			switch {
 			case crossTypeSuites[suite] == nil:
-				t.Errorf("%s: exempt from %s, which is no cross-type suite (registry.go): the suites are %v", name, suite, slices.Sorted(maps.Keys(crossTypeSuites)))
-			case exemptionText[e.why] == "":
-				t.Errorf("%s: its exemption from %s has no reason of exemptionText (registry.go)", name, suite)
-			case e.why == exemptOwnTest && !tests[e.test]:
-				t.Errorf("%s: exempt from %s for a test of its own, and names no test of this package (%q)", name, suite, e.test)
-			case e.why != exemptOwnTest && e.test != "":
-				t.Errorf("%s: its exemption from %s names test %s, which only exemptOwnTest takes", name, suite, e.test)
+				t.Errorf("%s: its kit has a part for %s, which registry_test.go's crossTypeSuites lacks", name, suite)
+			case p.ok && !covered:
+				t.Errorf("%s: its kit's case of %s (%s_kit_test.go) makes no object of %s: the suite does not run it", name, suite, k.kitType(), name)
+			case !p.ok && covered:
+				t.Errorf("%s is covered by %s, yet its kit (%s_kit_test.go) exempts it (%q): drop the exemption", name, suite, k.kitType(), exemptionText[p.exempt.why])
+			case p.ok:
+			case exemptionText[p.exempt.why] == "":
+				t.Errorf("%s: its kit (%s_kit_test.go) gives %s neither a case (cover) nor an exemption of exemptionText (exempted)", name, k.kitType(), suite)
+			case p.exempt.why == exemptOwnTest && !tests[p.exempt.test]:
+				t.Errorf("%s: exempt from %s for a test of its own, and names no test of this package (%q)", name, suite, p.exempt.test)
+			}
+		}
+		for suite := range crossTypeSuites {
+			if _, ok := parts[suite]; !ok {
+				t.Errorf("%s: kitParts (kit_test.go) has no part for the suite %s", name, suite)
 			}
 		}
 	}
 	for _, suite := range slices.Sorted(maps.Keys(crossTypeSuites)) {
-		covered := crossTypeSuites[suite]()
-		for _, r := range resourceRegistry {
-			name := r.typ.typeName("tfgov")
-			e, exempt := r.exempt[suite]
-			switch {
-			case !covered[name] && !exempt:
-				t.Errorf("%s is not covered by %s: its table has no case of %s, and its registry entry (registry.go) gives no exemption", name, suite, name)
-			case covered[name] && exempt:
-				t.Errorf("%s is covered by %s, yet exempt from it in the registry (%q): drop the exemption", name, suite, exemptionText[e.why])
-			}
-		}
-		for _, name := range slices.Sorted(maps.Keys(covered)) {
+		for _, name := range slices.Sorted(maps.Keys(crossTypeSuites[suite]())) {
 			if !registered[name] {
 				t.Errorf("%s covers %s, which the registry (registry.go) does not list", suite, name)
 			}
@@ -423,6 +442,167 @@ func TestRegistry_performanceFigures(t *testing.T) {
 			t.Errorf("%s: PERFORMANCE.md \"State budgets\" lacks its row (`%s`), budget %s", typ, typ, want)
 		case states[i]["budget"] != want:
 			t.Errorf("%s: PERFORMANCE.md \"State budgets\" gives budget %q, the test's stated budget is %s (%s)", typ, states[i]["budget"], want, c.addr)
+		}
+	}
+	// Every kit's type has its rows, which say what its budget is: a
+	// stated number, or hashicorp/tfe's resource (the kit's tfe); every
+	// row is some kit's.
+	for _, k := range kits {
+		name := "`" + kitName(k) + "`"
+		rows := 0
+		for _, r := range states {
+			if r["type"] != name && !strings.HasPrefix(r["type"], name+" ") {
+				continue
+			}
+			rows++
+			what := r["what the budget is"]
+			if tfe := k.tfe(); tfe != "" && !strings.Contains(what, "`"+tfe+"`") {
+				t.Errorf("%s: PERFORMANCE.md \"State budgets\" row %s says its budget is %q, which does not name `%s`, its kit's hashicorp/tfe resource", kitName(k), r["type"], what, tfe)
+			}
+		}
+		if rows == 0 && k.stateBudget().ok {
+			t.Errorf("%s: PERFORMANCE.md \"State budgets\" has no row of it (its kit has a state budget)", kitName(k))
+		}
+	}
+	for _, r := range states {
+		if !slices.ContainsFunc(kits, func(k typeKit) bool {
+			name := "`" + kitName(k) + "`"
+			return r["type"] == name || strings.HasPrefix(r["type"], name+" ")
+		}) {
+			t.Errorf("PERFORMANCE.md \"State budgets\" has a row of %s, which no kit (kit_test.go) has", r["type"])
+		}
+	}
+}
+
+// kitOptionalFields are the functions of a kit's cases that a case may
+// leave nil; every other function a suite calls.
+var kitOptionalFields = map[string]bool{"budgetCase.fixtures": true, "identityNoPriorCase.pick": true}
+
+// TestRegistry_kitFields: every case a kit gives has each function its
+// suite calls, so a kit missing one fails here naming the type, the suite
+// and the field, not with a nil call in an acceptance run.
+func TestRegistry_kitFields(t *testing.T) {
+	f := &identityFixtures{}
+	for _, k := range kits {
+		name := kitName(k)
+		var cases []any
+		add := func(suite string, ok bool, c any) {
+			if ok {
+				cases = append(cases, suite, c)
+			}
+		}
+		add(suiteStateBudget, k.stateBudget().ok, k.stateBudget().c)
+		for _, c := range k.requestBudgets().c {
+			add(suiteRequestBudgets, true, c)
+		}
+		add(suiteChaos, k.chaos().ok, k.chaos().c)
+		add(suiteCrash, k.crash().ok, k.crash().c)
+		add(suiteIdentityNoPrior, k.identityNoPrior(f).ok, k.identityNoPrior(f).c)
+		add(suiteIdentityUpdate, k.identityUpdate(f).ok, k.identityUpdate(f).c)
+		add(suiteImportMissing, k.importMissing().ok, k.importMissing().c)
+		add(suiteGenerateConfig, k.generateConfig().ok, k.generateConfig().c)
+		for i := 0; i < len(cases); i += 2 {
+			v := reflect.ValueOf(cases[i+1])
+			for j := range v.NumField() {
+				field := v.Type().Name() + "." + v.Type().Field(j).Name
+				if v.Field(j).Kind() == reflect.Func && v.Field(j).IsNil() && !kitOptionalFields[field] {
+					t.Errorf("%s: its kit's case of %s has no %s, which the suite calls (%s_kit_test.go)", name, cases[i], field, k.kitType())
+				}
+			}
+		}
+	}
+}
+
+// TestRegistry_tfeMoves: a type whose kit names hashicorp/tfe's resource
+// for the same object moves it (the registry's tfeMove, reached through
+// the resource's MoveState), and its state budget is that resource's
+// bytes; a type without one has neither.
+func TestRegistry_tfeMoves(t *testing.T) {
+	ctx := context.Background()
+	for _, k := range kits {
+		name, tfeName := kitName(k), k.tfe()
+		reg := k.kitType().registered()
+		switch {
+		case tfeName != "" && reg.tfeMove == nil:
+			t.Errorf("%s: hashicorp/tfe has %s (its kit's tfe), and its registry entry (registry.go) has no tfeMove: add `tfeMove: &tfe…Move` from %s_move.go", name, tfeName, k.kitType())
+		case tfeName != "" && reg.tfeMove.source != tfeName:
+			t.Errorf("%s: its registry entry's tfeMove moves %s, its kit's tfe is %s", name, reg.tfeMove.source, tfeName)
+		case tfeName == "" && reg.tfeMove != nil:
+			t.Errorf("%s: its registry entry moves %s, and its kit's tfe says hashicorp/tfe has no such resource", name, reg.tfeMove.source)
+		}
+		if tfeName != "" {
+			m, ok := reg.new().(resource.ResourceWithMoveState)
+			if !ok || len(m.MoveState(ctx)) == 0 {
+				t.Errorf("%s: the resource has no MoveState moving %s: add it (%s_move.go, as team_access_move.go)", name, tfeName, k.kitType())
+			}
+		}
+		sk := k.stateBudget()
+		if !sk.ok {
+			continue
+		}
+		for _, c := range sk.c.cases(stateBudgets{}, nil) {
+			stated := c.against == "stated"
+			if tfeName != "" && stated {
+				t.Errorf("%s: its state budget %s is a stated number, not from %s's bytes (its kit's tfe)", name, c.addr, tfeName)
+			}
+			if tfeName == "" && !stated {
+				t.Errorf("%s: its state budget %s is %q, and its kit's tfe names no hashicorp/tfe resource: a stated budget", name, c.addr, c.against)
+			}
+		}
+	}
+}
+
+// TestRegistry_schemaPermissions: every type's page ends with what the API
+// token needs: its Schema defers withPermissions (CONTRIBUTING.md "The
+// type's files"), which the page shows only after make docs.
+func TestRegistry_schemaPermissions(t *testing.T) {
+	ctx := context.Background()
+	check := func(kind, name, file, desc, perms string) {
+		want := permissionsPrefix + strings.ToUpper(perms[:1]) + perms[1:]
+		if !strings.HasSuffix(desc, want) {
+			t.Errorf("%s tfgov_%s: its Schema's description does not end with %q: start %s's Schema with `defer withPermissions(&resp.Schema.MarkdownDescription, …)`", kind, name, want, file)
+		}
+	}
+	for _, r := range resourceRegistry {
+		var s resource.SchemaResponse
+		r.new().Schema(ctx, resource.SchemaRequest{}, &s)
+		check(kindResource, string(r.typ), string(r.typ)+"_resource.go", s.Schema.MarkdownDescription, r.permissions)
+		if r.list != nil {
+			var ls list.ListResourceSchemaResponse
+			r.list().ListResourceConfigSchema(ctx, list.ListResourceSchemaRequest{}, &ls)
+			check(kindListResource, string(r.typ), string(r.typ)+"_list.go", ls.Schema.MarkdownDescription, r.listPermissions)
+		}
+	}
+	for _, r := range dataSourceRegistry {
+		var s datasource.SchemaResponse
+		r.new().Schema(ctx, datasource.SchemaRequest{}, &s)
+		check(kindDataSource, string(r.typ), "its data source file", s.Schema.MarkdownDescription, r.permissions)
+	}
+	for _, r := range actionRegistry {
+		var s action.SchemaResponse
+		r.new().Schema(ctx, action.SchemaRequest{}, &s)
+		check(kindAction, string(r.typ), "its action file", s.Schema.MarkdownDescription, r.permissions)
+	}
+}
+
+// TestRegistry_sandboxREADME: the sandbox file that serves each type
+// (its kit's sandboxArea) exists, and the sandbox README's "Where things
+// are" links it.
+func TestRegistry_sandboxREADME(t *testing.T) {
+	dir := filepath.Join("..", "sandbox")
+	readme, err := os.ReadFile(filepath.Join(dir, "README.md"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	where, _, _ := strings.Cut(string(readme), "\n## Running the sandbox")
+	for _, k := range kits {
+		file := k.sandboxArea()
+		if _, err := os.Stat(filepath.Join(dir, file)); err != nil {
+			t.Errorf("%s: its kit's sandboxArea is %s, which internal/sandbox lacks", kitName(k), file)
+			continue
+		}
+		if link := fmt.Sprintf("[`%s`](%s)", file, file); !strings.Contains(where, link) {
+			t.Errorf("%s: internal/sandbox/README.md \"Where things are\" lacks %s, the row of the sandbox file that serves it (its kit's sandboxArea)", kitName(k), link)
 		}
 	}
 }

@@ -144,8 +144,8 @@ func runChaosApply(t *testing.T, chaos sandbox.Chaos) *chaosResult {
 	}
 	t.Cleanup(other.stopApplying)
 
-	config := fmt.Sprintf(chaosConfig, sb.address, sb.token, org, hclList(teams), hclList(workspaces), chaosSharedTokens, pool.ID, chaosOwnTokens,
-		chaosPolicies, chaosTeams*chaosWorkspaces, chaosVariables, mod.Name, mod.Provider, chaosTestRuns, testModuleDir(t, "pass"))
+	env := fleetEnv{org: org, pool: pool.ID, teams: teams, workspaces: workspaces, mod: mod, moduleDir: testModuleDir(t, "pass")}
+	config, resources := fleetConfig(fmt.Sprintf(chaosHead, sb.address, sb.token, org), env, typeKit.chaos)
 	dir := t.TempDir()
 	if err := os.WriteFile(filepath.Join(dir, "main.tf"), []byte(config), 0o600); err != nil {
 		t.Fatal(err)
@@ -158,7 +158,7 @@ func runChaosApply(t *testing.T, chaos sandbox.Chaos) *chaosResult {
 			t.Fatal(err)
 		}
 	}
-	res := &chaosResult{resources: chaosSharedTokens + chaosOwnTokens + 2*chaosPolicies + chaosTeams*chaosWorkspaces + chaosVariables + chaosTestRuns}
+	res := &chaosResult{resources: resources}
 
 	// 1. The apply under chaos, while the other configuration makes tokens.
 	sb.srv.ResetStats()
@@ -195,7 +195,7 @@ func runChaosApply(t *testing.T, chaos sandbox.Chaos) *chaosResult {
 		t.Fatal(err)
 	}
 	// Nothing on the service that is neither in state nor named.
-	if err := res.count(ctx, c, chaosState(t, tf), named, pool.ID, org, workspaces, mod, other); err != nil {
+	if err := res.count(ctx, c, chaosState(t, tf), named, env, other); err != nil {
 		t.Fatalf("after the apply: %v\n%s", err, out)
 	}
 
@@ -219,7 +219,7 @@ func runChaosApply(t *testing.T, chaos sandbox.Chaos) *chaosResult {
 		}
 	}
 	converged := &chaosResult{}
-	if err := converged.count(ctx, c, chaosState(t, tf), tokensNamed, pool.ID, org, workspaces, mod, other); err != nil {
+	if err := converged.count(ctx, c, chaosState(t, tf), tokensNamed, env, other); err != nil {
 		t.Fatalf("after following the errors: %v", err)
 	}
 	res.orphans, res.duplicates, res.missing = converged.orphans, converged.duplicates, converged.missing
@@ -239,7 +239,7 @@ func runChaosApply(t *testing.T, chaos sandbox.Chaos) *chaosResult {
 		t.Fatal(err)
 	}
 	left := &chaosResult{}
-	if err := left.count(ctx, c, nil, tokensNamed, pool.ID, org, workspaces, mod, other); err != nil {
+	if err := left.count(ctx, c, nil, tokensNamed, env, other); err != nil {
 		t.Fatalf("after the destroy: %v", err)
 	}
 	res.leftAfterDestroy = left.orphans
@@ -288,12 +288,41 @@ func chaosState(t *testing.T, tf func(args ...string) (string, int)) map[string]
 // description that nobody named may be one that a create of the second
 // configuration made and never heard of (res.otherLost), up to the number
 // of its creates that failed.
-func (res *chaosResult) count(ctx context.Context, c *tfe.Client, inState map[string]map[string]bool, named map[string]bool, poolID, org string, workspaces []string, mod moduleRef, other *otherConfiguration) error {
+func (res *chaosResult) count(ctx context.Context, c *tfe.Client, inState map[string]map[string]bool, named map[string]bool, env fleetEnv, other *otherConfiguration) error {
 	if inState == nil {
 		inState = map[string]map[string]bool{}
 	}
 	var problems []string
-	compare := func(typ string, onService map[string]int) {
+	otherUnknown := 0
+	for _, k := range kits {
+		fk := k.chaos()
+		if !fk.ok || (fk.c.outlivesDestroy && len(inState) == 0) {
+			continue
+		}
+		typ := kitName(k)
+		objects, err := fk.c.objects(ctx, c, env)
+		if err != nil {
+			return err
+		}
+		onService, keys := map[string]int{}, map[string]int{}
+		for _, o := range objects {
+			switch {
+			case inState[typ][o.id]:
+			case other.holds(o.id):
+				continue
+			case fk.c.unprovable && named[o.id]:
+				res.left++
+				continue
+			case fk.c.unprovable && o.key == fk.c.sharedKey && other != nil && otherUnknown < other.failedCreates:
+				otherUnknown++
+				res.otherLost++
+				continue
+			}
+			onService[o.id]++
+			if fk.c.unprovable && o.key != fk.c.sharedKey {
+				keys[o.key]++
+			}
+		}
 		for id, n := range onService {
 			if n > 1 {
 				res.duplicates += n - 1
@@ -317,101 +346,13 @@ func (res *chaosResult) count(ctx context.Context, c *tfe.Client, inState map[st
 				problems = append(problems, fmt.Sprintf("%s %s: the other configuration's, adopted", typ, id))
 			}
 		}
-	}
-	tokens := map[string]int{}
-	ownDescriptions := map[string]int{}
-	allTokens, err := serviceAgentTokens(ctx, c, poolID)
-	if err != nil {
-		return err
-	}
-	otherUnknown := 0
-	for _, tok := range allTokens {
-		switch {
-		case inState["tfgov_agent_token"][tok.ID]:
-		case other.holds(tok.ID):
-			continue
-		case named[tok.ID]:
-			res.left++
-			continue
-		case tok.Description == "chaos" && other != nil && otherUnknown < other.failedCreates:
-			otherUnknown++
-			res.otherLost++
-			continue
-		}
-		tokens[tok.ID]++
-		if tok.Description != "chaos" {
-			ownDescriptions[tok.Description]++
-		}
-	}
-	compare("tfgov_agent_token", tokens)
-	for d, n := range ownDescriptions {
-		if n > 1 {
-			res.duplicates += n - 1
-			problems = append(problems, fmt.Sprintf("agent token %q: %d tokens", d, n))
-		}
-	}
-
-	policies := map[string]int{}
-	pols, err := servicePolicies(ctx, c, org)
-	if err != nil {
-		return err
-	}
-	for _, p := range pols {
-		if !other.holds(p.ID) {
-			policies[p.ID]++
-		}
-	}
-	compare("tfgov_policy", policies)
-	// Every upload in state: its policy holds the code.
-	uploads := map[string]int{}
-	for id := range inState["tfgov_policy_upload"] {
-		if code, err := c.Policies.Download(ctx, id); err == nil && strings.HasPrefix(string(code), "main = rule") {
-			uploads[id]++
-		}
-	}
-	compare("tfgov_policy_upload", uploads)
-
-	grants := map[string]int{}
-	for _, ws := range workspaces {
-		l, err := serviceTeamAccess(ctx, c, ws)
-		if err != nil {
-			return err
-		}
-		for _, g := range l {
-			if !other.holds(g.ID) {
-				grants[g.ID]++
+		for key, n := range keys {
+			if n > 1 {
+				res.duplicates += n - 1
+				problems = append(problems, fmt.Sprintf("%s %q: %d objects", typ, key, n))
 			}
 		}
 	}
-	compare("tfgov_team_access", grants)
-
-	vars := map[string]int{}
-	vl, err := serviceTestVariables(ctx, c, mod)
-	if err != nil {
-		return err
-	}
-	for _, v := range vl {
-		if !other.holds(v.ID) {
-			vars[v.ID]++
-		}
-	}
-	compare("tfgov_module_test_variable", vars)
-
-	// Runs cannot be deleted: after a destroy they stay on the service.
-	if len(inState) > 0 {
-		runs := map[string]int{}
-		l, err := serviceTestRuns(ctx, c, mod)
-		if err != nil {
-			return err
-		}
-		for _, r := range l {
-			if !other.holds(r.ID) {
-				runs[r.ID]++
-			}
-		}
-		compare("tfgov_module_test_run", runs)
-	}
-
 	if len(problems) > 0 {
 		slices.Sort(problems)
 		return fmt.Errorf("the service does not hold exactly the objects in state:\n%s", strings.Join(problems, "\n"))
@@ -427,9 +368,9 @@ func hclList(vals []string) string {
 	return "[" + strings.Join(q, ", ") + "]"
 }
 
-// chaosConfig is TestAccChaos's configuration (fmt verbs: runChaosApply's
-// arguments); chaosTypes reads the types it covers from it.
-const chaosConfig = `
+// chaosHead is TestAccChaos's configuration before the kits' resources
+// (fmt verbs: the sandbox's address and token, the organization).
+const chaosHead = `
 terraform {
   required_providers {
     tfgov = { source = "tfgov/tfgov" }
@@ -441,58 +382,11 @@ provider "tfgov" {
   token        = %[2]q
   organization = %[3]q
 }
-
-locals {
-  teams      = %[4]s
-  workspaces = %[5]s
-}
-
-resource "tfgov_agent_token" "shared" {
-  count         = %[6]d
-  agent_pool_id = %[7]q
-  description   = "chaos"
-}
-
-resource "tfgov_agent_token" "own" {
-  count         = %[8]d
-  agent_pool_id = %[7]q
-  description   = "chaos-${count.index}"
-}
-
-resource "tfgov_policy" "p" {
-  count       = %[9]d
-  name        = "chaos-${count.index}"
-  description = "policy ${count.index}"
-}
-
-resource "tfgov_policy_upload" "p" {
-  count     = %[9]d
-  policy_id = tfgov_policy.p[count.index].id
-  content   = "main = rule { ${count.index} >= 0 }\n"
-}
-
-resource "tfgov_team_access" "t" {
-  count        = %[10]d
-  team_id      = local.teams[count.index %% length(local.teams)]
-  workspace_id = local.workspaces[floor(count.index / length(local.teams))]
-  access       = "read"
-}
-
-resource "tfgov_module_test_variable" "v" {
-  count           = %[11]d
-  module_name     = %[12]q
-  module_provider = %[13]q
-  key             = "CHAOS_${count.index}"
-  value           = "value-${count.index}"
-}
-
-resource "tfgov_module_test_run" "r" {
-  count           = %[14]d
-  module_name     = %[12]q
-  module_provider = %[13]q
-  source          = %[15]q
-  triggers        = { n = count.index }
-}
 `
 
-func chaosTypes() map[string]bool { return configTypes(chaosConfig) }
+// chaosTypes are the types TestAccChaos covers: those its kits'
+// configurations declare (registry_test.go).
+func chaosTypes() map[string]bool {
+	config, _ := fleetConfig("", fleetEnv{teams: []string{""}, workspaces: []string{""}}, typeKit.chaos)
+	return configTypes(config)
+}

@@ -100,7 +100,8 @@ func crashAndConverge(t *testing.T, tfBin, cliConfig string, killAt int) {
 	}
 
 	dir := t.TempDir()
-	config := fmt.Sprintf(crashConfig, sb.address, sb.token, org, pool.ID, hclList(teams), ws.ID, mod.Name, mod.Provider)
+	env := fleetEnv{org: org, pool: pool.ID, teams: teams, workspaces: []string{ws.ID}, mod: mod, moduleDir: testModuleDir(t, "pass")}
+	config, _ := fleetConfig(fmt.Sprintf(chaosHead, sb.address, sb.token, org), env, typeKit.crash)
 	if err := os.WriteFile(filepath.Join(dir, "main.tf"), []byte(config), 0o600); err != nil {
 		t.Fatal(err)
 	}
@@ -239,61 +240,35 @@ func crashAndConverge(t *testing.T, tfBin, cliConfig string, killAt int) {
 	}
 	// What the service holds, through go-tfe paging to the end, without
 	// the other configuration's objects.
-	service := map[string][]string{}
-	tokens, err := serviceAgentTokens(ctx, c, pool.ID)
-	if err != nil {
-		t.Fatal(err)
-	}
-	for _, tok := range tokens {
-		if !other.holds(tok.ID) {
-			service["tfgov_agent_token"] = append(service["tfgov_agent_token"], tok.ID)
-		}
-	}
-	pols, err := servicePolicies(ctx, c, org)
-	if err != nil {
-		t.Fatal(err)
-	}
-	for _, p := range pols {
-		if other.holds(p.ID) {
+	orphanTokens := 0
+	for _, k := range kits {
+		fk := k.crash()
+		if !fk.ok {
 			continue
 		}
-		service["tfgov_policy"] = append(service["tfgov_policy"], p.ID)
-		if code, err := c.Policies.Download(ctx, p.ID); err == nil && len(code) > 0 {
-			service["tfgov_policy_upload"] = append(service["tfgov_policy_upload"], p.ID)
+		typ := kitName(k)
+		objects, err := fk.c.objects(ctx, c, env)
+		if err != nil {
+			t.Fatal(err)
 		}
-	}
-	grants, err := serviceTeamAccess(ctx, c, ws.ID)
-	if err != nil {
-		t.Fatal(err)
-	}
-	for _, g := range grants {
-		if !other.holds(g.ID) {
-			service["tfgov_team_access"] = append(service["tfgov_team_access"], g.ID)
+		var service []string
+		for _, o := range objects {
+			if !other.holds(o.id) {
+				service = append(service, o.id)
+			}
 		}
-	}
-	vars, err := serviceTestVariables(ctx, c, mod)
-	if err != nil {
-		t.Fatal(err)
-	}
-	for _, v := range vars {
-		if !other.holds(v.ID) {
-			service["tfgov_module_test_variable"] = append(service["tfgov_module_test_variable"], v.ID)
-		}
-	}
-	orphanTokens := 0
-	for _, typ := range []string{"tfgov_agent_token", "tfgov_policy", "tfgov_policy_upload", "tfgov_team_access", "tfgov_module_test_variable"} {
-		for _, id := range service[typ] {
+		for _, id := range service {
 			if state[typ][id] {
 				continue
 			}
-			if typ == "tfgov_agent_token" {
+			if fk.c.unprovable {
 				orphanTokens++
 				continue
 			}
 			t.Errorf("%s %s is on the service but not in state", typ, id)
 		}
-		if len(state[typ]) > len(service[typ]) {
-			t.Errorf("%s: %d in state, %d on the service", typ, len(state[typ]), len(service[typ]))
+		if len(state[typ]) > len(service) {
+			t.Errorf("%s: %d in state, %d on the service", typ, len(state[typ]), len(service))
 		}
 	}
 	t.Logf("killed after %d writes (%d had reached the service); re-apply: %s; %d import blocks followed; converged with %d objects; agent tokens left by the killed apply: %d",
@@ -324,52 +299,9 @@ func importBlocksFromErrors(output string) (imports string, unnamed []string) {
 	return strings.Join(blocks, "\n"), unnamed
 }
 
-// crashConfig is TestAccCrashConvergence's configuration (fmt verbs:
-// crashAndConverge's arguments); crashTypes reads the types it covers from it.
-const crashConfig = `
-terraform {
-  required_providers {
-    tfgov = { source = "tfgov/tfgov" }
-  }
+// crashTypes are the types TestAccCrashConvergence covers: those its
+// kits' configurations declare (registry_test.go).
+func crashTypes() map[string]bool {
+	config, _ := fleetConfig("", fleetEnv{workspaces: []string{""}}, typeKit.crash)
+	return configTypes(config)
 }
-
-provider "tfgov" {
-  address      = %[1]q
-  token        = %[2]q
-  organization = %[3]q
-}
-
-resource "tfgov_agent_token" "a" {
-  count         = 5
-  agent_pool_id = %[4]q
-  description   = "crash-${count.index}"
-}
-
-resource "tfgov_policy" "p" {
-  count = 10
-  name  = "crash-${count.index}"
-}
-
-resource "tfgov_policy_upload" "p" {
-  count     = 10
-  policy_id = tfgov_policy.p[count.index].id
-  content   = "main = rule { true }\n"
-}
-
-resource "tfgov_team_access" "t" {
-  count        = 5
-  team_id      = %[5]s[count.index]
-  workspace_id = %[6]q
-  access       = "read"
-}
-
-resource "tfgov_module_test_variable" "v" {
-  count           = 10
-  module_name     = %[7]q
-  module_provider = %[8]q
-  key             = "CRASH_${count.index}"
-  value           = "value-${count.index}"
-}
-`
-
-func crashTypes() map[string]bool { return configTypes(crashConfig) }

@@ -42,15 +42,16 @@ func goFiles(t *testing.T, dir string, tests bool) []string {
 
 // TestHouseTestFiles: every test file is named for the file it tests
 // (<file>_test.go), for the cross-type suite it holds (suite_*_test.go), or
-// is test set-up shared by both (acctest*_test.go).
+// is test set-up shared by both (acctest*_test.go), or is a type's kit
+// (<type>_kit_test.go, and kit_test.go for what kits share).
 func TestHouseTestFiles(t *testing.T) {
 	sources := goFiles(t, ".", false)
 	for _, f := range goFiles(t, ".", true) {
-		if strings.HasPrefix(f, "suite_") || strings.HasPrefix(f, "acctest") {
+		if strings.HasPrefix(f, "suite_") || strings.HasPrefix(f, "acctest") || f == "kit_test.go" || typeFile(f, []string{"_kit_test.go"}) {
 			continue
 		}
 		if !slices.Contains(sources, strings.TrimSuffix(f, "_test.go")+".go") {
-			t.Errorf("%s: tests no file of that name; name it <file>_test.go for the file it tests, suite_*_test.go for a cross-type suite, or acctest_*_test.go for shared test set-up", f)
+			t.Errorf("%s: tests no file of that name; name it <file>_test.go for the file it tests, suite_*_test.go for a cross-type suite, <type>_kit_test.go for a type's kit, or acctest_*_test.go for shared test set-up", f)
 		}
 	}
 }

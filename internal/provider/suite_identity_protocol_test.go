@@ -106,13 +106,17 @@ func TestIdentity_protocolNoPriorIdentity(t *testing.T) {
 	}
 
 	f := &identityFixtures{ctx: ctx, c: c, pol: pol, uploaded: uploaded, ws: ws, ta: ta, pool: pool, tok: tok, mod: mod, v: v, ver: ver}
-	for _, tc := range identityNoPriorCases(f) {
-		t.Run(tc.typ, func(t *testing.T) {
-			typ := "tfgov_" + tc.typ
+	for _, k := range kits {
+		tc := k.identityNoPrior(f).c
+		if !k.identityNoPrior(f).ok {
+			continue
+		}
+		t.Run(string(k.kitType()), func(t *testing.T) {
+			typ := kitName(k)
 			var state map[string]tftypes.Value
 			var want map[string]string
 			for _, r := range p.list(typ, tc.cfg(), true, 100) {
-				if tc.typ != "policy" || r.identity["id"] == pol.ID {
+				if tc.pick == nil || tc.pick(r.identity) {
 					state, want = r.resource, r.identity
 				}
 			}
@@ -239,9 +243,14 @@ func TestIdentity_protocolUpdateEveryType(t *testing.T) {
 	}); err != nil {
 		t.Fatal(err)
 	}
-	for _, tc := range identityUpdateCases(&identityFixtures{ws: ws, pool: pool, mod: mod}) {
-		t.Run(tc.typ, func(t *testing.T) {
-			typ := "tfgov_" + tc.typ
+	f := &identityFixtures{ws: ws, pool: pool, mod: mod}
+	for _, k := range kits {
+		tc := k.identityUpdate(f).c
+		if !k.identityUpdate(f).ok {
+			continue
+		}
+		t.Run(string(k.kitType()), func(t *testing.T) {
+			typ := kitName(k)
 			res := p.list(typ, tc.cfg(), true, 10)
 			if len(res) != 1 {
 				t.Fatalf("%d listed", len(res))
@@ -294,69 +303,41 @@ func (f *identityFixtures) modCfg() map[string]string {
 	return map[string]string{"module_name": f.mod.Name, "module_provider": f.mod.Provider}
 }
 
+// identityNoPriorCase is a kit's case of
+// TestIdentity_protocolNoPriorIdentity: the list resource's config, which
+// listed object to refresh (nil: any), and its removal outside Terraform.
 type identityNoPriorCase struct {
-	typ    string
 	cfg    func() map[string]string
+	pick   func(identity map[string]string) bool
 	remove func() error
 }
 
-// identityNoPriorCases are TestIdentity_protocolNoPriorIdentity's cases.
-func identityNoPriorCases(f *identityFixtures) []identityNoPriorCase {
-	none := func() map[string]string { return nil }
-	return []identityNoPriorCase{
-		{"policy", none, func() error { return f.c.Policies.Delete(f.ctx, f.pol.ID) }},
-		{"policy_upload", none, func() error { return f.c.Policies.Delete(f.ctx, f.uploaded.ID) }},
-		{"team_access", func() map[string]string { return map[string]string{"workspace_id": f.ws.ID} }, func() error { return f.c.TeamAccess.Remove(f.ctx, f.ta.ID) }},
-		{"agent_token", func() map[string]string { return map[string]string{"agent_pool_id": f.pool.ID} }, func() error { return f.c.AgentTokens.Delete(f.ctx, f.tok.ID) }},
-		{"module_test_variable", f.modCfg, func() error { return f.c.TestVariables.Delete(f.ctx, f.mod.id(), f.v.ID) }},
-		{"module_version_deprecation", f.modCfg, func() error { return undeprecateModuleVersion(f.ctx, f.c, f.ver) }},
-		// A run cannot be deleted, only its module, made again without runs
-		// (last: the module goes; a missing module fails the refresh).
-		{"module_test_run", f.modCfg, func() error {
-			if err := f.c.RegistryModules.DeleteProvider(f.ctx, f.mod.id()); err != nil {
-				return err
-			}
-			_, err := f.c.RegistryModules.Create(f.ctx, f.mod.Organization, tfe.RegistryModuleCreateOptions{
-				Name: tfe.String(f.mod.Name), Provider: tfe.String(f.mod.Provider), RegistryName: tfe.PrivateRegistry,
-			})
-			return err
-		}},
-	}
-}
-
+// identityUpdateCase is a kit's case of
+// TestIdentity_protocolUpdateEveryType.
 type identityUpdateCase struct {
-	typ string
 	cfg func() map[string]string
 	// change is the planned change of the update.
 	change map[string]tftypes.Value
 }
 
-// identityUpdateCases are TestIdentity_protocolUpdateEveryType's cases.
-func identityUpdateCases(f *identityFixtures) []identityUpdateCase {
-	return []identityUpdateCase{
-		{"policy_upload", func() map[string]string { return nil }, map[string]tftypes.Value{"content": tftypes.NewValue(tftypes.String, "main = rule { false }\n"), "content_sha256": tftypes.NewValue(tftypes.String, nil)}},
-		{"team_access", func() map[string]string { return map[string]string{"workspace_id": f.ws.ID} }, map[string]tftypes.Value{"access": tftypes.NewValue(tftypes.String, "write")}},
-		{"agent_token", func() map[string]string { return map[string]string{"agent_pool_id": f.pool.ID} }, nil},
-		{"module_test_variable", f.modCfg, map[string]tftypes.Value{"value": tftypes.NewValue(tftypes.String, "w")}},
-		{"module_version_deprecation", f.modCfg, map[string]tftypes.Value{"reason": tftypes.NewValue(tftypes.String, "older")}},
-		{"module_test_run", f.modCfg, map[string]tftypes.Value{"wait_for_completion": tftypes.NewValue(tftypes.Bool, false)}},
-	}
-}
-
 // identityNoPriorTypes and identityUpdateTypes are the types the two tests
-// cover (registry_test.go).
+// cover: their kits' (registry_test.go).
 func identityNoPriorTypes() map[string]bool {
 	types := map[string]bool{}
-	for _, c := range identityNoPriorCases(&identityFixtures{}) {
-		types["tfgov_"+c.typ] = true
+	for _, k := range kits {
+		if k.identityNoPrior(&identityFixtures{}).ok {
+			types[kitName(k)] = true
+		}
 	}
 	return types
 }
 
 func identityUpdateTypes() map[string]bool {
 	types := map[string]bool{}
-	for _, c := range identityUpdateCases(&identityFixtures{}) {
-		types["tfgov_"+c.typ] = true
+	for _, k := range kits {
+		if k.identityUpdate(&identityFixtures{}).ok {
+			types[kitName(k)] = true
+		}
 	}
 	return types
 }

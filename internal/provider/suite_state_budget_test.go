@@ -5,7 +5,6 @@ import (
 	"cmp"
 	"encoding/base64"
 	"encoding/json"
-	"fmt"
 	"net/url"
 	"os"
 	"path/filepath"
@@ -51,31 +50,7 @@ import (
 // third of tfe_policy's bytes at either size, and its budget is
 // tfe_policy's without code plus the digest. The state is measured after
 // a refresh, whose records (a source file's digest) stay in state.
-const (
-	// stateBudgetPolicyUpload is tfgov_policy_upload's stated budget
-	// (hashicorp/tfe has no separate upload) with its code from `source`,
-	// whatever the code's size, with the organization's name counted as 10
-	// characters and the file's path as 40; 36 of them are its null
-	// tests_wo and tests_sha256 (testsNulls).
-	stateBudgetPolicyUpload = 560
-	// stateBudgetDeprecation and stateBudgetTestRun are the stated budgets
-	// of the types hashicorp/tfe does not have, with the organization's
-	// and the module's names counted as 10 and 12 characters. The stated
-	// budgets leave out the identity (Terraform 1.12+). A test run's
-	// holds, since the budget is measured after a refresh, the refresh's
-	// record of its source directory (code_hash.go, 37 bytes).
-	stateBudgetDeprecation = 300
-	stateBudgetTestRun     = 720
-	// stateBudgetExclusive is tfgov_workspace_team_access_exclusive's
-	// (hashicorp/tfe has no such type) with one team, without the identity,
-	// with the refresh's record of the grant it saw (grantRecord: an
-	// update's apply removes only the grants its plan's refresh saw, issue
-	// 43 row 6; Terraform's re-plan at apply sees only the state's private
-	// data, so the record lives there; about 100 bytes for one grant), and
-	// removed_grant_ids, empty after a refresh (+23: the grants a new
-	// resource's plan saw, which stop its apply when made again since).
-	stateBudgetExclusive = 285
-)
+// The stated budgets are the kits' (<type>_kit_test.go).
 
 // TestAccStateBudget applies one object of every resource type and checks
 // each instance's bytes in the state file against its budget.
@@ -91,10 +66,12 @@ func TestAccStateBudget(t *testing.T) {
 	dir := t.TempDir()
 	sizes := map[string]int{"median": int(policysample.Rego.Median), "p99": int(policysample.Rego.P99)}
 	codes := map[string]string{}
-	policies := ""
+	env := stateEnv{name: name, team: team.ID, workspace: ws.ID, pool: pool.ID, mod: moduleRef{Organization: org, Name: mod.Name, Provider: mod.Provider},
+		moduleDir: testModuleDir(t, "pass"), files: map[string]string{}}
 	for label, size := range sizes {
 		codes[label] = policysample.RegoCode("terraform.policies.tags", 0, 0, size)
 		file := filepath.Join(dir, label+".rego")
+		env.files[label] = file
 		// source's copy, named as users write it: "${path.module}/policies/..."
 		rel := filepath.Join(dir, "policies", label+".rego")
 		if err := os.MkdirAll(filepath.Dir(rel), 0o700); err != nil {
@@ -105,100 +82,19 @@ func TestAccStateBudget(t *testing.T) {
 				t.Fatal(err)
 			}
 		}
-		policies += fmt.Sprintf(`
-resource "tfgov_policy" "inline_%[2]s" {
-  name        = "%[1]s-i-%[2]s"
-  description = "budget policy"
-  kind        = "opa"
-  query       = "data.terraform.policies.tags.deny"
-  content     = file(%[3]q)
-}
-
-resource "tfgov_policy" "lean_%[2]s" {
-  name        = "%[1]s-l-%[2]s"
-  description = "budget policy"
-  kind        = "opa"
-  query       = "data.terraform.policies.tags.deny"
-  content_wo  = file(%[3]q)
-}
-
-resource "tfgov_policy" "src_%[2]s" {
-  name        = "%[1]s-s-%[2]s"
-  description = "budget policy"
-  kind        = "opa"
-  query       = "data.terraform.policies.tags.deny"
-  source      = "${path.module}/policies/%[2]s.rego"
-}
-
-resource "tfgov_policy" "two_%[2]s" {
-  name        = "%[1]s-u-%[2]s"
-  description = "budget policy"
-  kind        = "opa"
-  query       = "data.terraform.policies.tags.deny"
-}
-
-resource "tfgov_policy_upload" "two_%[2]s" {
-  policy_id = tfgov_policy.two_%[2]s.id
-  source    = %[3]q
-}
-
-resource "tfgov_policy" "tested_%[2]s" {
-  name        = "%[1]s-t-%[2]s"
-  description = "budget policy"
-  kind        = "opa"
-  query       = "data.terraform.policies.tags.deny"
-  source      = "${path.module}/policies/%[2]s.rego"
-  tests_wo = {
-    code     = ["package budget_test\n\ntest_ok if { true }\n"]
-    examples = [{ input = jsonencode({ plan = {} }), expect = "pass" }]
-  }
-}
-`, name, label, file)
 	}
-	config := fmt.Sprintf(`
+	config := `
 terraform {
   required_providers {
     tfgov = { source = "tfgov/tfgov" }
   }
 }
-%[1]s
-resource "tfgov_team_access" "this" {
-  team_id      = %[3]q
-  workspace_id = %[4]q
-  access       = "read"
-}
-
-resource "tfgov_agent_token" "this" {
-  agent_pool_id = %[5]q
-  description   = "budget token"
-}
-
-resource "tfgov_module_test_variable" "this" {
-  module_name     = %[6]q
-  module_provider = %[7]q
-  key             = "BUDGET_VAR"
-  value           = "budget value"
-}
-
-resource "tfgov_module_version_deprecation" "this" {
-  module_name     = %[6]q
-  module_provider = %[7]q
-  module_version  = "1.0.0"
-  reason          = "budget"
-}
-
-resource "tfgov_module_test_run" "this" {
-  module_name         = %[6]q
-  module_provider     = %[7]q
-  source              = %[8]q
-  wait_for_completion = false
-}
-
-resource "tfgov_workspace_team_access_exclusive" "this" {
-  workspace_id = %[4]q
-  team_ids     = [tfgov_team_access.this.team_id]
-}
-`, policies, "", team.ID, ws.ID, pool.ID, mod.Name, mod.Provider, testModuleDir(t, "pass"))
+`
+	for _, k := range kits {
+		if sk := k.stateBudget(); sk.ok {
+			config += sk.c.config(env)
+		}
+	}
 	if err := os.WriteFile(filepath.Join(dir, "main.tf"), []byte(config), 0o600); err != nil {
 		t.Fatal(err)
 	}
@@ -262,42 +158,20 @@ type stateBudgetCase struct {
 	budget        func(statesize.Instance) int
 }
 
-// stateBudgetCases are TestAccStateBudget's instances (codes: the policy
-// code by size label).
+// stateBudgetCases are TestAccStateBudget's instances: the kits' (codes:
+// the policy code by size label).
 func stateBudgetCases(b stateBudgets, codes map[string]string) []stateBudgetCase {
 	var cases []stateBudgetCase
-	for _, label := range []string{"median", "p99"} {
-		code := b.raw(codes[label])
-		cases = append(cases,
-			stateBudgetCase{"tfgov_policy.inline_" + label, "tfe_policy + longer names + null content_wo and content_sha256 + proof", func(i statesize.Instance) int {
-				return b.tfePolicy(i, code) + policyAllowance(i) + leanNulls + proofAllowance
-			}},
-			stateBudgetCase{"tfgov_policy.lean_" + label, "tfe_policy without code + longer names + the code's SHA-256 + proof, at most a third of tfe_policy's", func(i statesize.Instance) int {
-				return min(b.tfePolicy(i, json.RawMessage("null"))+policyAllowance(i)+leanDigest+proofAllowance, b.tfePolicy(i, code)/3+testsNulls)
-			}},
-			stateBudgetCase{"tfgov_policy.src_" + label, "tfe_policy without code + longer names + the file's path and the code's SHA-256 + proof and the refresh's record of the file, at most a third of tfe_policy's", func(i statesize.Instance) int {
-				return min(b.tfePolicy(i, json.RawMessage("null"))+policyAllowance(i)+b.sourceDigest(i)+proofRecordAllowance, b.tfePolicy(i, code)/3+testsNulls)
-			}},
-			stateBudgetCase{"tfgov_policy.two_" + label, "tfe_policy (with the upload's code) + longer names + null content_wo and content_sha256", func(i statesize.Instance) int {
-				return b.tfePolicy(i, code) + policyAllowance(i) + leanNulls
-			}},
-			stateBudgetCase{"tfgov_policy_upload.two_" + label, "stated", func(statesize.Instance) int { return stateBudgetPolicyUpload }},
-			stateBudgetCase{"tfgov_policy.tested_" + label, "src_ + the tests' SHA-256 (tests_sha256)", func(i statesize.Instance) int {
-				return min(b.tfePolicy(i, json.RawMessage("null"))+policyAllowance(i)+b.sourceDigest(i)+proofRecordAllowance, b.tfePolicy(i, code)/3+testsNulls) + testsDigest
-			}},
-		)
+	for _, k := range kits {
+		if sk := k.stateBudget(); sk.ok {
+			cases = append(cases, sk.c.cases(b, codes)...)
+		}
 	}
-	return append(cases, []stateBudgetCase{
-		{"tfgov_team_access.this", "tfe_team_access + identity", b.tfeTeamAccess},
-		{"tfgov_agent_token.this", "tfe_agent_token + identity + null rotation_triggers", b.tfeAgentToken},
-		{"tfgov_module_test_variable.this", "tfe_test_variable + identity", b.tfeTestVariable},
-		{"tfgov_module_version_deprecation.this", "stated", func(statesize.Instance) int { return stateBudgetDeprecation }},
-		{"tfgov_module_test_run.this", "stated", func(statesize.Instance) int { return stateBudgetTestRun }},
-		{"tfgov_workspace_team_access_exclusive.this", "stated", func(statesize.Instance) int { return stateBudgetExclusive }},
-	}...)
+	return cases
 }
 
-// stateBudgetTypes are the types TestAccStateBudget covers (registry_test.go).
+// stateBudgetTypes are the types TestAccStateBudget covers: those its
+// kits' cases name (registry_test.go).
 func stateBudgetTypes() map[string]bool {
 	types := map[string]bool{}
 	for _, c := range stateBudgetCases(stateBudgets{}, nil) {

@@ -14,10 +14,29 @@ import (
 // The grants and exclusive sets this process planned, by parent: a grant its parent's exclusive set leaves
 // out flaps, so whichever plans second fails. DESIGN.md "Exclusive team access: the grants a plan saw".
 
-// accessParent is what holds grants: a workspace now ("workspace"), a project later.
-type accessParent struct{ kind, id string }
+// grantParentKind is what teams are granted access on, as a value: a workspace now; a project is
+// another value (its grant and exclusive resource types, its label), not a copy of this mechanism.
+type grantParentKind struct {
+	noun             string       // as messages name it
+	grant, exclusive resourceType // the grant resource and the exclusive set on this kind of parent
+	// label names a parent for a message; teamNames the teams of grants on it (a request, on error paths).
+	label     func(d *providerData, ctx context.Context, id string) string
+	teamNames func(d *providerData, ctx context.Context, id string, grants []*tfe.TeamAccess) map[string]string
+}
 
-func (p accessParent) String() string { return p.kind + " " + p.id }
+// workspaceGrants: tfgov_team_access and tfgov_workspace_team_access_exclusive.
+var workspaceGrants = &grantParentKind{
+	noun: "workspace", grant: teamAccessType, exclusive: workspaceTeamAccessExclusiveType,
+	label: (*providerData).workspaceLabel, teamNames: (*providerData).teamNames,
+}
+
+// accessParent is one parent that holds grants.
+type accessParent struct {
+	kind *grantParentKind
+	id   string
+}
+
+func (p accessParent) String() string { return p.kind.noun + " " + p.id }
 
 // plannedAccess is kept for the provider process, which plans every resource of one walk.
 type plannedAccess struct {
@@ -61,23 +80,26 @@ func (p *plannedAccess) planExclusive(parent accessParent, keep map[string]bool)
 	return out
 }
 
-// accessFlap says why a grant resource and an exclusive set of one workspace would undo each other
-// on every apply; the team names cost a request on this error path only.
-func (d *providerData) accessFlap(ctx context.Context, wsID string, teamIDs []string) string {
+// accessFlap says why a grant resource and an exclusive set of one parent would undo each other on
+// every apply; the team names cost a request on this error path only.
+func (d *providerData) accessFlap(ctx context.Context, parent accessParent, teamIDs []string) string {
 	grants := make([]*tfe.TeamAccess, 0, len(teamIDs))
 	for _, id := range teamIDs {
 		grants = append(grants, &tfe.TeamAccess{Team: &tfe.Team{ID: id}})
 	}
-	names := d.teamNames(ctx, wsID, grants)
+	k := parent.kind
+	names := k.teamNames(d, ctx, parent.id, grants)
 	labels := make([]string, 0, len(teamIDs))
 	for _, id := range teamIDs {
 		labels = append(labels, "team "+teamLabel(names, id))
 	}
-	return fmt.Sprintf("This configuration grants %s access to workspace %s with tfgov_team_access, and its tfgov_workspace_team_access_exclusive of that workspace "+
+	grant, exclusive := k.grant.typeName("tfgov"), k.exclusive.typeName("tfgov")
+	return fmt.Sprintf("This configuration grants %s access to %s %s with %s, and its %s of that %s "+
 		"leaves them out of team_ids. Each apply would undo the previous one: one adds the access, the next removes it, for ever.\n\n"+
-		"Add %s to the team_ids of the tfgov_workspace_team_access_exclusive (for example team_ids = [for a in tfgov_team_access.<name> : a.team_id]), "+
-		"or remove the tfgov_team_access.",
-		strings.Join(labels, ", "), d.workspaceLabel(ctx, wsID), strings.Join(teamIDs, ", "))
+		"Add %s to the team_ids of the %s (for example team_ids = [for a in %s.<name> : a.team_id]), "+
+		"or remove the %s.",
+		strings.Join(labels, ", "), k.noun, k.label(d, ctx, parent.id), grant, exclusive, k.noun,
+		strings.Join(teamIDs, ", "), exclusive, grant, grant)
 }
 
 // isKnown: neither null nor unknown.

@@ -18,7 +18,8 @@ import (
 // conflict.
 func TestPlannedAccess(t *testing.T) {
 	t.Parallel()
-	ws1, ws2 := accessParent{"workspace", "ws-1"}, accessParent{"workspace", "ws-2"}
+	ws1, ws2 := accessParent{workspaceGrants, "ws-1"}, accessParent{workspaceGrants, "ws-2"}
+	projects := &grantParentKind{noun: "project"}
 	keep := map[string]bool{"team-b": true}
 	for _, tc := range []struct {
 		name         string
@@ -33,7 +34,7 @@ func TestPlannedAccess(t *testing.T) {
 		{"exclusive first, kept", false, ws1, "team-b", false},
 		{"another workspace", true, ws2, "team-a", false},
 		{"another workspace, exclusive first", false, ws2, "team-a", false},
-		{"a project of the same ID", false, accessParent{"project", "ws-1"}, "team-a", false},
+		{"a project of the same ID", false, accessParent{projects, "ws-1"}, "team-a", false},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			t.Parallel()

@@ -460,8 +460,9 @@ func (r *teamAccessResource) planFlap(ctx context.Context, plan teamAccessResour
 		return
 	}
 	teamID, wsID := plan.TeamID.ValueString(), plan.WorkspaceID.ValueString()
-	if r.data.lists.plannedAccess.planGrant(accessParent{"workspace", wsID}, teamID) {
-		resp.Diagnostics.AddAttributeError(path.Root("team_id"), "Team access and exclusive team access disagree", r.data.accessFlap(ctx, wsID, []string{teamID}))
+	parent := accessParent{workspaceGrants, wsID}
+	if r.data.lists.plannedAccess.planGrant(parent, teamID) {
+		resp.Diagnostics.AddAttributeError(path.Root("team_id"), "Team access and exclusive team access disagree", r.data.accessFlap(ctx, parent, []string{teamID}))
 	}
 }
 

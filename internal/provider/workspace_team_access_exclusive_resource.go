@@ -130,8 +130,9 @@ func (r *workspaceTeamAccessExclusiveResource) ModifyPlan(ctx context.Context, r
 		return
 	}
 	wsID := plan.WorkspaceID.ValueString()
-	if left := r.data.lists.plannedAccess.planExclusive(accessParent{"workspace", wsID}, keep); len(left) > 0 {
-		resp.Diagnostics.AddAttributeError(path.Root("team_ids"), "Team access and exclusive team access disagree", r.data.accessFlap(ctx, wsID, left))
+	parent := accessParent{workspaceGrants, wsID}
+	if left := r.data.lists.plannedAccess.planExclusive(parent, keep); len(left) > 0 {
+		resp.Diagnostics.AddAttributeError(path.Root("team_ids"), "Team access and exclusive team access disagree", r.data.accessFlap(ctx, parent, left))
 		return
 	}
 	// prior: the refreshed state's teams; nil for a new (or replaced) resource.
