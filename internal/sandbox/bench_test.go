@@ -2,6 +2,7 @@ package sandbox_test
 
 import (
 	"context"
+	"fmt"
 	"testing"
 
 	tfe "github.com/hashicorp/go-tfe"
@@ -60,5 +61,36 @@ func BenchmarkModuleTestRun(b *testing.B) {
 		if got := waitRun(b, w.owner, id, tr.ID, tfe.TestRunFinished, tfe.TestRunErrored); got.TestStatus != tfe.TestPass {
 			b.Fatalf("run %s: %s %s", got.ID, got.Status, got.TestStatus)
 		}
+	}
+}
+
+// BenchmarkTeamList measures the first page of an organization of 2,000
+// teams, as a member of one of them sees it (the visibility of each team
+// is the member's teams' and the organization access's).
+func BenchmarkTeamList(b *testing.B) {
+	ctx := context.Background()
+	w := newWorld(b)
+	var mine *tfe.Team
+	for i := range 2000 {
+		visibility := "secret"
+		if i%2 == 0 {
+			visibility = "organization"
+		}
+		t, err := w.owner.Teams.Create(ctx, w.org, tfe.TeamCreateOptions{Name: tfe.String(fmt.Sprintf("bench-%d", i)), Visibility: tfe.String(visibility)})
+		if err != nil {
+			b.Fatal(err)
+		}
+		mine = t
+	}
+	for name, c := range map[string]*tfe.Client{"owner": w.owner, "member": w.member(b, "bench@example.invalid", mine)} {
+		b.Run(name, func(b *testing.B) {
+			opts := &tfe.TeamListOptions{ListOptions: tfe.ListOptions{PageSize: 100}}
+			b.ReportAllocs()
+			for b.Loop() {
+				if _, err := c.Teams.List(ctx, w.org, opts); err != nil {
+					b.Fatal(err)
+				}
+			}
+		})
 	}
 }

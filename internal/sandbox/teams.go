@@ -97,13 +97,24 @@ func (st *state) teamResource(t *team) resource {
 // canSeeTeam: owners and teams with access-secret-teams see every team;
 // other members see visible teams and the secret teams they belong to.
 func (st *state) canSeeTeam(p principal, t *team) bool {
-	if !st.memberOf(p, t.Org) {
-		return false
+	return st.teamSeer(p, t.Org)(t)
+}
+
+// teamSeer is canSeeTeam for the teams of org, with p's memberships looked
+// up once: a list of N teams checked each from scratch cost N scans of
+// every team.
+func (st *state) teamSeer(p principal, org string) func(*team) bool {
+	if !st.memberOf(p, org) {
+		return func(*team) bool { return false }
 	}
-	if t.Visibility == "organization" || st.hasOrgAccess(p, t.Org, func(a orgAccess) bool { return a.AccessSecretTeams }) {
-		return true
+	if st.hasOrgAccess(p, org, func(a orgAccess) bool { return a.AccessSecretTeams }) {
+		return func(t *team) bool { return t.Org == org }
 	}
-	return slices.ContainsFunc(st.teamsOf(p, t.Org), func(m *team) bool { return m.ID == t.ID })
+	mine := map[string]bool{}
+	for _, m := range st.teamsOf(p, org) {
+		mine[m.ID] = true
+	}
+	return func(t *team) bool { return t.Org == org && (t.Visibility == "organization" || mine[t.ID]) }
 }
 
 func canManageTeams(a orgAccess) bool { return a.ManageTeams }
@@ -176,8 +187,9 @@ func (s *Server) listTeams(w http.ResponseWriter, r *http.Request, p principal) 
 	}
 	names := strings.Split(r.URL.Query().Get("filter[names]"), ",")
 	query := strings.ToLower(r.URL.Query().Get("q"))
+	sees := s.st.teamSeer(p, org)
 	all := sorted(s.st.Teams, func(t *team) bool {
-		return t.Org == org && s.st.canSeeTeam(p, t) && (names[0] == "" || slices.Contains(names, t.Name)) &&
+		return sees(t) && (names[0] == "" || slices.Contains(names, t.Name)) &&
 			strings.Contains(strings.ToLower(t.Name), query)
 	})
 	return writeList(w, r, all, s.st.teamResource)
