@@ -46,7 +46,7 @@ type workspaceTeamAccessExclusiveModel struct {
 	TeamIDs        types.Set    `tfsdk:"team_ids"`
 	RemovedTeamIDs types.Set    `tfsdk:"removed_team_ids"`
 	// RemovedGrants: the grants (tws- IDs) the plan saw and the apply removes. A new resource's
-	// are planned from the service again at apply, so a grant made over since stops the apply.
+	// are read from the service again at apply, so a grant made again since stops the apply.
 	RemovedGrants types.Set `tfsdk:"removed_grant_ids"`
 }
 
@@ -399,10 +399,10 @@ func (r *workspaceTeamAccessExclusiveResource) apply(ctx context.Context, plan w
 // plannedGrants is removed_grant_ids: an update's from the refresh's record (seen) alone, like
 // removed_team_ids, so that Terraform's second plan at apply makes the same set; a new
 // resource's, and an update's without a record, from the grants the plan removes (removed).
-func plannedGrants(prior, removedTeams map[string]bool, seen grantRecord, removed []*tfe.TeamAccess) types.Set {
+func plannedGrants(prior, teams map[string]bool, seen grantRecord, removed []*tfe.TeamAccess) types.Set {
 	ids := map[string]bool{}
 	if prior != nil && seen != nil {
-		for team := range removedTeams {
+		for team := range teams {
 			if seen[team] != "" {
 				ids[seen[team]] = true
 			}
