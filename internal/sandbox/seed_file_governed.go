@@ -186,30 +186,11 @@ func (p *seedParser) teamAccessSection(o *seedObj, orgName string, teams map[str
 // permissions reads a custom grant's permissions (the API's attributes,
 // with underscores) into perms, over the service's defaults.
 func (p *seedParser) permissions(path string, v any, perms *workspacePermissions) {
-	allowed := make([]string, 0, len(teamAccessPermissionAttrs))
+	attrs := make([]permissionAttr[workspacePermissions], 0, len(teamAccessPermissionAttrs))
 	for _, pa := range teamAccessPermissionAttrs {
-		allowed = append(allowed, strings.ReplaceAll(pa.attr, "-", "_"))
+		attrs = append(attrs, permissionAttr[workspacePermissions]{attr: pa.attr, allowed: pa.allowed, str: pa.str, flag: pa.flag})
 	}
-	slices.Sort(allowed)
-	po := p.object(path, v, allowed...)
-	if po == nil {
-		return
-	}
-	for _, pa := range teamAccessPermissionAttrs {
-		key := strings.ReplaceAll(pa.attr, "-", "_")
-		if pa.flag != nil {
-			*pa.flag(perms) = po.boolean(key, *pa.flag(perms))
-			continue
-		}
-		if s := po.str(key, false, func(s string) string {
-			if !slices.Contains(pa.allowed, s) {
-				return "is not allowed: " + strings.Join(pa.allowed, ", ")
-			}
-			return ""
-		}); s != "" {
-			*pa.str(perms) = s
-		}
-	}
+	seedPermissionObject(p, path, v, attrs, perms)
 }
 
 // named returns the ID of name in known (name -> ID), failing at path with
