@@ -14,6 +14,7 @@ const (
 	permTextDeprecation   = `the organization's "Manage private registry" permission (an owner, the organization token, or a team with that permission), and the Plus edition.`
 	permTextRegistry      = `any member of the organization: every member may read its private registry.`
 	permTextSeeWorkspaces = `any member of the organization: a member finds the workspaces it may read (owners, and teams with "View all workspaces" or "Manage workspaces", find all).`
+	permTextSeeProjects   = `any member of the organization: a member finds the projects it may read (owners, and teams with "View all projects", "Manage projects", "View all workspaces" or "Manage workspaces", find all; other members the projects their teams hold access to).`
 	permTextSeeTeams      = `any member of the organization: a secret team is found only by its members, owners, and teams with "View all secret teams".`
 )
 

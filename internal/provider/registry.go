@@ -105,6 +105,8 @@ var dataSourceRegistry = []registeredDataSource{
 	{workspacesDataSourceType, NewWorkspacesDataSource, permTextSeeWorkspaces},
 	{teamDataSourceType, NewTeamDataSource, permTextSeeTeams},
 	{teamsDataSourceType, NewTeamsDataSource, permTextSeeTeams},
+	{projectDataSourceType, NewProjectDataSource, permTextSeeProjects},
+	{projectsDataSourceType, NewProjectsDataSource, permTextSeeProjects},
 	{agentPoolDataSourceType, NewAgentPoolDataSource, `any member of the organization: every member may read its agent pools (their tokens need "Manage agent pools").`},
 	{registryModuleDataSourceType, NewRegistryModuleDataSource, permTextRegistry},
 	{policyEvaluationDataSourceType, NewPolicyEvaluationDataSource, `none: it makes no request, and works with no token or organization configured.`},

@@ -23,6 +23,7 @@ const (
 	moduleTestRunType                resourceType = "module_test_run"
 	moduleVersionDeprecationType     resourceType = "module_version_deprecation"
 	workspaceTeamAccessExclusiveType resourceType = "workspace_team_access_exclusive"
+	projectTeamAccessExclusiveType   resourceType = "project_team_access_exclusive"
 )
 
 // dataSourceType is a data source's type without the provider prefix.
@@ -38,6 +39,8 @@ const (
 	policyDataSourceType              dataSourceType = "policy"
 	policiesDataSourceType            dataSourceType = "policies"
 	policyEvaluationDataSourceType    dataSourceType = "policy_evaluation"
+	projectDataSourceType             dataSourceType = "project"
+	projectsDataSourceType            dataSourceType = "projects"
 	registryModuleDataSourceType      dataSourceType = "registry_module"
 	teamDataSourceType                dataSourceType = "team"
 	teamsDataSourceType               dataSourceType = "teams"
