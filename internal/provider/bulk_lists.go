@@ -8,11 +8,12 @@ import (
 
 // bulkLists: the shared lists (shared_lists.go) of the types refreshed in bulk, and what is known of policies.
 type bulkLists struct {
-	agentTokens      sharedLists[string, recordsByID[*tfe.AgentToken]] // by agent pool ID
-	teamAccess       sharedLists[string, recordsByID[*tfe.TeamAccess]] // by workspace ID
-	policies         sharedLists[string, recordsByID[*policyAPI]]      // by organization
-	teams            sharedLists[string, recordsByID[*tfe.Team]]       // by organization
-	parents          sharedLists[string, parentSeen]                   // gone or cannot see (gone.go), by "kind:ID"
+	agentTokens      sharedLists[string, recordsByID[*tfe.AgentToken]]        // by agent pool ID
+	teamAccess       sharedLists[string, recordsByID[*tfe.TeamAccess]]        // by workspace ID
+	projectAccess    sharedLists[string, recordsByID[*tfe.TeamProjectAccess]] // by project ID
+	policies         sharedLists[string, recordsByID[*policyAPI]]             // by organization
+	teams            sharedLists[string, recordsByID[*tfe.Team]]              // by organization
+	parents          sharedLists[string, parentSeen]                          // gone or cannot see (gone.go), by "kind:ID"
 	testRunPages     sharedLists[testRunPageKey, testRunPage]
 	policyIdentities sync.Map                                         // policy ID → policyIdentity: kind, name, organization, so an upload's plan needs no read
 	inlineCode       sync.Map                                         // policy ID → bool: its code is tfgov_policy's content, no upload allowed

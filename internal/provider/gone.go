@@ -16,6 +16,7 @@ type parentSeen struct {
 	missing   bool
 	name      string
 	allGrants bool
+	project   string // a workspace's project ID
 	// versions in semantic version order, joined by ", ": a string keeps parentSeen comparable.
 	versions string
 }

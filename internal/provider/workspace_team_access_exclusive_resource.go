@@ -1,7 +1,6 @@
 package provider
 
 import (
-	"cmp"
 	"context"
 	"fmt"
 	"maps"
@@ -48,12 +47,22 @@ type workspaceTeamAccessExclusiveModel struct {
 	// RemovedGrants: the grants (tws- IDs) the plan saw and the apply removes. A new resource's
 	// are read from the service again at apply, so a grant made again since stops the apply.
 	RemovedGrants types.Set `tfsdk:"removed_grant_ids"`
+	// ProjectTeamIDs: the teams that reach the workspace through its project, which team_ids cannot lock out.
+	ProjectTeamIDs types.Set `tfsdk:"project_team_ids"`
+}
+
+func (m workspaceTeamAccessExclusiveModel) set() exclusiveSet {
+	return exclusiveSet{ParentID: m.WorkspaceID, TeamIDs: m.TeamIDs, RemovedTeamIDs: m.RemovedTeamIDs, RemovedGrants: m.RemovedGrants}
+}
+
+func (m *workspaceTeamAccessExclusiveModel) take(s exclusiveSet) {
+	m.WorkspaceID, m.TeamIDs, m.RemovedTeamIDs, m.RemovedGrants = s.ParentID, s.TeamIDs, s.RemovedTeamIDs, s.RemovedGrants
 }
 
 func (r *workspaceTeamAccessExclusiveResource) Schema(_ context.Context, _ resource.SchemaRequest, resp *resource.SchemaResponse) {
 	defer withPermissions(&resp.Schema.MarkdownDescription, workspaceTeamAccessExclusiveType.permissions())
 	resp.Schema = schema.Schema{
-		MarkdownDescription: "The complete set of teams that may hold access to a workspace. On apply, the access of every team of the workspace " +
+		MarkdownDescription: "The complete set of teams that may hold a grant on a workspace (team access). On apply, the access of every team of the workspace " +
 			"that `team_ids` does not name is removed; no access is ever added (that is `tfgov_team_access`'s job). A refresh lists the " +
 			"workspace's team access (one request per 100 grants) and adds every team holding access to `team_ids` in state, so `terraform plan` " +
 			"shows each team that would lose access as an element leaving `team_ids`, and an empty plan means the workspace has no grant the " +
@@ -64,6 +73,11 @@ func (r *workspaceTeamAccessExclusiveResource) Schema(_ context.Context, _ resou
 			"the refresh too, unless the API token's user sees every workspace of the provider's organization, a team of `team_ids` is of it, and its workspace list lacks the workspace: " +
 			"then the resource leaves state with a warning. Otherwise, if it was deleted, remove the resource from state (`terraform state rm`, or a `removed` block).\n\n" +
 			"Destroying this resource removes it from state only: no access is removed. Import it by workspace ID.\n\n" +
+			"**What it governs, and what it does not.** Permissions add up: a team also reaches the workspace through a grant on the workspace's **project** " +
+			"(team project access, which `tfgov_project_team_access_exclusive` governs), and through the organization (the owners team, and teams that may " +
+			"\"Manage all workspaces\" or \"Manage all projects\"). This resource removes workspace grants only. So it shows the teams holding project " +
+			"access in `project_team_ids`, and each plan warns naming every one of them that `team_ids` leaves out, with the project: a lock-down holds only " +
+			"when the project's team access is managed exclusively too. Organization-level access is the teams' settings (hashicorp/tfe's `tfe_team`).\n\n" +
 			"**Lock-out guard.** The plan fails when it would remove the `admin` access through which the API token's own user administers the " +
 			"workspace: the user (from the token check every configuration makes) belongs to the team losing it, holds `admin` access through no team " +
 			"that keeps it, and is neither in the owners team nor in a team that may manage all workspaces (from the organization's team list, read " +
@@ -99,6 +113,15 @@ func (r *workspaceTeamAccessExclusiveResource) Schema(_ context.Context, _ resou
 					"before: if the workspace's grants changed in between, a new resource's apply stops before removing anything, with " +
 					"\"Provider produced inconsistent final plan\" for `removed_team_ids` or `removed_grant_ids`; plan again to see them.",
 			},
+			"project_team_ids": schema.SetAttribute{
+				Computed:    true,
+				ElementType: types.StringType,
+				MarkdownDescription: "IDs of the teams that hold team access on the workspace's project (`tfgov_project_team_access_exclusive` governs those): " +
+					"each reaches the workspace through the project whatever `team_ids` says, and every plan warns naming each that `team_ids` leaves out, and the project. " +
+					"Read at each refresh (the project's read and its grant list, one each per project and operation); known after the apply for a new resource. " +
+					"Null when the API token may not see every grant of the project (it needs " + permProjectTeamAccess + ", or `can-read-teams` on it): " +
+					"then the plan warns that it cannot tell.",
+			},
 			"removed_grant_ids": schema.SetAttribute{
 				Computed:    true,
 				ElementType: types.StringType,
@@ -111,107 +134,52 @@ func (r *workspaceTeamAccessExclusiveResource) Schema(_ context.Context, _ resou
 	}
 }
 
-// ModifyPlan plans removed_team_ids, refuses a lock-out (lockOut), and warns with each grant the
-// apply removes by team name: the diff shows bare IDs.
+// ModifyPlan plans removed_team_ids and removed_grant_ids (exclusiveParent.plan), and warns
+// naming each team that reaches the workspace through its project and team_ids leaves out.
 func (r *workspaceTeamAccessExclusiveResource) ModifyPlan(ctx context.Context, req resource.ModifyPlanRequest, resp *resource.ModifyPlanResponse) {
 	if req.Plan.Raw.IsNull() || r.data == nil {
 		return
 	}
-	var plan, state workspaceTeamAccessExclusiveModel
+	var plan workspaceTeamAccessExclusiveModel
 	resp.Diagnostics.Append(req.Plan.Get(ctx, &plan)...)
 	if resp.Diagnostics.HasError() {
 		return
 	}
-	keep, ok := teamIDsOf(ctx, plan.TeamIDs)
-	if !ok || plan.WorkspaceID.IsUnknown() {
-		// Known when the apply plans again with known values.
-		resp.Diagnostics.Append(resp.Plan.SetAttribute(ctx, path.Root("removed_team_ids"), types.SetUnknown(types.StringType))...)
-		resp.Diagnostics.Append(resp.Plan.SetAttribute(ctx, path.Root("removed_grant_ids"), types.SetUnknown(types.StringType))...)
+	var prior *exclusiveSet
+	var state workspaceTeamAccessExclusiveModel
+	if !req.State.Raw.IsNull() {
+		resp.Diagnostics.Append(req.State.Get(ctx, &state)...)
+		s := state.set()
+		prior = &s
+	}
+	out := workspaceExclusive.plan(ctx, r.data, plan.set(), prior, req.Private, &resp.Diagnostics)
+	if !out.ok {
+		return
+	}
+	resp.Diagnostics.Append(resp.Plan.SetAttribute(ctx, path.Root("removed_team_ids"), out.removedTeams)...)
+	resp.Diagnostics.Append(resp.Plan.SetAttribute(ctx, path.Root("removed_grant_ids"), out.removedGrants)...)
+	keep, known := teamIDsOf(ctx, plan.TeamIDs)
+	if plan.WorkspaceID.IsUnknown() {
 		return
 	}
 	wsID := plan.WorkspaceID.ValueString()
-	parent := accessParent{workspaceGrants, wsID}
-	if left := r.data.lists.plannedAccess.planExclusive(parent, keep); len(left) > 0 {
-		resp.Diagnostics.AddAttributeError(path.Root("team_ids"), "Team access and exclusive team access disagree", r.data.accessFlap(ctx, parent, left))
+	// An update keeps its refresh's project teams, so the apply's second plan makes the same;
+	// a new resource's are known after its apply, and its plan reads them for the warning.
+	projectTeams := types.SetUnknown(types.StringType)
+	if prior != nil && state.WorkspaceID.Equal(plan.WorkspaceID) && !state.ProjectTeamIDs.IsUnknown() {
+		projectTeams = state.ProjectTeamIDs
+	}
+	resp.Diagnostics.Append(resp.Plan.SetAttribute(ctx, path.Root("project_team_ids"), projectTeams)...)
+	if !known {
 		return
 	}
-	// prior: the refreshed state's teams; nil for a new (or replaced) resource.
-	var prior map[string]bool
-	var seen grantRecord
-	if !req.State.Raw.IsNull() {
-		resp.Diagnostics.Append(req.State.Get(ctx, &state)...)
-		if state.WorkspaceID.Equal(plan.WorkspaceID) {
-			if prior, _ = teamIDsOf(ctx, state.TeamIDs); prior == nil {
-				prior = map[string]bool{}
-			}
-			seen = readGrantRecord(ctx, req.Private, &resp.Diagnostics)
-			if len(removedTeams(nil, keep, prior, seen)) == 0 {
-				// Nothing leaves team_ids: no request, and an unchanged plan keeps removed_team_ids.
-				removed, grants := teamIDSet(nil), teamIDSet(nil)
-				if plan.TeamIDs.Equal(state.TeamIDs) && !state.RemovedTeamIDs.IsNull() {
-					removed = state.RemovedTeamIDs
-					if !state.RemovedGrants.IsNull() {
-						grants = state.RemovedGrants
-					}
-				}
-				resp.Diagnostics.Append(resp.Plan.SetAttribute(ctx, path.Root("removed_team_ids"), removed)...)
-				resp.Diagnostics.Append(resp.Plan.SetAttribute(ctx, path.Root("removed_grant_ids"), grants)...)
-				return
-			}
-		}
+	reach := r.data.projectRoutes(ctx, wsID)
+	if !projectTeams.IsUnknown() {
+		reach.teams, _ = teamIDsOf(ctx, projectTeams)
 	}
-	if prior == nil {
-		// A new resource's plan trusts the list alone, which must then be complete.
-		seen, err := r.data.seeWorkspace(ctx, wsID)
-		if err != nil {
-			resp.Diagnostics.AddError("Error reading workspace", fmt.Sprintf("Reading workspace %s to tell whether the API token sees every grant of it: %s", wsID, err))
-			return
-		}
-		if !seen.missing && !seen.allGrants { // missing: the list below says so
-			resp.Diagnostics.AddAttributeError(path.Root("workspace_id"), "Cannot plan exclusive team access", exclusiveNotAllGrants(wsID, seen.name)+
-				" Plan with a token that has the permission.")
-			return
-		}
+	if msg := reach.warning(ctx, r.data, wsID, keep); msg != "" {
+		resp.Diagnostics.AddAttributeWarning(path.Root("team_ids"), "Teams reach the workspace through its project", msg)
 	}
-	grants, err := r.data.workspaceTeamAccess(ctx, wsID)
-	if err != nil {
-		resp.Diagnostics.AddError("Error listing team access", workspaceAccessError(wsID, err))
-		return
-	}
-	if grants.parentMissing {
-		resp.Diagnostics.AddAttributeError(path.Root("workspace_id"), "Workspace not found",
-			workspaceNotFound(wsID))
-		return
-	}
-	removedIDs := removedTeams(grants, keep, prior, seen)
-	resp.Diagnostics.Append(resp.Plan.SetAttribute(ctx, path.Root("removed_team_ids"), teamIDSet(removedIDs))...)
-	removed := revocations(grants, keep, removedIDs, seen)
-	resp.Diagnostics.Append(resp.Plan.SetAttribute(ctx, path.Root("removed_grant_ids"), plannedGrants(prior, removedIDs, seen, removed))...)
-	if len(removed) == 0 {
-		return
-	}
-	if msg := r.data.lockOut(ctx, wsID, grants, removed); msg != "" {
-		resp.Diagnostics.AddAttributeError(path.Root("team_ids"), "Removing this team access would lock the API token out of the workspace", msg)
-		return
-	}
-	// Names from the shared team list (read only when a grant goes) and the refresh's
-	// workspace read, never from state.
-	names := r.data.teamNames(ctx, wsID, removed)
-	lines := make([]string, 0, len(removed))
-	for _, g := range removed {
-		lines = append(lines, fmt.Sprintf("  - team %s: %s access (%s)", teamLabel(names, g.Team.ID), g.Access, g.ID))
-	}
-	if prior == nil {
-		resp.Diagnostics.AddWarning("Team access will be removed",
-			fmt.Sprintf("Applying removes the access of %d team(s) to workspace %s that team_ids does not name (removed_team_ids):\n%s\n\n"+
-				"Add a team to team_ids to keep its access. A grant made after this plan is not removed by its apply: Terraform plans a new "+
-				"resource again when it applies it, and if the grants to remove differ then, it stops with \"Provider produced inconsistent final plan\" "+
-				"for removed_team_ids or removed_grant_ids before anything is removed; plan again.", len(removed), r.data.workspaceLabel(ctx, wsID), strings.Join(lines, "\n")))
-		return
-	}
-	resp.Diagnostics.AddWarning("Team access will be removed",
-		fmt.Sprintf("Applying removes the access of %d team(s) that leave team_ids from workspace %s (removed_team_ids):\n%s\n\n"+
-			"Put a team back in team_ids to keep its access.", len(removed), r.data.workspaceLabelHeld(wsID), strings.Join(lines, "\n")))
 }
 
 // Create removes the grants of the plan's removed_team_ids, one DELETE each.
@@ -225,9 +193,8 @@ func (r *workspaceTeamAccessExclusiveResource) Create(ctx context.Context, req r
 	r.apply(ctx, plan, nil, nil, &resp.State, resp.Private, &resp.Diagnostics)
 }
 
-// Read adds every team holding access to team_ids, so a team that would lose it shows leaving in
-// the plan, and records the grants it saw (grantRecord). Without can-update it fails: only a token
-// that sees every grant can say which teams hold access.
+// Read adds every team holding access to team_ids (exclusiveParent.refresh), and reads the
+// teams that reach the workspace through its project.
 func (r *workspaceTeamAccessExclusiveResource) Read(ctx context.Context, req resource.ReadRequest, resp *resource.ReadResponse) {
 	defer r.syncIdentity(ctx, &req.State, &resp.State, resp.Identity, &resp.Diagnostics)
 	var state workspaceTeamAccessExclusiveModel
@@ -236,44 +203,16 @@ func (r *workspaceTeamAccessExclusiveResource) Read(ctx context.Context, req res
 		return
 	}
 	importing := takeImporting(ctx, req, resp)
-	wsID := state.WorkspaceID.ValueString()
-	if seen, err := r.data.seeWorkspace(ctx, wsID); err == nil && seen.missing {
-		if importing {
-			importedMissing(&resp.Diagnostics, "exclusive team access", workspaceNotFound(wsID))
-			return
-		}
-		if teams, _ := teamIDsOf(ctx, state.TeamIDs); r.data.workspaceGone(ctx, wsID, slices.Sorted(maps.Keys(teams))) {
-			resp.Diagnostics.AddWarning("Workspace deleted: exclusive team access removed from state",
-				fmt.Sprintf("The exclusive team access of workspace %s left state: the workspace was deleted. %s", wsID, r.data.workspaceGoneProof()))
-			resp.State.RemoveResource(ctx)
-			return
-		}
-	}
-	if why := r.data.exclusiveCannotSee(ctx, wsID); why != "" {
-		resp.Diagnostics.AddAttributeError(path.Root("workspace_id"), "Cannot refresh exclusive team access", why)
+	out, remove := workspaceExclusive.refresh(ctx, r.data, state.set(), importing, resp.Private, &resp.Diagnostics)
+	if remove {
+		resp.State.RemoveResource(ctx)
 		return
 	}
-	grants, err := r.data.workspaceTeamAccess(ctx, wsID)
-	if err != nil {
-		resp.Diagnostics.AddError("Error reading team access", workspaceAccessError(wsID, err))
+	if resp.Diagnostics.HasError() {
 		return
 	}
-	if grants.parentMissing {
-		resp.Diagnostics.AddAttributeError(path.Root("workspace_id"), "Cannot refresh exclusive team access", workspaceMissing(refreshCheck, "The exclusive team access of workspace "+wsID, wsID))
-		return
-	}
-	writeGrantRecord(ctx, resp.Private, grantRecordOf(grants), &resp.Diagnostics)
-	ids, _ := teamIDsOf(ctx, state.TeamIDs)
-	if ids == nil {
-		ids = map[string]bool{}
-	}
-	for _, g := range grants.byID {
-		if g.Team != nil && g.Team.ID != "" {
-			ids[g.Team.ID] = true
-		}
-	}
-	state.TeamIDs = teamIDSet(ids)
-	state.RemovedTeamIDs, state.RemovedGrants = teamIDSet(nil), teamIDSet(nil) // nothing removed since this refresh
+	state.take(out)
+	state.ProjectTeamIDs = r.data.projectRoutes(ctx, state.WorkspaceID.ValueString()).set()
 	resp.Diagnostics.Append(resp.State.Set(ctx, &state)...)
 }
 
@@ -314,255 +253,152 @@ func (r *workspaceTeamAccessExclusiveResource) ImportState(ctx context.Context, 
 	markImporting(ctx, resp)
 }
 
-// apply removes the revocations once the lock-out guard passes again, and keeps in team_ids the
-// teams whose removal failed, so the next plan shows them leaving again. The record becomes the
-// grants left.
+// apply is exclusiveParent.apply on the workspace; a new resource's project teams are read here.
 func (r *workspaceTeamAccessExclusiveResource) apply(ctx context.Context, plan workspaceTeamAccessExclusiveModel, prior map[string]bool, seen grantRecord,
 	state *tfsdk.State, private privateSetter, diags *diag.Diagnostics) {
-	keep, ok := teamIDsOf(ctx, plan.TeamIDs)
+	out, ok := workspaceExclusive.apply(ctx, r.data, plan.set(), prior, seen, private, diags)
 	if !ok {
-		diags.AddAttributeError(path.Root("team_ids"), "Unknown team_ids", "team_ids must be known when the resource is applied.")
 		return
 	}
-	wsID := plan.WorkspaceID.ValueString()
-	removedIDs, planned := teamIDsOf(ctx, plan.RemovedTeamIDs)
-	if (planned && !hasRemoval(removedIDs, keep)) || (!planned && prior != nil && len(removedTeams(nil, keep, prior, seen)) == 0) {
-		// Nothing to remove, no request.
-		if !planned {
-			plan.RemovedTeamIDs = teamIDSet(nil)
-		}
-		if plan.RemovedGrants.IsUnknown() {
-			plan.RemovedGrants = teamIDSet(nil)
-		}
-		diags.Append(state.Set(ctx, &plan)...)
-		return
+	plan.take(out)
+	if plan.ProjectTeamIDs.IsUnknown() {
+		plan.ProjectTeamIDs = r.data.projectRoutes(ctx, plan.WorkspaceID.ValueString()).set()
 	}
-	grants, err := r.data.workspaceTeamAccess(ctx, wsID)
-	if err != nil {
-		diags.AddError("Error listing team access", workspaceAccessError(wsID, err))
-		return
-	}
-	if grants.parentMissing {
-		diags.AddAttributeError(path.Root("workspace_id"), "Workspace not found",
-			workspaceNotFound(wsID))
-		return
-	}
-	if !planned {
-		removedIDs = removedTeams(grants, keep, prior, seen)
-	}
-	removed := revocations(grants, keep, removedIDs, seen)
-	if ids, known := teamIDsOf(ctx, plan.RemovedGrants); known {
-		// Only the grants the plan named, whatever the service holds now.
-		removed = slices.DeleteFunc(removed, func(g *tfe.TeamAccess) bool { return !ids[g.ID] })
-	}
-	// The guard again: a membership or grant may have changed since the plan (shared lists: no request).
-	if msg := r.data.lockOut(ctx, wsID, grants, removed); msg != "" {
-		diags.AddAttributeError(path.Root("team_ids"), "Removing this team access would lock the API token out of the workspace", msg)
-		return
-	}
-	defer r.data.lists.teamAccess.invalidate(wsID)
-	final := map[string]bool{}
-	for id := range keep {
-		final[id] = true
-	}
-	left := grantRecordOf(grants)
-	for _, g := range removed {
-		tflog.Debug(ctx, "Removing team access not declared in team_ids", map[string]any{"id": g.ID, "team_id": g.Team.ID, "workspace_id": wsID, "access": string(g.Access)})
-		err := r.data.client.TeamAccess.Remove(ctx, g.ID)
-		if isNotFound(err) {
-			if why := confirmGone(ctx, removeCheck, "Team access "+g.ID+" (team "+g.Team.ID+")", permTeamAccess, r.data.locateTeamAccess(g.ID, g.Team.ID, wsID)); why != "" {
-				final[g.Team.ID] = true
-				diags.AddError("Cannot remove team access", why)
-				continue
-			}
-			err = nil
-		}
+	diags.Append(state.Set(ctx, &plan)...)
+}
+
+// workspaceExclusive is the exclusive mechanism on a workspace (grant_exclusive.go).
+var workspaceExclusive = &exclusiveParent{
+	kind: workspaceGrants, idAttr: "workspace_id", idPrefix: "ws-", grantNoun: "team access", perm: permTeamAccess,
+	see: (*providerData).seeWorkspaceProject,
+	list: func(d *providerData, ctx context.Context, id string) (*exclusiveGrants, error) {
+		l, err := d.workspaceTeamAccess(ctx, id)
 		if err != nil {
-			final[g.Team.ID] = true
-			diags.AddError("Error removing team access",
-				fmt.Sprintf("Removing the %s access of team %s to workspace %s (%s): %s. Apply again to retry.",
-					g.Access, teamLabel(r.data.teamNames(ctx, wsID, []*tfe.TeamAccess{g}), g.Team.ID), wsID, g.ID, err))
-			continue
+			return nil, err
 		}
-		delete(left, g.Team.ID)
-		tflog.Info(ctx, "Removed team access not declared in team_ids", map[string]any{"id": g.ID, "team_id": g.Team.ID, "workspace_id": wsID})
-	}
-	writeGrantRecord(ctx, private, left, diags)
-	grantIDs := plan.RemovedGrants
-	if grantIDs.IsUnknown() {
-		grantIDs = plannedGrants(prior, removedIDs, seen, removed)
-	}
-	diags.Append(state.Set(ctx, &workspaceTeamAccessExclusiveModel{WorkspaceID: plan.WorkspaceID, TeamIDs: teamIDSet(final), RemovedTeamIDs: teamIDSet(removedIDs),
-		RemovedGrants: grantIDs})...)
-}
-
-// plannedGrants is removed_grant_ids: an update's from the refresh's record (seen) alone, like
-// removed_team_ids, so that Terraform's second plan at apply makes the same set; a new
-// resource's, and an update's without a record, from the grants the plan removes (removed).
-func plannedGrants(prior, teams map[string]bool, seen grantRecord, removed []*tfe.TeamAccess) types.Set {
-	ids := map[string]bool{}
-	if prior != nil && seen != nil {
-		for team := range teams {
-			if seen[team] != "" {
-				ids[seen[team]] = true
+		return exclusiveGrantsOf(l, func(g *tfe.TeamAccess) *exclusiveGrant {
+			if g.Team == nil {
+				return nil
 			}
-		}
-		return teamIDSet(ids)
-	}
-	for _, g := range removed {
-		ids[g.ID] = true
-	}
-	return teamIDSet(ids)
+			return &exclusiveGrant{ID: g.ID, TeamID: g.Team.ID, TeamName: g.Team.Name, Access: string(g.Access), admin: g.Access == tfe.AccessAdmin}
+		}), nil
+	},
+	invalidate: func(d *providerData, id string) { d.lists.teamAccess.invalidate(id) },
+	remove: func(d *providerData, ctx context.Context, id string) error {
+		return d.client.TeamAccess.Remove(ctx, id)
+	},
+	locate:    (*providerData).locateTeamAccess,
+	gone:      (*providerData).workspaceGone,
+	goneProof: (*providerData).workspaceGoneProof,
+	orgTeams:  (*providerData).workspaceOrganizationTeams,
+	orgAdmin: func(t *tfe.Team) bool {
+		return t.Name == "owners" || (t.OrganizationAccess != nil && t.OrganizationAccess.ManageWorkspaces)
+	},
+	notFound:  workspaceNotFound,
+	listError: workspaceAccessError,
 }
 
-// removedTeams is the plan's removed_team_ids: an update's from state and the refresh's record
-// (seen) alone, so that Terraform's second plan at apply makes the same set; a new resource's from
-// grants.
-func removedTeams(grants *recordsByID[*tfe.TeamAccess], keep, prior map[string]bool, seen grantRecord) map[string]bool {
-	out := map[string]bool{}
-	if prior != nil {
-		for id := range prior {
-			if !keep[id] && (seen == nil || seen[id] != "") {
-				out[id] = true
-			}
+// seeWorkspaceProject is seeWorkspace with the workspace's project, under the same key (one
+// read); a read that seeWorkspace made first lacks the project, which one more read gives.
+func (d *providerData) seeWorkspaceProject(ctx context.Context, wsID string) (*parentSeen, error) {
+	read := func(ctx context.Context) (parentSeen, error) {
+		ws, err := d.client.Workspaces.ReadByID(ctx, wsID)
+		if err != nil {
+			return parentSeen{}, err
 		}
-		return out
-	}
-	for _, g := range grants.byID {
-		if g.Team != nil && g.Team.ID != "" && !keep[g.Team.ID] {
-			out[g.Team.ID] = true
+		seen := parentSeen{name: ws.Name, allGrants: seesEveryGrant(ws)}
+		if ws.Project != nil {
+			seen.project = ws.Project.ID
 		}
+		return seen, nil
 	}
-	return out
+	seen, err := d.seeParent(ctx, "workspace:"+wsID, read)
+	if err != nil || seen.missing || seen.project != "" {
+		return seen, err
+	}
+	return d.seeParent(ctx, "workspace-project:"+wsID, read)
 }
 
-// revocations are the removed teams' grants that, for an update, the refresh recorded (seen): a
-// grant made after the plan is left for the next plan to show.
-func revocations(grants *recordsByID[*tfe.TeamAccess], keep, removed map[string]bool, seen grantRecord) []*tfe.TeamAccess {
-	var out []*tfe.TeamAccess
-	for _, g := range sortedByKey(grants.byID) {
-		if g.Team == nil || keep[g.Team.ID] || !removed[g.Team.ID] || (seen != nil && seen[g.Team.ID] != g.ID) {
-			continue
-		}
-		out = append(out, g)
-	}
-	return out
+// projectReach is the teams that reach a workspace through its project: teams nil when the
+// token cannot tell (why says so).
+type projectReach struct {
+	projectID string
+	teams     map[string]bool
+	why       string
 }
 
-func hasRemoval(prior, keep map[string]bool) bool {
-	for id := range prior {
-		if !keep[id] {
-			return true
-		}
-	}
-	return false
-}
-
-// teamIDsOf returns the elements of a known set.
-func teamIDsOf(ctx context.Context, s types.Set) (map[string]bool, bool) {
-	if s.IsNull() || s.IsUnknown() {
-		return nil, false
-	}
-	var ids []string
-	if d := s.ElementsAs(ctx, &ids, false); d.HasError() {
-		return nil, false
-	}
-	m := make(map[string]bool, len(ids))
-	for _, id := range ids {
-		m[id] = true
-	}
-	return m, true
-}
-
-func teamIDSet(ids map[string]bool) types.Set {
-	keys := make([]string, 0, len(ids))
-	for id := range ids {
-		keys = append(keys, id)
-	}
-	slices.Sort(keys)
-	s, _ := types.SetValueFrom(context.Background(), types.StringType, keys)
-	return s
-}
-
-// lockOut says why removing these grants would take the token's user's admin access to the
-// workspace away, or "" when it would not or the API cannot tell (DESIGN.md "Exclusive team
-// access: the grants a plan saw").
-func (d *providerData) lockOut(ctx context.Context, wsID string, grants *recordsByID[*tfe.TeamAccess], removed []*tfe.TeamAccess) string {
-	var admins []*tfe.TeamAccess
-	for _, g := range removed {
-		if g.Access == tfe.AccessAdmin {
-			admins = append(admins, g)
-		}
-	}
-	if len(admins) == 0 {
-		return ""
-	}
-	if d.caller == nil || d.caller.ID == "" || d.caller.IsServiceAccount {
-		tflog.Debug(ctx, "Lock-out guard: the token names no user (an organization or team token), so the provider cannot tell whether it administers the workspace through a grant", map[string]any{"workspace_id": wsID})
-		return ""
-	}
-	teams, err := d.workspaceOrganizationTeams(ctx, wsID, admins[0].Team.ID)
-	if err != nil {
-		return fmt.Sprintf("The provider could not check whether removing %s's admin access locks the API token out of workspace %s: listing the organization's teams: %s. Apply again later, or keep the team in team_ids.",
-			admins[0].Team.ID, wsID, err)
-	}
-	mine := map[string]*tfe.Team{}
-	for _, t := range teams.byID {
-		if slices.ContainsFunc(t.Users, func(u *tfe.User) bool { return u != nil && u.ID == d.caller.ID }) {
-			if t.Name == "owners" || (t.OrganizationAccess != nil && t.OrganizationAccess.ManageWorkspaces) {
-				return "" // administers every workspace through the organization
-			}
-			mine[t.ID] = t
-		}
-	}
-	gone := map[string]bool{}
-	for _, g := range removed {
-		gone[g.ID] = true
-	}
-	for _, g := range grants.byID {
-		if g.Access == tfe.AccessAdmin && g.Team != nil && mine[g.Team.ID] != nil && !gone[g.ID] {
-			return "" // another admin grant of the user's stays
-		}
-	}
-	for _, g := range admins {
-		if t := mine[g.Team.ID]; t != nil {
-			return fmt.Sprintf("The API token acts as user %s, who administers workspace %s only through team %q (%s)'s admin access (%s), which this plan removes: "+
-				"after it the token could no longer manage the workspace's team access, and neither could Terraform.\n\n"+
-				"Keep %s (%q) in team_ids, give the user admin access through another team first, or apply with a token of an organization owner.",
-				cmp.Or(d.caller.Username, d.caller.ID), d.workspaceLabel(ctx, wsID), t.Name, t.ID, g.ID, t.ID, t.Name)
-		}
-	}
-	return ""
-}
-
-// exclusiveCannotSee says why the token may not refresh the exclusive access ("" when it may).
-func (d *providerData) exclusiveCannotSee(ctx context.Context, wsID string) string {
-	what := "The exclusive team access of workspace " + wsID
-	seen, err := d.seeWorkspace(ctx, wsID)
+// projectRoutes reads the workspace's project grants: its project's read and grant list, shared
+// by every workspace of the project in the operation.
+func (d *providerData) projectRoutes(ctx context.Context, wsID string) projectReach {
+	ws, err := d.seeWorkspaceProject(ctx, wsID)
 	switch {
 	case err != nil:
-		return fmt.Sprintf("%s cannot be refreshed: reading the workspace to tell whether the API token sees every grant failed: %s.", what, err)
-	case seen.missing:
-		return workspaceMissing(refreshCheck, what, wsID)
-	case !seen.allGrants:
-		return fmt.Sprintf("%s cannot be refreshed: %s State keeps it; refresh with a token that has the permission.", what, exclusiveNotAllGrants(wsID, seen.name))
+		return projectReach{why: fmt.Sprintf("reading workspace %s for its project failed: %s", wsID, err)}
+	case ws.missing || ws.project == "":
+		return projectReach{teams: map[string]bool{}}
 	}
-	return ""
-}
-
-// exclusiveNotAllGrants says the token may not see every grant of workspace wsID (name).
-func exclusiveNotAllGrants(wsID, name string) string {
-	return fmt.Sprintf("workspace %s (%q) exists, but the API token may not see every team's access to it: it needs %s, or to be an owner. "+
-		"Without it a token sees only the access of its own teams, and could not tell which other teams hold access.", wsID, name, permTeamAccess)
-}
-
-// grantRecordOf is the record a refresh keeps: each team's grant ID.
-func grantRecordOf(grants *recordsByID[*tfe.TeamAccess]) grantRecord {
-	rec := grantRecord{}
+	out := projectReach{projectID: ws.project}
+	seen, err := d.seeProject(ctx, ws.project)
+	switch {
+	case err != nil:
+		out.why = fmt.Sprintf("reading project %s failed: %s", ws.project, err)
+		return out
+	case seen.missing || !seen.allGrants:
+		out.why = fmt.Sprintf("the API token may not see every team's access to project %s: it needs %s, or to be an owner", d.projectLabel(ctx, ws.project), permProjectTeamAccess)
+		return out
+	}
+	grants, err := d.projectTeamAccess(ctx, ws.project)
+	switch {
+	case err != nil:
+		out.why = fmt.Sprintf("listing the team access of project %s failed: %s", ws.project, err)
+		return out
+	case grants.parentMissing:
+		out.why = fmt.Sprintf("the list of project %s's team access answered 404", ws.project)
+		return out
+	}
+	out.teams = map[string]bool{}
 	for _, g := range grants.byID {
 		if g.Team != nil && g.Team.ID != "" {
-			rec[g.Team.ID] = g.ID
+			out.teams[g.Team.ID] = true
 		}
 	}
-	return rec
+	return out
+}
+
+// set is project_team_ids: null when the token cannot tell.
+func (p projectReach) set() types.Set {
+	if p.teams == nil {
+		return types.SetNull(types.StringType)
+	}
+	return teamIDSet(p.teams)
+}
+
+// warning names each project team that keep leaves out, and the project; or says the token
+// cannot tell. Names cost the shared team list, on this path only.
+func (p projectReach) warning(ctx context.Context, d *providerData, wsID string, keep map[string]bool) string {
+	if p.teams == nil {
+		if p.why == "" {
+			return ""
+		}
+		return fmt.Sprintf("The plan cannot tell which teams reach workspace %s through its project: %s. A team with access to the project "+
+			"has access to the workspace whatever team_ids says.", d.workspaceLabelHeld(wsID), p.why)
+	}
+	var out []*exclusiveGrant
+	for _, id := range slices.Sorted(maps.Keys(p.teams)) {
+		if !keep[id] {
+			out = append(out, &exclusiveGrant{TeamID: id})
+		}
+	}
+	if len(out) == 0 {
+		return ""
+	}
+	names := projectExclusive.teamNames(ctx, d, p.projectID, out)
+	labels := make([]string, 0, len(out))
+	for _, g := range out {
+		labels = append(labels, "  - team "+teamLabel(names, g.TeamID))
+	}
+	return fmt.Sprintf("team_ids leaves out %d team(s) that hold access to project %s, which holds workspace %s (project_team_ids):\n%s\n\n"+
+		"Permissions add up: these teams keep their access to the workspace through the project whatever team_ids says, and this resource cannot remove it. "+
+		"Remove their project access (a tfgov_project_team_access_exclusive of the project), or add them to team_ids.",
+		len(out), d.projectLabel(ctx, p.projectID), d.workspaceLabelHeld(wsID), strings.Join(labels, "\n"))
 }

@@ -520,8 +520,8 @@ func (m memPrivate) SetKey(_ context.Context, k string, v []byte) diag.Diagnosti
 // leaving team's grant goes, as before.
 func TestExclusiveRemovesWhatTheRefreshSaw(t *testing.T) {
 	ctx := context.Background()
-	grant := func(id, team string) *tfe.TeamAccess { return &tfe.TeamAccess{ID: id, Team: &tfe.Team{ID: team}} }
-	saw := &recordsByID[*tfe.TeamAccess]{byID: map[string]*tfe.TeamAccess{"tws-a1": grant("tws-a1", "team-a"), "tws-k1": grant("tws-k1", "team-k")}}
+	grant := func(id, team string) *exclusiveGrant { return &exclusiveGrant{ID: id, TeamID: team} }
+	saw := &exclusiveGrants{grants: []*exclusiveGrant{grant("tws-a1", "team-a"), grant("tws-k1", "team-k")}}
 	p := memPrivate{}
 	var diags diag.Diagnostics
 	writeGrantRecord(ctx, p, grantRecordOf(saw), &diags)
@@ -530,9 +530,7 @@ func TestExclusiveRemovesWhatTheRefreshSaw(t *testing.T) {
 		t.Fatalf("record round trip: %v %v (stored %s)", seen, diags, p[grantRecordKey])
 	}
 	// At apply: a's grant, e's new grant and k's.
-	now := &recordsByID[*tfe.TeamAccess]{byID: map[string]*tfe.TeamAccess{
-		"tws-a1": grant("tws-a1", "team-a"), "tws-e1": grant("tws-e1", "team-e"), "tws-k1": grant("tws-k1", "team-k"),
-	}}
+	now := &exclusiveGrants{grants: []*exclusiveGrant{grant("tws-a1", "team-a"), grant("tws-e1", "team-e"), grant("tws-k1", "team-k")}}
 	prior := map[string]bool{"team-a": true, "team-e": true, "team-k": true}
 	keep := map[string]bool{"team-k": true}
 	tests := map[string]struct {

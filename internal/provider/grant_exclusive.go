@@ -1,0 +1,491 @@
+package provider
+
+import (
+	"cmp"
+	"context"
+	"fmt"
+	"maps"
+	"slices"
+	"strings"
+
+	tfe "github.com/hashicorp/go-tfe"
+	"github.com/hashicorp/terraform-plugin-framework/diag"
+	"github.com/hashicorp/terraform-plugin-framework/path"
+	"github.com/hashicorp/terraform-plugin-framework/types"
+	"github.com/hashicorp/terraform-plugin-log/tflog"
+)
+
+// The exclusive set of a grant parent: one mechanism, two parents (a workspace's team access,
+// a project's team project access). DESIGN.md "Exclusive team access: the grants a plan saw".
+
+// exclusiveGrant is one team's grant on a parent, of either kind.
+type exclusiveGrant struct {
+	ID, TeamID, TeamName, Access string
+	admin                        bool // administers the parent: manages its team access
+}
+
+// exclusiveGrants is a parent's grants, sorted by ID; parentMissing: its list was a 404.
+type exclusiveGrants struct {
+	parentMissing bool
+	grants        []*exclusiveGrant
+}
+
+// exclusiveParent is what the mechanism needs of a kind of parent.
+type exclusiveParent struct {
+	kind             *grantParentKind
+	idAttr, idPrefix string // "workspace_id", "ws-"
+	grantNoun        string // "team access", as the messages name a grant
+	perm             string // what sees and removes every grant
+	see              func(d *providerData, ctx context.Context, id string) (*parentSeen, error)
+	list             func(d *providerData, ctx context.Context, id string) (*exclusiveGrants, error)
+	invalidate       func(d *providerData, id string)
+	remove           func(d *providerData, ctx context.Context, grantID string) error
+	locate           func(d *providerData, grantID, teamID, parentID string) locateFunc
+	// gone proves a parent that answered 404 deleted (nil: never proved); goneProof says why.
+	gone      func(d *providerData, ctx context.Context, id string, teamIDs []string) bool
+	goneProof func(d *providerData) string
+	// orgTeams is the shared team list of the parent's organization; orgAdmin: a team that
+	// administers every parent of the kind (owners, "Manage workspaces"/"Manage projects").
+	orgTeams  func(d *providerData, ctx context.Context, id, teamID string) (*recordsByID[*tfe.Team], error)
+	orgAdmin  func(t *tfe.Team) bool
+	notFound  func(id string) string            // the list answered 404
+	listError func(id string, err error) string // any other error of the list
+}
+
+// exclusiveSet is the attributes both exclusive resources share.
+type exclusiveSet struct {
+	ParentID                               types.String
+	TeamIDs, RemovedTeamIDs, RemovedGrants types.Set
+}
+
+// planned is ModifyPlan's outcome: removed_team_ids and removed_grant_ids, and the grants the
+// plan removes (nil: none, or the plan stopped).
+type exclusivePlan struct {
+	removedTeams, removedGrants types.Set
+	removed                     []*exclusiveGrant
+	ok                          bool
+}
+
+// plan plans removed_team_ids and removed_grant_ids, refuses a lock-out, and warns with each
+// grant the apply removes by team name: the diff shows bare IDs. state is nil for a new resource.
+func (p *exclusiveParent) plan(ctx context.Context, d *providerData, plan exclusiveSet, state *exclusiveSet, private privateGetter, diags *diag.Diagnostics) exclusivePlan {
+	keep, ok := teamIDsOf(ctx, plan.TeamIDs)
+	if !ok || plan.ParentID.IsUnknown() {
+		// Known when the apply plans again with known values.
+		return exclusivePlan{removedTeams: types.SetUnknown(types.StringType), removedGrants: types.SetUnknown(types.StringType), ok: true}
+	}
+	id := plan.ParentID.ValueString()
+	parent := accessParent{p.kind, id}
+	if left := d.lists.plannedAccess.planExclusive(parent, keep); len(left) > 0 {
+		diags.AddAttributeError(path.Root("team_ids"), "Team access and exclusive team access disagree", d.accessFlap(ctx, parent, left))
+		return exclusivePlan{}
+	}
+	// prior: the refreshed state's teams; nil for a new (or replaced) resource.
+	var prior map[string]bool
+	var seen grantRecord
+	if state != nil && state.ParentID.Equal(plan.ParentID) {
+		if prior, _ = teamIDsOf(ctx, state.TeamIDs); prior == nil {
+			prior = map[string]bool{}
+		}
+		seen = readGrantRecord(ctx, private, diags)
+		if len(removedTeams(nil, keep, prior, seen)) == 0 {
+			// Nothing leaves team_ids: no request, and an unchanged plan keeps removed_team_ids.
+			removed, grants := teamIDSet(nil), teamIDSet(nil)
+			if plan.TeamIDs.Equal(state.TeamIDs) && !state.RemovedTeamIDs.IsNull() {
+				removed = state.RemovedTeamIDs
+				if !state.RemovedGrants.IsNull() {
+					grants = state.RemovedGrants
+				}
+			}
+			return exclusivePlan{removedTeams: removed, removedGrants: grants, ok: true}
+		}
+	}
+	noun := p.kind.noun
+	if prior == nil {
+		// A new resource's plan trusts the list alone, which must then be complete.
+		seenParent, err := p.see(d, ctx, id)
+		if err != nil {
+			diags.AddError("Error reading "+noun, fmt.Sprintf("Reading %s %s to tell whether the API token sees every grant of it: %s", noun, id, err))
+			return exclusivePlan{}
+		}
+		if !seenParent.missing && !seenParent.allGrants { // missing: the list below says so
+			diags.AddAttributeError(path.Root(p.idAttr), "Cannot plan exclusive team access", p.notAllGrants(id, seenParent.name)+
+				" Plan with a token that has the permission.")
+			return exclusivePlan{}
+		}
+	}
+	grants, err := p.list(d, ctx, id)
+	if err != nil {
+		diags.AddError("Error listing team access", p.listError(id, err))
+		return exclusivePlan{}
+	}
+	if grants.parentMissing {
+		diags.AddAttributeError(path.Root(p.idAttr), cases(noun)+" not found", p.notFound(id))
+		return exclusivePlan{}
+	}
+	removedIDs := removedTeams(grants, keep, prior, seen)
+	removed := revocations(grants, keep, removedIDs, seen)
+	out := exclusivePlan{removedTeams: teamIDSet(removedIDs), removedGrants: plannedGrants(prior, removedIDs, seen, removed), removed: removed, ok: true}
+	if len(removed) == 0 {
+		return out
+	}
+	if msg := p.lockOut(ctx, d, id, grants, removed); msg != "" {
+		diags.AddAttributeError(path.Root("team_ids"), "Removing this team access would lock the API token out of the "+noun, msg)
+		return exclusivePlan{}
+	}
+	// Names from the shared team list (read only when a grant goes) and the refresh's parent
+	// read, never from state.
+	names := p.teamNames(ctx, d, id, removed)
+	lines := make([]string, 0, len(removed))
+	for _, g := range removed {
+		lines = append(lines, fmt.Sprintf("  - team %s: %s access (%s)", teamLabel(names, g.TeamID), g.Access, g.ID))
+	}
+	if prior == nil {
+		diags.AddWarning("Team access will be removed",
+			fmt.Sprintf("Applying removes the access of %d team(s) to %s %s that team_ids does not name (removed_team_ids):\n%s\n\n"+
+				"Add a team to team_ids to keep its access. A grant made after this plan is not removed by its apply: Terraform plans a new "+
+				"resource again when it applies it, and if the grants to remove differ then, it stops with \"Provider produced inconsistent final plan\" "+
+				"for removed_team_ids or removed_grant_ids before anything is removed; plan again.", len(removed), noun, p.kind.label(d, ctx, id), strings.Join(lines, "\n")))
+		return out
+	}
+	diags.AddWarning("Team access will be removed",
+		fmt.Sprintf("Applying removes the access of %d team(s) that leave team_ids from %s %s (removed_team_ids):\n%s\n\n"+
+			"Put a team back in team_ids to keep its access.", len(removed), noun, p.labelHeld(d, id), strings.Join(lines, "\n")))
+	return out
+}
+
+// refresh adds every team holding access to team_ids, so a team that would lose it shows leaving
+// in the plan, and records the grants it saw (grantRecord). Without seeing every grant it fails.
+// remove: the parent is gone and the resource leaves state.
+func (p *exclusiveParent) refresh(ctx context.Context, d *providerData, state exclusiveSet, importing bool, private privateSetter, diags *diag.Diagnostics) (out exclusiveSet, remove bool) {
+	id := state.ParentID.ValueString()
+	noun := p.kind.noun
+	if seen, err := p.see(d, ctx, id); err == nil && seen.missing {
+		if importing {
+			importedMissing(diags, "exclusive team access", p.notFound(id))
+			return state, false
+		}
+		if teams, _ := teamIDsOf(ctx, state.TeamIDs); p.gone != nil && p.gone(d, ctx, id, slices.Sorted(maps.Keys(teams))) {
+			diags.AddWarning(cases(noun)+" deleted: exclusive team access removed from state",
+				fmt.Sprintf("The exclusive team access of %s %s left state: the %s was deleted. %s", noun, id, noun, p.goneProof(d)))
+			return state, true
+		}
+	}
+	if why := p.cannotSee(ctx, d, id); why != "" {
+		diags.AddAttributeError(path.Root(p.idAttr), "Cannot refresh exclusive team access", why)
+		return state, false
+	}
+	grants, err := p.list(d, ctx, id)
+	if err != nil {
+		diags.AddError("Error reading team access", p.listError(id, err))
+		return state, false
+	}
+	if grants.parentMissing {
+		diags.AddAttributeError(path.Root(p.idAttr), "Cannot refresh exclusive team access", p.missing(refreshCheck, "The exclusive team access of "+noun+" "+id, id))
+		return state, false
+	}
+	writeGrantRecord(ctx, private, grantRecordOf(grants), diags)
+	ids, _ := teamIDsOf(ctx, state.TeamIDs)
+	if ids == nil {
+		ids = map[string]bool{}
+	}
+	for _, g := range grants.grants {
+		ids[g.TeamID] = true
+	}
+	state.TeamIDs = teamIDSet(ids)
+	state.RemovedTeamIDs, state.RemovedGrants = teamIDSet(nil), teamIDSet(nil) // nothing removed since this refresh
+	return state, false
+}
+
+// apply removes the revocations once the lock-out guard passes again, and keeps in team_ids the
+// teams whose removal failed, so the next plan shows them leaving again. The record becomes the
+// grants left. prior and seen are nil for a new resource. ok: the result goes to state.
+func (p *exclusiveParent) apply(ctx context.Context, d *providerData, plan exclusiveSet, prior map[string]bool, seen grantRecord,
+	private privateSetter, diags *diag.Diagnostics) (exclusiveSet, bool) {
+	keep, ok := teamIDsOf(ctx, plan.TeamIDs)
+	if !ok {
+		diags.AddAttributeError(path.Root("team_ids"), "Unknown team_ids", "team_ids must be known when the resource is applied.")
+		return plan, false
+	}
+	id := plan.ParentID.ValueString()
+	noun := p.kind.noun
+	removedIDs, planned := teamIDsOf(ctx, plan.RemovedTeamIDs)
+	if (planned && !hasRemoval(removedIDs, keep)) || (!planned && prior != nil && len(removedTeams(nil, keep, prior, seen)) == 0) {
+		// Nothing to remove, no request.
+		if !planned {
+			plan.RemovedTeamIDs = teamIDSet(nil)
+		}
+		if plan.RemovedGrants.IsUnknown() {
+			plan.RemovedGrants = teamIDSet(nil)
+		}
+		return plan, true
+	}
+	grants, err := p.list(d, ctx, id)
+	if err != nil {
+		diags.AddError("Error listing team access", p.listError(id, err))
+		return plan, false
+	}
+	if grants.parentMissing {
+		diags.AddAttributeError(path.Root(p.idAttr), cases(noun)+" not found", p.notFound(id))
+		return plan, false
+	}
+	if !planned {
+		removedIDs = removedTeams(grants, keep, prior, seen)
+	}
+	removed := revocations(grants, keep, removedIDs, seen)
+	if ids, known := teamIDsOf(ctx, plan.RemovedGrants); known {
+		// Only the grants the plan named, whatever the service holds now.
+		removed = slices.DeleteFunc(removed, func(g *exclusiveGrant) bool { return !ids[g.ID] })
+	}
+	// The guard again: a membership or grant may have changed since the plan (shared lists: no request).
+	if msg := p.lockOut(ctx, d, id, grants, removed); msg != "" {
+		diags.AddAttributeError(path.Root("team_ids"), "Removing this team access would lock the API token out of the "+noun, msg)
+		return plan, false
+	}
+	defer p.invalidate(d, id)
+	final := map[string]bool{}
+	for t := range keep {
+		final[t] = true
+	}
+	left := grantRecordOf(grants)
+	for _, g := range removed {
+		tflog.Debug(ctx, "Removing team access not declared in team_ids", map[string]any{"id": g.ID, "team_id": g.TeamID, p.idAttr: id, "access": g.Access})
+		err := p.remove(d, ctx, g.ID)
+		if isNotFound(err) {
+			if why := confirmGone(ctx, removeCheck, cases(p.grantNoun)+" "+g.ID+" (team "+g.TeamID+")", p.perm, p.locate(d, g.ID, g.TeamID, id)); why != "" {
+				final[g.TeamID] = true
+				diags.AddError("Cannot remove team access", why)
+				continue
+			}
+			err = nil
+		}
+		if err != nil {
+			final[g.TeamID] = true
+			diags.AddError("Error removing team access",
+				fmt.Sprintf("Removing the %s access of team %s to %s %s (%s): %s. Apply again to retry.",
+					g.Access, teamLabel(p.teamNames(ctx, d, id, []*exclusiveGrant{g}), g.TeamID), noun, id, g.ID, err))
+			continue
+		}
+		delete(left, g.TeamID)
+		tflog.Info(ctx, "Removed team access not declared in team_ids", map[string]any{"id": g.ID, "team_id": g.TeamID, p.idAttr: id})
+	}
+	writeGrantRecord(ctx, private, left, diags)
+	grantIDs := plan.RemovedGrants
+	if grantIDs.IsUnknown() {
+		grantIDs = plannedGrants(prior, removedIDs, seen, removed)
+	}
+	return exclusiveSet{ParentID: plan.ParentID, TeamIDs: teamIDSet(final), RemovedTeamIDs: teamIDSet(removedIDs), RemovedGrants: grantIDs}, true
+}
+
+// teamNames names the grants' teams from the list's answer, else through the kind (the shared
+// team list): never a read per grant.
+func (p *exclusiveParent) teamNames(ctx context.Context, d *providerData, id string, grants []*exclusiveGrant) map[string]string {
+	as := make([]*tfe.TeamAccess, 0, len(grants))
+	for _, g := range grants {
+		as = append(as, &tfe.TeamAccess{ID: g.ID, Team: &tfe.Team{ID: g.TeamID, Name: g.TeamName}})
+	}
+	return p.kind.teamNames(d, ctx, id, as)
+}
+
+// labelHeld is the parent's label from a read already made: no request.
+func (p *exclusiveParent) labelHeld(d *providerData, id string) string {
+	if seen, ok := d.lists.parents.held(p.kind.noun + ":" + id); ok && seen.name != "" {
+		return fmt.Sprintf("%q (%s)", seen.name, id)
+	}
+	return id
+}
+
+// missing says why what of parent id, which answered 404, cannot be checked.
+func (p *exclusiveParent) missing(check goneCheck, what, id string) string {
+	return fmt.Sprintf("%s cannot be %s: %s %s was not found. It was deleted, or the API token belongs to no team of its organization: "+
+		"the service answers the same to both. %s", what, check.done, p.kind.noun, id, stateRmAdvice)
+}
+
+// cannotSee says why the token may not refresh the exclusive access ("" when it may).
+func (p *exclusiveParent) cannotSee(ctx context.Context, d *providerData, id string) string {
+	what := "The exclusive team access of " + p.kind.noun + " " + id
+	seen, err := p.see(d, ctx, id)
+	switch {
+	case err != nil:
+		return fmt.Sprintf("%s cannot be refreshed: reading the %s to tell whether the API token sees every grant failed: %s.", what, p.kind.noun, err)
+	case seen.missing:
+		return p.missing(refreshCheck, what, id)
+	case !seen.allGrants:
+		return fmt.Sprintf("%s cannot be refreshed: %s State keeps it; refresh with a token that has the permission.", what, p.notAllGrants(id, seen.name))
+	}
+	return ""
+}
+
+// notAllGrants says the token may not see every grant of parent id (name).
+func (p *exclusiveParent) notAllGrants(id, name string) string {
+	return fmt.Sprintf("%s %s (%q) exists, but the API token may not see every team's access to it: it needs %s, or to be an owner. "+
+		"Without it a token sees only the access of its own teams, and could not tell which other teams hold access.", p.kind.noun, id, name, p.perm)
+}
+
+// lockOut says why removing these grants would take the token's user's administration of the
+// parent away, or "" when it would not or the API cannot tell (DESIGN.md "Exclusive team
+// access: the grants a plan saw").
+func (p *exclusiveParent) lockOut(ctx context.Context, d *providerData, id string, grants *exclusiveGrants, removed []*exclusiveGrant) string {
+	var admins []*exclusiveGrant
+	for _, g := range removed {
+		if g.admin {
+			admins = append(admins, g)
+		}
+	}
+	if len(admins) == 0 {
+		return ""
+	}
+	noun := p.kind.noun
+	if d.caller == nil || d.caller.ID == "" || d.caller.IsServiceAccount {
+		tflog.Debug(ctx, "Lock-out guard: the token names no user (an organization or team token), so the provider cannot tell whether it administers the parent through a grant", map[string]any{p.idAttr: id})
+		return ""
+	}
+	teams, err := p.orgTeams(d, ctx, id, admins[0].TeamID)
+	if err != nil {
+		return fmt.Sprintf("The provider could not check whether removing %s's admin access locks the API token out of %s %s: listing the organization's teams: %s. Apply again later, or keep the team in team_ids.",
+			admins[0].TeamID, noun, id, err)
+	}
+	mine := map[string]*tfe.Team{}
+	for _, t := range teams.byID {
+		if slices.ContainsFunc(t.Users, func(u *tfe.User) bool { return u != nil && u.ID == d.caller.ID }) {
+			if p.orgAdmin(t) {
+				return "" // administers every parent of the kind through the organization
+			}
+			mine[t.ID] = t
+		}
+	}
+	gone := map[string]bool{}
+	for _, g := range removed {
+		gone[g.ID] = true
+	}
+	for _, g := range grants.grants {
+		if g.admin && mine[g.TeamID] != nil && !gone[g.ID] {
+			return "" // another admin grant of the user's stays
+		}
+	}
+	for _, g := range admins {
+		if t := mine[g.TeamID]; t != nil {
+			return fmt.Sprintf("The API token acts as user %s, who administers %s %s only through team %q (%s)'s admin access (%s), which this plan removes: "+
+				"after it the token could no longer manage the %s's team access, and neither could Terraform.\n\n"+
+				"Keep %s (%q) in team_ids, give the user admin access through another team first, or apply with a token of an organization owner.",
+				cmp.Or(d.caller.Username, d.caller.ID), noun, p.kind.label(d, ctx, id), t.Name, t.ID, g.ID, noun, t.ID, t.Name)
+		}
+	}
+	return ""
+}
+
+// plannedGrants is removed_grant_ids: an update's from the refresh's record (seen) alone, like
+// removed_team_ids, so that Terraform's second plan at apply makes the same set; a new
+// resource's, and an update's without a record, from the grants the plan removes (removed).
+func plannedGrants(prior, teams map[string]bool, seen grantRecord, removed []*exclusiveGrant) types.Set {
+	ids := map[string]bool{}
+	if prior != nil && seen != nil {
+		for team := range teams {
+			if seen[team] != "" {
+				ids[seen[team]] = true
+			}
+		}
+		return teamIDSet(ids)
+	}
+	for _, g := range removed {
+		ids[g.ID] = true
+	}
+	return teamIDSet(ids)
+}
+
+// removedTeams is the plan's removed_team_ids: an update's from state and the refresh's record
+// (seen) alone, so that Terraform's second plan at apply makes the same set; a new resource's from
+// grants.
+func removedTeams(grants *exclusiveGrants, keep, prior map[string]bool, seen grantRecord) map[string]bool {
+	out := map[string]bool{}
+	if prior != nil {
+		for id := range prior {
+			if !keep[id] && (seen == nil || seen[id] != "") {
+				out[id] = true
+			}
+		}
+		return out
+	}
+	for _, g := range grants.grants {
+		if !keep[g.TeamID] {
+			out[g.TeamID] = true
+		}
+	}
+	return out
+}
+
+// revocations are the removed teams' grants that, for an update, the refresh recorded (seen): a
+// grant made after the plan is left for the next plan to show.
+func revocations(grants *exclusiveGrants, keep, removed map[string]bool, seen grantRecord) []*exclusiveGrant {
+	var out []*exclusiveGrant
+	for _, g := range grants.grants {
+		if keep[g.TeamID] || !removed[g.TeamID] || (seen != nil && seen[g.TeamID] != g.ID) {
+			continue
+		}
+		out = append(out, g)
+	}
+	return out
+}
+
+func hasRemoval(prior, keep map[string]bool) bool {
+	for id := range prior {
+		if !keep[id] {
+			return true
+		}
+	}
+	return false
+}
+
+// teamIDsOf returns the elements of a known set.
+func teamIDsOf(ctx context.Context, s types.Set) (map[string]bool, bool) {
+	if s.IsNull() || s.IsUnknown() {
+		return nil, false
+	}
+	var ids []string
+	if d := s.ElementsAs(ctx, &ids, false); d.HasError() {
+		return nil, false
+	}
+	m := make(map[string]bool, len(ids))
+	for _, id := range ids {
+		m[id] = true
+	}
+	return m, true
+}
+
+func teamIDSet(ids map[string]bool) types.Set {
+	keys := make([]string, 0, len(ids))
+	for id := range ids {
+		keys = append(keys, id)
+	}
+	slices.Sort(keys)
+	s, _ := types.SetValueFrom(context.Background(), types.StringType, keys)
+	return s
+}
+
+// grantRecordOf is the record a refresh keeps: each team's grant ID.
+func grantRecordOf(grants *exclusiveGrants) grantRecord {
+	rec := grantRecord{}
+	for _, g := range grants.grants {
+		rec[g.TeamID] = g.ID
+	}
+	return rec
+}
+
+// exclusiveGrantsOf converts a shared list of either kind: each grant with a team, sorted by ID.
+func exclusiveGrantsOf[T any](l *recordsByID[T], conv func(T) *exclusiveGrant) *exclusiveGrants {
+	out := &exclusiveGrants{parentMissing: l.parentMissing}
+	for _, v := range sortedByKey(l.byID) {
+		if g := conv(v); g != nil && g.TeamID != "" {
+			out.grants = append(out.grants, g)
+		}
+	}
+	return out
+}
+
+// cases is s with its first letter in upper case.
+func cases(s string) string {
+	if s == "" {
+		return s
+	}
+	return strings.ToUpper(s[:1]) + s[1:]
+}
