@@ -9,8 +9,13 @@ import (
 	"strings"
 
 	tfe "github.com/hashicorp/go-tfe"
+	"github.com/hashicorp/terraform-plugin-framework-validators/setvalidator"
 	"github.com/hashicorp/terraform-plugin-framework/diag"
 	"github.com/hashicorp/terraform-plugin-framework/path"
+	"github.com/hashicorp/terraform-plugin-framework/resource/schema"
+	"github.com/hashicorp/terraform-plugin-framework/resource/schema/planmodifier"
+	"github.com/hashicorp/terraform-plugin-framework/resource/schema/stringplanmodifier"
+	"github.com/hashicorp/terraform-plugin-framework/schema/validator"
 	"github.com/hashicorp/terraform-plugin-framework/types"
 	"github.com/hashicorp/terraform-plugin-log/tflog"
 )
@@ -35,6 +40,7 @@ type exclusiveParent struct {
 	kind             *grantParentKind
 	idAttr, idPrefix string // "workspace_id", "ws-"
 	grantNoun        string // "team access", as the messages name a grant
+	grantPrefix      string // "tws-"
 	perm             string // what sees and removes every grant
 	see              func(d *providerData, ctx context.Context, id string) (*parentSeen, error)
 	list             func(d *providerData, ctx context.Context, id string) (*exclusiveGrants, error)
@@ -66,6 +72,50 @@ type exclusivePlan struct {
 	ok                          bool
 }
 
+// attributes are the schema's attributes both forms share, and more of the form's own.
+func (p *exclusiveParent) attributes(more map[string]schema.Attribute) map[string]schema.Attribute {
+	n := p.kind.noun
+	attrs := map[string]schema.Attribute{
+		p.idAttr: schema.StringAttribute{
+			Required:            true,
+			MarkdownDescription: "ID of the " + n + " (`" + p.idPrefix + "<id>`). Changing it replaces the resource (which removes no access from the former " + n + ").",
+			PlanModifiers:       []planmodifier.String{stringplanmodifier.RequiresReplace()},
+			Validators:          []validator.String{idValidator(p.idPrefix)},
+		},
+		"team_ids": schema.SetAttribute{
+			Required:    true,
+			ElementType: types.StringType,
+			MarkdownDescription: "IDs of the teams (`team-<id>`) that may hold access to the " + n + "; the access of every other team is removed on apply. " +
+				"An empty set removes every team's access.",
+			Validators: []validator.Set{setvalidator.ValueStringsAre(idValidator("team-"))},
+		},
+		"removed_team_ids": schema.SetAttribute{
+			Computed:    true,
+			ElementType: types.StringType,
+			MarkdownDescription: "IDs of the teams whose access the plan removes, known when the plan is made (unless `team_ids` is not), so that " +
+				"`terraform show` of a saved plan lists them; the apply removes the access of exactly these teams. For an update these are the teams " +
+				"that leave `team_ids` and held access when the plan's refresh read the " + n + "'s grants (a team that held none loses nothing); " +
+				"the refresh records the IDs of the grants it saw in the resource's private state (not shown in plans), and the apply removes only " +
+				"them: a grant made after the plan, to any team, is left alone, and the next plan shows it leaving. For a new resource, the teams " +
+				"that hold access and `team_ids` does not name. After the apply it lists the teams whose access the apply removed, and a refresh " +
+				"empties it.\n\n" +
+				"Terraform plans a new resource again when it applies it, and does not show the provider the plan it made " +
+				"before: if the " + n + "'s grants changed in between, a new resource's apply stops before removing anything, with " +
+				"\"Provider produced inconsistent final plan\" for `removed_team_ids` or `removed_grant_ids`; plan again to see them.",
+		},
+		"removed_grant_ids": schema.SetAttribute{
+			Computed:    true,
+			ElementType: types.StringType,
+			MarkdownDescription: "IDs of the grants (`" + p.grantPrefix + "<id>`) that the apply removes, one for each team of `removed_team_ids` that holds access, " +
+				"known when the plan is made (unless `team_ids` is not). A grant revoked and made again for the same team after the plan " +
+				"has a new ID: the apply of an update leaves it alone, and a new resource's apply stops before removing anything " +
+				"(\"Provider produced inconsistent final plan\" for `removed_grant_ids`). A refresh empties it.",
+		},
+	}
+	maps.Copy(attrs, more)
+	return attrs
+}
+
 // plan plans removed_team_ids and removed_grant_ids, refuses a lock-out, and warns with each
 // grant the apply removes by team name: the diff shows bare IDs. state is nil for a new resource.
 func (p *exclusiveParent) plan(ctx context.Context, d *providerData, plan exclusiveSet, state *exclusiveSet, private privateGetter, diags *diag.Diagnostics) exclusivePlan {
@@ -87,7 +137,7 @@ func (p *exclusiveParent) plan(ctx context.Context, d *providerData, plan exclus
 		if prior, _ = teamIDsOf(ctx, state.TeamIDs); prior == nil {
 			prior = map[string]bool{}
 		}
-		seen = readGrantRecord(ctx, private, diags)
+		seen = readGrantRecord(ctx, private, p.grantPrefix, diags)
 		if len(removedTeams(nil, keep, prior, seen)) == 0 {
 			// Nothing leaves team_ids: no request, and an unchanged plan keeps removed_team_ids.
 			removed, grants := teamIDSet(nil), teamIDSet(nil)
@@ -184,7 +234,7 @@ func (p *exclusiveParent) refresh(ctx context.Context, d *providerData, state ex
 		diags.AddAttributeError(path.Root(p.idAttr), "Cannot refresh exclusive team access", p.missing(refreshCheck, "The exclusive team access of "+noun+" "+id, id))
 		return state, false
 	}
-	writeGrantRecord(ctx, private, grantRecordOf(grants), diags)
+	writeGrantRecord(ctx, private, p.grantPrefix, grantRecordOf(grants), diags)
 	ids, _ := teamIDsOf(ctx, state.TeamIDs)
 	if ids == nil {
 		ids = map[string]bool{}
@@ -269,7 +319,7 @@ func (p *exclusiveParent) apply(ctx context.Context, d *providerData, plan exclu
 		delete(left, g.TeamID)
 		tflog.Info(ctx, "Removed team access not declared in team_ids", map[string]any{"id": g.ID, "team_id": g.TeamID, p.idAttr: id})
 	}
-	writeGrantRecord(ctx, private, left, diags)
+	writeGrantRecord(ctx, private, p.grantPrefix, left, diags)
 	grantIDs := plan.RemovedGrants
 	if grantIDs.IsUnknown() {
 		grantIDs = plannedGrants(prior, removedIDs, seen, removed)

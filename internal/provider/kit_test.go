@@ -92,6 +92,7 @@ var kits = []typeKit{
 	moduleVersionDeprecationKit{},
 	moduleTestRunKit{},
 	workspaceTeamAccessExclusiveKit{},
+	projectTeamAccessExclusiveKit{},
 }
 
 // covered is a kit's part for one suite: the suite's case, or an
@@ -153,6 +154,7 @@ type stateKit struct {
 // fixtures' IDs, and the policy code's files by size label.
 type stateEnv struct {
 	name, team, workspace, pool, moduleDir string
+	project                                string
 	mod                                    moduleRef
 	files                                  map[string]string
 }

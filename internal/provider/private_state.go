@@ -200,9 +200,9 @@ func rememberKind(ctx context.Context, p privateSetter, policyID string, pol pol
 // update's apply removes only the grants its plan saw.
 type grantRecord map[string]string // team ID → grant ID
 
-// readGrantRecord returns the record in p, or nil when there is none (a
-// state no refresh of this version wrote).
-func readGrantRecord(ctx context.Context, p privateGetter, diags *diag.Diagnostics) grantRecord {
+// readGrantRecord returns the record in p, its grant IDs with prefix (tws-, tprj-), or nil when
+// there is none (a state no refresh of this version wrote).
+func readGrantRecord(ctx context.Context, p privateGetter, prefix string, diags *diag.Diagnostics) grantRecord {
 	if p == nil || reflect.ValueOf(p).IsNil() {
 		return nil
 	}
@@ -215,7 +215,7 @@ func readGrantRecord(ctx context.Context, p privateGetter, diags *diag.Diagnosti
 	rec := grantRecord{}
 	for _, pair := range strings.Split(s, ",") {
 		if team, grant, ok := strings.Cut(pair, ":"); ok {
-			rec["team-"+team] = "tws-" + grant
+			rec["team-"+team] = prefix + grant
 		}
 	}
 	return rec
@@ -223,13 +223,13 @@ func readGrantRecord(ctx context.Context, p privateGetter, diags *diag.Diagnosti
 
 // writeGrantRecord keeps rec as a JSON string of "team:grant" pairs
 // without the IDs' prefixes, joined by commas.
-func writeGrantRecord(ctx context.Context, p privateSetter, rec grantRecord, diags *diag.Diagnostics) {
+func writeGrantRecord(ctx context.Context, p privateSetter, prefix string, rec grantRecord, diags *diag.Diagnostics) {
 	if p == nil || reflect.ValueOf(p).IsNil() {
 		return
 	}
 	pairs := make([]string, 0, len(rec))
 	for team, grant := range rec {
-		pairs = append(pairs, strings.TrimPrefix(team, "team-")+":"+strings.TrimPrefix(grant, "tws-"))
+		pairs = append(pairs, strings.TrimPrefix(team, "team-")+":"+strings.TrimPrefix(grant, prefix))
 	}
 	slices.Sort(pairs)
 	b, _ := json.Marshal(strings.Join(pairs, ",")) // a string always marshals

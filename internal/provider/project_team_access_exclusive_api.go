@@ -26,7 +26,7 @@ var projectGrants = &grantParentKind{
 
 // projectExclusive is the exclusive mechanism on a project.
 var projectExclusive = &exclusiveParent{
-	kind: projectGrants, idAttr: "project_id", idPrefix: "prj-", grantNoun: "team project access", perm: permProjectTeamAccess,
+	kind: projectGrants, idAttr: "project_id", idPrefix: "prj-", grantNoun: "team project access", grantPrefix: "tprj-", perm: permProjectTeamAccess,
 	see: (*providerData).seeProject,
 	list: func(d *providerData, ctx context.Context, id string) (*exclusiveGrants, error) {
 		l, err := d.projectTeamAccess(ctx, id)
@@ -43,9 +43,11 @@ var projectExclusive = &exclusiveParent{
 		}), nil
 	},
 	invalidate: func(d *providerData, id string) { d.lists.projectAccess.invalidate(id) },
-	remove:     func(d *providerData, ctx context.Context, id string) error { return d.client.TeamProjectAccess.Remove(ctx, id) },
-	locate:     (*providerData).locateProjectAccess,
-	orgTeams:   (*providerData).projectOrganizationTeams,
+	remove: func(d *providerData, ctx context.Context, id string) error {
+		return d.client.TeamProjectAccess.Remove(ctx, id)
+	},
+	locate:   (*providerData).locateProjectAccess,
+	orgTeams: (*providerData).projectOrganizationTeams,
 	orgAdmin: func(t *tfe.Team) bool {
 		return t.Name == "owners" || (t.OrganizationAccess != nil && t.OrganizationAccess.ManageProjects)
 	},

@@ -81,6 +81,10 @@ var resourceRegistry = []registeredResource{
 		typ: workspaceTeamAccessExclusiveType, new: NewWorkspaceTeamAccessExclusiveResource, identity: workspaceTeamAccessExclusiveIdentityAttrs, providerOrder: 7,
 		permissions: permTextManageAccess + ` It reads every grant of the workspace, which only these may see.`,
 	},
+	{
+		typ: projectTeamAccessExclusiveType, new: NewProjectTeamAccessExclusiveResource, identity: projectTeamAccessExclusiveIdentityAttrs, providerOrder: 8,
+		permissions: permTextManageProjectAccess,
+	},
 }
 
 // registeredDataSource is one data source type.

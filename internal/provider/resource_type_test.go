@@ -25,6 +25,7 @@ func TestResourceTypesDeriveNames(t *testing.T) {
 	// withoutList: resource types that have no list resource, and why.
 	withoutList := map[string]string{
 		"tfgov_workspace_team_access_exclusive": "it declares a workspace's complete set of teams; the grants themselves are tfgov_team_access's list",
+		"tfgov_project_team_access_exclusive":   "it declares a project's complete set of teams; the grants themselves are team project access's list",
 	}
 	lists := map[string]bool{}
 	for _, f := range p.ListResources(ctx) {

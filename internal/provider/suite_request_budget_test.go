@@ -116,6 +116,7 @@ const (
 	routeAgentTokens   = "GET /api/v2/agent-pools/{id}/authentication-tokens"
 	routeAgentToken    = "GET /api/v2/authentication-tokens/{id}"
 	routeTeamAccess    = "GET /api/v2/team-workspaces"
+	routeProjectAccess = "GET /api/v2/team-projects"
 	routeTestVariables = "GET /api/v2/organizations/{org}/tests/registry-modules/private/{ns}/{name}/{provider}/vars"
 	routeModule        = "GET /api/v2/organizations/{org}/registry-modules/private/{ns}/{name}/{provider}"
 	routeModuleVersion = routeModule + "/version"

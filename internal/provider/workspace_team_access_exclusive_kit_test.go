@@ -31,8 +31,9 @@ func (workspaceTeamAccessExclusiveKit) sandboxArea() string { return "team_acces
 // only the state's private data, so the record lives there; about 100
 // bytes for one grant), and removed_grant_ids, empty after a refresh (+23:
 // the grants a new resource's plan saw, which stop its apply when made
-// again since).
-const stateBudgetExclusive = 285
+// again since), and project_team_ids, empty here (+22: the teams that
+// reach the workspace through its project, issue 58).
+const stateBudgetExclusive = 307
 
 // stateBudget: teamAccessKit's grant's team, alone.
 func (workspaceTeamAccessExclusiveKit) stateBudget() covered[stateKit] {
@@ -117,15 +118,17 @@ output "ids" { value = { for k, r in tfgov_workspace_team_access_exclusive.r : k
 		// lock-out check, then one DELETE.
 		repair: 3,
 		// Each workspace's grants listed by every refresh, imports included.
-		reads: refreshReads(routeTeamAccess, true, true, nil),
+		reads: refreshReads(routeTeamAccess, true, true, func(op budgetOp, _, _ int) map[string]int {
+			return map[string]int{routeProjectAccess: 1} // the workspaces' one project, every walk
+		}),
 		budget: func(op budgetOp, n, _ int) int {
 			return starts(op) + map[budgetOp]int{
-				opCreate:  4*n + 2 + n, // each walk: a read and a list per workspace, one team list (lock-out check); a DELETE per workspace
-				opPlan:    2 * n,       // the refresh: a read and a list per workspace
-				opDrift:   2*n + 1,     // the refresh; the team list (lock-out check of workspace "0")
-				opUpdate:  2*n + 1,     // the refresh; the plan's lock-out check (the repair's); nothing else: teams only added
-				opImport:  2 * n,       // the refresh: a read and a list per workspace
-				opDestroy: 2 * n,       // the refresh: a read and a list per workspace; nothing is removed
+				opCreate:  4*n + 2 + n + 4, // each walk: a read and a list per workspace, one team list (lock-out check), the project's read and grant list; a DELETE per workspace
+				opPlan:    2*n + 2,         // the refresh: a read and a list per workspace; the project's read and grant list (project_team_ids)
+				opDrift:   2*n + 1 + 2,     // the refresh; the team list (lock-out check of workspace "0")
+				opUpdate:  2*n + 1 + 2,     // the refresh; the plan's lock-out check (the repair's); nothing else: teams only added
+				opImport:  2*n + 2,         // the refresh: a read and a list per workspace, the project's read and list
+				opDestroy: 2*n + 2,         // the refresh; nothing is removed
 			}[op]
 		},
 	}})

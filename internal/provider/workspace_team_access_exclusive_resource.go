@@ -8,14 +8,10 @@ import (
 	"strings"
 
 	tfe "github.com/hashicorp/go-tfe"
-	"github.com/hashicorp/terraform-plugin-framework-validators/setvalidator"
 	"github.com/hashicorp/terraform-plugin-framework/diag"
 	"github.com/hashicorp/terraform-plugin-framework/path"
 	"github.com/hashicorp/terraform-plugin-framework/resource"
 	"github.com/hashicorp/terraform-plugin-framework/resource/schema"
-	"github.com/hashicorp/terraform-plugin-framework/resource/schema/planmodifier"
-	"github.com/hashicorp/terraform-plugin-framework/resource/schema/stringplanmodifier"
-	"github.com/hashicorp/terraform-plugin-framework/schema/validator"
 	"github.com/hashicorp/terraform-plugin-framework/tfsdk"
 	"github.com/hashicorp/terraform-plugin-framework/types"
 	"github.com/hashicorp/terraform-plugin-log/tflog"
@@ -85,34 +81,7 @@ func (r *workspaceTeamAccessExclusiveResource) Schema(_ context.Context, _ resou
 			"so the API does not tell which team it belongs to: with a team token the guard cannot tell, and does not refuse.\n\n" +
 			"Declare each `tfgov_team_access` of the workspace in `team_ids` (for example `[for a in tfgov_team_access.app : a.team_id]`), or this resource removes it on the next apply: " +
 			"in the same configuration, a plan with a `tfgov_team_access` whose team `team_ids` leaves out fails, naming both and the team, since each apply would undo the other's.",
-		Attributes: map[string]schema.Attribute{
-			"workspace_id": schema.StringAttribute{
-				Required:            true,
-				MarkdownDescription: "ID of the workspace (`ws-<id>`). Changing it replaces the resource (which removes no access from the former workspace).",
-				PlanModifiers:       []planmodifier.String{stringplanmodifier.RequiresReplace()},
-				Validators:          []validator.String{idValidator("ws-")},
-			},
-			"team_ids": schema.SetAttribute{
-				Required:    true,
-				ElementType: types.StringType,
-				MarkdownDescription: "IDs of the teams (`team-<id>`) that may hold access to the workspace; the access of every other team is removed on apply. " +
-					"An empty set removes every team's access.",
-				Validators: []validator.Set{setvalidator.ValueStringsAre(idValidator("team-"))},
-			},
-			"removed_team_ids": schema.SetAttribute{
-				Computed:    true,
-				ElementType: types.StringType,
-				MarkdownDescription: "IDs of the teams whose access the plan removes, known when the plan is made (unless `team_ids` is not), so that " +
-					"`terraform show` of a saved plan lists them; the apply removes the access of exactly these teams. For an update these are the teams " +
-					"that leave `team_ids` and held access when the plan's refresh read the workspace's grants (a team that held none loses nothing); " +
-					"the refresh records the IDs of the grants it saw in the resource's private state (not shown in plans), and the apply removes only " +
-					"them: a grant made after the plan, to any team, is left alone, and the next plan shows it leaving. For a new resource, the teams " +
-					"that hold access and `team_ids` does not name. After the apply it lists the teams whose access the apply removed, and a refresh " +
-					"empties it.\n\n" +
-					"Terraform plans a new resource again when it applies it, and does not show the provider the plan it made " +
-					"before: if the workspace's grants changed in between, a new resource's apply stops before removing anything, with " +
-					"\"Provider produced inconsistent final plan\" for `removed_team_ids` or `removed_grant_ids`; plan again to see them.",
-			},
+		Attributes: workspaceExclusive.attributes(map[string]schema.Attribute{
 			"project_team_ids": schema.SetAttribute{
 				Computed:    true,
 				ElementType: types.StringType,
@@ -122,15 +91,7 @@ func (r *workspaceTeamAccessExclusiveResource) Schema(_ context.Context, _ resou
 					"Null when the API token may not see every grant of the project (it needs " + permProjectTeamAccess + ", or `can-read-teams` on it): " +
 					"then the plan warns that it cannot tell.",
 			},
-			"removed_grant_ids": schema.SetAttribute{
-				Computed:    true,
-				ElementType: types.StringType,
-				MarkdownDescription: "IDs of the grants (`tws-<id>`) that the apply removes, one for each team of `removed_team_ids` that holds access, " +
-					"known when the plan is made (unless `team_ids` is not). A grant revoked and made again for the same team after the plan " +
-					"has a new ID: the apply of an update leaves it alone, and a new resource's apply stops before removing anything " +
-					"(\"Provider produced inconsistent final plan\" for `removed_grant_ids`). A refresh empties it.",
-			},
-		},
+		}),
 	}
 }
 
@@ -171,6 +132,10 @@ func (r *workspaceTeamAccessExclusiveResource) ModifyPlan(ctx context.Context, r
 	}
 	resp.Diagnostics.Append(resp.Plan.SetAttribute(ctx, path.Root("project_team_ids"), projectTeams)...)
 	if !known {
+		return
+	}
+	// The state's teams need no request unless one is left out; the project's name then does.
+	if teams, ok := teamIDsOf(ctx, projectTeams); ok && !hasRemoval(teams, keep) {
 		return
 	}
 	reach := r.data.projectRoutes(ctx, wsID)
@@ -230,7 +195,7 @@ func (r *workspaceTeamAccessExclusiveResource) Update(ctx context.Context, req r
 		prior = map[string]bool{}
 	}
 	// The refresh's record, carried in the plan's private state.
-	seen := readGrantRecord(ctx, req.Private, &resp.Diagnostics)
+	seen := readGrantRecord(ctx, req.Private, workspaceExclusive.grantPrefix, &resp.Diagnostics)
 	r.apply(ctx, plan, prior, seen, &resp.State, resp.Private, &resp.Diagnostics)
 }
 
@@ -269,7 +234,7 @@ func (r *workspaceTeamAccessExclusiveResource) apply(ctx context.Context, plan w
 
 // workspaceExclusive is the exclusive mechanism on a workspace (grant_exclusive.go).
 var workspaceExclusive = &exclusiveParent{
-	kind: workspaceGrants, idAttr: "workspace_id", idPrefix: "ws-", grantNoun: "team access", perm: permTeamAccess,
+	kind: workspaceGrants, idAttr: "workspace_id", idPrefix: "ws-", grantNoun: "team access", grantPrefix: "tws-", perm: permTeamAccess,
 	see: (*providerData).seeWorkspaceProject,
 	list: func(d *providerData, ctx context.Context, id string) (*exclusiveGrants, error) {
 		l, err := d.workspaceTeamAccess(ctx, id)

@@ -524,8 +524,8 @@ func TestExclusiveRemovesWhatTheRefreshSaw(t *testing.T) {
 	saw := &exclusiveGrants{grants: []*exclusiveGrant{grant("tws-a1", "team-a"), grant("tws-k1", "team-k")}}
 	p := memPrivate{}
 	var diags diag.Diagnostics
-	writeGrantRecord(ctx, p, grantRecordOf(saw), &diags)
-	seen := readGrantRecord(ctx, p, &diags)
+	writeGrantRecord(ctx, p, "tws-", grantRecordOf(saw), &diags)
+	seen := readGrantRecord(ctx, p, "tws-", &diags)
 	if diags.HasError() || len(seen) != 2 || seen["team-a"] != "tws-a1" || seen["team-k"] != "tws-k1" {
 		t.Fatalf("record round trip: %v %v (stored %s)", seen, diags, p[grantRecordKey])
 	}

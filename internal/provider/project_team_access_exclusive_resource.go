@@ -1,0 +1,172 @@
+package provider
+
+import (
+	"context"
+	"fmt"
+	"strings"
+
+	"github.com/hashicorp/terraform-plugin-framework/diag"
+	"github.com/hashicorp/terraform-plugin-framework/path"
+	"github.com/hashicorp/terraform-plugin-framework/resource"
+	"github.com/hashicorp/terraform-plugin-framework/resource/schema"
+	"github.com/hashicorp/terraform-plugin-framework/tfsdk"
+	"github.com/hashicorp/terraform-plugin-framework/types"
+	"github.com/hashicorp/terraform-plugin-log/tflog"
+)
+
+var (
+	_ resource.ResourceWithConfigure   = (*projectTeamAccessExclusiveResource)(nil)
+	_ resource.ResourceWithImportState = (*projectTeamAccessExclusiveResource)(nil)
+	_ resource.ResourceWithModifyPlan  = (*projectTeamAccessExclusiveResource)(nil)
+	_ resource.ResourceWithIdentity    = (*projectTeamAccessExclusiveResource)(nil)
+)
+
+// NewProjectTeamAccessExclusiveResource is tfgov_project_team_access_exclusive: the teams that
+// may hold a grant on a project, the workspace form's mechanism on another parent
+// (grant_exclusive.go; DESIGN.md "Exclusive team access: the grants a plan saw").
+func NewProjectTeamAccessExclusiveResource() resource.Resource {
+	return &projectTeamAccessExclusiveResource{resourceBase{typ: projectTeamAccessExclusiveType}}
+}
+
+type projectTeamAccessExclusiveResource struct{ resourceBase }
+
+// projectTeamAccessExclusiveIdentityAttrs is the project (identity.go).
+var projectTeamAccessExclusiveIdentityAttrs = []identityAttr{{"project_id", "ID of the project (`prj-<id>`)."}}
+
+type projectTeamAccessExclusiveModel struct {
+	ProjectID      types.String `tfsdk:"project_id"`
+	TeamIDs        types.Set    `tfsdk:"team_ids"`
+	RemovedTeamIDs types.Set    `tfsdk:"removed_team_ids"`
+	RemovedGrants  types.Set    `tfsdk:"removed_grant_ids"`
+}
+
+func (m projectTeamAccessExclusiveModel) set() exclusiveSet {
+	return exclusiveSet{ParentID: m.ProjectID, TeamIDs: m.TeamIDs, RemovedTeamIDs: m.RemovedTeamIDs, RemovedGrants: m.RemovedGrants}
+}
+
+func (r *projectTeamAccessExclusiveResource) Schema(_ context.Context, _ resource.SchemaRequest, resp *resource.SchemaResponse) {
+	defer withPermissions(&resp.Schema.MarkdownDescription, projectTeamAccessExclusiveType.permissions())
+	resp.Schema = schema.Schema{
+		MarkdownDescription: "The complete set of teams that may hold a grant on a project (team project access). On apply, the access of every team of the project " +
+			"that `team_ids` does not name is removed; no access is ever added. A refresh lists the project's team access (one request per 100 grants) and adds " +
+			"every team holding access to `team_ids` in state, so `terraform plan` shows each team that would lose access as an element leaving `team_ids`, " +
+			"and an empty plan means the project has no grant the configuration does not declare. A team named in `team_ids` without a grant is allowed and costs nothing.\n\n" +
+			"A team's access to a project reaches every workspace of the project, those made later included, whatever a workspace's own grants say: " +
+			"with `tfgov_workspace_team_access_exclusive` on the project's workspaces, this is what makes a lock-down hold. Organization-level access " +
+			"(the owners team, \"Manage all projects\", \"Manage all workspaces\") is the teams' settings, not a grant: this resource does not govern it.\n\n" +
+			"Only a token that sees every grant of the project can tell which teams hold access: a member sees only the grants of their own teams. " +
+			"So a refresh, and the plan of a new resource, also read the project (one request) and fail, rather than plan \"No changes\" or remove only some grants, " +
+			"when the API token lacks " + permProjectTeamAccess + " (owners and the organization token see all). A project that answers 404 (deleted, or in no " +
+			"organization the token belongs to) fails the refresh too: if it was deleted, remove the resource from state (`terraform state rm`, or a `removed` block).\n\n" +
+			"Destroying this resource removes it from state only: no access is removed. Import it by project ID.\n\n" +
+			"**Lock-out guard.** The plan fails when it would remove the admin access (`admin`, or `custom` that manages the project's teams) through which " +
+			"the API token's own user administers the project: the user belongs to the team losing it, holds such access through no team that keeps it, " +
+			"and is neither in the owners team nor in a team that may manage all projects (from the organization's team list, read only when a plan " +
+			"removes such a grant). Organization tokens act as an owner and are never locked out; with a team token the guard cannot tell, and does not refuse.",
+		Attributes: projectExclusive.attributes(nil),
+	}
+}
+
+// ModifyPlan plans removed_team_ids and removed_grant_ids (exclusiveParent.plan).
+func (r *projectTeamAccessExclusiveResource) ModifyPlan(ctx context.Context, req resource.ModifyPlanRequest, resp *resource.ModifyPlanResponse) {
+	if req.Plan.Raw.IsNull() || r.data == nil {
+		return
+	}
+	var plan projectTeamAccessExclusiveModel
+	resp.Diagnostics.Append(req.Plan.Get(ctx, &plan)...)
+	if resp.Diagnostics.HasError() {
+		return
+	}
+	var prior *exclusiveSet
+	if !req.State.Raw.IsNull() {
+		var state projectTeamAccessExclusiveModel
+		resp.Diagnostics.Append(req.State.Get(ctx, &state)...)
+		s := state.set()
+		prior = &s
+	}
+	out := projectExclusive.plan(ctx, r.data, plan.set(), prior, req.Private, &resp.Diagnostics)
+	if !out.ok {
+		return
+	}
+	resp.Diagnostics.Append(resp.Plan.SetAttribute(ctx, path.Root("removed_team_ids"), out.removedTeams)...)
+	resp.Diagnostics.Append(resp.Plan.SetAttribute(ctx, path.Root("removed_grant_ids"), out.removedGrants)...)
+}
+
+// Create removes the grants of the plan's removed_team_ids, one DELETE each.
+func (r *projectTeamAccessExclusiveResource) Create(ctx context.Context, req resource.CreateRequest, resp *resource.CreateResponse) {
+	defer r.syncIdentity(ctx, nil, &resp.State, resp.Identity, &resp.Diagnostics)
+	var plan projectTeamAccessExclusiveModel
+	resp.Diagnostics.Append(req.Plan.Get(ctx, &plan)...)
+	if resp.Diagnostics.HasError() {
+		return
+	}
+	r.apply(ctx, plan, nil, nil, &resp.State, resp.Private, &resp.Diagnostics)
+}
+
+// Read adds every team holding access to team_ids and records the grants it saw.
+func (r *projectTeamAccessExclusiveResource) Read(ctx context.Context, req resource.ReadRequest, resp *resource.ReadResponse) {
+	defer r.syncIdentity(ctx, &req.State, &resp.State, resp.Identity, &resp.Diagnostics)
+	var state projectTeamAccessExclusiveModel
+	resp.Diagnostics.Append(req.State.Get(ctx, &state)...)
+	if resp.Diagnostics.HasError() {
+		return
+	}
+	importing := takeImporting(ctx, req, resp)
+	out, remove := projectExclusive.refresh(ctx, r.data, state.set(), importing, resp.Private, &resp.Diagnostics)
+	switch {
+	case remove:
+		resp.State.RemoveResource(ctx)
+	case !resp.Diagnostics.HasError():
+		m := projectExclusiveModel(out)
+		resp.Diagnostics.Append(resp.State.Set(ctx, &m)...)
+	}
+}
+
+// Update removes the grants of the teams leaving team_ids that its plan's refresh recorded.
+func (r *projectTeamAccessExclusiveResource) Update(ctx context.Context, req resource.UpdateRequest, resp *resource.UpdateResponse) {
+	defer r.syncIdentity(ctx, &req.State, &resp.State, resp.Identity, &resp.Diagnostics)
+	var plan, state projectTeamAccessExclusiveModel
+	resp.Diagnostics.Append(req.Plan.Get(ctx, &plan)...)
+	resp.Diagnostics.Append(req.State.Get(ctx, &state)...)
+	if resp.Diagnostics.HasError() {
+		return
+	}
+	prior, _ := teamIDsOf(ctx, state.TeamIDs)
+	if prior == nil {
+		prior = map[string]bool{}
+	}
+	seen := readGrantRecord(ctx, req.Private, projectExclusive.grantPrefix, &resp.Diagnostics)
+	r.apply(ctx, plan, prior, seen, &resp.State, resp.Private, &resp.Diagnostics)
+}
+
+// Delete removes the resource from state only: no access is removed.
+func (r *projectTeamAccessExclusiveResource) Delete(ctx context.Context, req resource.DeleteRequest, _ *resource.DeleteResponse) {
+	var id types.String
+	_ = req.State.GetAttribute(ctx, path.Root("project_id"), &id)
+	tflog.Info(ctx, "Removed exclusive team project access from state; no access was removed", map[string]any{"project_id": id.ValueString()})
+}
+
+// ImportState takes the project's ID, as the workspace form takes its workspace's.
+func (r *projectTeamAccessExclusiveResource) ImportState(ctx context.Context, req resource.ImportStateRequest, resp *resource.ImportStateResponse) {
+	req.ID = r.importID(ctx, req, &resp.Diagnostics)
+	if !strings.HasPrefix(req.ID, "prj-") || strings.Contains(req.ID, "/") {
+		resp.Diagnostics.AddError("Invalid import ID", fmt.Sprintf("Expected the ID of a project (prj-<id>), got %q.", req.ID))
+		return
+	}
+	resource.ImportStatePassthroughID(ctx, path.Root("project_id"), req, resp)
+	markImporting(ctx, resp)
+}
+
+// apply is exclusiveParent.apply on the project.
+func (r *projectTeamAccessExclusiveResource) apply(ctx context.Context, plan projectTeamAccessExclusiveModel, prior map[string]bool, seen grantRecord,
+	state *tfsdk.State, private privateSetter, diags *diag.Diagnostics) {
+	if out, ok := projectExclusive.apply(ctx, r.data, plan.set(), prior, seen, private, diags); ok {
+		m := projectExclusiveModel(out)
+		diags.Append(state.Set(ctx, &m)...)
+	}
+}
+
+// projectExclusiveModel is the model of a set.
+func projectExclusiveModel(s exclusiveSet) projectTeamAccessExclusiveModel {
+	return projectTeamAccessExclusiveModel{ProjectID: s.ParentID, TeamIDs: s.TeamIDs, RemovedTeamIDs: s.RemovedTeamIDs, RemovedGrants: s.RemovedGrants}
+}
