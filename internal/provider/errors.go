@@ -16,4 +16,6 @@ const (
 	permManageAgentPools = `the organization's "Manage agent pools" permission`
 	permManageRegistry   = `the organization's "Manage private registry" permission`
 	permTeamAccess       = `admin access to the workspace, or the organization's "Manage workspaces" permission`
+	// permProjectTeamAccess: the project's team management (can-read-teams shows every grant).
+	permProjectTeamAccess = `admin access to the project (or a custom grant that manages its teams), or the organization's "Manage projects" permission`
 )

@@ -35,24 +35,17 @@ type exclusiveGrants struct {
 	grants        []*exclusiveGrant
 }
 
-// exclusiveParent is what the mechanism needs of a kind of parent.
+// exclusiveParent is what the mechanism needs of a kind of parent beyond its grantParentKind
+// (grant_parent.go): its grants in a common shape, their removal, and its lock-out rule.
 type exclusiveParent struct {
 	kind             *grantParentKind
 	idAttr, idPrefix string // "workspace_id", "ws-"
-	grantNoun        string // "team access", as the messages name a grant
 	grantPrefix      string // "tws-"
-	perm             string // what sees and removes every grant
-	see              func(d *providerData, ctx context.Context, id string) (*parentSeen, error)
-	list             func(d *providerData, ctx context.Context, id string) (*exclusiveGrants, error)
-	invalidate       func(d *providerData, id string)
-	remove           func(d *providerData, ctx context.Context, grantID string) error
-	locate           func(d *providerData, grantID, teamID, parentID string) locateFunc
-	// gone proves a parent that answered 404 deleted (nil: never proved); goneProof says why.
-	gone      func(d *providerData, ctx context.Context, id string, teamIDs []string) bool
-	goneProof func(d *providerData) string
-	// orgTeams is the shared team list of the parent's organization; orgAdmin: a team that
-	// administers every parent of the kind (owners, "Manage workspaces"/"Manage projects").
-	orgTeams  func(d *providerData, ctx context.Context, id, teamID string) (*recordsByID[*tfe.Team], error)
+	// see is the kind's read (seeGrantParent), or one that keeps more of the parent (a workspace's project).
+	see    func(d *providerData, ctx context.Context, id string) (*parentSeen, error)
+	list   func(d *providerData, ctx context.Context, id string) (*exclusiveGrants, error)
+	remove func(d *providerData, ctx context.Context, grantID string) error
+	// orgAdmin: a team that administers every parent of the kind (owners, "Manage workspaces"/"Manage projects").
 	orgAdmin  func(t *tfe.Team) bool
 	notFound  func(id string) string            // the list answered 404
 	listError func(id string, err error) string // any other error of the list
@@ -170,7 +163,7 @@ func (p *exclusiveParent) plan(ctx context.Context, d *providerData, plan exclus
 		return exclusivePlan{}
 	}
 	if grants.parentMissing {
-		diags.AddAttributeError(path.Root(p.idAttr), cases(noun)+" not found", p.notFound(id))
+		diags.AddAttributeError(path.Root(p.idAttr), upperFirst(noun)+" not found", p.notFound(id))
 		return exclusivePlan{}
 	}
 	removedIDs := removedTeams(grants, keep, prior, seen)
@@ -195,12 +188,12 @@ func (p *exclusiveParent) plan(ctx context.Context, d *providerData, plan exclus
 			fmt.Sprintf("Applying removes the access of %d team(s) to %s %s that team_ids does not name (removed_team_ids):\n%s\n\n"+
 				"Add a team to team_ids to keep its access. A grant made after this plan is not removed by its apply: Terraform plans a new "+
 				"resource again when it applies it, and if the grants to remove differ then, it stops with \"Provider produced inconsistent final plan\" "+
-				"for removed_team_ids or removed_grant_ids before anything is removed; plan again.", len(removed), noun, p.kind.label(d, ctx, id), strings.Join(lines, "\n")))
+				"for removed_team_ids or removed_grant_ids before anything is removed; plan again.", len(removed), noun, d.parentLabel(ctx, p.kind, id), strings.Join(lines, "\n")))
 		return out
 	}
 	diags.AddWarning("Team access will be removed",
 		fmt.Sprintf("Applying removes the access of %d team(s) that leave team_ids from %s %s (removed_team_ids):\n%s\n\n"+
-			"Put a team back in team_ids to keep its access.", len(removed), noun, p.labelHeld(d, id), strings.Join(lines, "\n")))
+			"Put a team back in team_ids to keep its access.", len(removed), noun, d.parentLabelHeld(p.kind, id), strings.Join(lines, "\n")))
 	return out
 }
 
@@ -215,9 +208,9 @@ func (p *exclusiveParent) refresh(ctx context.Context, d *providerData, state ex
 			importedMissing(diags, "exclusive team access", p.notFound(id))
 			return state, false
 		}
-		if teams, _ := teamIDsOf(ctx, state.TeamIDs); p.gone != nil && p.gone(d, ctx, id, slices.Sorted(maps.Keys(teams))) {
-			diags.AddWarning(cases(noun)+" deleted: exclusive team access removed from state",
-				fmt.Sprintf("The exclusive team access of %s %s left state: the %s was deleted. %s", noun, id, noun, p.goneProof(d)))
+		if teams, _ := teamIDsOf(ctx, state.TeamIDs); d.parentGone(ctx, p.kind, id, slices.Sorted(maps.Keys(teams))) {
+			diags.AddWarning(upperFirst(noun)+" deleted: exclusive team access removed from state",
+				fmt.Sprintf("The exclusive team access of %s %s left state: the %s was deleted. %s", noun, id, noun, d.parentGoneProof(p.kind)))
 			return state, true
 		}
 	}
@@ -231,7 +224,7 @@ func (p *exclusiveParent) refresh(ctx context.Context, d *providerData, state ex
 		return state, false
 	}
 	if grants.parentMissing {
-		diags.AddAttributeError(path.Root(p.idAttr), "Cannot refresh exclusive team access", p.missing(refreshCheck, "The exclusive team access of "+noun+" "+id, id))
+		diags.AddAttributeError(path.Root(p.idAttr), "Cannot refresh exclusive team access", parentMissingText(p.kind, refreshCheck, "The exclusive team access of "+noun+" "+id, id))
 		return state, false
 	}
 	writeGrantRecord(ctx, private, p.grantPrefix, grantRecordOf(grants), diags)
@@ -276,7 +269,7 @@ func (p *exclusiveParent) apply(ctx context.Context, d *providerData, plan exclu
 		return plan, false
 	}
 	if grants.parentMissing {
-		diags.AddAttributeError(path.Root(p.idAttr), cases(noun)+" not found", p.notFound(id))
+		diags.AddAttributeError(path.Root(p.idAttr), upperFirst(noun)+" not found", p.notFound(id))
 		return plan, false
 	}
 	if !planned {
@@ -292,7 +285,7 @@ func (p *exclusiveParent) apply(ctx context.Context, d *providerData, plan exclu
 		diags.AddAttributeError(path.Root("team_ids"), "Removing this team access would lock the API token out of the "+noun, msg)
 		return plan, false
 	}
-	defer p.invalidate(d, id)
+	defer p.kind.invalidate(d, id)
 	final := map[string]bool{}
 	for t := range keep {
 		final[t] = true
@@ -302,7 +295,7 @@ func (p *exclusiveParent) apply(ctx context.Context, d *providerData, plan exclu
 		tflog.Debug(ctx, "Removing team access not declared in team_ids", map[string]any{"id": g.ID, "team_id": g.TeamID, p.idAttr: id, "access": g.Access})
 		err := p.remove(d, ctx, g.ID)
 		if isNotFound(err) {
-			if why := confirmGone(ctx, removeCheck, cases(p.grantNoun)+" "+g.ID+" (team "+g.TeamID+")", p.perm, p.locate(d, g.ID, g.TeamID, id)); why != "" {
+			if why := confirmGone(ctx, removeCheck, p.kind.what+" "+g.ID+" (team "+g.TeamID+")", p.kind.perm, d.locateGrant(p.kind, g.ID, g.TeamID, id)); why != "" {
 				final[g.TeamID] = true
 				diags.AddError("Cannot remove team access", why)
 				continue
@@ -334,21 +327,7 @@ func (p *exclusiveParent) teamNames(ctx context.Context, d *providerData, id str
 	for _, g := range grants {
 		as = append(as, &tfe.TeamAccess{ID: g.ID, Team: &tfe.Team{ID: g.TeamID, Name: g.TeamName}})
 	}
-	return p.kind.teamNames(d, ctx, id, as)
-}
-
-// labelHeld is the parent's label from a read already made: no request.
-func (p *exclusiveParent) labelHeld(d *providerData, id string) string {
-	if seen, ok := d.lists.parents.held(p.kind.noun + ":" + id); ok && seen.name != "" {
-		return fmt.Sprintf("%q (%s)", seen.name, id)
-	}
-	return id
-}
-
-// missing says why what of parent id, which answered 404, cannot be checked.
-func (p *exclusiveParent) missing(check goneCheck, what, id string) string {
-	return fmt.Sprintf("%s cannot be %s: %s %s was not found. It was deleted, or the API token belongs to no team of its organization: "+
-		"the service answers the same to both. %s", what, check.done, p.kind.noun, id, stateRmAdvice)
+	return d.grantTeamNames(ctx, p.kind, id, as)
 }
 
 // cannotSee says why the token may not refresh the exclusive access ("" when it may).
@@ -359,7 +338,7 @@ func (p *exclusiveParent) cannotSee(ctx context.Context, d *providerData, id str
 	case err != nil:
 		return fmt.Sprintf("%s cannot be refreshed: reading the %s to tell whether the API token sees every grant failed: %s.", what, p.kind.noun, err)
 	case seen.missing:
-		return p.missing(refreshCheck, what, id)
+		return parentMissingText(p.kind, refreshCheck, what, id)
 	case !seen.allGrants:
 		return fmt.Sprintf("%s cannot be refreshed: %s State keeps it; refresh with a token that has the permission.", what, p.notAllGrants(id, seen.name))
 	}
@@ -369,7 +348,7 @@ func (p *exclusiveParent) cannotSee(ctx context.Context, d *providerData, id str
 // notAllGrants says the token may not see every grant of parent id (name).
 func (p *exclusiveParent) notAllGrants(id, name string) string {
 	return fmt.Sprintf("%s %s (%q) exists, but the API token may not see every team's access to it: it needs %s, or to be an owner. "+
-		"Without it a token sees only the access of its own teams, and could not tell which other teams hold access.", p.kind.noun, id, name, p.perm)
+		"Without it a token sees only the access of its own teams, and could not tell which other teams hold access.", p.kind.noun, id, name, p.kind.perm)
 }
 
 // lockOut says why removing these grants would take the token's user's administration of the
@@ -390,7 +369,7 @@ func (p *exclusiveParent) lockOut(ctx context.Context, d *providerData, id strin
 		tflog.Debug(ctx, "Lock-out guard: the token names no user (an organization or team token), so the provider cannot tell whether it administers the parent through a grant", map[string]any{p.idAttr: id})
 		return ""
 	}
-	teams, err := p.orgTeams(d, ctx, id, admins[0].TeamID)
+	teams, err := d.parentOrganizationTeams(ctx, p.kind, id, admins[0].TeamID)
 	if err != nil {
 		return fmt.Sprintf("The provider could not check whether removing %s's admin access locks the API token out of %s %s: listing the organization's teams: %s. Apply again later, or keep the team in team_ids.",
 			admins[0].TeamID, noun, id, err)
@@ -418,7 +397,7 @@ func (p *exclusiveParent) lockOut(ctx context.Context, d *providerData, id strin
 			return fmt.Sprintf("The API token acts as user %s, who administers %s %s only through team %q (%s)'s admin access (%s), which this plan removes: "+
 				"after it the token could no longer manage the %s's team access, and neither could Terraform.\n\n"+
 				"Keep %s (%q) in team_ids, give the user admin access through another team first, or apply with a token of an organization owner.",
-				cmp.Or(d.caller.Username, d.caller.ID), noun, p.kind.label(d, ctx, id), t.Name, t.ID, g.ID, noun, t.ID, t.Name)
+				cmp.Or(d.caller.Username, d.caller.ID), noun, d.parentLabel(ctx, p.kind, id), t.Name, t.ID, g.ID, noun, t.ID, t.Name)
 		}
 	}
 	return ""
@@ -530,12 +509,4 @@ func exclusiveGrantsOf[T any](l *recordsByID[T], conv func(T) *exclusiveGrant) *
 		}
 	}
 	return out
-}
-
-// cases is s with its first letter in upper case.
-func cases(s string) string {
-	if s == "" {
-		return s
-	}
-	return strings.ToUpper(s[:1]) + s[1:]
 }

@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"strings"
 
+	tfe "github.com/hashicorp/go-tfe"
 	"github.com/hashicorp/terraform-plugin-framework/diag"
 	"github.com/hashicorp/terraform-plugin-framework/path"
 	"github.com/hashicorp/terraform-plugin-framework/resource"
@@ -164,6 +165,45 @@ func (r *projectTeamAccessExclusiveResource) apply(ctx context.Context, plan pro
 		m := projectExclusiveModel(out)
 		diags.Append(state.Set(ctx, &m)...)
 	}
+}
+
+// projectExclusive is the exclusive mechanism on a project (grant_exclusive.go).
+var projectExclusive = &exclusiveParent{
+	kind: projectGrants, idAttr: "project_id", idPrefix: "prj-", grantPrefix: "tprj-",
+	see: func(d *providerData, ctx context.Context, id string) (*parentSeen, error) {
+		return d.seeGrantParent(ctx, projectGrants, id)
+	},
+	list: func(d *providerData, ctx context.Context, id string) (*exclusiveGrants, error) {
+		l, err := d.projectTeamAccess(ctx, id)
+		if err != nil {
+			return nil, err
+		}
+		return exclusiveGrantsOf(l, func(g *tfe.TeamProjectAccess) *exclusiveGrant {
+			if g.Team == nil {
+				return nil
+			}
+			manages := g.ProjectAccess != nil && g.ProjectAccess.ProjectTeamsPermission == tfe.ProjectTeamsPermissionManage
+			return &exclusiveGrant{ID: g.ID, TeamID: g.Team.ID, TeamName: g.Team.Name, Access: string(g.Access),
+				admin: g.Access == tfe.TeamProjectAccessAdmin || (g.Access == tfe.TeamProjectAccessCustom && manages)}
+		}), nil
+	},
+	remove: func(d *providerData, ctx context.Context, id string) error {
+		return d.client.TeamProjectAccess.Remove(ctx, id)
+	},
+	orgAdmin: func(t *tfe.Team) bool {
+		return t.Name == "owners" || (t.OrganizationAccess != nil && t.OrganizationAccess.ManageProjects)
+	},
+	notFound: projectNotFound,
+	listError: func(id string, err error) string {
+		if isNotFound(err) {
+			return projectNotFound(id)
+		}
+		return fmt.Sprintf("Listing the team access of project %s: %s", id, err)
+	},
+}
+
+func projectNotFound(id string) string {
+	return fmt.Sprintf("Project %s was not found: no organization the API token belongs to has a project of that ID that the token may see.", id)
 }
 
 // projectExclusiveModel is the model of a set.

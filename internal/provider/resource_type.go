@@ -23,6 +23,7 @@ const (
 	moduleTestRunType                resourceType = "module_test_run"
 	moduleVersionDeprecationType     resourceType = "module_version_deprecation"
 	workspaceTeamAccessExclusiveType resourceType = "workspace_team_access_exclusive"
+	teamProjectAccessType            resourceType = "team_project_access"
 	projectTeamAccessExclusiveType   resourceType = "project_team_access_exclusive"
 )
 
@@ -48,6 +49,7 @@ const (
 	workspaceDataSourceType           dataSourceType = "workspace"
 	workspacesDataSourceType          dataSourceType = "workspaces"
 	workspaceTeamAccessDataSourceType dataSourceType = "workspace_team_access"
+	projectTeamAccessDataSourceType   dataSourceType = "project_team_access"
 )
 
 // actionType is an action's type without the provider prefix.

@@ -4,7 +4,6 @@ import (
 	"context"
 	"fmt"
 	"net/url"
-	"slices"
 
 	tfe "github.com/hashicorp/go-tfe"
 	"github.com/hashicorp/terraform-plugin-framework/types"
@@ -61,29 +60,9 @@ func teamAccessPagesWithTeams(c *tfe.Client, wsID string, size int) func(context
 	}
 }
 
-// teamNameValue names team teamID from the shared team list of workspace wsID's organization
-// (wsID "": the provider's): null when the token may not see the team or the list fails.
+// teamNameValue names team teamID of workspace wsID (grantTeamName).
 func (d *providerData) teamNameValue(ctx context.Context, wsID, teamID string) types.String {
-	var teams *recordsByID[*tfe.Team]
-	var err error
-	switch {
-	case teamID == "":
-		return types.StringNull()
-	case wsID != "":
-		teams, err = d.workspaceOrganizationTeams(ctx, wsID, teamID)
-	case d.organization != "":
-		teams, err = d.organizationTeams(ctx, d.organization)
-	default:
-		return types.StringNull()
-	}
-	if err != nil {
-		tflog.Debug(ctx, "Could not list the teams to name a team", map[string]any{"team_id": teamID, "error": err.Error()})
-		return types.StringNull()
-	}
-	if t, ok := teams.lookup(teamID); ok && t.Name != "" {
-		return types.StringValue(t.Name)
-	}
-	return types.StringNull()
+	return d.grantTeamName(ctx, workspaceGrants, wsID, teamID)
 }
 
 // organizationTeams is the shared team list: a request per 100 teams per organization and operation.
@@ -103,58 +82,14 @@ func (d *providerData) organizationTeams(ctx context.Context, org string) (*reco
 	})
 }
 
-// workspaceOrganizationTeams takes the provider's organization when it holds teamID (a team has
-// access only in its own organization); else it reads the workspace.
+// workspaceOrganizationTeams is parentOrganizationTeams for a workspace.
 func (d *providerData) workspaceOrganizationTeams(ctx context.Context, wsID, teamID string) (*recordsByID[*tfe.Team], error) {
-	if d.organization != "" {
-		teams, err := d.organizationTeams(ctx, d.organization)
-		if err == nil {
-			if _, ok := teams.lookup(teamID); ok {
-				return teams, nil
-			}
-		}
-	}
-	ws, err := d.client.Workspaces.ReadByID(ctx, wsID)
-	if err != nil {
-		return nil, err
-	}
-	if ws.Organization == nil || ws.Organization.Name == "" {
-		return nil, fmt.Errorf("workspace %s names no organization", wsID)
-	}
-	return d.organizationTeams(ctx, ws.Organization.Name)
+	return d.parentOrganizationTeams(ctx, workspaceGrants, wsID, teamID)
 }
 
-// teamNames names the grants' teams from include=team, else from the shared team list: never a
-// read per grant. A secret team the token may not see has no name.
+// teamNames names the grants' teams of workspace wsID (grantTeamNames).
 func (d *providerData) teamNames(ctx context.Context, wsID string, grants []*tfe.TeamAccess) map[string]string {
-	names := map[string]string{}
-	missing := ""
-	for _, g := range grants {
-		switch {
-		case g.Team == nil || g.Team.ID == "":
-		case g.Team.Name != "":
-			names[g.Team.ID] = g.Team.Name
-		case missing == "":
-			missing = g.Team.ID
-		}
-	}
-	if missing == "" {
-		return names
-	}
-	teams, err := d.workspaceOrganizationTeams(ctx, wsID, missing)
-	if err != nil {
-		tflog.Warn(ctx, "Could not list the teams of the workspace's organization: team names left out", map[string]any{"workspace_id": wsID, "error": err.Error()})
-		return names
-	}
-	for _, g := range grants {
-		if g.Team == nil || names[g.Team.ID] != "" {
-			continue
-		}
-		if t, ok := teams.lookup(g.Team.ID); ok {
-			names[g.Team.ID] = t.Name
-		}
-	}
-	return names
+	return d.grantTeamNames(ctx, workspaceGrants, wsID, grants)
 }
 
 func teamLabel(names map[string]string, id string) string {
@@ -172,31 +107,17 @@ func seesEveryGrant(ws *tfe.Workspace) bool {
 	return ws != nil && ws.Permissions != nil && ws.Permissions.CanUpdate
 }
 
-// seeWorkspace reads a workspace's name and seesEveryGrant once per operation (seeParent).
+// seeWorkspace, workspaceLabel and workspaceLabelHeld are grant_parent.go's for a workspace.
 func (d *providerData) seeWorkspace(ctx context.Context, wsID string) (*parentSeen, error) {
-	return d.seeParent(ctx, "workspace:"+wsID, func(ctx context.Context) (parentSeen, error) {
-		ws, err := d.client.Workspaces.ReadByID(ctx, wsID)
-		if err != nil {
-			return parentSeen{}, err
-		}
-		return parentSeen{name: ws.Name, allGrants: seesEveryGrant(ws)}, nil
-	})
+	return d.seeGrantParent(ctx, workspaceGrants, wsID)
 }
 
-// workspaceLabel is "name" (ws-id) from seeWorkspace, or the ID alone.
 func (d *providerData) workspaceLabel(ctx context.Context, wsID string) string {
-	if seen, err := d.seeWorkspace(ctx, wsID); err == nil && seen.name != "" {
-		return fmt.Sprintf("%q (%s)", seen.name, wsID)
-	}
-	return wsID
+	return d.parentLabel(ctx, workspaceGrants, wsID)
 }
 
-// workspaceLabelHeld is workspaceLabel from a read already made: no request.
 func (d *providerData) workspaceLabelHeld(wsID string) string {
-	if seen, ok := d.lists.parents.held("workspace:" + wsID); ok && seen.name != "" {
-		return fmt.Sprintf("%q (%s)", seen.name, wsID)
-	}
-	return wsID
+	return d.parentLabelHeld(workspaceGrants, wsID)
 }
 
 // workspaceAccessError: any member may list a workspace's grants, so a 404 is a workspace outside
@@ -268,33 +189,12 @@ func teamAccessTakenText(team, workspace string, g *tfe.TeamAccess, note string)
 }
 
 func workspaceMissing(check goneCheck, what, wsID string) string {
-	return fmt.Sprintf("%s cannot be %s: workspace %s was not found. It was deleted, or the API token belongs to no team of its organization: "+
-		"the service answers the same to both. %s", what, check.done, wsID, stateRmAdvice)
+	return parentMissingText(workspaceGrants, check, what, wsID)
 }
 
-// teamAccessGone: a grant missing from the list is gone only for a token that sees every grant, or
-// whose workspace is gone (workspaceGone; why is then the warning); otherwise why names what it cannot see.
+// teamAccessGone is grantGone for a workspace.
 func (d *providerData) teamAccessGone(ctx context.Context, check goneCheck, id, teamID, wsID string, listMissing bool) (bool, string) {
-	what := "Team access " + id
-	if teamID != "" {
-		what += " (team " + teamID + ")"
-	}
-	seen, err := d.seeWorkspace(ctx, wsID)
-	switch {
-	case err != nil:
-		return false, fmt.Sprintf("%s cannot be %s: it is not in the team access of workspace %s that the API token sees, and reading the workspace to tell whether it was removed failed: %s. State keeps it.", what, check.done, wsID, err)
-	case seen.missing && d.workspaceGone(ctx, wsID, []string{teamID}):
-		return true, d.workspaceGoneProof()
-	case seen.missing:
-		return false, workspaceMissing(check, what, wsID)
-	case listMissing:
-		return false, fmt.Sprintf("%s cannot be %s: workspace %s (%q) exists, but the list of its team access answered 404. State keeps it; %s.", what, check.done, wsID, seen.name, check.again)
-	case !seen.allGrants:
-		return false, fmt.Sprintf("%s cannot be %s: the API token may not see it. Workspace %s (%q) exists, but without %s, a token sees only the access of its own teams, "+
-			"so the workspace's list does not tell whether the grant was removed. State keeps it; %s with a token that has the permission, or an owner's.",
-			what, check.done, wsID, seen.name, permTeamAccess, check.again)
-	}
-	return true, ""
+	return d.grantGone(ctx, workspaceGrants, check, id, teamID, wsID, listMissing)
 }
 
 // teamOrganization is the organization of team teamID, read by ID (one
@@ -311,45 +211,12 @@ func (d *providerData) teamOrganization(ctx context.Context, teamID string) stri
 	return team.Organization.Name
 }
 
-// workspaceGone: workspace wsID, which answered 404, is gone when the grant of one of teamIDs ties it
-// to the provider's organization (a team holds access only there), the token's user sees every
-// workspace of it, and its complete list lacks wsID. DESIGN.md "Gone or cannot see".
+// workspaceGone and workspaceGoneProof are parentGone's for a workspace.
 func (d *providerData) workspaceGone(ctx context.Context, wsID string, teamIDs []string) bool {
-	org := d.organization
-	if org == "" || d.caller == nil || d.caller.ID == "" || d.caller.IsServiceAccount {
-		return false // a team or organization token names no user, whose teams would tell
-	}
-	teams, err := d.organizationTeams(ctx, org)
-	if err != nil || teams.parentMissing {
-		return false
-	}
-	if !slices.ContainsFunc(teamIDs, func(id string) bool { _, ok := teams.lookup(id); return ok }) {
-		return false
-	}
-	sees := false
-	for _, t := range teams.byID {
-		if slices.ContainsFunc(t.Users, func(u *tfe.User) bool { return u != nil && u.ID == d.caller.ID }) &&
-			(t.Name == "owners" || (t.OrganizationAccess != nil && (t.OrganizationAccess.ManageWorkspaces || t.OrganizationAccess.ReadWorkspaces))) {
-			sees = true
-		}
-	}
-	if !sees {
-		return false
-	}
-	all, err := d.organizationWorkspaces(ctx, org)
-	if err != nil || all.parentMissing {
-		return false
-	}
-	_, listed := all.lookup(wsID)
-	tflog.Debug(ctx, "Workspace answered 404; looked for in the organization's complete list", map[string]any{"workspace_id": wsID, "organization": org, "listed": listed})
-	return !listed
+	return d.parentGone(ctx, workspaceGrants, wsID, teamIDs)
 }
 
-// workspaceGoneProof says why a workspace that answered 404 is gone.
-func (d *providerData) workspaceGoneProof() string {
-	return fmt.Sprintf("The API token's user sees every workspace of organization %s (an owner, or a team with \"Manage workspaces\" or \"View all workspaces\"), "+
-		"and the workspace is neither in its list nor readable by ID. Remove the resource from the configuration, or the next plan proposes creating it again.", d.organization)
-}
+func (d *providerData) workspaceGoneProof() string { return d.parentGoneProof(workspaceGrants) }
 
 // organizationWorkspaces is the shared workspace list: a request per 100 workspaces per organization and
 // operation, read only for a workspace that answered 404.
@@ -368,33 +235,7 @@ func (d *providerData) organizationWorkspaces(ctx context.Context, org string) (
 // removeCheck: a grant's DELETE, by tfgov_team_access's destroy or the exclusive resource.
 var removeCheck = writeCheck("Removing", "removed")
 
-// locateTeamAccess is the refresh of grant id (team teamID) of workspace wsID after a write's 404
-// (Read's reads, made afresh): gone only as teamAccessGone says.
+// locateTeamAccess is locateGrant for a workspace.
 func (d *providerData) locateTeamAccess(id, teamID, wsID string) locateFunc {
-	return func(ctx context.Context, check goneCheck) (bool, string) {
-		d.lists.teamAccess.invalidate(wsID)
-		d.lists.parents.invalidate("workspace:" + wsID)
-		d.lists.workspaces.invalidate(d.organization)
-		grants, err := d.workspaceTeamAccess(ctx, wsID)
-		if err != nil {
-			return false, fmt.Sprintf("Team access %s cannot be %s: listing the team access of workspace %s to tell whether it is gone failed: %s. State keeps it.", id, check.done, wsID, err)
-		}
-		if _, ok := grants.lookup(id); ok {
-			return true, ""
-		}
-		if !grants.definite() {
-			// Make sure (shared_lists.go): read by ID.
-			_, err := d.client.TeamAccess.Read(ctx, id)
-			switch {
-			case err == nil:
-				return true, ""
-			case !isNotFound(err):
-				return false, fmt.Sprintf("Team access %s cannot be %s: reading it to tell whether it is gone failed: %s. State keeps it.", id, check.done, err)
-			}
-		}
-		if gone, why := d.teamAccessGone(ctx, check, id, teamID, wsID, grants.parentMissing); !gone {
-			return false, why
-		}
-		return false, ""
-	}
+	return d.locateGrant(workspaceGrants, id, teamID, wsID)
 }

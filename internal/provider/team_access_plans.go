@@ -14,30 +14,6 @@ import (
 // The grants and exclusive sets this process planned, by parent: a grant its parent's exclusive set leaves
 // out flaps, so whichever plans second fails. DESIGN.md "Exclusive team access: the grants a plan saw".
 
-// grantParentKind is what teams are granted access on, as a value: a workspace now; a project is
-// another value (its grant and exclusive resource types, its label), not a copy of this mechanism.
-type grantParentKind struct {
-	noun             string       // as messages name it
-	grant, exclusive resourceType // the grant resource and the exclusive set on this kind of parent
-	// label names a parent for a message; teamNames the teams of grants on it (a request, on error paths).
-	label     func(d *providerData, ctx context.Context, id string) string
-	teamNames func(d *providerData, ctx context.Context, id string, grants []*tfe.TeamAccess) map[string]string
-}
-
-// workspaceGrants: tfgov_team_access and tfgov_workspace_team_access_exclusive.
-var workspaceGrants = &grantParentKind{
-	noun: "workspace", grant: teamAccessType, exclusive: workspaceTeamAccessExclusiveType,
-	label: (*providerData).workspaceLabel, teamNames: (*providerData).teamNames,
-}
-
-// accessParent is one parent that holds grants.
-type accessParent struct {
-	kind *grantParentKind
-	id   string
-}
-
-func (p accessParent) String() string { return p.kind.noun + " " + p.id }
-
 // plannedAccess is kept for the provider process, which plans every resource of one walk.
 type plannedAccess struct {
 	mu        sync.Mutex
@@ -88,7 +64,7 @@ func (d *providerData) accessFlap(ctx context.Context, parent accessParent, team
 		grants = append(grants, &tfe.TeamAccess{Team: &tfe.Team{ID: id}})
 	}
 	k := parent.kind
-	names := k.teamNames(d, ctx, parent.id, grants)
+	names := d.grantTeamNames(ctx, k, parent.id, grants)
 	labels := make([]string, 0, len(teamIDs))
 	for _, id := range teamIDs {
 		labels = append(labels, "team "+teamLabel(names, id))
@@ -98,7 +74,7 @@ func (d *providerData) accessFlap(ctx context.Context, parent accessParent, team
 		"leaves them out of team_ids. Each apply would undo the previous one: one adds the access, the next removes it, for ever.\n\n"+
 		"Add %s to the team_ids of the %s (for example team_ids = [for a in %s.<name> : a.team_id]), "+
 		"or remove the %s.",
-		strings.Join(labels, ", "), k.noun, k.label(d, ctx, parent.id), grant, exclusive, k.noun,
+		strings.Join(labels, ", "), k.noun, d.parentLabel(ctx, k, parent.id), grant, exclusive, k.noun,
 		strings.Join(teamIDs, ", "), exclusive, grant, grant)
 }
 

@@ -39,3 +39,10 @@ func int64Ptr(n *int) types.Int64 {
 	}
 	return types.Int64Value(int64(*n))
 }
+
+func upperFirst(s string) string {
+	if s == "" {
+		return s
+	}
+	return strings.ToUpper(s[:1]) + s[1:]
+}

@@ -234,7 +234,7 @@ func (r *workspaceTeamAccessExclusiveResource) apply(ctx context.Context, plan w
 
 // workspaceExclusive is the exclusive mechanism on a workspace (grant_exclusive.go).
 var workspaceExclusive = &exclusiveParent{
-	kind: workspaceGrants, idAttr: "workspace_id", idPrefix: "ws-", grantNoun: "team access", grantPrefix: "tws-", perm: permTeamAccess,
+	kind: workspaceGrants, idAttr: "workspace_id", idPrefix: "ws-", grantPrefix: "tws-",
 	see: (*providerData).seeWorkspaceProject,
 	list: func(d *providerData, ctx context.Context, id string) (*exclusiveGrants, error) {
 		l, err := d.workspaceTeamAccess(ctx, id)
@@ -248,14 +248,9 @@ var workspaceExclusive = &exclusiveParent{
 			return &exclusiveGrant{ID: g.ID, TeamID: g.Team.ID, TeamName: g.Team.Name, Access: string(g.Access), admin: g.Access == tfe.AccessAdmin}
 		}), nil
 	},
-	invalidate: func(d *providerData, id string) { d.lists.teamAccess.invalidate(id) },
 	remove: func(d *providerData, ctx context.Context, id string) error {
 		return d.client.TeamAccess.Remove(ctx, id)
 	},
-	locate:    (*providerData).locateTeamAccess,
-	gone:      (*providerData).workspaceGone,
-	goneProof: (*providerData).workspaceGoneProof,
-	orgTeams:  (*providerData).workspaceOrganizationTeams,
 	orgAdmin: func(t *tfe.Team) bool {
 		return t.Name == "owners" || (t.OrganizationAccess != nil && t.OrganizationAccess.ManageWorkspaces)
 	},
@@ -303,13 +298,13 @@ func (d *providerData) projectRoutes(ctx context.Context, wsID string) projectRe
 		return projectReach{teams: map[string]bool{}}
 	}
 	out := projectReach{projectID: ws.project}
-	seen, err := d.seeProject(ctx, ws.project)
+	seen, err := d.seeGrantParent(ctx, projectGrants, ws.project)
 	switch {
 	case err != nil:
 		out.why = fmt.Sprintf("reading project %s failed: %s", ws.project, err)
 		return out
 	case seen.missing || !seen.allGrants:
-		out.why = fmt.Sprintf("the API token may not see every team's access to project %s: it needs %s, or to be an owner", d.projectLabel(ctx, ws.project), permProjectTeamAccess)
+		out.why = fmt.Sprintf("the API token may not see every team's access to project %s: it needs %s, or to be an owner", d.parentLabel(ctx, projectGrants, ws.project), permProjectTeamAccess)
 		return out
 	}
 	grants, err := d.projectTeamAccess(ctx, ws.project)
@@ -365,5 +360,5 @@ func (p projectReach) warning(ctx context.Context, d *providerData, wsID string,
 	return fmt.Sprintf("team_ids leaves out %d team(s) that hold access to project %s, which holds workspace %s (project_team_ids):\n%s\n\n"+
 		"Permissions add up: these teams keep their access to the workspace through the project whatever team_ids says, and this resource cannot remove it. "+
 		"Remove their project access (a tfgov_project_team_access_exclusive of the project), or add them to team_ids.",
-		len(out), d.projectLabel(ctx, p.projectID), d.workspaceLabelHeld(wsID), strings.Join(labels, "\n"))
+		len(out), d.parentLabel(ctx, projectGrants, p.projectID), d.workspaceLabelHeld(wsID), strings.Join(labels, "\n"))
 }
