@@ -12,8 +12,8 @@ import (
 	"github.com/hashicorp/terraform-plugin-testing/tfjsonpath"
 )
 
-// testAccProject makes a project called name through go-tfe, deleted when the test ends.
-func testAccProject(t *testing.T, name string) *tfe.Project {
+// testAccProjectNamed makes a project called name through go-tfe, deleted when the test ends.
+func testAccProjectNamed(t *testing.T, name string) *tfe.Project {
 	t.Helper()
 	c := testAccClient(t)
 	p, err := c.Projects.Create(context.Background(), testAccOrganization(), tfe.ProjectCreateOptions{Name: name})
@@ -30,9 +30,9 @@ func testAccProject(t *testing.T, name string) *tfe.Project {
 // matches nothing, unless allow_empty.
 func TestAccProjectDataSource(t *testing.T) {
 	prefix := testAccName("prj")
-	apps := testAccProject(t, prefix+"-apps")
-	web := testAccProject(t, prefix+"-web")
-	other := testAccProject(t, prefix+"-APPS-old")
+	apps := testAccProjectNamed(t, prefix+"-apps")
+	web := testAccProjectNamed(t, prefix+"-web")
+	other := testAccProjectNamed(t, prefix+"-APPS-old")
 	config := fmt.Sprintf(`
 data "tfgov_project" "one" {
   name = %[1]q
