@@ -58,7 +58,9 @@ func (r *projectTeamAccessExclusiveResource) Schema(_ context.Context, _ resourc
 			"Only a token that sees every grant of the project can tell which teams hold access: a member sees only the grants of their own teams. " +
 			"So a refresh, and the plan of a new resource, also read the project (one request) and fail, rather than plan \"No changes\" or remove only some grants, " +
 			"when the API token lacks " + permProjectTeamAccess + " (owners and the organization token see all). A project that answers 404 (deleted, or in no " +
-			"organization the token belongs to) fails the refresh too: if it was deleted, remove the resource from state (`terraform state rm`, or a `removed` block).\n\n" +
+			"organization the token belongs to) fails the refresh too, unless the API token's user sees every project of the provider's organization, a team of " +
+			"`team_ids` is of it, and its project list lacks the project: then the resource leaves state with a warning. Otherwise, if it was deleted, remove the " +
+			"resource from state (`terraform state rm`, or a `removed` block).\n\n" +
 			"Destroying this resource removes it from state only: no access is removed. Import it by project ID.\n\n" +
 			"**Lock-out guard.** The plan fails when it would remove the admin access (`admin`, or `custom` that manages the project's teams) through which " +
 			"the API token's own user administers the project: the user belongs to the team losing it, holds such access through no team that keeps it, " +
