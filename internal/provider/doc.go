@@ -60,6 +60,7 @@
 //	names.go           names in, IDs out: bulk lookups by name, closest names
 //	empty_lookup.go    a plural lookup matching nothing fails, with the closest names
 //	json_value.go      a JSON document as a Terraform value (policy evaluation)
+//	variable_value.go  value, value_wo and sensitive of the API's vars: test variables, policy set parameters
 //
 // The provider itself: provider.go (schema, Configure), token_check.go
 // (the token checked once at configure), validators.go, import_id.go,
