@@ -54,7 +54,7 @@ type moduleTestVariableResourceModel struct {
 	Description    types.String `tfsdk:"description"`
 	Category       types.String `tfsdk:"category"`
 	HCL            types.Bool   `tfsdk:"hcl"`
-	variableValue                // value, value_wo and sensitive (variable_value.go)
+	variableValue               // value, value_wo and sensitive (variable_value.go)
 }
 
 func (m *moduleTestVariableResourceModel) module() moduleRef {
