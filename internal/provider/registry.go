@@ -81,6 +81,13 @@ var resourceRegistry = []registeredResource{
 		typ: workspaceTeamAccessExclusiveType, new: NewWorkspaceTeamAccessExclusiveResource, identity: workspaceTeamAccessExclusiveIdentityAttrs, providerOrder: 7,
 		permissions: permTextManageAccess + ` It reads every grant of the workspace, which only these may see.`,
 	},
+	{
+		typ: policySetParameterType, new: NewPolicySetParameterResource, identity: policySetParameterIdentityAttrs, providerOrder: 8,
+		permissions:     permTextPolicies,
+		list:            func() list.ListResource { return &policySetParameterList{listBase{typ: policySetParameterType}} },
+		listPermissions: permTextPolicies,
+		tfeMove:         &tfePolicySetParameterMove,
+	},
 }
 
 // registeredDataSource is one data source type.

@@ -23,6 +23,7 @@ const (
 	moduleTestRunType                resourceType = "module_test_run"
 	moduleVersionDeprecationType     resourceType = "module_version_deprecation"
 	workspaceTeamAccessExclusiveType resourceType = "workspace_team_access_exclusive"
+	policySetParameterType           resourceType = "policy_set_parameter"
 )
 
 // dataSourceType is a data source's type without the provider prefix.
@@ -38,6 +39,8 @@ const (
 	policyDataSourceType              dataSourceType = "policy"
 	policiesDataSourceType            dataSourceType = "policies"
 	policyEvaluationDataSourceType    dataSourceType = "policy_evaluation"
+	policySetDataSourceType           dataSourceType = "policy_set"
+	policySetsDataSourceType          dataSourceType = "policy_sets"
 	registryModuleDataSourceType      dataSourceType = "registry_module"
 	teamDataSourceType                dataSourceType = "team"
 	teamsDataSourceType               dataSourceType = "teams"
@@ -45,6 +48,7 @@ const (
 	workspaceDataSourceType           dataSourceType = "workspace"
 	workspacesDataSourceType          dataSourceType = "workspaces"
 	workspaceTeamAccessDataSourceType dataSourceType = "workspace_team_access"
+	workspacePolicySetsDataSourceType dataSourceType = "workspace_policy_sets"
 )
 
 // actionType is an action's type without the provider prefix.
