@@ -18,5 +18,6 @@ type bulkLists struct {
 	inlineCode       sync.Map                                         // policy ID → bool: its code is tfgov_policy's content, no upload allowed
 	codeUploads      sync.Map                                         // policy ID → uploadClaim: the one tfgov_policy_upload planned for it
 	plannedAccess    plannedAccess                                    // grants and exclusive sets planned, by parent (team_access_plans.go)
-	workspaces       sharedLists[string, recordsByID[*tfe.Workspace]] // by organization: a workspace gone (team_access_api.go)
+	workspaces       sharedLists[string, recordsByID[*tfe.Workspace]] // by organization: a workspace gone (team_access_api.go), a policy set's scope
+	policySets       sharedLists[string, recordsByID[*tfe.PolicySet]] // by organization
 }

@@ -81,6 +81,13 @@ var resourceRegistry = []registeredResource{
 		typ: workspaceTeamAccessExclusiveType, new: NewWorkspaceTeamAccessExclusiveResource, identity: workspaceTeamAccessExclusiveIdentityAttrs, providerOrder: 7,
 		permissions: permTextManageAccess + ` It reads every grant of the workspace, which only these may see.`,
 	},
+	{
+		typ: policySetType, new: NewPolicySetResource, identity: policySetIdentityAttrs, providerOrder: 8,
+		permissions:     permTextPolicies + ` Its plan lists the organization's workspaces, which needs "View all workspaces" (or "Manage workspaces", or an owner).`,
+		list:            func() list.ListResource { return &policySetList{listBase{typ: policySetType}} },
+		listPermissions: permTextPolicies,
+		tfeMove:         &tfePolicySetMove,
+	},
 }
 
 // registeredDataSource is one data source type.
