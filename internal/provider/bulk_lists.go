@@ -18,8 +18,8 @@ type bulkLists struct {
 	inlineCode       sync.Map                                         // policy ID → bool: its code is tfgov_policy's content, no upload allowed
 	codeUploads      sync.Map                                         // policy ID → uploadClaim: the one tfgov_policy_upload planned for it
 	plannedAccess    plannedAccess                                    // grants and exclusive sets planned, by parent (team_access_plans.go)
-	workspaces       sharedLists[string, recordsByID[*tfe.Workspace]] // by organization: a workspace gone (team_access_api.go)
-	setParameters    sharedLists[string, parameterList]                // by policy set ID (policy_set_parameter_api.go)
-	setReads         sharedLists[string, policySetRead]                // by policy set ID: a parameter's plan checks its set
-	policySets       sharedLists[string, recordsByID[*tfe.PolicySet]]  // by organization: gone or cannot see, imports
+	workspaces       sharedLists[string, recordsByID[*tfe.Workspace]] // by organization: a workspace gone (team_access_api.go), a policy set's scope
+	policySets       sharedLists[string, recordsByID[*tfe.PolicySet]] // by organization
+	setParameters    sharedLists[string, parameterList]               // by policy set ID (policy_set_parameter_api.go)
+	setReads         sharedLists[string, policySetRead]               // by policy set ID: a parameter's plan checks its set
 }

@@ -31,6 +31,7 @@
 //	policy_tests_plan.go    when tests_wo runs: at plan, or at apply before the upload
 //	policy_upload_tests.go  tfgov_policy_upload's tests_wo
 //	policy_upload_claim.go  one uploader per policy, refused at plan otherwise
+//	policy_set_scope.go     which workspaces a policy set governs: the pure function, computed at plan
 //	team_access_permissions.go access levels; the `permissions` object its data sources share
 //	team_access_plans.go    what one plan declared per parent (a grantParentKind): a grant its exclusive set leaves out
 //

@@ -69,20 +69,6 @@ func (d *providerData) policySet(ctx context.Context, setID string) (*policySetR
 	})
 }
 
-// organizationPolicySets is every policy set of org (needs "Manage policies", which sees them all),
-// shared per operation; parentMissing: the list answered 404.
-func (d *providerData) organizationPolicySets(ctx context.Context, org string) (*recordsByID[*tfe.PolicySet], error) {
-	return d.lists.policySets.get(ctx, org, func(ctx context.Context) (*recordsByID[*tfe.PolicySet], error) {
-		return listAllPages(ctx, func(ps *tfe.PolicySet) string { return ps.ID }, func(ctx context.Context, n int) ([]*tfe.PolicySet, *tfe.Pagination, error) {
-			page, err := d.client.PolicySets.List(ctx, org, &tfe.PolicySetListOptions{ListOptions: tfe.ListOptions{PageNumber: n, PageSize: bulkPageSize}})
-			if err != nil {
-				return nil, nil, err
-			}
-			return page.Items, page.Pagination, nil
-		})
-	})
-}
-
 // setVersioned reports whether ps holds versions (uploaded, or from a VCS repository): go-tfe
 // decodes no `versioned`, so its newest version or repository says it.
 func setVersioned(ps *tfe.PolicySet) bool {

@@ -82,7 +82,14 @@ var resourceRegistry = []registeredResource{
 		permissions: permTextManageAccess + ` It reads every grant of the workspace, which only these may see.`,
 	},
 	{
-		typ: policySetParameterType, new: NewPolicySetParameterResource, identity: policySetParameterIdentityAttrs, providerOrder: 8,
+		typ: policySetType, new: NewPolicySetResource, identity: policySetIdentityAttrs, providerOrder: 8,
+		permissions:     permTextPolicies + ` Its plan lists the organization's workspaces, which needs "View all workspaces" (or "Manage workspaces", or an owner).`,
+		list:            func() list.ListResource { return &policySetList{listBase{typ: policySetType}} },
+		listPermissions: permTextPolicies,
+		tfeMove:         &tfePolicySetMove,
+	},
+	{
+		typ: policySetParameterType, new: NewPolicySetParameterResource, identity: policySetParameterIdentityAttrs, providerOrder: 9,
 		permissions:     permTextPolicies,
 		list:            func() list.ListResource { return &policySetParameterList{listBase{typ: policySetParameterType}} },
 		listPermissions: permTextPolicies,

@@ -23,6 +23,7 @@ const (
 	moduleTestRunType                resourceType = "module_test_run"
 	moduleVersionDeprecationType     resourceType = "module_version_deprecation"
 	workspaceTeamAccessExclusiveType resourceType = "workspace_team_access_exclusive"
+	policySetType                    resourceType = "policy_set"
 	policySetParameterType           resourceType = "policy_set_parameter"
 )
 
