@@ -92,6 +92,7 @@ var kits = []typeKit{
 	moduleVersionDeprecationKit{},
 	moduleTestRunKit{},
 	workspaceTeamAccessExclusiveKit{},
+	policySetParameterKit{},
 }
 
 // covered is a kit's part for one suite: the suite's case, or an
@@ -153,6 +154,7 @@ type stateKit struct {
 // fixtures' IDs, and the policy code's files by size label.
 type stateEnv struct {
 	name, team, workspace, pool, moduleDir string
+	policySet                              string // a policy set for parameters
 	mod                                    moduleRef
 	files                                  map[string]string
 }
@@ -183,6 +185,7 @@ type fleetKit struct {
 // fleetEnv is what the fleet's configuration and read-back refer to.
 type fleetEnv struct {
 	org, pool, moduleDir string
+	policySet            string // a policy set for parameters
 	teams, workspaces    []string
 	mod                  moduleRef
 }

@@ -44,11 +44,11 @@ var policySetParameterIdentityAttrs = []identityAttr{
 }
 
 type policySetParameterResourceModel struct {
-	ID           types.String `tfsdk:"id"`
-	PolicySetID  types.String `tfsdk:"policy_set_id"`
-	Organization types.String `tfsdk:"organization"`
-	Key          types.String `tfsdk:"key"`
-	variableValue             // value, value_wo and sensitive (variable_value.go)
+	ID            types.String `tfsdk:"id"`
+	PolicySetID   types.String `tfsdk:"policy_set_id"`
+	Organization  types.String `tfsdk:"organization"`
+	Key           types.String `tfsdk:"key"`
+	variableValue              // value, value_wo and sensitive (variable_value.go)
 }
 
 var policySetIDRE = regexp.MustCompile(`^polset-[A-Za-z0-9]+$`)
@@ -356,7 +356,7 @@ func (r *policySetParameterResource) ImportState(ctx context.Context, req resour
 		return
 	}
 	if err != nil {
-		resp.Diagnostics.AddError("Error importing policy set parameter", err.Error())
+		importedMissing(&resp.Diagnostics, "policy set parameter", upperFirst(err.Error())+".")
 		return
 	}
 	for attr, v := range map[string]string{"policy_set_id": setID, "id": id} {

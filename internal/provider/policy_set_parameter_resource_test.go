@@ -132,7 +132,9 @@ func TestAccPolicySetParameterResource_basic(t *testing.T) {
 			},
 			{
 				ResourceName: parameterAddr, ImportState: true, ImportStateVerify: true,
-				ImportStateIdFunc: func(s *terraform.State) (string, error) { return s.RootModule().Resources[parameterAddr].Primary.ID, nil },
+				ImportStateIdFunc: func(s *terraform.State) (string, error) {
+					return s.RootModule().Resources[parameterAddr].Primary.ID, nil
+				},
 			},
 			{ResourceName: parameterAddr, ImportState: true, ImportStateVerify: true, ImportStateId: byNames},
 			{
@@ -308,7 +310,7 @@ func TestAccPolicySetParameterResource_cannotSee(t *testing.T) {
 						t.Fatalf("deleting the set outside Terraform: %v", err)
 					}
 				},
-				Config: "# nothing\n",
+				Config:           "# nothing\n",
 				ConfigPlanChecks: resource.ConfigPlanChecks{PreApply: []plancheck.PlanCheck{plancheck.ExpectEmptyPlan()}},
 			},
 		},

@@ -105,7 +105,8 @@ func TestIdentity_protocolNoPriorIdentity(t *testing.T) {
 		t.Fatal(err)
 	}
 
-	f := &identityFixtures{ctx: ctx, c: c, pol: pol, uploaded: uploaded, ws: ws, ta: ta, pool: pool, tok: tok, mod: mod, v: v, ver: ver}
+	ps, param := identityParameter(t, ctx, c, org)
+	f := &identityFixtures{ctx: ctx, c: c, pol: pol, uploaded: uploaded, ws: ws, ta: ta, pool: pool, tok: tok, mod: mod, v: v, ver: ver, ps: ps, param: param}
 	for _, k := range kits {
 		tc := k.identityNoPrior(f).c
 		if !k.identityNoPrior(f).ok {
@@ -243,7 +244,8 @@ func TestIdentity_protocolUpdateEveryType(t *testing.T) {
 	}); err != nil {
 		t.Fatal(err)
 	}
-	f := &identityFixtures{ws: ws, pool: pool, mod: mod}
+	ps, _ := identityParameter(t, ctx, c, org)
+	f := &identityFixtures{ws: ws, pool: pool, mod: mod, ps: ps}
 	for _, k := range kits {
 		tc := k.identityUpdate(f).c
 		if !k.identityUpdate(f).ok {
@@ -297,6 +299,8 @@ type identityFixtures struct {
 	mod           moduleRef
 	v             *tfe.Variable
 	ver           moduleVersionRef
+	ps            *tfe.PolicySet
+	param         *tfe.PolicySetParameter
 }
 
 func (f *identityFixtures) modCfg() map[string]string {
@@ -340,4 +344,18 @@ func identityUpdateTypes() map[string]bool {
 		}
 	}
 	return types
+}
+
+// identityParameter makes a policy set with one parameter.
+func identityParameter(t *testing.T, ctx context.Context, c *tfe.Client, org string) (*tfe.PolicySet, *tfe.PolicySetParameter) {
+	t.Helper()
+	ps, err := c.PolicySets.Create(ctx, org, tfe.PolicySetCreateOptions{Name: tfe.String("params")})
+	if err != nil {
+		t.Fatal(err)
+	}
+	p, err := c.PolicySetParameters.Create(ctx, ps.ID, tfe.PolicySetParameterCreateOptions{Key: tfe.String("region"), Value: tfe.String("v"), Category: tfe.Category(tfe.CategoryPolicySet)})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return ps, p
 }
