@@ -92,6 +92,7 @@ var kits = []typeKit{
 	moduleVersionDeprecationKit{},
 	moduleTestRunKit{},
 	workspaceTeamAccessExclusiveKit{},
+	policySetKit{},
 }
 
 // covered is a kit's part for one suite: the suite's case, or an

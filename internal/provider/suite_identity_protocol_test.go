@@ -105,7 +105,11 @@ func TestIdentity_protocolNoPriorIdentity(t *testing.T) {
 		t.Fatal(err)
 	}
 
-	f := &identityFixtures{ctx: ctx, c: c, pol: pol, uploaded: uploaded, ws: ws, ta: ta, pool: pool, tok: tok, mod: mod, v: v, ver: ver}
+	ps, err := c.PolicySets.Create(ctx, org, tfe.PolicySetCreateOptions{Name: tfe.String("set"), Workspaces: []*tfe.Workspace{ws}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	f := &identityFixtures{ctx: ctx, c: c, pol: pol, uploaded: uploaded, ws: ws, ta: ta, pool: pool, tok: tok, mod: mod, v: v, ver: ver, ps: ps}
 	for _, k := range kits {
 		tc := k.identityNoPrior(f).c
 		if !k.identityNoPrior(f).ok {
@@ -243,6 +247,9 @@ func TestIdentity_protocolUpdateEveryType(t *testing.T) {
 	}); err != nil {
 		t.Fatal(err)
 	}
+	if _, err := c.PolicySets.Create(ctx, org, tfe.PolicySetCreateOptions{Name: tfe.String("set"), Description: tfe.String("before"), Workspaces: []*tfe.Workspace{ws}}); err != nil {
+		t.Fatal(err)
+	}
 	f := &identityFixtures{ws: ws, pool: pool, mod: mod}
 	for _, k := range kits {
 		tc := k.identityUpdate(f).c
@@ -297,6 +304,7 @@ type identityFixtures struct {
 	mod           moduleRef
 	v             *tfe.Variable
 	ver           moduleVersionRef
+	ps            *tfe.PolicySet
 }
 
 func (f *identityFixtures) modCfg() map[string]string {
