@@ -93,6 +93,7 @@ var kits = []typeKit{
 	moduleTestRunKit{},
 	workspaceTeamAccessExclusiveKit{},
 	policySetParameterKit{},
+	policySetKit{},
 }
 
 // covered is a kit's part for one suite: the suite's case, or an

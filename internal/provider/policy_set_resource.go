@@ -108,93 +108,6 @@ func (m *policySetResourceModel) set(ps *tfe.PolicySet, org string) {
 	m.Scope = scopeOfSet(ps).object()
 }
 
-// object is the scope as the `scope` attribute holds it.
-func (scope setScope) object() types.Object {
-	tags := func(ts []scopeTag) types.Set {
-		vals := make([]attr.Value, 0, len(ts))
-		for _, t := range ts {
-			v := types.StringNull()
-			if t.HasValue {
-				v = types.StringValue(t.Value)
-			}
-			vals = append(vals, types.ObjectValueMust(scopeTagType.AttrTypes, map[string]attr.Value{"key": types.StringValue(t.Key), "value": v}))
-		}
-		return types.SetValueMust(scopeTagType, vals)
-	}
-	match := "any"
-	if scope.MatchAll {
-		match = "all"
-	}
-	return types.ObjectValueMust(scopeAttrTypes, map[string]attr.Value{
-		"global":                 types.BoolValue(scope.Global),
-		"workspace_ids":          stringSet(scope.WorkspaceIDs),
-		"excluded_workspace_ids": stringSet(scope.ExcludedWorkspaceIDs),
-		"project_ids":            stringSet(scope.ProjectIDs),
-		"excluded_project_ids":   stringSet(scope.ExcludedProjectIDs),
-		"tags":                   tags(scope.Tags),
-		"excluded_tags":          tags(scope.ExcludedTags),
-		"tag_match":              types.StringValue(match),
-	})
-}
-
-// scopeOf reads the `scope` attribute; known is false while any part of it is unknown.
-func scopeOf(obj types.Object) (scope setScope, known bool) {
-	if obj.IsNull() {
-		return setScope{}, true
-	}
-	if obj.IsUnknown() {
-		return setScope{}, false
-	}
-	known = true
-	a := obj.Attributes()
-	ids := func(name string) []string {
-		s, _ := a[name].(types.Set)
-		if s.IsUnknown() {
-			known = false
-			return nil
-		}
-		var out []string
-		for _, e := range s.Elements() {
-			v, _ := e.(types.String)
-			if v.IsUnknown() {
-				known = false
-			}
-			out = append(out, v.ValueString())
-		}
-		slices.Sort(out)
-		return out
-	}
-	tags := func(name string) []scopeTag {
-		s, _ := a[name].(types.Set)
-		if s.IsUnknown() {
-			known = false
-			return nil
-		}
-		var out []scopeTag
-		for _, e := range s.Elements() {
-			o, _ := e.(types.Object)
-			k, _ := o.Attributes()["key"].(types.String)
-			v, _ := o.Attributes()["value"].(types.String)
-			if o.IsUnknown() || k.IsUnknown() || v.IsUnknown() {
-				known = false
-			}
-			out = append(out, scopeTag{Key: k.ValueString(), Value: v.ValueString(), HasValue: !v.IsNull()})
-		}
-		return out
-	}
-	g, _ := a["global"].(types.Bool)
-	m, _ := a["tag_match"].(types.String)
-	if g.IsUnknown() || m.IsUnknown() {
-		known = false
-	}
-	scope = setScope{
-		Global: g.ValueBool(), WorkspaceIDs: ids("workspace_ids"), ExcludedWorkspaceIDs: ids("excluded_workspace_ids"),
-		ProjectIDs: ids("project_ids"), ExcludedProjectIDs: ids("excluded_project_ids"),
-		Tags: tags("tags"), ExcludedTags: tags("excluded_tags"), MatchAll: m.ValueString() == "all",
-	}
-	return scope, known
-}
-
 func (r *policySetResource) Schema(_ context.Context, _ resource.SchemaRequest, resp *resource.SchemaResponse) {
 	defer withPermissions(&resp.Schema.MarkdownDescription, policySetType.permissions())
 	idSet := func(what string) schema.SetAttribute {
@@ -366,17 +279,6 @@ func (r *policySetResource) ValidateConfig(ctx context.Context, req resource.Val
 			}
 		}
 	}
-}
-
-func scopeIDs(a map[string]attr.Value, name string) ([]string, bool) {
-	s, _ := a[name].(types.Set)
-	var out []string
-	for _, e := range s.Elements() {
-		if v, ok := e.(types.String); ok && !v.IsUnknown() && !v.IsNull() {
-			out = append(out, v.ValueString())
-		}
-	}
-	return out, !s.IsUnknown()
 }
 
 // ModifyPlan plans what the service decides (agent, tool version), refuses a kind change, packs and
@@ -875,4 +777,102 @@ func (r *policySetResource) governedNow(ctx context.Context, org string, scope s
 		return types.MapNull(types.StringType)
 	}
 	return stringMap(scope.governed(wss))
+}
+
+func scopeIDs(a map[string]attr.Value, name string) ([]string, bool) {
+	s, _ := a[name].(types.Set)
+	var out []string
+	for _, e := range s.Elements() {
+		if v, ok := e.(types.String); ok && !v.IsUnknown() && !v.IsNull() {
+			out = append(out, v.ValueString())
+		}
+	}
+	return out, !s.IsUnknown()
+}
+
+// object is the scope as the `scope` attribute holds it.
+func (scope setScope) object() types.Object {
+	tags := func(ts []scopeTag) types.Set {
+		vals := make([]attr.Value, 0, len(ts))
+		for _, t := range ts {
+			v := types.StringNull()
+			if t.HasValue {
+				v = types.StringValue(t.Value)
+			}
+			vals = append(vals, types.ObjectValueMust(scopeTagType.AttrTypes, map[string]attr.Value{"key": types.StringValue(t.Key), "value": v}))
+		}
+		return types.SetValueMust(scopeTagType, vals)
+	}
+	match := "any"
+	if scope.MatchAll {
+		match = "all"
+	}
+	return types.ObjectValueMust(scopeAttrTypes, map[string]attr.Value{
+		"global":                 types.BoolValue(scope.Global),
+		"workspace_ids":          stringSet(scope.WorkspaceIDs),
+		"excluded_workspace_ids": stringSet(scope.ExcludedWorkspaceIDs),
+		"project_ids":            stringSet(scope.ProjectIDs),
+		"excluded_project_ids":   stringSet(scope.ExcludedProjectIDs),
+		"tags":                   tags(scope.Tags),
+		"excluded_tags":          tags(scope.ExcludedTags),
+		"tag_match":              types.StringValue(match),
+	})
+}
+
+// scopeOf reads the `scope` attribute; known is false while any part of it is unknown.
+func scopeOf(obj types.Object) (scope setScope, known bool) {
+	if obj.IsNull() {
+		return setScope{}, true
+	}
+	if obj.IsUnknown() {
+		return setScope{}, false
+	}
+	known = true
+	a := obj.Attributes()
+	ids := func(name string) []string {
+		s, _ := a[name].(types.Set)
+		if s.IsUnknown() {
+			known = false
+			return nil
+		}
+		var out []string
+		for _, e := range s.Elements() {
+			v, _ := e.(types.String)
+			if v.IsUnknown() {
+				known = false
+			}
+			out = append(out, v.ValueString())
+		}
+		slices.Sort(out)
+		return out
+	}
+	tags := func(name string) []scopeTag {
+		s, _ := a[name].(types.Set)
+		if s.IsUnknown() {
+			known = false
+			return nil
+		}
+		var out []scopeTag
+		for _, e := range s.Elements() {
+			o, _ := e.(types.Object)
+			k, _ := o.Attributes()["key"].(types.String)
+			v, _ := o.Attributes()["value"].(types.String)
+			if o.IsUnknown() || k.IsUnknown() || v.IsUnknown() {
+				known = false
+			}
+			out = append(out, scopeTag{Key: k.ValueString(), Value: v.ValueString(), HasValue: !v.IsNull()})
+		}
+		return out
+	}
+	g, _ := a["global"].(types.Bool)
+	m, _ := a["tag_match"].(types.String)
+	if g.IsUnknown() || m.IsUnknown() {
+		known = false
+	}
+	scope = setScope{
+		Global: g.ValueBool(), WorkspaceIDs: ids("workspace_ids"), ExcludedWorkspaceIDs: ids("excluded_workspace_ids"),
+		ProjectIDs: ids("project_ids"), ExcludedProjectIDs: ids("excluded_project_ids"),
+		Tags: tags("tags"), ExcludedTags: tags("excluded_tags"), MatchAll: m.ValueString() == "all",
+	}
+	return scope, known
 }

@@ -136,7 +136,7 @@ func TestAccPolicySetResource_scope(t *testing.T) {
 			{
 				ResourceName: policySetAddr, ImportState: true, ImportStateKind: resource.ImportBlockWithID,
 				ImportStateIdFunc: func(*terraform.State) (string, error) { return org + "/" + f.nm, nil },
-				ImportPlanChecks: resource.ImportPlanChecks{PreApply: []plancheck.PlanCheck{plancheck.ExpectResourceAction(policySetAddr, plancheck.ResourceActionNoop)}},
+				ImportPlanChecks:  resource.ImportPlanChecks{PreApply: []plancheck.PlanCheck{plancheck.ExpectResourceAction(policySetAddr, plancheck.ResourceActionNoop)}},
 			},
 			// Invalid combinations and a kind change fail at plan, naming the attributes.
 			{

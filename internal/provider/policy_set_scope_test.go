@@ -6,10 +6,13 @@ import (
 	"maps"
 	"math/rand/v2"
 	"slices"
+	"strings"
 	"testing"
 
 	tfe "github.com/hashicorp/go-tfe"
 	"github.com/hashicorp/jsonapi"
+	"github.com/hashicorp/terraform-plugin-framework/diag"
+	"github.com/hashicorp/terraform-plugin-framework/types"
 
 	"github.com/tfgov/terraform-provider-tfgov/internal/sandbox"
 )
@@ -180,5 +183,37 @@ func TestPolicySetScope_matchesSandbox(t *testing.T) {
 		if !slices.Equal(got, want) {
 			t.Fatalf("seed %d, set %d, scope %+v: the provider computes %v, the sandbox governs %v", seed, n, scope, got, want)
 		}
+	}
+}
+
+// TestPolicySetResource_governedCost: the plan of a global set over 1,000 workspaces computes
+// governed_workspaces from 10 list pages, reads no workspace, and its warning names every one.
+func TestPolicySetResource_governedCost(t *testing.T) {
+	t.Parallel()
+	ctx := context.Background()
+	sb, c := ownSandbox(t, sandbox.Options{}, "cost-org")
+	for i := range 1000 {
+		if _, err := c.Workspaces.Create(ctx, "cost-org", tfe.WorkspaceCreateOptions{Name: tfe.String(fmt.Sprintf("ws-%04d", i))}); err != nil {
+			t.Fatal(err)
+		}
+	}
+	r := &policySetResource{resourceBase{typ: policySetType, data: &providerData{client: c}}}
+	plan := policySetResourceModel{Name: types.StringValue("global"), Organization: types.StringValue("cost-org"),
+		Scope: setScope{Global: true, ExcludedWorkspaceIDs: []string{"ws-none"}}.object()}
+	sb.srv.ResetStats()
+	var diags diag.Diagnostics
+	r.planGoverned(ctx, &plan, nil, &diags)
+	if diags.HasError() {
+		t.Fatal(diags)
+	}
+	stats := sb.srv.Stats()
+	if got := stats["GET /api/v2/organizations/{org}/workspaces"]; got != 10 || len(stats) != 1 {
+		t.Errorf("requests %v, want the workspace list's 10 pages alone", stats)
+	}
+	if n := len(plan.GovernedWorkspaces.Elements()); n != 1000 {
+		t.Errorf("governs %d workspaces, want 1000", n)
+	}
+	if len(diags) != 1 || !strings.Contains(diags[0].Detail(), "Starts governing (1000): ws-0000, ws-0001,") || !strings.Contains(diags[0].Detail(), "ws-0999.") {
+		t.Errorf("the warning does not name every workspace: %v", diags)
 	}
 }

@@ -85,7 +85,7 @@ var resourceRegistry = []registeredResource{
 		typ: policySetType, new: NewPolicySetResource, identity: policySetIdentityAttrs, providerOrder: 8,
 		permissions:     permTextPolicies + ` Its plan lists the organization's workspaces, which needs "View all workspaces" (or "Manage workspaces", or an owner).`,
 		list:            func() list.ListResource { return &policySetList{listBase{typ: policySetType}} },
-		listPermissions: permTextPolicies,
+		listPermissions: permTextPolicies + ` Its results list the organization's workspaces, which needs "View all workspaces" (or "Manage workspaces", or an owner).`,
 		tfeMove:         &tfePolicySetMove,
 	},
 	{

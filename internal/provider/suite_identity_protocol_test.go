@@ -105,8 +105,12 @@ func TestIdentity_protocolNoPriorIdentity(t *testing.T) {
 		t.Fatal(err)
 	}
 
-	ps, param := identityParameter(t, ctx, c, org)
-	f := &identityFixtures{ctx: ctx, c: c, pol: pol, uploaded: uploaded, ws: ws, ta: ta, pool: pool, tok: tok, mod: mod, v: v, ver: ver, ps: ps, param: param}
+	ps, err := c.PolicySets.Create(ctx, org, tfe.PolicySetCreateOptions{Name: tfe.String("set"), Workspaces: []*tfe.Workspace{ws}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	f := &identityFixtures{ctx: ctx, c: c, pol: pol, uploaded: uploaded, ws: ws, ta: ta, pool: pool, tok: tok, mod: mod, v: v, ver: ver, ps: ps,
+		param: identityParameter(t, ctx, c, ps.ID)}
 	for _, k := range kits {
 		tc := k.identityNoPrior(f).c
 		if !k.identityNoPrior(f).ok {
@@ -244,7 +248,11 @@ func TestIdentity_protocolUpdateEveryType(t *testing.T) {
 	}); err != nil {
 		t.Fatal(err)
 	}
-	ps, _ := identityParameter(t, ctx, c, org)
+	ps, err := c.PolicySets.Create(ctx, org, tfe.PolicySetCreateOptions{Name: tfe.String("set"), Description: tfe.String("before"), Workspaces: []*tfe.Workspace{ws}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	identityParameter(t, ctx, c, ps.ID)
 	f := &identityFixtures{ws: ws, pool: pool, mod: mod, ps: ps}
 	for _, k := range kits {
 		tc := k.identityUpdate(f).c
@@ -346,16 +354,12 @@ func identityUpdateTypes() map[string]bool {
 	return types
 }
 
-// identityParameter makes a policy set with one parameter.
-func identityParameter(t *testing.T, ctx context.Context, c *tfe.Client, org string) (*tfe.PolicySet, *tfe.PolicySetParameter) {
+// identityParameter makes a parameter of set setID.
+func identityParameter(t *testing.T, ctx context.Context, c *tfe.Client, setID string) *tfe.PolicySetParameter {
 	t.Helper()
-	ps, err := c.PolicySets.Create(ctx, org, tfe.PolicySetCreateOptions{Name: tfe.String("params")})
+	p, err := c.PolicySetParameters.Create(ctx, setID, tfe.PolicySetParameterCreateOptions{Key: tfe.String("region"), Value: tfe.String("v"), Category: tfe.Category(tfe.CategoryPolicySet)})
 	if err != nil {
 		t.Fatal(err)
 	}
-	p, err := c.PolicySetParameters.Create(ctx, ps.ID, tfe.PolicySetParameterCreateOptions{Key: tfe.String("region"), Value: tfe.String("v"), Category: tfe.Category(tfe.CategoryPolicySet)})
-	if err != nil {
-		t.Fatal(err)
-	}
-	return ps, p
+	return p
 }
