@@ -105,12 +105,12 @@ output "ids" { value = { for k, r in tfgov_policy_set.r : k => r.id } }
 		}),
 		budget: func(op budgetOp, n, p int) int {
 			return starts(op) + map[budgetOp]int{
-				opCreate:  n + 2,         // POST; the workspace list in each walk's plan
-				opPlan:    p + 1,         // the set list; the workspace list
-				opDrift:   p + 1,         // the same
-				opUpdate:  p + 2 + n,     // the lists, the apply walk's workspace list, PATCH
+				opCreate:  n + 2,     // POST; the workspace list in each walk's plan
+				opPlan:    p + 1,     // the set list; the workspace list
+				opDrift:   p + 1,     // the same
+				opUpdate:  p + 2 + n, // the lists, the apply walk's workspace list, PATCH
 				opImport:  n + p + 1, // a read by ID naming the organization; the lists
-				opDestroy: p + 1 + n,     // the lists, DELETE
+				opDestroy: p + 1 + n, // the lists, DELETE
 			}[op]
 		},
 	}})
