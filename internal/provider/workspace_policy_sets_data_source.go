@@ -85,6 +85,7 @@ func (d *workspacePolicySetsDataSource) Read(ctx context.Context, req datasource
 		cfg.ID, cfg.Organization = types.StringValue(ws.ID), types.StringValue(org)
 		cfg.IDs, cfg.Names, cfg.PolicySets = []types.String{}, []types.String{}, []policySetEntry{}
 		for _, ps := range sets {
+			// The plan's own rule for governed_workspaces: DESIGN.md "Governed workspaces".
 			if len(scopeOfSet(ps).governed([]scopedWorkspace{ws})) == 0 {
 				continue
 			}
