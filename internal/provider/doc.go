@@ -31,6 +31,7 @@
 //	policy_tests_plan.go    when tests_wo runs: at plan, or at apply before the upload
 //	policy_upload_tests.go  tfgov_policy_upload's tests_wo
 //	policy_upload_claim.go  one uploader per policy, refused at plan otherwise
+//	policy_set_scope.go     which workspaces a policy set governs: the pure function, computed at plan
 //	team_access_permissions.go access levels; the `permissions` object its data sources share
 //	team_access_plans.go    what one plan declared per parent (a grantParentKind): a grant its exclusive set leaves out
 //	grant_parent.go         one grant mechanism, two parents (workspace, project): see, list, gone or cannot see, locate
@@ -62,6 +63,7 @@
 //	names.go           names in, IDs out: bulk lookups by name, closest names
 //	empty_lookup.go    a plural lookup matching nothing fails, with the closest names
 //	json_value.go      a JSON document as a Terraform value (policy evaluation)
+//	variable_value.go  value, value_wo and sensitive of the API's vars: test variables, policy set parameters
 //
 // The provider itself: provider.go (schema, Configure), token_check.go
 // (the token checked once at configure), validators.go, import_id.go,

@@ -93,6 +93,8 @@ var kits = []typeKit{
 	moduleTestRunKit{},
 	workspaceTeamAccessExclusiveKit{},
 	projectTeamAccessExclusiveKit{},
+	policySetParameterKit{},
+	policySetKit{},
 }
 
 // covered is a kit's part for one suite: the suite's case, or an
@@ -155,6 +157,7 @@ type stateKit struct {
 type stateEnv struct {
 	name, team, workspace, pool, moduleDir string
 	project                                string
+	policySet                              string // a policy set for parameters
 	mod                                    moduleRef
 	files                                  map[string]string
 }
@@ -185,6 +188,7 @@ type fleetKit struct {
 // fleetEnv is what the fleet's configuration and read-back refer to.
 type fleetEnv struct {
 	org, pool, moduleDir string
+	policySet            string // a policy set for parameters
 	teams, workspaces    []string
 	mod                  moduleRef
 }

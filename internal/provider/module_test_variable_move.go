@@ -21,9 +21,7 @@ func (r *moduleTestVariableResource) MoveState(context.Context) []resource.State
 	return []resource.StateMover{tfeTestVariableMove.stateMover()}
 }
 
-// moveTestVariableV1: a sensitive variable keeps the last value hashicorp/tfe set (the API never returns it);
-// a write-only one keeps value_wo_version with `value` null, as tfgov stores it (hashicorp/tfe stores "").
-// readable_value is what tfgov's refresh makes it: the value of a plain variable, null otherwise.
+// moveTestVariableV1: the value moves as movedValue says (variable_value.go).
 func moveTestVariableV1(s tfeState, _ *diag.Diagnostics) any {
 	m := &moduleTestVariableResourceModel{
 		ID:             s.required("id"),
@@ -34,26 +32,13 @@ func moveTestVariableV1(s tfeState, _ *diag.Diagnostics) any {
 		Category:       s.required("category"),
 		Description:    s.str("description"),
 		HCL:            s.boolean("hcl"),
-		Sensitive:      s.boolean("sensitive"),
-		ValueWO:        types.StringNull(),
-		ValueWOVersion: s.int64("value_wo_version"),
-		Value:          s.str("value"),
-	}
-	if !m.ValueWOVersion.IsNull() {
-		m.Value = types.StringNull()
+		variableValue:  movedValue(s),
 	}
 	if m.Description.IsNull() {
 		m.Description = types.StringValue("") // tfgov's default
 	}
 	if m.HCL.IsNull() {
 		m.HCL = types.BoolValue(false)
-	}
-	if m.Sensitive.IsNull() {
-		m.Sensitive = types.BoolValue(false)
-	}
-	m.ReadableValue = types.StringNull()
-	if !m.Sensitive.ValueBool() {
-		m.ReadableValue = m.Value
 	}
 	return m
 }

@@ -9,9 +9,7 @@ import (
 	"strings"
 
 	tfe "github.com/hashicorp/go-tfe"
-	"github.com/hashicorp/terraform-plugin-framework-validators/resourcevalidator"
 	"github.com/hashicorp/terraform-plugin-framework-validators/stringvalidator"
-	"github.com/hashicorp/terraform-plugin-framework/diag"
 	"github.com/hashicorp/terraform-plugin-framework/path"
 	"github.com/hashicorp/terraform-plugin-framework/resource"
 	"github.com/hashicorp/terraform-plugin-framework/resource/schema"
@@ -21,7 +19,6 @@ import (
 	"github.com/hashicorp/terraform-plugin-framework/resource/schema/stringdefault"
 	"github.com/hashicorp/terraform-plugin-framework/resource/schema/stringplanmodifier"
 	"github.com/hashicorp/terraform-plugin-framework/schema/validator"
-	"github.com/hashicorp/terraform-plugin-framework/tfsdk"
 	"github.com/hashicorp/terraform-plugin-framework/types"
 	"github.com/hashicorp/terraform-plugin-log/tflog"
 
@@ -54,14 +51,10 @@ type moduleTestVariableResourceModel struct {
 	ModuleName     types.String `tfsdk:"module_name"`
 	ModuleProvider types.String `tfsdk:"module_provider"`
 	Key            types.String `tfsdk:"key"`
-	Value          types.String `tfsdk:"value"`
-	ReadableValue  types.String `tfsdk:"readable_value"`
-	ValueWO        types.String `tfsdk:"value_wo"`
-	ValueWOVersion types.Int64  `tfsdk:"value_wo_version"`
 	Description    types.String `tfsdk:"description"`
 	Category       types.String `tfsdk:"category"`
 	HCL            types.Bool   `tfsdk:"hcl"`
-	Sensitive      types.Bool   `tfsdk:"sensitive"`
+	variableValue               // value, value_wo and sensitive (variable_value.go)
 }
 
 func (m *moduleTestVariableResourceModel) module() moduleRef {
@@ -92,7 +85,7 @@ func (r *moduleTestVariableResource) Schema(_ context.Context, _ resource.Schema
 			"its creation time and attributes are the same whether the lost request made it or someone else did before it or while it was in flight, " +
 			"and the provider never takes over a variable it cannot prove it made. Import the variable if it is the one you want managed " +
 			"(a sensitive one's value cannot be read, so the next apply sets it again). A key taken by a variable Terraform does not manage also fails with the variable's ID and an `import` block.",
-		Attributes: map[string]schema.Attribute{
+		Attributes: variableValueAttributes("variable", map[string]schema.Attribute{
 			"id": schema.StringAttribute{
 				Computed:            true,
 				MarkdownDescription: "ID of the variable (`var-<id>`).",
@@ -109,36 +102,6 @@ func (r *moduleTestVariableResource) Schema(_ context.Context, _ resource.Schema
 				PlanModifiers: []planmodifier.String{stringplanmodifier.RequiresReplaceIf(replaceIfSensitive,
 					"The API cannot rename a sensitive variable, so changing its key replaces it.",
 					"The API cannot rename a sensitive variable, so changing its key replaces it.")},
-			},
-			"value": schema.StringAttribute{
-				Optional:  true,
-				Computed:  true,
-				Sensitive: true,
-				MarkdownDescription: "Value of the variable (may be empty). Marked sensitive, so plans and the CLI never show it, whatever `sensitive` says; " +
-					"`readable_value` shows a plain variable's value. It is stored in state: to keep a secret out of state too, use `value_wo` (with `sensitive = true`). " +
-					"At most one of `value` and `value_wo` may be set, and a new variable needs one of them. " +
-					"Left out on an existing variable, the value it has on the service is kept (the plan shows no change for it): " +
-					"that is how `terraform plan -generate-config-out` writes it (`value = null # sensitive`), so a generated configuration plans clean.",
-				PlanModifiers: []planmodifier.String{stringplanmodifier.UseStateForUnknown()},
-			},
-			"readable_value": schema.StringAttribute{
-				Computed: true,
-				MarkdownDescription: "The value of a variable that is not sensitive, shown in plans and usable in expressions without being redacted; " +
-					"null for a sensitive variable, and for a value set with `value_wo`.",
-			},
-			"value_wo": schema.StringAttribute{
-				Optional:  true,
-				Sensitive: true,
-				WriteOnly: true,
-				MarkdownDescription: "Write-only value of the variable (Terraform 1.11 or later): sent to the API, never stored in the plan or state. " +
-					"Set `value_wo_version` with it, and change `value_wo_version` to send a new value: a change of `value_wo` alone is not seen. " +
-					"At most one of `value` and `value_wo` may be set. " +
-					"Leaving out `value_wo` and `value_wo_version` later keeps the service's value, still out of the plan and state " +
-					"(`readable_value` stays null), so Terraform cannot notice a change made to it outside Terraform; setting `value` writes a new one.",
-			},
-			"value_wo_version": schema.Int64Attribute{
-				Optional:            true,
-				MarkdownDescription: "Version of `value_wo`, required with it: any change sends `value_wo` to the API again.",
 			},
 			"description": schema.StringAttribute{
 				Optional:            true,
@@ -167,45 +130,20 @@ func (r *moduleTestVariableResource) Schema(_ context.Context, _ resource.Schema
 					"The API cannot change hcl on a sensitive variable, so changing it replaces the variable.",
 					"The API cannot change `hcl` on a sensitive variable, so changing it replaces the variable.")},
 			},
-			"sensitive": schema.BoolAttribute{
-				Optional: true,
-				Computed: true,
-				Default:  booldefault.StaticBool(false),
-				MarkdownDescription: "Whether the value is sensitive: the API never returns a sensitive value. Defaults to `false`. " +
-					"A variable can be made sensitive in place, but not made non-sensitive again: setting `false` on a sensitive variable replaces it. " +
-					"A variable that already exists (such as one just imported; a sensitive one's value cannot be read back) may leave out both `value` and `value_wo`: " +
-					"Terraform then leaves its value as it is on the service. That is how `terraform plan -generate-config-out` writes an imported variable.",
-				PlanModifiers: []planmodifier.Bool{boolplanmodifier.RequiresReplaceIf(
-					func(_ context.Context, req planmodifier.BoolRequest, resp *boolplanmodifier.RequiresReplaceIfFuncResponse) {
-						resp.RequiresReplace = req.StateValue.ValueBool() && !req.PlanValue.IsUnknown() && !req.PlanValue.ValueBool()
-					},
-					"The API cannot make a sensitive variable non-sensitive, so setting sensitive to false replaces it.",
-					"The API cannot make a sensitive variable non-sensitive, so setting `sensitive` to `false` replaces it.")},
-			},
-		},
+		}),
 	}
 }
 
 func (r *moduleTestVariableResource) ConfigValidators(context.Context) []resource.ConfigValidator {
-	return []resource.ConfigValidator{
-		resourcevalidator.Conflicting(path.MatchRoot("value"), path.MatchRoot("value_wo")),
-		resourcevalidator.RequiredTogether(path.MatchRoot("value_wo"), path.MatchRoot("value_wo_version")),
-	}
+	return variableValueValidators()
 }
 
-// ValidateConfig warns when a sensitive variable takes its value from
-// `value`: plans never show it (value is Sensitive), but Terraform keeps it
-// in state, whereas `value_wo` keeps it out of state too.
 func (r *moduleTestVariableResource) ValidateConfig(ctx context.Context, req resource.ValidateConfigRequest, resp *resource.ValidateConfigResponse) {
 	var cfg moduleTestVariableResourceModel
 	resp.Diagnostics.Append(req.Config.Get(ctx, &cfg)...)
-	if resp.Diagnostics.HasError() || !cfg.Sensitive.ValueBool() || cfg.Value.IsNull() {
-		return
+	if !resp.Diagnostics.HasError() {
+		cfg.warnSecretInState("variable", &resp.Diagnostics)
 	}
-	// On sensitive, not value: Terraform prints the line the warning names.
-	resp.Diagnostics.AddAttributeWarning(path.Root("sensitive"), "Secret kept in state",
-		"This variable is sensitive and its value is set with value, which plans never show but Terraform stores in state. "+
-			"To keep the secret out of state too, set value_wo and value_wo_version instead (Terraform 1.11 or later).")
 }
 
 // ModifyPlan plans the organization, and requires a value (`value` or
@@ -221,38 +159,19 @@ func (r *moduleTestVariableResource) ModifyPlan(ctx context.Context, req resourc
 	if resp.Diagnostics.HasError() {
 		return
 	}
-	if cfg.Value.IsNull() && cfg.ValueWO.IsNull() && req.State.Raw.IsNull() {
-		resp.Diagnostics.AddAttributeError(path.Root("value"), "Missing value",
-			"A new variable needs a value: set value, or value_wo and value_wo_version (a secret kept out of state, with sensitive = true). "+
-				"Leaving both out keeps the value of an existing variable, such as an imported one; this one does not exist yet.")
-	}
 	r.data.planOrganization(ctx, req, resp)
 	var plan moduleTestVariableResourceModel
 	resp.Diagnostics.Append(resp.Plan.Get(ctx, &plan)...)
 	if resp.Diagnostics.HasError() {
 		return
 	}
-	switch {
-	case !cfg.ValueWO.IsNull() || !cfg.ValueWOVersion.IsNull():
-		plan.Value = types.StringNull() // write-only: nothing in state
-	case cfg.Value.IsNull() && !req.State.Raw.IsNull():
-		// The service's value is kept, as state has it: null when it was
-		// write-only (never in state or plan) or sensitive and imported.
-		var state moduleTestVariableResourceModel
-		resp.Diagnostics.Append(req.State.Get(ctx, &state)...)
-		plan.Value = state.Value
-		if state.writeOnlyValue() {
-			plan.Value = types.StringNull()
-		}
+	var state *variableValue
+	if !req.State.Raw.IsNull() {
+		var st moduleTestVariableResourceModel
+		resp.Diagnostics.Append(req.State.Get(ctx, &st)...)
+		state = &st.variableValue
 	}
-	switch {
-	case plan.Sensitive.IsUnknown() || (!plan.Sensitive.ValueBool() && plan.Value.IsUnknown()):
-		plan.ReadableValue = types.StringUnknown()
-	case plan.Sensitive.ValueBool():
-		plan.ReadableValue = types.StringNull()
-	default:
-		plan.ReadableValue = plan.Value
-	}
+	cfg.plan("variable", state, &plan.variableValue, &resp.Diagnostics)
 	resp.Diagnostics.Append(resp.Plan.Set(ctx, &plan)...)
 }
 
@@ -265,10 +184,7 @@ func (r *moduleTestVariableResource) Create(ctx context.Context, req resource.Cr
 		return
 	}
 	mod := plan.module()
-	value := plan.Value.ValueStringPointer()
-	if !config.ValueWO.IsNull() {
-		value = config.ValueWO.ValueStringPointer()
-	}
+	value := config.createValue(plan.variableValue)
 	key := plan.Key.ValueString()
 	fields := map[string]any{"module": mod.String(), "key": key, "sensitive": plan.Sensitive.ValueBool(), "write_only": !config.ValueWO.IsNull()}
 	tflog.Debug(ctx, "Creating module test variable", fields)
@@ -393,12 +309,7 @@ func (r *moduleTestVariableResource) Update(ctx context.Context, req resource.Up
 		opts.Sensitive = plan.Sensitive.ValueBoolPointer()
 	}
 	writeOnly := !config.ValueWO.IsNull()
-	switch {
-	case writeOnly && (state.ValueWOVersion.IsNull() || !plan.ValueWOVersion.Equal(state.ValueWOVersion)):
-		opts.Value = config.ValueWO.ValueStringPointer()
-	case !writeOnly && (!state.ValueWOVersion.IsNull() || !plan.Value.Equal(state.Value)):
-		opts.Value = plan.Value.ValueStringPointer()
-	}
+	opts.Value = config.updateValue(plan.variableValue, state.variableValue)
 	mod, id := plan.module(), state.ID.ValueString()
 	fields := map[string]any{
 		"module": mod.String(), "id": id, "key": plan.Key.ValueString(),
@@ -497,29 +408,8 @@ func testVariableModel(v *tfe.Variable, prior moduleTestVariableResourceModel) *
 	m.Description = types.StringValue(v.Description)
 	m.Category = types.StringValue(string(v.Category))
 	m.HCL = types.BoolValue(v.HCL)
-	m.Sensitive = types.BoolValue(v.Sensitive)
-	m.ValueWO = types.StringNull()
-	switch {
-	case prior.writeOnlyValue():
-		m.Value = types.StringNull()
-	case !v.Sensitive:
-		m.Value = types.StringValue(v.Value)
-	}
-	m.ReadableValue = types.StringNull()
-	if !v.Sensitive {
-		m.ReadableValue = m.Value
-	}
+	m.fromService(v.Value, v.Sensitive)
 	return &m
-}
-
-// writeOnlyValue reports whether the variable's value, in m (a state or a
-// plan), was set with value_wo: value_wo_version is set, or, once the
-// configuration has left out value_wo and value_wo_version to keep the
-// service's value, a variable that is not sensitive has no value (a plain
-// variable's value is otherwise always in state; an import's first read
-// knows neither, so it reads the value).
-func (m *moduleTestVariableResourceModel) writeOnlyValue() bool {
-	return !m.ValueWOVersion.IsNull() || (m.Value.IsNull() && !m.Sensitive.IsNull() && !m.Sensitive.ValueBool())
 }
 
 // existingTestVariable explains a create refused because the module has a
@@ -551,15 +441,4 @@ func (d *providerData) testVariableError(ctx context.Context, mod moduleRef, act
 		msg += fmt.Sprintf("\n\nTo manage the existing variable with this resource, import it with the ID %s/<key>.", mod)
 	}
 	return msg
-}
-
-// stateSensitive reports whether the variable in state is sensitive.
-func stateSensitive(ctx context.Context, state tfsdk.State, diags *diag.Diagnostics) bool {
-	var sensitive types.Bool
-	diags.Append(state.GetAttribute(ctx, path.Root("sensitive"), &sensitive)...)
-	return sensitive.ValueBool()
-}
-
-func replaceIfSensitive(ctx context.Context, req planmodifier.StringRequest, resp *stringplanmodifier.RequiresReplaceIfFuncResponse) {
-	resp.RequiresReplace = stateSensitive(ctx, req.State, &resp.Diagnostics)
 }

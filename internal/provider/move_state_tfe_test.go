@@ -174,6 +174,27 @@ func TestMoveStateFromTFE(t *testing.T) {
 			name: "test variable state not an object", r: NewModuleTestVariableResource(), address: tfe, source: "tfe_test_variable", version: 1,
 			raw: `[1]`, wantErr: "not a JSON object",
 		},
+		{
+			name: "plain policy set parameter", r: NewPolicySetParameterResource(), address: tfe, source: "tfe_policy_set_parameter", version: 0,
+			raw: `{"id":"var-1","key":"region","value":"eu","value_wo":null,"sensitive":false,"policy_set_id":"polset-1"}`,
+			want: map[string]string{
+				"id": `"var-1"`, "key": `"region"`, "value": `"eu"`, "readable_value": `"eu"`, "value_wo": "<null>", "value_wo_version": "<null>",
+				"sensitive": "false", "policy_set_id": `"polset-1"`, "organization": "<null>",
+			},
+		},
+		{
+			name: "sensitive policy set parameter keeps the value last set", r: NewPolicySetParameterResource(), address: tfe, source: "tfe_policy_set_parameter", version: 0,
+			raw:  `{"id":"var-2","key":"token","value":"secret","value_wo":null,"sensitive":true,"policy_set_id":"polset-1"}`,
+			want: map[string]string{"value": `"secret"`, "readable_value": "<null>", "sensitive": "true"},
+		},
+		{
+			name: "policy set parameter without set", r: NewPolicySetParameterResource(), address: tfe, source: "tfe_policy_set_parameter", version: 0,
+			raw: `{"id":"var-1","key":"region","value":"eu","sensitive":false}`, wantPath: "policy_set_id", wantErr: `"policy_set_id" of the tfe_policy_set_parameter state (schema version 0) is missing`,
+		},
+		{
+			name: "policy set parameter version 1", r: NewPolicySetParameterResource(), address: tfe, source: "tfe_policy_set_parameter", version: 1,
+			raw: `{}`, wantErr: "tfgov_policy_set_parameter can move versions 0",
+		},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			resp := moveTFE(t, tc.r, tc.address, tc.source, tc.version, tc.raw)

@@ -234,6 +234,67 @@ func TestAccLostAnswers(t *testing.T) {
 				},
 			}
 		},
+		// A parameter with the key is found after the lost create, and never adopted (DESIGN.md "Lost creates").
+		"policy set parameter": func(t *testing.T) tcase {
+			set := testAccParameterSet(t, tfe.PolicySetCreateOptions{})
+			c := testAccClient(t)
+			return tcase{
+				config:    testAccParameterConfig(set.ID, `key = "lost"`, `value = "v"`),
+				postPath:  "/api/v2/policy-sets/" + set.ID + "/parameters",
+				wantPosts: 1,
+				refused: wrappedRE(`Policy\s+set\s+parameter\s+already\s+exists.*with\s+key\s+"lost".*without\s+a\s+definite\s+answer.*id\s+=\s+"` +
+					regexp.QuoteMeta(set.ID+"/var-")),
+				addr: parameterAddr,
+				importID: func(ctx context.Context) (string, error) {
+					l, err := listPolicySetParameters(ctx, c, set.ID)
+					if err != nil {
+						return "", err
+					}
+					if v := l.byKey["lost"]; v != nil {
+						return set.ID + "/" + v.ID, nil
+					}
+					return "", fmt.Errorf("no parameter lost in policy set %s", set.ID)
+				},
+				other: func(ctx context.Context) (map[string]bool, func(context.Context) error) {
+					v, err := c.PolicySetParameters.Create(ctx, set.ID, tfe.PolicySetParameterCreateOptions{
+						Key: tfe.String("other"), Value: tfe.String("v"), Category: tfe.Category(tfe.CategoryPolicySet), Sensitive: tfe.Bool(true),
+					})
+					if err != nil {
+						t.Fatal(err)
+					}
+					return map[string]bool{v.ID: true}, func(ctx context.Context) error {
+						got, err := c.PolicySetParameters.Read(ctx, set.ID, v.ID)
+						if err != nil {
+							return err
+						}
+						if got.Key != "other" || !got.Sensitive {
+							return fmt.Errorf("parameter %s changed: key %q, sensitive %v", v.ID, got.Key, got.Sensitive)
+						}
+						return nil
+					}
+				},
+				onService: func(ctx context.Context, s *tfjson.State, others map[string]bool) error {
+					id, err := stateID(s, parameterAddr)
+					if err != nil {
+						return err
+					}
+					l, err := listPolicySetParameters(ctx, c, set.ID)
+					if err != nil {
+						return err
+					}
+					var mine []string
+					for pid := range l.byID {
+						if !others[pid] {
+							mine = append(mine, pid)
+						}
+					}
+					if len(mine) != 1 || mine[0] != id {
+						return fmt.Errorf("parameters of this configuration in policy set %s: %v, want one, %s", set.ID, mine, id)
+					}
+					return nil
+				},
+			}
+		},
 		// With `source` the provider uploads a configuration version of its
 		// own: a run on it can only be this create's, and is adopted.
 		"module test run": func(t *testing.T) tcase {

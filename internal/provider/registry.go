@@ -82,8 +82,22 @@ var resourceRegistry = []registeredResource{
 		permissions: permTextManageAccess + ` It reads every grant of the workspace, which only these may see.`,
 	},
 	{
-		typ: projectTeamAccessExclusiveType, new: NewProjectTeamAccessExclusiveResource, identity: projectTeamAccessExclusiveIdentityAttrs, providerOrder: 8,
+		typ: projectTeamAccessExclusiveType, new: NewProjectTeamAccessExclusiveResource, identity: projectTeamAccessExclusiveIdentityAttrs, providerOrder: 9,
 		permissions: permTextManageProjectAccess,
+	},
+	{
+		typ: policySetType, new: NewPolicySetResource, identity: policySetIdentityAttrs, providerOrder: 10,
+		permissions:     permTextPolicies + ` Its plan lists the organization's workspaces, which needs "View all workspaces" (or "Manage workspaces", or an owner).`,
+		list:            func() list.ListResource { return &policySetList{listBase{typ: policySetType}} },
+		listPermissions: permTextPolicies + ` Its results list the organization's workspaces, which needs "View all workspaces" (or "Manage workspaces", or an owner).`,
+		tfeMove:         &tfePolicySetMove,
+	},
+	{
+		typ: policySetParameterType, new: NewPolicySetParameterResource, identity: policySetParameterIdentityAttrs, providerOrder: 11,
+		permissions:     permTextPolicies,
+		list:            func() list.ListResource { return &policySetParameterList{listBase{typ: policySetParameterType}} },
+		listPermissions: permTextPolicies,
+		tfeMove:         &tfePolicySetParameterMove,
 	},
 }
 
@@ -102,6 +116,9 @@ var dataSourceRegistry = []registeredDataSource{
 	{workspaceTeamAccessDataSourceType, NewWorkspaceTeamAccessDataSource, permTextSeeAccess},
 	{policyDataSourceType, NewPolicyDataSource, permTextPolicies},
 	{policiesDataSourceType, NewPoliciesDataSource, permTextPolicies},
+	{policySetDataSourceType, NewPolicySetDataSource, permTextPolicies},
+	{policySetsDataSourceType, NewPolicySetsDataSource, permTextPolicies},
+	{workspacePolicySetsDataSourceType, NewWorkspacePolicySetsDataSource, permTextPolicies + ` It lists the organization's workspaces too: a member finds only the workspaces it may read.`},
 	{moduleTestRunsDataSourceType, NewModuleTestRunsDataSource, permTextTests},
 	{moduleTestRunDataSourceType, NewModuleTestRunDataSource, permTextTests},
 	{moduleTestVariablesDataSourceType, NewModuleTestVariablesDataSource, permTextTests},

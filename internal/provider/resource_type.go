@@ -25,6 +25,8 @@ const (
 	workspaceTeamAccessExclusiveType resourceType = "workspace_team_access_exclusive"
 	teamProjectAccessType            resourceType = "team_project_access"
 	projectTeamAccessExclusiveType   resourceType = "project_team_access_exclusive"
+	policySetType                    resourceType = "policy_set"
+	policySetParameterType           resourceType = "policy_set_parameter"
 )
 
 // dataSourceType is a data source's type without the provider prefix.
@@ -42,6 +44,8 @@ const (
 	policyEvaluationDataSourceType    dataSourceType = "policy_evaluation"
 	projectDataSourceType             dataSourceType = "project"
 	projectsDataSourceType            dataSourceType = "projects"
+	policySetDataSourceType           dataSourceType = "policy_set"
+	policySetsDataSourceType          dataSourceType = "policy_sets"
 	registryModuleDataSourceType      dataSourceType = "registry_module"
 	teamDataSourceType                dataSourceType = "team"
 	teamsDataSourceType               dataSourceType = "teams"
@@ -50,6 +54,7 @@ const (
 	workspacesDataSourceType          dataSourceType = "workspaces"
 	workspaceTeamAccessDataSourceType dataSourceType = "workspace_team_access"
 	projectTeamAccessDataSourceType   dataSourceType = "project_team_access"
+	workspacePolicySetsDataSourceType dataSourceType = "workspace_policy_sets"
 )
 
 // actionType is an action's type without the provider prefix.

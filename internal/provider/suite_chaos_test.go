@@ -144,7 +144,11 @@ func runChaosApply(t *testing.T, chaos sandbox.Chaos) *chaosResult {
 	}
 	t.Cleanup(other.stopApplying)
 
-	env := fleetEnv{org: org, pool: pool.ID, teams: teams, workspaces: workspaces, mod: mod, moduleDir: testModuleDir(t, "pass")}
+	ps, err := c.PolicySets.Create(ctx, org, tfe.PolicySetCreateOptions{Name: tfe.String("chaos-params")})
+	if err != nil {
+		t.Fatal(err)
+	}
+	env := fleetEnv{org: org, pool: pool.ID, policySet: ps.ID, teams: teams, workspaces: workspaces, mod: mod, moduleDir: testModuleDir(t, "pass")}
 	config, resources := fleetConfig(fmt.Sprintf(chaosHead, sb.address, sb.token, org), env, typeKit.chaos)
 	dir := t.TempDir()
 	if err := os.WriteFile(filepath.Join(dir, "main.tf"), []byte(config), 0o600); err != nil {

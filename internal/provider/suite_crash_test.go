@@ -100,7 +100,11 @@ func crashAndConverge(t *testing.T, tfBin, cliConfig string, killAt int) {
 	}
 
 	dir := t.TempDir()
-	env := fleetEnv{org: org, pool: pool.ID, teams: teams, workspaces: []string{ws.ID}, mod: mod, moduleDir: testModuleDir(t, "pass")}
+	ps, err := c.PolicySets.Create(ctx, org, tfe.PolicySetCreateOptions{Name: tfe.String("crash-params")})
+	if err != nil {
+		t.Fatal(err)
+	}
+	env := fleetEnv{org: org, pool: pool.ID, policySet: ps.ID, teams: teams, workspaces: []string{ws.ID}, mod: mod, moduleDir: testModuleDir(t, "pass")}
 	config, _ := fleetConfig(fmt.Sprintf(chaosHead, sb.address, sb.token, org), env, typeKit.crash)
 	if err := os.WriteFile(filepath.Join(dir, "main.tf"), []byte(config), 0o600); err != nil {
 		t.Fatal(err)

@@ -105,7 +105,12 @@ func TestIdentity_protocolNoPriorIdentity(t *testing.T) {
 		t.Fatal(err)
 	}
 
-	f := &identityFixtures{ctx: ctx, c: c, pol: pol, uploaded: uploaded, ws: ws, ta: ta, pool: pool, tok: tok, mod: mod, v: v, ver: ver}
+	ps, err := c.PolicySets.Create(ctx, org, tfe.PolicySetCreateOptions{Name: tfe.String("set"), Workspaces: []*tfe.Workspace{ws}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	f := &identityFixtures{ctx: ctx, c: c, pol: pol, uploaded: uploaded, ws: ws, ta: ta, pool: pool, tok: tok, mod: mod, v: v, ver: ver, ps: ps,
+		param: identityParameter(t, ctx, c, ps.ID)}
 	for _, k := range kits {
 		tc := k.identityNoPrior(f).c
 		if !k.identityNoPrior(f).ok {
@@ -243,7 +248,12 @@ func TestIdentity_protocolUpdateEveryType(t *testing.T) {
 	}); err != nil {
 		t.Fatal(err)
 	}
-	f := &identityFixtures{ws: ws, pool: pool, mod: mod}
+	ps, err := c.PolicySets.Create(ctx, org, tfe.PolicySetCreateOptions{Name: tfe.String("set"), Description: tfe.String("before"), Workspaces: []*tfe.Workspace{ws}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	identityParameter(t, ctx, c, ps.ID)
+	f := &identityFixtures{ws: ws, pool: pool, mod: mod, ps: ps}
 	for _, k := range kits {
 		tc := k.identityUpdate(f).c
 		if !k.identityUpdate(f).ok {
@@ -297,6 +307,8 @@ type identityFixtures struct {
 	mod           moduleRef
 	v             *tfe.Variable
 	ver           moduleVersionRef
+	ps            *tfe.PolicySet
+	param         *tfe.PolicySetParameter
 }
 
 func (f *identityFixtures) modCfg() map[string]string {
@@ -340,4 +352,14 @@ func identityUpdateTypes() map[string]bool {
 		}
 	}
 	return types
+}
+
+// identityParameter makes a parameter of set setID.
+func identityParameter(t *testing.T, ctx context.Context, c *tfe.Client, setID string) *tfe.PolicySetParameter {
+	t.Helper()
+	p, err := c.PolicySetParameters.Create(ctx, setID, tfe.PolicySetParameterCreateOptions{Key: tfe.String("region"), Value: tfe.String("v"), Category: tfe.Category(tfe.CategoryPolicySet)})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return p
 }

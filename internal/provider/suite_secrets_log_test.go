@@ -6,13 +6,15 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+
+	tfe "github.com/hashicorp/go-tfe"
 )
 
 // TestAccSecretsNotLogged runs terraform apply with TF_LOG=trace and checks
 // that no secret appears in any log line (Terraform's, the provider's, the
 // SDK's) or in Terraform's output and diagnostics: the provider's API
 // token, an agent token the apply creates, and a sensitive test variable's
-// value set with `value` and with the write-only `value_wo`. The schema's
+// and policy set parameter's value set with `value` and with the write-only `value_wo`. The schema's
 // Sensitive flag keeps secrets out of Terraform's output; only a test of
 // the logs catches a provider that logs one with tflog.
 func TestAccSecretsNotLogged(t *testing.T) {
@@ -20,6 +22,7 @@ func TestAccSecretsNotLogged(t *testing.T) {
 	testAccPreCheck(t)
 	pool := testAccAgentPool(t)
 	mod := testAccModule(t)
+	set := testAccParameterSet(t, tfe.PolicySetCreateOptions{})
 	dir := t.TempDir()
 	secretValue := "s3cret-value-" + randomSuffix()
 	secretWO := "s3cret-wo-" + randomSuffix()
@@ -63,11 +66,26 @@ resource "tfgov_module_test_variable" "wo" {
   sensitive        = true
 }
 
+resource "tfgov_policy_set_parameter" "value" {
+  policy_set_id = %[4]q
+  key           = "secret_value"
+  value         = var.secret_value
+  sensitive     = true
+}
+
+resource "tfgov_policy_set_parameter" "wo" {
+  policy_set_id    = %[4]q
+  key              = "secret_wo"
+  value_wo         = var.secret_wo
+  value_wo_version = 1
+  sensitive        = true
+}
+
 output "agent_token" {
   value     = tfgov_agent_token.test.token
   sensitive = true
 }
-`, pool.ID, mod.Name, mod.Provider)
+`, pool.ID, mod.Name, mod.Provider, set.ID)
 	if err := os.WriteFile(filepath.Join(dir, "main.tf"), []byte(config), 0o600); err != nil {
 		t.Fatal(err)
 	}
@@ -109,7 +127,7 @@ output "agent_token" {
 		"the provider's API token (TFE_TOKEN)":           os.Getenv("TFE_TOKEN"),
 		"the agent token":                                strings.TrimSpace(agentToken),
 		"the sensitive test variable's value":            secretValue,
-		"the sensitive test variable's write-only value": secretWO,
+		"the sensitive test variable's write-only value": secretWO, // and the policy set parameters' (the same values)
 	}
 	for what, secret := range secrets {
 		for name, text := range map[string]string{"the trace log": string(raw), "terraform's output": outputs.String()} {

@@ -12,6 +12,7 @@ import (
 	"strings"
 	"testing"
 
+	tfe "github.com/hashicorp/go-tfe"
 	"github.com/hashicorp/go-version"
 
 	"github.com/tfgov/terraform-provider-tfgov/internal/policysample"
@@ -67,7 +68,7 @@ func TestAccStateBudget(t *testing.T) {
 	sizes := map[string]int{"median": int(policysample.Rego.Median), "p99": int(policysample.Rego.P99)}
 	codes := map[string]string{}
 	env := stateEnv{name: name, team: team.ID, workspace: ws.ID, pool: pool.ID, project: testAccProjectNamed(t, name).ID, mod: moduleRef{Organization: org, Name: mod.Name, Provider: mod.Provider},
-		moduleDir: testModuleDir(t, "pass"), files: map[string]string{}}
+		moduleDir: testModuleDir(t, "pass"), files: map[string]string{}, policySet: testAccParameterSet(t, tfe.PolicySetCreateOptions{}).ID}
 	for label, size := range sizes {
 		codes[label] = policysample.RegoCode("terraform.policies.tags", 0, 0, size)
 		file := filepath.Join(dir, label+".rego")
@@ -361,4 +362,18 @@ func normalizedBytes(i statesize.Instance, lengths map[string]int) int {
 func marshalFields(f map[string]json.RawMessage) string {
 	out, _ := json.Marshal(f)
 	return string(out)
+}
+
+// tfePolicySetParameter: tfe_policy_set_parameter (schema version 0, its write-only value's
+// record in private state, empty for a value); tfgov's readable_value, value_wo_version and
+// organization (what a refresh that cannot see the set needs) are allowed for.
+func (b stateBudgets) tfePolicySetParameter(i statesize.Instance) int {
+	a := b.attrs(i)
+	budget := b.tfe(0, map[string]json.RawMessage{
+		"id": a["id"], "key": a["key"], "policy_set_id": a["policy_set_id"], "sensitive": a["sensitive"], "value": a["value"], "value_wo": a["value_wo"],
+	}, `[[{"type":"get_attr","value":"value"}],[{"type":"get_attr","value":"value_wo"}]]`, "", nil) + identityAllowance(i)
+	for _, name := range []string{"readable_value", "value_wo_version", "organization"} {
+		budget += len(`"`+name+`":,`) + len(a[name])
+	}
+	return budget
 }

@@ -223,7 +223,8 @@ func (d *providerData) workspaceGoneProof() string { return d.parentGoneProof(wo
 func (d *providerData) organizationWorkspaces(ctx context.Context, org string) (*recordsByID[*tfe.Workspace], error) {
 	return d.lists.workspaces.get(ctx, org, func(ctx context.Context) (*recordsByID[*tfe.Workspace], error) {
 		return listAllPages(ctx, func(ws *tfe.Workspace) string { return ws.ID }, func(ctx context.Context, n int) ([]*tfe.Workspace, *tfe.Pagination, error) {
-			l, err := d.client.Workspaces.List(ctx, org, &tfe.WorkspaceListOptions{ListOptions: listPage(n)})
+			// Their key/value tags come in the same pages, for a policy set's scope (policy_set_scope.go).
+			l, err := d.client.Workspaces.List(ctx, org, &tfe.WorkspaceListOptions{ListOptions: listPage(n), Include: []tfe.WSIncludeOpt{tfe.WSEffectiveTagBindings}})
 			if err != nil {
 				return nil, nil, err
 			}

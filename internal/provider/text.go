@@ -40,6 +40,7 @@ func int64Ptr(n *int) types.Int64 {
 	return types.Int64Value(int64(*n))
 }
 
+// upperFirst is s with its first letter upper-case (an error's text opening a sentence).
 func upperFirst(s string) string {
 	if s == "" {
 		return s

@@ -100,10 +100,11 @@ func (s *Server) listPolicySetParameters(w http.ResponseWriter, r *http.Request,
 
 // createPolicySetParameter answers 201. `key` and `category` are
 // required; `value` defaults to "" and `sensitive` to false. Keys are
-// unique in the set.
+// unique in the set. A set of individually attached policies takes no
+// parameters: 404, as the service answers (README.md "Policy sets").
 func (s *Server) createPolicySetParameter(w http.ResponseWriter, r *http.Request, p principal) *apiError {
 	ps := s.st.policySetFor(p, r.PathValue("id"))
-	if ps == nil {
+	if ps == nil || (len(ps.PolicyIDs) > 0 && s.st.versionsOf(ps.ID) == nil) {
 		return errNotFound()
 	}
 	b, e := decodeBody(r, "vars")

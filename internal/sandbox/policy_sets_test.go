@@ -482,6 +482,18 @@ func TestPolicySetParameters(t *testing.T) {
 	if err := w.owner.PolicySetParameters.Delete(ctx, ps.ID, p.ID); !errors.Is(err, tfe.ErrResourceNotFound) {
 		t.Errorf("second delete: %v", err)
 	}
+	pol, err := w.owner.Policies.Create(ctx, w.org, sentinelPolicy("individual", tfe.EnforcementHard))
+	if err != nil {
+		t.Fatal(err)
+	}
+	individual, err := w.owner.PolicySets.Create(ctx, w.org, tfe.PolicySetCreateOptions{Name: tfe.String("individual"), Policies: []*tfe.Policy{pol}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	_, err = w.owner.PolicySetParameters.Create(ctx, individual.ID, tfe.PolicySetParameterCreateOptions{Key: tfe.String("region"), Category: tfe.Category(tfe.CategoryPolicySet)})
+	if !errors.Is(err, tfe.ErrResourceNotFound) {
+		t.Errorf("a parameter of a set of individual policies: %v, want 404", err)
+	}
 }
 
 // TestPolicySets_projects attaches and excludes projects, and selects by

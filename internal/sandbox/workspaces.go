@@ -164,7 +164,18 @@ func (s *Server) listWorkspaces(w http.ResponseWriter, r *http.Request, p princi
 	if q.Get("sort") == "-name" {
 		slices.Reverse(all)
 	}
-	return writeList(w, r, all, s.st.workspaceRenderer(p))
+	doc, shown, e := listPage(r, all, s.st.workspaceRenderer(p))
+	if e != nil {
+		return e
+	}
+	// include=effective_tag_bindings: a policy set's scope reads a page's tags in one request.
+	if includes(r)["effective_tag_bindings"] {
+		for _, ws := range shown {
+			doc.Included = append(doc.Included, effectiveBindingResources(ws.ID, s.st.effectiveTagBindings(ws))...)
+		}
+	}
+	writeDoc(w, http.StatusOK, doc)
+	return nil
 }
 
 // workspaceFor returns ws when p may read it and, with manage, may manage

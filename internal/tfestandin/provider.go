@@ -27,6 +27,9 @@
 //     against state written by v0.79.0 built from its tag, with Terraform
 //     1.11 and 1.15.
 //
+// tfe_policy_set (policy_set.go) with the attributes of a set of policies attached to workspaces,
+// for the `moved` test of tfgov_policy_set.
+//
 // Two more, for the testing guide's example that makes a workspace and a
 // team with hashicorp/tfe and governs them with tfgov: tfe_workspace and
 // tfe_team with a subset of v0.79.0's attributes and its defaults
@@ -109,6 +112,7 @@ func sdkProvider() *schema.Provider {
 			"tfe_policy":      resourcePolicy(),
 			"tfe_team_access": resourceTeamAccess(),
 			"tfe_agent_token": resourceAgentToken(),
+			"tfe_policy_set":  resourcePolicySet(),
 			"tfe_workspace":   resourceWorkspace(),
 			"tfe_team":        resourceTeam(),
 		},

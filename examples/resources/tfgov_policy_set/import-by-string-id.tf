@@ -1,0 +1,4 @@
+import {
+  to = tfgov_policy_set.production
+  id = "my-org/production"
+}

@@ -1,0 +1,4 @@
+policy "tags" {
+  query             = "data.terraform.policies.tags.deny"
+  enforcement_level = "mandatory"
+}
