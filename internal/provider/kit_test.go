@@ -92,6 +92,7 @@ var kits = []typeKit{
 	moduleVersionDeprecationKit{},
 	moduleTestRunKit{},
 	workspaceTeamAccessExclusiveKit{},
+	teamProjectAccessKit{},
 }
 
 // covered is a kit's part for one suite: the suite's case, or an
@@ -153,6 +154,7 @@ type stateKit struct {
 // fixtures' IDs, and the policy code's files by size label.
 type stateEnv struct {
 	name, team, workspace, pool, moduleDir string
+	project                                string
 	mod                                    moduleRef
 	files                                  map[string]string
 }
@@ -184,6 +186,7 @@ type fleetKit struct {
 type fleetEnv struct {
 	org, pool, moduleDir string
 	teams, workspaces    []string
+	projects             []string // one per workspace
 	mod                  moduleRef
 }
 

@@ -81,6 +81,13 @@ var resourceRegistry = []registeredResource{
 		typ: workspaceTeamAccessExclusiveType, new: NewWorkspaceTeamAccessExclusiveResource, identity: workspaceTeamAccessExclusiveIdentityAttrs, providerOrder: 7,
 		permissions: permTextManageAccess + ` It reads every grant of the workspace, which only these may see.`,
 	},
+	{
+		typ: teamProjectAccessType, new: NewTeamProjectAccessResource, identity: teamProjectAccessIdentityAttrs, providerOrder: 8,
+		permissions:     permTextManageProjectAccess,
+		list:            func() list.ListResource { return &teamProjectAccessList{listBase{typ: teamProjectAccessType}} },
+		listPermissions: permTextSeeProjectAccess,
+		tfeMove:         &tfeTeamProjectAccessMove,
+	},
 }
 
 // registeredDataSource is one data source type.
@@ -96,6 +103,7 @@ var dataSourceRegistry = []registeredDataSource{
 	{moduleVersionDataSourceType, NewModuleVersionDataSource, permTextRegistry},
 	{teamAccessDataSourceType, NewTeamAccessDataSource, permTextSeeAccess},
 	{workspaceTeamAccessDataSourceType, NewWorkspaceTeamAccessDataSource, permTextSeeAccess},
+	{projectTeamAccessDataSourceType, NewProjectTeamAccessDataSource, permTextSeeProjectAccess},
 	{policyDataSourceType, NewPolicyDataSource, permTextPolicies},
 	{policiesDataSourceType, NewPoliciesDataSource, permTextPolicies},
 	{moduleTestRunsDataSourceType, NewModuleTestRunsDataSource, permTextTests},
