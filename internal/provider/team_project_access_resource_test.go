@@ -3,6 +3,8 @@ package provider
 import (
 	"context"
 	"fmt"
+	"os"
+	"path/filepath"
 	"regexp"
 	"strings"
 	"testing"
@@ -16,6 +18,8 @@ import (
 	"github.com/hashicorp/terraform-plugin-testing/statecheck"
 	"github.com/hashicorp/terraform-plugin-testing/terraform"
 	"github.com/hashicorp/terraform-plugin-testing/tfjsonpath"
+
+	"github.com/tfgov/terraform-provider-tfgov/internal/sandbox"
 )
 
 const teamProjectAccessAddr = "tfgov_team_project_access.test"
@@ -247,4 +251,80 @@ resource "tfgov_team_project_access" "other" {
 			{Config: config, PlanOnly: true},
 		},
 	})
+}
+
+// TestAccTeamProjectAccessResource_movedFromTFE: a fixed and a custom grant made by hashicorp/tfe
+// (the stand-in, which writes v0.79.0's state) move to tfgov with `moved` blocks: the plan shows
+// only the moves (0 to add, change or destroy), and the plan after the apply is empty.
+func TestAccTeamProjectAccessResource_movedFromTFE(t *testing.T) {
+	rc := testTFEStandInConfig(t)
+	if testAccSandbox() == nil {
+		t.Skip("the stand-in's moves are checked against the in-process sandbox")
+	}
+	sb, c := ownSandbox(t, sandbox.Options{}, "tfgov-move-prj")
+	ctx := context.Background()
+	prj, err := c.Projects.Create(ctx, sb.organization, tfe.ProjectCreateOptions{Name: "platform"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var teams []string
+	for _, n := range []string{"developers", "operators"} {
+		tm, err := c.Teams.Create(ctx, sb.organization, tfe.TeamCreateOptions{Name: tfe.String(n), Visibility: tfe.String("organization")})
+		if err != nil {
+			t.Fatal(err)
+		}
+		teams = append(teams, tm.ID)
+	}
+	env := []string{"TF_CLI_CONFIG_FILE=" + rc, "CHECKPOINT_DISABLE=1", "TF_IN_AUTOMATION=1",
+		"TFE_ADDRESS=" + sb.address, "TFE_TOKEN=" + sb.token, "TFE_ORGANIZATION=" + sb.organization, "TFE_HOSTNAME="}
+	grants := func(typ string) string {
+		return fmt.Sprintf(`
+resource %[1]q "developers" {
+  team_id    = %[2]q
+  project_id = %[4]q
+  access     = "maintain"
+}
+resource %[1]q "operators" {
+  team_id    = %[3]q
+  project_id = %[4]q
+  access     = "custom"
+  %[5]s
+}
+`, typ, teams[0], teams[1], prj.ID, map[string]string{
+			"tfe_team_project_access":   "project_access {\n    teams = \"read\"\n  }\n  workspace_access {\n    runs   = \"plan\"\n    create = true\n  }",
+			"tfgov_team_project_access": "project_access = { teams = \"read\" }\n  workspace_access = { runs = \"plan\", create = true }",
+		}[typ])
+	}
+	dir := t.TempDir()
+	write := func(cfg string) {
+		if err := os.WriteFile(filepath.Join(dir, "main.tf"), []byte(cfg), 0o600); err != nil {
+			t.Fatal(err)
+		}
+	}
+	tf := func(wantCode int, args ...string) string {
+		t.Helper()
+		out, code := runTerraformEnv(t, dir, env, append(args, "-no-color")...)
+		if code != wantCode {
+			t.Fatalf("terraform %s: exit code %d, want %d\n%s", strings.Join(args, " "), code, wantCode, out)
+		}
+		return out
+	}
+	providers := "terraform {\n  required_providers {\n    tfe = { source = \"hashicorp/tfe\" }\n    tfgov = { source = \"tfgov/tfgov\" }\n  }\n}\n"
+	write(providers + grants("tfe_team_project_access"))
+	tf(0, "apply", "-auto-approve")
+	moved := "moved {\n  from = tfe_team_project_access.developers\n  to   = tfgov_team_project_access.developers\n}\n" +
+		"moved {\n  from = tfe_team_project_access.operators\n  to   = tfgov_team_project_access.operators\n}\n"
+	write(providers + grants("tfgov_team_project_access") + moved)
+	out := tf(2, "plan", "-detailed-exitcode")
+	for _, want := range []string{
+		"tfe_team_project_access.developers has moved to tfgov_team_project_access.developers",
+		"tfe_team_project_access.operators has moved to tfgov_team_project_access.operators",
+		"Plan: 0 to add, 0 to change, 0 to destroy.",
+	} {
+		if !strings.Contains(out, want) {
+			t.Errorf("plan lacks %q:\n%s", want, out)
+		}
+	}
+	tf(0, "apply", "-auto-approve")
+	tf(0, "plan", "-detailed-exitcode")
 }
