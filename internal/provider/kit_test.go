@@ -93,6 +93,7 @@ var kits = []typeKit{
 	moduleTestRunKit{},
 	workspaceTeamAccessExclusiveKit{},
 	projectTeamAccessExclusiveKit{},
+	teamProjectAccessKit{},
 }
 
 // covered is a kit's part for one suite: the suite's case, or an
@@ -186,6 +187,7 @@ type fleetKit struct {
 type fleetEnv struct {
 	org, pool, moduleDir string
 	teams, workspaces    []string
+	projects             []string // one per workspace
 	mod                  moduleRef
 }
 

@@ -69,7 +69,7 @@ func expectProjectTeamIDsLeave(before, after []string) plancheck.PlanCheck {
 		slices.Sort(after)
 		for _, rc := range plan.ResourceChanges {
 			if rc.Address == projectExclusiveAddr {
-				if b, a := setOf(rc.Change.Before, "team_ids"), setOf(rc.Change.After, "team_ids"); !slices.Equal(b, before) || !slices.Equal(a, after) {
+				if b, a := teamIDsIn(rc.Change.Before), teamIDsIn(rc.Change.After); !slices.Equal(b, before) || !slices.Equal(a, after) {
 					return fmt.Errorf("team_ids planned %v -> %v, want %v -> %v", b, a, before, after)
 				}
 				return nil

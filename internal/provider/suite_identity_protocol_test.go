@@ -73,6 +73,7 @@ func TestIdentity_protocolNoPriorIdentity(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
+	prj, tpa := identityProjectGrant(t, c, org, team)
 	pool, err := c.AgentPools.Create(ctx, org, tfe.AgentPoolCreateOptions{Name: tfe.String("pool")})
 	if err != nil {
 		t.Fatal(err)
@@ -105,7 +106,7 @@ func TestIdentity_protocolNoPriorIdentity(t *testing.T) {
 		t.Fatal(err)
 	}
 
-	f := &identityFixtures{ctx: ctx, c: c, pol: pol, uploaded: uploaded, ws: ws, ta: ta, pool: pool, tok: tok, mod: mod, v: v, ver: ver}
+	f := &identityFixtures{ctx: ctx, c: c, pol: pol, uploaded: uploaded, ws: ws, ta: ta, prj: prj, tpa: tpa, pool: pool, tok: tok, mod: mod, v: v, ver: ver}
 	for _, k := range kits {
 		tc := k.identityNoPrior(f).c
 		if !k.identityNoPrior(f).ok {
@@ -215,6 +216,7 @@ func TestIdentity_protocolUpdateEveryType(t *testing.T) {
 	if _, err := c.TeamAccess.Add(ctx, tfe.TeamAccessAddOptions{Access: tfe.Access(tfe.AccessRead), Team: team, Workspace: ws}); err != nil {
 		t.Fatal(err)
 	}
+	prj, _ := identityProjectGrant(t, c, org, team)
 	pool, err := c.AgentPools.Create(ctx, org, tfe.AgentPoolCreateOptions{Name: tfe.String("pool")})
 	if err != nil {
 		t.Fatal(err)
@@ -243,7 +245,7 @@ func TestIdentity_protocolUpdateEveryType(t *testing.T) {
 	}); err != nil {
 		t.Fatal(err)
 	}
-	f := &identityFixtures{ws: ws, pool: pool, mod: mod}
+	f := &identityFixtures{ws: ws, prj: prj, pool: pool, mod: mod}
 	for _, k := range kits {
 		tc := k.identityUpdate(f).c
 		if !k.identityUpdate(f).ok {
@@ -292,6 +294,8 @@ type identityFixtures struct {
 	pol, uploaded *tfe.Policy
 	ws            *tfe.Workspace
 	ta            *tfe.TeamAccess
+	prj           *tfe.Project
+	tpa           *tfe.TeamProjectAccess
 	pool          *tfe.AgentPool
 	tok           *tfe.AgentToken
 	mod           moduleRef
@@ -340,4 +344,18 @@ func identityUpdateTypes() map[string]bool {
 		}
 	}
 	return types
+}
+
+// identityProjectGrant is a project and a read grant of team on it.
+func identityProjectGrant(t *testing.T, c *tfe.Client, org string, team *tfe.Team) (*tfe.Project, *tfe.TeamProjectAccess) {
+	t.Helper()
+	prj, err := c.Projects.Create(context.Background(), org, tfe.ProjectCreateOptions{Name: "prj"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	g, err := c.TeamProjectAccess.Add(context.Background(), tfe.TeamProjectAccessAddOptions{Access: tfe.TeamProjectAccessRead, Team: team, Project: prj})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return prj, g
 }

@@ -78,7 +78,7 @@ func expectTeamIDsLeave(before, after []string) plancheck.PlanCheck {
 			if rc.Address != exclusiveAddr {
 				continue
 			}
-			b, a := setOf(rc.Change.Before, "team_ids"), setOf(rc.Change.After, "team_ids")
+			b, a := teamIDsIn(rc.Change.Before), teamIDsIn(rc.Change.After)
 			if !slices.Equal(b, before) || !slices.Equal(a, after) {
 				return fmt.Errorf("team_ids planned %v -> %v, want %v -> %v", b, a, before, after)
 			}
@@ -88,9 +88,9 @@ func expectTeamIDsLeave(before, after []string) plancheck.PlanCheck {
 	})
 }
 
-func setOf(v any, attr string) []string {
+func teamIDsIn(v any) []string {
 	m, _ := v.(map[string]any)
-	l, _ := m[attr].([]any)
+	l, _ := m["team_ids"].([]any)
 	out := make([]string, 0, len(l))
 	for _, e := range l {
 		s, _ := e.(string)
