@@ -128,6 +128,19 @@ func TestAccProjectTeamAccessExclusive_basic(t *testing.T) {
 			},
 		},
 	})
+	// A grant its project's exclusive set leaves out would flap: refused at plan, naming both.
+	testAccExpectErrors(t, map[string]testAccErrorCase{
+		"grant left out": {
+			testAccProjectExclusiveConfig(prj.ID, a.ID) + fmt.Sprintf(`
+resource "tfgov_team_project_access" "d" {
+  project_id = %q
+  team_id    = %q
+  access     = "read"
+}
+`, prj.ID, d.ID),
+			"Team project access and exclusive team access disagree",
+		},
+	})
 	t.Run("identity", func(t *testing.T) {
 		accParallelTest(t, resource.TestCase{
 			TerraformVersionChecks: []tfversion.TerraformVersionCheck{tfversion.SkipBelow(tfversion.Version1_12_0)},
