@@ -775,3 +775,28 @@ func TestAccWorkspaceTeamAccessExclusive_lockOutAtApply(t *testing.T) {
 		t.Fatal(err)
 	}
 }
+
+// TestAccWorkspaceTeamAccessExclusive_projectCannotTell: a token that administers the workspace
+// (a workspace admin grant) but may not see every grant of its project cannot tell which teams
+// reach the workspace through the project: project_team_ids is null, never an empty set.
+func TestAccWorkspaceTeamAccessExclusive_projectCannotTell(t *testing.T) {
+	ctx := context.Background()
+	c := testAccClient(t)
+	prj := testAccProjectNamed(t, testAccName("prj"))
+	ws, err := c.Workspaces.Create(ctx, testAccOrganization(), tfe.WorkspaceCreateOptions{Name: tfe.String(testAccName("ws")), Project: &tfe.Project{ID: prj.ID}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { cleanupErr(t, "workspace "+ws.ID, c.Workspaces.DeleteByID(context.Background(), ws.ID)) })
+	adm, other := testAccTeam(t, nil), testAccTeam(t, nil)
+	testAccGrant(t, adm.ID, ws.ID, tfe.AccessAdmin)
+	testAccExclusiveProjectGrant(t, other.ID, prj.ID, tfe.TeamProjectAccessRead)
+	accParallelTest(t, resource.TestCase{
+		Steps: []resource.TestStep{{
+			Config: testAccTeamTokenProvider(t, adm) + testAccExclusiveConfig(ws.ID, adm.ID),
+			ConfigStateChecks: []statecheck.StateCheck{
+				statecheck.ExpectKnownValue(exclusiveAddr, tfjsonpath.New("project_team_ids"), knownvalue.Null()),
+			},
+		}},
+	})
+}
