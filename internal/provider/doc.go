@@ -34,6 +34,7 @@
 //	policy_set_scope.go     which workspaces a policy set governs: the pure function, computed at plan
 //	team_access_permissions.go access levels; the `permissions` object its data sources share
 //	team_access_plans.go    what one plan declared per parent (a grantParentKind): a grant its exclusive set leaves out
+//	team_project_access_permissions.go its levels; `project_access` and `workspace_access`, shared with its data source
 //	grant_parent.go         one grant mechanism, two parents (workspace, project): see, list, gone or cannot see, locate
 //	grant_exclusive.go      the exclusive set of a grant parent (workspace, project): plan, refresh, apply, lock-out guard
 //

@@ -120,7 +120,7 @@ func (p *exclusiveParent) plan(ctx context.Context, d *providerData, plan exclus
 	id := plan.ParentID.ValueString()
 	parent := accessParent{p.kind, id}
 	if left := d.lists.plannedAccess.planExclusive(parent, keep); len(left) > 0 {
-		diags.AddAttributeError(path.Root("team_ids"), "Team access and exclusive team access disagree", d.accessFlap(ctx, parent, left))
+		diags.AddAttributeError(path.Root("team_ids"), p.kind.what+" and exclusive team access disagree", d.accessFlap(ctx, parent, left))
 		return exclusivePlan{}
 	}
 	// prior: the refreshed state's teams; nil for a new (or replaced) resource.

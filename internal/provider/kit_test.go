@@ -93,6 +93,7 @@ var kits = []typeKit{
 	moduleTestRunKit{},
 	workspaceTeamAccessExclusiveKit{},
 	projectTeamAccessExclusiveKit{},
+	teamProjectAccessKit{},
 	policySetParameterKit{},
 	policySetKit{},
 }
@@ -190,6 +191,7 @@ type fleetEnv struct {
 	org, pool, moduleDir string
 	policySet            string // a policy set for parameters
 	teams, workspaces    []string
+	projects             []string // one per workspace
 	mod                  moduleRef
 }
 

@@ -131,6 +131,28 @@ func TestMoveStateFromTFE(t *testing.T) {
 			raw: `{}`, wantErr: "can move versions 0, 1",
 		},
 		{
+			name: "team project access custom", r: NewTeamProjectAccessResource(), address: tfe, source: "tfe_team_project_access", version: 1,
+			raw: `{"id":"tprj-1","access":"custom","team_id":"team-1","project_id":"prj-1","project_access":[{"settings":"read","teams":"read","variable_sets":"none"}],` +
+				`"workspace_access":[{"runs":"plan","sentinel_mocks":"none","state_versions":"read-outputs","variables":"read","create":true,"locking":false,"move":false,"delete":false,"run_tasks":false,"policy_overrides":false}]}`,
+			want: map[string]string{
+				"id": `"tprj-1"`, "access": `"custom"`, "team_id": `"team-1"`, "project_id": `"prj-1"`, "team_name": "<null>",
+				"project_access.teams": `"read"`, "workspace_access.runs": `"plan"`, "workspace_access.state_versions": `"read-outputs"`, "workspace_access.create": "true",
+			},
+		},
+		{
+			name: "team project access schema version 0, no blocks", r: NewTeamProjectAccessResource(), address: tfe, source: "tfe_team_project_access", version: 0,
+			raw:  `{"id":"tprj-2","access":"admin","team_id":"team-1","project_id":"prj-1","project_access":[],"workspace_access":[]}`,
+			want: map[string]string{"id": `"tprj-2"`, "access": `"admin"`, "project_access": "<null>", "workspace_access": "<null>"},
+		},
+		{
+			name: "team project access two blocks", r: NewTeamProjectAccessResource(), address: tfe, source: "tfe_team_project_access", version: 1,
+			raw: `{"id":"tprj-2","access":"custom","team_id":"team-1","project_id":"prj-1","workspace_access":[{},{}]}`, wantPath: "workspace_access", wantErr: "holds 2 blocks",
+		},
+		{
+			name: "team project access version 2", r: NewTeamProjectAccessResource(), address: tfe, source: "tfe_team_project_access", version: 2,
+			raw: `{}`, wantErr: "can move versions 0, 1",
+		},
+		{
 			name: "agent token keeps its secret", r: NewAgentTokenResource(), address: tfe, source: "tfe_agent_token", version: 0,
 			raw:  `{"id":"at-1","agent_pool_id":"apool-1","description":"agents","token":"s3cret.atlasv1.x"}`,
 			want: map[string]string{"id": `"at-1"`, "agent_pool_id": `"apool-1"`, "description": `"agents"`, "token": `"s3cret.atlasv1.x"`, "rotation_triggers": "<null>"},

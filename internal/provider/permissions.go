@@ -10,8 +10,9 @@ const (
 	permTextTests    = `membership of the owners team: a token of the owners team or of one of its members, as the API requires for a module's tests ` +
 		`(creating a test run also needs permission on the module).`
 	permTextManageAccess        = `admin access to the workspace, or the organization's "Manage workspaces" permission (an owner and the organization token have both).`
-	permTextManageProjectAccess = `admin access to the project (or custom access that manages its teams), or the organization's "Manage projects" permission (an owner and the organization token have both). It reads every grant of the project, which only these may see.`
 	permTextSeeAccess           = `any member of the organization: a member sees the access of their own teams, and owners, the workspace's admins and teams with "Manage workspaces" see every grant.`
+	permTextManageProjectAccess = `admin access to the project (or a custom grant that manages its teams), or the organization's "Manage projects" permission (an owner and the organization token have both).`
+	permTextSeeProjectAccess    = `any member of the organization: a member sees the access of their own teams, and owners, the project's admins, teams whose grant reads its teams and teams with "Manage projects" see every grant.`
 	permTextDeprecation         = `the organization's "Manage private registry" permission (an owner, the organization token, or a team with that permission), and the Plus edition.`
 	permTextRegistry            = `any member of the organization: every member may read its private registry.`
 	permTextSeeWorkspaces       = `any member of the organization: a member finds the workspaces it may read (owners, and teams with "View all workspaces" or "Manage workspaces", find all).`

@@ -22,10 +22,11 @@ func (projectTeamAccessExclusiveKit) tfe() string { return "" }
 func (projectTeamAccessExclusiveKit) sandboxArea() string { return "team_project_access.go" }
 
 // stateBudgetProjectExclusive is the stated budget (hashicorp/tfe has no
-// such type) with one team holding no grant: the workspace form's
-// attributes without project_team_ids, and the refresh's record of the
-// grants it saw (grantRecord), empty here (one grant adds about 60 bytes).
-const stateBudgetProjectExclusive = 220
+// such type) with one team holding a grant (the state budget's
+// tfgov_team_project_access): the workspace form's attributes without
+// project_team_ids, and the refresh's record of the grant it saw
+// (grantRecord, about 100 bytes).
+const stateBudgetProjectExclusive = 285
 
 // stateBudget: the state budget's project, with its team declared.
 func (projectTeamAccessExclusiveKit) stateBudget() covered[stateKit] {

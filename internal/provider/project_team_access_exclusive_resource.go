@@ -204,10 +204,6 @@ var projectExclusive = &exclusiveParent{
 	},
 }
 
-func projectNotFound(id string) string {
-	return fmt.Sprintf("Project %s was not found: no organization the API token belongs to has a project of that ID that the token may see.", id)
-}
-
 // projectExclusiveModel is the model of a set.
 func projectExclusiveModel(s exclusiveSet) projectTeamAccessExclusiveModel {
 	return projectTeamAccessExclusiveModel{ProjectID: s.ParentID, TeamIDs: s.TeamIDs, RemovedTeamIDs: s.RemovedTeamIDs, RemovedGrants: s.RemovedGrants}

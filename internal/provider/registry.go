@@ -82,8 +82,15 @@ var resourceRegistry = []registeredResource{
 		permissions: permTextManageAccess + ` It reads every grant of the workspace, which only these may see.`,
 	},
 	{
+		typ: teamProjectAccessType, new: NewTeamProjectAccessResource, identity: teamProjectAccessIdentityAttrs, providerOrder: 8,
+		permissions:     permTextManageProjectAccess,
+		list:            func() list.ListResource { return &teamProjectAccessList{listBase{typ: teamProjectAccessType}} },
+		listPermissions: permTextSeeProjectAccess,
+		tfeMove:         &tfeTeamProjectAccessMove,
+	},
+	{
 		typ: projectTeamAccessExclusiveType, new: NewProjectTeamAccessExclusiveResource, identity: projectTeamAccessExclusiveIdentityAttrs, providerOrder: 9,
-		permissions: permTextManageProjectAccess,
+		permissions: permTextManageProjectAccess + ` It reads every grant of the project, which only these may see.`,
 	},
 	{
 		typ: policySetType, new: NewPolicySetResource, identity: policySetIdentityAttrs, providerOrder: 10,
@@ -114,6 +121,7 @@ var dataSourceRegistry = []registeredDataSource{
 	{moduleVersionDataSourceType, NewModuleVersionDataSource, permTextRegistry},
 	{teamAccessDataSourceType, NewTeamAccessDataSource, permTextSeeAccess},
 	{workspaceTeamAccessDataSourceType, NewWorkspaceTeamAccessDataSource, permTextSeeAccess},
+	{projectTeamAccessDataSourceType, NewProjectTeamAccessDataSource, permTextSeeProjectAccess},
 	{policyDataSourceType, NewPolicyDataSource, permTextPolicies},
 	{policiesDataSourceType, NewPoliciesDataSource, permTextPolicies},
 	{policySetDataSourceType, NewPolicySetDataSource, permTextPolicies},

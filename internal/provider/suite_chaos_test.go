@@ -98,7 +98,7 @@ type chaosResult struct {
 
 // objectIDRE finds the IDs of the objects the configuration makes in
 // Terraform's output.
-var objectIDRE = regexp.MustCompile(`\b(?:at|pol|tws|var|trun)-[A-Za-z0-9]+\b`)
+var objectIDRE = regexp.MustCompile(`\b(?:at|pol|tws|tprj|var|trun)-[A-Za-z0-9]+\b`)
 
 // runChaosApply applies the configuration to a sandbox of its own with the
 // terraform binary, with the given chaos during the apply, counts what the
@@ -115,7 +115,7 @@ func runChaosApply(t *testing.T, chaos sandbox.Chaos) *chaosResult {
 	if err != nil {
 		t.Fatal(err)
 	}
-	var teams, workspaces []string
+	var teams, workspaces, projects []string
 	for i := range chaosTeams {
 		tm, err := c.Teams.Create(ctx, org, tfe.TeamCreateOptions{Name: tfe.String(fmt.Sprintf("chaos-%d", i)), Visibility: tfe.String("organization")})
 		if err != nil {
@@ -129,6 +129,11 @@ func runChaosApply(t *testing.T, chaos sandbox.Chaos) *chaosResult {
 			t.Fatal(err)
 		}
 		workspaces = append(workspaces, ws.ID)
+		prj, err := c.Projects.Create(ctx, org, tfe.ProjectCreateOptions{Name: fmt.Sprintf("chaos-%d", i)})
+		if err != nil {
+			t.Fatal(err)
+		}
+		projects = append(projects, prj.ID)
 	}
 	m, err := c.RegistryModules.Create(ctx, org, tfe.RegistryModuleCreateOptions{Name: tfe.String("chaos"), Provider: tfe.String("aws"), RegistryName: tfe.PrivateRegistry})
 	if err != nil {
@@ -148,7 +153,7 @@ func runChaosApply(t *testing.T, chaos sandbox.Chaos) *chaosResult {
 	if err != nil {
 		t.Fatal(err)
 	}
-	env := fleetEnv{org: org, pool: pool.ID, policySet: ps.ID, teams: teams, workspaces: workspaces, mod: mod, moduleDir: testModuleDir(t, "pass")}
+	env := fleetEnv{org: org, pool: pool.ID, policySet: ps.ID, teams: teams, workspaces: workspaces, projects: projects, mod: mod, moduleDir: testModuleDir(t, "pass")}
 	config, resources := fleetConfig(fmt.Sprintf(chaosHead, sb.address, sb.token, org), env, typeKit.chaos)
 	dir := t.TempDir()
 	if err := os.WriteFile(filepath.Join(dir, "main.tf"), []byte(config), 0o600); err != nil {
@@ -391,6 +396,6 @@ provider "tfgov" {
 // chaosTypes are the types TestAccChaos covers: those its kits'
 // configurations declare (registry_test.go).
 func chaosTypes() map[string]bool {
-	config, _ := fleetConfig("", fleetEnv{teams: []string{""}, workspaces: []string{""}}, typeKit.chaos)
+	config, _ := fleetConfig("", fleetEnv{teams: []string{""}, workspaces: []string{""}, projects: []string{""}}, typeKit.chaos)
 	return configTypes(config)
 }

@@ -79,6 +79,10 @@ func crashAndConverge(t *testing.T, tfBin, cliConfig string, killAt int) {
 	if err != nil {
 		t.Fatal(err)
 	}
+	prj, err := c.Projects.Create(ctx, org, tfe.ProjectCreateOptions{Name: "crash"})
+	if err != nil {
+		t.Fatal(err)
+	}
 	var teams []string
 	for i := range 5 {
 		tm, err := c.Teams.Create(ctx, org, tfe.TeamCreateOptions{Name: tfe.String(fmt.Sprintf("crash-%d", i)), Visibility: tfe.String("organization")})
@@ -104,7 +108,7 @@ func crashAndConverge(t *testing.T, tfBin, cliConfig string, killAt int) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	env := fleetEnv{org: org, pool: pool.ID, policySet: ps.ID, teams: teams, workspaces: []string{ws.ID}, mod: mod, moduleDir: testModuleDir(t, "pass")}
+	env := fleetEnv{org: org, pool: pool.ID, policySet: ps.ID, teams: teams, workspaces: []string{ws.ID}, projects: []string{prj.ID}, mod: mod, moduleDir: testModuleDir(t, "pass")}
 	config, _ := fleetConfig(fmt.Sprintf(chaosHead, sb.address, sb.token, org), env, typeKit.crash)
 	if err := os.WriteFile(filepath.Join(dir, "main.tf"), []byte(config), 0o600); err != nil {
 		t.Fatal(err)
@@ -306,6 +310,6 @@ func importBlocksFromErrors(output string) (imports string, unnamed []string) {
 // crashTypes are the types TestAccCrashConvergence covers: those its
 // kits' configurations declare (registry_test.go).
 func crashTypes() map[string]bool {
-	config, _ := fleetConfig("", fleetEnv{workspaces: []string{""}}, typeKit.crash)
+	config, _ := fleetConfig("", fleetEnv{workspaces: []string{""}, projects: []string{""}}, typeKit.crash)
 	return configTypes(config)
 }

@@ -73,6 +73,7 @@ func TestIdentity_protocolNoPriorIdentity(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
+	prj, tpa := identityProjectGrant(t, c, org, team)
 	pool, err := c.AgentPools.Create(ctx, org, tfe.AgentPoolCreateOptions{Name: tfe.String("pool")})
 	if err != nil {
 		t.Fatal(err)
@@ -109,7 +110,7 @@ func TestIdentity_protocolNoPriorIdentity(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	f := &identityFixtures{ctx: ctx, c: c, pol: pol, uploaded: uploaded, ws: ws, ta: ta, pool: pool, tok: tok, mod: mod, v: v, ver: ver, ps: ps,
+	f := &identityFixtures{ctx: ctx, c: c, pol: pol, uploaded: uploaded, ws: ws, ta: ta, prj: prj, tpa: tpa, pool: pool, tok: tok, mod: mod, v: v, ver: ver, ps: ps,
 		param: identityParameter(t, ctx, c, ps.ID)}
 	for _, k := range kits {
 		tc := k.identityNoPrior(f).c
@@ -220,6 +221,7 @@ func TestIdentity_protocolUpdateEveryType(t *testing.T) {
 	if _, err := c.TeamAccess.Add(ctx, tfe.TeamAccessAddOptions{Access: tfe.Access(tfe.AccessRead), Team: team, Workspace: ws}); err != nil {
 		t.Fatal(err)
 	}
+	prj, _ := identityProjectGrant(t, c, org, team)
 	pool, err := c.AgentPools.Create(ctx, org, tfe.AgentPoolCreateOptions{Name: tfe.String("pool")})
 	if err != nil {
 		t.Fatal(err)
@@ -253,7 +255,7 @@ func TestIdentity_protocolUpdateEveryType(t *testing.T) {
 		t.Fatal(err)
 	}
 	identityParameter(t, ctx, c, ps.ID)
-	f := &identityFixtures{ws: ws, pool: pool, mod: mod, ps: ps}
+	f := &identityFixtures{ws: ws, prj: prj, pool: pool, mod: mod, ps: ps}
 	for _, k := range kits {
 		tc := k.identityUpdate(f).c
 		if !k.identityUpdate(f).ok {
@@ -302,6 +304,8 @@ type identityFixtures struct {
 	pol, uploaded *tfe.Policy
 	ws            *tfe.Workspace
 	ta            *tfe.TeamAccess
+	prj           *tfe.Project
+	tpa           *tfe.TeamProjectAccess
 	pool          *tfe.AgentPool
 	tok           *tfe.AgentToken
 	mod           moduleRef
@@ -362,4 +366,18 @@ func identityParameter(t *testing.T, ctx context.Context, c *tfe.Client, setID s
 		t.Fatal(err)
 	}
 	return p
+}
+
+// identityProjectGrant is a project and a read grant of team on it.
+func identityProjectGrant(t *testing.T, c *tfe.Client, org string, team *tfe.Team) (*tfe.Project, *tfe.TeamProjectAccess) {
+	t.Helper()
+	prj, err := c.Projects.Create(context.Background(), org, tfe.ProjectCreateOptions{Name: "prj"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	g, err := c.TeamProjectAccess.Add(context.Background(), tfe.TeamProjectAccessAddOptions{Access: tfe.TeamProjectAccessRead, Team: team, Project: prj})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return prj, g
 }

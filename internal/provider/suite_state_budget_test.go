@@ -61,13 +61,14 @@ func TestAccStateBudget(t *testing.T) {
 	pool := testAccAgentPool(t)
 	ws := testAccWorkspace(t)
 	team := testAccTeam(t, nil)
+	prj := testAccGrantProject(t)
 	mod := testAccRegistryModule(t, "1.0.0")
 	org := testAccOrganization()
 	name := testAccName("budget")
 	dir := t.TempDir()
 	sizes := map[string]int{"median": int(policysample.Rego.Median), "p99": int(policysample.Rego.P99)}
 	codes := map[string]string{}
-	env := stateEnv{name: name, team: team.ID, workspace: ws.ID, pool: pool.ID, project: testAccProjectNamed(t, name).ID, mod: moduleRef{Organization: org, Name: mod.Name, Provider: mod.Provider},
+	env := stateEnv{name: name, team: team.ID, workspace: ws.ID, pool: pool.ID, project: prj.ID, mod: moduleRef{Organization: org, Name: mod.Name, Provider: mod.Provider},
 		moduleDir: testModuleDir(t, "pass"), files: map[string]string{}, policySet: testAccParameterSet(t, tfe.PolicySetCreateOptions{}).ID}
 	for label, size := range sizes {
 		codes[label] = policysample.RegoCode("terraform.policies.tags", 0, 0, size)

@@ -82,11 +82,6 @@ func (d *providerData) organizationTeams(ctx context.Context, org string) (*reco
 	})
 }
 
-// workspaceOrganizationTeams is parentOrganizationTeams for a workspace.
-func (d *providerData) workspaceOrganizationTeams(ctx context.Context, wsID, teamID string) (*recordsByID[*tfe.Team], error) {
-	return d.parentOrganizationTeams(ctx, workspaceGrants, wsID, teamID)
-}
-
 // teamNames names the grants' teams of workspace wsID (grantTeamNames).
 func (d *providerData) teamNames(ctx context.Context, wsID string, grants []*tfe.TeamAccess) map[string]string {
 	return d.grantTeamNames(ctx, workspaceGrants, wsID, grants)
@@ -107,11 +102,7 @@ func seesEveryGrant(ws *tfe.Workspace) bool {
 	return ws != nil && ws.Permissions != nil && ws.Permissions.CanUpdate
 }
 
-// seeWorkspace, workspaceLabel and workspaceLabelHeld are grant_parent.go's for a workspace.
-func (d *providerData) seeWorkspace(ctx context.Context, wsID string) (*parentSeen, error) {
-	return d.seeGrantParent(ctx, workspaceGrants, wsID)
-}
-
+// workspaceLabel and workspaceLabelHeld are grant_parent.go's for a workspace.
 func (d *providerData) workspaceLabel(ctx context.Context, wsID string) string {
 	return d.parentLabel(ctx, workspaceGrants, wsID)
 }
@@ -188,10 +179,6 @@ func teamAccessTakenText(team, workspace string, g *tfe.TeamAccess, note string)
 		team, g.Access, workspace, g.ID, importAdvice("tfgov_team_access", g.ID, g.ID), note)
 }
 
-func workspaceMissing(check goneCheck, what, wsID string) string {
-	return parentMissingText(workspaceGrants, check, what, wsID)
-}
-
 // teamAccessGone is grantGone for a workspace.
 func (d *providerData) teamAccessGone(ctx context.Context, check goneCheck, id, teamID, wsID string, listMissing bool) (bool, string) {
 	return d.grantGone(ctx, workspaceGrants, check, id, teamID, wsID, listMissing)
@@ -210,13 +197,6 @@ func (d *providerData) teamOrganization(ctx context.Context, teamID string) stri
 	}
 	return team.Organization.Name
 }
-
-// workspaceGone and workspaceGoneProof are parentGone's for a workspace.
-func (d *providerData) workspaceGone(ctx context.Context, wsID string, teamIDs []string) bool {
-	return d.parentGone(ctx, workspaceGrants, wsID, teamIDs)
-}
-
-func (d *providerData) workspaceGoneProof() string { return d.parentGoneProof(workspaceGrants) }
 
 // organizationWorkspaces is the shared workspace list: a request per 100 workspaces per organization and
 // operation, read only for a workspace that answered 404.

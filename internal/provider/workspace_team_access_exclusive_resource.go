@@ -70,7 +70,7 @@ func (r *workspaceTeamAccessExclusiveResource) Schema(_ context.Context, _ resou
 			"then the resource leaves state with a warning. Otherwise, if it was deleted, remove the resource from state (`terraform state rm`, or a `removed` block).\n\n" +
 			"Destroying this resource removes it from state only: no access is removed. Import it by workspace ID.\n\n" +
 			"**What it governs, and what it does not.** Permissions add up: a team also reaches the workspace through a grant on the workspace's **project** " +
-			"(team project access, which `tfgov_project_team_access_exclusive` governs), and through the organization (the owners team, and teams that may " +
+			"(team project access: `tfgov_team_project_access` grants it, `tfgov_project_team_access_exclusive` governs it), and through the organization (the owners team, and teams that may " +
 			"\"Manage all workspaces\" or \"Manage all projects\"). This resource removes workspace grants only. So it shows the teams holding project " +
 			"access in `project_team_ids`, and each plan warns naming every one of them that `team_ids` leaves out, with the project: a lock-down holds only " +
 			"when the project's team access is managed exclusively too. Organization-level access is the teams' settings (hashicorp/tfe's `tfe_team`).\n\n" +

@@ -78,7 +78,7 @@ func expectTeamIDsLeave(before, after []string) plancheck.PlanCheck {
 			if rc.Address != exclusiveAddr {
 				continue
 			}
-			b, a := setOf(rc.Change.Before, "team_ids"), setOf(rc.Change.After, "team_ids")
+			b, a := teamIDsIn(rc.Change.Before), teamIDsIn(rc.Change.After)
 			if !slices.Equal(b, before) || !slices.Equal(a, after) {
 				return fmt.Errorf("team_ids planned %v -> %v, want %v -> %v", b, a, before, after)
 			}
@@ -88,9 +88,9 @@ func expectTeamIDsLeave(before, after []string) plancheck.PlanCheck {
 	})
 }
 
-func setOf(v any, attr string) []string {
+func teamIDsIn(v any) []string {
 	m, _ := v.(map[string]any)
-	l, _ := m[attr].([]any)
+	l, _ := m["team_ids"].([]any)
 	out := make([]string, 0, len(l))
 	for _, e := range l {
 		s, _ := e.(string)
@@ -774,4 +774,29 @@ func TestAccWorkspaceTeamAccessExclusive_lockOutAtApply(t *testing.T) {
 	if err := c.TeamMembers.Add(ctx, adm2.ID, tfe.TeamMemberAddOptions{OrganizationMembershipIDs: []string{member}}); err != nil {
 		t.Fatal(err)
 	}
+}
+
+// TestAccWorkspaceTeamAccessExclusive_projectCannotTell: a token that administers the workspace
+// (a workspace admin grant) but may not see every grant of its project cannot tell which teams
+// reach the workspace through the project: project_team_ids is null, never an empty set.
+func TestAccWorkspaceTeamAccessExclusive_projectCannotTell(t *testing.T) {
+	ctx := context.Background()
+	c := testAccClient(t)
+	prj := testAccProjectNamed(t, testAccName("prj"))
+	ws, err := c.Workspaces.Create(ctx, testAccOrganization(), tfe.WorkspaceCreateOptions{Name: tfe.String(testAccName("ws")), Project: &tfe.Project{ID: prj.ID}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { cleanupErr(t, "workspace "+ws.ID, c.Workspaces.DeleteByID(context.Background(), ws.ID)) })
+	adm, other := testAccTeam(t, nil), testAccTeam(t, nil)
+	testAccGrant(t, adm.ID, ws.ID, tfe.AccessAdmin)
+	testAccExclusiveProjectGrant(t, other.ID, prj.ID, tfe.TeamProjectAccessRead)
+	accParallelTest(t, resource.TestCase{
+		Steps: []resource.TestStep{{
+			Config: testAccTeamTokenProvider(t, adm) + testAccExclusiveConfig(ws.ID, adm.ID),
+			ConfigStateChecks: []statecheck.StateCheck{
+				statecheck.ExpectKnownValue(exclusiveAddr, tfjsonpath.New("project_team_ids"), knownvalue.Null()),
+			},
+		}},
+	})
 }

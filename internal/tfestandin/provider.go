@@ -33,7 +33,9 @@
 // Two more, for the testing guide's example that makes a workspace and a
 // team with hashicorp/tfe and governs them with tfgov: tfe_workspace and
 // tfe_team with a subset of v0.79.0's attributes and its defaults
-// (workspace_team.go).
+// (workspace_team.go). And tfe_team_project_access, for tfgov_team_project_access's
+// `moved` test: schema version 1, `project_access` and `workspace_access` lists of one
+// block (team_project_access.go).
 //
 // What differs, because only the state matters to the tests: the provider
 // takes go-tfe's TFE_ADDRESS (an http:// sandbox) as well as `hostname`;
@@ -111,10 +113,12 @@ func sdkProvider() *schema.Provider {
 		ResourcesMap: map[string]*schema.Resource{
 			"tfe_policy":      resourcePolicy(),
 			"tfe_team_access": resourceTeamAccess(),
-			"tfe_agent_token": resourceAgentToken(),
-			"tfe_policy_set":  resourcePolicySet(),
-			"tfe_workspace":   resourceWorkspace(),
-			"tfe_team":        resourceTeam(),
+			// tfe_team_project_access: team_project_access.go.
+			"tfe_team_project_access": resourceTeamProjectAccess(),
+			"tfe_agent_token":         resourceAgentToken(),
+			"tfe_policy_set":          resourcePolicySet(),
+			"tfe_workspace":           resourceWorkspace(),
+			"tfe_team":                resourceTeam(),
 		},
 		ConfigureContextFunc: func(_ context.Context, d *schema.ResourceData) (any, diag.Diagnostics) {
 			c, err := newClient(d.Get("hostname").(string), d.Get("token").(string), d.Get("organization").(string))
