@@ -223,10 +223,11 @@ func TestAccTeamProjectAccessResource_refused(t *testing.T) {
 
 // TestAccTeamProjectAccess_cannotSee: a team token sees only its own team's grants and the project
 // shows it cannot read the other teams': the refresh fails naming the other grant, the project and
-// the permission, and state keeps both (the owner's plan after it is empty).
+// the permission; a token that may not see the project fails too; a destroy with the limited token
+// fails naming the permission; state keeps both grants throughout (the owner's plan after is empty).
 func TestAccTeamProjectAccess_cannotSee(t *testing.T) {
 	prj := testAccGrantProject(t)
-	mine, other := testAccTeam(t, nil), testAccTeam(t, nil)
+	mine, other, stranger := testAccTeam(t, nil), testAccTeam(t, nil), testAccTeam(t, nil)
 	limited := testAccTeamTokenProvider(t, mine)
 	config := fmt.Sprintf(`
 resource "tfgov_team_project_access" "mine" {
@@ -240,16 +241,34 @@ resource "tfgov_team_project_access" "other" {
   access     = "write"
 }
 `, mine.ID, other.ID, prj.ID)
-	accParallelTest(t, resource.TestCase{
-		Steps: []resource.TestStep{
+	t.Run("refresh", func(t *testing.T) {
+		accParallelTest(t, resource.TestCase{Steps: []resource.TestStep{
 			{Config: config},
 			{
 				Config: limited + config, PlanOnly: true,
 				ExpectError: wrappedRE(fmt.Sprintf(`Team project access tprj-\S+ \(team %s\) cannot be refreshed: the API token may not see it. Project %s \(%q\) exists, but without %s`,
 					other.ID, prj.ID, prj.Name, regexp.QuoteMeta(permProjectTeamAccess))),
 			},
+			// A token of a team with no grant on the project may not see it: not gone either.
+			{
+				Config: testAccTeamTokenProvider(t, stranger) + config, PlanOnly: true,
+				ExpectError: wrappedRE(fmt.Sprintf(`Team project access tprj-\S+ \(team %s\) cannot be refreshed: project %s was not found. It was deleted, or the API token belongs to no team`, mine.ID, prj.ID)),
+			},
 			{Config: config, PlanOnly: true},
-		},
+		}})
+	})
+	// A removal answered 404 is done only once the service confirms the grant gone: the limited
+	// token still sees its own team's grant, which it may not remove.
+	t.Run("destroy", func(t *testing.T) {
+		own := fmt.Sprintf("resource \"tfgov_team_project_access\" \"mine\" {\n  team_id    = %q\n  project_id = %q\n  access     = \"read\"\n}\n", mine.ID, testAccGrantProject(t).ID)
+		accParallelTest(t, resource.TestCase{Steps: []resource.TestStep{
+			{Config: own},
+			{
+				Config: limited + own, Destroy: true,
+				ExpectError: matchWrapped("Cannot remove team project access", "answered 404", "exists: the service still lists it, so the API token may see it but not change it: it needs "+permProjectTeamAccess),
+			},
+			{Config: own, PlanOnly: true},
+		}})
 	})
 }
 
