@@ -347,3 +347,58 @@ resource %[1]q "operators" {
 	tf(0, "apply", "-auto-approve")
 	tf(0, "plan", "-detailed-exitcode")
 }
+
+// TestAccTeamProjectAccessResource_lostAnswer: an add whose answer is lost after the service made
+// the grant fails as an existing grant does (nothing proves it is this add's), with its import block,
+// and leaves one grant; one lost before the service acted is sent again and makes one grant.
+func TestAccTeamProjectAccessResource_lostAnswer(t *testing.T) {
+	sb, c, provider := failingSandbox(t)
+	ctx := context.Background()
+	prj, err := c.Projects.Create(ctx, sb.organization, tfe.ProjectCreateOptions{Name: "lost"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	team, err := c.Teams.Create(ctx, sb.organization, tfe.TeamCreateOptions{Name: tfe.String("lost"), Visibility: tfe.String("organization")})
+	if err != nil {
+		t.Fatal(err)
+	}
+	grants := func() []*tfe.TeamProjectAccess {
+		l, err := listTeamProjectAccess(ctx, c, prj.ID)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return l
+	}
+	config := provider + testAccTeamProjectAccessConfig(team.ID, prj.ID, "read", "")
+	lose := func(after bool) func() {
+		return injectFaults(t, sb, sandbox.Fault{Method: "POST", Path: "/api/v2/team-projects", Status: 503, After: after, Count: 1})
+	}
+	accTest(t, resource.TestCase{
+		Steps: []resource.TestStep{
+			{
+				PreConfig: lose(true), Config: config,
+				ExpectError: matchWrapped(`already has "read" access to project`, `to = tfgov_team_project_access.<name>`, `id = "tprj-`, "ended without a definite answer"),
+			},
+			{
+				PreConfig: func() {
+					l := grants()
+					if len(l) != 1 {
+						t.Fatalf("%d grants after the lost add, want 1", len(l))
+					}
+					if err := c.TeamProjectAccess.Remove(ctx, l[0].ID); err != nil {
+						t.Fatal(err)
+					}
+					lose(false)()
+				},
+				Config: config,
+				ConfigStateChecks: []statecheck.StateCheck{stateCheckFunc(func(_ context.Context, s *tfjson.State) error {
+					id, err := stateID(s, teamProjectAccessAddr)
+					if l := grants(); err != nil || len(l) != 1 || l[0].ID != id {
+						return fmt.Errorf("state %s (%v), service %d grants", id, err, len(l))
+					}
+					return nil
+				})},
+			},
+		},
+	})
+}
