@@ -394,7 +394,7 @@ func TestAccTeamProjectAccessResource_lostAnswer(t *testing.T) {
 				ConfigStateChecks: []statecheck.StateCheck{stateCheckFunc(func(_ context.Context, s *tfjson.State) error {
 					id, err := stateID(s, teamProjectAccessAddr)
 					if l := grants(); err != nil || len(l) != 1 || l[0].ID != id {
-						return fmt.Errorf("state %s (%v), service %d grants", id, err, len(l))
+						return fmt.Errorf("state %s (%w), service %d grants", id, err, len(l))
 					}
 					return nil
 				})},
