@@ -35,8 +35,6 @@
 //	team_access_permissions.go access levels; the `permissions` object its data sources share
 //	team_access_plans.go    what one plan declared per parent (a grantParentKind): a grant its exclusive set leaves out
 //	team_project_access_permissions.go its levels; `project_access` and `workspace_access`, shared with its data source
-//	grant_parent.go         one grant mechanism, two parents (workspace, project): see, list, gone or cannot see, locate
-//	grant_exclusive.go      the exclusive set of a grant parent (workspace, project): plan, refresh, apply, lock-out guard
 //
 // and module_test_run_configuration.go packs and uploads a module's
 // configuration for its test runs.
@@ -61,6 +59,8 @@
 //	scope_attributes.go organization/module_name/module_provider, defined once
 //	errors.go          isNotFound (404: missing or not allowed alike); the permissions errors name
 //	gone.go            gone or cannot see: one shared read of a parent says which
+//	grant_parent.go    grants on two parents (workspace, project): see, list, gone or cannot see, locate
+//	grant_exclusive.go the exclusive set of a grant parent (workspace, project): plan, refresh, apply, lock-out guard
 //	names.go           names in, IDs out: bulk lookups by name, closest names
 //	empty_lookup.go    a plural lookup matching nothing fails, with the closest names
 //	json_value.go      a JSON document as a Terraform value (policy evaluation)

@@ -19,6 +19,7 @@ import (
 // The levels and the `project_access` and `workspace_access` objects, shared by
 // tfgov_team_project_access and its data source.
 
+// projectAccessLevels are the values of `access`; all but custom imply read-only permissions.
 var projectAccessLevels = []string{"read", "write", "maintain", "admin", "custom"}
 
 // projectPermissionGroup is one of the two objects: its attributes, allowed values (nil: a bool),

@@ -223,10 +223,11 @@ func TestAccTeamProjectAccessResource_refused(t *testing.T) {
 
 // TestAccTeamProjectAccess_cannotSee: a team token sees only its own team's grants and the project
 // shows it cannot read the other teams': the refresh fails naming the other grant, the project and
-// the permission, and state keeps both (the owner's plan after it is empty).
+// the permission; a token that may not see the project fails too; a destroy with the limited token
+// fails naming the permission; state keeps both grants throughout (the owner's plan after is empty).
 func TestAccTeamProjectAccess_cannotSee(t *testing.T) {
 	prj := testAccGrantProject(t)
-	mine, other := testAccTeam(t, nil), testAccTeam(t, nil)
+	mine, other, stranger := testAccTeam(t, nil), testAccTeam(t, nil), testAccTeam(t, nil)
 	limited := testAccTeamTokenProvider(t, mine)
 	config := fmt.Sprintf(`
 resource "tfgov_team_project_access" "mine" {
@@ -240,16 +241,34 @@ resource "tfgov_team_project_access" "other" {
   access     = "write"
 }
 `, mine.ID, other.ID, prj.ID)
-	accParallelTest(t, resource.TestCase{
-		Steps: []resource.TestStep{
+	t.Run("refresh", func(t *testing.T) {
+		accParallelTest(t, resource.TestCase{Steps: []resource.TestStep{
 			{Config: config},
 			{
 				Config: limited + config, PlanOnly: true,
 				ExpectError: wrappedRE(fmt.Sprintf(`Team project access tprj-\S+ \(team %s\) cannot be refreshed: the API token may not see it. Project %s \(%q\) exists, but without %s`,
 					other.ID, prj.ID, prj.Name, regexp.QuoteMeta(permProjectTeamAccess))),
 			},
+			// A token of a team with no grant on the project may not see it: not gone either.
+			{
+				Config: testAccTeamTokenProvider(t, stranger) + config, PlanOnly: true,
+				ExpectError: wrappedRE(fmt.Sprintf(`Team project access tprj-\S+ \(team %s\) cannot be refreshed: project %s was not found. It was deleted, or the API token belongs to no team`, mine.ID, prj.ID)),
+			},
 			{Config: config, PlanOnly: true},
-		},
+		}})
+	})
+	// A removal answered 404 is done only once the service confirms the grant gone: the limited
+	// token still sees its own team's grant, which it may not remove.
+	t.Run("destroy", func(t *testing.T) {
+		own := fmt.Sprintf("resource \"tfgov_team_project_access\" \"mine\" {\n  team_id    = %q\n  project_id = %q\n  access     = \"read\"\n}\n", mine.ID, testAccGrantProject(t).ID)
+		accParallelTest(t, resource.TestCase{Steps: []resource.TestStep{
+			{Config: own},
+			{
+				Config: limited + own, Destroy: true,
+				ExpectError: matchWrapped("Cannot remove team project access", "answered 404", "exists: the service still lists it, so the API token may see it but not change it: it needs "+permProjectTeamAccess),
+			},
+			{Config: own, PlanOnly: true},
+		}})
 	})
 }
 
@@ -327,4 +346,59 @@ resource %[1]q "operators" {
 	}
 	tf(0, "apply", "-auto-approve")
 	tf(0, "plan", "-detailed-exitcode")
+}
+
+// TestAccTeamProjectAccessResource_lostAnswer: an add whose answer is lost after the service made
+// the grant fails as an existing grant does (nothing proves it is this add's), with its import block,
+// and leaves one grant; one lost before the service acted is sent again and makes one grant.
+func TestAccTeamProjectAccessResource_lostAnswer(t *testing.T) {
+	sb, c, provider := failingSandbox(t)
+	ctx := context.Background()
+	prj, err := c.Projects.Create(ctx, sb.organization, tfe.ProjectCreateOptions{Name: "lost"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	team, err := c.Teams.Create(ctx, sb.organization, tfe.TeamCreateOptions{Name: tfe.String("lost"), Visibility: tfe.String("organization")})
+	if err != nil {
+		t.Fatal(err)
+	}
+	grants := func() []*tfe.TeamProjectAccess {
+		l, err := listTeamProjectAccess(ctx, c, prj.ID)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return l
+	}
+	config := provider + testAccTeamProjectAccessConfig(team.ID, prj.ID, "read", "")
+	lose := func(after bool) func() {
+		return injectFaults(t, sb, sandbox.Fault{Method: "POST", Path: "/api/v2/team-projects", Status: 503, After: after, Count: 1})
+	}
+	accTest(t, resource.TestCase{
+		Steps: []resource.TestStep{
+			{
+				PreConfig: lose(true), Config: config,
+				ExpectError: matchWrapped(`already has "read" access to project`, `to = tfgov_team_project_access.<name>`, `id = "tprj-`, "ended without a definite answer"),
+			},
+			{
+				PreConfig: func() {
+					l := grants()
+					if len(l) != 1 {
+						t.Fatalf("%d grants after the lost add, want 1", len(l))
+					}
+					if err := c.TeamProjectAccess.Remove(ctx, l[0].ID); err != nil {
+						t.Fatal(err)
+					}
+					lose(false)()
+				},
+				Config: config,
+				ConfigStateChecks: []statecheck.StateCheck{stateCheckFunc(func(_ context.Context, s *tfjson.State) error {
+					id, err := stateID(s, teamProjectAccessAddr)
+					if l := grants(); err != nil || len(l) != 1 || l[0].ID != id {
+						return fmt.Errorf("state %s (%w), service %d grants", id, err, len(l))
+					}
+					return nil
+				})},
+			},
+		},
+	})
 }
