@@ -356,11 +356,12 @@ func (r *policySetResource) Create(ctx context.Context, req resource.CreateReque
 	defer r.data.lists.policySets.invalidate(org)
 	ps, err := reconcileCreate(ctx, "tfgov_policy_set",
 		func() (*tfe.PolicySet, error) {
+			ctx, notes := tfeclient.WithResponseNotes(ctx) // a taken name's 422 names the attribute
 			ps, err := r.data.client.PolicySets.Create(ctx, org, opts)
 			if err == nil {
 				r.data.owned.receive(ps.ID)
 			}
-			return ps, err
+			return ps, notes.Wrap(err)
 		},
 		func(ctx context.Context, amb *tfeclient.AmbiguousWriteError) (*tfe.PolicySet, bool, error) {
 			return r.data.lostPolicySetCreate(ctx, org, plan.Name.ValueString(), amb)
