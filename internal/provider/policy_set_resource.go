@@ -271,11 +271,12 @@ func (r *policySetResource) ValidateConfig(ctx context.Context, req resource.Val
 			}
 		}
 	}
-	if m, ok := a["tag_match"].(types.String); ok && !m.IsNull() && len(scope.Tags)+len(scope.ExcludedTags) == 0 {
+	// The service keeps no matching logic without selectors: "all" would read back as "any".
+	if m, ok := a["tag_match"].(types.String); ok && m.ValueString() == "all" && len(scope.Tags)+len(scope.ExcludedTags) == 0 {
 		if s1, _ := a["tags"].(types.Set); !s1.IsUnknown() {
 			if s2, _ := a["excluded_tags"].(types.Set); !s2.IsUnknown() {
 				resp.Diagnostics.AddAttributeError(at.AtName("tag_match"), "tag_match without tag selectors",
-					"scope.tag_match combines tag selectors, and the scope has none (scope.tags, scope.excluded_tags): remove it.")
+					"scope.tag_match = \"all\" combines tag selectors, and the scope has none (scope.tags, scope.excluded_tags): remove it, or add selectors.")
 			}
 		}
 	}
