@@ -239,12 +239,12 @@ func writePolicySetSource(t *testing.T, dir string, testPasses, broken bool) {
 	}
 }
 
-// TestAccPolicySetResource_source: an OPA set uploaded from a directory is ready before the apply
-// ends and re-plans empty; a failing Rego test fails the plan and makes no version; an errored
+// TestAccPolicySetResource_source: a new set whose version errors is deleted again; an OPA set
+// uploaded from a directory is ready before the apply ends and re-plans empty; a failing Rego test fails the plan and makes no version; an errored
 // version fails the apply with the service's message.
 func TestAccPolicySetResource_source(t *testing.T) {
 	dir := t.TempDir()
-	writePolicySetSource(t, dir, true, false)
+	writePolicySetSource(t, dir, true, true)
 	name := testAccName("opa-set")
 	ctx := context.Background()
 	c := testAccClient(t)
@@ -252,7 +252,15 @@ func TestAccPolicySetResource_source(t *testing.T) {
 	var newest string
 	accParallelTest(t, resource.TestCase{
 		Steps: []resource.TestStep{
+			// A new set whose version errors is deleted again: nothing is half-made.
+			{Config: config, ExpectError: wrappedRE(`errored:.*policies.hcl.*was deleted again: nothing was made`)},
 			{
+				PreConfig: func() {
+					if l, err := c.PolicySets.List(ctx, testAccOrganization(), &tfe.PolicySetListOptions{Search: name}); err != nil || len(l.Items) != 0 {
+						t.Fatalf("after the errored create: %v, %d sets named %s", err, len(l.Items), name)
+					}
+					writePolicySetSource(t, dir, true, false)
+				},
 				Config: config,
 				ConfigStateChecks: []statecheck.StateCheck{
 					statecheck.ExpectKnownValue(policySetAddr, tfjsonpath.New("source_sha256"), knownvalue.StringRegexp(regexp.MustCompile(`^[0-9a-f]{64}$`))),
