@@ -122,7 +122,7 @@ func TestAccPolicySetResource_scope(t *testing.T) {
 	accParallelTest(t, resource.TestCase{
 		CheckDestroy: func(s *terraform.State) error {
 			if _, err := c.PolicySets.Read(ctx, s.RootModule().Resources[policySetAddr].Primary.ID); !isNotFound(err) {
-				return fmt.Errorf("policy set still there after destroy: %v", err)
+				return fmt.Errorf("policy set still there after destroy: %w", err)
 			}
 			return nil
 		},
@@ -239,12 +239,12 @@ func writePolicySetSource(t *testing.T, dir string, testPasses, broken bool) {
 	}
 }
 
-// TestAccPolicySetResource_source: an OPA set uploaded from a directory is ready before the apply
-// ends and re-plans empty; a failing Rego test fails the plan and makes no version; an errored
+// TestAccPolicySetResource_source: a new set whose version errors is deleted again; an OPA set
+// uploaded from a directory is ready before the apply ends and re-plans empty; a failing Rego test fails the plan and makes no version; an errored
 // version fails the apply with the service's message.
 func TestAccPolicySetResource_source(t *testing.T) {
 	dir := t.TempDir()
-	writePolicySetSource(t, dir, true, false)
+	writePolicySetSource(t, dir, true, true)
 	name := testAccName("opa-set")
 	ctx := context.Background()
 	c := testAccClient(t)
@@ -252,7 +252,15 @@ func TestAccPolicySetResource_source(t *testing.T) {
 	var newest string
 	accParallelTest(t, resource.TestCase{
 		Steps: []resource.TestStep{
+			// A new set whose version errors is deleted again: nothing is half-made.
+			{Config: config, ExpectError: wrappedRE(`errored:.*policies.hcl.*was deleted again: nothing was made`)},
 			{
+				PreConfig: func() {
+					if l, err := c.PolicySets.List(ctx, testAccOrganization(), &tfe.PolicySetListOptions{Search: name}); err != nil || len(l.Items) != 0 {
+						t.Fatalf("after the errored create: %v, %d sets named %s", err, len(l.Items), name)
+					}
+					writePolicySetSource(t, dir, true, false)
+				},
 				Config: config,
 				ConfigStateChecks: []statecheck.StateCheck{
 					statecheck.ExpectKnownValue(policySetAddr, tfjsonpath.New("source_sha256"), knownvalue.StringRegexp(regexp.MustCompile(`^[0-9a-f]{64}$`))),
@@ -265,7 +273,7 @@ func TestAccPolicySetResource_source(t *testing.T) {
 						}
 						ps, err := c.PolicySets.ReadWithOptions(ctx, id, &tfe.PolicySetReadOptions{Include: []tfe.PolicySetIncludeOpt{tfe.PolicySetCurrentVersion}})
 						if err != nil || ps.CurrentVersion == nil || ps.NewestVersion == nil || ps.CurrentVersion.ID != ps.NewestVersion.ID {
-							return fmt.Errorf("the set's version is not ready: %v", err)
+							return fmt.Errorf("the set's version is not ready: %w", err)
 						}
 						newest = ps.NewestVersion.ID
 						return knownvalue.StringExact(newest).CheckValue(policySetAttr(state, "version_id"))
@@ -283,7 +291,7 @@ func TestAccPolicySetResource_source(t *testing.T) {
 				Check: func(s *terraform.State) error {
 					ps, err := c.PolicySets.Read(ctx, s.RootModule().Resources[policySetAddr].Primary.ID)
 					if err != nil || ps.NewestVersion == nil || ps.NewestVersion.ID != newest {
-						return fmt.Errorf("a failing test made a version: %v", err)
+						return fmt.Errorf("a failing test made a version: %w", err)
 					}
 					return nil
 				},
@@ -436,4 +444,103 @@ func TestAccPolicySetResource_lostCreate(t *testing.T) {
 	if n := count(lost); n != 1 {
 		t.Errorf("%d sets named %s after the lost answer, want the one the create made", n, lost)
 	}
+}
+
+// TestAccPolicySetResource_example applies the resource's example (a global set with exclusions, a
+// set scoped by projects and tags, an uploaded OPA set) in an organization of its own: it plans,
+// applies and re-plans empty, each set governs what the sandbox's scope function says, and a workspace
+// made later in a governed project appears in the next plan's governed_workspaces.
+func TestAccPolicySetResource_example(t *testing.T) {
+	rc := testCLIConfig(t)
+	if testAccSandbox() == nil {
+		t.Skip("compares with the sandbox's scope function")
+	}
+	sb, c := ownSandbox(t, sandbox.Options{}, "tfgov-set-example")
+	ctx := context.Background()
+	org := sb.organization
+	prj := func(name string) *tfe.Project {
+		p, err := c.Projects.Create(ctx, org, tfe.ProjectCreateOptions{Name: name})
+		if err != nil {
+			t.Fatal(err)
+		}
+		return p
+	}
+	payments, platform, experiments := prj("payments"), prj("platform"), prj("experiments")
+	for _, ws := range []tfe.WorkspaceCreateOptions{
+		{Name: tfe.String("sandbox-alice")}, {Name: tfe.String("sandbox-bob")},
+		{Name: tfe.String("pay-api"), Project: payments}, {Name: tfe.String("pay-legacy"), Project: payments, Tags: []*tfe.Tag{{Name: "legacy"}}},
+		{Name: tfe.String("platform-net"), Project: platform}, {Name: tfe.String("lab"), Project: experiments, Tags: []*tfe.Tag{{Name: "experiment"}}},
+		{Name: tfe.String("shop-prod"), TagBindings: []*tfe.TagBinding{{Key: "env", Value: "prod"}}},
+	} {
+		if _, err := c.Workspaces.Create(ctx, org, ws); err != nil {
+			t.Fatal(err)
+		}
+	}
+	dir := t.TempDir()
+	src := filepath.Join(repoRoot(), "examples", "resources", "tfgov_policy_set")
+	for _, f := range []string{"resource.tf", "required-tags.sentinel", "policies/policies.hcl", "policies/tags.rego", "policies/tags_test.rego"} {
+		b, err := os.ReadFile(filepath.Join(src, f))
+		if err != nil {
+			t.Fatal(err)
+		}
+		_ = os.MkdirAll(filepath.Dir(filepath.Join(dir, f)), 0o700)
+		if err := os.WriteFile(filepath.Join(dir, f), b, 0o600); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if err := os.WriteFile(filepath.Join(dir, "providers.tf"), []byte("terraform {\n  required_providers {\n    tfgov = { source = \"tfgov/tfgov\" }\n  }\n}\n"), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	env := []string{"TF_CLI_CONFIG_FILE=" + rc, "CHECKPOINT_DISABLE=1", "TF_IN_AUTOMATION=1", "TFE_ADDRESS=" + sb.address, "TFE_TOKEN=" + sb.token,
+		"TFE_ORGANIZATION=" + org, "TFE_HOSTNAME=", "TF_VAR_payments_project_id=" + payments.ID, "TF_VAR_platform_project_id=" + platform.ID}
+	tf := func(wantCode int, args ...string) string {
+		t.Helper()
+		out, code := runTerraformEnv(t, dir, env, append(args, "-no-color")...)
+		if code != wantCode {
+			t.Fatalf("terraform %v: exit code %d, want %d\n%s", args, code, wantCode, out)
+		}
+		return out
+	}
+	out := tf(0, "apply", "-auto-approve")
+	if flat := strings.Join(strings.Fields(out), " "); !strings.Contains(flat, `Policy set "production": 3 workspace(s) start and 0 stop being governed`) ||
+		!strings.Contains(flat, "Starts governing (3): pay-api, platform-net, shop-prod.") {
+		t.Errorf("the plan's warning does not name the production set's workspaces:\n%s", out)
+	}
+	check := func(want map[string][]string) {
+		t.Helper()
+		state := readState(t, dir)
+		for name, names := range want {
+			id := state.attr(t, "tfgov_policy_set", name, "id")
+			got, _ := sb.srv.GovernedWorkspaces(id)
+			raw, _ := state.attrRaw(t, "tfgov_policy_set", name, "governed_workspaces")
+			gov, _ := raw.(map[string]any)
+			var ids, gotNames []string
+			for n, v := range gov {
+				gotNames = append(gotNames, n)
+				ids = append(ids, fmt.Sprint(v))
+			}
+			slices.Sort(ids)
+			slices.Sort(gotNames)
+			if !slices.Equal(gotNames, names) || !slices.Equal(ids, got) {
+				t.Errorf("%s governs %v (%v); want %v, and the sandbox's %v", name, gotNames, ids, names, got)
+			}
+		}
+	}
+	check(map[string][]string{
+		"baseline":   {"pay-api", "pay-legacy", "platform-net", "shop-prod"},
+		"production": {"pay-api", "platform-net", "shop-prod"},
+		"uploaded":   {"pay-api", "pay-legacy"},
+	})
+	tf(0, "plan", "-detailed-exitcode")
+	if _, err := c.Workspaces.Create(ctx, org, tfe.WorkspaceCreateOptions{Name: tfe.String("pay-batch"), Project: payments}); err != nil {
+		t.Fatal(err)
+	}
+	tf(0, "apply", "-auto-approve", "-refresh-only")
+	check(map[string][]string{
+		"baseline":   {"pay-api", "pay-batch", "pay-legacy", "platform-net", "shop-prod"},
+		"production": {"pay-api", "pay-batch", "platform-net", "shop-prod"},
+		"uploaded":   {"pay-api", "pay-batch", "pay-legacy"},
+	})
+	tf(0, "plan", "-detailed-exitcode")
+	tf(0, "destroy", "-auto-approve")
 }
