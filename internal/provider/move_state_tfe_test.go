@@ -92,6 +92,23 @@ func TestMoveStateFromTFE(t *testing.T) {
 			raw: `{}`, ignored: true,
 		},
 		{
+			name: "policy set with policies and workspaces", r: NewPolicySetResource(), address: tfe, source: "tfe_policy_set", version: 0,
+			raw: `{"id":"polset-1","name":"s","description":"","organization":"org","kind":"sentinel","global":false,"agent_enabled":false,"overridable":false,"policy_tool_version":"","policies_path":"","policy_ids":["pol-1"],"workspace_ids":["ws-1"],"vcs_repo":[],"slug":null}`,
+			want: map[string]string{
+				"id": `"polset-1"`, "name": `"s"`, "organization": `"org"`, "description": "<null>", "kind": `"sentinel"`, "policy_tool_version": "<null>",
+				"scope.global": "false", "scope.tag_match": `"any"`, "source": "<null>",
+			},
+		},
+		{
+			name: "global policy set without policies", r: NewPolicySetResource(), address: tfe, source: "tfe_policy_set", version: 0,
+			raw:  `{"id":"polset-2","name":"g","organization":"org","kind":"opa","global":true,"policy_ids":[],"workspace_ids":[]}`,
+			want: map[string]string{"scope.global": "true", "kind": `"opa"`, "policy_ids": "<null>"},
+		},
+		{
+			name: "policy set from a VCS repository", r: NewPolicySetResource(), address: tfe, source: "tfe_policy_set", version: 0,
+			raw: `{"id":"polset-3","name":"v","organization":"org","vcs_repo":[{"identifier":"acme/policies"}]}`, wantPath: "vcs_repo", wantErr: "tfgov_policy_set uploads versions from a `source` directory",
+		},
+		{
 			name: "team access fixed", r: NewTeamAccessResource(), address: tfe, source: "tfe_team_access", version: 1,
 			raw: `{"id":"tws-1","access":"read","team_id":"team-1","workspace_id":"ws-1","permissions":[{"runs":"read","variables":"read","state_versions":"read","sentinel_mocks":"none","workspace_locking":false,"run_tasks":false,"policy_overrides":false}]}`,
 			want: map[string]string{

@@ -271,11 +271,12 @@ func (r *policySetResource) ValidateConfig(ctx context.Context, req resource.Val
 			}
 		}
 	}
-	if m, ok := a["tag_match"].(types.String); ok && !m.IsNull() && len(scope.Tags)+len(scope.ExcludedTags) == 0 {
+	// The service keeps no matching logic without selectors: "all" would read back as "any".
+	if m, ok := a["tag_match"].(types.String); ok && m.ValueString() == "all" && len(scope.Tags)+len(scope.ExcludedTags) == 0 {
 		if s1, _ := a["tags"].(types.Set); !s1.IsUnknown() {
 			if s2, _ := a["excluded_tags"].(types.Set); !s2.IsUnknown() {
 				resp.Diagnostics.AddAttributeError(at.AtName("tag_match"), "tag_match without tag selectors",
-					"scope.tag_match combines tag selectors, and the scope has none (scope.tags, scope.excluded_tags): remove it.")
+					"scope.tag_match = \"all\" combines tag selectors, and the scope has none (scope.tags, scope.excluded_tags): remove it, or add selectors.")
 			}
 		}
 	}
@@ -356,11 +357,12 @@ func (r *policySetResource) Create(ctx context.Context, req resource.CreateReque
 	defer r.data.lists.policySets.invalidate(org)
 	ps, err := reconcileCreate(ctx, "tfgov_policy_set",
 		func() (*tfe.PolicySet, error) {
+			ctx, notes := tfeclient.WithResponseNotes(ctx) // a taken name's 422 names the attribute
 			ps, err := r.data.client.PolicySets.Create(ctx, org, opts)
 			if err == nil {
 				r.data.owned.receive(ps.ID)
 			}
-			return ps, err
+			return ps, notes.Wrap(err)
 		},
 		func(ctx context.Context, amb *tfeclient.AmbiguousWriteError) (*tfe.PolicySet, bool, error) {
 			return r.data.lostPolicySetCreate(ctx, org, plan.Name.ValueString(), amb)

@@ -98,7 +98,7 @@ type chaosResult struct {
 
 // objectIDRE finds the IDs of the objects the configuration makes in
 // Terraform's output.
-var objectIDRE = regexp.MustCompile(`\b(?:at|pol|tws|var|trun)-[A-Za-z0-9]+\b`)
+var objectIDRE = regexp.MustCompile(`\b(?:at|pol|polset|tws|var|trun)-[A-Za-z0-9]+\b`)
 
 // runChaosApply applies the configuration to a sandbox of its own with the
 // terraform binary, with the given chaos during the apply, counts what the
