@@ -262,8 +262,7 @@ func (r *policySetResource) ValidateConfig(ctx context.Context, req resource.Val
 		}
 	}
 	for _, pair := range [][2]string{{"workspace_ids", "excluded_workspace_ids"}, {"project_ids", "excluded_project_ids"}} {
-		inc, _ := scopeIDs(a, pair[0])
-		exc, _ := scopeIDs(a, pair[1])
+		inc, exc := scopeIDs(a, pair[0]), scopeIDs(a, pair[1])
 		for _, id := range exc {
 			if slices.Contains(inc, id) {
 				resp.Diagnostics.AddAttributeError(at.AtName(pair[1]), "Included and excluded",
@@ -512,13 +511,11 @@ func (r *policySetResource) Update(ctx context.Context, req resource.UpdateReque
 	if want.MatchAll != have.MatchAll && len(want.selectors()) > 0 {
 		opts.TagSelectorMatchingLogic, changed = jsonapi.NewNullableAttrWithValue(matchLogic(want)), true
 	}
-	var patched *tfe.PolicySet
 	err := r.data.changeScope(ctx, id, have, want, func() error {
 		if !changed {
 			return nil
 		}
-		ps, err := r.data.client.PolicySets.Update(ctx, id, opts)
-		patched = ps
+		_, err := r.data.client.PolicySets.Update(ctx, id, opts)
 		return err
 	})
 	if err == nil && !plan.PolicyIDs.Equal(state.PolicyIDs) {
@@ -536,22 +533,23 @@ func (r *policySetResource) Update(ctx context.Context, req resource.UpdateReque
 		resp.Diagnostics.AddError("Error updating policy set", fmt.Sprintf("Updating policy set %s: %s", id, err))
 		return
 	}
-	_ = patched
-	want2 := plan
+	planned := plan
 	if archive != nil {
 		vid, err := r.data.uploadPolicySetVersion(ctx, id, archive)
 		if err != nil {
 			// The set keeps its last good version; state keeps the old digest, so the next apply uploads again.
 			resp.Diagnostics.AddError("Error uploading policy set version", fmt.Sprintf("%s. Policy set %s keeps its last ready version; fix %s and apply again.", err, id, plan.Source.ValueString()))
-			state.Scope, state.Name, state.Description = plan.Scope, plan.Name, plan.Description
-			resp.Diagnostics.Append(resp.State.Set(ctx, &state)...)
+			// What was sent is in state; the digest stays the last upload's, so the next apply uploads again.
+			plan.SourceSHA256, plan.VersionID = state.SourceSHA256, state.VersionID
+			plan.GovernedWorkspaces = r.appliedGoverned(ctx, plan, plan, &resp.Diagnostics)
+			resp.Diagnostics.Append(resp.State.Set(ctx, &plan)...)
 			return
 		}
 		plan.VersionID = types.StringValue(vid)
 	} else if plan.VersionID.IsUnknown() {
 		plan.VersionID = state.VersionID
 	}
-	plan.GovernedWorkspaces = r.appliedGoverned(ctx, want2, plan, &resp.Diagnostics)
+	plan.GovernedWorkspaces = r.appliedGoverned(ctx, planned, plan, &resp.Diagnostics)
 	resp.Diagnostics.Append(resp.State.Set(ctx, &plan)...)
 }
 
@@ -781,7 +779,7 @@ func (r *policySetResource) governedNow(ctx context.Context, org string, scope s
 	return stringMap(scope.governed(wss))
 }
 
-func scopeIDs(a map[string]attr.Value, name string) ([]string, bool) {
+func scopeIDs(a map[string]attr.Value, name string) []string {
 	s, _ := a[name].(types.Set)
 	var out []string
 	for _, e := range s.Elements() {
@@ -789,7 +787,7 @@ func scopeIDs(a map[string]attr.Value, name string) ([]string, bool) {
 			out = append(out, v.ValueString())
 		}
 	}
-	return out, !s.IsUnknown()
+	return out
 }
 
 // object is the scope as the `scope` attribute holds it.
