@@ -82,9 +82,11 @@ func (r *policySetParameterResource) Schema(_ context.Context, _ resource.Schema
 				PlanModifiers:       []planmodifier.String{stringplanmodifier.RequiresReplace()},
 			},
 			"organization": schema.StringAttribute{
-				Computed:            true,
-				MarkdownDescription: "Organization of the policy set, read from the set: a refresh that finds the set's parameters hidden reads its policy sets to tell a deleted set from a missing permission.",
-				PlanModifiers:       []planmodifier.String{stringplanmodifier.UseStateForUnknown()},
+				Computed: true,
+				MarkdownDescription: "Name of the organization. It is the policy set's, read from the set: a refresh that finds the set's parameters hidden " +
+					"reads the organization's policy sets to tell a deleted set from a missing permission.",
+				Validators:    []validator.String{organizationScope.validator()},
+				PlanModifiers: []planmodifier.String{stringplanmodifier.UseStateForUnknown()},
 			},
 			"key": schema.StringAttribute{
 				Required: true,

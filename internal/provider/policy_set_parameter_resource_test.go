@@ -241,8 +241,9 @@ func TestAccPolicySetParameterResource_writeOnly(t *testing.T) {
 }
 
 // TestAccPolicySetParameterResource_refused: a set of individually attached policies and an OPA
-// set take no parameters, and a missing set is named: each fails at plan, before any write; a key
-// the set already has fails with its import block.
+// set take no parameters, and a missing set is named: each fails at plan, before any write, or at
+// apply, before the parameter's create, for a set the same apply makes; a key the set already has
+// fails with its import block.
 func TestAccPolicySetParameterResource_refused(t *testing.T) {
 	c := testAccClient(t)
 	ctx := context.Background()
@@ -272,6 +273,21 @@ func TestAccPolicySetParameterResource_refused(t *testing.T) {
 			{
 				Config: testAccParameterConfig("polset-missing0000000001", `key = "region"`, `value = "eu"`), PlanOnly: true,
 				ExpectError: matchWrapped("Could not plan parameter \"region\" of policy set polset-missing0000000001: the set was not found"),
+			},
+			// A set made by the same apply is unknown at plan: the create reads it first and names the cause.
+			{
+				Config: fmt.Sprintf(`
+resource "tfgov_policy_set" "s" {
+  name       = %q
+  policy_ids = [%q]
+}
+resource "tfgov_policy_set_parameter" "test" {
+  policy_set_id = tfgov_policy_set.s.id
+  key           = "region"
+  value         = "eu"
+}
+`, testAccName("param-same-apply"), pol.ID),
+				ExpectError: matchWrapped("individually attached policies (`policy_ids`): HCP Terraform takes parameters only on a versioned policy set"),
 			},
 			{
 				Config: testAccParameterConfig(open.ID, `key = "taken"`, `value = "y"`),
