@@ -2,6 +2,8 @@ package provider
 
 import (
 	"context"
+	"crypto/sha256"
+	"encoding/hex"
 	"errors"
 	"fmt"
 	"net/url"
@@ -133,6 +135,9 @@ func (r *moduleTestVariableResource) Schema(_ context.Context, _ resource.Schema
 				MarkdownDescription: "Write-only value of the variable (Terraform 1.11 or later): sent to the API, never stored in the plan or state. " +
 					"Set `value_wo_version` with it, and change `value_wo_version` to send a new value: a change of `value_wo` alone is not seen. " +
 					"At most one of `value` and `value_wo` may be set. " +
+					"On a variable that is not sensitive, whose value the API returns, a change made outside Terraform shows in the next plan " +
+					"as `value_wo_version` set again, and the apply sends `value_wo` (the provider keeps a digest of the value it sent in private state); " +
+					"a sensitive one's cannot be noticed. " +
 					"Leaving out `value_wo` and `value_wo_version` later keeps the service's value, still out of the plan and state " +
 					"(`readable_value` stays null), so Terraform cannot notice a change made to it outside Terraform; setting `value` writes a new one.",
 			},
@@ -312,6 +317,7 @@ func (r *moduleTestVariableResource) Create(ctx context.Context, req resource.Cr
 	}
 	fields["id"] = v.ID
 	tflog.Info(ctx, "Created module test variable", fields)
+	resp.Diagnostics.Append(recordWrittenValue(ctx, resp.Private, v, config.ValueWO.ValueStringPointer())...)
 	resp.Diagnostics.Append(resp.State.Set(ctx, testVariableModel(v, plan))...)
 }
 
@@ -363,7 +369,12 @@ func (r *moduleTestVariableResource) Read(ctx context.Context, req resource.Read
 		resp.State.RemoveResource(ctx)
 		return
 	}
-	resp.Diagnostics.Append(resp.State.Set(ctx, testVariableModel(v, state))...)
+	m := testVariableModel(v, state)
+	if sum, ok := privateJSON[string](ctx, req.Private, writtenValueKey, &resp.Diagnostics); ok && !state.ValueWOVersion.IsNull() && !v.Sensitive && sum != valueDigest(v.Value) {
+		// Changed outside Terraform: the plan shows value_wo_version set again, and Update sends value_wo.
+		m.ValueWOVersion = types.Int64Null()
+	}
+	resp.Diagnostics.Append(resp.State.Set(ctx, m)...)
 }
 
 // Update sends only what changed: one request. A write-only value is sent
@@ -416,6 +427,12 @@ func (r *moduleTestVariableResource) Update(ctx context.Context, req resource.Up
 		return
 	}
 	tflog.Info(ctx, "Updated module test variable", fields)
+	switch {
+	case opts.Value != nil && writeOnly:
+		resp.Diagnostics.Append(recordWrittenValue(ctx, resp.Private, v, opts.Value)...)
+	case opts.Value != nil || v.Sensitive:
+		resp.Diagnostics.Append(recordWrittenValue(ctx, resp.Private, v, nil)...)
+	}
 	resp.Diagnostics.Append(resp.State.Set(ctx, testVariableModel(v, plan))...)
 }
 
@@ -510,6 +527,23 @@ func testVariableModel(v *tfe.Variable, prior moduleTestVariableResourceModel) *
 		m.ReadableValue = m.Value
 	}
 	return &m
+}
+
+// recordWrittenValue keeps a digest of the value value_wo sent (sent; nil
+// for none) to a variable that is not sensitive, whose value the service
+// returns: the refresh compares them, so that a change made outside
+// Terraform shows in the plan (DESIGN.md "The scenario machine").
+func recordWrittenValue(ctx context.Context, priv privateSetter, v *tfe.Variable, sent *string) diag.Diagnostics {
+	if sent == nil || v.Sensitive {
+		return priv.SetKey(ctx, writtenValueKey, nil)
+	}
+	return priv.SetKey(ctx, writtenValueKey, privateValue(valueDigest(*sent)))
+}
+
+// valueDigest is the first 8 bytes of the value's SHA-256, in hex.
+func valueDigest(value string) string {
+	sum := sha256.Sum256([]byte(value))
+	return hex.EncodeToString(sum[:8])
 }
 
 // writeOnlyValue reports whether the variable's value, in m (a state or a

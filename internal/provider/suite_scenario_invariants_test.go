@@ -15,7 +15,8 @@ import (
 func (m *scenario) checkPlanCreates(rt *rapid.T, state map[string]string, changes map[string]planChange, svc scenService) {
 	for addr, ch := range changes {
 		id, held := state[addr]
-		if ch.creates() && held && svc.ids[id] {
+		// A replace (delete, then create) destroys the object first.
+		if ch.creates() && !slices.Contains(ch.actions, "delete") && held && svc.ids[id] {
 			m.fail(rt, "invariant 6: the plan creates "+addr+", which exists", "invariant 6: the plan creates %s, whose object %s the state held and the service still has (permissions lowered: %v)", addr, id, m.lowered)
 		}
 	}
@@ -87,6 +88,7 @@ func (m *scenario) checkHolds(rt *rapid.T, svc scenService) {
 			m.fail(rt, fmt.Sprintf("invariant 4: token k%d missing", i), "invariant 4: token k%d is not on the service", i)
 		}
 	}
+	m.checkModulesHold(rt, svc)
 	if m.exclusive {
 		allowed := map[string]bool{m.ops.ID: true}
 		for k := range m.grants {
@@ -163,6 +165,7 @@ func (m *scenario) checkOnlyPlanned(rt *rapid.T, changes map[string]planChange, 
 			m.fail(rt, "invariant 1: token "+desc+" revoked unplanned", "invariant 1: the apply revoked token %s (%s), which its plan did not show", id, desc)
 		}
 	}
+	m.checkModulesOnlyPlanned(rt, changed, pre, post)
 }
 
 // grantAddr is the address of the configuration's grant for key k, or "".

@@ -21,9 +21,11 @@ import (
 func (m *scenario) outside(rt *rapid.T) {
 	defer m.setFaultsAside(rt)()
 	svc := m.snapshot(rt)
-	kind := rapid.SampledFrom([]string{"delete policy", "upload policy", "patch policy", "grant", "revoke grant", "change grant", "revoke token"}).Draw(rt, "outside")
+	kind := rapid.SampledFrom([]string{"delete policy", "upload policy", "patch policy", "grant", "revoke grant", "change grant", "revoke token", "module"}).Draw(rt, "outside")
 	ctx := m.ctx
 	switch kind {
+	case "module":
+		m.outsideModule(rt, svc)
 	case "delete policy", "upload policy", "patch policy":
 		names := svc.policyNames()
 		if len(names) == 0 {
@@ -154,18 +156,13 @@ func (m *scenario) nameOf(id string) string {
 // the team's organization access to policies or agent pools, or its
 // grant on a workspace (admin or read).
 func (m *scenario) permission(rt *rapid.T) {
-	what := rapid.SampledFrom([]string{"policies", "pools", "w0", "w1"}).Draw(rt, "permission")
+	what := rapid.SampledFrom([]string{"policies", "pools", "w0", "w1", "registry"}).Draw(rt, "permission")
 	lower := !m.lowered[what]
 	ctx := m.ctx
 	switch what {
-	case "policies", "pools":
-		policies, pools := !m.lowered["policies"], !m.lowered["pools"]
-		if what == "policies" {
-			policies = !lower
-		} else {
-			pools = !lower
-		}
-		oa := &tfe.OrganizationAccessOptions{ManagePolicies: tfe.Bool(policies), ManageAgentPools: tfe.Bool(pools)}
+	case "policies", "pools", "registry":
+		has := func(p string) bool { return p != what && !m.lowered[p] || p == what && !lower }
+		oa := &tfe.OrganizationAccessOptions{ManagePolicies: tfe.Bool(has("policies")), ManageAgentPools: tfe.Bool(has("pools")), ManageModules: tfe.Bool(has("registry"))}
 		_, err := m.owner.Teams.Update(ctx, m.ops.ID, tfe.TeamUpdateOptions{OrganizationAccess: oa})
 		m.must(rt, err)
 	default:
@@ -215,6 +212,9 @@ func (m *scenario) reimport(rt *rapid.T) {
 	if strings.HasPrefix(addr, "tfgov_agent_token.") {
 		id = m.pool.ID + "/" + id
 	}
+	if strings.HasPrefix(addr, "tfgov_module_test_variable.") {
+		id = m.org + "/mod/aws/" + id
+	}
 	if r := m.terraform(rt, "state", "rm", addr); r.code != 0 {
 		rt.Fatalf("terraform state rm %s: %s", addr, r.out)
 	}
@@ -232,6 +232,9 @@ func (m *scenario) fault(rt *rapid.T) {
 		"PATCH /api/v2/policies/{id}",
 		"POST /api/v2/team-workspaces",
 		"POST /api/v2/agent-pools/{id}/authentication-tokens",
+		"POST /api/v2/organizations/{org}/tests/registry-modules/private/{ns}/{name}/{provider}/vars",
+		"PATCH /api/v2/organizations/{org}/tests/registry-modules/private/{ns}/{name}/{provider}/vars/{id}",
+		"PATCH /api/v2/organizations/{org}/registry-modules/private/{ns}/{name}/{provider}/{version}",
 	}
 	route := rapid.SampledFrom(routes).Draw(rt, "route")
 	f := sandbox.Fault{Route: route, Count: 1}

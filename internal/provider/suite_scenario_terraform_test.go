@@ -81,7 +81,9 @@ func (m *scenario) plan(rt *rapid.T) {
 	if r.code != 0 {
 		return
 	}
-	m.checkPlanCreates(rt, before, m.showPlan(rt), m.snapshot(rt))
+	changes, svc := m.showPlan(rt), m.snapshot(rt)
+	m.checkPlanCreates(rt, before, changes, svc)
+	m.checkShows(rt, changes, svc)
 }
 
 func (m *scenario) apply(rt *rapid.T) {
@@ -128,6 +130,7 @@ func (m *scenario) savedPlan(rt *rapid.T, between func(changes map[string]planCh
 	atPlan := m.snapshot(rt)
 	changes := m.showPlan(rt)
 	m.checkPlanCreates(rt, before, changes, atPlan)
+	m.checkShows(rt, changes, atPlan)
 	holds := between(changes, atPlan)
 	pre := m.snapshot(rt)
 	r = m.terraform(rt, "apply", "-json", "-input=false", "tfplan")
@@ -146,6 +149,7 @@ func (m *scenario) refreshOnly(rt *rapid.T) {
 func (m *scenario) afterApply(rt *rapid.T, before map[string]string, r tfRun, holds bool) {
 	after := m.readState(rt)
 	svc := m.snapshot(rt)
+	m.checkNoTakeover(rt, before, after, m.imports)
 	m.checkKept(rt, before, after, svc, r)
 	m.checkNoTwins(rt, svc, after)
 	if r.code == 0 {
@@ -239,10 +243,12 @@ func (m *scenario) showPlan(rt *rapid.T) map[string]planChange {
 
 // scenService is what the service holds, read with the owner's token.
 type scenService struct {
-	policies map[string]scenPolicyOnService // by name
-	grants   map[[2]string]scenGrant        // (team ID, workspace ID)
-	tokens   map[string]string              // ID -> description
-	ids      map[string]bool                // every ID above
+	policies map[string]scenPolicyOnService   // by name
+	grants   map[[2]string]scenGrant          // (team ID, workspace ID)
+	tokens   map[string]string                // ID -> description
+	vars     map[string]scenVariableOnService // by key
+	deps     map[string]scenDepOnService      // by version, for the versions that exist
+	ids      map[string]bool                  // every ID above
 }
 
 type scenPolicyOnService struct{ id, level, code string }
@@ -265,7 +271,8 @@ func (s scenService) tokenIDs() []string { return slices.Sorted(maps.Keys(s.toke
 
 func (m *scenario) snapshot(rt *rapid.T) scenService {
 	ctx := m.ctx
-	s := scenService{policies: map[string]scenPolicyOnService{}, grants: map[[2]string]scenGrant{}, tokens: map[string]string{}, ids: map[string]bool{}}
+	s := scenService{policies: map[string]scenPolicyOnService{}, grants: map[[2]string]scenGrant{}, tokens: map[string]string{}, ids: map[string]bool{},
+		vars: map[string]scenVariableOnService{}, deps: map[string]scenDepOnService{}}
 	pols, err := servicePolicies(ctx, m.owner, m.org)
 	m.must(rt, err)
 	for _, p := range pols {
@@ -288,6 +295,7 @@ func (m *scenario) snapshot(rt *rapid.T) scenService {
 		s.tokens[tk.ID] = tk.Description
 		s.ids[tk.ID] = true
 	}
+	m.snapshotModule(rt, &s)
 	return s
 }
 
