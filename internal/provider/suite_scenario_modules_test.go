@@ -174,9 +174,8 @@ func (m *scenario) writeModules(b *strings.Builder) {
 // changed, deleted or made (again), a version deprecated (by someone
 // else, or anew), its deprecation reverted, or the version deleted or
 // published again.
-func (m *scenario) outsideModule(rt *rapid.T, svc scenService) {
+func (m *scenario) outsideModule(rt *rapid.T, svc scenService, kind string) {
 	ctx := m.ctx
-	kind := rapid.SampledFrom([]string{"change variable", "delete variable", "create variable", "deprecate", "undeprecate", "delete version", "publish version"}).Draw(rt, "outside module")
 	switch kind {
 	case "change variable", "delete variable":
 		keys := slices.Sorted(maps.Keys(svc.vars))
@@ -241,6 +240,34 @@ func (m *scenario) outsideModule(rt *rapid.T, svc scenService) {
 		}
 		m.logf(rt, "outside: %s %s", kind, scenVersions[j])
 	}
+}
+
+var scenModuleOutside = []string{"change variable", "delete variable", "create variable", "deprecate", "undeprecate", "delete version", "publish version"}
+
+// deprecateMeanwhile is, half the time where a saved plan creates a
+// deprecation of a version no one had deprecated at plan, someone else
+// deprecating that version before the apply; it reports whether it did.
+func (m *scenario) deprecateMeanwhile(rt *rapid.T, changes map[string]planChange, atPlan scenService) bool {
+	var versions []string
+	for _, i := range slices.Sorted(maps.Keys(m.deps)) {
+		v := scenVersions[m.deps[i].version]
+		if c, ok := changes[fmt.Sprintf("tfgov_module_version_deprecation.d%d", i)]; ok && c.creates() && !atPlan.deps[v].deprecated {
+			if _, exists := atPlan.deps[v]; exists {
+				versions = append(versions, v)
+			}
+		}
+	}
+	if len(versions) == 0 || !rapid.Bool().Draw(rt, "deprecate a version the plan deprecates") {
+		return false
+	}
+	v := rapid.SampledFrom(versions).Draw(rt, "version deprecated meanwhile")
+	defer m.setFaultsAside(rt)()
+	ref := m.versionRef(slices.Index(scenVersions, v))
+	_, err := deprecateModuleVersion(m.ctx, m.owner, ref, tfe.String("outside"), nil)
+	m.must(rt, err)
+	m.foreign[ref.String()] = true
+	m.logf(rt, "outside: deprecate %s, which the plan deprecates, before its apply", v)
+	return true
 }
 
 func (m *scenario) heldDeprecation(rt *rapid.T, id string) bool {

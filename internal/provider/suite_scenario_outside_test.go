@@ -21,11 +21,11 @@ import (
 func (m *scenario) outside(rt *rapid.T) {
 	defer m.setFaultsAside(rt)()
 	svc := m.snapshot(rt)
-	kind := rapid.SampledFrom([]string{"delete policy", "upload policy", "patch policy", "grant", "revoke grant", "change grant", "revoke token", "module"}).Draw(rt, "outside")
+	kind := rapid.SampledFrom(append([]string{"delete policy", "upload policy", "patch policy", "grant", "revoke grant", "change grant", "revoke token"}, scenModuleOutside...)).Draw(rt, "outside")
 	ctx := m.ctx
 	switch kind {
-	case "module":
-		m.outsideModule(rt, svc)
+	case "change variable", "delete variable", "create variable", "deprecate", "undeprecate", "delete version", "publish version":
+		m.outsideModule(rt, svc, kind)
 	case "delete policy", "upload policy", "patch policy":
 		names := svc.policyNames()
 		if len(names) == 0 {
@@ -118,6 +118,9 @@ func (m *scenario) outsideMeanwhile(rt *rapid.T, changes map[string]planChange, 
 		if c, ok := changes[m.grantAddr(k)]; ok && slices.Contains(c.actions, "delete") && (k[1] != m.workspaces[1].ID || !leaving[k[0]]) {
 			touched = append(touched, touch{team: k[0], ws: k[1], old: atPlan.grants[k].id})
 		}
+	}
+	if m.deprecateMeanwhile(rt, changes, atPlan) {
+		return
 	}
 	if len(touched) == 0 || !rapid.Bool().Draw(rt, "touch what the plan touches") {
 		m.outside(rt)
