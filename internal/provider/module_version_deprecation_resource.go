@@ -66,7 +66,7 @@ func (r *moduleVersionDeprecationResource) Schema(_ context.Context, _ resource.
 		MarkdownDescription: "Deprecates one version of a private registry module. While the resource exists, HCP Terraform shows a warning on the module's registry page " +
 			"and in the run output of every configuration that uses the version; destroying the resource reverts the deprecation, which removes the warnings.\n\n" +
 			"A version that is already deprecated (by someone else, or by a request whose answer was lost) is refused at plan, and at apply when it was deprecated after a saved plan: " +
-				"the resource never takes over, nor later reverts, a deprecation it did not make; import it to manage it. " +
+			"the resource never takes over, nor later reverts, a deprecation it did not make; import it to manage it. " +
 			"A version the module does not have is refused at plan, listing the versions it has (one read of the module per plan), so that changing `module_version` to a typo " +
 			"never reverts the previous version's deprecation. " +
 			"If the deprecation is reverted outside Terraform, the next plan deprecates the version again; if the version is deleted, the resource is removed from state. " +
