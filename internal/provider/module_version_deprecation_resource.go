@@ -67,7 +67,7 @@ func (r *moduleVersionDeprecationResource) Schema(_ context.Context, _ resource.
 			"and in the run output of every configuration that uses the version; destroying the resource reverts the deprecation, which removes the warnings.\n\n" +
 			"A version that is already deprecated (by someone else, or by a request whose answer was lost) is refused at plan, and at apply when it was deprecated after a saved plan: " +
 			"the resource never takes over, nor later reverts, a deprecation it did not make; import it to manage it. " +
-			"A version the module does not have is refused at plan, listing the versions it has (one read of the module per plan), so that changing `module_version` to a typo " +
+			"A version the module does not have is refused at plan, listing the versions it has (the plan reads the version, and the module when the version is not found), so that changing `module_version` to a typo " +
 			"never reverts the previous version's deprecation. " +
 			"If the deprecation is reverted outside Terraform, the next plan deprecates the version again; if the version is deleted, the resource is removed from state. " +
 			"If its module is not found (deleted, or the API token belongs to no team of the organization: the API answers the same to both), " +
