@@ -172,6 +172,7 @@ resource "tfgov_policy_upload" %[1]q {
 			m.workspaces[1].ID, strings.Join(ids, ", "))
 	}
 	m.writeModules(&b)
+	m.writeLookups(&b)
 	// An import block stays while its address is in the configuration; an
 	// object whose address leaves first was forgotten by the user (state
 	// rm), and is theirs now: no invariant counts it.

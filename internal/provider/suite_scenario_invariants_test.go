@@ -89,6 +89,7 @@ func (m *scenario) checkHolds(rt *rapid.T, svc scenService) {
 		}
 	}
 	m.checkModulesHold(rt, svc)
+	m.checkFleetHolds(rt, svc)
 	if m.exclusive {
 		allowed := map[string]bool{m.ops.ID: true}
 		for k := range m.grants {
@@ -137,7 +138,7 @@ func (m *scenario) checkOnlyPlanned(rt *rapid.T, changes map[string]planChange, 
 		if ok && h == g {
 			continue
 		}
-		addr := m.grantAddr(k)
+		addr := m.grantAddr(k, atPlan)
 		if ok {
 			if !changed(addr) {
 				m.fail(rt, "invariant 1: a grant changed unplanned", "invariant 1: grant %s of team %s on %s changed in the apply (%+v -> %+v), which its plan did not show", g.id, k[0], k[1], g, h)
@@ -168,8 +169,12 @@ func (m *scenario) checkOnlyPlanned(rt *rapid.T, changes map[string]planChange, 
 	m.checkModulesOnlyPlanned(rt, changed, pre, post)
 }
 
-// grantAddr is the address of the configuration's grant for key k, or "".
-func (m *scenario) grantAddr(k [2]string) string {
+// grantAddr is the address of the configuration's grant for key k, or
+// "": a fleet grant's by its workspace's name on svc.
+func (m *scenario) grantAddr(k [2]string, svc scenService) string {
+	if k[0] == m.fleetTeam.ID {
+		return fleetAddr(svc, k[1])
+	}
 	for i, tm := range m.teams {
 		for j, ws := range m.workspaces {
 			if tm.ID == k[0] && ws.ID == k[1] {

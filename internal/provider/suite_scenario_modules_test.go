@@ -378,6 +378,7 @@ func (m *scenario) checkModulesOnlyPlanned(rt *rapid.T, changed func(string) boo
 // from the configuration in a managed attribute it returns, the plan shows
 // a change of that object.
 func (m *scenario) checkShows(rt *rapid.T, changes map[string]planChange, svc scenService) {
+	m.checkFleetShows(rt, changes, svc)
 	shows := func(addr string) bool { c, ok := changes[addr]; return ok && !c.noop() }
 	must := func(addr, what string, args ...any) {
 		if !shows(addr) {
@@ -438,4 +439,32 @@ func (m *scenario) checkNoTakeover(rt *rapid.T, before, after map[string]string,
 			m.fail(rt, "invariant 7: "+strings.SplitN(addr, ".", 2)[0]+" took over an object made outside", "invariant 7: the apply's create of %s took over %s, which existed before it and which this configuration did not make", addr, id)
 		}
 	}
+}
+
+// adopt writes an import block for an object made outside that the
+// configuration names and the state lacks (a test variable of its key, by
+// ID or by key; a deprecation of its version): the route by which a user
+// takes over what a create refuses.
+func (m *scenario) adopt(rt *rapid.T) {
+	state, svc := m.readState(rt), m.snapshot(rt)
+	found := map[string]string{}
+	for i := range m.vars {
+		addr := fmt.Sprintf("tfgov_module_test_variable.v%d", i)
+		if v, ok := svc.vars[fmt.Sprintf("V%d", i)]; ok && state[addr] == "" {
+			found[addr] = m.org + "/mod/aws/" + rapid.SampledFrom([]string{v.id, fmt.Sprintf("V%d", i)}).Draw(rt, "import by")
+		}
+	}
+	for i, d := range m.deps {
+		addr := fmt.Sprintf("tfgov_module_version_deprecation.d%d", i)
+		if svc.deps[scenVersions[d.version]].deprecated && state[addr] == "" {
+			found[addr] = m.versionRef(d.version).String()
+		}
+	}
+	if len(found) == 0 {
+		rt.Skip("nothing made outside to import")
+	}
+	addr := rapid.SampledFrom(slices.Sorted(maps.Keys(found))).Draw(rt, "adopt")
+	m.imports[addr] = found[addr]
+	m.writeConfig(rt)
+	m.logf(rt, "adopt: import %s (%s)", addr, found[addr])
 }

@@ -21,8 +21,13 @@ import (
 func (m *scenario) outside(rt *rapid.T) {
 	defer m.setFaultsAside(rt)()
 	svc := m.snapshot(rt)
-	kind := rapid.SampledFrom(append([]string{"delete policy", "upload policy", "patch policy", "grant", "revoke grant", "change grant", "revoke token"}, scenModuleOutside...)).Draw(rt, "outside")
+	kinds := append([]string{"delete policy", "upload policy", "patch policy", "grant", "revoke grant", "change grant", "revoke token"}, scenModuleOutside...)
+	kind := rapid.SampledFrom(append(kinds, scenFleetOutside...)).Draw(rt, "outside")
 	ctx := m.ctx
+	if slices.Contains(scenFleetOutside, kind) {
+		m.outsideFleet(rt, svc, kind)
+		return
+	}
 	switch kind {
 	case "change variable", "delete variable", "create variable", "deprecate", "undeprecate", "delete version", "publish version":
 		m.outsideModule(rt, svc, kind)
@@ -115,7 +120,7 @@ func (m *scenario) outsideMeanwhile(rt *rapid.T, changes map[string]planChange, 
 		touched = append(touched, touch{team: id, ws: k[1], old: atPlan.grants[k].id})
 	}
 	for _, k := range atPlan.grantKeys(m.ops.ID) {
-		if c, ok := changes[m.grantAddr(k)]; ok && slices.Contains(c.actions, "delete") && (k[1] != m.workspaces[1].ID || !leaving[k[0]]) {
+		if c, ok := changes[m.grantAddr(k, atPlan)]; ok && slices.Contains(c.actions, "delete") && (k[1] != m.workspaces[1].ID || !leaving[k[0]]) {
 			touched = append(touched, touch{team: k[0], ws: k[1], old: atPlan.grants[k].id})
 		}
 	}
@@ -202,7 +207,7 @@ func (m *scenario) reimport(rt *rapid.T) {
 	state := m.readState(rt)
 	var addrs []string
 	for addr := range state {
-		if !strings.HasPrefix(addr, "tfgov_policy_upload.") {
+		if !strings.HasPrefix(addr, "tfgov_policy_upload.") && !strings.Contains(addr, "[") {
 			addrs = append(addrs, addr)
 		}
 	}

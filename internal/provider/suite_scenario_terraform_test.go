@@ -4,6 +4,7 @@ import (
 	"bufio"
 	"context"
 	"encoding/json"
+	"fmt"
 	"maps"
 	"os"
 	"path/filepath"
@@ -175,6 +176,7 @@ func (m *scenario) readState(rt *rapid.T) map[string]string {
 		Resources []struct {
 			Mode, Type, Name string
 			Instances        []struct {
+				IndexKey   any            `json:"index_key"`
 				Attributes map[string]any `json:"attributes"`
 			} `json:"instances"`
 		} `json:"resources"`
@@ -193,7 +195,11 @@ func (m *scenario) readState(rt *rapid.T) map[string]string {
 			if r.Type == "tfgov_workspace_team_access_exclusive" {
 				id, _ = in.Attributes["workspace_id"].(string)
 			}
-			out[r.Type+"."+r.Name] = id
+			addr := r.Type + "." + r.Name
+			if in.IndexKey != nil {
+				addr += fmt.Sprintf("[%q]", fmt.Sprint(in.IndexKey))
+			}
+			out[addr] = id
 		}
 	}
 	return out
@@ -243,12 +249,13 @@ func (m *scenario) showPlan(rt *rapid.T) map[string]planChange {
 
 // scenService is what the service holds, read with the owner's token.
 type scenService struct {
-	policies map[string]scenPolicyOnService   // by name
-	grants   map[[2]string]scenGrant          // (team ID, workspace ID)
-	tokens   map[string]string                // ID -> description
-	vars     map[string]scenVariableOnService // by key
-	deps     map[string]scenDepOnService      // by version, for the versions that exist
-	ids      map[string]bool                  // every ID above
+	policies   map[string]scenPolicyOnService   // by name
+	grants     map[[2]string]scenGrant          // (team ID, workspace ID)
+	tokens     map[string]string                // ID -> description
+	vars       map[string]scenVariableOnService // by key
+	workspaces map[string]scenWorkspace         // every workspace, by ID
+	deps       map[string]scenDepOnService      // by version, for the versions that exist
+	ids        map[string]bool                  // every ID above
 }
 
 type scenPolicyOnService struct{ id, level, code string }
@@ -272,7 +279,7 @@ func (s scenService) tokenIDs() []string { return slices.Sorted(maps.Keys(s.toke
 func (m *scenario) snapshot(rt *rapid.T) scenService {
 	ctx := m.ctx
 	s := scenService{policies: map[string]scenPolicyOnService{}, grants: map[[2]string]scenGrant{}, tokens: map[string]string{}, ids: map[string]bool{},
-		vars: map[string]scenVariableOnService{}, deps: map[string]scenDepOnService{}}
+		vars: map[string]scenVariableOnService{}, deps: map[string]scenDepOnService{}, workspaces: map[string]scenWorkspace{}}
 	pols, err := servicePolicies(ctx, m.owner, m.org)
 	m.must(rt, err)
 	for _, p := range pols {
@@ -281,7 +288,14 @@ func (m *scenario) snapshot(rt *rapid.T) scenService {
 		s.policies[p.Name] = scenPolicyOnService{id: p.ID, level: string(p.EnforcementLevel), code: code}
 		s.ids[p.ID] = true
 	}
-	for _, ws := range m.workspaces {
+	wss, err := m.owner.Workspaces.List(ctx, m.org, &tfe.WorkspaceListOptions{ListOptions: tfe.ListOptions{PageSize: 100}})
+	m.must(rt, err)
+	for _, ws := range wss.Items {
+		tags := map[string]bool{}
+		for _, t := range ws.TagNames {
+			tags[t] = true
+		}
+		s.workspaces[ws.ID] = scenWorkspace{name: ws.Name, tags: tags}
 		grants, err := serviceTeamAccess(ctx, m.owner, ws.ID)
 		m.must(rt, err)
 		for _, g := range grants {

@@ -137,6 +137,12 @@ type scenario struct {
 	// foreign holds the IDs of objects made outside that this instance
 	// does not hold: a create must not take them over (invariant 7).
 	foreign map[string]bool
+
+	fleetTeam     *tfe.Team
+	fleetTeamName string
+	fleetIDs      []string // workspaces f0, f1 (made again: a new ID)
+	lookup        string   // the tfgov_workspaces filter (scenLookups); "" for none
+	allowEmpty    bool
 }
 
 func newScenario(t *testing.T, rt *rapid.T) *scenario {
@@ -190,6 +196,20 @@ func newScenario(t *testing.T, rt *rapid.T) *scenario {
 		tm, err := c.Teams.Create(ctx, m.org, tfe.TeamCreateOptions{Name: tfe.String(fmt.Sprintf("t%d", i)), Visibility: tfe.String("organization")})
 		m.must(rt, err)
 		m.teams = append(m.teams, tm)
+	}
+	m.fleetTeam, err = c.Teams.Create(ctx, m.org, tfe.TeamCreateOptions{Name: tfe.String("fleet"), Visibility: tfe.String("organization")})
+	m.must(rt, err)
+	m.fleetTeamName = "fleet"
+	for i := range scenFleet {
+		opts := tfe.WorkspaceCreateOptions{Name: tfe.String(fmt.Sprintf("f%d", i))}
+		if i == 0 {
+			opts.Tags = []*tfe.Tag{{Name: "fleet"}}
+		}
+		ws, err := c.Workspaces.Create(ctx, m.org, opts)
+		m.must(rt, err)
+		_, err = c.TeamAccess.Add(ctx, tfe.TeamAccessAddOptions{Access: tfe.Access(tfe.AccessAdmin), Team: m.ops, Workspace: ws})
+		m.must(rt, err)
+		m.fleetIDs = append(m.fleetIDs, ws.ID)
 	}
 	m.pool, err = c.AgentPools.Create(ctx, m.org, tfe.AgentPoolCreateOptions{Name: tfe.String("pool")})
 	m.must(rt, err)
@@ -250,6 +270,8 @@ func (m *scenario) actions() map[string]func(*rapid.T) {
 		"ToggleExclusive": m.toggleExclusive,
 		"EditVariable":    m.editVariable,
 		"EditDeprecation": m.editDeprecation,
+		"EditLookup":      m.editLookup,
+		"Adopt":           m.adopt,
 		"Outside":         m.outside,
 		"Permission":      m.permission,
 		"Fault":           m.fault,
