@@ -99,7 +99,7 @@ output "ids" { value = { for k, r in tfgov_module_version_deprecation.r : k => r
 					opCreate:  3 * n,
 					opPlan:    n,
 					opDrift:   n + 1,   // the reverted deprecation plans a create
-					opUpdate:  2*n + 2, // read, PATCH; the drift's create, in each walk
+					opUpdate:  2*n + 1, // read, PATCH; the drift's create reads its version again
 					opImport:  n,
 					opDestroy: 2 * n, // read, PATCH (revert)
 				}[op]
