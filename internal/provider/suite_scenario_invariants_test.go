@@ -2,6 +2,7 @@ package provider
 
 import (
 	"fmt"
+	"maps"
 	"slices"
 	"strings"
 
@@ -138,7 +139,7 @@ func (m *scenario) checkOnlyPlanned(rt *rapid.T, changes map[string]planChange, 
 		if ok && h == g {
 			continue
 		}
-		addr := m.grantAddr(k, atPlan)
+		addr := m.grantAddr(k, changes)
 		if ok {
 			if !changed(addr) {
 				m.fail(rt, "invariant 1: a grant changed unplanned", "invariant 1: grant %s of team %s on %s changed in the apply (%+v -> %+v), which its plan did not show", g.id, k[0], k[1], g, h)
@@ -170,10 +171,16 @@ func (m *scenario) checkOnlyPlanned(rt *rapid.T, changes map[string]planChange, 
 }
 
 // grantAddr is the address of the configuration's grant for key k, or
-// "": a fleet grant's by its workspace's name on svc.
-func (m *scenario) grantAddr(k [2]string, svc scenService) string {
+// "": a fleet grant's is the plan's instance on its workspace (keyed by
+// the name the workspace had when the instance was made).
+func (m *scenario) grantAddr(k [2]string, changes map[string]planChange) string {
 	if k[0] == m.fleetTeam.ID {
-		return fleetAddr(svc, k[1])
+		for _, addr := range slices.Sorted(maps.Keys(changes)) {
+			if c := changes[addr]; strings.HasPrefix(addr, "tfgov_team_access.fleet[") && (c.before["workspace_id"] == k[1] || c.after["workspace_id"] == k[1]) {
+				return addr
+			}
+		}
+		return ""
 	}
 	for i, tm := range m.teams {
 		for j, ws := range m.workspaces {

@@ -136,12 +136,6 @@ func (m *scenario) fleetExpected(svc scenService) map[string]bool {
 	return out
 }
 
-// fleetAddr is the address of the fleet's grant on workspace id, named
-// as svc names it.
-func fleetAddr(svc scenService, id string) string {
-	return fmt.Sprintf("tfgov_team_access.fleet[%q]", svc.workspaces[id].name)
-}
-
 // checkFleetHolds is invariant 4 for the look-ups: after an apply that
 // succeeded, team fleet holds read access to exactly the workspaces the
 // filter finds (nothing when the look-ups are off or find none).

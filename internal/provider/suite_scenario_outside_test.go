@@ -120,7 +120,7 @@ func (m *scenario) outsideMeanwhile(rt *rapid.T, changes map[string]planChange, 
 		touched = append(touched, touch{team: id, ws: k[1], old: atPlan.grants[k].id})
 	}
 	for _, k := range atPlan.grantKeys(m.ops.ID) {
-		if c, ok := changes[m.grantAddr(k, atPlan)]; ok && slices.Contains(c.actions, "delete") && (k[1] != m.workspaces[1].ID || !leaving[k[0]]) {
+		if c, ok := changes[m.grantAddr(k, changes)]; ok && slices.Contains(c.actions, "delete") && (k[1] != m.workspaces[1].ID || !leaving[k[0]]) {
 			touched = append(touched, touch{team: k[0], ws: k[1], old: atPlan.grants[k].id})
 		}
 	}
