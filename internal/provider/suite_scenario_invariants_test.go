@@ -30,6 +30,10 @@ func (m *scenario) checkKept(rt *rapid.T, before, after map[string]string, svc s
 		if after[addr] == id || !svc.ids[id] || m.named[id] || strings.HasPrefix(addr, "tfgov_workspace_team_access_exclusive.") {
 			continue
 		}
+		// Destroying a test run only forgets it (the API cannot delete runs).
+		if addr == "tfgov_module_test_run.r" && (!m.run.on || after[addr] != "") {
+			continue
+		}
 		// Destroying an upload leaves its policy's code on the service.
 		if strings.HasPrefix(addr, "tfgov_policy_upload.") && !strings.Contains(m.config(rt), "\"tfgov_policy_upload\" \""+strings.TrimPrefix(addr, "tfgov_policy_upload.")+"\"") {
 			continue

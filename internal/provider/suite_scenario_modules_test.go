@@ -140,9 +140,8 @@ func (m *scenario) editDeprecation(rt *rapid.T) {
 
 // writeModules writes the test variables and deprecations of the model.
 func (m *scenario) writeModules(b *strings.Builder) {
-	if len(m.vars) > 0 {
-		fmt.Fprintf(b, "provider \"tfgov\" {\n  alias = \"owners\"\n  token = %q\n}\n", m.ownersToken)
-	}
+	// Always: a resource removed from the configuration is destroyed with its provider's.
+	fmt.Fprintf(b, "provider \"tfgov\" {\n  alias = \"owners\"\n  token = %q\n}\n", m.ownersToken)
 	for _, i := range slices.Sorted(maps.Keys(m.vars)) {
 		v := m.vars[i]
 		fmt.Fprintf(b, "resource \"tfgov_module_test_variable\" \"v%d\" {\n  provider = tfgov.owners\n  module_name = \"mod\"\n  module_provider = \"aws\"\n  key = \"V%[1]d\"\n", i)

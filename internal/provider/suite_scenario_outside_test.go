@@ -22,10 +22,14 @@ func (m *scenario) outside(rt *rapid.T) {
 	defer m.setFaultsAside(rt)()
 	svc := m.snapshot(rt)
 	kinds := append([]string{"delete policy", "upload policy", "patch policy", "grant", "revoke grant", "change grant", "revoke token"}, scenModuleOutside...)
-	kind := rapid.SampledFrom(append(kinds, scenFleetOutside...)).Draw(rt, "outside")
+	kind := rapid.SampledFrom(append(append(kinds, scenFleetOutside...), scenRunOutside...)).Draw(rt, "outside")
 	ctx := m.ctx
 	if slices.Contains(scenFleetOutside, kind) {
 		m.outsideFleet(rt, svc, kind)
+		return
+	}
+	if slices.Contains(scenRunOutside, kind) {
+		m.outsideRun(rt, svc, kind)
 		return
 	}
 	switch kind {
@@ -220,7 +224,7 @@ func (m *scenario) reimport(rt *rapid.T) {
 	if strings.HasPrefix(addr, "tfgov_agent_token.") {
 		id = m.pool.ID + "/" + id
 	}
-	if strings.HasPrefix(addr, "tfgov_module_test_variable.") {
+	if strings.HasPrefix(addr, "tfgov_module_test_variable.") || strings.HasPrefix(addr, "tfgov_module_test_run.") {
 		id = m.org + "/mod/aws/" + id
 	}
 	if r := m.terraform(rt, "state", "rm", addr); r.code != 0 {

@@ -159,6 +159,7 @@ func (m *scenario) afterApply(rt *rapid.T, before map[string]string, r tfRun, ho
 		m.writeConfig(rt)
 		if holds {
 			m.checkHolds(rt, svc)
+			m.checkRunHolds(rt, svc, after)
 		}
 	}
 }
@@ -254,6 +255,7 @@ type scenService struct {
 	tokens     map[string]string                // ID -> description
 	vars       map[string]scenVariableOnService // by key
 	workspaces map[string]scenWorkspace         // every workspace, by ID
+	runs       map[string]string                // test runs: ID -> status
 	deps       map[string]scenDepOnService      // by version, for the versions that exist
 	ids        map[string]bool                  // every ID above
 }
@@ -279,7 +281,7 @@ func (s scenService) tokenIDs() []string { return slices.Sorted(maps.Keys(s.toke
 func (m *scenario) snapshot(rt *rapid.T) scenService {
 	ctx := m.ctx
 	s := scenService{policies: map[string]scenPolicyOnService{}, grants: map[[2]string]scenGrant{}, tokens: map[string]string{}, ids: map[string]bool{},
-		vars: map[string]scenVariableOnService{}, deps: map[string]scenDepOnService{}, workspaces: map[string]scenWorkspace{}}
+		vars: map[string]scenVariableOnService{}, deps: map[string]scenDepOnService{}, workspaces: map[string]scenWorkspace{}, runs: map[string]string{}}
 	pols, err := servicePolicies(ctx, m.owner, m.org)
 	m.must(rt, err)
 	for _, p := range pols {
@@ -310,6 +312,7 @@ func (m *scenario) snapshot(rt *rapid.T) scenService {
 		s.ids[tk.ID] = true
 	}
 	m.snapshotModule(rt, &s)
+	m.snapshotRuns(rt, &s)
 	return s
 }
 

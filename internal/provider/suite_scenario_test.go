@@ -143,6 +143,7 @@ type scenario struct {
 	fleetIDs      []string // workspaces f0, f1 (made again: a new ID)
 	lookup        string   // the tfgov_workspaces filter (scenLookups); "" for none
 	allowEmpty    bool
+	run           scenRun
 }
 
 func newScenario(t *testing.T, rt *rapid.T) *scenario {
@@ -272,6 +273,7 @@ func (m *scenario) actions() map[string]func(*rapid.T) {
 		"EditDeprecation": m.editDeprecation,
 		"EditLookup":      m.editLookup,
 		"Adopt":           m.adopt,
+		"EditRun":         m.editRun,
 		"Outside":         m.outside,
 		"Permission":      m.permission,
 		"Fault":           m.fault,
