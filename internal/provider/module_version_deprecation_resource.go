@@ -153,19 +153,6 @@ func (r *moduleVersionDeprecationResource) ModifyPlan(ctx context.Context, req r
 	}
 }
 
-// alreadyDeprecated is the plan's error for a new deprecation of a version that has one: someone
-// else's, another resource's, or one a lost answer made; nothing the API returns tells them apart.
-func alreadyDeprecated(ref moduleVersionRef, info *moduleVersionInfo) string {
-	reason := "no reason"
-	if info.Reason != nil {
-		reason = fmt.Sprintf("reason %q", *info.Reason)
-	}
-	return fmt.Sprintf("%s is already deprecated (%s), and this resource did not deprecate it: creating it would take that deprecation over, "+
-		"and destroying it later would revert a deprecation someone else made. If another resource of this configuration moves off the version "+
-		"in the same plan, apply that change first. ", ref.describe(), reason) +
-		importAdvice("tfgov_module_version_deprecation", "the deprecation", ref.String())
-}
-
 // Create deprecates the version: one request.
 func (r *moduleVersionDeprecationResource) Create(ctx context.Context, req resource.CreateRequest, resp *resource.CreateResponse) {
 	defer r.syncIdentity(ctx, nil, &resp.State, resp.Identity, &resp.Diagnostics)
@@ -299,6 +286,19 @@ func versionMissing(ref moduleVersionRef, versions string) string {
 	}
 	return fmt.Sprintf("Module %s/%s/%s has no version %s; its versions are %s. Fix module_version.",
 		ref.Organization, ref.Name, ref.Provider, ref.Version, versions)
+}
+
+// alreadyDeprecated is the plan's error for a new deprecation of a version that has one: someone
+// else's, another resource's, or one a lost answer made; nothing the API returns tells them apart.
+func alreadyDeprecated(ref moduleVersionRef, info *moduleVersionInfo) string {
+	reason := "no reason"
+	if info.Reason != nil {
+		reason = fmt.Sprintf("reason %q", *info.Reason)
+	}
+	return fmt.Sprintf("%s is already deprecated (%s), and this resource did not deprecate it: creating it would take that deprecation over, "+
+		"and destroying it later would revert a deprecation someone else made. If another resource of this configuration moves off the version "+
+		"in the same plan, apply that change first. ", ref.describe(), reason) +
+		importAdvice("tfgov_module_version_deprecation", "the deprecation", ref.String())
 }
 
 // setDeprecation records the read of deprecated version ref (Read, the list resource).
