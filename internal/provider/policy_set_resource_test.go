@@ -415,7 +415,9 @@ func TestAccPolicySetResource_lostCreate(t *testing.T) {
 			_ = c.PolicySets.Delete(context.Background(), ps.ID)
 		}
 	})
-	config := func(name string) string { return fmt.Sprintf("resource \"tfgov_policy_set\" \"test\" {\n  name = %q\n}\n", name) }
+	config := func(name string) string {
+		return fmt.Sprintf("resource \"tfgov_policy_set\" \"test\" {\n  name = %q\n}\n", name)
+	}
 	accTest(t, resource.TestCase{Steps: []resource.TestStep{{
 		PreConfig: func() { inject(false) },
 		Config:    config(again),
