@@ -378,6 +378,8 @@ func (m *scenario) checkModulesOnlyPlanned(rt *rapid.T, changed func(string) boo
 // a change of that object.
 func (m *scenario) checkShows(rt *rapid.T, changes map[string]planChange, svc scenService) {
 	m.checkFleetShows(rt, changes, svc)
+	m.checkProjectsShow(rt, changes, svc)
+	m.checkPolicySetsShow(rt, changes, svc)
 	shows := func(addr string) bool { c, ok := changes[addr]; return ok && !c.noop() }
 	must := func(addr, what string, args ...any) {
 		if !shows(addr) {

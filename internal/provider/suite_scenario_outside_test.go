@@ -2,6 +2,7 @@ package provider
 
 import (
 	"maps"
+	"os"
 	"slices"
 	"sort"
 	"strconv"
@@ -22,7 +23,12 @@ func (m *scenario) outside(rt *rapid.T) {
 	defer m.setFaultsAside(rt)()
 	svc := m.snapshot(rt)
 	kinds := append([]string{"delete policy", "upload policy", "patch policy", "grant", "revoke grant", "change grant", "revoke token"}, scenModuleOutside...)
-	kind := rapid.SampledFrom(append(append(kinds, scenFleetOutside...), scenRunOutside...)).Draw(rt, "outside")
+	kinds = append(append(append(kinds, scenFleetOutside...), scenRunOutside...), append(scenProjectOutside, scenPolicySetOutside...)...)
+	// TFGOV_SCENARIO_OUTSIDE (a comma-separated list of kinds) narrows a hunt's outside writes.
+	if only := os.Getenv("TFGOV_SCENARIO_OUTSIDE"); only != "" {
+		kinds = slices.DeleteFunc(kinds, func(k string) bool { return !slices.Contains(strings.Split(only, ","), k) })
+	}
+	kind := rapid.SampledFrom(kinds).Draw(rt, "outside")
 	ctx := m.ctx
 	if slices.Contains(scenFleetOutside, kind) {
 		m.outsideFleet(rt, svc, kind)
@@ -30,6 +36,14 @@ func (m *scenario) outside(rt *rapid.T) {
 	}
 	if slices.Contains(scenRunOutside, kind) {
 		m.outsideRun(rt, svc, kind)
+		return
+	}
+	if slices.Contains(scenProjectOutside, kind) {
+		m.outsideProject(rt, svc, kind)
+		return
+	}
+	if slices.Contains(scenPolicySetOutside, kind) {
+		m.outsidePolicySet(rt, svc, kind)
 		return
 	}
 	switch kind {
@@ -128,7 +142,7 @@ func (m *scenario) outsideMeanwhile(rt *rapid.T, changes map[string]planChange, 
 			touched = append(touched, touch{team: k[0], ws: k[1], old: atPlan.grants[k].id})
 		}
 	}
-	if m.deprecateMeanwhile(rt, changes, atPlan) {
+	if m.deprecateMeanwhile(rt, changes, atPlan) || m.projectMeanwhile(rt, changes, atPlan) {
 		return
 	}
 	if len(touched) == 0 || !rapid.Bool().Draw(rt, "touch what the plan touches") {
@@ -247,6 +261,9 @@ func (m *scenario) fault(rt *rapid.T) {
 		"POST /api/v2/organizations/{org}/tests/registry-modules/private/{ns}/{name}/{provider}/vars",
 		"PATCH /api/v2/organizations/{org}/tests/registry-modules/private/{ns}/{name}/{provider}/vars/{id}",
 		"PATCH /api/v2/organizations/{org}/registry-modules/private/{ns}/{name}/{provider}/{version}",
+		"POST /api/v2/organizations/{org}/policy-sets",
+		"PATCH /api/v2/policy-sets/{id}",
+		"DELETE /api/v2/team-projects/{id}",
 	}
 	route := rapid.SampledFrom(routes).Draw(rt, "route")
 	f := sandbox.Fault{Route: route, Count: 1}

@@ -31,7 +31,9 @@ type tfRun struct {
 
 func (m *scenario) terraform(rt *rapid.T, args ...string) tfRun {
 	env := []string{"TF_CLI_CONFIG_FILE=" + m.rc, "TFE_ADDRESS=" + m.sb.address, "TFE_TOKEN=" + m.token, "TFE_ORGANIZATION=" + m.org}
-	_, exclusiveInState := m.readState(rt)["tfgov_workspace_team_access_exclusive.w1"]
+	state := m.readState(rt)
+	_, exclusiveInState := state["tfgov_workspace_team_access_exclusive.w1"]
+	_, prjInState := state[scenPrjExclusiveAddr]
 	out, code := runTerraformEnv(m.t, m.dir, env, args...)
 	r := tfRun{out: out, code: code}
 	sc := bufio.NewScanner(strings.NewReader(out))
@@ -46,7 +48,7 @@ func (m *scenario) terraform(rt *rapid.T, args ...string) tfRun {
 		if json.Unmarshal(sc.Bytes(), &line) == nil && line.Type == "diagnostic" && line.Diagnostic.Summary != "Provider development overrides are in effect" {
 			r.diags = append(r.diags, line.Diagnostic.Summary+": "+line.Diagnostic.Detail)
 			if line.Diagnostic.Severity == "error" && (strings.HasPrefix(line.Diagnostic.Summary, "Provider produced") || strings.Contains(line.Diagnostic.Detail, "bug in the provider")) {
-				r.blames = r.blames || !m.documentedStop(line.Diagnostic.Detail, exclusiveInState)
+				r.blames = r.blames || !m.documentedStop(line.Diagnostic.Detail, exclusiveInState) && !documentedProjectStop(line.Diagnostic.Detail, prjInState)
 			}
 			for _, id := range objectIDRE.FindAllString(line.Diagnostic.Detail+" "+line.Diagnostic.Summary, -1) {
 				m.named[id] = true
@@ -55,6 +57,9 @@ func (m *scenario) terraform(rt *rapid.T, args ...string) tfRun {
 	}
 	if r.blames {
 		m.fail(rt, "terraform "+args[0]+" blames the provider", "terraform %s blames the provider:\n%s", strings.Join(args, " "), strings.Join(r.diags, "\n"))
+	}
+	if args[0] == "plan" {
+		m.planDiags = r.diags
 	}
 	m.logf(rt, "terraform %s: exit %d %s", strings.Join(args, " "), code, strings.Join(r.diags, " | "))
 	m.sb.srv.ClearFaults()
@@ -159,6 +164,8 @@ func (m *scenario) afterApply(rt *rapid.T, before map[string]string, r tfRun, ho
 		m.writeConfig(rt)
 		if holds {
 			m.checkHolds(rt, svc)
+			m.checkProjectsHold(rt, svc)
+			m.checkPolicySetsHold(rt, svc)
 			m.checkRunHolds(rt, svc, after)
 		}
 	}
@@ -195,6 +202,9 @@ func (m *scenario) readState(rt *rapid.T) map[string]string {
 			}
 			if r.Type == "tfgov_workspace_team_access_exclusive" {
 				id, _ = in.Attributes["workspace_id"].(string)
+			}
+			if r.Type == "tfgov_project_team_access_exclusive" {
+				id, _ = in.Attributes["project_id"].(string)
 			}
 			addr := r.Type + "." + r.Name
 			if in.IndexKey != nil {
@@ -250,14 +260,16 @@ func (m *scenario) showPlan(rt *rapid.T) map[string]planChange {
 
 // scenService is what the service holds, read with the owner's token.
 type scenService struct {
-	policies   map[string]scenPolicyOnService   // by name
-	grants     map[[2]string]scenGrant          // (team ID, workspace ID)
-	tokens     map[string]string                // ID -> description
-	vars       map[string]scenVariableOnService // by key
-	workspaces map[string]scenWorkspace         // every workspace, by ID
-	runs       map[string]string                // test runs: ID -> status
-	deps       map[string]scenDepOnService      // by version, for the versions that exist
-	ids        map[string]bool                  // every ID above
+	policies      map[string]scenPolicyOnService   // by name
+	grants        map[[2]string]scenGrant          // (team ID, workspace ID)
+	tokens        map[string]string                // ID -> description
+	vars          map[string]scenVariableOnService // by key
+	workspaces    map[string]scenWorkspace         // every workspace, by ID
+	runs          map[string]string                // test runs: ID -> status
+	deps          map[string]scenDepOnService      // by version, for the versions that exist
+	projectGrants map[string]scenGrant             // prj's, by team ID
+	sets          map[string]scenSetOnService      // policy sets, by name
+	ids           map[string]bool                  // every ID above
 }
 
 type scenPolicyOnService struct{ id, level, code string }
@@ -313,6 +325,8 @@ func (m *scenario) snapshot(rt *rapid.T) scenService {
 	}
 	m.snapshotModule(rt, &s)
 	m.snapshotRuns(rt, &s)
+	m.snapshotProjects(rt, &s)
+	m.snapshotPolicySets(rt, &s)
 	return s
 }
 

@@ -144,6 +144,10 @@ type scenario struct {
 	lookup        string   // the tfgov_workspaces filter (scenLookups); "" for none
 	allowEmpty    bool
 	run           scenRun
+
+	prj       scenProjects  // suite_scenario_projects_test.go
+	pset      scenPolicySet // suite_scenario_policy_sets_test.go
+	planDiags []string      // the last plan's diagnostics
 }
 
 func newScenario(t *testing.T, rt *rapid.T) *scenario {
@@ -214,6 +218,7 @@ func newScenario(t *testing.T, rt *rapid.T) *scenario {
 	}
 	m.pool, err = c.AgentPools.Create(ctx, m.org, tfe.AgentPoolCreateOptions{Name: tfe.String("pool")})
 	m.must(rt, err)
+	m.setupProjects(rt)
 	m.writeConfig(rt)
 	return m
 }
@@ -265,21 +270,23 @@ func (m *scenario) must(rt *rapid.T, err error) {
 // to hunt one class of edge.
 func (m *scenario) actions() map[string]func(*rapid.T) {
 	all := map[string]func(*rapid.T){
-		"EditPolicy":      m.editPolicy,
-		"EditGrant":       m.editGrant,
-		"EditToken":       m.editToken,
-		"ToggleExclusive": m.toggleExclusive,
-		"EditVariable":    m.editVariable,
-		"EditDeprecation": m.editDeprecation,
-		"EditLookup":      m.editLookup,
-		"Adopt":           m.adopt,
-		"EditRun":         m.editRun,
-		"Outside":         m.outside,
-		"Permission":      m.permission,
-		"Fault":           m.fault,
-		"Plan":            m.plan,
-		"Apply":           m.apply,
-		"SavedPlanApply":  m.savedPlanApply,
+		"EditPolicy":        m.editPolicy,
+		"EditGrant":         m.editGrant,
+		"EditToken":         m.editToken,
+		"ToggleExclusive":   m.toggleExclusive,
+		"EditVariable":      m.editVariable,
+		"EditDeprecation":   m.editDeprecation,
+		"EditLookup":        m.editLookup,
+		"Adopt":             m.adopt,
+		"EditRun":           m.editRun,
+		"EditProjectAccess": m.editProjectAccess,
+		"EditPolicySet":     m.editPolicySet,
+		"Outside":           m.outside,
+		"Permission":        m.permission,
+		"Fault":             m.fault,
+		"Plan":              m.plan,
+		"Apply":             m.apply,
+		"SavedPlanApply":    m.savedPlanApply,
 		// A permission change between a saved plan and its apply.
 		"SavedPlanPermission": m.savedPlanPermission,
 		"RefreshOnly":         m.refreshOnly,
