@@ -36,6 +36,9 @@ type scenScope struct {
 type scenPolicySet struct {
 	on    bool
 	scope *scenScope // nil: scope left out
+	// rescoping: the last plan changes s0's scope, so its governed_workspaces came from that plan's
+	// workspace list, and the apply's own plan may find others (the documented stop).
+	rescoping bool
 }
 
 // editPolicySet adds or removes s0, draws a new scope, or leaves its scope out.
@@ -232,6 +235,7 @@ func (m *scenario) checkPolicySetsShow(rt *rapid.T, changes map[string]planChang
 	}
 	got, exists := svc.sets["s0"]
 	c, planned := changes[scenSetAddr]
+	m.pset.rescoping = planned && fmt.Sprint(c.before["scope"]) != fmt.Sprint(c.after["scope"])
 	if exists && m.pset.scope != nil && got.scope != m.configuredScopeKey() && (!planned || c.noop()) {
 		m.fail(rt, "invariant 5: the plan does not show "+scenSetAddr, "invariant 5: s0's scope on the service is %s, the configuration's %s, and the plan shows no change of it", got.scope, m.configuredScopeKey())
 	}
@@ -295,6 +299,12 @@ func (m *scenario) checkPolicySetsHold(rt *rapid.T, svc scenService) {
 	if ids, known := governedIDs(m.stateAttribute(rt, scenSetAddr, "governed_workspaces")); !known || !slices.Equal(ids, got.governed) {
 		m.fail(rt, "invariant 4: s0's governed_workspaces are not the scope function's", "invariant 4: the state's governed_workspaces of s0 are %v (known: %v); the sandbox's scope function says s0 governs %v (scope %s)", ids, known, got.governed, got.scope)
 	}
+}
+
+// documentedSetStop reports whether Terraform's error is the stop tfgov_policy_set documents: the
+// saved plan of a new scope whose governed workspaces changed before its apply.
+func (m *scenario) documentedSetStop(detail string) bool {
+	return m.pset.rescoping && strings.Contains(detail, scenSetAddr) && strings.Contains(detail, ".governed_workspaces")
 }
 
 // stateAttribute is one attribute of a resource in the state (nil when absent).

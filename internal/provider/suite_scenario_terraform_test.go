@@ -48,7 +48,7 @@ func (m *scenario) terraform(rt *rapid.T, args ...string) tfRun {
 		if json.Unmarshal(sc.Bytes(), &line) == nil && line.Type == "diagnostic" && line.Diagnostic.Summary != "Provider development overrides are in effect" {
 			r.diags = append(r.diags, line.Diagnostic.Summary+": "+line.Diagnostic.Detail)
 			if line.Diagnostic.Severity == "error" && (strings.HasPrefix(line.Diagnostic.Summary, "Provider produced") || strings.Contains(line.Diagnostic.Detail, "bug in the provider")) {
-				r.blames = r.blames || !m.documentedStop(line.Diagnostic.Detail, exclusiveInState) && !documentedProjectStop(line.Diagnostic.Detail, prjInState)
+				r.blames = r.blames || !m.documentedStop(line.Diagnostic.Detail, exclusiveInState) && !documentedProjectStop(line.Diagnostic.Detail, prjInState) && !m.documentedSetStop(line.Diagnostic.Detail)
 			}
 			for _, id := range objectIDRE.FindAllString(line.Diagnostic.Detail+" "+line.Diagnostic.Summary, -1) {
 				m.named[id] = true
