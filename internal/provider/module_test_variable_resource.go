@@ -228,6 +228,7 @@ func (r *moduleTestVariableResource) Create(ctx context.Context, req resource.Cr
 	}
 	fields["id"] = v.ID
 	tflog.Info(ctx, "Created module test variable", fields)
+	resp.Diagnostics.Append(recordWrittenValue(ctx, resp.Private, v.Sensitive, config.ValueWO.ValueStringPointer())...)
 	resp.Diagnostics.Append(resp.State.Set(ctx, testVariableModel(v, plan))...)
 }
 
@@ -279,7 +280,9 @@ func (r *moduleTestVariableResource) Read(ctx context.Context, req resource.Read
 		resp.State.RemoveResource(ctx)
 		return
 	}
-	resp.Diagnostics.Append(resp.State.Set(ctx, testVariableModel(v, state))...)
+	m := testVariableModel(v, state)
+	m.changedOutside(ctx, req.Private, v.Value, v.Sensitive, &resp.Diagnostics)
+	resp.Diagnostics.Append(resp.State.Set(ctx, m)...)
 }
 
 // Update sends only what changed: one request. A write-only value is sent
@@ -327,6 +330,7 @@ func (r *moduleTestVariableResource) Update(ctx context.Context, req resource.Up
 		return
 	}
 	tflog.Info(ctx, "Updated module test variable", fields)
+	resp.Diagnostics.Append(recordUpdatedValue(ctx, resp.Private, v.Sensitive, writeOnly, opts.Value)...)
 	resp.Diagnostics.Append(resp.State.Set(ctx, testVariableModel(v, plan))...)
 }
 

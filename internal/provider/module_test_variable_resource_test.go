@@ -467,6 +467,55 @@ func TestAccModuleTestVariableResource_writeOnly(t *testing.T) {
 	})
 }
 
+// TestAccModuleTestVariableResource_writeOnlyChangedOutside: a variable
+// that is not sensitive, set with value_wo and changed outside Terraform,
+// shows in the next plan and the apply sends value_wo again (the service
+// returns the value). The scenario machine found it: make scenarios
+// STEPS=90 SEED=1 (EditVariable V0 value_wo sensitive=false, Apply, Outside
+// "change variable V0", Apply: the service kept "outside").
+func TestAccModuleTestVariableResource_writeOnlyChangedOutside(t *testing.T) {
+	mod := testAccModule(t)
+	config := testAccTestVariableConfig(mod, `key = "DB_PASSWORD"`, `value_wo = "wo-secret-1"`, `value_wo_version = 1`, `sensitive = false`)
+	changeOutside := func(value string) func() {
+		return func() {
+			ctx := context.Background()
+			c := testAccClient(t)
+			l, err := c.TestVariables.List(ctx, mod.id(), nil)
+			if err != nil || len(l.Items) != 1 {
+				t.Fatalf("listing %s's test variables: %v, %v", mod, l, err)
+			}
+			if _, err := c.TestVariables.Update(ctx, mod.id(), l.Items[0].ID, tfe.VariableUpdateOptions{Value: tfe.String(value)}); err != nil {
+				t.Fatal(err)
+			}
+		}
+	}
+	accParallelTest(t, resource.TestCase{
+		TerraformVersionChecks: []tfversion.TerraformVersionCheck{tfversion.SkipBelow(tfversion.Version1_11_0)},
+		CheckDestroy:           testAccCheckTestVariablesDestroyed(t, mod),
+		Steps: []resource.TestStep{
+			{Config: config, ConfigStateChecks: []statecheck.StateCheck{tvServer(t, mod, "DB_PASSWORD", "wo-secret-1", "", false)}},
+			{
+				PreConfig: changeOutside("outside"),
+				Config:    config,
+				ConfigPlanChecks: resource.ConfigPlanChecks{PreApply: []plancheck.PlanCheck{
+					plancheck.ExpectResourceAction(testVariableAddr, plancheck.ResourceActionUpdate),
+					plancheck.ExpectKnownValue(testVariableAddr, tfjsonpath.New("value_wo_version"), knownvalue.Int64Exact(1)),
+				}},
+				ConfigStateChecks: []statecheck.StateCheck{
+					tvServer(t, mod, "DB_PASSWORD", "wo-secret-1", "", false),
+					stateCheckFunc(func(_ context.Context, s *tfjson.State) error { return notInJSON(s, "wo-secret-1") }),
+				},
+			},
+			// Set back to the same value outside: nothing to do.
+			{
+				PreConfig:        changeOutside("wo-secret-1"),
+				Config:           config,
+				ConfigPlanChecks: resource.ConfigPlanChecks{PreApply: []plancheck.PlanCheck{plancheck.ExpectEmptyPlan()}},
+			},
+		},
+	})
+}
+
 // TestAccModuleTestVariableResource_moduleDeleted: a module deleted outside
 // Terraform answers 404 as it does to a token of no team of its
 // organization, so the refresh fails saying both and how to forget the

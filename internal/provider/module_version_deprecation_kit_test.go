@@ -77,24 +77,29 @@ output "ids" { value = { for k, r in tfgov_module_version_deprecation.r : k => r
 					e.t.Fatal(err)
 				}
 			},
-			// Each version read; the module, for its versions, by the plan that creates the reverted one.
-			reads: refreshReads(routeModuleVersion, true, true, func(op budgetOp, _, _ int) map[string]int {
-				if op == opDrift || op == opUpdate {
-					return map[string]int{routeModule: 1}
+			// Each version read; the reverted one again by the plan that creates it (by each walk of an apply).
+			reads: refreshReads(routeModuleVersion, true, true, func(op budgetOp, n, _ int) map[string]int {
+				switch op {
+				case opCreate:
+					return map[string]int{routeModuleVersion: 2 * n}
+				case opDrift:
+					return map[string]int{routeModuleVersion: 1}
+				case opUpdate:
+					return map[string]int{routeModuleVersion: 2}
 				}
 				return nil
 			}),
 			budget: func(op budgetOp, n, _ int) int {
 				// The API has no list of a module's deprecations: one read per
-				// version. A plan that creates a deprecation reads the module
-				// once (its versions: a missing version is refused at plan,
-				// not after a replacement reverted the previous one),
-				// in each walk of an apply.
+				// version. A plan that creates a deprecation reads its version
+				// (a missing one is refused at plan, not after a replacement
+				// reverted the previous one; a deprecated one, made by someone
+				// else, is never taken over), in each walk of an apply.
 				return starts(op) + map[budgetOp]int{
-					opCreate:  n + 2,
+					opCreate:  3 * n,
 					opPlan:    n,
 					opDrift:   n + 1,   // the reverted deprecation plans a create
-					opUpdate:  2*n + 1, // read, PATCH; the module, in each walk, for the drift's create
+					opUpdate:  2*n + 1, // read, PATCH; the drift's create reads its version again
 					opImport:  n,
 					opDestroy: 2 * n, // read, PATCH (revert)
 				}[op]

@@ -65,8 +65,9 @@ func (r *moduleVersionDeprecationResource) Schema(_ context.Context, _ resource.
 	resp.Schema = schema.Schema{
 		MarkdownDescription: "Deprecates one version of a private registry module. While the resource exists, HCP Terraform shows a warning on the module's registry page " +
 			"and in the run output of every configuration that uses the version; destroying the resource reverts the deprecation, which removes the warnings.\n\n" +
-			"Creating the resource for a version that is already deprecated takes the deprecation over (with this resource's `reason` and `link`). " +
-			"A version the module does not have is refused at plan, listing the versions it has (one read of the module per plan), so that changing `module_version` to a typo " +
+			"A version that is already deprecated (by someone else, or by a request whose answer was lost) is refused at plan, and at apply when it was deprecated after a saved plan: " +
+			"the resource never takes over, nor later reverts, a deprecation it did not make; import it to manage it. " +
+			"A version the module does not have is refused at plan, listing the versions it has (the plan reads the version, and the module when the version is not found), so that changing `module_version` to a typo " +
 			"never reverts the previous version's deprecation. " +
 			"If the deprecation is reverted outside Terraform, the next plan deprecates the version again; if the version is deleted, the resource is removed from state. " +
 			"If its module is not found (deleted, or the API token belongs to no team of the organization: the API answers the same to both), " +
@@ -106,9 +107,10 @@ func (r *moduleVersionDeprecationResource) Schema(_ context.Context, _ resource.
 	}
 }
 
-// ModifyPlan checks that a new (or replaced) deprecation's module has the version, from the read of
-// the module the refreshes share: at apply, a replacement would fail after reverting the previous
-// deprecation. A module not found is left to the apply (it may be published meanwhile).
+// ModifyPlan checks that a new (or replaced) deprecation's version exists and is not deprecated
+// (one read): at apply, a replacement would fail after reverting the previous deprecation. A
+// version not found is told apart from the read of the module the refreshes share; a module not
+// found is left to the apply (it may be published meanwhile).
 func (r *moduleVersionDeprecationResource) ModifyPlan(ctx context.Context, req resource.ModifyPlanRequest, resp *resource.ModifyPlanResponse) {
 	r.data.planOrganization(ctx, req, resp)
 	if req.Plan.Raw.IsNull() || r.data == nil || resp.Diagnostics.HasError() {
@@ -132,6 +134,15 @@ func (r *moduleVersionDeprecationResource) ModifyPlan(ctx context.Context, req r
 		}
 	}
 	ref := plan.ref()
+	// Never take over a deprecation this resource did not make: Terraform plans a create again
+	// in the apply's walk, so one made between a saved plan and its apply stops it too.
+	info, err := readModuleVersion(ctx, r.data.client, ref)
+	if err == nil && info.Deprecated {
+		resp.Diagnostics.AddAttributeError(path.Root("module_version"), "Module version already deprecated", alreadyDeprecated(ref, info))
+	}
+	if !isNotFound(err) {
+		return // read: the version exists; another error: the apply says why
+	}
 	mod := moduleRef{Organization: ref.Organization, Name: ref.Name, Provider: ref.Provider}
 	seen, err := r.data.moduleSeen(ctx, mod)
 	if err != nil || seen.missing {
@@ -275,6 +286,19 @@ func versionMissing(ref moduleVersionRef, versions string) string {
 	}
 	return fmt.Sprintf("Module %s/%s/%s has no version %s; its versions are %s. Fix module_version.",
 		ref.Organization, ref.Name, ref.Provider, ref.Version, versions)
+}
+
+// alreadyDeprecated is the plan's error for a new deprecation of a version that has one: someone
+// else's, another resource's, or one a lost answer made; nothing the API returns tells them apart.
+func alreadyDeprecated(ref moduleVersionRef, info *moduleVersionInfo) string {
+	reason := "no reason"
+	if info.Reason != nil {
+		reason = fmt.Sprintf("reason %q", *info.Reason)
+	}
+	return fmt.Sprintf("%s is already deprecated (%s), and this resource did not deprecate it: creating it would take that deprecation over, "+
+		"and destroying it later would revert a deprecation someone else made. If another resource of this configuration moves off the version "+
+		"in the same plan, apply that change first. ", ref.describe(), reason) +
+		importAdvice("tfgov_module_version_deprecation", "the deprecation", ref.String())
 }
 
 // setDeprecation records the read of deprecated version ref (Read, the list resource).

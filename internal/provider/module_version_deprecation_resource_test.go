@@ -215,6 +215,55 @@ func TestAccModuleVersionDeprecationResource_basic(t *testing.T) {
 	})
 }
 
+// TestAccModuleVersionDeprecationResource_alreadyDeprecated: a version
+// someone else deprecated is refused at plan, and one deprecated between a
+// saved plan and its apply at apply: the resource never takes over (nor
+// would its destroy revert) a deprecation it did not make; an import
+// block adopts it. The scenario machine found the takeover (make
+// scenarios STEPS=300 SEED=7, ACTIONS=EditDeprecation,EditVariable,Outside,
+// Apply,Plan,SavedPlanApply,RefreshOnly; shrunk: EditDeprecation d0 on
+// 1.2.0, SavedPlanApply with "deprecate 1.2.0" by the owner between plan
+// and apply: invariant 7).
+func TestAccModuleVersionDeprecationResource_alreadyDeprecated(t *testing.T) {
+	m := testAccRegistryModule(t, "1.0.0", "1.1.0")
+	v100, v110 := testAccModuleVersion(m, "1.0.0"), testAccModuleVersion(m, "1.1.0")
+	deprecateOutside := func(ref moduleVersionRef) error {
+		_, err := deprecateModuleVersion(context.Background(), testAccClient(t), ref, tfe.String("theirs"), nil)
+		return err
+	}
+	accParallelTest(t, resource.TestCase{
+		CheckDestroy: testAccCheckNotDeprecated(t, v110),
+		Steps: []resource.TestStep{
+			{
+				PreConfig: func() {
+					if err := deprecateOutside(v100); err != nil {
+						t.Fatal(err)
+					}
+				},
+				Config:      testAccDeprecationConfig("", m.Name, "1.0.0", "mine", ""),
+				ExpectError: regexp.MustCompile(`(?s)Module version already deprecated.*already deprecated\s+\(reason "theirs"\).*import \{`),
+			},
+			{
+				Config: testAccDeprecationConfig("", m.Name, "1.1.0", "mine", ""),
+				ConfigPlanChecks: resource.ConfigPlanChecks{PreApply: []plancheck.PlanCheck{planCheckFunc(func(context.Context, *tfjson.Plan) error {
+					return deprecateOutside(v110) // between the saved plan and its apply
+				})}},
+				ExpectError: regexp.MustCompile(`Module version already deprecated`),
+			},
+			// Neither was taken over: both keep the owner's reason. An import adopts one.
+			{
+				Config: testAccDeprecationConfig("", m.Name, "1.1.0", "mine", "") + `
+import {
+  to = tfgov_module_version_deprecation.test
+  id = "` + v110.String() + `"
+}
+`,
+				ConfigStateChecks: []statecheck.StateCheck{checkServer(t, v100, true, "theirs", ""), checkServer(t, v110, true, "mine", "")},
+			},
+		},
+	})
+}
+
 // TestAccModuleVersionDeprecationResource_versionDeleted: a version deleted
 // outside Terraform leaves state on refresh, and the plan to deprecate it
 // again is refused, saying the module has no such version; destroying then
@@ -475,8 +524,9 @@ func TestAccModuleVersionDeprecationResource_requests(t *testing.T) {
 			},
 		},
 	})
-	if created != (counts{patch: 1}) {
-		t.Errorf("create made %d PATCH and %d GET requests, want 1 PATCH only", created.patch, created.get)
+	// The version read by the plan and by the apply's plan: one deprecated meanwhile is refused.
+	if created != (counts{patch: 1, get: 2}) {
+		t.Errorf("create made %d PATCH and %d GET requests, want 1 PATCH and 2 GET", created.patch, created.get)
 	}
 	if refreshed != (counts{get: 1}) {
 		t.Errorf("refresh made %d PATCH and %d GET requests, want 1 GET only", refreshed.patch, refreshed.get)

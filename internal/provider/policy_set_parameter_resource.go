@@ -216,6 +216,7 @@ func (r *policySetParameterResource) Create(ctx context.Context, req resource.Cr
 	}
 	fields["id"] = v.ID
 	tflog.Info(ctx, "Created policy set parameter", fields)
+	resp.Diagnostics.Append(recordWrittenValue(ctx, resp.Private, v.Sensitive, config.ValueWO.ValueStringPointer())...)
 	resp.Diagnostics.Append(resp.State.Set(ctx, policySetParameterModel(v, plan))...)
 }
 
@@ -270,6 +271,7 @@ func (r *policySetParameterResource) Read(ctx context.Context, req resource.Read
 		return
 	}
 	m := policySetParameterModel(v, state)
+	m.changedOutside(ctx, req.Private, v.Value, v.Sensitive, &resp.Diagnostics)
 	if m.Organization.ValueString() == "" {
 		// Moved from hashicorp/tfe or imported by ID: the set's read, once, records it.
 		if read, err := r.data.policySet(ctx, setID); err == nil && read.set != nil && read.set.Organization != nil {
@@ -310,6 +312,7 @@ func (r *policySetParameterResource) Update(ctx context.Context, req resource.Up
 		return
 	}
 	tflog.Info(ctx, "Updated policy set parameter", fields)
+	resp.Diagnostics.Append(recordUpdatedValue(ctx, resp.Private, v.Sensitive, !config.ValueWO.IsNull(), opts.Value)...)
 	resp.Diagnostics.Append(resp.State.Set(ctx, policySetParameterModel(v, plan))...)
 }
 

@@ -189,7 +189,9 @@ func TestAccPolicySetParameterResource_basic(t *testing.T) {
 }
 
 // TestAccPolicySetParameterResource_writeOnly: value_wo stays out of plan and state, a new value
-// without a new version is not seen, a new version sends it, a refresh brings nothing back.
+// without a new version is not seen, a new version sends it, a refresh brings nothing back; a plain
+// value changed outside Terraform shows in the next plan and the apply sends value_wo again (the
+// test variable's edge, TestAccModuleTestVariableResource_writeOnlyChangedOutside, shared here).
 func TestAccPolicySetParameterResource_writeOnly(t *testing.T) {
 	ps := testAccParameterSet(t, tfe.PolicySetCreateOptions{})
 	wo := func(value string, version int, sensitive bool) string {
@@ -215,6 +217,18 @@ func TestAccPolicySetParameterResource_writeOnly(t *testing.T) {
 				Config: wo("wo-secret-1", 1, false),
 				ConfigPlanChecks: resource.ConfigPlanChecks{PreApply: []plancheck.PlanCheck{
 					plancheck.ExpectResourceAction(parameterAddr, plancheck.ResourceActionCreate), notInPlan("wo-secret-1"),
+				}},
+				ConfigStateChecks: append(absent("wo-secret-1"), psParamServer(t, ps.ID, "token", "wo-secret-1", false)),
+			},
+			{
+				PreConfig: psParamOutside(t, ps.ID, func(c *tfe.Client, p *tfe.PolicySetParameter) error {
+					_, err := c.PolicySetParameters.Update(context.Background(), ps.ID, p.ID, tfe.PolicySetParameterUpdateOptions{Value: tfe.String("outside")})
+					return err
+				}),
+				Config: wo("wo-secret-1", 1, false),
+				ConfigPlanChecks: resource.ConfigPlanChecks{PreApply: []plancheck.PlanCheck{
+					plancheck.ExpectResourceAction(parameterAddr, plancheck.ResourceActionUpdate),
+					plancheck.ExpectKnownValue(parameterAddr, tfjsonpath.New("value_wo_version"), knownvalue.Int64Exact(1)),
 				}},
 				ConfigStateChecks: append(absent("wo-secret-1"), psParamServer(t, ps.ID, "token", "wo-secret-1", false)),
 			},

@@ -220,7 +220,10 @@ func (r *policySetResource) Schema(_ context.Context, _ resource.SchemaRequest, 
 			"governed_workspaces": schema.MapAttribute{
 				ElementType: types.StringType, Computed: true,
 				MarkdownDescription: "The workspaces the set governs, name → ID, computed at plan from the proposed `scope` and the organization's workspaces " +
-					"(unknown until apply when the scope names an ID unknown at plan). A workspace made later in a governed project appears in the next plan.",
+					"(unknown until apply when the scope names an ID unknown at plan). A workspace made later in a governed project appears in the next plan. " +
+					"A plan that leaves the scope as it is keeps the value its refresh read, so a saved plan applies whatever workspaces change meanwhile; " +
+					"a saved plan that changes the scope, applied after a workspace it concerns was made, deleted, renamed or re-tagged, stops before writing the set " +
+					"(Terraform's \"Provider produced inconsistent final plan\" for `governed_workspaces`, as the apply plans the set again): plan again to see what it governs.",
 			},
 		},
 	}
@@ -664,6 +667,12 @@ func (r *policySetResource) planGoverned(ctx context.Context, plan, prior *polic
 		plan.GovernedWorkspaces = types.MapUnknown(types.StringType)
 		diags.AddWarning(fmt.Sprintf("Policy set %q: governed workspaces known after apply", plan.Name.ValueString()),
 			"The scope names a workspace or project unknown until apply, so which workspaces the set governs is known only after apply.")
+		return
+	}
+	if prior != nil && plan.Scope.Equal(prior.Scope) && isKnown(prior.GovernedWorkspaces) {
+		// The refresh's, from the plan's prior state: the apply plans it again the same, whatever
+		// workspaces change meanwhile (DESIGN.md "Governed workspaces").
+		plan.GovernedWorkspaces = prior.GovernedWorkspaces
 		return
 	}
 	wss, err := r.data.scopedWorkspaces(ctx, org)

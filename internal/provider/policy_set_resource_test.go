@@ -214,6 +214,38 @@ func TestAccPolicySetResource_scope(t *testing.T) {
 	})
 }
 
+// TestAccPolicySetResource_savedPlanWorkspaceMade: a saved plan that updates a set without changing
+// its scope applies after a workspace was made in a governed project: governed_workspaces comes from
+// the plan's refresh, which the apply plans again the same. It stopped with "Provider produced
+// inconsistent final plan" (element vanished or appeared) when each walk listed the workspaces anew:
+// the scenario machine found it (make scenarios STEPS=900 SEED=31, its saved plan's apply after an
+// outside delete of a governed workspace).
+func TestAccPolicySetResource_savedPlanWorkspaceMade(t *testing.T) {
+	f := testAccPolicySetFixtures(t)
+	ctx, c := context.Background(), testAccClient(t)
+	scope := fmt.Sprintf("    project_ids = [%q]", f.prj.ID)
+	dir := newCLIDir(t, f.config("first", scope))
+	dir.must("apply", "-auto-approve")
+	dir.write("main.tf", requiredProvidersShim+f.config("second", scope))
+	dir.must("plan", "-out=tfplan")
+	ws, err := c.Workspaces.Create(ctx, testAccOrganization(), tfe.WorkspaceCreateOptions{Name: tfe.String(testAccName("made")), Project: f.prj})
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { _ = c.Workspaces.DeleteByID(context.Background(), ws.ID) })
+	if out, err := runTerraform(t, dir.dir, "apply", "-no-color", "tfplan"); err != nil {
+		t.Fatalf("the saved plan's apply failed: %v\n%s", err, out)
+	}
+	// The next plan plans nothing; a refresh governs the new workspace.
+	if out := dir.must("plan", "-no-color"); !strings.Contains(out, "No changes.") {
+		t.Errorf("the next plan should plan nothing:\n%s", out)
+	}
+	dir.must("apply", "-refresh-only", "-auto-approve")
+	if out := dir.must("state", "show", "-no-color", policySetAddr); !strings.Contains(out, ws.Name) {
+		t.Errorf("the refreshed governed_workspaces should hold %s:\n%s", ws.Name, out)
+	}
+}
+
 // writePolicySetSource writes an OPA set's directory: policies.hcl (broken: invalid HCL), a policy,
 // and a test that passes or fails.
 func writePolicySetSource(t *testing.T, dir string, testPasses, broken bool) {

@@ -26,6 +26,7 @@ const (
 	policyKindKey   = "k"             // tfgov_policy_upload: its policy's identity, from the last upload
 	importedCodeKey = "imported_code" // digest of code an import found, until an apply configures it
 	grantRecordKey  = "grants"        // exclusive team access: the grants the refresh saw
+	writtenValueKey = "w"             // a plain variable's or parameter's value_wo, as a digest (recordWrittenValue)
 )
 
 type privateGetter interface {

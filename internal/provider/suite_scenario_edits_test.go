@@ -171,6 +171,11 @@ resource "tfgov_policy_upload" %[1]q {
 		fmt.Fprintf(&b, "resource \"tfgov_workspace_team_access_exclusive\" \"w1\" {\n  workspace_id = %q\n  team_ids = [%s]\n}\n",
 			m.workspaces[1].ID, strings.Join(ids, ", "))
 	}
+	m.writeModules(&b)
+	m.writeLookups(&b)
+	m.writeRun(&b)
+	m.writeProjects(&b)
+	m.writePolicySets(&b)
 	// An import block stays while its address is in the configuration; an
 	// object whose address leaves first was forgotten by the user (state
 	// rm), and is theirs now: no invariant counts it.

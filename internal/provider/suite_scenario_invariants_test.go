@@ -2,6 +2,7 @@ package provider
 
 import (
 	"fmt"
+	"maps"
 	"slices"
 	"strings"
 
@@ -15,7 +16,8 @@ import (
 func (m *scenario) checkPlanCreates(rt *rapid.T, state map[string]string, changes map[string]planChange, svc scenService) {
 	for addr, ch := range changes {
 		id, held := state[addr]
-		if ch.creates() && held && svc.ids[id] {
+		// A replace (delete, then create) destroys the object first.
+		if ch.creates() && !slices.Contains(ch.actions, "delete") && held && svc.ids[id] {
 			m.fail(rt, "invariant 6: the plan creates "+addr+", which exists", "invariant 6: the plan creates %s, whose object %s the state held and the service still has (permissions lowered: %v)", addr, id, m.lowered)
 		}
 	}
@@ -26,6 +28,10 @@ func (m *scenario) checkPlanCreates(rt *rapid.T, state map[string]string, change
 func (m *scenario) checkKept(rt *rapid.T, before, after map[string]string, svc scenService, r tfRun) {
 	for addr, id := range before {
 		if after[addr] == id || !svc.ids[id] || m.named[id] || strings.HasPrefix(addr, "tfgov_workspace_team_access_exclusive.") {
+			continue
+		}
+		// Destroying a test run only forgets it (the API cannot delete runs).
+		if addr == "tfgov_module_test_run.r" && (!m.run.on || after[addr] != "") {
 			continue
 		}
 		// Destroying an upload leaves its policy's code on the service.
@@ -87,6 +93,8 @@ func (m *scenario) checkHolds(rt *rapid.T, svc scenService) {
 			m.fail(rt, fmt.Sprintf("invariant 4: token k%d missing", i), "invariant 4: token k%d is not on the service", i)
 		}
 	}
+	m.checkModulesHold(rt, svc)
+	m.checkFleetHolds(rt, svc)
 	if m.exclusive {
 		allowed := map[string]bool{m.ops.ID: true}
 		for k := range m.grants {
@@ -135,7 +143,7 @@ func (m *scenario) checkOnlyPlanned(rt *rapid.T, changes map[string]planChange, 
 		if ok && h == g {
 			continue
 		}
-		addr := m.grantAddr(k)
+		addr := m.grantAddr(k, changes)
 		if ok {
 			if !changed(addr) {
 				m.fail(rt, "invariant 1: a grant changed unplanned", "invariant 1: grant %s of team %s on %s changed in the apply (%+v -> %+v), which its plan did not show", g.id, k[0], k[1], g, h)
@@ -163,10 +171,23 @@ func (m *scenario) checkOnlyPlanned(rt *rapid.T, changes map[string]planChange, 
 			m.fail(rt, "invariant 1: token "+desc+" revoked unplanned", "invariant 1: the apply revoked token %s (%s), which its plan did not show", id, desc)
 		}
 	}
+	m.checkModulesOnlyPlanned(rt, changed, pre, post)
+	m.checkProjectsOnlyPlanned(rt, changes, atPlan, pre, post)
+	m.checkPolicySetsApplied(rt, changes, atPlan, pre, post)
 }
 
-// grantAddr is the address of the configuration's grant for key k, or "".
-func (m *scenario) grantAddr(k [2]string) string {
+// grantAddr is the address of the configuration's grant for key k, or
+// "": a fleet grant's is the plan's instance on its workspace (keyed by
+// the name the workspace had when the instance was made).
+func (m *scenario) grantAddr(k [2]string, changes map[string]planChange) string {
+	if k[0] == m.fleetTeam.ID {
+		for _, addr := range slices.Sorted(maps.Keys(changes)) {
+			if c := changes[addr]; strings.HasPrefix(addr, "tfgov_team_access.fleet[") && (c.before["workspace_id"] == k[1] || c.after["workspace_id"] == k[1]) {
+				return addr
+			}
+		}
+		return ""
+	}
 	for i, tm := range m.teams {
 		for j, ws := range m.workspaces {
 			if tm.ID == k[0] && ws.ID == k[1] {

@@ -2,6 +2,7 @@ package provider
 
 import (
 	"maps"
+	"os"
 	"slices"
 	"sort"
 	"strconv"
@@ -21,9 +22,33 @@ import (
 func (m *scenario) outside(rt *rapid.T) {
 	defer m.setFaultsAside(rt)()
 	svc := m.snapshot(rt)
-	kind := rapid.SampledFrom([]string{"delete policy", "upload policy", "patch policy", "grant", "revoke grant", "change grant", "revoke token"}).Draw(rt, "outside")
+	kinds := append([]string{"delete policy", "upload policy", "patch policy", "grant", "revoke grant", "change grant", "revoke token"}, scenModuleOutside...)
+	kinds = append(append(append(kinds, scenFleetOutside...), scenRunOutside...), append(scenProjectOutside, scenPolicySetOutside...)...)
+	// TFGOV_SCENARIO_OUTSIDE (a comma-separated list of kinds) narrows a hunt's outside writes.
+	if only := os.Getenv("TFGOV_SCENARIO_OUTSIDE"); only != "" {
+		kinds = slices.DeleteFunc(kinds, func(k string) bool { return !slices.Contains(strings.Split(only, ","), k) })
+	}
+	kind := rapid.SampledFrom(kinds).Draw(rt, "outside")
 	ctx := m.ctx
+	if slices.Contains(scenFleetOutside, kind) {
+		m.outsideFleet(rt, svc, kind)
+		return
+	}
+	if slices.Contains(scenRunOutside, kind) {
+		m.outsideRun(rt, svc, kind)
+		return
+	}
+	if slices.Contains(scenProjectOutside, kind) {
+		m.outsideProject(rt, svc, kind)
+		return
+	}
+	if slices.Contains(scenPolicySetOutside, kind) {
+		m.outsidePolicySet(rt, svc, kind)
+		return
+	}
 	switch kind {
+	case "change variable", "delete variable", "create variable", "deprecate", "undeprecate", "delete version", "publish version":
+		m.outsideModule(rt, svc, kind)
 	case "delete policy", "upload policy", "patch policy":
 		names := svc.policyNames()
 		if len(names) == 0 {
@@ -113,9 +138,12 @@ func (m *scenario) outsideMeanwhile(rt *rapid.T, changes map[string]planChange, 
 		touched = append(touched, touch{team: id, ws: k[1], old: atPlan.grants[k].id})
 	}
 	for _, k := range atPlan.grantKeys(m.ops.ID) {
-		if c, ok := changes[m.grantAddr(k)]; ok && slices.Contains(c.actions, "delete") && (k[1] != m.workspaces[1].ID || !leaving[k[0]]) {
+		if c, ok := changes[m.grantAddr(k, changes)]; ok && slices.Contains(c.actions, "delete") && (k[1] != m.workspaces[1].ID || !leaving[k[0]]) {
 			touched = append(touched, touch{team: k[0], ws: k[1], old: atPlan.grants[k].id})
 		}
+	}
+	if m.deprecateMeanwhile(rt, changes, atPlan) || m.projectMeanwhile(rt, changes, atPlan) {
+		return
 	}
 	if len(touched) == 0 || !rapid.Bool().Draw(rt, "touch what the plan touches") {
 		m.outside(rt)
@@ -154,18 +182,13 @@ func (m *scenario) nameOf(id string) string {
 // the team's organization access to policies or agent pools, or its
 // grant on a workspace (admin or read).
 func (m *scenario) permission(rt *rapid.T) {
-	what := rapid.SampledFrom([]string{"policies", "pools", "w0", "w1"}).Draw(rt, "permission")
+	what := rapid.SampledFrom([]string{"policies", "pools", "w0", "w1", "registry"}).Draw(rt, "permission")
 	lower := !m.lowered[what]
 	ctx := m.ctx
 	switch what {
-	case "policies", "pools":
-		policies, pools := !m.lowered["policies"], !m.lowered["pools"]
-		if what == "policies" {
-			policies = !lower
-		} else {
-			pools = !lower
-		}
-		oa := &tfe.OrganizationAccessOptions{ManagePolicies: tfe.Bool(policies), ManageAgentPools: tfe.Bool(pools)}
+	case "policies", "pools", "registry":
+		has := func(p string) bool { return p != what && !m.lowered[p] || p == what && !lower }
+		oa := &tfe.OrganizationAccessOptions{ManagePolicies: tfe.Bool(has("policies")), ManageAgentPools: tfe.Bool(has("pools")), ManageModules: tfe.Bool(has("registry"))}
 		_, err := m.owner.Teams.Update(ctx, m.ops.ID, tfe.TeamUpdateOptions{OrganizationAccess: oa})
 		m.must(rt, err)
 	default:
@@ -202,7 +225,7 @@ func (m *scenario) reimport(rt *rapid.T) {
 	state := m.readState(rt)
 	var addrs []string
 	for addr := range state {
-		if !strings.HasPrefix(addr, "tfgov_policy_upload.") {
+		if !strings.HasPrefix(addr, "tfgov_policy_upload.") && !strings.Contains(addr, "[") {
 			addrs = append(addrs, addr)
 		}
 	}
@@ -214,6 +237,9 @@ func (m *scenario) reimport(rt *rapid.T) {
 	id := state[addr]
 	if strings.HasPrefix(addr, "tfgov_agent_token.") {
 		id = m.pool.ID + "/" + id
+	}
+	if strings.HasPrefix(addr, "tfgov_module_test_variable.") || strings.HasPrefix(addr, "tfgov_module_test_run.") {
+		id = m.org + "/mod/aws/" + id
 	}
 	if r := m.terraform(rt, "state", "rm", addr); r.code != 0 {
 		rt.Fatalf("terraform state rm %s: %s", addr, r.out)
@@ -232,6 +258,12 @@ func (m *scenario) fault(rt *rapid.T) {
 		"PATCH /api/v2/policies/{id}",
 		"POST /api/v2/team-workspaces",
 		"POST /api/v2/agent-pools/{id}/authentication-tokens",
+		"POST /api/v2/organizations/{org}/tests/registry-modules/private/{ns}/{name}/{provider}/vars",
+		"PATCH /api/v2/organizations/{org}/tests/registry-modules/private/{ns}/{name}/{provider}/vars/{id}",
+		"PATCH /api/v2/organizations/{org}/registry-modules/private/{ns}/{name}/{provider}/{version}",
+		"POST /api/v2/organizations/{org}/policy-sets",
+		"PATCH /api/v2/policy-sets/{id}",
+		"DELETE /api/v2/team-projects/{id}",
 	}
 	route := rapid.SampledFrom(routes).Draw(rt, "route")
 	f := sandbox.Fault{Route: route, Count: 1}

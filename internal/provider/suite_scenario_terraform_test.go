@@ -4,6 +4,7 @@ import (
 	"bufio"
 	"context"
 	"encoding/json"
+	"fmt"
 	"maps"
 	"os"
 	"path/filepath"
@@ -30,7 +31,9 @@ type tfRun struct {
 
 func (m *scenario) terraform(rt *rapid.T, args ...string) tfRun {
 	env := []string{"TF_CLI_CONFIG_FILE=" + m.rc, "TFE_ADDRESS=" + m.sb.address, "TFE_TOKEN=" + m.token, "TFE_ORGANIZATION=" + m.org}
-	_, exclusiveInState := m.readState(rt)["tfgov_workspace_team_access_exclusive.w1"]
+	state := m.readState(rt)
+	_, exclusiveInState := state["tfgov_workspace_team_access_exclusive.w1"]
+	_, prjInState := state[scenPrjExclusiveAddr]
 	out, code := runTerraformEnv(m.t, m.dir, env, args...)
 	r := tfRun{out: out, code: code}
 	sc := bufio.NewScanner(strings.NewReader(out))
@@ -45,7 +48,7 @@ func (m *scenario) terraform(rt *rapid.T, args ...string) tfRun {
 		if json.Unmarshal(sc.Bytes(), &line) == nil && line.Type == "diagnostic" && line.Diagnostic.Summary != "Provider development overrides are in effect" {
 			r.diags = append(r.diags, line.Diagnostic.Summary+": "+line.Diagnostic.Detail)
 			if line.Diagnostic.Severity == "error" && (strings.HasPrefix(line.Diagnostic.Summary, "Provider produced") || strings.Contains(line.Diagnostic.Detail, "bug in the provider")) {
-				r.blames = r.blames || !m.documentedStop(line.Diagnostic.Detail, exclusiveInState)
+				r.blames = r.blames || !m.documentedStop(line.Diagnostic.Detail, exclusiveInState) && !documentedProjectStop(line.Diagnostic.Detail, prjInState) && !m.documentedSetStop(line.Diagnostic.Detail)
 			}
 			for _, id := range objectIDRE.FindAllString(line.Diagnostic.Detail+" "+line.Diagnostic.Summary, -1) {
 				m.named[id] = true
@@ -54,6 +57,9 @@ func (m *scenario) terraform(rt *rapid.T, args ...string) tfRun {
 	}
 	if r.blames {
 		m.fail(rt, "terraform "+args[0]+" blames the provider", "terraform %s blames the provider:\n%s", strings.Join(args, " "), strings.Join(r.diags, "\n"))
+	}
+	if args[0] == "plan" {
+		m.planDiags = r.diags
 	}
 	m.logf(rt, "terraform %s: exit %d %s", strings.Join(args, " "), code, strings.Join(r.diags, " | "))
 	m.sb.srv.ClearFaults()
@@ -81,7 +87,9 @@ func (m *scenario) plan(rt *rapid.T) {
 	if r.code != 0 {
 		return
 	}
-	m.checkPlanCreates(rt, before, m.showPlan(rt), m.snapshot(rt))
+	changes, svc := m.showPlan(rt), m.snapshot(rt)
+	m.checkPlanCreates(rt, before, changes, svc)
+	m.checkShows(rt, changes, svc)
 }
 
 func (m *scenario) apply(rt *rapid.T) {
@@ -128,6 +136,7 @@ func (m *scenario) savedPlan(rt *rapid.T, between func(changes map[string]planCh
 	atPlan := m.snapshot(rt)
 	changes := m.showPlan(rt)
 	m.checkPlanCreates(rt, before, changes, atPlan)
+	m.checkShows(rt, changes, atPlan)
 	holds := between(changes, atPlan)
 	pre := m.snapshot(rt)
 	r = m.terraform(rt, "apply", "-json", "-input=false", "tfplan")
@@ -146,6 +155,7 @@ func (m *scenario) refreshOnly(rt *rapid.T) {
 func (m *scenario) afterApply(rt *rapid.T, before map[string]string, r tfRun, holds bool) {
 	after := m.readState(rt)
 	svc := m.snapshot(rt)
+	m.checkNoTakeover(rt, before, after, m.imports)
 	m.checkKept(rt, before, after, svc, r)
 	m.checkNoTwins(rt, svc, after)
 	if r.code == 0 {
@@ -154,6 +164,9 @@ func (m *scenario) afterApply(rt *rapid.T, before map[string]string, r tfRun, ho
 		m.writeConfig(rt)
 		if holds {
 			m.checkHolds(rt, svc)
+			m.checkProjectsHold(rt, svc)
+			m.checkPolicySetsHold(rt, svc)
+			m.checkRunHolds(rt, svc, after)
 		}
 	}
 }
@@ -171,6 +184,7 @@ func (m *scenario) readState(rt *rapid.T) map[string]string {
 		Resources []struct {
 			Mode, Type, Name string
 			Instances        []struct {
+				IndexKey   any            `json:"index_key"`
 				Attributes map[string]any `json:"attributes"`
 			} `json:"instances"`
 		} `json:"resources"`
@@ -189,7 +203,14 @@ func (m *scenario) readState(rt *rapid.T) map[string]string {
 			if r.Type == "tfgov_workspace_team_access_exclusive" {
 				id, _ = in.Attributes["workspace_id"].(string)
 			}
-			out[r.Type+"."+r.Name] = id
+			if r.Type == "tfgov_project_team_access_exclusive" {
+				id, _ = in.Attributes["project_id"].(string)
+			}
+			addr := r.Type + "." + r.Name
+			if in.IndexKey != nil {
+				addr += fmt.Sprintf("[%q]", fmt.Sprint(in.IndexKey))
+			}
+			out[addr] = id
 		}
 	}
 	return out
@@ -239,10 +260,16 @@ func (m *scenario) showPlan(rt *rapid.T) map[string]planChange {
 
 // scenService is what the service holds, read with the owner's token.
 type scenService struct {
-	policies map[string]scenPolicyOnService // by name
-	grants   map[[2]string]scenGrant        // (team ID, workspace ID)
-	tokens   map[string]string              // ID -> description
-	ids      map[string]bool                // every ID above
+	policies      map[string]scenPolicyOnService   // by name
+	grants        map[[2]string]scenGrant          // (team ID, workspace ID)
+	tokens        map[string]string                // ID -> description
+	vars          map[string]scenVariableOnService // by key
+	workspaces    map[string]scenWorkspace         // every workspace, by ID
+	runs          map[string]string                // test runs: ID -> status
+	deps          map[string]scenDepOnService      // by version, for the versions that exist
+	projectGrants map[string]scenGrant             // prj's, by team ID
+	sets          map[string]scenSetOnService      // policy sets, by name
+	ids           map[string]bool                  // every ID above
 }
 
 type scenPolicyOnService struct{ id, level, code string }
@@ -265,7 +292,8 @@ func (s scenService) tokenIDs() []string { return slices.Sorted(maps.Keys(s.toke
 
 func (m *scenario) snapshot(rt *rapid.T) scenService {
 	ctx := m.ctx
-	s := scenService{policies: map[string]scenPolicyOnService{}, grants: map[[2]string]scenGrant{}, tokens: map[string]string{}, ids: map[string]bool{}}
+	s := scenService{policies: map[string]scenPolicyOnService{}, grants: map[[2]string]scenGrant{}, tokens: map[string]string{}, ids: map[string]bool{},
+		vars: map[string]scenVariableOnService{}, deps: map[string]scenDepOnService{}, workspaces: map[string]scenWorkspace{}, runs: map[string]string{}}
 	pols, err := servicePolicies(ctx, m.owner, m.org)
 	m.must(rt, err)
 	for _, p := range pols {
@@ -274,7 +302,14 @@ func (m *scenario) snapshot(rt *rapid.T) scenService {
 		s.policies[p.Name] = scenPolicyOnService{id: p.ID, level: string(p.EnforcementLevel), code: code}
 		s.ids[p.ID] = true
 	}
-	for _, ws := range m.workspaces {
+	wss, err := m.owner.Workspaces.List(ctx, m.org, &tfe.WorkspaceListOptions{ListOptions: tfe.ListOptions{PageSize: 100}})
+	m.must(rt, err)
+	for _, ws := range wss.Items {
+		tags := map[string]bool{}
+		for _, t := range ws.TagNames {
+			tags[t] = true
+		}
+		s.workspaces[ws.ID] = scenWorkspace{name: ws.Name, tags: tags}
 		grants, err := serviceTeamAccess(ctx, m.owner, ws.ID)
 		m.must(rt, err)
 		for _, g := range grants {
@@ -288,6 +323,10 @@ func (m *scenario) snapshot(rt *rapid.T) scenService {
 		s.tokens[tk.ID] = tk.Description
 		s.ids[tk.ID] = true
 	}
+	m.snapshotModule(rt, &s)
+	m.snapshotRuns(rt, &s)
+	m.snapshotProjects(rt, &s)
+	m.snapshotPolicySets(rt, &s)
 	return s
 }
 

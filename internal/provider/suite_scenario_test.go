@@ -130,6 +130,24 @@ type scenario struct {
 	// does not judge their code until the configuration's code changes.
 	hidden    map[int]bool
 	updatedAt sandbox.PolicyUpdatedAt
+
+	ownersToken string // the owners team's: module tests need it
+	vars        map[int]scenVar
+	deps        map[int]scenDep
+	// foreign holds the IDs of objects made outside that this instance
+	// does not hold: a create must not take them over (invariant 7).
+	foreign map[string]bool
+
+	fleetTeam     *tfe.Team
+	fleetTeamName string
+	fleetIDs      []string // workspaces f0, f1 (made again: a new ID)
+	lookup        string   // the tfgov_workspaces filter (scenLookups); "" for none
+	allowEmpty    bool
+	run           scenRun
+
+	prj       scenProjects  // suite_scenario_projects_test.go
+	pset      scenPolicySet // suite_scenario_policy_sets_test.go
+	planDiags []string      // the last plan's diagnostics
 }
 
 func newScenario(t *testing.T, rt *rapid.T) *scenario {
@@ -145,7 +163,8 @@ func newScenario(t *testing.T, rt *rapid.T) *scenario {
 	}
 	m := &scenario{t: t, ctx: ctx, sb: sb, owner: c, org: sb.organization, rc: testCLIConfig(t),
 		policies: map[int]scenPolicy{}, grants: map[[2]int]string{}, tokens: map[int]bool{},
-		lowered: map[string]bool{}, named: map[string]bool{}, imports: map[string]string{}, hidden: map[int]bool{}, forgotten: map[string]bool{}, exclusiveTeams: map[int]bool{}}
+		lowered: map[string]bool{}, named: map[string]bool{}, imports: map[string]string{}, hidden: map[int]bool{}, forgotten: map[string]bool{}, exclusiveTeams: map[int]bool{},
+		vars: map[int]scenVar{}, deps: map[int]scenDep{}, foreign: map[string]bool{}}
 	dir, err := os.MkdirTemp("", "tfgov-scenario-") //nolint:usetesting // one per history, removed by close
 	if err != nil {
 		m.close()
@@ -153,11 +172,22 @@ func newScenario(t *testing.T, rt *rapid.T) *scenario {
 	}
 	m.dir = dir
 	m.ops, err = c.Teams.Create(ctx, m.org, tfe.TeamCreateOptions{Name: tfe.String("ops"), Visibility: tfe.String("organization"),
-		OrganizationAccess: &tfe.OrganizationAccessOptions{ManagePolicies: tfe.Bool(true), ManageAgentPools: tfe.Bool(true)}})
+		OrganizationAccess: &tfe.OrganizationAccessOptions{ManagePolicies: tfe.Bool(true), ManageAgentPools: tfe.Bool(true), ManageModules: tfe.Bool(true)}})
 	m.must(rt, err)
 	tt, err := c.TeamTokens.Create(ctx, m.ops.ID)
 	m.must(rt, err)
 	m.token = tt.Token
+	owners, err := c.Teams.List(ctx, m.org, &tfe.TeamListOptions{Names: []string{"owners"}})
+	m.must(rt, err)
+	ot, err := c.TeamTokens.Create(ctx, owners.Items[0].ID)
+	m.must(rt, err)
+	m.ownersToken = ot.Token
+	_, err = c.RegistryModules.Create(ctx, m.org, tfe.RegistryModuleCreateOptions{Name: tfe.String("mod"), Provider: tfe.String("aws"), RegistryName: tfe.PrivateRegistry})
+	m.must(rt, err)
+	for _, v := range scenVersions {
+		_, err := c.RegistryModules.CreateVersion(ctx, m.modID(), tfe.RegistryModuleCreateVersionOptions{Version: tfe.String(v)})
+		m.must(rt, err)
+	}
 	// ops is a member's team: the owner adds itself, so that the team token acts as a member.
 	for i := range scenWorkspaces {
 		ws, err := c.Workspaces.Create(ctx, m.org, tfe.WorkspaceCreateOptions{Name: tfe.String(fmt.Sprintf("w%d", i))})
@@ -172,8 +202,23 @@ func newScenario(t *testing.T, rt *rapid.T) *scenario {
 		m.must(rt, err)
 		m.teams = append(m.teams, tm)
 	}
+	m.fleetTeam, err = c.Teams.Create(ctx, m.org, tfe.TeamCreateOptions{Name: tfe.String("fleet"), Visibility: tfe.String("organization")})
+	m.must(rt, err)
+	m.fleetTeamName = "fleet"
+	for i := range scenFleet {
+		opts := tfe.WorkspaceCreateOptions{Name: tfe.String(fmt.Sprintf("f%d", i))}
+		if i == 0 {
+			opts.Tags = []*tfe.Tag{{Name: "fleet"}}
+		}
+		ws, err := c.Workspaces.Create(ctx, m.org, opts)
+		m.must(rt, err)
+		_, err = c.TeamAccess.Add(ctx, tfe.TeamAccessAddOptions{Access: tfe.Access(tfe.AccessAdmin), Team: m.ops, Workspace: ws})
+		m.must(rt, err)
+		m.fleetIDs = append(m.fleetIDs, ws.ID)
+	}
 	m.pool, err = c.AgentPools.Create(ctx, m.org, tfe.AgentPoolCreateOptions{Name: tfe.String("pool")})
 	m.must(rt, err)
+	m.setupProjects(rt)
 	m.writeConfig(rt)
 	return m
 }
@@ -225,16 +270,23 @@ func (m *scenario) must(rt *rapid.T, err error) {
 // to hunt one class of edge.
 func (m *scenario) actions() map[string]func(*rapid.T) {
 	all := map[string]func(*rapid.T){
-		"EditPolicy":      m.editPolicy,
-		"EditGrant":       m.editGrant,
-		"EditToken":       m.editToken,
-		"ToggleExclusive": m.toggleExclusive,
-		"Outside":         m.outside,
-		"Permission":      m.permission,
-		"Fault":           m.fault,
-		"Plan":            m.plan,
-		"Apply":           m.apply,
-		"SavedPlanApply":  m.savedPlanApply,
+		"EditPolicy":        m.editPolicy,
+		"EditGrant":         m.editGrant,
+		"EditToken":         m.editToken,
+		"ToggleExclusive":   m.toggleExclusive,
+		"EditVariable":      m.editVariable,
+		"EditDeprecation":   m.editDeprecation,
+		"EditLookup":        m.editLookup,
+		"Adopt":             m.adopt,
+		"EditRun":           m.editRun,
+		"EditProjectAccess": m.editProjectAccess,
+		"EditPolicySet":     m.editPolicySet,
+		"Outside":           m.outside,
+		"Permission":        m.permission,
+		"Fault":             m.fault,
+		"Plan":              m.plan,
+		"Apply":             m.apply,
+		"SavedPlanApply":    m.savedPlanApply,
 		// A permission change between a saved plan and its apply.
 		"SavedPlanPermission": m.savedPlanPermission,
 		"RefreshOnly":         m.refreshOnly,

@@ -2,6 +2,8 @@ package provider
 
 import (
 	"context"
+	"crypto/sha256"
+	"encoding/hex"
 
 	"github.com/hashicorp/terraform-plugin-framework-validators/resourcevalidator"
 	"github.com/hashicorp/terraform-plugin-framework/diag"
@@ -55,6 +57,9 @@ func variableValueAttributes(noun string, attrs map[string]schema.Attribute) map
 		MarkdownDescription: "Write-only value of the " + noun + " (Terraform 1.11 or later): sent to the API, never stored in the plan or state. " +
 			"Set `value_wo_version` with it, and change `value_wo_version` to send a new value: a change of `value_wo` alone is not seen. " +
 			"At most one of `value` and `value_wo` may be set. " +
+			"On a " + noun + " that is not sensitive, whose value the API returns, a change made outside Terraform shows in the next plan " +
+			"as `value_wo_version` set again, and the apply sends `value_wo` (the provider keeps a digest of the value it sent in private state); " +
+			"a sensitive one's cannot be noticed. " +
 			"Leaving out `value_wo` and `value_wo_version` later keeps the service's value, still out of the plan and state " +
 			"(`readable_value` stays null), so Terraform cannot notice a change made to it outside Terraform; setting `value` writes a new one.",
 	}
@@ -178,6 +183,43 @@ func (m *variableValue) fromService(value string, sensitive bool) {
 // always in state; an import's first read knows neither, so it reads the value).
 func (m *variableValue) writeOnlyValue() bool {
 	return !m.ValueWOVersion.IsNull() || (m.Value.IsNull() && !m.Sensitive.IsNull() && !m.Sensitive.ValueBool())
+}
+
+// recordWrittenValue keeps a digest of the value value_wo sent (sent; nil for none) to an object
+// that is not sensitive, whose value the service returns: the refresh compares them
+// (changedOutside), so that a change made outside Terraform shows in the plan.
+func recordWrittenValue(ctx context.Context, priv privateSetter, sensitive bool, sent *string) diag.Diagnostics {
+	if sent == nil || sensitive {
+		return priv.SetKey(ctx, writtenValueKey, nil)
+	}
+	return priv.SetKey(ctx, writtenValueKey, privateValue(valueDigest(*sent)))
+}
+
+// recordUpdatedValue records what an update sent (sent; nil for no value), with value_wo when
+// writeOnly: a new digest, or none once a value or a sensitive flag replaced it.
+func recordUpdatedValue(ctx context.Context, priv privateSetter, sensitive, writeOnly bool, sent *string) diag.Diagnostics {
+	switch {
+	case sent != nil && writeOnly:
+		return recordWrittenValue(ctx, priv, sensitive, sent)
+	case sent != nil || sensitive:
+		return recordWrittenValue(ctx, priv, sensitive, nil)
+	}
+	return nil
+}
+
+// changedOutside, in a refresh of m (state set from the service's value and sensitive flag),
+// clears value_wo_version when the service's value of a write-only object that is not sensitive
+// differs from the one value_wo sent: the plan shows it set again, and the update sends value_wo.
+func (m *variableValue) changedOutside(ctx context.Context, priv privateGetter, value string, sensitive bool, diags *diag.Diagnostics) {
+	if sum, ok := privateJSON[string](ctx, priv, writtenValueKey, diags); ok && !m.ValueWOVersion.IsNull() && !sensitive && sum != valueDigest(value) {
+		m.ValueWOVersion = types.Int64Null()
+	}
+}
+
+// valueDigest is the first 8 bytes of the value's SHA-256, in hex.
+func valueDigest(value string) string {
+	sum := sha256.Sum256([]byte(value))
+	return hex.EncodeToString(sum[:8])
 }
 
 // movedValue is the value a tfe_*_variable's state moves to: a sensitive one keeps the last
