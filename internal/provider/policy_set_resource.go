@@ -464,7 +464,9 @@ func (r *policySetResource) Read(ctx context.Context, req resource.ReadRequest, 
 	if state.VersionID.IsUnknown() {
 		state.VersionID = types.StringNull()
 	}
-	state.GovernedWorkspaces = r.governedNow(ctx, org, scopeOfSet(ps), &resp.Diagnostics)
+	if gw, ok := r.refreshGoverned(ctx, org, scopeOfSet(ps), &resp.Diagnostics); ok {
+		state.GovernedWorkspaces = gw
+	}
 	resp.Diagnostics.Append(resp.State.Set(ctx, &state)...)
 }
 
@@ -666,7 +668,12 @@ func (r *policySetResource) planGoverned(ctx context.Context, plan, prior *polic
 			"The scope names a workspace or project unknown until apply, so which workspaces the set governs is known only after apply.")
 		return
 	}
-	wss, err := r.data.scopedWorkspaces(ctx, org)
+	wss, err := r.data.everyWorkspace(ctx, org)
+	if errors.Is(err, errNotEveryWorkspace) {
+		diags.AddAttributeError(path.Root("governed_workspaces"), `Policy set needs "View all workspaces"`,
+			fmt.Sprintf("Policy set %q: %s. The plan would otherwise show a partial governed_workspaces as complete.", plan.Name.ValueString(), err))
+		return
+	}
 	if err != nil {
 		diags.AddError("Error listing workspaces", fmt.Sprintf("Listing the workspaces of organization %s to compute what policy set %q governs: %s",
 			org, plan.Name.ValueString(), workspaceListError(err)))
@@ -769,9 +776,19 @@ func (r *policySetResource) appliedGoverned(ctx context.Context, planned, applie
 	return r.governedNow(ctx, org, scope, diags)
 }
 
-// governedNow is what scope governs among org's workspaces now (the shared list).
+// refreshGoverned is governedNow for a refresh, which keeps the value in state (ok false) for a token
+// not proven to see every workspace: the plan then fails naming the permission; a destroy still works.
+func (r *policySetResource) refreshGoverned(ctx context.Context, org string, scope setScope, diags *diag.Diagnostics) (types.Map, bool) {
+	if sees, err := r.data.seesEveryParent(ctx, workspaceGrants, org); err == nil && !sees {
+		tflog.Debug(ctx, "The API token is not proven to see every workspace: governed_workspaces kept as in state", map[string]any{"organization": org})
+		return types.MapNull(types.StringType), false
+	}
+	return r.governedNow(ctx, org, scope, diags), true
+}
+
+// governedNow is what scope governs among org's workspaces now (the shared list), for a token proven to see them all.
 func (r *policySetResource) governedNow(ctx context.Context, org string, scope setScope, diags *diag.Diagnostics) types.Map {
-	wss, err := r.data.scopedWorkspaces(ctx, org)
+	wss, err := r.data.everyWorkspace(ctx, org)
 	if err != nil {
 		diags.AddError("Error listing workspaces", fmt.Sprintf("Listing the workspaces of organization %s: %s", org, workspaceListError(err)))
 		return types.MapNull(types.StringType)
