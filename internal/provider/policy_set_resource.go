@@ -63,6 +63,8 @@ type policySetResourceModel struct {
 	Source             types.String `tfsdk:"source"`
 	SourceSHA256       types.String `tfsdk:"source_sha256"`
 	VersionID          types.String `tfsdk:"version_id"`
+	VCSRepo            types.Object `tfsdk:"vcs_repo"`
+	PoliciesPath       types.String `tfsdk:"policies_path"`
 	Scope              types.Object `tfsdk:"scope"`
 	GovernedWorkspaces types.Map    `tfsdk:"governed_workspaces"`
 }
@@ -105,6 +107,7 @@ func (m *policySetResourceModel) set(ps *tfe.PolicySet, org string) {
 	if len(pols) > 0 || !m.PolicyIDs.IsNull() {
 		m.PolicyIDs = stringSet(pols)
 	}
+	m.VCSRepo, m.PoliciesPath = vcsRepoObject(ps.VCSRepo), nullIfEmpty(ps.PoliciesPath)
 	m.Scope = scopeOfSet(ps).object()
 }
 
@@ -193,6 +196,8 @@ func (r *policySetResource) Schema(_ context.Context, _ resource.SchemaRequest, 
 				Computed:            true,
 				MarkdownDescription: "ID of the policy set version this resource uploaded last (`polsetver-<id>`), once `ready`.",
 			},
+			"vcs_repo":      vcsRepoSchema(),
+			"policies_path": policiesPathSchema(),
 			"scope": schema.SingleNestedAttribute{
 				Optional: true, Computed: true,
 				MarkdownDescription: "Where the set applies, the whole of it: what is not here is removed from the set. Leave `scope` out to leave the set's scope as it is. " +
@@ -227,7 +232,7 @@ func (r *policySetResource) Schema(_ context.Context, _ resource.SchemaRequest, 
 }
 
 func (r *policySetResource) ConfigValidators(context.Context) []resource.ConfigValidator {
-	return []resource.ConfigValidator{resourcevalidator.Conflicting(path.MatchRoot("policy_ids"), path.MatchRoot("source"))}
+	return []resource.ConfigValidator{resourcevalidator.Conflicting(path.MatchRoot("policy_ids"), path.MatchRoot("source"), path.MatchRoot("vcs_repo"))}
 }
 
 // ValidateConfig refuses the combinations the service refuses, naming the attributes, skipping unknowns.
@@ -247,6 +252,7 @@ func (r *policySetResource) ValidateConfig(ctx context.Context, req resource.Val
 	if sentinelNoAgent && !cfg.PolicyToolVersion.IsNull() && !cfg.PolicyToolVersion.IsUnknown() {
 		resp.Diagnostics.AddAttributeError(path.Root("policy_tool_version"), "policy_tool_version needs an agent", "policy_tool_version is the version an agent runs: set agent_enabled = true, or use kind = \"opa\".")
 	}
+	validateVCSRepo(cfg.VCSRepo, &resp.Diagnostics)
 	if cfg.Scope.IsNull() || cfg.Scope.IsUnknown() {
 		return
 	}
@@ -305,6 +311,10 @@ func (r *policySetResource) ModifyPlan(ctx context.Context, req resource.ModifyP
 				"Make a new %s set beside this one, move the scope to it, then remove this one.", prior.Name.ValueString(), prior.Kind.ValueString(), plan.Kind.ValueString()))
 		return
 	}
+	if why := vcsContentSwitch(prior, &plan); why != "" {
+		resp.Diagnostics.AddAttributeError(path.Root("vcs_repo"), "A policy set cannot move to or from a VCS repository", why)
+		return
+	}
 	agent := plan.Kind.ValueString() == string(tfe.OPA) || cfg.AgentEnabled.ValueBool()
 	if cfg.AgentEnabled.IsNull() && !plan.Kind.IsUnknown() {
 		plan.AgentEnabled = types.BoolValue(agent)
@@ -345,6 +355,7 @@ func (r *policySetResource) Create(ctx context.Context, req resource.CreateReque
 		Global: tfe.Bool(scope.Global), AgentEnabled: plan.AgentEnabled.ValueBoolPointer(), PolicyToolVersion: plan.PolicyToolVersion.ValueStringPointer(),
 		Policies: policyRefs(setStrings(plan.PolicyIDs)), Workspaces: workspaceRefs(scope.WorkspaceIDs), WorkspaceExclusions: workspaceRefs(scope.ExcludedWorkspaceIDs),
 		Projects: projectRefs(scope.ProjectIDs), ProjectExclusions: projectRefs(scope.ExcludedProjectIDs), TagSelectors: scope.selectors(),
+		VCSRepo: vcsRepoOptions(plan.VCSRepo), PoliciesPath: plan.PoliciesPath.ValueStringPointer(),
 	}
 	if plan.Overridable.ValueBool() {
 		opts.Overridable = tfe.Bool(true)
@@ -509,6 +520,10 @@ func (r *policySetResource) Update(ctx context.Context, req resource.UpdateReque
 	}
 	if want.Global != have.Global {
 		opts.Global, changed = tfe.Bool(want.Global), true
+	}
+	if !plan.VCSRepo.IsNull() && (!plan.VCSRepo.Equal(state.VCSRepo) || !plan.PoliciesPath.Equal(state.PoliciesPath)) {
+		// The service takes the repository whole; policies-path "" is the root.
+		opts.VCSRepo, opts.PoliciesPath, changed = vcsRepoOptions(plan.VCSRepo), tfe.String(plan.PoliciesPath.ValueString()), true
 	}
 	if want.MatchAll != have.MatchAll && len(want.selectors()) > 0 {
 		opts.TagSelectorMatchingLogic, changed = jsonapi.NewNullableAttrWithValue(matchLogic(want)), true
@@ -758,6 +773,7 @@ func checkPolicySetWritten(want, got policySetResourceModel, diags *diag.Diagnos
 	}{
 		{"name", want.Name, got.Name}, {"kind", want.Kind, got.Kind}, {"agent_enabled", want.AgentEnabled, got.AgentEnabled},
 		{"policy_tool_version", want.PolicyToolVersion, got.PolicyToolVersion}, {"scope", want.Scope, got.Scope},
+		{"vcs_repo", want.VCSRepo, got.VCSRepo}, {"policies_path", want.PoliciesPath, got.PoliciesPath},
 	} {
 		if !c.want.IsUnknown() && !c.want.Equal(c.got) {
 			diags.AddAttributeError(path.Root(c.name), "The API did not apply "+c.name, fmt.Sprintf("Planned %s, the API answered %s.", c.want, c.got))

@@ -73,7 +73,9 @@ type setVCSInput struct {
 }
 
 // versioned: its policies come from versions (uploaded, or a repository's).
-func (st *state) versioned(ps *policySet) bool { return ps.VCSRepo != nil || st.versionsOf(ps.ID) != nil }
+func (st *state) versioned(ps *policySet) bool {
+	return ps.VCSRepo != nil || st.versionsOf(ps.ID) != nil
+}
 
 func canManagePolicies(a orgAccess) bool { return a.ManagePolicies }
 
@@ -142,8 +144,8 @@ func (st *state) policySetResource(ps *policySet) resource {
 			"tag-selector-matching-logic": logic,
 			"created-at":                  timestamp(ps.CreatedAt),
 			"updated-at":                  timestamp(ps.UpdatedAt),
-			"vcs-repo":      setVCSResource(ps.VCSRepo),
-			"policies-path": nullableString(ps.PoliciesPath),
+			"vcs-repo":                    setVCSResource(ps.VCSRepo),
+			"policies-path":               nullableString(ps.PoliciesPath),
 		},
 		Relationships: map[string]any{
 			"organization":    relOne("organizations", ps.Org),
