@@ -133,7 +133,7 @@ func (r *policySetResource) Schema(_ context.Context, _ resource.SchemaRequest, 
 		}
 	}
 	resp.Schema = schema.Schema{
-		MarkdownDescription: "A policy set of an organization: its policies (individual `policy_ids`, or a `source` directory uploaded as a version) " +
+		MarkdownDescription: "A policy set of an organization: its policies (individual `policy_ids`, a `source` directory uploaded as a version, or a `vcs_repo`, at most one of them) " +
 			"and, with `scope`, the whole of where they apply: global, workspaces, projects, exclusions and tag selectors, in one place.\n\n" +
 			"The plan computes `governed_workspaces` (name → ID) from the proposed scope and the organization's workspace list " +
 			"(a request per 100 workspaces, shared by every set of the organization; no workspace is read by ID), and a warning names every workspace " +
@@ -180,7 +180,7 @@ func (r *policySetResource) Schema(_ context.Context, _ resource.SchemaRequest, 
 			},
 			"policy_ids": schema.SetAttribute{
 				ElementType: types.StringType, Optional: true,
-				MarkdownDescription: "IDs of the policies of the set (`pol-<id>`, of the set's kind). Not with `source`: a set holds individual policies or versions, never both.",
+				MarkdownDescription: "IDs of the policies of the set (`pol-<id>`, of the set's kind). Not with `source` or `vcs_repo`: a set holds individual policies or versions, never both.",
 			},
 			"source": schema.StringAttribute{
 				Optional: true,

@@ -479,7 +479,7 @@ func TestAccPolicySetResource_example(t *testing.T) {
 	}
 	dir := t.TempDir()
 	src := filepath.Join(repoRoot(), "examples", "resources", "tfgov_policy_set")
-	for _, f := range []string{"resource.tf", "required-tags.sentinel", "policies/policies.hcl", "policies/tags.rego", "policies/tags_test.rego"} {
+	for _, f := range []string{"resource.tf", "vcs.tf", "required-tags.sentinel", "policies/policies.hcl", "policies/tags.rego", "policies/tags_test.rego"} {
 		b, err := os.ReadFile(filepath.Join(src, f))
 		if err != nil {
 			t.Fatal(err)
@@ -493,7 +493,7 @@ func TestAccPolicySetResource_example(t *testing.T) {
 		t.Fatal(err)
 	}
 	env := []string{"TF_CLI_CONFIG_FILE=" + rc, "CHECKPOINT_DISABLE=1", "TF_IN_AUTOMATION=1", "TFE_ADDRESS=" + sb.address, "TFE_TOKEN=" + sb.token,
-		"TFE_ORGANIZATION=" + org, "TFE_HOSTNAME=", "TF_VAR_payments_project_id=" + payments.ID, "TF_VAR_platform_project_id=" + platform.ID}
+		"TFE_ORGANIZATION=" + org, "TFE_HOSTNAME=", "TF_VAR_payments_project_id=" + payments.ID, "TF_VAR_platform_project_id=" + platform.ID, "TF_VAR_oauth_token_id=" + oauthToken(t, c, org)}
 	tf := func(wantCode int, args ...string) string {
 		t.Helper()
 		out, code := runTerraformEnv(t, dir, env, append(args, "-no-color")...)
@@ -531,6 +531,7 @@ func TestAccPolicySetResource_example(t *testing.T) {
 		"baseline":   {"pay-api", "pay-legacy", "platform-net", "shop-prod"},
 		"production": {"pay-api", "platform-net", "shop-prod"},
 		"uploaded":   {"pay-api", "pay-legacy"},
+		"from_vcs":   {"platform-net"},
 	})
 	tf(0, "plan", "-detailed-exitcode")
 	if _, err := c.Workspaces.Create(ctx, org, tfe.WorkspaceCreateOptions{Name: tfe.String("pay-batch"), Project: payments}); err != nil {

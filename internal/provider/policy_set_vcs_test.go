@@ -17,8 +17,13 @@ import (
 // its token's ID. The sandbox contacts no VCS; a live organization would need a real VCS token.
 func testAccOAuthToken(t *testing.T) string {
 	t.Helper()
-	c := testAccClient(t)
-	oc, err := c.OAuthClients.Create(context.Background(), testAccOrganization(), tfe.OAuthClientCreateOptions{
+	return oauthToken(t, testAccClient(t), testAccOrganization())
+}
+
+// oauthToken is testAccOAuthToken in organization org of c.
+func oauthToken(t *testing.T, c *tfe.Client, org string) string {
+	t.Helper()
+	oc, err := c.OAuthClients.Create(context.Background(), org, tfe.OAuthClientCreateOptions{
 		Name: tfe.String(testAccName("vcs")), APIURL: tfe.String("https://api.github.com"), HTTPURL: tfe.String("https://github.com"),
 		OAuthToken: tfe.String("ghp_not-a-real-token"), ServiceProvider: tfe.ServiceProvider(tfe.ServiceProviderGithub),
 	})
