@@ -692,7 +692,7 @@ func TestPolicySets_vcsRepo(t *testing.T) {
 	}
 	check(upd, "stage", "policies/stage")
 
-	pol, err := w.owner.Policies.Create(ctx, w.org, tfe.PolicyCreateOptions{Name: tfe.String("p"), Kind: tfe.Sentinel, Enforce: []*tfe.EnforcementOptions{{Path: tfe.String("p.sentinel"), Mode: tfe.EnforcementMode(tfe.EnforcementAdvisory)}}})
+	pol, err := w.owner.Policies.Create(ctx, w.org, tfe.PolicyCreateOptions{Name: tfe.String("p"), Kind: tfe.Sentinel, EnforcementLevel: tfe.EnforcementMode(tfe.EnforcementAdvisory)})
 	if err != nil {
 		t.Fatal(err)
 	}
