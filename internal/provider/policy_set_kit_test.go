@@ -193,13 +193,13 @@ func (policySetKit) importMissing() covered[importKit] {
 
 func (policySetKit) generateConfig() covered[adoptionKit] {
 	return cover(adoptionKit{make: func(e *adoptionEnv) (string, int) {
-		for _, name := range []string{"first", "second"} {
-			ps, err := e.c.PolicySets.Create(e.ctx, e.org, tfe.PolicySetCreateOptions{Name: tfe.String(e.prefix + "-" + name), Description: tfe.String("made outside Terraform"), Workspaces: []*tfe.Workspace{e.ws}})
+		for _, name := range []string{"first", "second"} { // "-set-": not the parameter kit's set
+			ps, err := e.c.PolicySets.Create(e.ctx, e.org, tfe.PolicySetCreateOptions{Name: tfe.String(e.prefix + "-set-" + name), Description: tfe.String("made outside Terraform"), Workspaces: []*tfe.Workspace{e.ws}})
 			if err != nil {
 				e.t.Fatalf("policy set: %v", err)
 			}
 			e.t.Cleanup(func() { _ = e.c.PolicySets.Delete(context.Background(), ps.ID) })
 		}
-		return fmt.Sprintf("search = %q", e.prefix), 2
+		return fmt.Sprintf("search = %q", e.prefix+"-set-"), 2
 	}})
 }
