@@ -32,6 +32,7 @@
 //	policy_upload_tests.go  tfgov_policy_upload's tests_wo
 //	policy_upload_claim.go  one uploader per policy, refused at plan otherwise
 //	policy_set_scope.go     which workspaces a policy set governs: the pure function, computed at plan
+//	policy_set_vcs.go       a policy set from a VCS repository: vcs_repo and policies_path
 //	team_access_permissions.go access levels; the `permissions` object its data sources share
 //	team_access_plans.go    what one plan declared per parent (a grantParentKind): a grant its exclusive set leaves out
 //	team_project_access_permissions.go its levels; `project_access` and `workspace_access`, shared with its data source

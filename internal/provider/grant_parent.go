@@ -253,14 +253,7 @@ func (d *providerData) parentGone(ctx context.Context, k *grantParentKind, id st
 	if !slices.ContainsFunc(teamIDs, func(id string) bool { _, ok := teams.lookup(id); return ok }) {
 		return false
 	}
-	sees := false
-	for _, t := range teams.byID {
-		if slices.ContainsFunc(t.Users, func(u *tfe.User) bool { return u != nil && u.ID == d.caller.ID }) &&
-			(t.Name == "owners" || (t.OrganizationAccess != nil && k.seesEvery(t.OrganizationAccess))) {
-			sees = true
-		}
-	}
-	if !sees {
+	if sees, _ := d.seesEveryParent(ctx, k, org); !sees {
 		return false
 	}
 	listed, ok := k.listedInOrganization(d, ctx, org, id)
@@ -401,4 +394,24 @@ func teamProjectAccessPages(c *tfe.Client, prjID string, size int) func(context.
 // listTeamProjectAccess lists every grant of a project the token sees, afresh (no shared list).
 func listTeamProjectAccess(ctx context.Context, c *tfe.Client, prjID string) ([]*tfe.TeamProjectAccess, error) {
 	return tfeclient.ListAll(ctx, teamProjectAccessPages(c, prjID, bulkPageSize))
+}
+
+// seesEveryParent: the token's user is, in org's shared team list, an owner or in a team whose
+// organization access shows every parent of the kind. A token naming no user (team, organization)
+// is not proven. DESIGN.md "Governed workspaces".
+func (d *providerData) seesEveryParent(ctx context.Context, k *grantParentKind, org string) (bool, error) {
+	if d.caller == nil || d.caller.ID == "" || d.caller.IsServiceAccount {
+		return false, nil
+	}
+	teams, err := d.organizationTeams(ctx, org)
+	if err != nil || teams.parentMissing {
+		return false, err
+	}
+	for _, t := range teams.byID {
+		if slices.ContainsFunc(t.Users, func(u *tfe.User) bool { return u != nil && u.ID == d.caller.ID }) &&
+			(t.Name == "owners" || (t.OrganizationAccess != nil && k.seesEvery(t.OrganizationAccess))) {
+			return true, nil
+		}
+	}
+	return false, nil
 }

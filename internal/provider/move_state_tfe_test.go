@@ -96,7 +96,7 @@ func TestMoveStateFromTFE(t *testing.T) {
 			raw: `{"id":"polset-1","name":"s","description":"","organization":"org","kind":"sentinel","global":false,"agent_enabled":false,"overridable":false,"policy_tool_version":"","policies_path":"","policy_ids":["pol-1"],"workspace_ids":["ws-1"],"vcs_repo":[],"slug":null}`,
 			want: map[string]string{
 				"id": `"polset-1"`, "name": `"s"`, "organization": `"org"`, "description": "<null>", "kind": `"sentinel"`, "policy_tool_version": "<null>",
-				"scope.global": "false", "scope.tag_match": `"any"`, "source": "<null>",
+				"scope.global": "false", "scope.tag_match": `"any"`, "source": "<null>", "vcs_repo": "<null>", "policies_path": "<null>",
 			},
 		},
 		{
@@ -106,7 +106,11 @@ func TestMoveStateFromTFE(t *testing.T) {
 		},
 		{
 			name: "policy set from a VCS repository", r: NewPolicySetResource(), address: tfe, source: "tfe_policy_set", version: 0,
-			raw: `{"id":"polset-3","name":"v","organization":"org","vcs_repo":[{"identifier":"acme/policies"}]}`, wantPath: "vcs_repo", wantErr: "tfgov_policy_set uploads versions from a `source` directory",
+			raw: `{"id":"polset-3","name":"v","organization":"org","policies_path":"prod","vcs_repo":[{"identifier":"acme/policies","branch":"main","ingress_submodules":true,"oauth_token_id":"ot-1","github_app_installation_id":""}]}`,
+			want: map[string]string{
+				"vcs_repo.identifier": `"acme/policies"`, "vcs_repo.branch": `"main"`, "vcs_repo.ingress_submodules": "true", "vcs_repo.oauth_token_id": `"ot-1"`,
+				"vcs_repo.github_app_installation_id": "<null>", "policies_path": `"prod"`,
+			},
 		},
 		{
 			name: "team access fixed", r: NewTeamAccessResource(), address: tfe, source: "tfe_team_access", version: 1,

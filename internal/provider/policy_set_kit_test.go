@@ -60,8 +60,9 @@ func policySetAllowance(b stateBudgets, i statesize.Instance) int {
 }
 
 // requestBudgets: N sets, each attached to one of W = 3 workspaces. A refresh is the
-// organization's set list and its workspace list, a page each per 100, shared by every set; each plan
-// walk (the apply's too) computes governed_workspaces from the workspace list; nothing is read by ID.
+// organization's set list, its workspace list and its team list (which proves the token sees every
+// workspace), a page each per 100, shared by every set; each plan walk (the apply's too) computes
+// governed_workspaces from the workspace and team lists; nothing is read by ID.
 func (policySetKit) requestBudgets() covered[map[string]budgetCase] {
 	return cover(map[string]budgetCase{"policy_set": {
 		row: "`tfgov_policy_set` (each attached to a workspace)",
@@ -101,16 +102,16 @@ output "ids" { value = { for k, r in tfgov_policy_set.r : k => r.id } }
 			}
 		},
 		reads: refreshReads(routePolicySets, false, false, func(op budgetOp, _, _ int) map[string]int {
-			return map[string]int{routeWorkspaces: 1}
+			return map[string]int{routeWorkspaces: 1, routeTeams: 1}
 		}),
 		budget: func(op budgetOp, n, p int) int {
 			return starts(op) + map[budgetOp]int{
-				opCreate:  n + 2,     // POST; the workspace list in each walk's plan
-				opPlan:    p + 1,     // the set list; the workspace list
-				opDrift:   p + 1,     // the same
-				opUpdate:  p + 2 + n, // the lists, the apply walk's workspace list, PATCH
-				opImport:  n + p + 1, // a read by ID naming the organization; the lists
-				opDestroy: p + 1 + n, // the lists, DELETE
+				opCreate:  n + 4,     // POST; the workspace and team lists in each walk's plan
+				opPlan:    p + 2,     // the set list; the workspace and team lists
+				opDrift:   p + 2,     // the same
+				opUpdate:  p + 4 + n, // the lists, the apply walk's workspace and team lists, PATCH
+				opImport:  n + p + 2, // a read by ID naming the organization; the lists
+				opDestroy: p + 2 + n, // the lists, DELETE
 			}[op]
 		},
 	}})
@@ -118,6 +119,7 @@ output "ids" { value = { for k, r in tfgov_policy_set.r : k => r.id } }
 
 const (
 	routePolicySets = "GET /api/v2/organizations/{org}/policy-sets"
+	routeTeams      = "GET /api/v2/organizations/{org}/teams"
 	routeWorkspaces = "GET /api/v2/organizations/{org}/workspaces"
 )
 
@@ -191,13 +193,13 @@ func (policySetKit) importMissing() covered[importKit] {
 
 func (policySetKit) generateConfig() covered[adoptionKit] {
 	return cover(adoptionKit{make: func(e *adoptionEnv) (string, int) {
-		for _, name := range []string{"first", "second"} {
-			ps, err := e.c.PolicySets.Create(e.ctx, e.org, tfe.PolicySetCreateOptions{Name: tfe.String(e.prefix + "-" + name), Description: tfe.String("made outside Terraform"), Workspaces: []*tfe.Workspace{e.ws}})
+		for _, name := range []string{"first", "second"} { // "-set-": not the parameter kit's set
+			ps, err := e.c.PolicySets.Create(e.ctx, e.org, tfe.PolicySetCreateOptions{Name: tfe.String(e.prefix + "-set-" + name), Description: tfe.String("made outside Terraform"), Workspaces: []*tfe.Workspace{e.ws}})
 			if err != nil {
 				e.t.Fatalf("policy set: %v", err)
 			}
 			e.t.Cleanup(func() { _ = e.c.PolicySets.Delete(context.Background(), ps.ID) })
 		}
-		return fmt.Sprintf("search = %q", e.prefix), 2
+		return fmt.Sprintf("search = %q", e.prefix+"-set-"), 2
 	}})
 }

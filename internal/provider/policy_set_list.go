@@ -47,7 +47,7 @@ func (l *policySetList) List(ctx context.Context, req list.ListRequest, resp *li
 		case all.parentMissing:
 			diags.AddError("Error listing policy sets", l.data.organizationPoliciesError(ctx, org, errNoPolicySetNamed))
 		default:
-			wss, err := l.data.scopedWorkspaces(ctx, org)
+			wss, err := l.data.everyWorkspace(ctx, org)
 			if err != nil {
 				diags.AddError("Error listing workspaces", workspaceListError(err))
 				break

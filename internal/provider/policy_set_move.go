@@ -3,6 +3,7 @@ package provider
 import (
 	"context"
 
+	tfe "github.com/hashicorp/go-tfe"
 	"github.com/hashicorp/terraform-plugin-framework/diag"
 	"github.com/hashicorp/terraform-plugin-framework/resource"
 	"github.com/hashicorp/terraform-plugin-framework/types"
@@ -22,8 +23,8 @@ func (r *policySetResource) MoveState(context.Context) []resource.StateMover {
 }
 
 // movePolicySetV0: `global` and `workspace_ids` become `scope`, `policy_ids` stays; the refresh after
-// the move reads the rest of the scope (projects, exclusions, tags) and what the set governs. A set
-// from a VCS repository cannot move: tfgov uploads versions from a directory instead.
+// the move reads the rest of the scope (projects, exclusions, tags) and what the set governs;
+// `vcs_repo`'s one block becomes the attribute, `policies_path` stays.
 func movePolicySetV0(s tfeState, _ *diag.Diagnostics) any {
 	m := &policySetResourceModel{}
 	m.ID = s.required("id")
@@ -40,10 +41,20 @@ func movePolicySetV0(s tfeState, _ *diag.Diagnostics) any {
 	}
 	m.AgentEnabled = s.boolean("agent_enabled")
 	m.PolicyToolVersion = s.optionalStr("policy_tool_version")
-	var vcs []any
+	m.VCSRepo, m.PoliciesPath = types.ObjectNull(vcsRepoAttrTypes), s.optionalStr("policies_path")
+	var vcs []struct {
+		Identifier        string `json:"identifier"`
+		Branch            string `json:"branch"`
+		IngressSubmodules bool   `json:"ingress_submodules"`
+		OAuthTokenID      string `json:"oauth_token_id"`
+		GHAInstallationID string `json:"github_app_installation_id"`
+	}
 	if s.value("vcs_repo", &vcs, false) && len(vcs) > 0 {
-		s.fail("vcs_repo", "is set: tfgov_policy_set uploads versions from a `source` directory and does not manage VCS-backed sets")
-		return nil
+		v := vcs[0]
+		m.VCSRepo = vcsRepoObject(&tfe.VCSRepo{Identifier: v.Identifier, Branch: v.Branch, IngressSubmodules: v.IngressSubmodules, OAuthTokenID: v.OAuthTokenID, GHAInstallationID: v.GHAInstallationID})
+	}
+	if m.VCSRepo.IsNull() {
+		m.PoliciesPath = types.StringNull() // tfe writes "" without a repository
 	}
 	var ids []string
 	m.PolicyIDs = types.SetNull(types.StringType)

@@ -63,6 +63,8 @@ type policySetResourceModel struct {
 	Source             types.String `tfsdk:"source"`
 	SourceSHA256       types.String `tfsdk:"source_sha256"`
 	VersionID          types.String `tfsdk:"version_id"`
+	VCSRepo            types.Object `tfsdk:"vcs_repo"`
+	PoliciesPath       types.String `tfsdk:"policies_path"`
 	Scope              types.Object `tfsdk:"scope"`
 	GovernedWorkspaces types.Map    `tfsdk:"governed_workspaces"`
 }
@@ -105,6 +107,7 @@ func (m *policySetResourceModel) set(ps *tfe.PolicySet, org string) {
 	if len(pols) > 0 || !m.PolicyIDs.IsNull() {
 		m.PolicyIDs = stringSet(pols)
 	}
+	m.VCSRepo, m.PoliciesPath = vcsRepoObject(ps.VCSRepo), nullIfEmpty(ps.PoliciesPath)
 	m.Scope = scopeOfSet(ps).object()
 }
 
@@ -130,7 +133,7 @@ func (r *policySetResource) Schema(_ context.Context, _ resource.SchemaRequest, 
 		}
 	}
 	resp.Schema = schema.Schema{
-		MarkdownDescription: "A policy set of an organization: its policies (individual `policy_ids`, or a `source` directory uploaded as a version) " +
+		MarkdownDescription: "A policy set of an organization: its policies (individual `policy_ids`, a `source` directory uploaded as a version, or a `vcs_repo`, at most one of them) " +
 			"and, with `scope`, the whole of where they apply: global, workspaces, projects, exclusions and tag selectors, in one place.\n\n" +
 			"The plan computes `governed_workspaces` (name → ID) from the proposed scope and the organization's workspace list " +
 			"(a request per 100 workspaces, shared by every set of the organization; no workspace is read by ID), and a warning names every workspace " +
@@ -177,7 +180,7 @@ func (r *policySetResource) Schema(_ context.Context, _ resource.SchemaRequest, 
 			},
 			"policy_ids": schema.SetAttribute{
 				ElementType: types.StringType, Optional: true,
-				MarkdownDescription: "IDs of the policies of the set (`pol-<id>`, of the set's kind). Not with `source`: a set holds individual policies or versions, never both.",
+				MarkdownDescription: "IDs of the policies of the set (`pol-<id>`, of the set's kind). Not with `source` or `vcs_repo`: a set holds individual policies or versions, never both.",
 			},
 			"source": schema.StringAttribute{
 				Optional: true,
@@ -193,6 +196,8 @@ func (r *policySetResource) Schema(_ context.Context, _ resource.SchemaRequest, 
 				Computed:            true,
 				MarkdownDescription: "ID of the policy set version this resource uploaded last (`polsetver-<id>`), once `ready`.",
 			},
+			"vcs_repo":      vcsRepoSchema(),
+			"policies_path": policiesPathSchema(),
 			"scope": schema.SingleNestedAttribute{
 				Optional: true, Computed: true,
 				MarkdownDescription: "Where the set applies, the whole of it: what is not here is removed from the set. Leave `scope` out to leave the set's scope as it is. " +
@@ -230,7 +235,7 @@ func (r *policySetResource) Schema(_ context.Context, _ resource.SchemaRequest, 
 }
 
 func (r *policySetResource) ConfigValidators(context.Context) []resource.ConfigValidator {
-	return []resource.ConfigValidator{resourcevalidator.Conflicting(path.MatchRoot("policy_ids"), path.MatchRoot("source"))}
+	return []resource.ConfigValidator{resourcevalidator.Conflicting(path.MatchRoot("policy_ids"), path.MatchRoot("source"), path.MatchRoot("vcs_repo"))}
 }
 
 // ValidateConfig refuses the combinations the service refuses, naming the attributes, skipping unknowns.
@@ -250,6 +255,7 @@ func (r *policySetResource) ValidateConfig(ctx context.Context, req resource.Val
 	if sentinelNoAgent && !cfg.PolicyToolVersion.IsNull() && !cfg.PolicyToolVersion.IsUnknown() {
 		resp.Diagnostics.AddAttributeError(path.Root("policy_tool_version"), "policy_tool_version needs an agent", "policy_tool_version is the version an agent runs: set agent_enabled = true, or use kind = \"opa\".")
 	}
+	validateVCSRepo(cfg.VCSRepo, &resp.Diagnostics)
 	if cfg.Scope.IsNull() || cfg.Scope.IsUnknown() {
 		return
 	}
@@ -308,6 +314,10 @@ func (r *policySetResource) ModifyPlan(ctx context.Context, req resource.ModifyP
 				"Make a new %s set beside this one, move the scope to it, then remove this one.", prior.Name.ValueString(), prior.Kind.ValueString(), plan.Kind.ValueString()))
 		return
 	}
+	if why := vcsContentSwitch(prior, &plan); why != "" {
+		resp.Diagnostics.AddAttributeError(path.Root("vcs_repo"), "A policy set cannot move to or from a VCS repository", why)
+		return
+	}
 	agent := plan.Kind.ValueString() == string(tfe.OPA) || cfg.AgentEnabled.ValueBool()
 	if cfg.AgentEnabled.IsNull() && !plan.Kind.IsUnknown() {
 		plan.AgentEnabled = types.BoolValue(agent)
@@ -348,6 +358,7 @@ func (r *policySetResource) Create(ctx context.Context, req resource.CreateReque
 		Global: tfe.Bool(scope.Global), AgentEnabled: plan.AgentEnabled.ValueBoolPointer(), PolicyToolVersion: plan.PolicyToolVersion.ValueStringPointer(),
 		Policies: policyRefs(setStrings(plan.PolicyIDs)), Workspaces: workspaceRefs(scope.WorkspaceIDs), WorkspaceExclusions: workspaceRefs(scope.ExcludedWorkspaceIDs),
 		Projects: projectRefs(scope.ProjectIDs), ProjectExclusions: projectRefs(scope.ExcludedProjectIDs), TagSelectors: scope.selectors(),
+		VCSRepo: vcsRepoOptions(plan.VCSRepo), PoliciesPath: plan.PoliciesPath.ValueStringPointer(),
 	}
 	if plan.Overridable.ValueBool() {
 		opts.Overridable = tfe.Bool(true)
@@ -467,7 +478,9 @@ func (r *policySetResource) Read(ctx context.Context, req resource.ReadRequest, 
 	if state.VersionID.IsUnknown() {
 		state.VersionID = types.StringNull()
 	}
-	state.GovernedWorkspaces = r.governedNow(ctx, org, scopeOfSet(ps), &resp.Diagnostics)
+	if gw, ok := r.refreshGoverned(ctx, org, scopeOfSet(ps), &resp.Diagnostics); ok {
+		state.GovernedWorkspaces = gw
+	}
 	resp.Diagnostics.Append(resp.State.Set(ctx, &state)...)
 }
 
@@ -510,6 +523,10 @@ func (r *policySetResource) Update(ctx context.Context, req resource.UpdateReque
 	}
 	if want.Global != have.Global {
 		opts.Global, changed = tfe.Bool(want.Global), true
+	}
+	if !plan.VCSRepo.IsNull() && (!plan.VCSRepo.Equal(state.VCSRepo) || !plan.PoliciesPath.Equal(state.PoliciesPath)) {
+		// The service takes the repository whole; policies-path "" is the root.
+		opts.VCSRepo, opts.PoliciesPath, changed = vcsRepoOptions(plan.VCSRepo), tfe.String(plan.PoliciesPath.ValueString()), true
 	}
 	if want.MatchAll != have.MatchAll && len(want.selectors()) > 0 {
 		opts.TagSelectorMatchingLogic, changed = jsonapi.NewNullableAttrWithValue(matchLogic(want)), true
@@ -675,7 +692,12 @@ func (r *policySetResource) planGoverned(ctx context.Context, plan, prior *polic
 		plan.GovernedWorkspaces = prior.GovernedWorkspaces
 		return
 	}
-	wss, err := r.data.scopedWorkspaces(ctx, org)
+	wss, err := r.data.everyWorkspace(ctx, org)
+	if errors.Is(err, errNotEveryWorkspace) {
+		diags.AddAttributeError(path.Root("governed_workspaces"), `Policy set needs "View all workspaces"`,
+			fmt.Sprintf("Policy set %q: %s. The plan would otherwise show a partial governed_workspaces as complete.", plan.Name.ValueString(), err))
+		return
+	}
 	if err != nil {
 		diags.AddError("Error listing workspaces", fmt.Sprintf("Listing the workspaces of organization %s to compute what policy set %q governs: %s",
 			org, plan.Name.ValueString(), workspaceListError(err)))
@@ -760,6 +782,7 @@ func checkPolicySetWritten(want, got policySetResourceModel, diags *diag.Diagnos
 	}{
 		{"name", want.Name, got.Name}, {"kind", want.Kind, got.Kind}, {"agent_enabled", want.AgentEnabled, got.AgentEnabled},
 		{"policy_tool_version", want.PolicyToolVersion, got.PolicyToolVersion}, {"scope", want.Scope, got.Scope},
+		{"vcs_repo", want.VCSRepo, got.VCSRepo}, {"policies_path", want.PoliciesPath, got.PoliciesPath},
 	} {
 		if !c.want.IsUnknown() && !c.want.Equal(c.got) {
 			diags.AddAttributeError(path.Root(c.name), "The API did not apply "+c.name, fmt.Sprintf("Planned %s, the API answered %s.", c.want, c.got))
@@ -778,9 +801,19 @@ func (r *policySetResource) appliedGoverned(ctx context.Context, planned, applie
 	return r.governedNow(ctx, org, scope, diags)
 }
 
-// governedNow is what scope governs among org's workspaces now (the shared list).
+// refreshGoverned is governedNow for a refresh, which keeps the value in state (ok false) for a token
+// not proven to see every workspace: the plan then fails naming the permission; a destroy still works.
+func (r *policySetResource) refreshGoverned(ctx context.Context, org string, scope setScope, diags *diag.Diagnostics) (types.Map, bool) {
+	if sees, err := r.data.seesEveryParent(ctx, workspaceGrants, org); err == nil && !sees {
+		tflog.Debug(ctx, "The API token is not proven to see every workspace: governed_workspaces kept as in state", map[string]any{"organization": org})
+		return types.MapNull(types.StringType), false
+	}
+	return r.governedNow(ctx, org, scope, diags), true
+}
+
+// governedNow is what scope governs among org's workspaces now (the shared list), for a token proven to see them all.
 func (r *policySetResource) governedNow(ctx context.Context, org string, scope setScope, diags *diag.Diagnostics) types.Map {
-	wss, err := r.data.scopedWorkspaces(ctx, org)
+	wss, err := r.data.everyWorkspace(ctx, org)
 	if err != nil {
 		diags.AddError("Error listing workspaces", fmt.Sprintf("Listing the workspaces of organization %s: %s", org, workspaceListError(err)))
 		return types.MapNull(types.StringType)

@@ -2,6 +2,8 @@ package provider
 
 import (
 	"context"
+	"errors"
+	"fmt"
 	"maps"
 	"slices"
 	"sort"
@@ -118,6 +120,24 @@ func scopedWorkspaceOf(ws *tfe.Workspace) scopedWorkspace {
 		}
 	}
 	return out
+}
+
+// errNotEveryWorkspace: the token is not proven to see every workspace, so a list would be partial.
+var errNotEveryWorkspace = errors.New(`the API token is not proven to see every workspace of the organization: a member lists only the workspaces its teams may read. ` +
+	`Computing governed_workspaces needs "View all workspaces" (or "Manage workspaces"): apply with a user token of an owner or of a member of a team with that permission; ` +
+	`a team or organization token names no user whose teams would prove it`)
+
+// everyWorkspace is scopedWorkspaces for a token proven to see them all (seesEveryParent: the
+// shared team list, once per organization and operation). DESIGN.md "Governed workspaces".
+func (d *providerData) everyWorkspace(ctx context.Context, org string) ([]scopedWorkspace, error) {
+	sees, err := d.seesEveryParent(ctx, workspaceGrants, org)
+	switch {
+	case err != nil:
+		return nil, fmt.Errorf("listing the teams of organization %s to tell whether the API token sees every workspace: %w", org, err)
+	case !sees:
+		return nil, errNotEveryWorkspace
+	}
+	return d.scopedWorkspaces(ctx, org)
 }
 
 // scopedWorkspaces lists the organization's workspaces for a scope: the shared list

@@ -187,7 +187,8 @@ func TestPolicySetScope_matchesSandbox(t *testing.T) {
 }
 
 // TestPolicySetResource_governedCost: the plan of a global set over 1,000 workspaces computes
-// governed_workspaces from 10 list pages, reads no workspace, and its warning names every one.
+// governed_workspaces from 10 list pages and the team list (the token sees every workspace), reads no
+// workspace, and its warning names every one.
 func TestPolicySetResource_governedCost(t *testing.T) {
 	t.Parallel()
 	ctx := context.Background()
@@ -197,7 +198,11 @@ func TestPolicySetResource_governedCost(t *testing.T) {
 			t.Fatal(err)
 		}
 	}
-	r := &policySetResource{resourceBase{typ: policySetType, data: &providerData{client: c}}}
+	owner, err := c.Users.ReadCurrent(ctx)
+	if err != nil {
+		t.Fatal(err)
+	}
+	r := &policySetResource{resourceBase{typ: policySetType, data: &providerData{client: c, caller: owner}}}
 	plan := policySetResourceModel{Name: types.StringValue("global"), Organization: types.StringValue("cost-org"),
 		Scope: setScope{Global: true, ExcludedWorkspaceIDs: []string{"ws-none"}}.object()}
 	sb.srv.ResetStats()
@@ -207,13 +212,96 @@ func TestPolicySetResource_governedCost(t *testing.T) {
 		t.Fatal(diags)
 	}
 	stats := sb.srv.Stats()
-	if got := stats["GET /api/v2/organizations/{org}/workspaces"]; got != 10 || len(stats) != 1 {
-		t.Errorf("requests %v, want the workspace list's 10 pages alone", stats)
+	if got := stats["GET /api/v2/organizations/{org}/workspaces"]; got != 10 || stats["GET /api/v2/organizations/{org}/teams"] != 1 || len(stats) != 2 {
+		t.Errorf("requests %v, want the workspace list's 10 pages and the team list's one", stats)
 	}
 	if n := len(plan.GovernedWorkspaces.Elements()); n != 1000 {
 		t.Errorf("governs %d workspaces, want 1000", n)
 	}
 	if len(diags) != 1 || !strings.Contains(diags[0].Detail(), "Starts governing (1000): ws-0000, ws-0001,") || !strings.Contains(diags[0].Detail(), "ws-0999.") {
 		t.Errorf("the warning does not name every workspace: %v", diags)
+	}
+}
+
+// TestPolicySetResource_seesEveryWorkspace: governed_workspaces is computed only for a token proven to
+// see every workspace (an owner, a team with "View all workspaces" or "Manage workspaces"); a member
+// without it, or a team token, fails the plan naming the permission, though its list is partial.
+func TestPolicySetResource_seesEveryWorkspace(t *testing.T) {
+	t.Parallel()
+	ctx := context.Background()
+	sb, c := ownSandbox(t, sandbox.Options{}, "sees-org")
+	admin, err := tfe.NewClient(&tfe.Config{Address: sb.address, Token: sb.srv.AdminToken()})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, n := range []string{"ws-a", "ws-b"} {
+		if _, err := c.Workspaces.Create(ctx, "sees-org", tfe.WorkspaceCreateOptions{Name: tfe.String(n)}); err != nil {
+			t.Fatal(err)
+		}
+	}
+	owner, err := c.Users.ReadCurrent(ctx)
+	if err != nil {
+		t.Fatal(err)
+	}
+	member := func(name string, access *tfe.OrganizationAccessOptions) (*tfe.Client, *tfe.User, *tfe.Team) {
+		team, err := c.Teams.Create(ctx, "sees-org", tfe.TeamCreateOptions{Name: tfe.String(name), OrganizationAccess: access})
+		if err != nil {
+			t.Fatal(err)
+		}
+		m, err := c.OrganizationMemberships.Create(ctx, "sees-org", tfe.OrganizationMembershipCreateOptions{Email: tfe.String(name + "@example.invalid")})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if err := c.TeamMembers.Add(ctx, team.ID, tfe.TeamMemberAddOptions{OrganizationMembershipIDs: []string{m.ID}}); err != nil {
+			t.Fatal(err)
+		}
+		tok, err := admin.UserTokens.Create(ctx, m.User.ID, tfe.UserTokenCreateOptions{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		mc, err := tfe.NewClient(&tfe.Config{Address: sb.address, Token: tok.Token})
+		if err != nil {
+			t.Fatal(err)
+		}
+		return mc, m.User, team
+	}
+	policiesOnly, pu, pteam := member("policies", &tfe.OrganizationAccessOptions{ManagePolicies: tfe.Bool(true)})
+	viewAll, vu, _ := member("viewall", &tfe.OrganizationAccessOptions{ManagePolicies: tfe.Bool(true), ReadWorkspaces: tfe.Bool(true)})
+	manage, mu, _ := member("manage", &tfe.OrganizationAccessOptions{ManagePolicies: tfe.Bool(true), ManageWorkspaces: tfe.Bool(true)})
+	tt, err := c.TeamTokens.Create(ctx, pteam.ID)
+	if err != nil {
+		t.Fatal(err)
+	}
+	teamClient, err := tfe.NewClient(&tfe.Config{Address: sb.address, Token: tt.Token})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, tc := range []struct {
+		name   string
+		client *tfe.Client
+		caller *tfe.User
+		sees   bool
+	}{
+		{"owner", c, owner, true},
+		{"view all workspaces", viewAll, vu, true},
+		{"manage workspaces", manage, mu, true},
+		{"manage policies only", policiesOnly, pu, false},
+		{"team token", teamClient, nil, false},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			r := &policySetResource{resourceBase{typ: policySetType, data: &providerData{client: tc.client, caller: tc.caller}}}
+			plan := policySetResourceModel{Name: types.StringValue("global"), Organization: types.StringValue("sees-org"), Scope: setScope{Global: true}.object()}
+			var diags diag.Diagnostics
+			r.planGoverned(ctx, &plan, nil, &diags)
+			if !tc.sees {
+				if !diags.HasError() || !strings.Contains(diags.Errors()[0].Detail(), `"View all workspaces"`) {
+					t.Fatalf("want an error naming \"View all workspaces\", got %v (governed %v)", diags, plan.GovernedWorkspaces)
+				}
+				return
+			}
+			if diags.HasError() || len(plan.GovernedWorkspaces.Elements()) != 2 {
+				t.Fatalf("governed %v, diagnostics %v; want both workspaces", plan.GovernedWorkspaces, diags)
+			}
+		})
 	}
 }

@@ -94,9 +94,9 @@ var resourceRegistry = []registeredResource{
 	},
 	{
 		typ: policySetType, new: NewPolicySetResource, identity: policySetIdentityAttrs, providerOrder: 10,
-		permissions:     permTextPolicies + ` Its plan lists the organization's workspaces, which needs "View all workspaces" (or "Manage workspaces", or an owner).`,
+		permissions:     permTextPolicies + ` Its plan lists the organization's workspaces, which needs a user token of an owner or of a member of a team with "View all workspaces" (or "Manage workspaces"): for any other token the plan fails naming the permission rather than compute a partial governed_workspaces.`,
 		list:            func() list.ListResource { return &policySetList{listBase{typ: policySetType}} },
-		listPermissions: permTextPolicies + ` Its results list the organization's workspaces, which needs "View all workspaces" (or "Manage workspaces", or an owner).`,
+		listPermissions: permTextPolicies + ` Its results list the organization's workspaces, which needs a user token of an owner or of a member of a team with "View all workspaces" (or "Manage workspaces").`,
 		tfeMove:         &tfePolicySetMove,
 	},
 	{

@@ -302,7 +302,7 @@ func (st *state) policySetsForPolicy(org, kind string, ids []string) ([]*policyS
 		if ps.Kind != kind {
 			return nil, &apiError{Status: http.StatusUnprocessableEntity, Title: "invalid relationship", Detail: fmt.Sprintf("policy-sets: policy set %s is a %s set; a %s policy cannot join it", id, ps.Kind, kind), Pointer: "/data/relationships/policy-sets"}
 		}
-		if st.versionsOf(ps.ID) != nil {
+		if st.versioned(ps) {
 			return nil, errInvalidRelationship("policy-sets", "policy-sets: policy set "+id+" is versioned (its policies come from uploaded versions): individual policies cannot join it")
 		}
 		out = append(out, ps)
@@ -519,7 +519,7 @@ func (s *Server) policySetPolicies(r *http.Request, p principal) (*policySet, []
 	if e != nil {
 		return nil, nil, e
 	}
-	if s.st.versionsOf(ps.ID) != nil && r.Method == http.MethodPost {
+	if s.st.versioned(ps) && r.Method == http.MethodPost {
 		return nil, nil, &apiError{Status: http.StatusUnprocessableEntity, Title: "invalid relationship", Detail: "policy set " + ps.ID + " is versioned (its policies come from uploaded versions): individual policies cannot be added to it", Pointer: "/data"}
 	}
 	for i, id := range ids {

@@ -143,6 +143,9 @@ func (s *Server) createPolicySetVersion(w http.ResponseWriter, r *http.Request, 
 	if len(ps.PolicyIDs) > 0 {
 		return &apiError{Status: http.StatusUnprocessableEntity, Title: "invalid policy set", Detail: fmt.Sprintf("policy set %s does not support uploading versions: it has individual policies (remove them first)", ps.ID)}
 	}
+	if ps.VCSRepo != nil {
+		return &apiError{Status: http.StatusUnprocessableEntity, Title: "invalid policy set", Detail: fmt.Sprintf("policy set %s does not support uploading versions: its versions come from its VCS repository", ps.ID)}
+	}
 	v := &policySetVersion{record: s.st.newRecord("polsetver-"), SetID: ps.ID}
 	kind, id := ps.Kind, v.ID
 	v.uploadURL = s.uploads.newUploadURL(maxPolicySetArchive, func(st *state, body []byte) *apiError {

@@ -55,6 +55,26 @@ type policySet struct {
 	TagSelectors        []tagSelector `json:"tag_selectors,omitempty"`
 	// MatchLogic is "any" or "all"; "" is "any".
 	MatchLogic string `json:"match_logic,omitempty"`
+	// VCSRepo: the set's policies come from a repository (no VCS contacted): README.md "Policy sets".
+	VCSRepo      *setVCSRepo `json:"vcs_repo,omitempty"`
+	PoliciesPath string      `json:"policies_path,omitempty"`
+}
+
+// setVCSRepo is a set's VCS connection as sent.
+type setVCSRepo struct {
+	moduleVCSRepo
+	IngressSubmodules bool `json:"ingress_submodules,omitempty"`
+}
+
+// setVCSInput is a policy set's `vcs-repo` as go-tfe's VCSRepoOptions sends it.
+type setVCSInput struct {
+	vcsRepoInput
+	IngressSubmodules *bool `json:"ingress-submodules"`
+}
+
+// versioned: its policies come from versions (uploaded, or a repository's).
+func (st *state) versioned(ps *policySet) bool {
+	return ps.VCSRepo != nil || st.versionsOf(ps.ID) != nil
 }
 
 func canManagePolicies(a orgAccess) bool { return a.ManagePolicies }
@@ -119,14 +139,13 @@ func (st *state) policySetResource(ps *policySet) resource {
 			"policy-count":                len(ps.PolicyIDs),
 			"workspace-count":             len(ps.WorkspaceIDs),
 			"project-count":               len(ps.ProjectIDs),
-			"versioned":                   newest != nil,
+			"versioned":                   newest != nil || ps.VCSRepo != nil,
 			"tag-selectors":               selectors,
 			"tag-selector-matching-logic": logic,
 			"created-at":                  timestamp(ps.CreatedAt),
 			"updated-at":                  timestamp(ps.UpdatedAt),
-			// VCS repositories are not emulated (createPolicySet).
-			"vcs-repo":      nil,
-			"policies-path": nil,
+			"vcs-repo":                    setVCSResource(ps.VCSRepo),
+			"policies-path":               nullableString(ps.PoliciesPath),
 		},
 		Relationships: map[string]any{
 			"organization":    relOne("organizations", ps.Org),
@@ -310,7 +329,7 @@ func (st *state) checkScope(ps *policySet) *apiError {
 			}
 		}
 	}
-	if len(ps.PolicyIDs) > 0 && st.versionsOf(ps.ID) != nil {
+	if len(ps.PolicyIDs) > 0 && st.versioned(ps) {
 		return errInvalidRelationship("policies", "policy set "+ps.ID+" is versioned (its policies come from uploaded versions): individual policies cannot be added to it")
 	}
 	for _, id := range ps.PolicyIDs {
@@ -362,11 +381,8 @@ func readSetAttributes(b *body, ps *policySet) {
 		}
 		ps.UpdatePatterns = v
 	}
-	if b.present("vcs-repo") {
-		b.fail(errInvalidAttribute("vcs-repo", "vcs-repo: policy sets from a VCS repository are not emulated by the sandbox: upload versions (POST /policy-sets/:id/versions) or attach policies"))
-	}
-	if b.present("policies-path") {
-		b.fail(errInvalidAttribute("policies-path", "policies-path is only valid with a vcs-repo"))
+	if v := b.optString("policies-path"); v != nil {
+		ps.PoliciesPath = *v
 	}
 	if sels := readTagSelectors(b); sels != nil {
 		ps.TagSelectors = *sels
@@ -393,6 +409,9 @@ func (s *Server) createPolicySet(w http.ResponseWriter, r *http.Request, p princ
 	sc := readSetScope(b)
 	if b.err != nil {
 		return b.err
+	}
+	if e := s.st.readSetVCS(b, ps); e != nil {
+		return e
 	}
 	if e := checkName(name); e != nil {
 		return e
@@ -463,6 +482,9 @@ func (s *Server) updatePolicySet(w http.ResponseWriter, r *http.Request, p princ
 	if b.err != nil {
 		return b.err
 	}
+	if e := s.st.readSetVCS(b, &next); e != nil {
+		return e
+	}
 	if name != nil {
 		if e := checkName(*name); e != nil {
 			return e
@@ -512,7 +534,7 @@ func (s *Server) listPolicySets(w http.ResponseWriter, r *http.Request, p princi
 	}
 	all := sorted(s.st.PolicySets, func(ps *policySet) bool {
 		return ps.Org == org && strings.Contains(strings.ToLower(ps.Name), search) &&
-			(kind == "" || ps.Kind == kind) && (versioned == nil || *versioned == (s.st.versionsOf(ps.ID) != nil))
+			(kind == "" || ps.Kind == kind) && (versioned == nil || *versioned == s.st.versioned(ps))
 	})
 	doc, items, e := listPage(r, all, s.st.policySetResource)
 	if e != nil {
@@ -691,4 +713,41 @@ func (s *Server) GovernedWorkspaces(id string) ([]string, bool) {
 		return nil, false
 	}
 	return s.st.governedBy(ps), true
+}
+
+// readSetVCS applies a sent `vcs-repo` (null detaches the repository) and checks `policies-path`,
+// valid only with one. The OAuth token must be the organization's (checkVCSRepo); nothing is fetched.
+func (st *state) readSetVCS(b *body, ps *policySet) *apiError {
+	if b.present("vcs-repo") && string(b.res.Attributes["vcs-repo"]) == "null" {
+		ps.VCSRepo = nil
+	} else if b.present("vcs-repo") {
+		var in setVCSInput
+		if !b.optObject("vcs-repo", &in) {
+			return b.err
+		}
+		repo := &setVCSRepo{moduleVCSRepo: moduleVCSRepo{Identifier: str(in.Identifier), OAuthTokenID: str(in.OAuthTokenID), Branch: str(in.Branch)},
+			IngressSubmodules: in.IngressSubmodules != nil && *in.IngressSubmodules}
+		repo.DisplayIdentifier = repo.Identifier
+		if e := st.checkVCSRepo(ps.Org, in.vcsRepoInput, &repo.moduleVCSRepo); e != nil {
+			return e
+		}
+		if len(ps.PolicyIDs) > 0 {
+			return errInvalidRelationship("policies", "policy set "+ps.ID+" has individual policies: remove them before connecting a VCS repository")
+		}
+		ps.VCSRepo = repo
+	}
+	if ps.PoliciesPath != "" && ps.VCSRepo == nil {
+		return errInvalidAttribute("policies-path", "policies-path is only valid with a vcs-repo")
+	}
+	return nil
+}
+
+// setVCSResource is a set's `vcs-repo`, shaped as go-tfe's VCSRepo; null without one.
+func setVCSResource(v *setVCSRepo) any {
+	if v == nil {
+		return nil
+	}
+	out := vcsRepoResource(&v.moduleVCSRepo)
+	out["ingress-submodules"] = v.IngressSubmodules
+	return out
 }

@@ -651,3 +651,59 @@ func putStatus(t *testing.T, u string, body []byte) int {
 	_ = res.Body.Close()
 	return res.StatusCode
 }
+
+// TestPolicySets_vcsRepo: a set from a VCS repository (no VCS contacted) records vcs-repo with the
+// organization's OAuth token, is versioned, and refuses policies and uploads; an unknown token and a
+// policies-path without a repository are 422s naming the attribute; an update changes the branch and
+// the path; go-tfe decodes vcs-repo and policies-path.
+func TestPolicySets_vcsRepo(t *testing.T) {
+	t.Parallel()
+	ctx := context.Background()
+	w := newWorld(t)
+	oc := w.oauthClient(t)
+	tok := oc.OAuthTokens[0].ID
+	opts := func(name, token string) tfe.PolicySetCreateOptions {
+		return tfe.PolicySetCreateOptions{Name: tfe.String(name), Kind: tfe.Sentinel, PoliciesPath: tfe.String("policies/prod"),
+			VCSRepo: &tfe.VCSRepoOptions{Identifier: tfe.String("acme/policies"), Branch: tfe.String("main"), IngressSubmodules: tfe.Bool(true), OAuthTokenID: tfe.String(token)}}
+	}
+	ps, err := w.owner.PolicySets.Create(ctx, w.org, opts("from-vcs", tok))
+	if err != nil {
+		t.Fatal(err)
+	}
+	check := func(ps *tfe.PolicySet, branch, path string) {
+		t.Helper()
+		v := ps.VCSRepo
+		if v == nil || v.Identifier != "acme/policies" || v.Branch != branch || !v.IngressSubmodules || v.OAuthTokenID != tok ||
+			v.ServiceProvider != string(tfe.ServiceProviderGithub) || v.RepositoryHTTPURL != "https://github.com/acme/policies" ||
+			ps.PoliciesPath != path {
+			t.Errorf("set %+v, vcs-repo %+v", ps, v)
+		}
+	}
+	check(ps, "main", "policies/prod")
+	read, err := w.owner.PolicySets.Read(ctx, ps.ID)
+	if err != nil {
+		t.Fatal(err)
+	}
+	check(read, "main", "policies/prod")
+	upd, err := w.owner.PolicySets.Update(ctx, ps.ID, tfe.PolicySetUpdateOptions{PoliciesPath: tfe.String("policies/stage"),
+		VCSRepo: &tfe.VCSRepoOptions{Identifier: tfe.String("acme/policies"), Branch: tfe.String("stage"), IngressSubmodules: tfe.Bool(true), OAuthTokenID: tfe.String(tok)}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	check(upd, "stage", "policies/stage")
+
+	pol, err := w.owner.Policies.Create(ctx, w.org, tfe.PolicyCreateOptions{Name: tfe.String("p"), Kind: tfe.Sentinel, EnforcementLevel: tfe.EnforcementMode(tfe.EnforcementAdvisory)})
+	if err != nil {
+		t.Fatal(err)
+	}
+	want422(t, w.owner.PolicySets.AddPolicies(ctx, ps.ID, tfe.PolicySetAddPoliciesOptions{Policies: []*tfe.Policy{pol}}), "versioned")
+	_, err = w.owner.PolicySetVersions.Create(ctx, ps.ID)
+	want422(t, err, "VCS repository")
+	_, err = w.owner.PolicySets.Create(ctx, w.org, opts("bad-token", "ot-unknown"))
+	want422(t, err, "oauth-token-id")
+	_, err = w.owner.PolicySets.Create(ctx, w.org, tfe.PolicySetCreateOptions{Name: tfe.String("path-only"), PoliciesPath: tfe.String("x")})
+	want422(t, err, "policies-path")
+	if _, err := w.owner.PolicySets.Read(ctx, ps.ID); err != nil {
+		t.Fatal(err)
+	}
+}
