@@ -122,7 +122,7 @@ func TestAccPolicySetResource_scope(t *testing.T) {
 	accParallelTest(t, resource.TestCase{
 		CheckDestroy: func(s *terraform.State) error {
 			if _, err := c.PolicySets.Read(ctx, s.RootModule().Resources[policySetAddr].Primary.ID); !isNotFound(err) {
-				return fmt.Errorf("policy set still there after destroy: %v", err)
+				return fmt.Errorf("policy set still there after destroy: %w", err)
 			}
 			return nil
 		},
@@ -297,7 +297,7 @@ func TestAccPolicySetResource_source(t *testing.T) {
 						}
 						ps, err := c.PolicySets.ReadWithOptions(ctx, id, &tfe.PolicySetReadOptions{Include: []tfe.PolicySetIncludeOpt{tfe.PolicySetCurrentVersion}})
 						if err != nil || ps.CurrentVersion == nil || ps.NewestVersion == nil || ps.CurrentVersion.ID != ps.NewestVersion.ID {
-							return fmt.Errorf("the set's version is not ready: %v", err)
+							return fmt.Errorf("the set's version is not ready: %w", err)
 						}
 						newest = ps.NewestVersion.ID
 						return knownvalue.StringExact(newest).CheckValue(policySetAttr(state, "version_id"))
@@ -315,7 +315,7 @@ func TestAccPolicySetResource_source(t *testing.T) {
 				Check: func(s *terraform.State) error {
 					ps, err := c.PolicySets.Read(ctx, s.RootModule().Resources[policySetAddr].Primary.ID)
 					if err != nil || ps.NewestVersion == nil || ps.NewestVersion.ID != newest {
-						return fmt.Errorf("a failing test made a version: %v", err)
+						return fmt.Errorf("a failing test made a version: %w", err)
 					}
 					return nil
 				},
