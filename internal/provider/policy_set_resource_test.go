@@ -117,7 +117,7 @@ func TestAccPolicySetResource_scope(t *testing.T) {
 	first := fmt.Sprintf("    project_ids = [%q]\n    excluded_workspace_ids = [%q]\n    tags = [{ key = %q }]", f.prj.ID, f.b.ID, f.tag)
 	second := fmt.Sprintf("    project_ids = [%q]\n    workspace_ids = [%q]", f.prj.ID, f.d.ID)
 	var later *tfe.Workspace
-	team := testAccTeam(t, nil)
+	team := testAccTeam(t, &tfe.OrganizationAccessOptions{ManagePolicies: tfe.Bool(true)})
 	limited := testAccTeamTokenProvider(t, team)
 	accParallelTest(t, resource.TestCase{
 		CheckDestroy: func(s *terraform.State) error {
@@ -192,9 +192,10 @@ func TestAccPolicySetResource_scope(t *testing.T) {
 					return resp.Error
 				})},
 			},
-			// A team token names no user whose teams prove it sees every workspace: the plan fails naming
-			// the permission rather than show a partial governed_workspaces (DESIGN.md "Governed workspaces").
-			{Config: limited + f.config("second", second), PlanOnly: true, ExpectError: wrappedRE(`Policy set needs "View all workspaces"`)},
+			// A team token (here with "Manage policies") names no user whose teams prove it sees every
+			// workspace: a plan that changes the scope fails naming the permission rather than show a
+			// partial governed_workspaces (DESIGN.md "Governed workspaces").
+			{Config: limited + f.config("second", first), PlanOnly: true, ExpectError: wrappedRE(`Policy set needs "View all workspaces"`)},
 			// Deleted outside: the next plan creates it again.
 			{
 				PreConfig: func() {
