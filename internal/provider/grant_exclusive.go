@@ -57,7 +57,7 @@ type exclusiveSet struct {
 	TeamIDs, RemovedTeamIDs, RemovedGrants types.Set
 }
 
-// planned is ModifyPlan's outcome: removed_team_ids and removed_grant_ids, and the grants the
+// exclusivePlan is ModifyPlan's outcome: removed_team_ids and removed_grant_ids, and the grants the
 // plan removes (nil: none, or the plan stopped).
 type exclusivePlan struct {
 	removedTeams, removedGrants types.Set
@@ -65,7 +65,7 @@ type exclusivePlan struct {
 	ok                          bool
 }
 
-// attributes are the schema's attributes both forms share, and more of the form's own.
+// attributes are the schema's attributes both forms share, and more, the form's own.
 func (p *exclusiveParent) attributes(more map[string]schema.Attribute) map[string]schema.Attribute {
 	n := p.kind.noun
 	attrs := map[string]schema.Attribute{
