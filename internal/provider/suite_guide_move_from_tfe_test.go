@@ -359,6 +359,109 @@ func TestAccMoveFromTFE_instances(t *testing.T) {
 	}
 }
 
+// TestAccMoveFromTFE_policySets follows the guide's section "Policy sets and their attachments"
+// with its example (examples/guides/move-from-tfe-policy-sets): a tfe_policy_set attached to two
+// workspaces by tfe_workspace_policy_set becomes one tfgov_policy_set whose scope names both. The
+// plan shows the move, the two attachments forgotten and 0 to add, change or destroy; neither the
+// plan nor the apply writes; the set still governs both workspaces and the plan after is empty.
+func TestAccMoveFromTFE_policySets(t *testing.T) {
+	rc := testTFEStandInConfig(t)
+	if testAccSandbox() == nil {
+		t.Skip("counts the requests with the in-process sandbox's counter; runs only against the sandbox")
+	}
+	sb, c := ownSandbox(t, sandbox.Options{}, "tfgov-move-sets")
+	ctx := context.Background()
+	var wsIDs []string
+	for _, n := range []string{"app", "web"} {
+		ws, err := c.Workspaces.Create(ctx, sb.organization, tfe.WorkspaceCreateOptions{Name: tfe.String(n)})
+		if err != nil {
+			t.Fatal(err)
+		}
+		wsIDs = append(wsIDs, ws.ID)
+	}
+	pol, err := c.Policies.Create(ctx, sb.organization, tfe.PolicyCreateOptions{Name: tfe.String("tags"), Kind: tfe.Sentinel, EnforcementLevel: tfe.EnforcementMode(tfe.EnforcementAdvisory)})
+	if err != nil {
+		t.Fatal(err)
+	}
+	env := []string{"TF_CLI_CONFIG_FILE=" + rc, "CHECKPOINT_DISABLE=1", "TF_IN_AUTOMATION=1",
+		"TFE_ADDRESS=" + sb.address, "TFE_TOKEN=" + sb.token, "TFE_ORGANIZATION=" + sb.organization, "TFE_HOSTNAME=",
+		"TF_VAR_policy_id=" + pol.ID, "TF_VAR_app_workspace_id=" + wsIDs[0], "TF_VAR_web_workspace_id=" + wsIDs[1]}
+	dir := t.TempDir()
+	tf := func(wantCode int, args ...string) string {
+		t.Helper()
+		out, code := runTerraformEnv(t, dir, env, append(args, "-no-color")...)
+		if code != wantCode {
+			t.Fatalf("terraform %s: exit code %d, want %d\n%s", strings.Join(args, " "), code, wantCode, out)
+		}
+		return out
+	}
+	step := func(name string) {
+		t.Helper()
+		b, err := os.ReadFile(filepath.Join(repoRoot(), "examples", "guides", "move-from-tfe-policy-sets", name, "main.tf"))
+		if err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(filepath.Join(dir, "main.tf"), b, 0o600); err != nil {
+			t.Fatal(err)
+		}
+	}
+	governed := func(typ string) {
+		t.Helper()
+		id := readState(t, dir).attr(t, typ, "baseline", "id")
+		ps, err := c.PolicySets.ReadWithOptions(ctx, id, &tfe.PolicySetReadOptions{Include: []tfe.PolicySetIncludeOpt{tfe.PolicySetWorkspaces}})
+		if err != nil {
+			t.Fatal(err)
+		}
+		var got []string
+		for _, w := range ps.Workspaces {
+			got = append(got, w.ID)
+		}
+		want := append([]string(nil), wsIDs...)
+		sort.Strings(got)
+		sort.Strings(want)
+		if strings.Join(got, ",") != strings.Join(want, ",") {
+			t.Errorf("%s.baseline is attached to %v, want %v", typ, got, want)
+		}
+	}
+
+	step("1-tfe")
+	tf(0, "apply", "-auto-approve")
+	tf(0, "plan", "-detailed-exitcode") // the stand-in reads the attachments back
+	governed("tfe_policy_set")
+
+	step("2-move")
+	sb.srv.ResetStats()
+	out := tf(2, "plan", "-detailed-exitcode")
+	for _, m := range []string{
+		"tfe_policy_set.baseline has moved to tfgov_policy_set.baseline",
+		"tfe_workspace_policy_set.app will no longer be managed by Terraform",
+		"tfe_workspace_policy_set.web will no longer be managed by Terraform",
+		"Plan: 0 to add, 0 to change, 0 to destroy.",
+	} {
+		if !strings.Contains(out, m) {
+			t.Errorf("plan lacks %q:\n%s", m, out)
+		}
+	}
+	for _, not := range []string{"will be created", "will be updated", "must be replaced", "will be destroyed"} {
+		if strings.Contains(out, not) {
+			t.Errorf("plan with the moved and removed blocks shows %q:\n%s", not, out)
+		}
+	}
+	checkReadsOnly(t, "plan", sb.srv.Stats())
+	sb.srv.ResetStats()
+	tf(0, "apply", "-auto-approve")
+	checkReadsOnly(t, "apply", sb.srv.Stats())
+	for _, r := range readState(t, dir).Resources {
+		if strings.HasPrefix(r.Type, "tfe_") {
+			t.Errorf("state still holds %s.%s", r.Type, r.Name)
+		}
+	}
+	governed("tfgov_policy_set")
+	if out := tf(0, "plan", "-detailed-exitcode"); !strings.Contains(out, "No changes.") {
+		t.Errorf("plan after the move:\n%s", out)
+	}
+}
+
 // checkReadsOnly fails on any request but a GET, and logs the counts.
 func checkReadsOnly(t *testing.T, what string, stats map[string]int) {
 	t.Helper()

@@ -108,3 +108,53 @@ func policySetDelete(ctx context.Context, d *schema.ResourceData, meta any) diag
 	}
 	return nil
 }
+
+// tfe_workspace_policy_set: v0.79.0's attachment of one workspace to a policy set, id
+// "<policy set>_<workspace>"; gone from state when the set no longer lists the workspace.
+func resourceWorkspacePolicySet() *schema.Resource {
+	return &schema.Resource{
+		CreateContext: workspacePolicySetCreate,
+		ReadContext:   workspacePolicySetRead,
+		DeleteContext: workspacePolicySetDelete,
+		Schema: map[string]*schema.Schema{
+			"policy_set_id": {Type: schema.TypeString, Required: true, ForceNew: true},
+			"workspace_id":  {Type: schema.TypeString, Required: true, ForceNew: true},
+		},
+	}
+}
+
+func workspacePolicySetCreate(ctx context.Context, d *schema.ResourceData, meta any) diag.Diagnostics {
+	ps, ws := d.Get("policy_set_id").(string), d.Get("workspace_id").(string)
+	if err := meta.(*client).PolicySets.AddWorkspaces(ctx, ps, tfe.PolicySetAddWorkspacesOptions{Workspaces: []*tfe.Workspace{{ID: ws}}}); err != nil {
+		return errorf("attaching policy set %s to workspace %s: %w", ps, ws, err)
+	}
+	d.SetId(ps + "_" + ws)
+	return workspacePolicySetRead(ctx, d, meta)
+}
+
+func workspacePolicySetRead(ctx context.Context, d *schema.ResourceData, meta any) diag.Diagnostics {
+	ps, ws := d.Get("policy_set_id").(string), d.Get("workspace_id").(string)
+	set, err := meta.(*client).PolicySets.ReadWithOptions(ctx, ps, &tfe.PolicySetReadOptions{Include: []tfe.PolicySetIncludeOpt{tfe.PolicySetWorkspaces}})
+	if notFound(err) {
+		d.SetId("")
+		return nil
+	}
+	if err != nil {
+		return errorf("reading policy set %s: %w", ps, err)
+	}
+	for _, w := range set.Workspaces {
+		if w.ID == ws {
+			return nil
+		}
+	}
+	d.SetId("") // the set no longer lists the workspace
+	return nil
+}
+
+func workspacePolicySetDelete(ctx context.Context, d *schema.ResourceData, meta any) diag.Diagnostics {
+	ps, ws := d.Get("policy_set_id").(string), d.Get("workspace_id").(string)
+	if err := meta.(*client).PolicySets.RemoveWorkspaces(ctx, ps, tfe.PolicySetRemoveWorkspacesOptions{Workspaces: []*tfe.Workspace{{ID: ws}}}); err != nil && !notFound(err) {
+		return errorf("detaching policy set %s from workspace %s: %w", ps, ws, err)
+	}
+	return nil
+}

@@ -28,7 +28,8 @@
 //     1.11 and 1.15.
 //
 // tfe_policy_set (policy_set.go) with the attributes of a set of policies attached to workspaces,
-// for the `moved` test of tfgov_policy_set.
+// for the `moved` test of tfgov_policy_set, and tfe_workspace_policy_set, the attachment the
+// migration guide folds into tfgov_policy_set's scope with `removed` blocks.
 //
 // Two more, for the testing guide's example that makes a workspace and a
 // team with hashicorp/tfe and governs them with tfgov: tfe_workspace and
@@ -114,11 +115,12 @@ func sdkProvider() *schema.Provider {
 			"tfe_policy":      resourcePolicy(),
 			"tfe_team_access": resourceTeamAccess(),
 			// tfe_team_project_access: team_project_access.go.
-			"tfe_team_project_access": resourceTeamProjectAccess(),
-			"tfe_agent_token":         resourceAgentToken(),
-			"tfe_policy_set":          resourcePolicySet(),
-			"tfe_workspace":           resourceWorkspace(),
-			"tfe_team":                resourceTeam(),
+			"tfe_team_project_access":  resourceTeamProjectAccess(),
+			"tfe_agent_token":          resourceAgentToken(),
+			"tfe_policy_set":           resourcePolicySet(),
+			"tfe_workspace_policy_set": resourceWorkspacePolicySet(),
+			"tfe_workspace":            resourceWorkspace(),
+			"tfe_team":                 resourceTeam(),
 		},
 		ConfigureContextFunc: func(_ context.Context, d *schema.ResourceData) (any, diag.Diagnostics) {
 			c, err := newClient(d.Get("hostname").(string), d.Get("token").(string), d.Get("organization").(string))
