@@ -461,6 +461,7 @@ func (m *scenario) adopt(rt *rapid.T) {
 			found[addr] = m.versionRef(d.version).String()
 		}
 	}
+	m.adoptProjectGrants(state, svc, found)
 	if len(found) == 0 {
 		rt.Skip("nothing made outside to import")
 	}

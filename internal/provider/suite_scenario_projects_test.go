@@ -23,7 +23,10 @@ type scenProjects struct {
 	opsGrant  string       // ops's grant on prj
 	exclusive bool         // tfgov_project_team_access_exclusive.prj in the configuration
 	named     map[int]bool // the teams tN its team_ids names besides ops
-	made      []string     // IDs of workspaces made in prj outside ("pw<n>")
+	// grants: tfgov_team_project_access.pg_N (team tN -> access); while
+	// exclusive, team_ids names each by reference, so the two never disagree.
+	grants map[int]string
+	made   []string // IDs of workspaces made in prj outside ("pw<n>")
 }
 
 const scenPrjExclusiveAddr = "tfgov_project_team_access_exclusive.prj"
@@ -33,7 +36,7 @@ func (m *scenario) setupProjects(rt *rapid.T) {
 	ctx := m.ctx
 	prj, err := m.owner.Projects.Create(ctx, m.org, tfe.ProjectCreateOptions{Name: "prj"})
 	m.must(rt, err)
-	m.prj = scenProjects{project: prj, named: map[int]bool{}}
+	m.prj = scenProjects{project: prj, named: map[int]bool{}, grants: map[int]string{}}
 	_, err = m.owner.Workspaces.UpdateByID(ctx, m.workspaces[1].ID, tfe.WorkspaceUpdateOptions{Project: prj})
 	m.must(rt, err)
 	manage, read := tfe.ProjectTeamsPermissionType("manage"), tfe.ProjectSettingsPermissionType("read")
@@ -74,13 +77,35 @@ func (m *scenario) editProjectAccess(rt *rapid.T) {
 	m.writeConfig(rt)
 }
 
+// editProjectGrant adds tfgov_team_project_access.pg_N (team tN on prj),
+// changes its level, or removes it.
+func (m *scenario) editProjectGrant(rt *rapid.T) {
+	i := rapid.IntRange(0, scenTeams-1).Draw(rt, "team")
+	if _, ok := m.prj.grants[i]; ok && rapid.Bool().Draw(rt, "remove") {
+		delete(m.prj.grants, i)
+		m.logf(rt, "edit: remove project grant of t%d on prj", i)
+	} else {
+		m.prj.grants[i] = rapid.SampledFrom([]string{"read", "write", "maintain", "admin"}).Draw(rt, "project access")
+		m.logf(rt, "edit: grant t%d %s on prj", i, m.prj.grants[i])
+	}
+	m.writeConfig(rt)
+}
+
 func (m *scenario) writeProjects(b *strings.Builder) {
+	for _, i := range slices.Sorted(maps.Keys(m.prj.grants)) {
+		fmt.Fprintf(b, "resource \"tfgov_team_project_access\" \"pg_%d\" {\n  team_id = %q\n  project_id = %q\n  access = %q\n}\n", i, m.teams[i].ID, m.prj.project.ID, m.prj.grants[i])
+	}
 	if !m.prj.exclusive {
 		return
 	}
 	ids := []string{fmt.Sprintf("%q", m.ops.ID)}
+	for _, i := range slices.Sorted(maps.Keys(m.prj.grants)) {
+		ids = append(ids, fmt.Sprintf("tfgov_team_project_access.pg_%d.team_id", i))
+	}
 	for _, i := range slices.Sorted(maps.Keys(m.prj.named)) {
-		ids = append(ids, fmt.Sprintf("%q", m.teams[i].ID))
+		if _, granted := m.prj.grants[i]; !granted {
+			ids = append(ids, fmt.Sprintf("%q", m.teams[i].ID))
+		}
 	}
 	fmt.Fprintf(b, "resource \"tfgov_project_team_access_exclusive\" \"prj\" {\n  project_id = %q\n  team_ids = [%s]\n}\n", m.prj.project.ID, strings.Join(ids, ", "))
 }
@@ -122,6 +147,7 @@ func (m *scenario) outsideProject(rt *rapid.T, svc scenService, kind string) {
 		}
 		n, err := m.owner.TeamProjectAccess.Add(ctx, tfe.TeamProjectAccessAddOptions{Access: tfe.TeamProjectAccessRead, Team: tm, Project: m.prj.project})
 		m.must(rt, err)
+		m.foreign[n.ID] = true
 		m.logf(rt, "outside: grant t%d read on prj (%s)", i, n.ID)
 	case "change project grant":
 		if !held {
@@ -141,6 +167,7 @@ func (m *scenario) outsideProject(rt *rapid.T, svc scenService, kind string) {
 		}
 		n, err := m.owner.TeamProjectAccess.Add(ctx, tfe.TeamProjectAccessAddOptions{Access: tfe.TeamProjectAccessRead, Team: tm, Project: m.prj.project})
 		m.must(rt, err)
+		m.foreign[n.ID] = true
 		m.logf(rt, "outside: revoke t%d's access to prj (%s) and grant it again (%s)", i, g.id, n.ID)
 	}
 }
@@ -164,12 +191,20 @@ func (m *scenario) projectAllowed() map[string]bool {
 	for i := range m.prj.named {
 		out[m.teams[i].ID] = true
 	}
+	for i := range m.prj.grants {
+		out[m.teams[i].ID] = true
+	}
 	return out
 }
 
 // checkProjectsHold is invariant 4 for prj: while its exclusive access is
 // configured, only the teams it names hold access.
 func (m *scenario) checkProjectsHold(rt *rapid.T, svc scenService) {
+	for _, i := range slices.Sorted(maps.Keys(m.prj.grants)) {
+		if g := svc.projectGrants[m.teams[i].ID]; g.access != m.prj.grants[i] {
+			m.fail(rt, fmt.Sprintf("invariant 4: project grant of t%d", i), "invariant 4: team t%d should have %s access to prj; the service has %+v", i, m.prj.grants[i], g)
+		}
+	}
 	if !m.prj.exclusive {
 		return
 	}
@@ -187,6 +222,12 @@ func (m *scenario) checkProjectsHold(rt *rapid.T, svc scenService) {
 // teams holding access to prj, and the plan warns naming, by name, each
 // that w1's team_ids leaves out.
 func (m *scenario) checkProjectsShow(rt *rapid.T, changes map[string]planChange, svc scenService) {
+	for _, i := range slices.Sorted(maps.Keys(m.prj.grants)) {
+		addr := fmt.Sprintf("tfgov_team_project_access.pg_%d", i)
+		if g, ok := svc.projectGrants[m.teams[i].ID]; (!ok || g.access != m.prj.grants[i]) && (changes[addr].actions == nil || changes[addr].noop()) {
+			m.fail(rt, "invariant 5: the plan does not show a project grant", "invariant 5: team t%d should have %s access to prj, the service has %+v, and the plan shows no change of %s", i, m.prj.grants[i], g, addr)
+		}
+	}
 	if m.prj.exclusive {
 		allowed := m.projectAllowed()
 		for _, team := range slices.Sorted(maps.Keys(svc.projectGrants)) {
@@ -249,15 +290,25 @@ func (m *scenario) checkProjectsOnlyPlanned(rt *rapid.T, changes map[string]plan
 			}
 		}
 	}
+	// A team's tfgov_team_project_access the plan changes or destroys.
+	grantAddr := map[string]string{}
+	for i, tm := range m.teams {
+		grantAddr[tm.ID] = fmt.Sprintf("tfgov_team_project_access.pg_%d", i)
+	}
+	planned := func(team, action string) bool {
+		c, ok := changes[grantAddr[team]]
+		return ok && slices.Contains(c.actions, action)
+	}
 	for team, g := range pre.projectGrants {
 		h, ok := post.projectGrants[team]
 		switch {
 		case ok && h == g:
+		case ok && h.id == g.id && planned(team, "update"):
 		case ok:
 			m.fail(rt, "invariant 1: a project grant changed unplanned", "invariant 1: team %s's access to prj changed in the apply (%+v -> %+v)", m.nameOf(team), g, h)
 		case atPlan.projectGrants[team].id != g.id:
 			m.fail(rt, "invariant 1: a project grant made after the plan removed", "invariant 1: the apply removed team %s's access to prj (%s), made after the plan (the plan saw %+v)", m.nameOf(team), g.id, atPlan.projectGrants[team])
-		case !leaving[team]:
+		case !leaving[team] && !planned(team, "delete"):
 			m.fail(rt, "invariant 1: a project grant removed unplanned", "invariant 1: the apply removed team %s's access to prj (%s), which its plan did not show leaving", m.nameOf(team), g.id)
 		}
 	}
@@ -286,6 +337,7 @@ func (m *scenario) projectMeanwhile(rt *rapid.T, changes map[string]planChange, 
 	m.must(rt, m.owner.TeamProjectAccess.Remove(m.ctx, old))
 	n, err := m.owner.TeamProjectAccess.Add(m.ctx, tfe.TeamProjectAccessAddOptions{Access: tfe.TeamProjectAccessRead, Team: &tfe.Team{ID: team}, Project: m.prj.project})
 	m.must(rt, err)
+	m.foreign[n.ID] = true
 	m.logf(rt, "outside: revoke %s, %s's access to prj that the plan removes, and grant it again (%s)", old, m.nameOf(team), n.ID)
 	return true
 }
@@ -305,4 +357,16 @@ func anyList(v any) []string {
 		out = append(out, fmt.Sprint(e))
 	}
 	return out
+}
+
+// adoptProjectGrants adds to adopt's choices each grant on prj of a team
+// whose tfgov_team_project_access the state lacks: the import block its
+// create's refusal advises (invariant 7).
+func (m *scenario) adoptProjectGrants(state map[string]string, svc scenService, found map[string]string) {
+	for i := range m.prj.grants {
+		addr := fmt.Sprintf("tfgov_team_project_access.pg_%d", i)
+		if g, ok := svc.projectGrants[m.teams[i].ID]; ok && state[addr] == "" {
+			found[addr] = g.id
+		}
+	}
 }

@@ -280,6 +280,7 @@ func (m *scenario) actions() map[string]func(*rapid.T) {
 		"Adopt":             m.adopt,
 		"EditRun":           m.editRun,
 		"EditProjectAccess": m.editProjectAccess,
+		"EditProjectGrant":  m.editProjectGrant,
 		"EditPolicySet":     m.editPolicySet,
 		"Outside":           m.outside,
 		"Permission":        m.permission,
