@@ -12,6 +12,7 @@ import (
 	"github.com/hashicorp/terraform-plugin-framework-validators/setvalidator"
 	"github.com/hashicorp/terraform-plugin-framework/diag"
 	"github.com/hashicorp/terraform-plugin-framework/path"
+	"github.com/hashicorp/terraform-plugin-framework/resource"
 	"github.com/hashicorp/terraform-plugin-framework/resource/schema"
 	"github.com/hashicorp/terraform-plugin-framework/resource/schema/planmodifier"
 	"github.com/hashicorp/terraform-plugin-framework/resource/schema/stringplanmodifier"
@@ -127,9 +128,7 @@ func (p *exclusiveParent) plan(ctx context.Context, d *providerData, plan exclus
 	var prior map[string]bool
 	var seen grantRecord
 	if state != nil && state.ParentID.Equal(plan.ParentID) {
-		if prior, _ = teamIDsOf(ctx, state.TeamIDs); prior == nil {
-			prior = map[string]bool{}
-		}
+		prior = priorTeams(ctx, state.TeamIDs)
 		seen = readGrantRecord(ctx, private, p.grantPrefix, diags)
 		if len(removedTeams(nil, keep, prior, seen)) == 0 {
 			// Nothing leaves team_ids: no request, and an unchanged plan keeps removed_team_ids.
@@ -466,6 +465,25 @@ func hasRemoval(prior, keep map[string]bool) bool {
 }
 
 // teamIDsOf returns the elements of a known set.
+// priorTeams is the team_ids of a state, empty (never nil) when it holds none.
+func priorTeams(ctx context.Context, s types.Set) map[string]bool {
+	if m, _ := teamIDsOf(ctx, s); m != nil {
+		return m
+	}
+	return map[string]bool{}
+}
+
+// importParent imports the exclusive set of parent id (the import ID, read by importID).
+func (p *exclusiveParent) importParent(ctx context.Context, id string, req resource.ImportStateRequest, resp *resource.ImportStateResponse) {
+	if !strings.HasPrefix(id, p.idPrefix) || strings.Contains(id, "/") {
+		resp.Diagnostics.AddError("Invalid import ID", fmt.Sprintf("Expected the ID of a %s (%s<id>), got %q.", p.kind.noun, p.idPrefix, id))
+		return
+	}
+	req.ID = id
+	resource.ImportStatePassthroughID(ctx, path.Root(p.idAttr), req, resp)
+	markImporting(ctx, resp)
+}
+
 func teamIDsOf(ctx context.Context, s types.Set) (map[string]bool, bool) {
 	if s.IsNull() || s.IsUnknown() {
 		return nil, false

@@ -3,7 +3,6 @@ package provider
 import (
 	"context"
 	"fmt"
-	"strings"
 
 	tfe "github.com/hashicorp/go-tfe"
 	"github.com/hashicorp/terraform-plugin-framework/diag"
@@ -134,10 +133,7 @@ func (r *projectTeamAccessExclusiveResource) Update(ctx context.Context, req res
 	if resp.Diagnostics.HasError() {
 		return
 	}
-	prior, _ := teamIDsOf(ctx, state.TeamIDs)
-	if prior == nil {
-		prior = map[string]bool{}
-	}
+	prior := priorTeams(ctx, state.TeamIDs)
 	seen := readGrantRecord(ctx, req.Private, projectExclusive.grantPrefix, &resp.Diagnostics)
 	r.apply(ctx, plan, prior, seen, &resp.State, resp.Private, &resp.Diagnostics)
 }
@@ -151,13 +147,7 @@ func (r *projectTeamAccessExclusiveResource) Delete(ctx context.Context, req res
 
 // ImportState takes the project's ID, as the workspace form takes its workspace's.
 func (r *projectTeamAccessExclusiveResource) ImportState(ctx context.Context, req resource.ImportStateRequest, resp *resource.ImportStateResponse) {
-	req.ID = r.importID(ctx, req, &resp.Diagnostics)
-	if !strings.HasPrefix(req.ID, "prj-") || strings.Contains(req.ID, "/") {
-		resp.Diagnostics.AddError("Invalid import ID", fmt.Sprintf("Expected the ID of a project (prj-<id>), got %q.", req.ID))
-		return
-	}
-	resource.ImportStatePassthroughID(ctx, path.Root("project_id"), req, resp)
-	markImporting(ctx, resp)
+	projectExclusive.importParent(ctx, r.importID(ctx, req, &resp.Diagnostics), req, resp)
 }
 
 // apply is exclusiveParent.apply on the project.

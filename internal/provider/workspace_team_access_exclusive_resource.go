@@ -190,10 +190,7 @@ func (r *workspaceTeamAccessExclusiveResource) Update(ctx context.Context, req r
 	if resp.Diagnostics.HasError() {
 		return
 	}
-	prior, _ := teamIDsOf(ctx, state.TeamIDs)
-	if prior == nil {
-		prior = map[string]bool{}
-	}
+	prior := priorTeams(ctx, state.TeamIDs)
 	// The refresh's record, carried in the plan's private state.
 	seen := readGrantRecord(ctx, req.Private, workspaceExclusive.grantPrefix, &resp.Diagnostics)
 	r.apply(ctx, plan, prior, seen, &resp.State, resp.Private, &resp.Diagnostics)
@@ -209,13 +206,7 @@ func (r *workspaceTeamAccessExclusiveResource) Delete(ctx context.Context, req r
 // ImportState takes the workspace's ID; why this type is importable: DESIGN.md "Exclusive team
 // access: the grants a plan saw".
 func (r *workspaceTeamAccessExclusiveResource) ImportState(ctx context.Context, req resource.ImportStateRequest, resp *resource.ImportStateResponse) {
-	req.ID = r.importID(ctx, req, &resp.Diagnostics)
-	if !strings.HasPrefix(req.ID, "ws-") || strings.Contains(req.ID, "/") {
-		resp.Diagnostics.AddError("Invalid import ID", fmt.Sprintf("Expected the ID of a workspace (ws-<id>), got %q.", req.ID))
-		return
-	}
-	resource.ImportStatePassthroughID(ctx, path.Root("workspace_id"), req, resp)
-	markImporting(ctx, resp)
+	workspaceExclusive.importParent(ctx, r.importID(ctx, req, &resp.Diagnostics), req, resp)
 }
 
 // apply is exclusiveParent.apply on the workspace; a new resource's project teams are read here.
