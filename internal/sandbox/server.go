@@ -59,7 +59,7 @@ type Options struct {
 	// Latency delays every request (API and upload listener, not the
 	// /_sandbox/ admin endpoints) by this long before it is served, outside
 	// the state lock: parallel requests wait concurrently, as over a slow
-	// network.
+	// network. SetLatency changes it later.
 	Latency time.Duration
 	// Chaos, when enabled, injects random faults (see Chaos); SetChaos
 	// changes it later.
@@ -100,6 +100,7 @@ type Server struct {
 	faults   []*Fault
 
 	chaos chaosEngine
+	hooks requestHooks // SetLatency, OnRequest (hooks.go)
 
 	patterns []string // every pattern registered with route, in order
 }
@@ -132,6 +133,7 @@ func New(opts Options) (*Server, error) {
 	}
 	s.st = st
 	s.SetClockOffset(opts.ClockOffset)
+	s.hooks.latency.Store(int64(opts.Latency))
 	if err := s.SetChaos(opts.Chaos); err != nil {
 		return nil, err
 	}
@@ -171,12 +173,12 @@ func (s *Server) Close() error {
 }
 
 // ServeHTTP serves the API. Every request but the admin ones (/_sandbox/)
-// first waits Options.Latency, outside any lock, as network latency would.
+// first waits the latency (Options.Latency, SetLatency), outside any lock, as network latency would.
 // A panic in a handler is answered as a 500 JSON:API error, never a dropped
 // connection (except the deliberate drop of a lost answer).
 func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	start := time.Now()
-	if !strings.HasPrefix(r.URL.Path, "/_sandbox/") && !sleepCtx(r, s.opts.Latency) {
+	if !strings.HasPrefix(r.URL.Path, "/_sandbox/") && !sleepCtx(r, s.Latency()) {
 		return
 	}
 	// The service's clock, not the machine's (net/http sets Date only

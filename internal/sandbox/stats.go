@@ -18,6 +18,7 @@ func (s *Server) count(key string) {
 	s.statsMu.Lock()
 	s.stats[key]++
 	s.statsMu.Unlock()
+	s.requestArrived(key)
 }
 
 func (s *Server) countPath(r *http.Request) {

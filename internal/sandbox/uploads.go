@@ -69,9 +69,9 @@ func (u *uploadServer) close() error {
 }
 
 // serveHTTP serves the upload listener; every request first waits
-// Options.Latency. A panic is a 500, as on the API.
+// the latency (Options.Latency, SetLatency). A panic is a 500, as on the API.
 func (u *uploadServer) serveHTTP(w http.ResponseWriter, r *http.Request) {
-	if !sleepCtx(r, u.s.opts.Latency) {
+	if !sleepCtx(r, u.s.Latency()) {
 		return
 	}
 	rec := &statusRecorder{ResponseWriter: w, status: http.StatusOK}
