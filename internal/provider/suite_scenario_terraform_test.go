@@ -34,7 +34,7 @@ func (m *scenario) terraform(rt *rapid.T, args ...string) tfRun {
 	state := m.readState(rt)
 	_, exclusiveInState := state["tfgov_workspace_team_access_exclusive.w1"]
 	_, prjInState := state[scenPrjExclusiveAddr]
-	out, code := runTerraformEnv(m.t, m.dir, env, args...)
+	out, code := m.runTerraform(rt, env, args...) // suite_scenario_interrupt_test.go
 	r := tfRun{out: out, code: code}
 	sc := bufio.NewScanner(strings.NewReader(out))
 	sc.Buffer(make([]byte, 1<<20), 1<<24)

@@ -148,6 +148,10 @@ type scenario struct {
 	prj       scenProjects  // suite_scenario_projects_test.go
 	pset      scenPolicySet // suite_scenario_policy_sets_test.go
 	planDiags []string      // the last plan's diagnostics
+
+	net           scenNetwork    // suite_scenario_interrupt_test.go
+	interruptNext *scenInterrupt // armed for the next terraform command
+	lastInterrupt *scenInterrupt
 }
 
 func newScenario(t *testing.T, rt *rapid.T) *scenario {
@@ -293,6 +297,8 @@ func (m *scenario) actions() map[string]func(*rapid.T) {
 		"RefreshOnly":         m.refreshOnly,
 		"Reimport":            m.reimport,
 		"Service":             m.service,
+		"Interrupt":           m.interrupt,
+		"Network":             m.network,
 	}
 	only := os.Getenv("TFGOV_SCENARIO_ACTIONS")
 	if only == "" {
