@@ -13,6 +13,7 @@ import (
 	"sync"
 	"sync/atomic"
 	"syscall"
+	"testing"
 	"time"
 
 	"pgregory.net/rapid"
@@ -242,4 +243,70 @@ func (m *scenario) network(rt *rapid.T) {
 	}
 	m.net = n
 	m.logf(rt, "network: latency %s, chaos %s (enabled: %v)", n.latency, n.chaos, n.chaos.Enabled())
+	if n.chaos.RateLimited == 0 || !rapid.Bool().Draw(rt, "apply under it") {
+		return
+	}
+	before := m.readState(rt)
+	r := m.terraform(rt, "apply", "-auto-approve", "-json", "-input=false")
+	m.afterApply(rt, before, r, true)
+	if r.code == 0 || !onlyRateLimited(r.out) {
+		return
+	}
+	// An apply that failed after its retries leaves state a second apply
+	// repairs: the same, once the service answers.
+	m.net = scenNetwork{}
+	defer func() { m.net = n }()
+	before = m.readState(rt)
+	r = m.terraform(rt, "apply", "-auto-approve", "-json", "-input=false")
+	m.afterApply(rt, before, r, true)
+	if r.code != 0 {
+		m.fail(rt, "an apply that failed on 429s is not repaired by a second apply",
+			"the apply failed only on 429s after its retries, and a second apply, on a service answering, failed:\n%s", strings.Join(r.diags, "\n"))
+	}
+}
+
+// onlyRateLimited reports whether a command's output has errors, each of
+// them a 429 the provider's retries did not outlast.
+func onlyRateLimited(out string) bool {
+	errs := 0
+	sc := bufio.NewScanner(strings.NewReader(out))
+	sc.Buffer(make([]byte, 1<<20), 1<<24)
+	for sc.Scan() {
+		var line struct {
+			Type       string `json:"type"`
+			Diagnostic struct{ Severity, Summary, Detail string }
+		}
+		if json.Unmarshal(sc.Bytes(), &line) != nil || line.Type != "diagnostic" || line.Diagnostic.Severity != "error" {
+			continue
+		}
+		if !strings.Contains(line.Diagnostic.Summary+" "+line.Diagnostic.Detail, "rate limited (429)") {
+			return false
+		}
+		errs++
+	}
+	return errs > 0
+}
+
+// TestScenario_onlyRateLimited: the machine asks a second apply to repair
+// only an apply whose every error is a 429 its retries did not outlast.
+func TestScenario_onlyRateLimited(t *testing.T) {
+	diag := func(sev, detail string) string {
+		return fmt.Sprintf(`{"type":"diagnostic","diagnostic":{"severity":%q,"summary":"s","detail":%q}}`, sev, detail)
+	}
+	const limited = "POST /api/v2/x: still rate limited (429) after 5 retries (retry_max = 5)"
+	for _, tc := range []struct {
+		name string
+		out  []string
+		want bool
+	}{
+		{"no diagnostics", nil, false},
+		{"one 429", []string{diag("error", limited)}, true},
+		{"a 429 and a warning", []string{diag("warning", "something else"), diag("error", limited)}, true},
+		{"a 429 and another error", []string{diag("error", limited), diag("error", "forbidden")}, false},
+		{"another error", []string{diag("error", "forbidden")}, false},
+	} {
+		if got := onlyRateLimited(strings.Join(tc.out, "\n")); got != tc.want {
+			t.Errorf("%s: onlyRateLimited = %v, want %v", tc.name, got, tc.want)
+		}
+	}
 }
