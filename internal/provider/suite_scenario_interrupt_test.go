@@ -44,6 +44,15 @@ type scenInterrupt struct {
 	fired  string // the route of the request it fired at; "" if the command ended first
 }
 
+// scenCounts counts, over a run of the machine, the interrupts armed and
+// fired and the 429s Terraform's commands got: a hunt's log says how much
+// it tried.
+var scenCounts struct{ armed, fired, rateLimited atomic.Int64 }
+
+func logScenarioCounts(t *testing.T) {
+	t.Logf("scenario machine: %d interrupts armed, %d fired; %d answers 429 to Terraform", scenCounts.armed.Load(), scenCounts.fired.Load(), scenCounts.rateLimited.Load())
+}
+
 // runTerraform runs one terraform command of the machine under the network
 // conditions in force, interrupted if an interrupt is armed. An apply run
 // under either is judged by checkMade.
@@ -61,6 +70,8 @@ func (m *scenario) runTerraform(rt *rapid.T, env []string, args ...string) (stri
 			m.must(rt, m.sb.srv.SetChaos(sandbox.Chaos{}))
 		}()
 	}
+	limited := m.sb.srv.ChaosStats()[sandbox.ChaosRateLimited]
+	defer func() { scenCounts.rateLimited.Add(int64(m.sb.srv.ChaosStats()[sandbox.ChaosRateLimited] - limited)) }()
 	var out string
 	var code int
 	if in := m.interruptNext; in != nil {
@@ -176,6 +187,14 @@ func (m *scenario) interrupt(rt *rapid.T) {
 	saved := rapid.Bool().Draw(rt, "a saved plan's apply")
 	m.logf(rt, "interrupt: SIGINT at the %d-th %s of the next apply (saved plan: %v)", in.at, map[bool]string{true: "write", false: "request"}[in.writes], saved)
 	m.lastInterrupt = nil
+	// Answers held back after the service acted, so that the stop lands
+	// between a write's effect and its answer, unless Network set how the
+	// service answers.
+	if !m.net.on() && rapid.Bool().Draw(rt, "answers held back") {
+		m.net = scenNetwork{chaos: sandbox.Chaos{Seed: 1, Slow: 1, SlowDelay: 30 * time.Millisecond}}
+		defer func() { m.net = scenNetwork{} }()
+		m.logf(rt, "interrupt: every answer held back 30ms after the service acts, for this apply")
+	}
 	if saved {
 		m.savedPlan(rt, func(map[string]planChange, scenService) bool {
 			m.interruptNext = in
@@ -189,13 +208,18 @@ func (m *scenario) interrupt(rt *rapid.T) {
 		m.interruptNext = in
 		m.apply(rt)
 	}
+	scenCounts.armed.Add(1)
 	if in.fired == "" {
 		m.logf(rt, "interrupt: the apply ended before the %d-th request", in.at)
 	} else {
 		m.logf(rt, "interrupt: SIGINT sent as %s arrived", in.fired)
+		scenCounts.fired.Add(1)
 		m.uncertain = true
 	}
 	// The next apply converges, and the plan after it is empty.
+	if m.net.chaos.Slow == 1 {
+		m.net = scenNetwork{}
+	}
 	before := m.readState(rt)
 	r := m.terraform(rt, "apply", "-auto-approve", "-json", "-input=false")
 	m.afterApply(rt, before, r, true)

@@ -50,6 +50,7 @@ func TestScenarios(t *testing.T) {
 		defer m.close()
 		rt.Repeat(m.actions())
 	})
+	logScenarioCounts(t)
 }
 
 // setRapidDefault sets rapid's flag name from env, or to def, unless the
