@@ -295,7 +295,7 @@ func (m *scenario) writeSetSource(rt *rapid.T) {
 func (m *scenario) writeParameters(b *strings.Builder) {
 	for _, i := range slices.Sorted(maps.Keys(m.pset.c.params)) {
 		v := m.pset.c.params[i]
-		fmt.Fprintf(b, "resource \"tfgov_policy_set_parameter\" \"q%d\" {\n  policy_set_id = tfgov_policy_set.s0.id\n  key = \"P%[1]d\"\n", i)
+		fmt.Fprintf(b, "resource \"tfgov_policy_set_parameter\" \"q%d\" {\n  provider = tfgov.sets\n  policy_set_id = tfgov_policy_set.s0.id\n  key = \"P%[1]d\"\n", i)
 		v.write(b, v.value(i))
 		b.WriteString("}\n")
 	}

@@ -108,10 +108,14 @@ func (p scenPolicySet) describe() string {
 }
 
 func (m *scenario) writePolicySets(rt *rapid.T, b *strings.Builder) {
+	// s0 and its parameters are the owner's (a user token): governed_workspaces needs a token proven
+	// to see every workspace, which a team token, having no user, cannot prove. Always written: a
+	// resource removed from the configuration is destroyed with its provider's.
+	fmt.Fprintf(b, "provider \"tfgov\" {\n  alias = \"sets\"\n  token = %q\n}\n", m.sb.token)
 	if !m.pset.on {
 		return
 	}
-	fmt.Fprintf(b, "resource \"tfgov_policy_set\" \"s0\" {\n  name = %q\n", m.pset.c.setName())
+	fmt.Fprintf(b, "resource \"tfgov_policy_set\" \"s0\" {\n  provider = tfgov.sets\n  name = %q\n", m.pset.c.setName())
 	m.writeSetContent(rt, b)
 	if s := m.pset.scope; s != nil {
 		ids := func(is []int) string {
