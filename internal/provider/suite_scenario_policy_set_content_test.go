@@ -317,7 +317,7 @@ func (m *scenario) setOf(rt *rapid.T, svc scenService) (scenSetOnService, bool) 
 
 // snapshotSetContent reads a set's attributes, content and parameters.
 func (m *scenario) snapshotSetContent(rt *rapid.T, ps *tfe.PolicySet, s *scenSetOnService, svc *scenService) {
-	s.name, s.description, s.kind = ps.Name, ps.Description, string(ps.Kind)
+	s.name, s.description, s.kind, s.versioned = ps.Name, ps.Description, string(ps.Kind), ps.NewestVersion != nil || ps.VCSRepo != nil
 	s.overridable = ps.Overridable != nil && *ps.Overridable
 	s.policies = []string{}
 	for _, p := range ps.Policies {
@@ -492,7 +492,7 @@ func (m *scenario) outsideSetContent(rt *rapid.T, svc scenService, kind string) 
 				ids = append(ids, svc.policies[name].id)
 			}
 		}
-		if len(ids) == 0 {
+		if len(ids) == 0 || kind == "attach policy" && (set.versioned || set.kind == "opa") {
 			rt.Skip("no policy to " + kind)
 		}
 		pols := []*tfe.Policy{{ID: rapid.SampledFrom(ids).Draw(rt, "policy")}}
@@ -506,6 +506,9 @@ func (m *scenario) outsideSetContent(rt *rapid.T, svc scenService, kind string) 
 		}
 		m.logf(rt, "outside: %s %s on s0", kind, pols[0].ID)
 	case "upload set version":
+		if len(set.policies) > 0 || set.vcs != "" {
+			rt.Skip("the set takes no versions")
+		}
 		dir, derr := os.MkdirTemp("", "tfgov-scenario-set-")
 		m.must(rt, derr)
 		defer func() { _ = os.RemoveAll(dir) }()
@@ -557,8 +560,8 @@ func (m *scenario) outsideSetContent(rt *rapid.T, svc scenService, kind string) 
 	case "create parameter":
 		i := rapid.IntRange(0, scenParams-1).Draw(rt, "parameter")
 		key := fmt.Sprintf("P%d", i)
-		if _, ok := set.params[key]; ok {
-			rt.Skip("the parameter exists")
+		if _, ok := set.params[key]; ok || set.kind == "opa" || len(set.policies) > 0 && !set.versioned {
+			rt.Skip("the parameter exists, or the set takes none")
 		}
 		p, cerr := m.owner.PolicySetParameters.Create(ctx, set.id, tfe.PolicySetParameterCreateOptions{Key: tfe.String(key), Value: tfe.String("outside"), Category: tfe.Category(tfe.CategoryPolicySet)})
 		if isNotFound(cerr) || tfeUnprocessable(cerr) {
@@ -576,8 +579,9 @@ func (m *scenario) outsideSetContent(rt *rapid.T, svc scenService, kind string) 
 var scenSetContentOutside = []string{"attach policy", "detach policy", "upload set version", "rename set", "change set", "delete set", "remake set",
 	"create set", "change parameter", "delete parameter", "create parameter"}
 
+// tfeUnprocessable: the service refused the write as invalid (go-tfe's error for a 422).
 func tfeUnprocessable(err error) bool {
-	return err != nil && strings.Contains(err.Error(), "422")
+	return err != nil && (strings.Contains(err.Error(), "422") || strings.Contains(err.Error(), "invalid"))
 }
 
 // waitVersion waits for a version uploaded outside to leave ingressing, as its uploader would.

@@ -156,7 +156,7 @@ type scenSetOnService struct {
 	// name, description, kind, overridable, policies (sorted IDs), version (the current one's ID),
 	// vcs (identifier@branch) and params (by key): suite_scenario_policy_set_content_test.go.
 	name, description, kind, version, vcs string
-	overridable                           bool
+	overridable, versioned                bool
 	policies                              []string
 	params                                map[string]scenVariableOnService
 	scope                                 string   // canonical: scopeKey
