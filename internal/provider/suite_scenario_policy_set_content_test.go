@@ -103,8 +103,8 @@ func (m *scenario) enterRoute(rt *rapid.T, c *scenSetContent) {
 // holds is refused at plan (as documented): tried, then taken back.
 func (m *scenario) editSetContent(rt *rapid.T) string {
 	c := &m.pset.c
-	ops := map[string][]string{"none": {"route"}, "policy_ids": {"route", "toggle policy"}, "source": {"route", "edit file", "add file", "remove file"},
-		"vcs": {"route", "branch"}}[c.route]
+	ops := map[string][]string{"none": {"route"}, "policy_ids": {"route", "route", "toggle policy"}, "source": {"route", "route", "edit file", "add file", "remove file"},
+		"vcs": {"route", "route", "branch"}}[c.route]
 	ops = append(ops, "kind")
 	op := rapid.SampledFrom(ops).Draw(rt, "content op")
 	switch op {
