@@ -119,8 +119,16 @@ func (m *scenario) editSetContent(rt *rapid.T) string {
 			m.enterRoute(rt, c)
 			return "route (refused, taken back)"
 		}
+		was := c.route
 		c.route = to
 		m.enterRoute(rt, c)
+		if to == "policy_ids" && len(c.policies) > 0 && m.setVersioned(rt) {
+			// The service never takes individual policies on a set that has taken versions.
+			m.tryRefused(rt, fmt.Sprintf("route %s -> policy_ids of a versioned set", was), "A versioned policy set takes no individual policies")
+			c.route = was
+			m.enterRoute(rt, c)
+			return "route (refused, taken back)"
+		}
 	case "kind":
 		to := map[string]string{"sentinel": "opa", "opa": "sentinel"}[c.kind]
 		if c.route == "policy_ids" || len(c.params) > 0 || !m.setHeld(rt) {
@@ -215,6 +223,16 @@ func (m *scenario) tryRefused(rt *rapid.T, what, summary string) {
 		m.logf(rt, "the plan of %s failed otherwise: %v", what, r.diags)
 	}
 	m.uncertain = uncertain // a plan writes nothing
+}
+
+// setVersioned: the state holds s0, and the service's set has taken versions.
+func (m *scenario) setVersioned(rt *rapid.T) bool {
+	id := m.readState(rt)[scenSetAddr]
+	if id == "" {
+		return false
+	}
+	ps, err := m.owner.PolicySets.Read(m.ctx, id)
+	return err == nil && setVersioned(ps)
 }
 
 // setHeld: the state holds s0 and the service still has it.
