@@ -49,9 +49,6 @@ func TestScenarios(t *testing.T) {
 		m := newScenario(t, rt)
 		defer m.close()
 		rt.Repeat(m.actions())
-		if os.Getenv("DUMPHIST") != "" {
-			t.Log(strings.Join(m.history, "\n"))
-		}
 	})
 }
 
