@@ -180,7 +180,7 @@ func (r *policySetResource) Schema(_ context.Context, _ resource.SchemaRequest, 
 			},
 			"policy_ids": schema.SetAttribute{
 				ElementType: types.StringType, Optional: true,
-				MarkdownDescription: "IDs of the policies of the set (`pol-<id>`, of the set's kind). Not with `source` or `vcs_repo`: a set holds individual policies or versions, never both.",
+				MarkdownDescription: "IDs of the policies of the set (`pol-<id>`, of the set's kind). Not with `source` or `vcs_repo`: a set holds individual policies or versions, never both, and a set that has taken a version (from `source`, or uploaded outside Terraform) never takes policies again: giving it `policy_ids` is refused at plan.",
 			},
 			"source": schema.StringAttribute{
 				Optional: true,
@@ -316,6 +316,12 @@ func (r *policySetResource) ModifyPlan(ctx context.Context, req resource.ModifyP
 	}
 	if why := vcsContentSwitch(prior, &plan); why != "" {
 		resp.Diagnostics.AddAttributeError(path.Root("vcs_repo"), "A policy set cannot move to or from a VCS repository", why)
+		return
+	}
+	if why := r.versionedPolicies(ctx, prior, &plan, &resp.Diagnostics); why != "" || resp.Diagnostics.HasError() {
+		if why != "" {
+			resp.Diagnostics.AddAttributeError(path.Root("policy_ids"), "A versioned policy set takes no individual policies", why)
+		}
 		return
 	}
 	agent := plan.Kind.ValueString() == string(tfe.OPA) || cfg.AgentEnabled.ValueBool()
@@ -617,6 +623,28 @@ func (r *policySetResource) ImportState(ctx context.Context, req resource.Import
 	resp.Diagnostics.Append(resp.State.SetAttribute(ctx, path.Root("id"), ps.ID)...)
 	resp.Diagnostics.Append(resp.State.SetAttribute(ctx, path.Root("organization"), parts[0])...)
 	markImporting(ctx, resp)
+}
+
+// versionedPolicies: the plan gives individual policies to a set that held none and has taken
+// versions, which the service refuses for good ("" when not). The state's version_id proves it;
+// else the set is read (shared with its parameters' plans), as versions uploaded outside count too.
+func (r *policySetResource) versionedPolicies(ctx context.Context, prior, plan *policySetResourceModel, diags *diag.Diagnostics) string {
+	if prior == nil || !isKnown(plan.PolicyIDs) || len(plan.PolicyIDs.Elements()) == 0 || len(prior.PolicyIDs.Elements()) > 0 || !plan.VCSRepo.IsNull() {
+		return ""
+	}
+	why := fmt.Sprintf("Policy set %q (%s) has taken versions (source), and the service never takes individual policies on a versioned set: the apply would fail after writing the rest. "+
+		"Make a new set with policy_ids beside this one, move the scope to it, then remove this one.", prior.Name.ValueString(), prior.ID.ValueString())
+	if !prior.VersionID.IsNull() && !prior.VersionID.IsUnknown() {
+		return why
+	}
+	read, err := r.data.policySet(ctx, prior.ID.ValueString())
+	switch {
+	case err != nil:
+		diags.AddAttributeError(path.Root("policy_ids"), "Error reading policy set", fmt.Sprintf("Reading policy set %s to check that it takes individual policies failed: %s", prior.ID.ValueString(), err))
+	case !read.missing && setVersioned(read.set):
+		return why
+	}
+	return ""
 }
 
 // planSource plans source_sha256 from the packed directory and, for OPA, runs its tests when the

@@ -68,14 +68,25 @@ func (m *scenario) versionRef(j int) moduleVersionRef {
 func (m *scenario) editVariable(rt *rapid.T) {
 	i := rapid.IntRange(0, scenVars-1).Draw(rt, "variable")
 	v, ok := m.vars[i]
+	v, op := drawVarEdit(rt, v, ok)
+	if op != "remove" {
+		m.vars[i] = v
+	} else {
+		delete(m.vars, i)
+	}
+	m.logf(rt, "edit: test variable V%d %s -> %+v", i, op, v)
+	m.writeConfig(rt)
+}
+
+// drawVarEdit draws an edit of a variable (ok: it is configured), as
+// editVariable and editParameter make them; op "remove" removes it.
+func drawVarEdit(rt *rapid.T, v scenVar, ok bool) (scenVar, string) {
 	op := "add"
 	if ok {
 		op = rapid.SampledFrom([]string{"remove", "value", "route", "wo version", "sensitive"}).Draw(rt, "variable op")
 	}
 	sensitive := func() string { return rapid.SampledFrom([]string{"true", "false", ""}).Draw(rt, "sensitive") }
 	switch op {
-	case "remove":
-		delete(m.vars, i)
 	case "add":
 		v = scenVar{route: rapid.SampledFrom([]string{"value", "value_wo"}).Draw(rt, "route"), sensitive: sensitive(), woVersion: 1}
 	case "value":
@@ -93,11 +104,34 @@ func (m *scenario) editVariable(rt *rapid.T) {
 	case "sensitive":
 		v.sensitive = sensitive()
 	}
-	if op != "remove" {
-		m.vars[i] = v
+	return v, op
+}
+
+// write writes the variable's value arguments and sensitive.
+func (v scenVar) write(b *strings.Builder, value string) {
+	switch v.route {
+	case "value":
+		fmt.Fprintf(b, "  value = %q\n", value)
+	case "value_wo":
+		fmt.Fprintf(b, "  value_wo = %q\n  value_wo_version = %d\n", value, v.woVersion)
 	}
-	m.logf(rt, "edit: test variable V%d %s -> %+v", i, op, v)
-	m.writeConfig(rt)
+	if v.sensitive != "" {
+		fmt.Fprintf(b, "  sensitive = %s\n", v.sensitive)
+	}
+}
+
+// differs says how the service's variable (ok: it exists) differs from
+// the configuration's, in what the service returns ("" when it does not).
+func (v scenVar) differs(got scenVariableOnService, ok bool, value string) string {
+	switch {
+	case !ok:
+		return "it is not on the service"
+	case got.sensitive != (v.sensitive == "true"):
+		return fmt.Sprintf("it is sensitive=%v on the service, %q in the configuration", got.sensitive, v.sensitive)
+	case !got.sensitive && v.route != "none" && got.value != value:
+		return fmt.Sprintf("its value on the service is %q, the configuration's %q (route %s)", got.value, value, v.route)
+	}
+	return ""
 }
 
 // editDeprecation adds, removes or changes deprecation d<i>: its reason,
@@ -145,15 +179,7 @@ func (m *scenario) writeModules(b *strings.Builder) {
 	for _, i := range slices.Sorted(maps.Keys(m.vars)) {
 		v := m.vars[i]
 		fmt.Fprintf(b, "resource \"tfgov_module_test_variable\" \"v%d\" {\n  provider = tfgov.owners\n  module_name = \"mod\"\n  module_provider = \"aws\"\n  key = \"V%[1]d\"\n", i)
-		switch v.route {
-		case "value":
-			fmt.Fprintf(b, "  value = %q\n", v.value(i))
-		case "value_wo":
-			fmt.Fprintf(b, "  value_wo = %q\n  value_wo_version = %d\n", v.value(i), v.woVersion)
-		}
-		if v.sensitive != "" {
-			fmt.Fprintf(b, "  sensitive = %s\n", v.sensitive)
-		}
+		v.write(b, v.value(i))
 		b.WriteString("}\n")
 	}
 	for _, i := range slices.Sorted(maps.Keys(m.deps)) {
@@ -328,13 +354,8 @@ func (m *scenario) checkModulesHold(rt *rapid.T, svc scenService) {
 	for i, v := range m.vars {
 		key := fmt.Sprintf("V%d", i)
 		got, ok := svc.vars[key]
-		switch {
-		case !ok:
-			m.fail(rt, "invariant 4: variable "+key+" missing", "invariant 4: the apply succeeded, but test variable %s is not on the service", key)
-		case got.sensitive != (v.sensitive == "true"):
-			m.fail(rt, "invariant 4: variable "+key+"'s sensitive", "invariant 4: test variable %s is sensitive=%v on the service, %q in the configuration", key, got.sensitive, v.sensitive)
-		case !got.sensitive && v.route != "none" && got.value != v.value(i):
-			m.fail(rt, "invariant 4: variable "+key+"'s value", "invariant 4: test variable %s's value on the service is %q, the configuration's %q (route %s)", key, got.value, v.value(i), v.route)
+		if d := v.differs(got, ok, v.value(i)); d != "" {
+			m.fail(rt, "invariant 4: variable "+key, "invariant 4: after an apply that succeeded, test variable %s: %s", key, d)
 		}
 	}
 	for i, d := range m.deps {
@@ -407,13 +428,8 @@ func (m *scenario) checkShows(rt *rapid.T, changes map[string]planChange, svc sc
 	for i, v := range m.vars {
 		key, addr := fmt.Sprintf("V%d", i), fmt.Sprintf("tfgov_module_test_variable.v%d", i)
 		got, ok := svc.vars[key]
-		switch {
-		case !ok:
-			must(addr, "test variable %s is not on the service", key)
-		case got.sensitive != (v.sensitive == "true"):
-			must(addr, "test variable %s is sensitive=%v on the service, %q in the configuration", key, got.sensitive, v.sensitive)
-		case !got.sensitive && v.route != "none" && got.value != v.value(i):
-			must(addr, "test variable %s's value on the service is %q, the configuration's %q (route %s)", key, got.value, v.value(i), v.route)
+		if d := v.differs(got, ok, v.value(i)); d != "" {
+			must(addr, "test variable %s: %s", key, d)
 		}
 	}
 	for i, d := range m.deps {
@@ -462,6 +478,7 @@ func (m *scenario) adopt(rt *rapid.T) {
 		}
 	}
 	m.adoptProjectGrants(state, svc, found)
+	m.adoptPolicySets(rt, state, svc, found)
 	if len(found) == 0 {
 		rt.Skip("nothing made outside to import")
 	}

@@ -264,6 +264,9 @@ func (m *scenario) fault(rt *rapid.T) {
 		"POST /api/v2/organizations/{org}/policy-sets",
 		"PATCH /api/v2/policy-sets/{id}",
 		"DELETE /api/v2/team-projects/{id}",
+		"POST /api/v2/policy-sets/{id}/parameters",
+		"PATCH /api/v2/policy-sets/{id}/parameters/{param}",
+		"POST /api/v2/policy-sets/{id}/versions",
 	}
 	route := rapid.SampledFrom(routes).Draw(rt, "route")
 	f := sandbox.Fault{Route: route, Count: 1}

@@ -39,20 +39,31 @@ type scenPolicySet struct {
 	// rescoping: the last plan changes s0's scope, so its governed_workspaces came from that plan's
 	// workspace list, and the apply's own plan may find others (the documented stop).
 	rescoping bool
+	c         scenSetContent // suite_scenario_policy_set_content_test.go
+	oauth     string         // the OAuth token vcs_repo names, made when first drawn
+	// failingTest: the source's OPA tests fail (tried at plan, then taken back).
+	failingTest bool
 }
 
 // editPolicySet adds or removes s0, draws a new scope, or leaves its scope out.
 func (m *scenario) editPolicySet(rt *rapid.T) {
 	op := "add"
 	if m.pset.on {
-		op = rapid.SampledFrom([]string{"remove", "scope", "scope", "no scope"}).Draw(rt, "policy set op")
+		op = rapid.SampledFrom([]string{"remove", "scope", "scope", "no scope", "content", "content", "attributes"}).Draw(rt, "policy set op")
 	}
 	switch op {
 	case "remove":
-		m.pset = scenPolicySet{}
+		m.pset = scenPolicySet{oauth: m.pset.oauth}
 	case "no scope":
 		m.pset.scope = nil
+	case "content":
+		op += " " + m.editSetContent(rt)
+	case "attributes":
+		op += " " + m.editSetAttributes(rt)
 	default:
+		if !m.pset.on {
+			m.pset.c = m.drawSetContent(rt)
+		}
 		m.pset.on = true
 		m.pset.scope = m.drawScope(rt)
 	}
@@ -91,16 +102,21 @@ func (p scenPolicySet) describe() string {
 		return "none"
 	}
 	if p.scope == nil {
-		return "scope left out"
+		return fmt.Sprintf("scope left out %+v", p.c)
 	}
-	return fmt.Sprintf("%+v", *p.scope)
+	return fmt.Sprintf("%+v %+v", *p.scope, p.c)
 }
 
-func (m *scenario) writePolicySets(b *strings.Builder) {
+func (m *scenario) writePolicySets(rt *rapid.T, b *strings.Builder) {
+	// s0 and its parameters are the owner's (a user token): governed_workspaces needs a token proven
+	// to see every workspace, which a team token, having no user, cannot prove. Always written: a
+	// resource removed from the configuration is destroyed with its provider's.
+	fmt.Fprintf(b, "provider \"tfgov\" {\n  alias = \"sets\"\n  token = %q\n}\n", m.sb.token)
 	if !m.pset.on {
 		return
 	}
-	b.WriteString("resource \"tfgov_policy_set\" \"s0\" {\n  name = \"s0\"\n")
+	fmt.Fprintf(b, "resource \"tfgov_policy_set\" \"s0\" {\n  provider = tfgov.sets\n  name = %q\n", m.pset.c.setName())
+	m.writeSetContent(rt, b)
 	if s := m.pset.scope; s != nil {
 		ids := func(is []int) string {
 			var out []string
@@ -130,14 +146,21 @@ func (m *scenario) writePolicySets(b *strings.Builder) {
 		b.WriteString("  }\n")
 	}
 	b.WriteString("}\n")
+	m.writeParameters(b)
 }
 
 // scenSetOnService is s0 as the owner reads it, and what the sandbox's
 // scope function says it governs.
 type scenSetOnService struct {
-	id       string
-	scope    string   // canonical: scopeKey
-	governed []string // sorted workspace IDs
+	id string
+	// name, description, kind, overridable, policies (sorted IDs), version (the current one's ID),
+	// vcs (identifier@branch) and params (by key): suite_scenario_policy_set_content_test.go.
+	name, description, kind, version, vcs string
+	overridable, versioned                bool
+	policies                              []string
+	params                                map[string]scenVariableOnService
+	scope                                 string   // canonical: scopeKey
+	governed                              []string // sorted workspace IDs
 }
 
 // scopeKey is a canonical text of a scope, to compare the service's with the configuration's.
@@ -204,8 +227,10 @@ func (m *scenario) snapshotPolicySets(rt *rapid.T, s *scenService) {
 		}
 		matchAll := ps.TagSelectorMatchingLogic != nil && *ps.TagSelectorMatchingLogic == "all"
 		governed, _ := m.sb.srv.GovernedWorkspaces(ps.ID)
-		s.sets[ps.Name] = scenSetOnService{id: ps.ID, governed: governed,
+		set := scenSetOnService{id: ps.ID, governed: governed,
 			scope: scopeKey(ps.Global, wsIDs(ps.Workspaces), wsIDs(ps.WorkspaceExclusions), prjIDs(ps.Projects), prjIDs(ps.ProjectExclusions), tags, exclTags, matchAll)}
+		m.snapshotSetContent(rt, ps, &set, s)
+		s.sets[ps.Name] = set
 		s.ids[ps.ID] = true
 	}
 }
@@ -233,7 +258,8 @@ func (m *scenario) checkPolicySetsShow(rt *rapid.T, changes map[string]planChang
 	if !m.pset.on {
 		return
 	}
-	got, exists := svc.sets["s0"]
+	m.checkSetContentShows(rt, changes, svc)
+	got, exists := m.setOf(rt, svc)
 	c, planned := changes[scenSetAddr]
 	m.pset.rescoping = planned && fmt.Sprint(c.before["scope"]) != fmt.Sprint(c.after["scope"])
 	if exists && m.pset.scope != nil && got.scope != m.configuredScopeKey() && (!planned || c.noop()) {
@@ -254,8 +280,9 @@ func (m *scenario) checkPolicySetsShow(rt *rapid.T, changes map[string]planChang
 // between its plan and its apply leaves s0 governing exactly the plan's
 // governed_workspaces, when it set the configuration's scope.
 func (m *scenario) checkPolicySetsApplied(rt *rapid.T, changes map[string]planChange, atPlan, pre, post scenService) {
+	m.checkSetContentOnlyPlanned(rt, changes, pre, post)
 	c, planned := changes[scenSetAddr]
-	got, exists := post.sets["s0"]
+	got, exists := m.setOf(rt, post)
 	if !m.pset.on || !planned || !exists || m.pset.scope == nil || got.scope != m.configuredScopeKey() {
 		return
 	}
@@ -288,7 +315,7 @@ func (m *scenario) checkPolicySetsHold(rt *rapid.T, svc scenService) {
 	if !m.pset.on {
 		return
 	}
-	got, ok := svc.sets["s0"]
+	got, ok := m.setOf(rt, svc)
 	if !ok {
 		m.fail(rt, "invariant 4: policy set s0 missing", "invariant 4: the apply succeeded, but policy set s0 is not on the service")
 		return
@@ -299,6 +326,7 @@ func (m *scenario) checkPolicySetsHold(rt *rapid.T, svc scenService) {
 	if ids, known := governedIDs(m.stateAttribute(rt, scenSetAddr, "governed_workspaces")); !known || !slices.Equal(ids, got.governed) {
 		m.fail(rt, "invariant 4: s0's governed_workspaces are not the scope function's", "invariant 4: the state's governed_workspaces of s0 are %v (known: %v); the sandbox's scope function says s0 governs %v (scope %s)", ids, known, got.governed, got.scope)
 	}
+	m.checkSetContentHolds(rt, svc)
 }
 
 // documentedSetStop reports whether Terraform's error is the stop tfgov_policy_set documents: the
@@ -334,7 +362,11 @@ func (m *scenario) stateAttribute(rt *rapid.T, addr, name string) any {
 // outsidePolicySet attaches to s0, or detaches from it, a workspace (w0,
 // w1) or prj, or excludes one, as tfe's attachment resources would.
 func (m *scenario) outsidePolicySet(rt *rapid.T, svc scenService, kind string) {
-	set, ok := svc.sets["s0"]
+	if slices.Contains(scenSetContentOutside, kind) {
+		m.outsideSetContent(rt, svc, kind)
+		return
+	}
+	set, ok := m.setOf(rt, svc)
 	if !ok {
 		rt.Skip("no policy set s0")
 	}
@@ -362,4 +394,4 @@ func (m *scenario) outsidePolicySet(rt *rapid.T, svc scenService, kind string) {
 	m.logf(rt, "outside: %s (w%d / prj) on s0", kind, i)
 }
 
-var scenPolicySetOutside = []string{"attach workspace", "detach workspace", "exclude workspace", "attach project", "detach project"}
+var scenPolicySetOutside = append([]string{"attach workspace", "detach workspace", "exclude workspace", "attach project", "detach project"}, scenSetContentOutside...)

@@ -287,6 +287,7 @@ func (m *scenario) actions() map[string]func(*rapid.T) {
 		"EditProjectAccess": m.editProjectAccess,
 		"EditProjectGrant":  m.editProjectGrant,
 		"EditPolicySet":     m.editPolicySet,
+		"EditParameter":     m.editParameter,
 		"Outside":           m.outside,
 		"Permission":        m.permission,
 		"Fault":             m.fault,
