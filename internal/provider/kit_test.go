@@ -406,22 +406,31 @@ func idOf[T any](v *T, err error, id func(*T) string) (string, error) {
 
 // parentIDs are the parents a suite made, by kind. Reading a kind the
 // suite did not make (a kit that does not declare it) records it in
-// undeclared, which TestRegistry_kitParents reports.
+// undeclared, and reading every one of a kind in many, which
+// TestRegistry_kitParents reports.
 type parentIDs struct {
-	org        string
-	ids        map[*parentKind][]string
-	undeclared map[*parentKind]bool
+	org              string
+	ids              map[*parentKind][]string
+	undeclared, many map[*parentKind]bool
 }
 
-// id is the first parent of kind k; all is every one the suite made.
+// id is the first parent of kind k; all is every one the suite made (a
+// fleet says how many: fleetKit.parents).
 func (p parentIDs) id(k *parentKind) string {
-	if l := p.all(k); len(l) > 0 {
+	if l := p.get(k); len(l) > 0 {
 		return l[0]
 	}
 	return ""
 }
 
 func (p parentIDs) all(k *parentKind) []string {
+	if p.many != nil {
+		p.many[k] = true
+	}
+	return p.get(k)
+}
+
+func (p parentIDs) get(k *parentKind) []string {
 	l, ok := p.ids[k]
 	if !ok && p.undeclared != nil {
 		p.undeclared[k] = true

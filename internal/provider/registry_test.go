@@ -515,7 +515,7 @@ func TestRegistry_kitParents(t *testing.T) {
 			declared[p] = 10
 		}
 		env := func() parentIDs {
-			p := parentIDs{org: "org", ids: map[*parentKind][]string{}, undeclared: map[*parentKind]bool{}}
+			p := parentIDs{org: "org", ids: map[*parentKind][]string{}, undeclared: map[*parentKind]bool{}, many: map[*parentKind]bool{}}
 			for kind, n := range declared {
 				for i := range n {
 					p.ids[kind] = append(p.ids[kind], fmt.Sprintf("%s-%d", kind.prefix, i))
@@ -540,6 +540,11 @@ func TestRegistry_kitParents(t *testing.T) {
 			e := fleetEnv{parentIDs: env()}
 			fleet.c.config(e)
 			check(suite, e.parentIDs)
+			for kind := range e.many {
+				if fleet.c.parents[kind] == 0 && declared[kind] > 0 {
+					t.Errorf("%s: its kit's case of %s refers to every %s of the fleet, and asks for no number of them (fleetKit.parents), so the suite makes one (%s_kit_test.go)", name, suite, kind.name, k.kitType())
+				}
+			}
 		}
 		if sk := k.stateBudget(); sk.ok && sk.c.config != nil {
 			e := stateEnv{parentIDs: env(), files: map[string]string{"median": "m", "p99": "p"}}

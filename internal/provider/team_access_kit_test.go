@@ -124,7 +124,7 @@ func (teamAccessKit) crash() covered[fleetKit] {
 			return hclResource(teamAccessType, "t",
 				arg("count", "5"),
 				arg("team_id", hclList(e.all(parentTeam))+"[count.index]"),
-				arg("workspace_id", hclString(e.all(parentWorkspace)[0])),
+				arg("workspace_id", hclString(e.id(parentWorkspace))),
 				arg("access", hclString("read")))
 		},
 		objects: serviceGrantObjects,

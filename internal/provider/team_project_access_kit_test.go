@@ -145,7 +145,7 @@ func (teamProjectAccessKit) crash() covered[fleetKit] {
 			return hclResource(teamProjectAccessType, "t",
 				arg("count", "5"),
 				arg("team_id", hclList(e.all(parentTeam))+"[count.index]"),
-				arg("project_id", hclString(e.all(parentProject)[0])),
+				arg("project_id", hclString(e.id(parentProject))),
 				arg("access", hclString("read")))
 		},
 		objects: serviceProjectGrantObjects,
