@@ -2,6 +2,7 @@ package provider
 
 import (
 	"context"
+	"fmt"
 	"slices"
 	"strings"
 
@@ -175,4 +176,10 @@ func (d *agentPoolsDataSource) Read(ctx context.Context, req datasource.ReadRequ
 	cfg.Organization = types.StringValue(org)
 	cfg.IDs, cfg.IDsByName = stringList(ids), stringMap(byName)
 	resp.Diagnostics.Append(resp.State.Set(ctx, &cfg)...)
+}
+
+// emptyAgentPoolsDetail explains a search of org's agent pools that matches none of names.
+func emptyAgentPoolsDetail(org, search string, names []string) string {
+	return fmt.Sprintf("No agent pool of organization %s has a name containing %q%s", org, search,
+		suggest("names", search, names, substringDistance, "the API token sees no agent pool there")) + allowEmptyHint
 }

@@ -118,12 +118,6 @@ func absentExclusionsDetail(org string, absent, carried []string) string {
 	return b.String() + "\n\nIf no workspace carries it yet, set allow_absent_exclude_tags = true."
 }
 
-// emptyAgentPoolsDetail explains a search of org's agent pools that matches none of names.
-func emptyAgentPoolsDetail(org, search string, names []string) string {
-	return fmt.Sprintf("No agent pool of organization %s has a name containing %q%s", org, search,
-		suggest("names", search, names, substringDistance, "the API token sees no agent pool there")) + allowEmptyHint
-}
-
 // emptyProjectsDetail explains a search of org's projects that matches none of names.
 func emptyProjectsDetail(org, search string, names []string) string {
 	return fmt.Sprintf("No project of organization %s that the API token can see has a name containing %q%s", org, search,
