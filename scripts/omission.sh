@@ -64,6 +64,12 @@ PERFORMANCE.md request budget row (N = 101) @@ PERFORMANCE.md @@ delline @@ ^\| 
 PERFORMANCE.md request budget figure (agent token destroy at N = 1: 8 to 9) @@ PERFORMANCE.md @@ sub @@ \| `tfgov_agent_token` \| 1 \| 5 \| 3 \| 3 \| 6 \| 3 \| 5 \| 8 \| @@ \| `tfgov_agent_token` \| 1 \| 5 \| 3 \| 3 \| 6 \| 3 \| 5 \| 9 \|
 PERFORMANCE.md state budget row @@ PERFORMANCE.md @@ delline @@ ^\| `tfgov_team_access` \| 342
 PERFORMANCE.md stated state budget (test run 720 to 700) @@ PERFORMANCE.md @@ sub @@ \| 699 \| 720 \| @@ \| 699 \| 700 \|
+the kit's idPrefix method (team project access) @@ internal/provider/team_project_access_kit_test.go @@ delline @@ ^func \(teamProjectAccessKit\) idPrefix\(\)
+a kit's ID prefix emptied (team project access's "tprj") @@ internal/provider/team_project_access_kit_test.go @@ sub @@ func (teamProjectAccessKit) idPrefix() string { return "tprj" } @@ func (teamProjectAccessKit) idPrefix() string { return "" }
+objectIDRE's hand list losing tprj (suite_chaos_test.go) @@ internal/provider/suite_chaos_test.go @@ sub @@ |tws|tprj|var| @@ |tws|var|
+a kit's parent declaration (team project access's project) @@ internal/provider/team_project_access_kit_test.go @@ sub @@ []*parentKind{parentProject, parentTeam} @@ []*parentKind{parentTeam}
+a fleet's number of parents (team access's chaos teams and workspaces) @@ internal/provider/team_access_kit_test.go @@ delline @@ parents: map\[\*parentKind\]int\{parentTeam: chaosTeams
+a data source's acceptance test (project_data_source_test.go) @@ internal/provider/project_data_source_test.go @@ suball @@ \nfunc TestAcc @@ \nfunc testAcc_
 sandbox route GET team-workspaces/{id} @@ internal/sandbox/team_access.go @@ delline @@ s\.route\("GET /api/v2/team-workspaces/\{id\}"
 sandbox routeContracts entry (GET team-workspaces/{id}) @@ internal/sandbox/route_contracts_test.go @@ delline @@ "GET /api/v2/team-workspaces/\{id\}":
 sandbox README row of team_access.go @@ internal/sandbox/README.md @@ sub @@ [`team_access.go`](team_access.go),  @@ 

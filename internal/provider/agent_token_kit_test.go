@@ -14,11 +14,15 @@ type agentTokenKit struct{}
 
 func (agentTokenKit) kitType() resourceType { return agentTokenType }
 
+func (agentTokenKit) idPrefix() string { return "at" }
+
+func (agentTokenKit) parents() []*parentKind { return []*parentKind{parentPool} }
+
 func (agentTokenKit) stateBudget() covered[stateKit] {
 	return cover(stateKit{
 		config: func(e stateEnv) string {
 			return hclResource(agentTokenType, "this",
-				arg("agent_pool_id", hclString(e.pool)),
+				arg("agent_pool_id", hclString(e.id(parentPool))),
 				arg("description", hclString("budget token")))
 		},
 		cases: func(b stateBudgets, _ map[string]string) []stateBudgetCase {
@@ -99,11 +103,11 @@ func (agentTokenKit) chaos() covered[fleetKit] {
 		config: func(e fleetEnv) string {
 			return hclResource(agentTokenType, "shared",
 				arg("count", fmt.Sprint(chaosSharedTokens)),
-				arg("agent_pool_id", hclString(e.pool)),
+				arg("agent_pool_id", hclString(e.id(parentPool))),
 				arg("description", hclString("chaos"))) +
 				hclResource(agentTokenType, "own",
 					arg("count", fmt.Sprint(chaosOwnTokens)),
-					arg("agent_pool_id", hclString(e.pool)),
+					arg("agent_pool_id", hclString(e.id(parentPool))),
 					arg("description", hclString("chaos-${count.index}")))
 		},
 		objects:    serviceTokenObjects,
@@ -118,7 +122,7 @@ func (agentTokenKit) crash() covered[fleetKit] {
 		config: func(e fleetEnv) string {
 			return hclResource(agentTokenType, "a",
 				arg("count", "5"),
-				arg("agent_pool_id", hclString(e.pool)),
+				arg("agent_pool_id", hclString(e.id(parentPool))),
 				arg("description", hclString("crash-${count.index}")))
 		},
 		objects:    serviceTokenObjects,
@@ -128,7 +132,7 @@ func (agentTokenKit) crash() covered[fleetKit] {
 
 // serviceTokenObjects are the pool's tokens, keyed by description.
 func serviceTokenObjects(ctx context.Context, c *tfe.Client, e fleetEnv) ([]serviceObject, error) {
-	toks, err := serviceAgentTokens(ctx, c, e.pool)
+	toks, err := serviceAgentTokens(ctx, c, e.id(parentPool))
 	var out []serviceObject
 	for _, tok := range toks {
 		out = append(out, serviceObject{id: tok.ID, key: tok.Description})
@@ -138,8 +142,9 @@ func serviceTokenObjects(ctx context.Context, c *tfe.Client, e fleetEnv) ([]serv
 
 func (agentTokenKit) identityNoPrior(f *identityFixtures) covered[identityNoPriorCase] {
 	return cover(identityNoPriorCase{
-		cfg:    func() map[string]string { return map[string]string{"agent_pool_id": f.pool.ID} },
-		remove: func() error { return f.c.AgentTokens.Delete(f.ctx, f.tok.ID) },
+		make:   func() error { return identityAgentToken(f) },
+		cfg:    func() map[string]string { return map[string]string{"agent_pool_id": f.id(parentPool)} },
+		remove: func() error { return f.c.AgentTokens.Delete(f.ctx, f.made[agentTokenType]) },
 	})
 }
 
@@ -147,8 +152,18 @@ func (agentTokenKit) identityNoPrior(f *identityFixtures) covered[identityNoPrio
 // changes nothing.
 func (agentTokenKit) identityUpdate(f *identityFixtures) covered[identityUpdateCase] {
 	return cover(identityUpdateCase{
-		cfg: func() map[string]string { return map[string]string{"agent_pool_id": f.pool.ID} },
+		make: func() error { return identityAgentToken(f) },
+		cfg:  func() map[string]string { return map[string]string{"agent_pool_id": f.id(parentPool)} },
 	})
+}
+
+// identityAgentToken is the identity tests' token of the pool.
+func identityAgentToken(f *identityFixtures) error {
+	tok, err := f.c.AgentTokens.Create(f.ctx, f.id(parentPool), tfe.AgentTokenCreateOptions{Description: tfe.String("tok")})
+	if err == nil {
+		f.keep(agentTokenType, tok.ID)
+	}
+	return err
 }
 
 func (agentTokenKit) importMissing() covered[importKit] {

@@ -3,6 +3,8 @@ package provider
 import (
 	"context"
 	"fmt"
+	"regexp"
+	"slices"
 	"strings"
 	"testing"
 
@@ -16,6 +18,14 @@ import (
 // CONTRIBUTING.md "The cross-type suites" says what each part is for.
 type typeKit interface {
 	kitType() resourceType
+	// idPrefix is the prefix of the IDs of the type's objects ("tprj"),
+	// which objectIDRE finds in Terraform's output ("" for none: its
+	// objects are named by their parents').
+	idPrefix() string
+	// parents are the kinds of parent its cases refer to (parentKind):
+	// each suite makes one of each kind its kits ask for, or the count a
+	// fleet asks for, through go-tfe.
+	parents() []*parentKind
 	// tfe is hashicorp/tfe's resource for the same object ("" for none):
 	// the registry's tfeMove moves it, and the state budget is its bytes.
 	tfe() string
@@ -154,13 +164,11 @@ type stateKit struct {
 }
 
 // stateEnv is what TestAccStateBudget's configuration refers to: the
-// fixtures' IDs, and the policy code's files by size label.
+// parents' IDs, and the policy code's files by size label.
 type stateEnv struct {
-	name, team, workspace, pool, moduleDir string
-	project                                string
-	policySet                              string // a policy set for parameters
-	mod                                    moduleRef
-	files                                  map[string]string
+	parentIDs
+	name, moduleDir string
+	files           map[string]string
 }
 
 // stateLabels are the policy code sizes of TestAccStateBudget.
@@ -184,20 +192,40 @@ type fleetKit struct {
 	// outlivesDestroy: its objects cannot be deleted, only their parent,
 	// so the count after a destroy leaves them out.
 	outlivesDestroy bool
+	// parents: how many of a kind of the kit's parents the fleet refers
+	// to (e.all), where more than one.
+	parents map[*parentKind]int
 }
 
 // fleetEnv is what the fleet's configuration and read-back refer to.
 type fleetEnv struct {
-	org, pool, moduleDir string
-	policySet            string // a policy set for parameters
-	teams, workspaces    []string
-	projects             []string // one per workspace
-	mod                  moduleRef
+	parentIDs
+	moduleDir string
 }
 
 // serviceObject is an object the service holds: its ID and the key that
 // names it uniquely in the configuration (unprovable types).
 type serviceObject struct{ id, key string }
+
+// fleetParents is how many parents of each kind a suite's fleet needs:
+// one of each its kits declare, or what a fleet asks for, and the suite's
+// own (own: the second configuration's).
+func fleetParents(pick func(typeKit) covered[fleetKit], own map[*parentKind]int) map[*parentKind]int {
+	need := map[*parentKind]int{}
+	for k, n := range own {
+		need[k] = n
+	}
+	for _, k := range kits {
+		f := pick(k)
+		if !f.ok {
+			continue
+		}
+		for _, p := range k.parents() {
+			need[p] = max(need[p], 1, f.c.parents[p])
+		}
+	}
+	return need
+}
 
 // fleetConfig is the configuration of every kit's fleet part of a suite,
 // after the provider block.
@@ -308,3 +336,182 @@ func arg(name, expr string) hclArg { return hclArg{name, expr} }
 // hclString is s as an HCL string (Go's quoting is HCL's for the
 // characters the tests use; "${" stays a template).
 func hclString(s string) string { return fmt.Sprintf("%q", s) }
+
+// parentKind is a kind of object a kit's cases hang under (a workspace, a
+// team, a pool): how one is made, through go-tfe so that the suites hold
+// against a live organization too. A kit declares the kinds it needs
+// (parents), and each suite makes only those; a new kind is a value of
+// its own beside the first kit that needs it (parentProject), not an edit
+// of the suites (CONTRIBUTING.md "The kit: the cross-type suites").
+type parentKind struct {
+	// name is the kind as messages say it; prefix names its objects on a
+	// live organization (testAccName) and in the identity tests.
+	name, prefix string
+	// make makes one named name and returns its ID.
+	make func(ctx context.Context, c *tfe.Client, org, name string) (string, error)
+	// remove deletes it (a live organization's cleanup); a 404 is done.
+	remove func(ctx context.Context, c *tfe.Client, org, id string) error
+}
+
+// The parents most kits share; a kind fewer need stands beside its kit.
+var (
+	parentWorkspace = &parentKind{
+		name: "workspace", prefix: "ws",
+		make: func(ctx context.Context, c *tfe.Client, org, name string) (string, error) {
+			ws, err := c.Workspaces.Create(ctx, org, tfe.WorkspaceCreateOptions{Name: tfe.String(name)})
+			return idOf(ws, err, func(w *tfe.Workspace) string { return w.ID })
+		},
+		remove: func(ctx context.Context, c *tfe.Client, _, id string) error { return c.Workspaces.DeleteByID(ctx, id) },
+	}
+	parentTeam = &parentKind{
+		name: "team", prefix: "team",
+		make: func(ctx context.Context, c *tfe.Client, org, name string) (string, error) {
+			tm, err := c.Teams.Create(ctx, org, tfe.TeamCreateOptions{Name: tfe.String(name), Visibility: tfe.String("organization")})
+			return idOf(tm, err, func(t *tfe.Team) string { return t.ID })
+		},
+		remove: func(ctx context.Context, c *tfe.Client, _, id string) error { return c.Teams.Delete(ctx, id) },
+	}
+	parentPool = &parentKind{
+		name: "agent pool", prefix: "pool",
+		make: func(ctx context.Context, c *tfe.Client, org, name string) (string, error) {
+			p, err := c.AgentPools.Create(ctx, org, tfe.AgentPoolCreateOptions{Name: tfe.String(name)})
+			return idOf(p, err, func(p *tfe.AgentPool) string { return p.ID })
+		},
+		remove: func(ctx context.Context, c *tfe.Client, _, id string) error { return c.AgentPools.Delete(ctx, id) },
+	}
+	// parentModule is a private module of provider "aws" with version
+	// 1.0.0 (created, not uploaded: pending); its "ID" is its name.
+	parentModule = &parentKind{
+		name: "registry module", prefix: "mod",
+		make: func(ctx context.Context, c *tfe.Client, org, name string) (string, error) {
+			if _, err := c.RegistryModules.Create(ctx, org, tfe.RegistryModuleCreateOptions{Name: tfe.String(name), Provider: tfe.String("aws"), RegistryName: tfe.PrivateRegistry}); err != nil {
+				return "", err
+			}
+			m := moduleRef{Organization: org, Name: name, Provider: "aws"}
+			_, err := c.RegistryModules.CreateVersion(ctx, m.id(), tfe.RegistryModuleCreateVersionOptions{Version: tfe.String("1.0.0")})
+			return name, err
+		},
+		remove: func(ctx context.Context, c *tfe.Client, org, name string) error {
+			return c.RegistryModules.DeleteProvider(ctx, moduleRef{Organization: org, Name: name, Provider: "aws"}.id())
+		},
+	}
+)
+
+func idOf[T any](v *T, err error, id func(*T) string) (string, error) {
+	if err != nil {
+		return "", err
+	}
+	return id(v), nil
+}
+
+// parentIDs are the parents a suite made, by kind. Reading a kind the
+// suite did not make (a kit that does not declare it) records it in
+// undeclared, and reading every one of a kind in many, which
+// TestRegistry_kitParents reports.
+type parentIDs struct {
+	org              string
+	ids              map[*parentKind][]string
+	undeclared, many map[*parentKind]bool
+}
+
+// id is the first parent of kind k; all is every one the suite made (a
+// fleet says how many: fleetKit.parents).
+func (p parentIDs) id(k *parentKind) string {
+	if l := p.get(k); len(l) > 0 {
+		return l[0]
+	}
+	return ""
+}
+
+func (p parentIDs) all(k *parentKind) []string {
+	if p.many != nil {
+		p.many[k] = true
+	}
+	return p.get(k)
+}
+
+func (p parentIDs) get(k *parentKind) []string {
+	l, ok := p.ids[k]
+	if !ok && p.undeclared != nil {
+		p.undeclared[k] = true
+	}
+	return l
+}
+
+// mod is the module parent as the provider names it.
+func (p parentIDs) mod() moduleRef {
+	return moduleRef{Organization: p.org, Name: p.id(parentModule), Provider: "aws"}
+}
+
+// parentMaker makes a suite's parents: in its own sandbox (cleanup not
+// needed), or on the shared organization (live, cleaned up).
+type parentMaker struct {
+	t       *testing.T
+	ctx     context.Context
+	c       *tfe.Client
+	org     string
+	name    func(k *parentKind, i int) string
+	cleanup bool
+}
+
+// make makes need[k] parents of each kind k.
+func (m parentMaker) make(need map[*parentKind]int) parentIDs {
+	m.t.Helper()
+	p := parentIDs{org: m.org, ids: map[*parentKind][]string{}}
+	for k, n := range need {
+		for i := range n {
+			id, err := k.make(m.ctx, m.c, m.org, m.name(k, i))
+			if err != nil {
+				m.t.Fatalf("making a %s: %v", k.name, err)
+			}
+			if m.cleanup {
+				m.t.Cleanup(func() {
+					if err := k.remove(context.Background(), m.c, m.org, id); err != nil && !isNotFound(err) {
+						m.t.Errorf("deleting %s %s: %v", k.name, id, err)
+					}
+				})
+			}
+			p.ids[k] = append(p.ids[k], id)
+		}
+	}
+	return p
+}
+
+// kitsParents is one parent of each kind the kits covering a suite
+// declare (ok says which cover it).
+func kitsParents(ok func(typeKit) bool) map[*parentKind]int {
+	need := map[*parentKind]int{}
+	for _, k := range kits {
+		if ok(k) {
+			for _, p := range k.parents() {
+				need[p] = 1
+			}
+		}
+	}
+	return need
+}
+
+// fakeParents are n parents of every kind the kits declare, with IDs
+// that name the kind, for listing types without a suite's fixtures.
+func fakeParents(n int) parentIDs {
+	p := parentIDs{org: "org", ids: map[*parentKind][]string{}}
+	for k := range kitsParents(func(typeKit) bool { return true }) {
+		for i := range n {
+			p.ids[k] = append(p.ids[k], fmt.Sprintf("%s-%d", k.prefix, i))
+		}
+	}
+	return p
+}
+
+// objectIDRE finds the IDs of the objects the kits' types make in
+// Terraform's output: each kit's idPrefix.
+var objectIDRE = func() *regexp.Regexp {
+	var prefixes []string
+	for _, k := range kits {
+		if p := k.idPrefix(); p != "" && !slices.Contains(prefixes, p) {
+			prefixes = append(prefixes, p)
+		}
+	}
+	slices.Sort(prefixes)
+	return regexp.MustCompile(`\b(?:` + strings.Join(prefixes, "|") + `)-[A-Za-z0-9]+\b`)
+}()

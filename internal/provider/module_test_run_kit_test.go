@@ -16,6 +16,10 @@ type moduleTestRunKit struct{}
 
 func (moduleTestRunKit) kitType() resourceType { return moduleTestRunType }
 
+func (moduleTestRunKit) idPrefix() string { return "trun" }
+
+func (moduleTestRunKit) parents() []*parentKind { return []*parentKind{parentModule} }
+
 // stateBudgetTestRun is the stated budget (hashicorp/tfe has no such
 // type), counted as stateBudgetDeprecation is; measured after a refresh,
 // it holds the refresh's record of its source directory (code_hash.go, 37
@@ -26,8 +30,8 @@ func (moduleTestRunKit) stateBudget() covered[stateKit] {
 	return cover(stateKit{
 		config: func(e stateEnv) string {
 			return hclResource(moduleTestRunType, "this",
-				arg("module_name", hclString(e.mod.Name)),
-				arg("module_provider", hclString(e.mod.Provider)),
+				arg("module_name", hclString(e.mod().Name)),
+				arg("module_provider", hclString(e.mod().Provider)),
 				arg("source", hclString(e.moduleDir)),
 				arg("wait_for_completion", "false"))
 		},
@@ -54,13 +58,13 @@ func (moduleTestRunKit) chaos() covered[fleetKit] {
 		config: func(e fleetEnv) string {
 			return hclResource(moduleTestRunType, "r",
 				arg("count", fmt.Sprint(chaosTestRuns)),
-				arg("module_name", hclString(e.mod.Name)),
-				arg("module_provider", hclString(e.mod.Provider)),
+				arg("module_name", hclString(e.mod().Name)),
+				arg("module_provider", hclString(e.mod().Provider)),
 				arg("source", hclString(e.moduleDir)),
 				arg("triggers", "{ n = count.index }"))
 		},
 		objects: func(ctx context.Context, c *tfe.Client, e fleetEnv) ([]serviceObject, error) {
-			runs, err := serviceTestRuns(ctx, c, e.mod)
+			runs, err := serviceTestRuns(ctx, c, e.mod())
 			var out []serviceObject
 			for _, r := range runs {
 				out = append(out, serviceObject{id: r.ID})
@@ -79,13 +83,14 @@ func (moduleTestRunKit) crash() covered[fleetKit] {
 // without runs (kits' last: a missing module fails the refresh).
 func (moduleTestRunKit) identityNoPrior(f *identityFixtures) covered[identityNoPriorCase] {
 	return cover(identityNoPriorCase{
-		cfg: f.modCfg,
+		make: func() error { return identityTestRun(f) },
+		cfg:  f.modCfg,
 		remove: func() error {
-			if err := f.c.RegistryModules.DeleteProvider(f.ctx, f.mod.id()); err != nil {
+			if err := f.c.RegistryModules.DeleteProvider(f.ctx, f.mod().id()); err != nil {
 				return err
 			}
-			_, err := f.c.RegistryModules.Create(f.ctx, f.mod.Organization, tfe.RegistryModuleCreateOptions{
-				Name: tfe.String(f.mod.Name), Provider: tfe.String(f.mod.Provider), RegistryName: tfe.PrivateRegistry,
+			_, err := f.c.RegistryModules.Create(f.ctx, f.mod().Organization, tfe.RegistryModuleCreateOptions{
+				Name: tfe.String(f.mod().Name), Provider: tfe.String(f.mod().Provider), RegistryName: tfe.PrivateRegistry,
 			})
 			return err
 		},
@@ -94,9 +99,28 @@ func (moduleTestRunKit) identityNoPrior(f *identityFixtures) covered[identityNoP
 
 func (moduleTestRunKit) identityUpdate(f *identityFixtures) covered[identityUpdateCase] {
 	return cover(identityUpdateCase{
+		make:   func() error { return identityTestRun(f) },
 		cfg:    f.modCfg,
 		change: map[string]tftypes.Value{"wait_for_completion": tftypes.NewValue(tftypes.Bool, false)},
 	})
+}
+
+// identityTestRun is the identity tests' run of the module's tests (the "pass" configuration).
+func identityTestRun(f *identityFixtures) error {
+	packed, err := packConfiguration(testModuleDir(f.t, "pass"), true)
+	if err != nil {
+		return err
+	}
+	mod := f.mod()
+	cv, err := testRunClient{f.c}.uploadConfiguration(f.ctx, mod, packed.archive)
+	if err != nil {
+		return err
+	}
+	_, err = f.c.TestRuns.Create(f.ctx, tfe.TestRunCreateOptions{
+		ConfigurationVersion: &tfe.ConfigurationVersion{ID: cv},
+		RegistryModule:       &tfe.RegistryModule{Name: mod.Name, Provider: mod.Provider, Namespace: mod.Organization, RegistryName: tfe.PrivateRegistry, Organization: &tfe.Organization{Name: mod.Organization}},
+	})
+	return err
 }
 
 func (moduleTestRunKit) importMissing() covered[importKit] {

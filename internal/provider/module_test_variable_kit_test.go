@@ -15,12 +15,16 @@ type moduleTestVariableKit struct{}
 
 func (moduleTestVariableKit) kitType() resourceType { return moduleTestVariableType }
 
+func (moduleTestVariableKit) idPrefix() string { return "var" }
+
+func (moduleTestVariableKit) parents() []*parentKind { return []*parentKind{parentModule} }
+
 func (moduleTestVariableKit) stateBudget() covered[stateKit] {
 	return cover(stateKit{
 		config: func(e stateEnv) string {
 			return hclResource(moduleTestVariableType, "this",
-				arg("module_name", hclString(e.mod.Name)),
-				arg("module_provider", hclString(e.mod.Provider)),
+				arg("module_name", hclString(e.mod().Name)),
+				arg("module_provider", hclString(e.mod().Provider)),
 				arg("key", hclString("BUDGET_VAR")),
 				arg("value", hclString("budget value")))
 		},
@@ -100,14 +104,14 @@ func (moduleTestVariableKit) crash() covered[fleetKit] {
 func testVariableFleet(e fleetEnv, n int, prefix string) string {
 	return hclResource(moduleTestVariableType, "v",
 		arg("count", fmt.Sprint(n)),
-		arg("module_name", hclString(e.mod.Name)),
-		arg("module_provider", hclString(e.mod.Provider)),
+		arg("module_name", hclString(e.mod().Name)),
+		arg("module_provider", hclString(e.mod().Provider)),
 		arg("key", hclString(prefix+"_${count.index}")),
 		arg("value", hclString("value-${count.index}")))
 }
 
 func serviceVariableObjects(ctx context.Context, c *tfe.Client, e fleetEnv) ([]serviceObject, error) {
-	vars, err := serviceTestVariables(ctx, c, e.mod)
+	vars, err := serviceTestVariables(ctx, c, e.mod())
 	var out []serviceObject
 	for _, v := range vars {
 		out = append(out, serviceObject{id: v.ID})
@@ -117,16 +121,27 @@ func serviceVariableObjects(ctx context.Context, c *tfe.Client, e fleetEnv) ([]s
 
 func (moduleTestVariableKit) identityNoPrior(f *identityFixtures) covered[identityNoPriorCase] {
 	return cover(identityNoPriorCase{
+		make:   func() error { return identityTestVariable(f) },
 		cfg:    f.modCfg,
-		remove: func() error { return f.c.TestVariables.Delete(f.ctx, f.mod.id(), f.v.ID) },
+		remove: func() error { return f.c.TestVariables.Delete(f.ctx, f.mod().id(), f.made[moduleTestVariableType]) },
 	})
 }
 
 func (moduleTestVariableKit) identityUpdate(f *identityFixtures) covered[identityUpdateCase] {
 	return cover(identityUpdateCase{
+		make:   func() error { return identityTestVariable(f) },
 		cfg:    f.modCfg,
 		change: map[string]tftypes.Value{"value": tftypes.NewValue(tftypes.String, "w")},
 	})
+}
+
+// identityTestVariable is the identity tests' variable of the module's tests.
+func identityTestVariable(f *identityFixtures) error {
+	v, err := f.c.TestVariables.Create(f.ctx, f.mod().id(), tfe.VariableCreateOptions{Key: tfe.String("K"), Value: tfe.String("v"), Category: tfe.Category(tfe.CategoryEnv)})
+	if err == nil {
+		f.keep(moduleTestVariableType, v.ID)
+	}
+	return err
 }
 
 func (moduleTestVariableKit) importMissing() covered[importKit] {

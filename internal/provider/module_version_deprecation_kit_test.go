@@ -16,6 +16,11 @@ type moduleVersionDeprecationKit struct{}
 
 func (moduleVersionDeprecationKit) kitType() resourceType { return moduleVersionDeprecationType }
 
+// idPrefix: none; its objects are named by their parents'.
+func (moduleVersionDeprecationKit) idPrefix() string { return "" }
+
+func (moduleVersionDeprecationKit) parents() []*parentKind { return []*parentKind{parentModule} }
+
 // stateBudgetDeprecation is the stated budget (hashicorp/tfe has no such
 // type), without the identity (Terraform 1.12+), with the organization's
 // and the module's names counted as 10 and 12 characters.
@@ -25,8 +30,8 @@ func (moduleVersionDeprecationKit) stateBudget() covered[stateKit] {
 	return cover(stateKit{
 		config: func(e stateEnv) string {
 			return hclResource(moduleVersionDeprecationType, "this",
-				arg("module_name", hclString(e.mod.Name)),
-				arg("module_provider", hclString(e.mod.Provider)),
+				arg("module_name", hclString(e.mod().Name)),
+				arg("module_provider", hclString(e.mod().Provider)),
 				arg("module_version", hclString("1.0.0")),
 				arg("reason", hclString("budget")))
 		},
@@ -118,16 +123,24 @@ func (moduleVersionDeprecationKit) crash() covered[fleetKit] {
 
 func (moduleVersionDeprecationKit) identityNoPrior(f *identityFixtures) covered[identityNoPriorCase] {
 	return cover(identityNoPriorCase{
+		make:   func() error { return identityDeprecation(f) },
 		cfg:    f.modCfg,
-		remove: func() error { return undeprecateModuleVersion(f.ctx, f.c, f.ver) },
+		remove: func() error { return undeprecateModuleVersion(f.ctx, f.c, f.ver()) },
 	})
 }
 
 func (moduleVersionDeprecationKit) identityUpdate(f *identityFixtures) covered[identityUpdateCase] {
 	return cover(identityUpdateCase{
+		make:   func() error { return identityDeprecation(f) },
 		cfg:    f.modCfg,
 		change: map[string]tftypes.Value{"reason": tftypes.NewValue(tftypes.String, "older")},
 	})
+}
+
+// identityDeprecation deprecates the module parent's version 1.0.0.
+func identityDeprecation(f *identityFixtures) error {
+	_, err := deprecateModuleVersion(f.ctx, f.c, f.ver(), tfe.String("old"), nil)
+	return err
 }
 
 func (moduleVersionDeprecationKit) importMissing() covered[importKit] {

@@ -17,6 +17,7 @@ const (
 	permTextRegistry            = `any member of the organization: every member may read its private registry.`
 	permTextSeeWorkspaces       = `any member of the organization: a member finds the workspaces it may read (owners, and teams with "View all workspaces" or "Manage workspaces", find all).`
 	permTextSeeProjects         = `any member of the organization: a member finds the projects it may read (owners, and teams with "View all projects", "Manage projects", "View all workspaces" or "Manage workspaces", find all; other members the projects their teams hold access to).`
+	permTextSeeAgentPools       = `any member of the organization: every member may read its agent pools (their tokens need "Manage agent pools").`
 	permTextSeeTeams            = `any member of the organization: a secret team is found only by its members, owners, and teams with "View all secret teams".`
 )
 

@@ -15,6 +15,10 @@ type policyKit struct{}
 
 func (policyKit) kitType() resourceType { return policyType }
 
+func (policyKit) idPrefix() string { return "pol" }
+
+func (policyKit) parents() []*parentKind { return nil }
+
 // stateBudget: each policy shape at both code sizes: inline code, code
 // from content_wo, from source, from an upload (policyUploadKit's), and
 // with tests.
@@ -181,13 +185,20 @@ func servicePolicyObjects(ctx context.Context, c *tfe.Client, e fleetEnv) ([]ser
 	return out, err
 }
 
-// identityNoPrior: the listed policy that is f.pol (the organization has
+// identityNoPrior: the listed policy that is its own (the organization has
 // two, the other policyUploadKit's).
 func (policyKit) identityNoPrior(f *identityFixtures) covered[identityNoPriorCase] {
 	return cover(identityNoPriorCase{
+		make: func() error {
+			pol, err := f.c.Policies.Create(f.ctx, f.org, tfe.PolicyCreateOptions{Name: tfe.String("pol"), Kind: tfe.Sentinel, EnforcementLevel: tfe.EnforcementMode(tfe.EnforcementAdvisory)})
+			if err == nil {
+				f.keep(policyType, pol.ID)
+			}
+			return err
+		},
 		cfg:    func() map[string]string { return nil },
-		pick:   func(identity map[string]string) bool { return identity["id"] == f.pol.ID },
-		remove: func() error { return f.c.Policies.Delete(f.ctx, f.pol.ID) },
+		pick:   func(identity map[string]string) bool { return identity["id"] == f.made[policyType] },
+		remove: func() error { return f.c.Policies.Delete(f.ctx, f.made[policyType]) },
 	})
 }
 

@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"slices"
 
 	tfe "github.com/hashicorp/go-tfe"
 	"github.com/hashicorp/terraform-plugin-go/tftypes"
@@ -16,6 +17,10 @@ type policySetKit struct{}
 
 func (policySetKit) kitType() resourceType { return policySetType }
 
+func (policySetKit) idPrefix() string { return "polset" }
+
+func (policySetKit) parents() []*parentKind { return []*parentKind{parentWorkspace, parentPolicySet} }
+
 func (policySetKit) tfe() string { return "tfe_policy_set" }
 
 func (policySetKit) sandboxArea() string { return "policy_sets.go" }
@@ -27,7 +32,7 @@ func (policySetKit) stateBudget() covered[stateKit] {
 			return hclResource(policySetType, "this",
 				arg("name", hclString(e.name+"-set")),
 				arg("description", hclString("budget set")),
-				arg("scope", fmt.Sprintf("{ workspace_ids = [%q] }", e.workspace)))
+				arg("scope", fmt.Sprintf("{ workspace_ids = [%q] }", e.id(parentWorkspace))))
 		},
 		cases: func(b stateBudgets, _ map[string]string) []stateBudgetCase {
 			return []stateBudgetCase{{"tfgov_policy_set.this", "tfe_policy_set + the scope's other attributes, governed_workspaces, and source, source_sha256 and version_id null", func(i statesize.Instance) int {
@@ -143,7 +148,7 @@ func (policySetKit) crash() covered[fleetKit] {
 	})
 }
 
-// servicePolicySetObjects are the organization's policy sets but the parameters' fixture set.
+// servicePolicySetObjects are the organization's policy sets but the parameters' parent sets.
 func servicePolicySetObjects(ctx context.Context, c *tfe.Client, e fleetEnv) ([]serviceObject, error) {
 	var out []serviceObject
 	for page := 1; ; page++ {
@@ -152,7 +157,7 @@ func servicePolicySetObjects(ctx context.Context, c *tfe.Client, e fleetEnv) ([]
 			return out, err
 		}
 		for _, ps := range l.Items {
-			if ps.ID != e.policySet {
+			if !slices.Contains(e.all(parentPolicySet), ps.ID) {
 				out = append(out, serviceObject{id: ps.ID})
 			}
 		}
@@ -165,7 +170,7 @@ func servicePolicySetObjects(ctx context.Context, c *tfe.Client, e fleetEnv) ([]
 func (policySetKit) identityNoPrior(f *identityFixtures) covered[identityNoPriorCase] {
 	return cover(identityNoPriorCase{
 		cfg:    func() map[string]string { return nil },
-		remove: func() error { return f.c.PolicySets.Delete(f.ctx, f.ps.ID) },
+		remove: func() error { return f.c.PolicySets.Delete(f.ctx, f.id(parentPolicySet)) },
 	})
 }
 

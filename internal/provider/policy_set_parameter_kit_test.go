@@ -14,11 +14,15 @@ type policySetParameterKit struct{}
 
 func (policySetParameterKit) kitType() resourceType { return policySetParameterType }
 
+func (policySetParameterKit) idPrefix() string { return "var" }
+
+func (policySetParameterKit) parents() []*parentKind { return []*parentKind{parentPolicySet} }
+
 func (policySetParameterKit) stateBudget() covered[stateKit] {
 	return cover(stateKit{
 		config: func(e stateEnv) string {
 			return hclResource(policySetParameterType, "this",
-				arg("policy_set_id", hclString(e.policySet)),
+				arg("policy_set_id", hclString(e.id(parentPolicySet))),
 				arg("key", hclString("region")),
 				arg("value", hclString("eu-west-1")))
 		},
@@ -118,13 +122,13 @@ func (policySetParameterKit) crash() covered[fleetKit] {
 func parameterFleet(e fleetEnv, n int, prefix string) string {
 	return hclResource(policySetParameterType, "p",
 		arg("count", fmt.Sprint(n)),
-		arg("policy_set_id", hclString(e.policySet)),
+		arg("policy_set_id", hclString(e.id(parentPolicySet))),
 		arg("key", hclString(prefix+"_${count.index}")),
 		arg("value", hclString("value-${count.index}")))
 }
 
 func serviceParameterObjects(ctx context.Context, c *tfe.Client, e fleetEnv) ([]serviceObject, error) {
-	l, err := listPolicySetParameters(ctx, c, e.policySet)
+	l, err := listPolicySetParameters(ctx, c, e.id(parentPolicySet))
 	if err != nil {
 		return nil, err
 	}
@@ -137,16 +141,29 @@ func serviceParameterObjects(ctx context.Context, c *tfe.Client, e fleetEnv) ([]
 
 func (policySetParameterKit) identityNoPrior(f *identityFixtures) covered[identityNoPriorCase] {
 	return cover(identityNoPriorCase{
-		cfg:    func() map[string]string { return map[string]string{"policy_set_id": f.ps.ID} },
-		remove: func() error { return f.c.PolicySetParameters.Delete(f.ctx, f.ps.ID, f.param.ID) },
+		make: func() error { return identityParameter(f) },
+		cfg:  func() map[string]string { return map[string]string{"policy_set_id": f.id(parentPolicySet)} },
+		remove: func() error {
+			return f.c.PolicySetParameters.Delete(f.ctx, f.id(parentPolicySet), f.made[policySetParameterType])
+		},
 	})
 }
 
 func (policySetParameterKit) identityUpdate(f *identityFixtures) covered[identityUpdateCase] {
 	return cover(identityUpdateCase{
-		cfg:    func() map[string]string { return map[string]string{"policy_set_id": f.ps.ID} },
+		make:   func() error { return identityParameter(f) },
+		cfg:    func() map[string]string { return map[string]string{"policy_set_id": f.id(parentPolicySet)} },
 		change: map[string]tftypes.Value{"value": tftypes.NewValue(tftypes.String, "w")},
 	})
+}
+
+// identityParameter is the identity tests' parameter of the set.
+func identityParameter(f *identityFixtures) error {
+	p, err := f.c.PolicySetParameters.Create(f.ctx, f.id(parentPolicySet), tfe.PolicySetParameterCreateOptions{Key: tfe.String("region"), Value: tfe.String("v"), Category: tfe.Category(tfe.CategoryPolicySet)})
+	if err == nil {
+		f.keep(policySetParameterType, p.ID)
+	}
+	return err
 }
 
 // importMissingSet is the set existing made, which missing's first case names.
@@ -189,4 +206,15 @@ func (policySetParameterKit) generateConfig() covered[adoptionKit] {
 		}
 		return fmt.Sprintf("policy_set_id = %q", ps.ID), 2
 	}})
+}
+
+// parentPolicySet is a policy set with no policies or scope: the parent of parameters (and, in
+// the identity tests, policySetKit's object).
+var parentPolicySet = &parentKind{
+	name: "policy set", prefix: "params",
+	make: func(ctx context.Context, c *tfe.Client, org, name string) (string, error) {
+		ps, err := c.PolicySets.Create(ctx, org, tfe.PolicySetCreateOptions{Name: tfe.String(name)})
+		return idOf(ps, err, func(ps *tfe.PolicySet) string { return ps.ID })
+	},
+	remove: func(ctx context.Context, c *tfe.Client, _, id string) error { return c.PolicySets.Delete(ctx, id) },
 }

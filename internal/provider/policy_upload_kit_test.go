@@ -17,6 +17,10 @@ type policyUploadKit struct{}
 
 func (policyUploadKit) kitType() resourceType { return policyUploadType }
 
+func (policyUploadKit) idPrefix() string { return "pol" }
+
+func (policyUploadKit) parents() []*parentKind { return nil }
+
 // stateBudgetPolicyUpload is tfgov_policy_upload's stated budget
 // (hashicorp/tfe has no separate upload) with its code from `source`,
 // whatever the code's size, with the organization's name counted as 10
@@ -131,14 +135,26 @@ func serviceUploadObjects(ctx context.Context, c *tfe.Client, e fleetEnv) ([]ser
 
 func (policyUploadKit) identityNoPrior(f *identityFixtures) covered[identityNoPriorCase] {
 	return cover(identityNoPriorCase{
+		make:   func() error { return identityUploadedPolicy(f) },
 		cfg:    func() map[string]string { return nil },
-		remove: func() error { return f.c.Policies.Delete(f.ctx, f.uploaded.ID) },
+		remove: func() error { return f.c.Policies.Delete(f.ctx, f.made[policyUploadType]) },
 	})
 }
 
-func (policyUploadKit) identityUpdate(*identityFixtures) covered[identityUpdateCase] {
+// identityUploadedPolicy is the identity tests' policy with its code uploaded.
+func identityUploadedPolicy(f *identityFixtures) error {
+	pol, err := f.c.Policies.Create(f.ctx, f.org, tfe.PolicyCreateOptions{Name: tfe.String("uploaded"), Kind: tfe.Sentinel, EnforcementLevel: tfe.EnforcementMode(tfe.EnforcementAdvisory)})
+	if err != nil {
+		return err
+	}
+	f.keep(policyUploadType, pol.ID)
+	return f.c.Policies.Upload(f.ctx, pol.ID, []byte("main = rule { true }\n"))
+}
+
+func (policyUploadKit) identityUpdate(f *identityFixtures) covered[identityUpdateCase] {
 	return cover(identityUpdateCase{
-		cfg: func() map[string]string { return nil },
+		make: func() error { return identityUploadedPolicy(f) },
+		cfg:  func() map[string]string { return nil },
 		change: map[string]tftypes.Value{
 			"content":        tftypes.NewValue(tftypes.String, "main = rule { false }\n"),
 			"content_sha256": tftypes.NewValue(tftypes.String, nil),

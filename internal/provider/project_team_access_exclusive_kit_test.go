@@ -16,6 +16,13 @@ type projectTeamAccessExclusiveKit struct{}
 
 func (projectTeamAccessExclusiveKit) kitType() resourceType { return projectTeamAccessExclusiveType }
 
+// idPrefix: none; its objects are named by their parents'.
+func (projectTeamAccessExclusiveKit) idPrefix() string { return "" }
+
+func (projectTeamAccessExclusiveKit) parents() []*parentKind {
+	return []*parentKind{parentProject, parentTeam}
+}
+
 // tfe: hashicorp/tfe has no such resource.
 func (projectTeamAccessExclusiveKit) tfe() string { return "" }
 
@@ -33,8 +40,8 @@ func (projectTeamAccessExclusiveKit) stateBudget() covered[stateKit] {
 	return cover(stateKit{
 		config: func(e stateEnv) string {
 			return hclResource(projectTeamAccessExclusiveType, "this",
-				arg("project_id", hclString(e.project)),
-				arg("team_ids", "["+hclString(e.team)+"]"))
+				arg("project_id", hclString(e.id(parentProject))),
+				arg("team_ids", "["+hclString(e.id(parentTeam))+"]"))
 		},
 		cases: func(stateBudgets, map[string]string) []stateBudgetCase {
 			return []stateBudgetCase{{"tfgov_project_team_access_exclusive.this", "stated", func(statesize.Instance) int { return stateBudgetProjectExclusive }}}

@@ -136,7 +136,8 @@ var dataSourceRegistry = []registeredDataSource{
 	{teamsDataSourceType, NewTeamsDataSource, permTextSeeTeams},
 	{projectDataSourceType, NewProjectDataSource, permTextSeeProjects},
 	{projectsDataSourceType, NewProjectsDataSource, permTextSeeProjects},
-	{agentPoolDataSourceType, NewAgentPoolDataSource, `any member of the organization: every member may read its agent pools (their tokens need "Manage agent pools").`},
+	{agentPoolDataSourceType, NewAgentPoolDataSource, permTextSeeAgentPools},
+	{agentPoolsDataSourceType, NewAgentPoolsDataSource, permTextSeeAgentPools},
 	{registryModuleDataSourceType, NewRegistryModuleDataSource, permTextRegistry},
 	{policyEvaluationDataSourceType, NewPolicyEvaluationDataSource, `none: it makes no request, and works with no token or organization configured.`},
 }

@@ -246,6 +246,30 @@ func TestRegistry_everyPlace(t *testing.T) {
 			}
 		}
 	}
+	// A data source's acceptance test: a file of TestAcc tests reading it.
+	testFiles, err := filepath.Glob("*_test.go")
+	if err != nil {
+		t.Fatal(err)
+	}
+	accTested := map[string]bool{}
+	for _, f := range testFiles {
+		b, err := os.ReadFile(f)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if text := string(b); strings.Contains(text, "\nfunc TestAcc") {
+			for name := range kinds[kindDataSource] {
+				if strings.Contains(text, `data "tfgov_`+name+`"`) || strings.Contains(text, `data \"tfgov_`+name+`\"`) {
+					accTested[name] = true
+				}
+			}
+		}
+	}
+	for _, name := range slices.Sorted(maps.Keys(kinds[kindDataSource])) {
+		if !accTested[name] {
+			t.Errorf("data source tfgov_%s: no acceptance test: no file of TestAcc tests in internal/provider reads data \"tfgov_%s\" (CONTRIBUTING.md \"Adding a type\": internal/provider/<file>_data_source_test.go)", name, name)
+		}
+	}
 	guide, err := read("CONTRIBUTING.md")
 	if err != nil {
 		t.Fatal(err)
@@ -476,7 +500,69 @@ func TestRegistry_performanceFigures(t *testing.T) {
 
 // kitOptionalFields are the functions of a kit's cases that a case may
 // leave nil; every other function a suite calls.
-var kitOptionalFields = map[string]bool{"budgetCase.fixtures": true, "identityNoPriorCase.pick": true}
+var kitOptionalFields = map[string]bool{"budgetCase.fixtures": true, "identityNoPriorCase.pick": true, "identityNoPriorCase.make": true, "identityUpdateCase.make": true}
+
+// TestRegistry_kitParents: a kit's cases refer only to the parents its
+// parents() declares, which are all each suite makes for it, so a kit
+// that reads an undeclared kind fails here naming the type, the suite
+// and the kind, not with an empty ID in an acceptance run; and a fleet
+// asks for more of a kind only among those it declares.
+func TestRegistry_kitParents(t *testing.T) {
+	for _, k := range kits {
+		name := kitName(k)
+		declared := map[*parentKind]int{}
+		for _, p := range k.parents() {
+			declared[p] = 10
+		}
+		env := func() parentIDs {
+			p := parentIDs{org: "org", ids: map[*parentKind][]string{}, undeclared: map[*parentKind]bool{}, many: map[*parentKind]bool{}}
+			for kind, n := range declared {
+				for i := range n {
+					p.ids[kind] = append(p.ids[kind], fmt.Sprintf("%s-%d", kind.prefix, i))
+				}
+			}
+			return p
+		}
+		check := func(suite string, p parentIDs) {
+			for kind := range p.undeclared {
+				t.Errorf("%s: its kit's case of %s refers to a %s, which its parents() does not declare, so the suite makes none (%s_kit_test.go)", name, suite, kind.name, k.kitType())
+			}
+		}
+		for suite, fleet := range map[string]covered[fleetKit]{suiteChaos: k.chaos(), suiteCrash: k.crash()} {
+			if !fleet.ok || fleet.c.config == nil {
+				continue
+			}
+			for kind, n := range fleet.c.parents {
+				if _, ok := declared[kind]; !ok {
+					t.Errorf("%s: its kit's case of %s asks for %d of a %s, which its parents() does not declare (%s_kit_test.go)", name, suite, n, kind.name, k.kitType())
+				}
+			}
+			e := fleetEnv{parentIDs: env()}
+			fleet.c.config(e)
+			check(suite, e.parentIDs)
+			for kind := range e.many {
+				if fleet.c.parents[kind] == 0 && declared[kind] > 0 {
+					t.Errorf("%s: its kit's case of %s refers to every %s of the fleet, and asks for no number of them (fleetKit.parents), so the suite makes one (%s_kit_test.go)", name, suite, kind.name, k.kitType())
+				}
+			}
+		}
+		if sk := k.stateBudget(); sk.ok && sk.c.config != nil {
+			e := stateEnv{parentIDs: env(), files: map[string]string{"median": "m", "p99": "p"}}
+			sk.c.config(e)
+			check(suiteStateBudget, e.parentIDs)
+		}
+		f := &identityFixtures{parentIDs: env(), made: map[resourceType]string{}}
+		if c := k.identityNoPrior(f); c.ok && c.c.cfg != nil {
+			c.c.cfg()
+			check(suiteIdentityNoPrior, f.parentIDs)
+		}
+		f = &identityFixtures{parentIDs: env(), made: map[resourceType]string{}}
+		if c := k.identityUpdate(f); c.ok && c.c.cfg != nil {
+			c.c.cfg()
+			check(suiteIdentityUpdate, f.parentIDs)
+		}
+	}
+}
 
 // TestRegistry_kitFields: every case a kit gives has each function its
 // suite calls, so a kit missing one fails here naming the type, the suite

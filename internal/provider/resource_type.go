@@ -34,6 +34,7 @@ type dataSourceType string
 
 const (
 	agentPoolDataSourceType           dataSourceType = "agent_pool"
+	agentPoolsDataSourceType          dataSourceType = "agent_pools"
 	agentTokensDataSourceType         dataSourceType = "agent_tokens"
 	moduleTestRunDataSourceType       dataSourceType = "module_test_run"
 	moduleTestRunsDataSourceType      dataSourceType = "module_test_runs"

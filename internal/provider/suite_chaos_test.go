@@ -6,7 +6,6 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
-	"regexp"
 	"slices"
 	"strings"
 	"testing"
@@ -96,10 +95,6 @@ type chaosResult struct {
 	leftAfterDestroy       int
 }
 
-// objectIDRE finds the IDs of the objects the configuration makes in
-// Terraform's output.
-var objectIDRE = regexp.MustCompile(`\b(?:at|pol|polset|tws|tprj|var|trun)-[A-Za-z0-9]+\b`)
-
 // runChaosApply applies the configuration to a sandbox of its own with the
 // terraform binary, with the given chaos during the apply, counts what the
 // service holds against the state and the output, follows the errors'
@@ -111,49 +106,20 @@ func runChaosApply(t *testing.T, chaos sandbox.Chaos) *chaosResult {
 	rc := testCLIConfig(t)
 	sb, c := ownSandbox(t, sandbox.Options{}, "tfgov-chaos")
 	org := sb.organization
-	pool, err := c.AgentPools.Create(ctx, org, tfe.AgentPoolCreateOptions{Name: tfe.String("chaos")})
-	if err != nil {
-		t.Fatal(err)
-	}
-	var teams, workspaces, projects []string
-	for i := range chaosTeams {
-		tm, err := c.Teams.Create(ctx, org, tfe.TeamCreateOptions{Name: tfe.String(fmt.Sprintf("chaos-%d", i)), Visibility: tfe.String("organization")})
-		if err != nil {
-			t.Fatal(err)
-		}
-		teams = append(teams, tm.ID)
-	}
-	for i := range chaosWorkspaces {
-		ws, err := c.Workspaces.Create(ctx, org, tfe.WorkspaceCreateOptions{Name: tfe.String(fmt.Sprintf("chaos-%d", i))})
-		if err != nil {
-			t.Fatal(err)
-		}
-		workspaces = append(workspaces, ws.ID)
-		prj, err := c.Projects.Create(ctx, org, tfe.ProjectCreateOptions{Name: fmt.Sprintf("chaos-%d", i)})
-		if err != nil {
-			t.Fatal(err)
-		}
-		projects = append(projects, prj.ID)
-	}
-	m, err := c.RegistryModules.Create(ctx, org, tfe.RegistryModuleCreateOptions{Name: tfe.String("chaos"), Provider: tfe.String("aws"), RegistryName: tfe.PrivateRegistry})
-	if err != nil {
-		t.Fatal(err)
-	}
-	mod := moduleRef{Organization: org, Name: m.Name, Provider: m.Provider}
+	// The parents the kits ask for, and the second configuration's: a
+	// pool, the workspaces and a module.
+	need := fleetParents(typeKit.chaos, map[*parentKind]int{parentPool: 1, parentWorkspace: chaosWorkspaces, parentModule: 1})
+	m := parentMaker{t: t, ctx: ctx, c: c, org: org, name: func(k *parentKind, i int) string { return fmt.Sprintf("chaos-%s-%d", k.prefix, i) }}
+	env := fleetEnv{parentIDs: m.make(need), moduleDir: testModuleDir(t, "pass")}
 	// A second configuration sharing the pool (and the shared tokens'
 	// description), the workspaces, the module and the organization,
 	// which keeps making tokens during the apply.
-	other, err := newOtherConfiguration(ctx, c, org, pool.ID, "chaos", workspaces, mod, testModuleDir(t, "pass"))
+	other, err := newOtherConfiguration(ctx, c, org, env.id(parentPool), "chaos", env.all(parentWorkspace), env.mod(), testModuleDir(t, "pass"))
 	if err != nil {
 		t.Fatal(err)
 	}
 	t.Cleanup(other.stopApplying)
 
-	ps, err := c.PolicySets.Create(ctx, org, tfe.PolicySetCreateOptions{Name: tfe.String("chaos-params")})
-	if err != nil {
-		t.Fatal(err)
-	}
-	env := fleetEnv{org: org, pool: pool.ID, policySet: ps.ID, teams: teams, workspaces: workspaces, projects: projects, mod: mod, moduleDir: testModuleDir(t, "pass")}
 	config, resources := fleetConfig(fmt.Sprintf(chaosHead, sb.address, sb.token, org), env, typeKit.chaos)
 	dir := t.TempDir()
 	if err := os.WriteFile(filepath.Join(dir, "main.tf"), []byte(config), 0o600); err != nil {
@@ -200,7 +166,7 @@ func runChaosApply(t *testing.T, chaos sandbox.Chaos) *chaosResult {
 			t.Errorf("an error advised importing %s, which the other configuration holds", id)
 		}
 	}
-	if err := other.unchanged(ctx, org, workspaces, mod); err != nil {
+	if err := other.unchanged(ctx, org, env.all(parentWorkspace), env.mod()); err != nil {
 		t.Fatal(err)
 	}
 	// Nothing on the service that is neither in state nor named.
@@ -244,7 +210,7 @@ func runChaosApply(t *testing.T, chaos sandbox.Chaos) *chaosResult {
 	if code != 0 {
 		t.Fatalf("the destroy under chaos failed:\n%s", out)
 	}
-	if err := other.unchanged(ctx, org, workspaces, mod); err != nil {
+	if err := other.unchanged(ctx, org, env.all(parentWorkspace), env.mod()); err != nil {
 		t.Fatal(err)
 	}
 	left := &chaosResult{}
@@ -396,6 +362,6 @@ provider "tfgov" {
 // chaosTypes are the types TestAccChaos covers: those its kits'
 // configurations declare (registry_test.go).
 func chaosTypes() map[string]bool {
-	config, _ := fleetConfig("", fleetEnv{teams: []string{""}, workspaces: []string{""}, projects: []string{""}}, typeKit.chaos)
+	config, _ := fleetConfig("", fleetEnv{parentIDs: fakeParents(chaosWorkspaces)}, typeKit.chaos)
 	return configTypes(config)
 }

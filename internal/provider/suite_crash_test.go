@@ -15,7 +15,6 @@ import (
 	"testing"
 	"time"
 
-	tfe "github.com/hashicorp/go-tfe"
 	"github.com/hashicorp/terraform-plugin-testing/helper/resource"
 
 	"github.com/tfgov/terraform-provider-tfgov/internal/sandbox"
@@ -71,44 +70,19 @@ func crashAndConverge(t *testing.T, tfBin, cliConfig string, killAt int) {
 	// requests rather than after the last.
 	sb, c := ownSandbox(t, sandbox.Options{Latency: 5 * time.Millisecond}, "tfgov-crash")
 	org := sb.organization
-	pool, err := c.AgentPools.Create(ctx, org, tfe.AgentPoolCreateOptions{Name: tfe.String("crash")})
-	if err != nil {
-		t.Fatal(err)
-	}
-	ws, err := c.Workspaces.Create(ctx, org, tfe.WorkspaceCreateOptions{Name: tfe.String("crash")})
-	if err != nil {
-		t.Fatal(err)
-	}
-	prj, err := c.Projects.Create(ctx, org, tfe.ProjectCreateOptions{Name: "crash"})
-	if err != nil {
-		t.Fatal(err)
-	}
-	var teams []string
-	for i := range 5 {
-		tm, err := c.Teams.Create(ctx, org, tfe.TeamCreateOptions{Name: tfe.String(fmt.Sprintf("crash-%d", i)), Visibility: tfe.String("organization")})
-		if err != nil {
-			t.Fatal(err)
-		}
-		teams = append(teams, tm.ID)
-	}
-	m, err := c.RegistryModules.Create(ctx, org, tfe.RegistryModuleCreateOptions{Name: tfe.String("crash"), Provider: tfe.String("aws"), RegistryName: tfe.PrivateRegistry})
-	if err != nil {
-		t.Fatal(err)
-	}
-	mod := moduleRef{Organization: org, Name: m.Name, Provider: m.Provider}
+	// The parents the kits ask for, and the second configuration's: a
+	// pool, a workspace and a module.
+	need := fleetParents(typeKit.crash, map[*parentKind]int{parentPool: 1, parentWorkspace: 1, parentModule: 1})
+	m := parentMaker{t: t, ctx: ctx, c: c, org: org, name: func(k *parentKind, i int) string { return fmt.Sprintf("crash-%s-%d", k.prefix, i) }}
+	env := fleetEnv{parentIDs: m.make(need), moduleDir: testModuleDir(t, "pass")}
 	// A second configuration sharing the pool (with the description of the
 	// first token), the workspace, the module and the organization.
-	other, err := newOtherConfiguration(ctx, c, org, pool.ID, "crash-0", []string{ws.ID}, mod, testModuleDir(t, "pass"))
+	other, err := newOtherConfiguration(ctx, c, org, env.id(parentPool), "crash-0", env.all(parentWorkspace)[:1], env.mod(), testModuleDir(t, "pass"))
 	if err != nil {
 		t.Fatal(err)
 	}
 
 	dir := t.TempDir()
-	ps, err := c.PolicySets.Create(ctx, org, tfe.PolicySetCreateOptions{Name: tfe.String("crash-params")})
-	if err != nil {
-		t.Fatal(err)
-	}
-	env := fleetEnv{org: org, pool: pool.ID, policySet: ps.ID, teams: teams, workspaces: []string{ws.ID}, projects: []string{prj.ID}, mod: mod, moduleDir: testModuleDir(t, "pass")}
 	config, _ := fleetConfig(fmt.Sprintf(chaosHead, sb.address, sb.token, org), env, typeKit.crash)
 	if err := os.WriteFile(filepath.Join(dir, "main.tf"), []byte(config), 0o600); err != nil {
 		t.Fatal(err)
@@ -244,7 +218,7 @@ func crashAndConverge(t *testing.T, tfBin, cliConfig string, killAt int) {
 		id, _ := r.Values["id"].(string)
 		state[r.Type][id] = true
 	}
-	if err := other.unchanged(ctx, org, []string{ws.ID}, mod); err != nil {
+	if err := other.unchanged(ctx, org, env.all(parentWorkspace)[:1], env.mod()); err != nil {
 		t.Error(err)
 	}
 	// What the service holds, through go-tfe paging to the end, without
@@ -311,6 +285,6 @@ func importBlocksFromErrors(output string) (imports string, unnamed []string) {
 // crashTypes are the types TestAccCrashConvergence covers: those its
 // kits' configurations declare (registry_test.go).
 func crashTypes() map[string]bool {
-	config, _ := fleetConfig("", fleetEnv{workspaces: []string{""}, projects: []string{""}}, typeKit.crash)
+	config, _ := fleetConfig("", fleetEnv{parentIDs: fakeParents(5)}, typeKit.crash)
 	return configTypes(config)
 }

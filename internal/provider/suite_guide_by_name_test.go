@@ -93,6 +93,7 @@ func TestAccNamesByName(t *testing.T) {
 //	workspaces (tags)   p: the list filtered by tag
 //	team, teams         p: the list filtered by names (teams: every team, with the owners team)
 //	agent_pool          p: the pools whose name contains it
+//	agent_pools         p: every pool (by names) or those whose name contains the search
 //	registry_module     1: the module's read
 //
 // and a name that matches nothing, or a filter of tfgov_workspaces, costs
@@ -135,6 +136,9 @@ func budgetNameDataSources(t *testing.T) {
 				{"team", fmt.Sprintf(`data "tfgov_team" "x" { name = %q }`, last), 1, 0},
 				{"teams", `data "tfgov_teams" "x" {}`, pTeams, 0},
 				{"agent_pool", fmt.Sprintf(`data "tfgov_agent_pool" "x" { name = %q }`, last), 1, 0},
+				{"agent_pools by names", fmt.Sprintf(`data "tfgov_agent_pools" "x" { names = ["obj-000", %q] }`, last), p, 0},
+				{"agent_pools by search", `data "tfgov_agent_pools" "x" { search = "obj-" }`, p, 0},
+				{"agent_pools search typo", `data "tfgov_agent_pools" "x" { search = "obj-typo" }`, 1 + p, 1},
 				{"registry_module", `data "tfgov_registry_module" "x" {` + "\n" + `module_name = "network"` + "\n" + `module_provider = "aws"` + "\n}", 1, 0},
 				{"workspace not found", `data "tfgov_workspace" "x" { name = "obj-typo" }`, 1 + p, 1},
 				{"team not found", `data "tfgov_team" "x" { name = "obj-typo" }`, 1 + pTeams, 1},

@@ -3,6 +3,7 @@ package provider
 import (
 	"context"
 	"maps"
+	"strings"
 	"testing"
 
 	tfe "github.com/hashicorp/go-tfe"
@@ -49,72 +50,23 @@ func TestIdentity_protocolNoPriorIdentity(t *testing.T) {
 	_, c, p := protoSandbox(t, org, nil)
 
 	// One object of each type, found through the list resources (whose
-	// include_resource is the state a refresh writes).
-	pol, err := c.Policies.Create(ctx, org, tfe.PolicyCreateOptions{Name: tfe.String("pol"), Kind: tfe.Sentinel, EnforcementLevel: tfe.EnforcementMode(tfe.EnforcementAdvisory)})
-	if err != nil {
-		t.Fatal(err)
-	}
-	uploaded, err := c.Policies.Create(ctx, org, tfe.PolicyCreateOptions{Name: tfe.String("uploaded"), Kind: tfe.Sentinel, EnforcementLevel: tfe.EnforcementMode(tfe.EnforcementAdvisory)})
-	if err != nil {
-		t.Fatal(err)
-	}
-	if err := c.Policies.Upload(ctx, uploaded.ID, []byte("main = rule { true }\n")); err != nil {
-		t.Fatal(err)
-	}
-	ws, err := c.Workspaces.Create(ctx, org, tfe.WorkspaceCreateOptions{Name: tfe.String("ws")})
-	if err != nil {
-		t.Fatal(err)
-	}
-	team, err := c.Teams.Create(ctx, org, tfe.TeamCreateOptions{Name: tfe.String("team"), Visibility: tfe.String("organization")})
-	if err != nil {
-		t.Fatal(err)
-	}
-	ta, err := c.TeamAccess.Add(ctx, tfe.TeamAccessAddOptions{Access: tfe.Access(tfe.AccessRead), Team: team, Workspace: ws})
-	if err != nil {
-		t.Fatal(err)
-	}
-	prj, tpa := identityProjectGrant(t, c, org, team)
-	pool, err := c.AgentPools.Create(ctx, org, tfe.AgentPoolCreateOptions{Name: tfe.String("pool")})
-	if err != nil {
-		t.Fatal(err)
-	}
-	tok, err := c.AgentTokens.Create(ctx, pool.ID, tfe.AgentTokenCreateOptions{Description: tfe.String("tok")})
-	if err != nil {
-		t.Fatal(err)
-	}
-	mod := listTestModule(t, c, org, "1.0.0")
-	v, err := c.TestVariables.Create(ctx, mod.id(), tfe.VariableCreateOptions{Key: tfe.String("K"), Value: tfe.String("v"), Category: tfe.Category(tfe.CategoryEnv)})
-	if err != nil {
-		t.Fatal(err)
-	}
-	ver := moduleVersionRef{Organization: org, Name: mod.Name, Provider: mod.Provider, Version: "1.0.0"}
-	if _, err := deprecateModuleVersion(ctx, c, ver, tfe.String("old"), nil); err != nil {
-		t.Fatal(err)
-	}
-	packed, err := packConfiguration(testModuleDir(t, "pass"), true)
-	if err != nil {
-		t.Fatal(err)
-	}
-	cv, err := testRunClient{c}.uploadConfiguration(ctx, mod, packed.archive)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if _, err := c.TestRuns.Create(ctx, tfe.TestRunCreateOptions{
-		ConfigurationVersion: &tfe.ConfigurationVersion{ID: cv},
-		RegistryModule:       &tfe.RegistryModule{Name: mod.Name, Provider: mod.Provider, Namespace: org, RegistryName: tfe.PrivateRegistry, Organization: &tfe.Organization{Name: org}},
-	}); err != nil {
-		t.Fatal(err)
-	}
-
-	ps, err := c.PolicySets.Create(ctx, org, tfe.PolicySetCreateOptions{Name: tfe.String("set"), Workspaces: []*tfe.Workspace{ws}})
-	if err != nil {
-		t.Fatal(err)
-	}
-	f := &identityFixtures{ctx: ctx, c: c, pol: pol, uploaded: uploaded, ws: ws, ta: ta, prj: prj, tpa: tpa, pool: pool, tok: tok, mod: mod, v: v, ver: ver, ps: ps,
-		param: identityParameter(t, ctx, c, ps.ID)}
+	// include_resource is the state a refresh writes), under the parents
+	// the kits ask for.
+	f := newIdentityFixtures(t, ctx, c, org, func(k typeKit) bool { return k.identityNoPrior(&identityFixtures{}).ok })
+	cases := map[resourceType]identityNoPriorCase{}
 	for _, k := range kits {
-		tc := k.identityNoPrior(f).c
-		if !k.identityNoPrior(f).ok {
+		if tc := k.identityNoPrior(f); tc.ok {
+			cases[k.kitType()] = tc.c
+			if tc.c.make != nil {
+				if err := tc.c.make(); err != nil {
+					t.Fatalf("%s: %v", kitName(k), err)
+				}
+			}
+		}
+	}
+	for _, k := range kits {
+		tc, ok := cases[k.kitType()]
+		if !ok {
 			continue
 		}
 		t.Run(string(k.kitType()), func(t *testing.T) {
@@ -129,6 +81,7 @@ func TestIdentity_protocolNoPriorIdentity(t *testing.T) {
 			if state == nil {
 				t.Fatalf("%s: nothing listed", typ)
 			}
+			checkIDPrefix(t, k, want)
 			// An existing object: its identity comes back.
 			resp := p.fresh().readNoIdentity(typ, state)
 			if hasErrors(resp.Diagnostics) {
@@ -203,62 +156,21 @@ func TestIdentity_protocolUpdateEveryType(t *testing.T) {
 	ctx := context.Background()
 	const org = "ident-every"
 	_, c, p := protoSandbox(t, org, nil)
-	pol, err := c.Policies.Create(ctx, org, tfe.PolicyCreateOptions{Name: tfe.String("pol"), Kind: tfe.Sentinel, EnforcementLevel: tfe.EnforcementMode(tfe.EnforcementAdvisory)})
-	if err != nil {
-		t.Fatal(err)
-	}
-	if err := c.Policies.Upload(ctx, pol.ID, []byte("main = rule { true }\n")); err != nil {
-		t.Fatal(err)
-	}
-	ws, err := c.Workspaces.Create(ctx, org, tfe.WorkspaceCreateOptions{Name: tfe.String("ws")})
-	if err != nil {
-		t.Fatal(err)
-	}
-	team, err := c.Teams.Create(ctx, org, tfe.TeamCreateOptions{Name: tfe.String("team"), Visibility: tfe.String("organization")})
-	if err != nil {
-		t.Fatal(err)
-	}
-	if _, err := c.TeamAccess.Add(ctx, tfe.TeamAccessAddOptions{Access: tfe.Access(tfe.AccessRead), Team: team, Workspace: ws}); err != nil {
-		t.Fatal(err)
-	}
-	prj, _ := identityProjectGrant(t, c, org, team)
-	pool, err := c.AgentPools.Create(ctx, org, tfe.AgentPoolCreateOptions{Name: tfe.String("pool")})
-	if err != nil {
-		t.Fatal(err)
-	}
-	if _, err := c.AgentTokens.Create(ctx, pool.ID, tfe.AgentTokenCreateOptions{Description: tfe.String("tok")}); err != nil {
-		t.Fatal(err)
-	}
-	mod := listTestModule(t, c, org, "1.0.0")
-	if _, err := c.TestVariables.Create(ctx, mod.id(), tfe.VariableCreateOptions{Key: tfe.String("K"), Value: tfe.String("v"), Category: tfe.Category(tfe.CategoryEnv)}); err != nil {
-		t.Fatal(err)
-	}
-	if _, err := deprecateModuleVersion(ctx, c, moduleVersionRef{Organization: org, Name: mod.Name, Provider: mod.Provider, Version: "1.0.0"}, tfe.String("old"), nil); err != nil {
-		t.Fatal(err)
-	}
-	packed, err := packConfiguration(testModuleDir(t, "pass"), true)
-	if err != nil {
-		t.Fatal(err)
-	}
-	cv, err := testRunClient{c}.uploadConfiguration(ctx, mod, packed.archive)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if _, err := c.TestRuns.Create(ctx, tfe.TestRunCreateOptions{
-		ConfigurationVersion: &tfe.ConfigurationVersion{ID: cv},
-		RegistryModule:       &tfe.RegistryModule{Name: mod.Name, Provider: mod.Provider, Namespace: org, RegistryName: tfe.PrivateRegistry, Organization: &tfe.Organization{Name: org}},
-	}); err != nil {
-		t.Fatal(err)
-	}
-	ps, err := c.PolicySets.Create(ctx, org, tfe.PolicySetCreateOptions{Name: tfe.String("set"), Description: tfe.String("before"), Workspaces: []*tfe.Workspace{ws}})
-	if err != nil {
-		t.Fatal(err)
-	}
-	identityParameter(t, ctx, c, ps.ID)
-	f := &identityFixtures{ws: ws, prj: prj, pool: pool, mod: mod, ps: ps}
+	f := newIdentityFixtures(t, ctx, c, org, func(k typeKit) bool { return k.identityUpdate(&identityFixtures{}).ok })
+	cases := map[resourceType]identityUpdateCase{}
 	for _, k := range kits {
-		tc := k.identityUpdate(f).c
-		if !k.identityUpdate(f).ok {
+		if tc := k.identityUpdate(f); tc.ok {
+			cases[k.kitType()] = tc.c
+			if tc.c.make != nil {
+				if err := tc.c.make(); err != nil {
+					t.Fatalf("%s: %v", kitName(k), err)
+				}
+			}
+		}
+	}
+	for _, k := range kits {
+		tc, ok := cases[k.kitType()]
+		if !ok {
 			continue
 		}
 		t.Run(string(k.kitType()), func(t *testing.T) {
@@ -295,34 +207,46 @@ func TestIdentity_protocolUpdateEveryType(t *testing.T) {
 	}
 }
 
-// identityFixtures are the objects the identity protocol tests make; the
-// cases read them only when run, so the cases' types can be listed
-// without them (registry_test.go).
+// identityFixtures are the parents the identity protocol tests make for
+// the kits (one of each kind they declare), and the object each kit's
+// case makes under them (made); the cases read them only when run, so
+// the cases' types can be listed without them (registry_test.go).
 type identityFixtures struct {
-	ctx           context.Context
-	c             *tfe.Client
-	pol, uploaded *tfe.Policy
-	ws            *tfe.Workspace
-	ta            *tfe.TeamAccess
-	prj           *tfe.Project
-	tpa           *tfe.TeamProjectAccess
-	pool          *tfe.AgentPool
-	tok           *tfe.AgentToken
-	mod           moduleRef
-	v             *tfe.Variable
-	ver           moduleVersionRef
-	ps            *tfe.PolicySet
-	param         *tfe.PolicySetParameter
+	parentIDs
+	t    *testing.T
+	ctx  context.Context
+	c    *tfe.Client
+	made map[resourceType]string
 }
 
+// newIdentityFixtures makes one parent of each kind the kits of a test
+// (covers) declare, named by the kind's prefix.
+func newIdentityFixtures(t *testing.T, ctx context.Context, c *tfe.Client, org string, covers func(typeKit) bool) *identityFixtures {
+	t.Helper()
+	m := parentMaker{t: t, ctx: ctx, c: c, org: org, name: func(k *parentKind, _ int) string { return k.prefix }}
+	return &identityFixtures{parentIDs: m.make(kitsParents(covers)), t: t, ctx: ctx, c: c, made: map[resourceType]string{}}
+}
+
+// keep records the ID of the object a case made for typ.
+func (f *identityFixtures) keep(typ resourceType, id string) { f.made[typ] = id }
+
 func (f *identityFixtures) modCfg() map[string]string {
-	return map[string]string{"module_name": f.mod.Name, "module_provider": f.mod.Provider}
+	return map[string]string{"module_name": f.mod().Name, "module_provider": f.mod().Provider}
+}
+
+// ver is the module parent's version 1.0.0.
+func (f *identityFixtures) ver() moduleVersionRef {
+	m := f.mod()
+	return moduleVersionRef{Organization: m.Organization, Name: m.Name, Provider: m.Provider, Version: "1.0.0"}
 }
 
 // identityNoPriorCase is a kit's case of
 // TestIdentity_protocolNoPriorIdentity: the list resource's config, which
 // listed object to refresh (nil: any), and its removal outside Terraform.
 type identityNoPriorCase struct {
+	// make makes the type's object under the fixtures' parents (nil: a
+	// parent is the object), keeping its ID (f.keep) for remove.
+	make   func() error
 	cfg    func() map[string]string
 	pick   func(identity map[string]string) bool
 	remove func() error
@@ -331,7 +255,8 @@ type identityNoPriorCase struct {
 // identityUpdateCase is a kit's case of
 // TestIdentity_protocolUpdateEveryType.
 type identityUpdateCase struct {
-	cfg func() map[string]string
+	make func() error
+	cfg  func() map[string]string
 	// change is the planned change of the update.
 	change map[string]tftypes.Value
 }
@@ -358,26 +283,26 @@ func identityUpdateTypes() map[string]bool {
 	return types
 }
 
-// identityParameter makes a parameter of set setID.
-func identityParameter(t *testing.T, ctx context.Context, c *tfe.Client, setID string) *tfe.PolicySetParameter {
+// checkIDPrefix: the kit's idPrefix is its objects' (their identity's id,
+// or for a type without one, as tfgov_policy_upload, one of the identity's
+// IDs), so objectIDRE finds them in Terraform's output (TestAccChaos).
+func checkIDPrefix(t *testing.T, k typeKit, identity map[string]string) {
 	t.Helper()
-	p, err := c.PolicySetParameters.Create(ctx, setID, tfe.PolicySetParameterCreateOptions{Key: tfe.String("region"), Value: tfe.String("v"), Category: tfe.Category(tfe.CategoryPolicySet)})
-	if err != nil {
-		t.Fatal(err)
+	id, p := identity["id"], k.idPrefix()
+	if id == "" && p != "" {
+		for _, v := range identity {
+			if strings.HasPrefix(v, p+"-") {
+				id = v
+			}
+		}
 	}
-	return p
-}
-
-// identityProjectGrant is a project and a read grant of team on it.
-func identityProjectGrant(t *testing.T, c *tfe.Client, org string, team *tfe.Team) (*tfe.Project, *tfe.TeamProjectAccess) {
-	t.Helper()
-	prj, err := c.Projects.Create(context.Background(), org, tfe.ProjectCreateOptions{Name: "prj"})
-	if err != nil {
-		t.Fatal(err)
+	prefix, _, _ := strings.Cut(id, "-")
+	switch {
+	case id == "" && p != "":
+		t.Errorf("%s: its kit's idPrefix is %q, and no ID of its identity %v has it (%s_kit_test.go)", kitName(k), p, identity, k.kitType())
+	case id != "" && p != prefix:
+		t.Errorf("%s: its kit's idPrefix is %q, and its objects' IDs are %s-… (%s): objectIDRE finds them in Terraform's output only by the kit's idPrefix (%s_kit_test.go)", kitName(k), p, prefix, id, k.kitType())
+	case id != "" && !objectIDRE.MatchString(id):
+		t.Errorf("%s: objectIDRE (kit_test.go) does not find its object's ID %s", kitName(k), id)
 	}
-	g, err := c.TeamProjectAccess.Add(context.Background(), tfe.TeamProjectAccessAddOptions{Access: tfe.TeamProjectAccessRead, Team: team, Project: prj})
-	if err != nil {
-		t.Fatal(err)
-	}
-	return prj, g
 }

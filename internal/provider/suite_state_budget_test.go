@@ -3,6 +3,7 @@ package provider
 import (
 	"bytes"
 	"cmp"
+	"context"
 	"encoding/base64"
 	"encoding/json"
 	"net/url"
@@ -12,7 +13,6 @@ import (
 	"strings"
 	"testing"
 
-	tfe "github.com/hashicorp/go-tfe"
 	"github.com/hashicorp/go-version"
 
 	"github.com/tfgov/terraform-provider-tfgov/internal/policysample"
@@ -58,18 +58,14 @@ import (
 func TestAccStateBudget(t *testing.T) {
 	rc := testCLIConfig(t)
 	testAccPreCheck(t)
-	pool := testAccAgentPool(t)
-	ws := testAccWorkspace(t)
-	team := testAccTeam(t, nil)
-	prj := testAccGrantProject(t)
-	mod := testAccRegistryModule(t, "1.0.0")
 	org := testAccOrganization()
 	name := testAccName("budget")
 	dir := t.TempDir()
 	sizes := map[string]int{"median": int(policysample.Rego.Median), "p99": int(policysample.Rego.P99)}
 	codes := map[string]string{}
-	env := stateEnv{name: name, team: team.ID, workspace: ws.ID, pool: pool.ID, project: prj.ID, mod: moduleRef{Organization: org, Name: mod.Name, Provider: mod.Provider},
-		moduleDir: testModuleDir(t, "pass"), files: map[string]string{}, policySet: testAccParameterSet(t, tfe.PolicySetCreateOptions{}).ID}
+	// One parent of each kind the kits ask for, cleaned up on a live organization.
+	m := parentMaker{t: t, ctx: context.Background(), c: testAccClient(t), org: org, name: func(k *parentKind, _ int) string { return testAccName(k.prefix) }, cleanup: true}
+	env := stateEnv{parentIDs: m.make(kitsParents(func(k typeKit) bool { return k.stateBudget().ok })), name: name, moduleDir: testModuleDir(t, "pass"), files: map[string]string{}}
 	for label, size := range sizes {
 		codes[label] = policysample.RegoCode("terraform.policies.tags", 0, 0, size)
 		file := filepath.Join(dir, label+".rego")
@@ -143,7 +139,7 @@ terraform {
 		if strings.HasPrefix(c.against, "stated") {
 			// Without the identity (Terraform 1.12+), and with the names
 			// the fixtures chose counted at fixed lengths.
-			size = normalizedBytes(withoutIdentity(inst), map[string]int{org: 10, mod.Name: 12, filepath.Join(dir, "median.rego"): 40, filepath.Join(dir, "p99.rego"): 40})
+			size = normalizedBytes(withoutIdentity(inst), map[string]int{org: 10, env.mod().Name: 12, filepath.Join(dir, "median.rego"): 40, filepath.Join(dir, "p99.rego"): 40})
 		}
 		budget := c.budget(inst)
 		t.Logf("%-40s %5d bytes, budget %5d (%s)", c.addr, size, budget, c.against)

@@ -15,12 +15,16 @@ type teamAccessKit struct{}
 
 func (teamAccessKit) kitType() resourceType { return teamAccessType }
 
+func (teamAccessKit) idPrefix() string { return "tws" }
+
+func (teamAccessKit) parents() []*parentKind { return []*parentKind{parentWorkspace, parentTeam} }
+
 func (teamAccessKit) stateBudget() covered[stateKit] {
 	return cover(stateKit{
 		config: func(e stateEnv) string {
 			return hclResource(teamAccessType, "this",
-				arg("team_id", hclString(e.team)),
-				arg("workspace_id", hclString(e.workspace)),
+				arg("team_id", hclString(e.id(parentTeam))),
+				arg("workspace_id", hclString(e.id(parentWorkspace))),
 				arg("access", hclString("read")))
 		},
 		cases: func(b stateBudgets, _ map[string]string) []stateBudgetCase {
@@ -97,9 +101,10 @@ output "ids" { value = { for k, r in tfgov_team_access.r : k => r.id } }
 // chaos: a grant of each team on each workspace.
 func (teamAccessKit) chaos() covered[fleetKit] {
 	return cover(fleetKit{
-		count: chaosTeams * chaosWorkspaces,
+		count:   chaosTeams * chaosWorkspaces,
+		parents: map[*parentKind]int{parentTeam: chaosTeams, parentWorkspace: chaosWorkspaces},
 		config: func(e fleetEnv) string {
-			return fmt.Sprintf("\nlocals {\n  teams      = %s\n  workspaces = %s\n}\n", hclList(e.teams), hclList(e.workspaces)) +
+			return fmt.Sprintf("\nlocals {\n  teams      = %s\n  workspaces = %s\n}\n", hclList(e.all(parentTeam)), hclList(e.all(parentWorkspace))) +
 				hclResource(teamAccessType, "t",
 					arg("count", fmt.Sprint(chaosTeams*chaosWorkspaces)),
 					arg("team_id", "local.teams[count.index % length(local.teams)]"),
@@ -113,12 +118,13 @@ func (teamAccessKit) chaos() covered[fleetKit] {
 // crash: a grant of each team on the one workspace.
 func (teamAccessKit) crash() covered[fleetKit] {
 	return cover(fleetKit{
-		count: 5,
+		count:   5,
+		parents: map[*parentKind]int{parentTeam: 5},
 		config: func(e fleetEnv) string {
 			return hclResource(teamAccessType, "t",
 				arg("count", "5"),
-				arg("team_id", hclList(e.teams)+"[count.index]"),
-				arg("workspace_id", hclString(e.workspaces[0])),
+				arg("team_id", hclList(e.all(parentTeam))+"[count.index]"),
+				arg("workspace_id", hclString(e.id(parentWorkspace))),
 				arg("access", hclString("read")))
 		},
 		objects: serviceGrantObjects,
@@ -128,7 +134,7 @@ func (teamAccessKit) crash() covered[fleetKit] {
 // serviceGrantObjects are the grants of the fleet's workspaces.
 func serviceGrantObjects(ctx context.Context, c *tfe.Client, e fleetEnv) ([]serviceObject, error) {
 	var out []serviceObject
-	for _, ws := range e.workspaces {
+	for _, ws := range e.all(parentWorkspace) {
 		l, err := serviceTeamAccess(ctx, c, ws)
 		if err != nil {
 			return nil, err
@@ -142,16 +148,27 @@ func serviceGrantObjects(ctx context.Context, c *tfe.Client, e fleetEnv) ([]serv
 
 func (teamAccessKit) identityNoPrior(f *identityFixtures) covered[identityNoPriorCase] {
 	return cover(identityNoPriorCase{
-		cfg:    func() map[string]string { return map[string]string{"workspace_id": f.ws.ID} },
-		remove: func() error { return f.c.TeamAccess.Remove(f.ctx, f.ta.ID) },
+		make:   func() error { return identityTeamAccess(f) },
+		cfg:    func() map[string]string { return map[string]string{"workspace_id": f.id(parentWorkspace)} },
+		remove: func() error { return f.c.TeamAccess.Remove(f.ctx, f.made[teamAccessType]) },
 	})
 }
 
 func (teamAccessKit) identityUpdate(f *identityFixtures) covered[identityUpdateCase] {
 	return cover(identityUpdateCase{
-		cfg:    func() map[string]string { return map[string]string{"workspace_id": f.ws.ID} },
+		make:   func() error { return identityTeamAccess(f) },
+		cfg:    func() map[string]string { return map[string]string{"workspace_id": f.id(parentWorkspace)} },
 		change: map[string]tftypes.Value{"access": tftypes.NewValue(tftypes.String, "write")},
 	})
+}
+
+// identityTeamAccess is the identity tests' read grant of the team on the workspace.
+func identityTeamAccess(f *identityFixtures) error {
+	ta, err := f.c.TeamAccess.Add(f.ctx, tfe.TeamAccessAddOptions{Access: tfe.Access(tfe.AccessRead), Team: &tfe.Team{ID: f.id(parentTeam)}, Workspace: &tfe.Workspace{ID: f.id(parentWorkspace)}})
+	if err == nil {
+		f.keep(teamAccessType, ta.ID)
+	}
+	return err
 }
 
 func (teamAccessKit) importMissing() covered[importKit] {

@@ -23,12 +23,16 @@ const routeTeamProjectAccess = "GET /api/v2/team-projects"
 
 func (teamProjectAccessKit) kitType() resourceType { return teamProjectAccessType }
 
+func (teamProjectAccessKit) idPrefix() string { return "tprj" }
+
+func (teamProjectAccessKit) parents() []*parentKind { return []*parentKind{parentProject, parentTeam} }
+
 func (teamProjectAccessKit) stateBudget() covered[stateKit] {
 	return cover(stateKit{
 		config: func(e stateEnv) string {
 			return hclResource(teamProjectAccessType, "this",
-				arg("team_id", hclString(e.team)),
-				arg("project_id", hclString(e.project)),
+				arg("team_id", hclString(e.id(parentTeam))),
+				arg("project_id", hclString(e.id(parentProject))),
 				arg("access", hclString("read")))
 		},
 		cases: func(b stateBudgets, _ map[string]string) []stateBudgetCase {
@@ -118,9 +122,10 @@ output "ids" { value = { for k, r in tfgov_team_project_access.r : k => r.id } }
 // chaos: a grant of each team on each project.
 func (teamProjectAccessKit) chaos() covered[fleetKit] {
 	return cover(fleetKit{
-		count: chaosTeams * chaosWorkspaces,
+		count:   chaosTeams * chaosWorkspaces,
+		parents: map[*parentKind]int{parentTeam: chaosTeams, parentProject: chaosWorkspaces},
 		config: func(e fleetEnv) string {
-			return fmt.Sprintf("\nlocals {\n  grant_teams    = %s\n  grant_projects = %s\n}\n", hclList(e.teams), hclList(e.projects)) +
+			return fmt.Sprintf("\nlocals {\n  grant_teams    = %s\n  grant_projects = %s\n}\n", hclList(e.all(parentTeam)), hclList(e.all(parentProject))) +
 				hclResource(teamProjectAccessType, "t",
 					arg("count", fmt.Sprint(chaosTeams*chaosWorkspaces)),
 					arg("team_id", "local.grant_teams[count.index % length(local.grant_teams)]"),
@@ -134,12 +139,13 @@ func (teamProjectAccessKit) chaos() covered[fleetKit] {
 // crash: a grant of each team on the one project.
 func (teamProjectAccessKit) crash() covered[fleetKit] {
 	return cover(fleetKit{
-		count: 5,
+		count:   5,
+		parents: map[*parentKind]int{parentTeam: 5},
 		config: func(e fleetEnv) string {
 			return hclResource(teamProjectAccessType, "t",
 				arg("count", "5"),
-				arg("team_id", hclList(e.teams)+"[count.index]"),
-				arg("project_id", hclString(e.projects[0])),
+				arg("team_id", hclList(e.all(parentTeam))+"[count.index]"),
+				arg("project_id", hclString(e.id(parentProject))),
 				arg("access", hclString("read")))
 		},
 		objects: serviceProjectGrantObjects,
@@ -149,7 +155,7 @@ func (teamProjectAccessKit) crash() covered[fleetKit] {
 // serviceProjectGrantObjects are the grants of the fleet's projects.
 func serviceProjectGrantObjects(ctx context.Context, c *tfe.Client, e fleetEnv) ([]serviceObject, error) {
 	var out []serviceObject
-	for _, prj := range e.projects {
+	for _, prj := range e.all(parentProject) {
 		l, err := listTeamProjectAccess(ctx, c, prj)
 		if err != nil {
 			return nil, err
@@ -163,16 +169,27 @@ func serviceProjectGrantObjects(ctx context.Context, c *tfe.Client, e fleetEnv) 
 
 func (teamProjectAccessKit) identityNoPrior(f *identityFixtures) covered[identityNoPriorCase] {
 	return cover(identityNoPriorCase{
-		cfg:    func() map[string]string { return map[string]string{"project_id": f.prj.ID} },
-		remove: func() error { return f.c.TeamProjectAccess.Remove(f.ctx, f.tpa.ID) },
+		make:   func() error { return identityProjectGrant(f) },
+		cfg:    func() map[string]string { return map[string]string{"project_id": f.id(parentProject)} },
+		remove: func() error { return f.c.TeamProjectAccess.Remove(f.ctx, f.made[teamProjectAccessType]) },
 	})
 }
 
 func (teamProjectAccessKit) identityUpdate(f *identityFixtures) covered[identityUpdateCase] {
 	return cover(identityUpdateCase{
-		cfg:    func() map[string]string { return map[string]string{"project_id": f.prj.ID} },
+		make:   func() error { return identityProjectGrant(f) },
+		cfg:    func() map[string]string { return map[string]string{"project_id": f.id(parentProject)} },
 		change: map[string]tftypes.Value{"access": tftypes.NewValue(tftypes.String, "write")},
 	})
+}
+
+// identityProjectGrant is the identity tests' read grant of the team on the project.
+func identityProjectGrant(f *identityFixtures) error {
+	g, err := f.c.TeamProjectAccess.Add(f.ctx, tfe.TeamProjectAccessAddOptions{Access: tfe.TeamProjectAccessRead, Team: &tfe.Team{ID: f.id(parentTeam)}, Project: &tfe.Project{ID: f.id(parentProject)}})
+	if err == nil {
+		f.keep(teamProjectAccessType, g.ID)
+	}
+	return err
 }
 
 func (teamProjectAccessKit) importMissing() covered[importKit] {
@@ -219,4 +236,14 @@ func tfeTeamProjectAccessBytes(b stateBudgets, i statesize.Instance) int {
 		"access": a["access"], "id": a["id"], "project_access": b.raw([]json.RawMessage{a["project_access"]}), "project_id": a["project_id"],
 		"team_id": a["team_id"], "workspace_access": b.raw([]json.RawMessage{a["workspace_access"]}),
 	}, "[]", "eyJzY2hlbWFfdmVyc2lvbiI6IjEifQ==", nil) + identityAllowance(i)
+}
+
+// parentProject is a project: the parent of project grants (this kit's and the exclusive's).
+var parentProject = &parentKind{
+	name: "project", prefix: "prj",
+	make: func(ctx context.Context, c *tfe.Client, org, name string) (string, error) {
+		p, err := c.Projects.Create(ctx, org, tfe.ProjectCreateOptions{Name: name})
+		return idOf(p, err, func(p *tfe.Project) string { return p.ID })
+	},
+	remove: func(ctx context.Context, c *tfe.Client, _, id string) error { return c.Projects.Delete(ctx, id) },
 }

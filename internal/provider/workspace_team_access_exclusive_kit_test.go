@@ -19,6 +19,13 @@ func (workspaceTeamAccessExclusiveKit) kitType() resourceType {
 	return workspaceTeamAccessExclusiveType
 }
 
+// idPrefix: none; its objects are named by their parents'.
+func (workspaceTeamAccessExclusiveKit) idPrefix() string { return "" }
+
+func (workspaceTeamAccessExclusiveKit) parents() []*parentKind {
+	return []*parentKind{parentWorkspace, parentTeam}
+}
+
 // tfe: hashicorp/tfe has no such resource.
 func (workspaceTeamAccessExclusiveKit) tfe() string { return "" }
 
@@ -40,7 +47,7 @@ func (workspaceTeamAccessExclusiveKit) stateBudget() covered[stateKit] {
 	return cover(stateKit{
 		config: func(e stateEnv) string {
 			return hclResource(workspaceTeamAccessExclusiveType, "this",
-				arg("workspace_id", hclString(e.workspace)),
+				arg("workspace_id", hclString(e.id(parentWorkspace))),
 				arg("team_ids", "[tfgov_team_access.this.team_id]"))
 		},
 		cases: func(stateBudgets, map[string]string) []stateBudgetCase {
