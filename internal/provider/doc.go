@@ -62,6 +62,7 @@
 //	gone.go            gone or cannot see: one shared read of a parent says which
 //	grant_parent.go    grants on two parents (workspace, project): see, list, gone or cannot see, locate
 //	grant_exclusive.go the exclusive set of a grant parent (workspace, project): plan, refresh, apply, lock-out guard
+//	grant_shell.go     the grant resource of either parent: read, delete, import, create and update around one request
 //	names.go           names in, IDs out: bulk lookups by name, closest names
 //	empty_lookup.go    a plural lookup matching nothing fails, with the closest names
 //	json_value.go      a JSON document as a Terraform value (policy evaluation)

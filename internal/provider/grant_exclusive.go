@@ -39,16 +39,13 @@ type exclusiveGrants struct {
 // exclusiveParent is what the mechanism needs of a kind of parent beyond its grantParentKind
 // (grant_parent.go): its grants in a common shape, their removal, and its lock-out rule.
 type exclusiveParent struct {
-	kind             *grantParentKind
-	idAttr, idPrefix string // "workspace_id", "ws-"
-	grantPrefix      string // "tws-"
+	kind *grantParentKind
 	// see is the kind's read (seeGrantParent), or one that keeps more of the parent (a workspace's project).
 	see    func(d *providerData, ctx context.Context, id string) (*parentSeen, error)
 	list   func(d *providerData, ctx context.Context, id string) (*exclusiveGrants, error)
 	remove func(d *providerData, ctx context.Context, grantID string) error
 	// orgAdmin: a team that administers every parent of the kind (owners, "Manage workspaces"/"Manage projects").
 	orgAdmin  func(t *tfe.Team) bool
-	notFound  func(id string) string            // the list answered 404
 	listError func(id string, err error) string // any other error of the list
 }
 
@@ -70,11 +67,11 @@ type exclusivePlan struct {
 func (p *exclusiveParent) attributes(more map[string]schema.Attribute) map[string]schema.Attribute {
 	n := p.kind.noun
 	attrs := map[string]schema.Attribute{
-		p.idAttr: schema.StringAttribute{
+		p.kind.idAttr: schema.StringAttribute{
 			Required:            true,
-			MarkdownDescription: "ID of the " + n + " (`" + p.idPrefix + "<id>`). Changing it replaces the resource (which removes no access from the former " + n + ").",
+			MarkdownDescription: "ID of the " + n + " (`" + p.kind.idPrefix + "<id>`). Changing it replaces the resource (which removes no access from the former " + n + ").",
 			PlanModifiers:       []planmodifier.String{stringplanmodifier.RequiresReplace()},
-			Validators:          []validator.String{idValidator(p.idPrefix)},
+			Validators:          []validator.String{idValidator(p.kind.idPrefix)},
 		},
 		"team_ids": schema.SetAttribute{
 			Required:    true,
@@ -100,7 +97,7 @@ func (p *exclusiveParent) attributes(more map[string]schema.Attribute) map[strin
 		"removed_grant_ids": schema.SetAttribute{
 			Computed:    true,
 			ElementType: types.StringType,
-			MarkdownDescription: "IDs of the grants (`" + p.grantPrefix + "<id>`) that the apply removes, one for each team of `removed_team_ids` that holds access, " +
+			MarkdownDescription: "IDs of the grants (`" + p.kind.grantPrefix + "<id>`) that the apply removes, one for each team of `removed_team_ids` that holds access, " +
 				"known when the plan is made (unless `team_ids` is not). A grant revoked and made again for the same team after the plan " +
 				"has a new ID: the apply of an update leaves it alone, and a new resource's apply stops before removing anything " +
 				"(\"Provider produced inconsistent final plan\" for `removed_grant_ids`). A refresh empties it.",
@@ -129,7 +126,7 @@ func (p *exclusiveParent) plan(ctx context.Context, d *providerData, plan exclus
 	var seen grantRecord
 	if state != nil && state.ParentID.Equal(plan.ParentID) {
 		prior = priorTeams(ctx, state.TeamIDs)
-		seen = readGrantRecord(ctx, private, p.grantPrefix, diags)
+		seen = readGrantRecord(ctx, private, p.kind.grantPrefix, diags)
 		if len(removedTeams(nil, keep, prior, seen)) == 0 {
 			// Nothing leaves team_ids: no request, and an unchanged plan keeps removed_team_ids.
 			removed, grants := teamIDSet(nil), teamIDSet(nil)
@@ -151,7 +148,7 @@ func (p *exclusiveParent) plan(ctx context.Context, d *providerData, plan exclus
 			return exclusivePlan{}
 		}
 		if !seenParent.missing && !seenParent.allGrants { // missing: the list below says so
-			diags.AddAttributeError(path.Root(p.idAttr), "Cannot plan exclusive team access", p.notAllGrants(id, seenParent.name)+
+			diags.AddAttributeError(path.Root(p.kind.idAttr), "Cannot plan exclusive team access", p.notAllGrants(id, seenParent.name)+
 				" Plan with a token that has the permission.")
 			return exclusivePlan{}
 		}
@@ -162,7 +159,7 @@ func (p *exclusiveParent) plan(ctx context.Context, d *providerData, plan exclus
 		return exclusivePlan{}
 	}
 	if grants.parentMissing {
-		diags.AddAttributeError(path.Root(p.idAttr), upperFirst(noun)+" not found", p.notFound(id))
+		diags.AddAttributeError(path.Root(p.kind.idAttr), upperFirst(noun)+" not found", p.kind.notFound(id))
 		return exclusivePlan{}
 	}
 	removedIDs := removedTeams(grants, keep, prior, seen)
@@ -204,7 +201,7 @@ func (p *exclusiveParent) refresh(ctx context.Context, d *providerData, state ex
 	noun := p.kind.noun
 	if seen, err := p.see(d, ctx, id); err == nil && seen.missing {
 		if importing {
-			importedMissing(diags, "exclusive team access", p.notFound(id))
+			importedMissing(diags, "exclusive team access", p.kind.notFound(id))
 			return state, false
 		}
 		if teams, _ := teamIDsOf(ctx, state.TeamIDs); d.parentGone(ctx, p.kind, id, slices.Sorted(maps.Keys(teams))) {
@@ -214,7 +211,7 @@ func (p *exclusiveParent) refresh(ctx context.Context, d *providerData, state ex
 		}
 	}
 	if why := p.cannotSee(ctx, d, id); why != "" {
-		diags.AddAttributeError(path.Root(p.idAttr), "Cannot refresh exclusive team access", why)
+		diags.AddAttributeError(path.Root(p.kind.idAttr), "Cannot refresh exclusive team access", why)
 		return state, false
 	}
 	grants, err := p.list(d, ctx, id)
@@ -223,10 +220,10 @@ func (p *exclusiveParent) refresh(ctx context.Context, d *providerData, state ex
 		return state, false
 	}
 	if grants.parentMissing {
-		diags.AddAttributeError(path.Root(p.idAttr), "Cannot refresh exclusive team access", parentMissingText(p.kind, refreshCheck, "The exclusive team access of "+noun+" "+id, id))
+		diags.AddAttributeError(path.Root(p.kind.idAttr), "Cannot refresh exclusive team access", parentMissingText(p.kind, refreshCheck, "The exclusive team access of "+noun+" "+id, id))
 		return state, false
 	}
-	writeGrantRecord(ctx, private, p.grantPrefix, grantRecordOf(grants), diags)
+	writeGrantRecord(ctx, private, p.kind.grantPrefix, grantRecordOf(grants), diags)
 	ids, _ := teamIDsOf(ctx, state.TeamIDs)
 	if ids == nil {
 		ids = map[string]bool{}
@@ -268,7 +265,7 @@ func (p *exclusiveParent) apply(ctx context.Context, d *providerData, plan exclu
 		return plan, false
 	}
 	if grants.parentMissing {
-		diags.AddAttributeError(path.Root(p.idAttr), upperFirst(noun)+" not found", p.notFound(id))
+		diags.AddAttributeError(path.Root(p.kind.idAttr), upperFirst(noun)+" not found", p.kind.notFound(id))
 		return plan, false
 	}
 	if !planned {
@@ -291,7 +288,7 @@ func (p *exclusiveParent) apply(ctx context.Context, d *providerData, plan exclu
 	}
 	left := grantRecordOf(grants)
 	for _, g := range removed {
-		tflog.Debug(ctx, "Removing team access not declared in team_ids", map[string]any{"id": g.ID, "team_id": g.TeamID, p.idAttr: id, "access": g.Access})
+		tflog.Debug(ctx, "Removing team access not declared in team_ids", map[string]any{"id": g.ID, "team_id": g.TeamID, p.kind.idAttr: id, "access": g.Access})
 		err := p.remove(d, ctx, g.ID)
 		if isNotFound(err) {
 			if why := confirmGone(ctx, removeCheck, p.kind.what+" "+g.ID+" (team "+g.TeamID+")", p.kind.perm, d.locateGrant(p.kind, g.ID, g.TeamID, id)); why != "" {
@@ -309,9 +306,9 @@ func (p *exclusiveParent) apply(ctx context.Context, d *providerData, plan exclu
 			continue
 		}
 		delete(left, g.TeamID)
-		tflog.Info(ctx, "Removed team access not declared in team_ids", map[string]any{"id": g.ID, "team_id": g.TeamID, p.idAttr: id})
+		tflog.Info(ctx, "Removed team access not declared in team_ids", map[string]any{"id": g.ID, "team_id": g.TeamID, p.kind.idAttr: id})
 	}
-	writeGrantRecord(ctx, private, p.grantPrefix, left, diags)
+	writeGrantRecord(ctx, private, p.kind.grantPrefix, left, diags)
 	grantIDs := plan.RemovedGrants
 	if grantIDs.IsUnknown() {
 		grantIDs = plannedGrants(prior, removedIDs, seen, removed)
@@ -365,7 +362,7 @@ func (p *exclusiveParent) lockOut(ctx context.Context, d *providerData, id strin
 	}
 	noun := p.kind.noun
 	if d.caller == nil || d.caller.ID == "" || d.caller.IsServiceAccount {
-		tflog.Debug(ctx, "Lock-out guard: the token names no user (an organization or team token), so the provider cannot tell whether it administers the parent through a grant", map[string]any{p.idAttr: id})
+		tflog.Debug(ctx, "Lock-out guard: the token names no user (an organization or team token), so the provider cannot tell whether it administers the parent through a grant", map[string]any{p.kind.idAttr: id})
 		return ""
 	}
 	teams, err := d.parentOrganizationTeams(ctx, p.kind, id, admins[0].TeamID)
@@ -475,12 +472,12 @@ func priorTeams(ctx context.Context, s types.Set) map[string]bool {
 
 // importParent imports the exclusive set of parent id (the import ID, read by importID).
 func (p *exclusiveParent) importParent(ctx context.Context, id string, req resource.ImportStateRequest, resp *resource.ImportStateResponse) {
-	if !strings.HasPrefix(id, p.idPrefix) || strings.Contains(id, "/") {
-		resp.Diagnostics.AddError("Invalid import ID", fmt.Sprintf("Expected the ID of a %s (%s<id>), got %q.", p.kind.noun, p.idPrefix, id))
+	if !strings.HasPrefix(id, p.kind.idPrefix) || strings.Contains(id, "/") {
+		resp.Diagnostics.AddError("Invalid import ID", fmt.Sprintf("Expected the ID of a %s (%s<id>), got %q.", p.kind.noun, p.kind.idPrefix, id))
 		return
 	}
 	req.ID = id
-	resource.ImportStatePassthroughID(ctx, path.Root(p.idAttr), req, resp)
+	resource.ImportStatePassthroughID(ctx, path.Root(p.kind.idAttr), req, resp)
 	markImporting(ctx, resp)
 }
 

@@ -20,11 +20,14 @@ import (
 
 // grantParentKind is what teams are granted access on, as a value.
 type grantParentKind struct {
-	noun             string       // as messages name it: "workspace", "project"
-	what             string       // its grants' noun: "Team access", "Team project access"
-	perm             string       // what sees and manages every grant of a parent (errors.go)
-	seesAll          string       // the organization permissions that show every parent of the kind
-	grant, exclusive resourceType // the grant resource and the exclusive set on this kind of parent
+	noun             string                 // as messages name it: "workspace", "project"
+	what             string                 // its grants' noun: "Team access", "Team project access"
+	perm             string                 // what sees and manages every grant of a parent (errors.go)
+	seesAll          string                 // the organization permissions that show every parent of the kind
+	grant, exclusive resourceType           // the grant resource and the exclusive set on this kind of parent
+	idAttr, idPrefix string                 // the parent's attribute and ID prefix: "workspace_id", "ws-"
+	grantPrefix      string                 // its grants' ID prefix: "tws-"
+	notFound         func(id string) string // a list of the parent's grants answered 404
 	// see reads a parent: its name, organization and whether the token sees every grant of it.
 	see func(d *providerData, ctx context.Context, id string) (parentSeen, string, error)
 	// seesEvery: a team's organization access that shows it every parent of the kind.
@@ -42,6 +45,7 @@ var workspaceGrants = &grantParentKind{
 	noun: "workspace", what: "Team access", perm: permTeamAccess,
 	seesAll: `an owner, or a team with "Manage workspaces" or "View all workspaces"`,
 	grant:   teamAccessType, exclusive: workspaceTeamAccessExclusiveType,
+	idAttr: "workspace_id", idPrefix: "ws-", grantPrefix: "tws-", notFound: workspaceNotFound,
 	see: func(d *providerData, ctx context.Context, id string) (parentSeen, string, error) {
 		ws, err := d.client.Workspaces.ReadByID(ctx, id)
 		if err != nil {
@@ -77,6 +81,7 @@ var projectGrants = &grantParentKind{
 	noun: "project", what: "Team project access", perm: permProjectTeamAccess,
 	seesAll: `an owner, or a team with "Manage projects" or "View all projects"`,
 	grant:   teamProjectAccessType, exclusive: projectTeamAccessExclusiveType,
+	idAttr: "project_id", idPrefix: "prj-", grantPrefix: "tprj-", notFound: projectNotFound,
 	see: func(d *providerData, ctx context.Context, id string) (parentSeen, string, error) {
 		p, err := readProjectPermissions(ctx, d.client, id)
 		if err != nil {

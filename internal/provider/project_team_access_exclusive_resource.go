@@ -134,7 +134,7 @@ func (r *projectTeamAccessExclusiveResource) Update(ctx context.Context, req res
 		return
 	}
 	prior := priorTeams(ctx, state.TeamIDs)
-	seen := readGrantRecord(ctx, req.Private, projectExclusive.grantPrefix, &resp.Diagnostics)
+	seen := readGrantRecord(ctx, req.Private, projectGrants.grantPrefix, &resp.Diagnostics)
 	r.apply(ctx, plan, prior, seen, &resp.State, resp.Private, &resp.Diagnostics)
 }
 
@@ -161,7 +161,7 @@ func (r *projectTeamAccessExclusiveResource) apply(ctx context.Context, plan pro
 
 // projectExclusive is the exclusive mechanism on a project (grant_exclusive.go).
 var projectExclusive = &exclusiveParent{
-	kind: projectGrants, idAttr: "project_id", idPrefix: "prj-", grantPrefix: "tprj-",
+	kind: projectGrants,
 	see: func(d *providerData, ctx context.Context, id string) (*parentSeen, error) {
 		return d.seeGrantParent(ctx, projectGrants, id)
 	},
@@ -185,7 +185,6 @@ var projectExclusive = &exclusiveParent{
 	orgAdmin: func(t *tfe.Team) bool {
 		return t.Name == "owners" || (t.OrganizationAccess != nil && t.OrganizationAccess.ManageProjects)
 	},
-	notFound: projectNotFound,
 	listError: func(id string, err error) string {
 		if isNotFound(err) {
 			return projectNotFound(id)

@@ -179,11 +179,6 @@ func teamAccessTakenText(team, workspace string, g *tfe.TeamAccess, note string)
 		team, g.Access, workspace, g.ID, importAdvice("tfgov_team_access", g.ID, g.ID), note)
 }
 
-// teamAccessGone is grantGone for a workspace.
-func (d *providerData) teamAccessGone(ctx context.Context, check goneCheck, id, teamID, wsID string, listMissing bool) (bool, string) {
-	return d.grantGone(ctx, workspaceGrants, check, id, teamID, wsID, listMissing)
-}
-
 // teamOrganization is the organization of team teamID, read by ID (one
 // request, on teamAccessAddError's path only), or "" when the token may
 // not read the team. go-tfe's Team has no organization relation.
@@ -215,8 +210,3 @@ func (d *providerData) organizationWorkspaces(ctx context.Context, org string) (
 
 // removeCheck: a grant's DELETE, by tfgov_team_access's destroy or the exclusive resource.
 var removeCheck = writeCheck("Removing", "removed")
-
-// locateTeamAccess is locateGrant for a workspace.
-func (d *providerData) locateTeamAccess(id, teamID, wsID string) locateFunc {
-	return d.locateGrant(workspaceGrants, id, teamID, wsID)
-}

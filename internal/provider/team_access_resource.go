@@ -19,8 +19,6 @@ import (
 	"github.com/hashicorp/terraform-plugin-framework/schema/validator"
 	"github.com/hashicorp/terraform-plugin-framework/types"
 	"github.com/hashicorp/terraform-plugin-log/tflog"
-
-	"github.com/tfgov/terraform-provider-tfgov/internal/tfeclient"
 )
 
 var (
@@ -33,10 +31,36 @@ var (
 
 // NewTeamAccessResource is the tfgov_team_access resource.
 func NewTeamAccessResource() resource.Resource {
-	return &teamAccessResource{resourceBase{typ: teamAccessType}}
+	return &teamAccessResource{grantResource[*tfe.TeamAccess, teamAccessResourceModel]{resourceBase{typ: teamAccessType}, teamAccessShell}}
 }
 
-type teamAccessResource struct{ resourceBase }
+// teamAccessResource is a grant on a workspace; grant_shell.go holds its read, delete and import.
+type teamAccessResource struct {
+	grantResource[*tfe.TeamAccess, teamAccessResourceModel]
+}
+
+// teamAccessShell is what the grant shell needs of a workspace's grants.
+var teamAccessShell = &grantShell[*tfe.TeamAccess, teamAccessResourceModel]{
+	kind: workspaceGrants,
+	fields: func(m *teamAccessResourceModel) grantFields {
+		return grantFields{&m.ID, &m.TeamID, &m.TeamName, &m.WorkspaceID, &m.Access}
+	},
+	model: teamAccessModel, goneTeam: teamLabelOf,
+	grantID: func(g *tfe.TeamAccess) string { return g.ID },
+	access:  func(g *tfe.TeamAccess) string { return string(g.Access) },
+	team:    func(g *tfe.TeamAccess) *tfe.Team { return g.Team },
+	shared:  (*providerData).workspaceTeamAccess,
+	held: func(d *providerData, wsID string) (*recordsByID[*tfe.TeamAccess], bool) {
+		return d.lists.teamAccess.held(wsID)
+	},
+	afresh: listTeamAccess,
+	read: func(ctx context.Context, c *tfe.Client, id string) (*tfe.TeamAccess, error) {
+		return c.TeamAccess.Read(ctx, id)
+	},
+	remove: func(ctx context.Context, c *tfe.Client, id string) error { return c.TeamAccess.Remove(ctx, id) },
+	taken:  (*providerData).teamAccessTaken, addMissing: (*providerData).teamAccessAddError, updMissing: (*providerData).teamAccessUpdateError,
+	byNames: findTeamAccessByNames,
+}
 
 // teamAccessIdentityAttrs is the grant's ID, which alone finds it (identity.go).
 var teamAccessIdentityAttrs = []identityAttr{{"id", "ID of the team's access to the workspace (`tws-<id>`)."}}
@@ -202,15 +226,15 @@ func (r *teamAccessResource) ModifyPlan(ctx context.Context, req resource.Modify
 	if req.Plan.Raw.IsNull() {
 		return
 	}
-	if req.State.Raw.IsNull() {
-		r.planTaken(ctx, req, resp)
-	}
 	var plan teamAccessResourceModel
 	resp.Diagnostics.Append(req.Plan.Get(ctx, &plan)...)
+	if req.State.Raw.IsNull() {
+		r.planTaken(ctx, plan.TeamID, plan.WorkspaceID, &resp.Diagnostics)
+	}
 	if resp.Diagnostics.HasError() {
 		return
 	}
-	r.planFlap(ctx, plan, resp)
+	r.planFlap(ctx, plan, &resp.Diagnostics)
 	r.planTeamName(ctx, req, plan, resp)
 	var access types.String
 	var cfg types.Object
@@ -251,15 +275,14 @@ func (r *teamAccessResource) Create(ctx context.Context, req resource.CreateRequ
 	if resp.Diagnostics.HasError() {
 		return
 	}
-	teamID, wsID := plan.TeamID.ValueString(), plan.WorkspaceID.ValueString()
 	po := customTeamAccessPermissionOptions(ctx, plan, &resp.Diagnostics)
 	if resp.Diagnostics.HasError() {
 		return
 	}
 	opts := tfe.TeamAccessAddOptions{
 		Access:    tfe.Access(tfe.AccessType(plan.Access.ValueString())),
-		Team:      &tfe.Team{ID: teamID},
-		Workspace: &tfe.Workspace{ID: wsID},
+		Team:      &tfe.Team{ID: plan.TeamID.ValueString()},
+		Workspace: &tfe.Workspace{ID: plan.WorkspaceID.ValueString()},
 
 		Runs:             po.runs,
 		Variables:        po.variables,
@@ -269,101 +292,8 @@ func (r *teamAccessResource) Create(ctx context.Context, req resource.CreateRequ
 		RunTasks:         po.runTasks,
 		PolicyOverrides:  po.policyOverrides,
 	}
-	tflog.Debug(ctx, "Adding team access", map[string]any{"team_id": teamID, "workspace_id": wsID, "access": plan.Access.ValueString()})
-	defer r.data.lists.teamAccess.invalidate(wsID)
-	ta, err := reconcileCreate(ctx, "tfgov_team_access",
-		func() (*tfe.TeamAccess, error) {
-			ta, err := r.data.client.TeamAccess.Add(ctx, opts)
-			if err == nil {
-				r.data.owned.receive(ta.ID)
-			}
-			return ta, err
-		},
-		func(ctx context.Context, amb *tfeclient.AmbiguousWriteError) (*tfe.TeamAccess, bool, error) {
-			return r.lostAdd(ctx, opts, amb)
-		})
-	if _, ok := err.(*conflictError); ok { //nolint:errorlint // reconcileCreate returns it unwrapped
-		resp.Diagnostics.AddError("Error adding team access", err.Error())
-		return
-	}
-	if err != nil {
-		resp.Diagnostics.AddError("Error adding team access", r.addError(ctx, teamID, wsID, err))
-		return
-	}
-	tflog.Info(ctx, "Added team access", map[string]any{"id": ta.ID, "team_id": teamID, "workspace_id": wsID, "access": string(ta.Access)})
-	resp.Diagnostics.Append(resp.State.Set(ctx, r.applied(ctx, ta, plan))...)
-}
-
-// Read finds the grant in its workspace's shared list (one request per 100 grants a plan); one
-// missing is gone only as teamAccessGone says. An import by ID has no workspace yet: read by ID.
-func (r *teamAccessResource) Read(ctx context.Context, req resource.ReadRequest, resp *resource.ReadResponse) {
-	defer r.syncIdentity(ctx, &req.State, &resp.State, resp.Identity, &resp.Diagnostics)
-	var state teamAccessResourceModel
-	resp.Diagnostics.Append(req.State.Get(ctx, &state)...)
-	if resp.Diagnostics.HasError() {
-		return
-	}
-	importing := takeImporting(ctx, req, resp)
-	id, wsID := state.ID.ValueString(), state.WorkspaceID.ValueString()
-	var ta *tfe.TeamAccess
-	listMissing := false
-	if wsID == "" {
-		var err error
-		ta, err = r.data.client.TeamAccess.Read(ctx, id)
-		if isNotFound(err) {
-			ta = nil
-		} else if err != nil {
-			resp.Diagnostics.AddError("Error reading team access", fmt.Sprintf("Reading team access %s: %s", id, err))
-			return
-		}
-	} else {
-		grants, err := r.data.workspaceTeamAccess(ctx, wsID)
-		if err != nil {
-			resp.Diagnostics.AddError("Error reading team access", fmt.Sprintf("Listing the team access of workspace %s: %s", wsID, err))
-			return
-		}
-		listMissing = grants.parentMissing
-		var ok bool
-		if ta, ok = grants.lookup(id); !ok && !grants.definite() {
-			// Make sure (shared_lists.go): read by ID.
-			if ta, err = r.data.client.TeamAccess.Read(ctx, id); isNotFound(err) {
-				ta = nil
-			} else if err != nil {
-				resp.Diagnostics.AddError("Error reading team access", fmt.Sprintf("Reading team access %s: %s", id, err))
-				return
-			}
-		}
-	}
-	if ta == nil && importing {
-		importedMissing(&resp.Diagnostics, "team access", fmt.Sprintf("Team access %s was not found: no team holds a grant of that ID, or the API token may not see it "+
-			"(members see only the access of their own teams; owners, the workspace's admins and teams with \"Manage workspaces\" see all).", id))
-		return
-	}
-	if ta == nil && wsID == "" {
-		resp.Diagnostics.AddError("Error reading team access", fmt.Sprintf("Team access %s was not found, and state names no workspace to tell whether it was removed "+
-			"or the API token may not see it. State keeps it; refresh with a token that has %s, or an owner's.", id, permTeamAccess))
-		return
-	}
-	if ta == nil {
-		gone, why := r.data.teamAccessGone(ctx, refreshCheck, id, state.TeamID.ValueString(), wsID, listMissing)
-		if !gone {
-			resp.Diagnostics.AddError("Cannot refresh team access", why)
-			return
-		}
-		if why != "" {
-			resp.Diagnostics.AddWarning("Workspace deleted: team access removed from state",
-				fmt.Sprintf("Team access %s of team %s left state: its workspace %s was deleted. %s", id, teamLabelOf(state), wsID, why))
-		}
-		tflog.Info(ctx, "Team access no longer exists; removing it from state", map[string]any{"id": id, "workspace_id": wsID})
-		resp.State.RemoveResource(ctx)
-		return
-	}
-	m := teamAccessModel(ta, state)
-	if (ta.Team == nil || ta.Team.Name == "") && m.TeamName.IsNull() {
-		// Read by ID, as an import is: the answer names no team.
-		m.TeamName = r.data.teamNameValue(ctx, m.WorkspaceID.ValueString(), m.TeamID.ValueString())
-	}
-	resp.Diagnostics.Append(resp.State.Set(ctx, m)...)
+	r.create(ctx, plan, func() (*tfe.TeamAccess, error) { return r.data.client.TeamAccess.Add(ctx, opts) },
+		func(ta *tfe.TeamAccess) *teamAccessResourceModel { return r.applied(ctx, ta, plan) }, resp)
 }
 
 // Update sends the level and, for a known custom grant, every permission: one request.
@@ -390,131 +320,8 @@ func (r *teamAccessResource) Update(ctx context.Context, req resource.UpdateRequ
 		RunTasks:         po.runTasks,
 		PolicyOverrides:  po.policyOverrides,
 	}
-	id := state.ID.ValueString()
-	tflog.Debug(ctx, "Updating team access", map[string]any{"id": id, "access": plan.Access.ValueString()})
-	defer r.data.lists.teamAccess.invalidate(state.WorkspaceID.ValueString())
-	ta, err := r.data.client.TeamAccess.Update(ctx, id, opts)
-	if err != nil {
-		detail := fmt.Sprintf("Updating team access %s: %s", id, err)
-		if isNotFound(err) {
-			detail = r.data.teamAccessUpdateError(ctx, id, state.WorkspaceID.ValueString())
-		}
-		resp.Diagnostics.AddError("Error updating team access", detail)
-		return
-	}
-	tflog.Info(ctx, "Updated team access", map[string]any{"id": id, "access": string(ta.Access)})
-	resp.Diagnostics.Append(resp.State.Set(ctx, r.applied(ctx, ta, plan))...)
-}
-
-func (r *teamAccessResource) Delete(ctx context.Context, req resource.DeleteRequest, resp *resource.DeleteResponse) {
-	var state teamAccessResourceModel
-	resp.Diagnostics.Append(req.State.Get(ctx, &state)...)
-	if resp.Diagnostics.HasError() {
-		return
-	}
-	id := state.ID.ValueString()
-	defer r.data.lists.teamAccess.invalidate(state.WorkspaceID.ValueString())
-	err := r.data.client.TeamAccess.Remove(ctx, id)
-	if isNotFound(err) {
-		if why := confirmGone(ctx, removeCheck, "Team access "+id, permTeamAccess, r.data.locateTeamAccess(id, state.TeamID.ValueString(), state.WorkspaceID.ValueString())); why != "" {
-			resp.Diagnostics.AddError("Cannot remove team access", why)
-			return
-		}
-		err = nil
-	}
-	if err != nil {
-		resp.Diagnostics.AddError("Error removing team access", fmt.Sprintf("Removing team access %s: %s", id, err))
-		return
-	}
-	tflog.Info(ctx, "Removed team access", map[string]any{"id": id})
-}
-
-// ImportState takes the `tws-` ID, or `<organization>/<workspace_name>/<team_name>` resolved by
-// three reads, on import only.
-func (r *teamAccessResource) ImportState(ctx context.Context, req resource.ImportStateRequest, resp *resource.ImportStateResponse) {
-	req.ID = r.importID(ctx, req, &resp.Diagnostics)
-	const forms = "tws-<id> or <organization>/<workspace_name>/<team_name>"
-	if strings.HasPrefix(req.ID, "tws-") {
-		resource.ImportStatePassthroughID(ctx, path.Root("id"), req, resp)
-		markImporting(ctx, resp)
-		return
-	}
-	parts, err := splitImportID(req.ID, 3, forms)
-	if err != nil {
-		resp.Diagnostics.AddError("Invalid import ID", err.Error())
-		return
-	}
-	id, err := r.findByNames(ctx, parts[0], parts[1], parts[2])
-	if err != nil {
-		resp.Diagnostics.AddError("Error importing team access", err.Error())
-		return
-	}
-	tflog.Debug(ctx, "Resolved team access import ID", map[string]any{"import_id": req.ID, "id": id})
-	resp.Diagnostics.Append(resp.State.SetAttribute(ctx, path.Root("id"), id)...)
-	markImporting(ctx, resp)
-}
-
-// planFlap refuses a grant that a planned exclusive set of its workspace leaves out (team_access_plans.go).
-func (r *teamAccessResource) planFlap(ctx context.Context, plan teamAccessResourceModel, resp *resource.ModifyPlanResponse) {
-	if r.data == nil || !isKnown(plan.TeamID) || !isKnown(plan.WorkspaceID) {
-		return
-	}
-	teamID, wsID := plan.TeamID.ValueString(), plan.WorkspaceID.ValueString()
-	parent := accessParent{workspaceGrants, wsID}
-	if r.data.lists.plannedAccess.planGrant(parent, teamID) {
-		resp.Diagnostics.AddAttributeError(path.Root("team_id"), "Team access and exclusive team access disagree", r.data.accessFlap(ctx, parent, []string{teamID}))
-	}
-}
-
-// planTeamName keeps the refreshed name of an unchanged team, else reads the shared team list.
-func (r *teamAccessResource) planTeamName(ctx context.Context, req resource.ModifyPlanRequest, plan teamAccessResourceModel, resp *resource.ModifyPlanResponse) {
-	if !plan.TeamName.IsUnknown() || !isKnown(plan.TeamID) {
-		return
-	}
-	name := types.StringUnknown()
-	if !req.State.Raw.IsNull() {
-		var state teamAccessResourceModel
-		resp.Diagnostics.Append(req.State.Get(ctx, &state)...)
-		if state.TeamID.Equal(plan.TeamID) {
-			name = state.TeamName
-		}
-	}
-	if name.IsUnknown() && r.data != nil {
-		wsID := ""
-		if isKnown(plan.WorkspaceID) {
-			wsID = plan.WorkspaceID.ValueString()
-		}
-		if n := r.data.teamNameValue(ctx, wsID, plan.TeamID.ValueString()); !n.IsNull() {
-			name = n
-		}
-	}
-	resp.Diagnostics.Append(resp.Plan.SetAttribute(ctx, path.Root("team_name"), name)...)
-}
-
-// planTaken refuses a grant for a team holding one already, when this plan listed the workspace
-// anyway: listing for every create would triple a lone grant's requests, so otherwise the apply
-// refuses it, with the same advice.
-func (r *teamAccessResource) planTaken(ctx context.Context, req resource.ModifyPlanRequest, resp *resource.ModifyPlanResponse) {
-	if r.data == nil {
-		return
-	}
-	var teamID, wsID types.String
-	resp.Diagnostics.Append(req.Plan.GetAttribute(ctx, path.Root("team_id"), &teamID)...)
-	resp.Diagnostics.Append(req.Plan.GetAttribute(ctx, path.Root("workspace_id"), &wsID)...)
-	if resp.Diagnostics.HasError() || teamID.IsUnknown() || wsID.IsUnknown() || teamID.IsNull() || wsID.IsNull() {
-		return
-	}
-	grants, ok := r.data.lists.teamAccess.held(wsID.ValueString())
-	if !ok || grants.parentMissing {
-		return
-	}
-	for _, g := range sortedByKey(grants.byID) {
-		if g.Team != nil && g.Team.ID == teamID.ValueString() {
-			resp.Diagnostics.AddAttributeError(path.Root("team_id"), "Team access already exists",
-				r.data.teamAccessTaken(ctx, teamID.ValueString(), wsID.ValueString(), g, "Found at plan, in the workspace's team access this plan read: nothing was sent."))
-			return
-		}
-	}
+	r.update(ctx, plan, state, func(id string) (*tfe.TeamAccess, error) { return r.data.client.TeamAccess.Update(ctx, id, opts) },
+		func(ta *tfe.TeamAccess) *teamAccessResourceModel { return r.applied(ctx, ta, plan) }, resp)
 }
 
 // teamAccessPermissionOptions are what a create or update sends: all for a known custom grant, else
@@ -545,41 +352,10 @@ func customTeamAccessPermissionOptions(ctx context.Context, plan teamAccessResou
 	}
 }
 
-// lostAdd looks for the grant a lost add may have made. One found is never adopted: a grant has no
-// creation time or mark to prove it is this add's (DESIGN.md "Lost creates"), so it fails as taken.
-func (r *teamAccessResource) lostAdd(ctx context.Context, sent tfe.TeamAccessAddOptions, amb *tfeclient.AmbiguousWriteError) (*tfe.TeamAccess, bool, error) {
-	grants, err := listTeamAccess(ctx, r.data.client, sent.Workspace.ID)
-	if err != nil {
-		return nil, false, err
-	}
-	for _, g := range grants {
-		if g.Team != nil && g.Team.ID == sent.Team.ID {
-			return nil, false, &conflictError{r.data.teamAccessTaken(ctx, sent.Team.ID, sent.Workspace.ID, g, lostAnswerFound(amb))}
-		}
-	}
-	return nil, false, nil
-}
-
-// addError looks for the existing grant rather than match the service's 422 wording, and says how to
-// import it.
-func (r *teamAccessResource) addError(ctx context.Context, teamID, wsID string, err error) string {
-	if isNotFound(err) {
-		return r.data.teamAccessAddError(ctx, teamID, wsID)
-	}
-	grants, lerr := listTeamAccess(ctx, r.data.client, wsID)
-	if lerr != nil {
-		return fmt.Sprintf("Adding access for team %s to workspace %s: %s", teamID, wsID, err)
-	}
-	for _, g := range grants {
-		if g.Team != nil && g.Team.ID == teamID {
-			return r.data.teamAccessTaken(ctx, teamID, wsID, g, "The service said: "+err.Error())
-		}
-	}
-	return fmt.Sprintf("Adding access for team %s to workspace %s: %s", teamID, wsID, err)
-}
-
-func (r *teamAccessResource) findByNames(ctx context.Context, org, wsName, teamName string) (string, error) {
-	c := r.data.client
+// findTeamAccessByNames resolves an import's names: the workspace by name, the team by name, then the
+// workspace's grants.
+func findTeamAccessByNames(d *providerData, ctx context.Context, org, wsName, teamName string) (string, error) {
+	c := d.client
 	ws, err := c.Workspaces.Read(ctx, org, wsName)
 	if isNotFound(err) {
 		return "", fmt.Errorf("workspace %q was not found in organization %q, or the API token may not see it", wsName, org)
@@ -587,18 +363,9 @@ func (r *teamAccessResource) findByNames(ctx context.Context, org, wsName, teamN
 	if err != nil {
 		return "", fmt.Errorf("reading workspace %s/%s: %w", org, wsName, err)
 	}
-	teams, err := c.Teams.List(ctx, org, &tfe.TeamListOptions{Names: []string{teamName}})
+	team, err := teamByName(ctx, c, org, teamName)
 	if err != nil {
-		return "", fmt.Errorf("looking up team %q in organization %q: %w", teamName, org, err)
-	}
-	var team *tfe.Team
-	for _, t := range teams.Items {
-		if t.Name == teamName {
-			team = t
-		}
-	}
-	if team == nil {
-		return "", fmt.Errorf("team %q was not found in organization %q, or the API token may not see it (secret teams are visible only to their members and owners)", teamName, org)
+		return "", err
 	}
 	grants, err := listTeamAccess(ctx, c, ws.ID)
 	if err != nil {

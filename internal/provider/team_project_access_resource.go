@@ -18,8 +18,6 @@ import (
 	"github.com/hashicorp/terraform-plugin-framework/schema/validator"
 	"github.com/hashicorp/terraform-plugin-framework/types"
 	"github.com/hashicorp/terraform-plugin-log/tflog"
-
-	"github.com/tfgov/terraform-provider-tfgov/internal/tfeclient"
 )
 
 var (
@@ -32,10 +30,38 @@ var (
 
 // NewTeamProjectAccessResource is the tfgov_team_project_access resource.
 func NewTeamProjectAccessResource() resource.Resource {
-	return &teamProjectAccessResource{resourceBase{typ: teamProjectAccessType}}
+	return &teamProjectAccessResource{grantResource[*tfe.TeamProjectAccess, teamProjectAccessResourceModel]{resourceBase{typ: teamProjectAccessType}, teamProjectAccessShell}}
 }
 
-type teamProjectAccessResource struct{ resourceBase }
+// teamProjectAccessResource is a grant on a project; grant_shell.go holds its read, delete and import.
+type teamProjectAccessResource struct {
+	grantResource[*tfe.TeamProjectAccess, teamProjectAccessResourceModel]
+}
+
+// teamProjectAccessShell is what the grant shell needs of a project's grants. A deleted project's
+// warning names the team by ID, as it always has.
+var teamProjectAccessShell = &grantShell[*tfe.TeamProjectAccess, teamProjectAccessResourceModel]{
+	kind: projectGrants,
+	fields: func(m *teamProjectAccessResourceModel) grantFields {
+		return grantFields{&m.ID, &m.TeamID, &m.TeamName, &m.ProjectID, &m.Access}
+	},
+	model:    teamProjectAccessModel,
+	goneTeam: func(m teamProjectAccessResourceModel) string { return m.TeamID.ValueString() },
+	grantID:  func(g *tfe.TeamProjectAccess) string { return g.ID },
+	access:   func(g *tfe.TeamProjectAccess) string { return string(g.Access) },
+	team:     func(g *tfe.TeamProjectAccess) *tfe.Team { return g.Team },
+	shared:   (*providerData).projectTeamAccess,
+	held: func(d *providerData, prjID string) (*recordsByID[*tfe.TeamProjectAccess], bool) {
+		return d.lists.teamProjectAccess.held(prjID)
+	},
+	afresh: listTeamProjectAccess,
+	read: func(ctx context.Context, c *tfe.Client, id string) (*tfe.TeamProjectAccess, error) {
+		return c.TeamProjectAccess.Read(ctx, id)
+	},
+	remove: func(ctx context.Context, c *tfe.Client, id string) error { return c.TeamProjectAccess.Remove(ctx, id) },
+	taken:  (*providerData).teamProjectAccessTaken, addMissing: (*providerData).teamProjectAccessAddError,
+	updMissing: (*providerData).teamProjectAccessUpdateError, byNames: findTeamProjectAccessByNames,
+}
 
 // teamProjectAccessIdentityAttrs is the grant's ID, which alone finds it (identity.go).
 var teamProjectAccessIdentityAttrs = []identityAttr{{"id", "ID of the team's access to the project (`tprj-<id>`)."}}
@@ -142,9 +168,9 @@ func (r *teamProjectAccessResource) ModifyPlan(ctx context.Context, req resource
 		return
 	}
 	if req.State.Raw.IsNull() {
-		r.planTaken(ctx, plan, resp)
+		r.planTaken(ctx, plan.TeamID, plan.ProjectID, &resp.Diagnostics)
 	}
-	r.planFlap(ctx, plan, resp)
+	r.planFlap(ctx, plan, &resp.Diagnostics)
 	r.planTeamName(ctx, req, plan, resp)
 	var access types.String
 	var po, wo types.Object
@@ -186,109 +212,16 @@ func (r *teamProjectAccessResource) Create(ctx context.Context, req resource.Cre
 	if resp.Diagnostics.HasError() {
 		return
 	}
-	teamID, prjID := plan.TeamID.ValueString(), plan.ProjectID.ValueString()
 	opts := tfe.TeamProjectAccessAddOptions{
 		Access:  tfe.TeamProjectAccessType(plan.Access.ValueString()),
-		Team:    &tfe.Team{ID: teamID},
-		Project: &tfe.Project{ID: prjID},
+		Team:    &tfe.Team{ID: plan.TeamID.ValueString()},
+		Project: &tfe.Project{ID: plan.ProjectID.ValueString()},
 	}
 	if opts.Access == tfe.TeamProjectAccessCustom {
 		opts.ProjectAccess, opts.WorkspaceAccess = projectPermissionOptions(plan.ProjectAccess, plan.WorkspaceAccess)
 	}
-	tflog.Debug(ctx, "Adding team project access", map[string]any{"team_id": teamID, "project_id": prjID, "access": plan.Access.ValueString()})
-	defer r.data.lists.teamProjectAccess.invalidate(prjID)
-	g, err := reconcileCreate(ctx, "tfgov_team_project_access",
-		func() (*tfe.TeamProjectAccess, error) {
-			g, err := r.data.client.TeamProjectAccess.Add(ctx, opts)
-			if err == nil {
-				r.data.owned.receive(g.ID)
-			}
-			return g, err
-		},
-		func(ctx context.Context, amb *tfeclient.AmbiguousWriteError) (*tfe.TeamProjectAccess, bool, error) {
-			return r.lostAdd(ctx, teamID, prjID, amb)
-		})
-	if _, ok := err.(*conflictError); ok { //nolint:errorlint // reconcileCreate returns it unwrapped
-		resp.Diagnostics.AddError("Error adding team project access", err.Error())
-		return
-	}
-	if err != nil {
-		resp.Diagnostics.AddError("Error adding team project access", r.addError(ctx, teamID, prjID, err))
-		return
-	}
-	tflog.Info(ctx, "Added team project access", map[string]any{"id": g.ID, "team_id": teamID, "project_id": prjID, "access": string(g.Access)})
-	resp.Diagnostics.Append(resp.State.Set(ctx, r.applied(ctx, g, plan))...)
-}
-
-// Read finds the grant in its project's shared list (one request per 100 grants a plan); one missing
-// is gone only as grantGone says. An import by ID has no project yet: read by ID.
-func (r *teamProjectAccessResource) Read(ctx context.Context, req resource.ReadRequest, resp *resource.ReadResponse) {
-	defer r.syncIdentity(ctx, &req.State, &resp.State, resp.Identity, &resp.Diagnostics)
-	var state teamProjectAccessResourceModel
-	resp.Diagnostics.Append(req.State.Get(ctx, &state)...)
-	if resp.Diagnostics.HasError() {
-		return
-	}
-	importing := takeImporting(ctx, req, resp)
-	id, prjID := state.ID.ValueString(), state.ProjectID.ValueString()
-	var g *tfe.TeamProjectAccess
-	listMissing := false
-	if prjID == "" {
-		var err error
-		if g, err = r.data.client.TeamProjectAccess.Read(ctx, id); isNotFound(err) {
-			g = nil
-		} else if err != nil {
-			resp.Diagnostics.AddError("Error reading team project access", fmt.Sprintf("Reading team project access %s: %s", id, err))
-			return
-		}
-	} else {
-		grants, err := r.data.projectTeamAccess(ctx, prjID)
-		if err != nil {
-			resp.Diagnostics.AddError("Error reading team project access", fmt.Sprintf("Listing the team access of project %s: %s", prjID, err))
-			return
-		}
-		listMissing = grants.parentMissing
-		var ok bool
-		if g, ok = grants.lookup(id); !ok && !grants.definite() {
-			// Make sure (shared_lists.go): read by ID.
-			if g, err = r.data.client.TeamProjectAccess.Read(ctx, id); isNotFound(err) {
-				g = nil
-			} else if err != nil {
-				resp.Diagnostics.AddError("Error reading team project access", fmt.Sprintf("Reading team project access %s: %s", id, err))
-				return
-			}
-		}
-	}
-	if g == nil && importing {
-		importedMissing(&resp.Diagnostics, "team project access", fmt.Sprintf("Team project access %s was not found: no team holds a grant of that ID, or the API token may not see it "+
-			"(members see only the access of their own teams; owners, the project's admins and teams with \"Manage projects\" see all).", id))
-		return
-	}
-	if g == nil && prjID == "" {
-		resp.Diagnostics.AddError("Error reading team project access", fmt.Sprintf("Team project access %s was not found, and state names no project to tell whether it was removed "+
-			"or the API token may not see it. State keeps it; refresh with a token that has %s, or an owner's.", id, permProjectTeamAccess))
-		return
-	}
-	if g == nil {
-		gone, why := r.data.grantGone(ctx, projectGrants, refreshCheck, id, state.TeamID.ValueString(), prjID, listMissing)
-		if !gone {
-			resp.Diagnostics.AddError("Cannot refresh team project access", why)
-			return
-		}
-		if why != "" {
-			resp.Diagnostics.AddWarning("Project deleted: team project access removed from state",
-				fmt.Sprintf("Team project access %s of team %s left state: its project %s was deleted. %s", id, state.TeamID.ValueString(), prjID, why))
-		}
-		tflog.Info(ctx, "Team project access no longer exists; removing it from state", map[string]any{"id": id, "project_id": prjID})
-		resp.State.RemoveResource(ctx)
-		return
-	}
-	m := teamProjectAccessModel(g, state)
-	if m.TeamName.IsNull() {
-		// Read by ID, as an import is: the answer names no team.
-		m.TeamName = r.data.grantTeamName(ctx, projectGrants, m.ProjectID.ValueString(), m.TeamID.ValueString())
-	}
-	resp.Diagnostics.Append(resp.State.Set(ctx, m)...)
+	r.create(ctx, plan, func() (*tfe.TeamProjectAccess, error) { return r.data.client.TeamProjectAccess.Add(ctx, opts) },
+		func(g *tfe.TeamProjectAccess) *teamProjectAccessResourceModel { return r.applied(ctx, g, plan) }, resp)
 }
 
 // Update sends the level always (go-tfe's Update dereferences it) and, for a custom grant, every
@@ -306,163 +239,16 @@ func (r *teamProjectAccessResource) Update(ctx context.Context, req resource.Upd
 	if access == tfe.TeamProjectAccessCustom {
 		opts.ProjectAccess, opts.WorkspaceAccess = projectPermissionOptions(plan.ProjectAccess, plan.WorkspaceAccess)
 	}
-	id, prjID := state.ID.ValueString(), state.ProjectID.ValueString()
-	tflog.Debug(ctx, "Updating team project access", map[string]any{"id": id, "access": string(access)})
-	defer r.data.lists.teamProjectAccess.invalidate(prjID)
-	g, err := r.data.client.TeamProjectAccess.Update(ctx, id, opts)
-	if err != nil {
-		detail := fmt.Sprintf("Updating team project access %s: %s", id, err)
-		if isNotFound(err) {
-			detail = r.data.teamProjectAccessUpdateError(ctx, id, prjID)
-		}
-		resp.Diagnostics.AddError("Error updating team project access", detail)
-		return
-	}
-	tflog.Info(ctx, "Updated team project access", map[string]any{"id": id, "access": string(g.Access)})
-	resp.Diagnostics.Append(resp.State.Set(ctx, r.applied(ctx, g, plan))...)
+	r.update(ctx, plan, state, func(id string) (*tfe.TeamProjectAccess, error) {
+		return r.data.client.TeamProjectAccess.Update(ctx, id, opts)
+	},
+		func(g *tfe.TeamProjectAccess) *teamProjectAccessResourceModel { return r.applied(ctx, g, plan) }, resp)
 }
 
-func (r *teamProjectAccessResource) Delete(ctx context.Context, req resource.DeleteRequest, resp *resource.DeleteResponse) {
-	var state teamProjectAccessResourceModel
-	resp.Diagnostics.Append(req.State.Get(ctx, &state)...)
-	if resp.Diagnostics.HasError() {
-		return
-	}
-	id, prjID := state.ID.ValueString(), state.ProjectID.ValueString()
-	defer r.data.lists.teamProjectAccess.invalidate(prjID)
-	err := r.data.client.TeamProjectAccess.Remove(ctx, id)
-	if isNotFound(err) {
-		locate := r.data.locateGrant(projectGrants, id, state.TeamID.ValueString(), prjID)
-		if why := confirmGone(ctx, removeCheck, "Team project access "+id, permProjectTeamAccess, locate); why != "" {
-			resp.Diagnostics.AddError("Cannot remove team project access", why)
-			return
-		}
-		err = nil
-	}
-	if err != nil {
-		resp.Diagnostics.AddError("Error removing team project access", fmt.Sprintf("Removing team project access %s: %s", id, err))
-		return
-	}
-	tflog.Info(ctx, "Removed team project access", map[string]any{"id": id})
-}
-
-// ImportState takes the `tprj-` ID, or `<organization>/<project name>/<team name>` resolved by three
-// reads, on import only.
-func (r *teamProjectAccessResource) ImportState(ctx context.Context, req resource.ImportStateRequest, resp *resource.ImportStateResponse) {
-	req.ID = r.importID(ctx, req, &resp.Diagnostics)
-	const forms = "tprj-<id> or <organization>/<project_name>/<team_name>"
-	if strings.HasPrefix(req.ID, "tprj-") {
-		resource.ImportStatePassthroughID(ctx, path.Root("id"), req, resp)
-		markImporting(ctx, resp)
-		return
-	}
-	parts, err := splitImportID(req.ID, 3, forms)
-	if err != nil {
-		resp.Diagnostics.AddError("Invalid import ID", err.Error())
-		return
-	}
-	id, err := r.findByNames(ctx, parts[0], parts[1], parts[2])
-	if err != nil {
-		resp.Diagnostics.AddError("Error importing team project access", err.Error())
-		return
-	}
-	tflog.Debug(ctx, "Resolved team project access import ID", map[string]any{"import_id": req.ID, "id": id})
-	resp.Diagnostics.Append(resp.State.SetAttribute(ctx, path.Root("id"), id)...)
-	markImporting(ctx, resp)
-}
-
-// planTaken refuses a grant for a team holding one already, when this plan listed the project
-// anyway (team_access_resource.go's rule): otherwise the apply refuses it, with the same advice.
-func (r *teamProjectAccessResource) planTaken(ctx context.Context, plan teamProjectAccessResourceModel, resp *resource.ModifyPlanResponse) {
-	if r.data == nil || !isKnown(plan.TeamID) || !isKnown(plan.ProjectID) {
-		return
-	}
-	grants, ok := r.data.lists.teamProjectAccess.held(plan.ProjectID.ValueString())
-	if !ok || grants.parentMissing {
-		return
-	}
-	for _, g := range sortedByKey(grants.byID) {
-		if g.Team != nil && g.Team.ID == plan.TeamID.ValueString() {
-			resp.Diagnostics.AddAttributeError(path.Root("team_id"), "Team project access already exists",
-				r.data.teamProjectAccessTaken(ctx, plan.TeamID.ValueString(), plan.ProjectID.ValueString(), g, "Found at plan, in the project's team access this plan read: nothing was sent."))
-			return
-		}
-	}
-}
-
-// planFlap refuses a grant that a planned exclusive set of its project leaves out (team_access_plans.go).
-func (r *teamProjectAccessResource) planFlap(ctx context.Context, plan teamProjectAccessResourceModel, resp *resource.ModifyPlanResponse) {
-	if r.data == nil || !isKnown(plan.TeamID) || !isKnown(plan.ProjectID) {
-		return
-	}
-	parent := accessParent{projectGrants, plan.ProjectID.ValueString()}
-	if r.data.lists.plannedAccess.planGrant(parent, plan.TeamID.ValueString()) {
-		resp.Diagnostics.AddAttributeError(path.Root("team_id"), "Team project access and exclusive team access disagree",
-			r.data.accessFlap(ctx, parent, []string{plan.TeamID.ValueString()}))
-	}
-}
-
-// planTeamName keeps the refreshed name of an unchanged team, else reads the shared team list.
-func (r *teamProjectAccessResource) planTeamName(ctx context.Context, req resource.ModifyPlanRequest, plan teamProjectAccessResourceModel, resp *resource.ModifyPlanResponse) {
-	if !plan.TeamName.IsUnknown() || !isKnown(plan.TeamID) {
-		return
-	}
-	name := types.StringUnknown()
-	if !req.State.Raw.IsNull() {
-		var state teamProjectAccessResourceModel
-		resp.Diagnostics.Append(req.State.Get(ctx, &state)...)
-		if state.TeamID.Equal(plan.TeamID) {
-			name = state.TeamName
-		}
-	}
-	if name.IsUnknown() && r.data != nil {
-		prjID := ""
-		if isKnown(plan.ProjectID) {
-			prjID = plan.ProjectID.ValueString()
-		}
-		if n := r.data.grantTeamName(ctx, projectGrants, prjID, plan.TeamID.ValueString()); !n.IsNull() {
-			name = n
-		}
-	}
-	resp.Diagnostics.Append(resp.Plan.SetAttribute(ctx, path.Root("team_name"), name)...)
-}
-
-// lostAdd looks for the grant a lost add may have made. One found is never adopted: a grant has no
-// creation time or mark to prove it is this add's (DESIGN.md "Lost creates"), so it fails as taken.
-func (r *teamProjectAccessResource) lostAdd(ctx context.Context, teamID, prjID string, amb *tfeclient.AmbiguousWriteError) (*tfe.TeamProjectAccess, bool, error) {
-	grants, err := listTeamProjectAccess(ctx, r.data.client, prjID)
-	if err != nil {
-		return nil, false, err
-	}
-	for _, g := range grants {
-		if g.Team != nil && g.Team.ID == teamID {
-			return nil, false, &conflictError{r.data.teamProjectAccessTaken(ctx, teamID, prjID, g, lostAnswerFound(amb))}
-		}
-	}
-	return nil, false, nil
-}
-
-// addError looks for the existing grant rather than match the service's 422 wording.
-func (r *teamProjectAccessResource) addError(ctx context.Context, teamID, prjID string, err error) string {
-	if isNotFound(err) {
-		return r.data.teamProjectAccessAddError(ctx, teamID, prjID)
-	}
-	grants, lerr := listTeamProjectAccess(ctx, r.data.client, prjID)
-	if lerr != nil {
-		return fmt.Sprintf("Adding access for team %s to project %s: %s", teamID, prjID, err)
-	}
-	for _, g := range grants {
-		if g.Team != nil && g.Team.ID == teamID {
-			return r.data.teamProjectAccessTaken(ctx, teamID, prjID, g, "The service said: "+err.Error())
-		}
-	}
-	return fmt.Sprintf("Adding access for team %s to project %s: %s", teamID, prjID, err)
-}
-
-// findByNames resolves an import's names: the project by filter[names], the team by name, then the
-// project's grants.
-func (r *teamProjectAccessResource) findByNames(ctx context.Context, org, prjName, teamName string) (string, error) {
-	c := r.data.client
+// findTeamProjectAccessByNames resolves an import's names: the project by filter[names], the team by
+// name, then the project's grants.
+func findTeamProjectAccessByNames(d *providerData, ctx context.Context, org, prjName, teamName string) (string, error) {
+	c := d.client
 	prjs, err := c.Projects.List(ctx, org, &tfe.ProjectListOptions{Name: prjName})
 	if err != nil {
 		return "", fmt.Errorf("looking up project %q in organization %q: %w", prjName, org, err)
@@ -476,18 +262,9 @@ func (r *teamProjectAccessResource) findByNames(ctx context.Context, org, prjNam
 	if prj == nil {
 		return "", fmt.Errorf("project %q was not found in organization %q, or the API token may not see it", prjName, org)
 	}
-	teams, err := c.Teams.List(ctx, org, &tfe.TeamListOptions{Names: []string{teamName}})
+	team, err := teamByName(ctx, c, org, teamName)
 	if err != nil {
-		return "", fmt.Errorf("looking up team %q in organization %q: %w", teamName, org, err)
-	}
-	var team *tfe.Team
-	for _, t := range teams.Items {
-		if t.Name == teamName {
-			team = t
-		}
-	}
-	if team == nil {
-		return "", fmt.Errorf("team %q was not found in organization %q, or the API token may not see it (secret teams are visible only to their members and owners)", teamName, org)
+		return "", err
 	}
 	grants, err := listTeamProjectAccess(ctx, c, prj.ID)
 	if err != nil {
@@ -498,7 +275,7 @@ func (r *teamProjectAccessResource) findByNames(ctx context.Context, org, prjNam
 			return g.ID, nil
 		}
 	}
-	return "", fmt.Errorf("team %q (%s): %s", teamName, team.ID, lowerFirst(r.data.noProjectGrantDetail(ctx, team.ID, prj.ID)))
+	return "", fmt.Errorf("team %q (%s): %s", teamName, team.ID, lowerFirst(d.noProjectGrantDetail(ctx, team.ID, prj.ID)))
 }
 
 // applied is a create's or update's state: the plan's team name, and a fixed level's planned

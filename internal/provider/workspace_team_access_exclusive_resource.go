@@ -192,7 +192,7 @@ func (r *workspaceTeamAccessExclusiveResource) Update(ctx context.Context, req r
 	}
 	prior := priorTeams(ctx, state.TeamIDs)
 	// The refresh's record, carried in the plan's private state.
-	seen := readGrantRecord(ctx, req.Private, workspaceExclusive.grantPrefix, &resp.Diagnostics)
+	seen := readGrantRecord(ctx, req.Private, workspaceGrants.grantPrefix, &resp.Diagnostics)
 	r.apply(ctx, plan, prior, seen, &resp.State, resp.Private, &resp.Diagnostics)
 }
 
@@ -225,8 +225,8 @@ func (r *workspaceTeamAccessExclusiveResource) apply(ctx context.Context, plan w
 
 // workspaceExclusive is the exclusive mechanism on a workspace (grant_exclusive.go).
 var workspaceExclusive = &exclusiveParent{
-	kind: workspaceGrants, idAttr: "workspace_id", idPrefix: "ws-", grantPrefix: "tws-",
-	see: (*providerData).seeWorkspaceProject,
+	kind: workspaceGrants,
+	see:  (*providerData).seeWorkspaceProject,
 	list: func(d *providerData, ctx context.Context, id string) (*exclusiveGrants, error) {
 		l, err := d.workspaceTeamAccess(ctx, id)
 		if err != nil {
@@ -245,7 +245,6 @@ var workspaceExclusive = &exclusiveParent{
 	orgAdmin: func(t *tfe.Team) bool {
 		return t.Name == "owners" || (t.OrganizationAccess != nil && t.OrganizationAccess.ManageWorkspaces)
 	},
-	notFound:  workspaceNotFound,
 	listError: workspaceAccessError,
 }
 
