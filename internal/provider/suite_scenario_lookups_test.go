@@ -38,6 +38,10 @@ type scenWorkspace struct {
 // editLookup sets the filter (or none: the look-ups leave the
 // configuration), or turns allow_empty on or off.
 func (m *scenario) editLookup(rt *rapid.T) {
+	if rapid.IntRange(0, 2).Draw(rt, "fleet or ref") == 0 { // suite_scenario_refs_test.go
+		m.editRef(rt)
+		return
+	}
 	if m.lookup != "" && rapid.Bool().Draw(rt, "allow_empty") {
 		m.allowEmpty = !m.allowEmpty
 		m.logf(rt, "edit: fleet look-up allow_empty = %v", m.allowEmpty)

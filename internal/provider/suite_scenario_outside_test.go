@@ -24,6 +24,7 @@ func (m *scenario) outside(rt *rapid.T) {
 	svc := m.snapshot(rt)
 	kinds := append([]string{"delete policy", "upload policy", "patch policy", "grant", "revoke grant", "change grant", "revoke token"}, scenModuleOutside...)
 	kinds = append(append(append(kinds, scenFleetOutside...), scenRunOutside...), append(scenProjectOutside, scenPolicySetOutside...)...)
+	kinds = append(kinds, scenRefOutside...)
 	// TFGOV_SCENARIO_OUTSIDE (a comma-separated list of kinds) narrows a hunt's outside writes.
 	if only := os.Getenv("TFGOV_SCENARIO_OUTSIDE"); only != "" {
 		kinds = slices.DeleteFunc(kinds, func(k string) bool { return !slices.Contains(strings.Split(only, ","), k) })
@@ -32,6 +33,10 @@ func (m *scenario) outside(rt *rapid.T) {
 	ctx := m.ctx
 	if slices.Contains(scenFleetOutside, kind) {
 		m.outsideFleet(rt, svc, kind)
+		return
+	}
+	if kind == "rename pool" {
+		m.outsideRename(rt)
 		return
 	}
 	if slices.Contains(scenRunOutside, kind) {

@@ -148,6 +148,7 @@ type scenario struct {
 	prj       scenProjects  // suite_scenario_projects_test.go
 	pset      scenPolicySet // suite_scenario_policy_sets_test.go
 	planDiags []string      // the last plan's diagnostics
+	refs      scenRefs      // suite_scenario_refs_test.go
 }
 
 func newScenario(t *testing.T, rt *rapid.T) *scenario {
