@@ -182,7 +182,7 @@ resource "tfgov_policy_upload" %[1]q {
 	// rm), and is theirs now: no invariant counts it.
 	for _, addr := range slices.Sorted(maps.Keys(m.imports)) {
 		id := m.imports[addr][strings.LastIndex(m.imports[addr], "/")+1:]
-		if strings.Contains(b.String(), fmt.Sprintf("%q %q {", strings.SplitN(addr, ".", 2)[0], strings.SplitN(addr, ".", 2)[1])) {
+		if strings.Contains(b.String(), fmt.Sprintf("%q %q {", strings.SplitN(addr, ".", 2)[0], strings.SplitN(strings.SplitN(addr, ".", 2)[1], "[", 2)[0])) {
 			fmt.Fprintf(&b, "import {\n  to = %s\n  id = %q\n}\n", addr, m.imports[addr])
 		} else {
 			m.forgotten[id] = true

@@ -230,7 +230,7 @@ func (m *scenario) reimport(rt *rapid.T) {
 	state := m.readState(rt)
 	var addrs []string
 	for addr := range state {
-		if !strings.HasPrefix(addr, "tfgov_policy_upload.") && !strings.Contains(addr, "[") {
+		if !strings.HasPrefix(addr, "tfgov_policy_upload.") {
 			addrs = append(addrs, addr)
 		}
 	}

@@ -146,3 +146,27 @@ func (m *scenario) checkRefLookups(rt *rapid.T, args []string, r tfRun) {
 		}
 	}
 }
+
+// dropMissingImportTargets: an import block to a for_each instance whose
+// key the look-up no longer yields (its workspace renamed or gone since
+// the state rm) fails the command, as Terraform says; the user then drops
+// the block, and the object, out of state, is theirs (forgotten).
+func (m *scenario) dropMissingImportTargets(rt *rapid.T, r tfRun) {
+	dropped := false
+	for addr, id := range m.imports {
+		if !strings.Contains(addr, "[") {
+			continue
+		}
+		for _, d := range r.diags {
+			if strings.HasPrefix(d, "Configuration for import target does not exist") && strings.Contains(d, addr) {
+				delete(m.imports, addr)
+				m.forgotten[id[strings.LastIndex(id, "/")+1:]] = true
+				dropped = true
+				m.logf(rt, "reimport: %s has no configuration now; the import block goes, %s is forgotten", addr, id)
+			}
+		}
+	}
+	if dropped {
+		m.writeConfig(rt)
+	}
+}

@@ -62,6 +62,7 @@ func (m *scenario) terraform(rt *rapid.T, args ...string) tfRun {
 		m.planDiags = r.diags
 	}
 	m.checkRefLookups(rt, args, r)
+	m.dropMissingImportTargets(rt, r)
 	m.logf(rt, "terraform %s: exit %d %s", strings.Join(args, " "), code, strings.Join(r.diags, " | "))
 	m.sb.srv.ClearFaults()
 	if code != 0 {

@@ -294,6 +294,7 @@ func (m *scenario) actions() map[string]func(*rapid.T) {
 		"RefreshOnly":         m.refreshOnly,
 		"Reimport":            m.reimport,
 		"Service":             m.service,
+		"Generate":            m.generate, // suite_scenario_generate_test.go
 	}
 	only := os.Getenv("TFGOV_SCENARIO_ACTIONS")
 	if only == "" {
