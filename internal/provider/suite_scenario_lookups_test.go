@@ -150,7 +150,8 @@ func (m *scenario) checkFleetHolds(rt *rapid.T, svc scenService) {
 	}
 	for _, id := range slices.Sorted(maps.Keys(svc.workspaces)) {
 		g, held := svc.grants[[2]string{m.fleetTeam.ID, id}]
-		if m.forgotten[g.id] { // out of state by the user's hand (Reimport)
+		// Out of state by the user's hand (Reimport), or made outside where the filter finds nothing: not Terraform's.
+		if m.forgotten[g.id] || m.foreign[g.id] && !want[id] {
 			continue
 		}
 		if held != want[id] {
@@ -169,7 +170,7 @@ func (m *scenario) checkFleetShows(rt *rapid.T, changes map[string]planChange, s
 	want := m.fleetExpected(svc)
 	for _, id := range slices.Sorted(maps.Keys(svc.workspaces)) {
 		g, held := svc.grants[[2]string{m.fleetTeam.ID, id}]
-		if held == want[id] || m.forgotten[g.id] {
+		if held == want[id] || m.forgotten[g.id] || m.foreign[g.id] && !want[id] {
 			continue
 		}
 		shown := false

@@ -84,6 +84,7 @@ func (m *scenario) outside(rt *rapid.T) {
 		}
 		g, err := m.owner.TeamAccess.Add(ctx, tfe.TeamAccessAddOptions{Access: tfe.Access(tfe.AccessRead), Team: m.teams[tm], Workspace: m.workspaces[ws]})
 		m.must(rt, err)
+		m.foreign[g.ID] = true
 		m.logf(rt, "outside: grant t%d read on w%d (%s)", tm, ws, g.ID)
 	case "revoke grant", "change grant":
 		keys := svc.grantKeys(m.ops.ID)
@@ -161,6 +162,7 @@ func (m *scenario) outsideMeanwhile(rt *rapid.T, changes map[string]planChange, 
 	}
 	g, err := m.owner.TeamAccess.Add(m.ctx, tfe.TeamAccessAddOptions{Access: tfe.Access(tfe.AccessRead), Team: &tfe.Team{ID: tc.team}, Workspace: &tfe.Workspace{ID: tc.ws}})
 	m.must(rt, err)
+	m.foreign[g.ID] = true
 	if tc.old != "" {
 		m.logf(rt, "outside: revoke %s, a grant the plan removes, and grant %s read on %s again (%s)", tc.old, m.nameOf(tc.team), m.nameOf(tc.ws), g.ID)
 		return
