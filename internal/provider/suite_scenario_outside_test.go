@@ -35,8 +35,8 @@ func (m *scenario) outside(rt *rapid.T) {
 		m.outsideFleet(rt, svc, kind)
 		return
 	}
-	if kind == "rename pool" {
-		m.outsideRename(rt)
+	if slices.Contains(scenRefOutside, kind) {
+		m.outsidePool(rt, kind)
 		return
 	}
 	if slices.Contains(scenRunOutside, kind) {
@@ -243,7 +243,7 @@ func (m *scenario) reimport(rt *rapid.T) {
 	addr := rapid.SampledFrom(addrs).Draw(rt, "address")
 	id := state[addr]
 	if strings.HasPrefix(addr, "tfgov_agent_token.") {
-		id = m.pool.ID + "/" + id
+		id = m.stateAttr(rt, addr, "agent_pool_id") + "/" + id // the pool may have been made again
 	}
 	if strings.HasPrefix(addr, "tfgov_module_test_variable.") || strings.HasPrefix(addr, "tfgov_module_test_run.") {
 		id = m.org + "/mod/aws/" + id

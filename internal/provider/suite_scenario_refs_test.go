@@ -1,8 +1,11 @@
 package provider
 
 import (
+	"encoding/json"
 	"fmt"
 	"maps"
+	"os"
+	"path/filepath"
 	"slices"
 	"strings"
 
@@ -23,6 +26,7 @@ import (
 type scenRefs struct {
 	pool, module, version bool // named by look-up
 	poolName              string
+	poolGone              bool // deleted outside, not made again yet
 }
 
 // scenPoolNames are the names an outside rename moves the pool through.
@@ -84,8 +88,24 @@ func (m *scenario) writeRefs(b *strings.Builder) {
 	}
 }
 
-// outsideRename renames the pool (the configuration's look-up names "pool").
-func (m *scenario) outsideRename(rt *rapid.T) {
+// outsidePool renames the pool (the configuration's look-up names
+// "pool"), deletes it (its tokens with it), or makes it again (a new ID).
+func (m *scenario) outsidePool(rt *rapid.T, kind string) {
+	switch {
+	case kind == "create pool again" && m.refs.poolGone:
+		p, err := m.owner.AgentPools.Create(m.ctx, m.org, tfe.AgentPoolCreateOptions{Name: tfe.String("pool")})
+		m.must(rt, err)
+		m.pool, m.refs.poolGone, m.refs.poolName = p, false, "pool"
+		m.logf(rt, "outside: create pool again (%s)", p.ID)
+		return
+	case kind == "create pool again" || m.refs.poolGone:
+		rt.Skip("the pool exists, or is gone")
+	case kind == "delete pool":
+		m.must(rt, m.owner.AgentPools.Delete(m.ctx, m.pool.ID))
+		m.refs.poolGone = true
+		m.logf(rt, "outside: delete pool %s", m.pool.ID)
+		return
+	}
 	name := rapid.SampledFrom(slices.DeleteFunc(slices.Clone(scenPoolNames), func(n string) bool { return n == m.poolName() })).Draw(rt, "pool name")
 	_, err := m.owner.AgentPools.Update(m.ctx, m.pool.ID, tfe.AgentPoolUpdateOptions{Name: tfe.String(name)})
 	m.must(rt, err)
@@ -100,7 +120,7 @@ func (m *scenario) poolName() string {
 	return m.refs.poolName
 }
 
-var scenRefOutside = []string{"rename pool"}
+var scenRefOutside = []string{"rename pool", "delete pool", "create pool again"}
 
 // checkRefLookups judges a plan's (or an unsaved apply's) singular
 // look-ups: one that matches nothing fails the command, naming the
@@ -120,6 +140,9 @@ func (m *scenario) checkRefLookups(rt *rapid.T, args []string, r tfRun) {
 	if m.refs.pool && len(m.tokens) > 0 {
 		d := diag("Agent pool not found")
 		switch {
+		case m.refs.poolGone && r.code == 0:
+			m.fail(rt, "look-up: a deleted pool's look-up did not fail", "look-up: the pool is gone, and terraform %s succeeded", args[0])
+		case m.refs.poolGone:
 		case m.poolName() != "pool" && r.code == 0:
 			m.fail(rt, "look-up: a pool that matches nothing did not fail", "look-up: the pool is named %q, the configuration looks up \"pool\", and terraform %s succeeded", m.poolName(), args[0])
 		case m.poolName() != "pool" && d != "" && !strings.Contains(d, fmt.Sprintf("%q", m.poolName())):
@@ -145,6 +168,28 @@ func (m *scenario) checkRefLookups(rt *rapid.T, args []string, r tfRun) {
 			m.fail(rt, "look-up: a deleted version not found without the versions", "look-up: version %s is gone; the diagnostic does not name the module's versions: %s", v, d)
 		}
 	}
+}
+
+// stateAttr is attribute attr of the state's object at addr, or "".
+func (m *scenario) stateAttr(rt *rapid.T, addr, attr string) string {
+	raw, err := os.ReadFile(filepath.Join(m.dir, "terraform.tfstate"))
+	m.must(rt, err)
+	var st struct {
+		Resources []struct {
+			Mode, Type, Name string
+			Instances        []struct {
+				Attributes map[string]any `json:"attributes"`
+			} `json:"instances"`
+		} `json:"resources"`
+	}
+	m.must(rt, json.Unmarshal(raw, &st))
+	for _, r := range st.Resources {
+		if r.Mode == "managed" && r.Type+"."+r.Name == addr && len(r.Instances) == 1 {
+			s, _ := r.Instances[0].Attributes[attr].(string)
+			return s
+		}
+	}
+	return ""
 }
 
 // dropMissingImportTargets: an import block to a for_each instance whose
