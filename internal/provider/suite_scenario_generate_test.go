@@ -1,6 +1,7 @@
 package provider
 
 import (
+	"encoding/json"
 	"fmt"
 	"maps"
 	"os"
@@ -113,24 +114,25 @@ func (m *scenario) generate(rt *rapid.T) {
 	typ := rapid.SampledFrom(slices.Sorted(maps.Keys(byType))).Draw(rt, "generate a")
 	c := cands[rapid.SampledFrom(slices.Sorted(slices.Values(byType[typ]))).Draw(rt, "generate for")]
 	addr := c.typ + ".gen"
-	block := fmt.Sprintf("import {\n  to = %s\n  id = %q\n", addr, c.id)
+	// In a directory of its own, as a user adopting an object starts: the
+	// rest of the configuration (a look-up that matches nothing, a refused
+	// create) cannot stop it.
+	gen := filepath.Join(m.dir, "gen")
+	m.must(rt, os.MkdirAll(gen, 0o700))
+	defer func() { _ = os.RemoveAll(gen) }()
+	block := fmt.Sprintf("%sprovider \"tfgov\" {\n  alias = \"owners\"\n  token = %q\n}\nimport {\n  to = %s\n  id = %q\n", requiredProvidersShim, m.ownersToken, addr, c.id)
 	if c.provider != "" {
 		block += "  provider = " + c.provider + "\n"
 	}
-	m.writeFile(rt, "gen.tf", block+"}\n")
-	gen := filepath.Join(m.dir, "generated.tf")
-	defer func() {
-		_ = os.Remove(filepath.Join(m.dir, "gen.tf"))
-		_ = os.Remove(gen)
-	}()
+	m.writeFile(rt, "gen/main.tf", block+"}\n")
 	m.logf(rt, "generate: %s (%s)", addr, c.id)
-	r := m.terraform(rt, "plan", "-generate-config-out=generated.tf", "-json", "-input=false")
-	text, _ := os.ReadFile(gen)
+	r := m.terraformIn(rt, gen, "plan", "-generate-config-out=generated.tf", "-json", "-input=false")
+	text, _ := os.ReadFile(filepath.Join(gen, "generated.tf"))
+	// Only a permission lowered may stop the import's read (no read is faulted).
+	lowered := slices.Contains(slices.Collect(maps.Values(m.lowered)), true)
 	if r.code != 0 {
-		// A plan may fail for the rest of the configuration (a look-up that
-		// matches nothing, a permission lowered): not the generated part's.
-		if strings.Contains(strings.Join(r.diags, "\n"), addr) || strings.Contains(strings.Join(r.diags, "\n"), "generated.tf") {
-			m.fail(rt, "generate: the plan of "+c.typ+" failed", "generate: terraform plan -generate-config-out for %s failed:\n%s\n--- generated.tf ---\n%s", addr, strings.Join(r.diags, "\n"), text)
+		if !lowered {
+			m.fail(rt, "generate: the plan of "+c.typ+" failed", "generate: terraform plan -generate-config-out for %s failed:\n%s\n%s\n--- generated.tf ---\n%s", addr, strings.Join(r.diags, "\n"), r.out, text)
 		}
 		return
 	}
@@ -138,14 +140,14 @@ func (m *scenario) generate(rt *rapid.T) {
 		m.fail(rt, "generate: no configuration for "+c.typ, "generate: terraform plan -generate-config-out exited 0 and wrote no generated.tf for %s", addr)
 	}
 	m.logf(rt, "generated.tf:\n%s", text)
-	r = m.terraform(rt, "plan", "-out=tfplan", "-json", "-input=false")
+	r = m.terraformIn(rt, gen, "plan", "-out=tfplan", "-json", "-input=false")
 	if r.code != 0 {
-		if strings.Contains(strings.Join(r.diags, "\n"), addr) || strings.Contains(strings.Join(r.diags, "\n"), "generated.tf") {
-			m.fail(rt, "generate: the generated "+c.typ+" does not plan", "generate: the plan with generated.tf fails on it:\n%s\n--- generated.tf ---\n%s", strings.Join(r.diags, "\n"), text)
+		if !lowered {
+			m.fail(rt, "generate: the generated "+c.typ+" does not plan", "generate: the plan with generated.tf fails:\n%s\n--- generated.tf ---\n%s", strings.Join(r.diags, "\n"), text)
 		}
 		return
 	}
-	ch, ok := m.showPlan(rt)[addr]
+	ch, ok := m.showGenPlan(rt, gen)[addr]
 	if !ok || !ch.noop() {
 		m.fail(rt, "generate: the generated "+c.typ+" plans a change", "generate: the plan with generated.tf shows %s as %+v, not only its import\n--- generated.tf ---\n%s", addr, ch, text)
 	}
@@ -158,4 +160,37 @@ func (m *scenario) generate(rt *rapid.T) {
 	delete(m.forgotten, c.id[strings.LastIndex(c.id, "/")+1:])
 	m.writeConfig(rt)
 	m.logf(rt, "generate: %s kept as %s", c.id, c.keepAddr)
+}
+
+// terraformIn runs terraform in dir, a configuration apart from the
+// model's: the model's checks of a command stay off.
+func (m *scenario) terraformIn(rt *rapid.T, dir string, args ...string) tfRun {
+	saved, uncertain := m.dir, m.uncertain
+	m.dir, m.refs.apart = dir, true
+	defer func() { m.dir, m.refs.apart, m.uncertain = saved, false, uncertain }()
+	return m.terraform(rt, args...)
+}
+
+// showGenPlan is the saved plan of the Generate directory, by address.
+func (m *scenario) showGenPlan(rt *rapid.T, gen string) map[string]planChange {
+	r := m.terraformIn(rt, gen, "show", "-json", "tfplan")
+	if r.code != 0 {
+		rt.Fatalf("terraform show -json tfplan: exit %d\n%s", r.code, r.out)
+	}
+	var p struct {
+		ResourceChanges []struct {
+			Address string `json:"address"`
+			Change  struct {
+				Actions []string       `json:"actions"`
+				Before  map[string]any `json:"before"`
+				After   map[string]any `json:"after"`
+			} `json:"change"`
+		} `json:"resource_changes"`
+	}
+	m.must(rt, json.Unmarshal([]byte(r.out[strings.Index(r.out, "{"):]), &p))
+	out := map[string]planChange{}
+	for _, rc := range p.ResourceChanges {
+		out[rc.Address] = planChange{actions: rc.Change.Actions, before: rc.Change.Before, after: rc.Change.After}
+	}
+	return out
 }

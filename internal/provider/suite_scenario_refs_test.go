@@ -27,6 +27,7 @@ type scenRefs struct {
 	pool, module, version bool // named by look-up
 	poolName              string
 	poolGone              bool // deleted outside, not made again yet
+	apart                 bool // terraform runs in Generate's directory
 }
 
 // scenPoolNames are the names an outside rename moves the pool through.
@@ -126,7 +127,7 @@ var scenRefOutside = []string{"rename pool", "delete pool", "create pool again"}
 // look-ups: one that matches nothing fails the command, naming the
 // closest names; one that matches does not fail as not found.
 func (m *scenario) checkRefLookups(rt *rapid.T, args []string, r tfRun) {
-	if args[0] != "plan" && args[0] != "apply" || args[len(args)-1] == "tfplan" {
+	if m.refs.apart || args[0] != "plan" && args[0] != "apply" || args[len(args)-1] == "tfplan" {
 		return
 	}
 	diag := func(prefix string) string {
@@ -198,6 +199,9 @@ func (m *scenario) stateAttr(rt *rapid.T, addr, attr string) string {
 // the block, and the object, out of state, is theirs (forgotten).
 func (m *scenario) dropMissingImportTargets(rt *rapid.T, r tfRun) {
 	dropped := false
+	if m.refs.apart {
+		return
+	}
 	for addr, id := range m.imports {
 		if !strings.Contains(addr, "[") {
 			continue
