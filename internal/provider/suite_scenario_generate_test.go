@@ -30,7 +30,7 @@ type scenGenerated struct {
 	keepAddr string // the model's address when kept
 }
 
-func (m *scenario) generateCandidates(rt *rapid.T, state map[string]string, svc scenService) map[string]scenGenerated {
+func (m *scenario) generateCandidates(state map[string]string, svc scenService) map[string]scenGenerated {
 	held := map[string]bool{}
 	for _, id := range state {
 		held[id] = true
@@ -102,7 +102,7 @@ func (m *scenario) generateCandidates(rt *rapid.T, state map[string]string, svc 
 // with terraform plan -generate-config-out, and judges it.
 func (m *scenario) generate(rt *rapid.T) {
 	state, svc := m.readState(rt), m.snapshot(rt)
-	cands := m.generateCandidates(rt, state, svc)
+	cands := m.generateCandidates(state, svc)
 	if len(cands) == 0 {
 		rt.Skip("nothing on the service outside the state")
 	}
