@@ -50,6 +50,14 @@ func (m *scenario) editRef(rt *rapid.T) {
 	m.writeConfig(rt)
 }
 
+// drawRefs chooses, per history, which of the pool, the module and the
+// versions the configuration names by look-up (EditLookup turns them later).
+func (m *scenario) drawRefs(rt *rapid.T) {
+	m.refs.pool = rapid.Bool().Draw(rt, "pool by look-up")
+	m.refs.module = rapid.Bool().Draw(rt, "module by look-up")
+	m.refs.version = rapid.Bool().Draw(rt, "versions by look-up")
+}
+
 // poolRef is the tokens' agent_pool_id expression.
 func (m *scenario) poolRef() string {
 	if m.refs.pool {

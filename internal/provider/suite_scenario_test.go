@@ -220,6 +220,7 @@ func newScenario(t *testing.T, rt *rapid.T) *scenario {
 	m.pool, err = c.AgentPools.Create(ctx, m.org, tfe.AgentPoolCreateOptions{Name: tfe.String("pool")})
 	m.must(rt, err)
 	m.setupProjects(rt)
+	m.drawRefs(rt)
 	m.writeConfig(rt)
 	return m
 }
