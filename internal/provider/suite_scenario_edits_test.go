@@ -154,7 +154,7 @@ resource "tfgov_policy_upload" %[1]q {
 			k[0], k[1], m.teams[k[0]].ID, m.workspaces[k[1]].ID, m.grants[k])
 	}
 	for _, i := range slices.Sorted(maps.Keys(m.tokens)) {
-		fmt.Fprintf(&b, "resource \"tfgov_agent_token\" \"k%d\" {\n  agent_pool_id = %q\n  description = \"k%d\"\n}\n", i, m.pool.ID, i)
+		fmt.Fprintf(&b, "resource \"tfgov_agent_token\" \"k%d\" {\n  agent_pool_id = %s\n  description = \"k%d\"\n}\n", i, m.poolRef(), i)
 	}
 	if m.exclusive {
 		ids := []string{fmt.Sprintf("%q", m.ops.ID)}
@@ -172,6 +172,7 @@ resource "tfgov_policy_upload" %[1]q {
 			m.workspaces[1].ID, strings.Join(ids, ", "))
 	}
 	m.writeModules(&b)
+	m.writeRefs(&b)
 	m.writeLookups(&b)
 	m.writeRun(&b)
 	m.writeProjects(&b)
@@ -181,7 +182,7 @@ resource "tfgov_policy_upload" %[1]q {
 	// rm), and is theirs now: no invariant counts it.
 	for _, addr := range slices.Sorted(maps.Keys(m.imports)) {
 		id := m.imports[addr][strings.LastIndex(m.imports[addr], "/")+1:]
-		if strings.Contains(b.String(), fmt.Sprintf("%q %q {", strings.SplitN(addr, ".", 2)[0], strings.SplitN(addr, ".", 2)[1])) {
+		if strings.Contains(b.String(), fmt.Sprintf("%q %q {", strings.SplitN(addr, ".", 2)[0], strings.SplitN(strings.SplitN(addr, ".", 2)[1], "[", 2)[0])) {
 			fmt.Fprintf(&b, "import {\n  to = %s\n  id = %q\n}\n", addr, m.imports[addr])
 		} else {
 			m.forgotten[id] = true

@@ -178,13 +178,13 @@ func (m *scenario) writeModules(b *strings.Builder) {
 	fmt.Fprintf(b, "provider \"tfgov\" {\n  alias = \"owners\"\n  token = %q\n}\n", m.ownersToken)
 	for _, i := range slices.Sorted(maps.Keys(m.vars)) {
 		v := m.vars[i]
-		fmt.Fprintf(b, "resource \"tfgov_module_test_variable\" \"v%d\" {\n  provider = tfgov.owners\n  module_name = \"mod\"\n  module_provider = \"aws\"\n  key = \"V%[1]d\"\n", i)
+		fmt.Fprintf(b, "resource \"tfgov_module_test_variable\" \"v%d\" {\n  provider = tfgov.owners\n  %s  key = \"V%d\"\n", i, m.moduleArgs(), i)
 		v.write(b, v.value(i))
 		b.WriteString("}\n")
 	}
 	for _, i := range slices.Sorted(maps.Keys(m.deps)) {
 		d := m.deps[i]
-		fmt.Fprintf(b, "resource \"tfgov_module_version_deprecation\" \"d%d\" {\n  module_name = \"mod\"\n  module_provider = \"aws\"\n  module_version = %q\n", i, scenVersions[d.version])
+		fmt.Fprintf(b, "resource \"tfgov_module_version_deprecation\" \"d%d\" {\n  module_name = \"mod\"\n  module_provider = \"aws\"\n  module_version = %s\n", i, m.versionRefExpr(i))
 		if d.reason != 0 {
 			fmt.Fprintf(b, "  reason = %q\n", d.reasonText())
 		}

@@ -24,6 +24,7 @@ func (m *scenario) outside(rt *rapid.T) {
 	svc := m.snapshot(rt)
 	kinds := append([]string{"delete policy", "upload policy", "patch policy", "grant", "revoke grant", "change grant", "revoke token"}, scenModuleOutside...)
 	kinds = append(append(append(kinds, scenFleetOutside...), scenRunOutside...), append(scenProjectOutside, scenPolicySetOutside...)...)
+	kinds = append(kinds, scenRefOutside...)
 	// TFGOV_SCENARIO_OUTSIDE (a comma-separated list of kinds) narrows a hunt's outside writes.
 	if only := os.Getenv("TFGOV_SCENARIO_OUTSIDE"); only != "" {
 		kinds = slices.DeleteFunc(kinds, func(k string) bool { return !slices.Contains(strings.Split(only, ","), k) })
@@ -32,6 +33,10 @@ func (m *scenario) outside(rt *rapid.T) {
 	ctx := m.ctx
 	if slices.Contains(scenFleetOutside, kind) {
 		m.outsideFleet(rt, svc, kind)
+		return
+	}
+	if slices.Contains(scenRefOutside, kind) {
+		m.outsidePool(rt, kind)
 		return
 	}
 	if slices.Contains(scenRunOutside, kind) {
@@ -79,6 +84,7 @@ func (m *scenario) outside(rt *rapid.T) {
 		}
 		g, err := m.owner.TeamAccess.Add(ctx, tfe.TeamAccessAddOptions{Access: tfe.Access(tfe.AccessRead), Team: m.teams[tm], Workspace: m.workspaces[ws]})
 		m.must(rt, err)
+		m.foreign[g.ID] = true
 		m.logf(rt, "outside: grant t%d read on w%d (%s)", tm, ws, g.ID)
 	case "revoke grant", "change grant":
 		keys := svc.grantKeys(m.ops.ID)
@@ -156,6 +162,7 @@ func (m *scenario) outsideMeanwhile(rt *rapid.T, changes map[string]planChange, 
 	}
 	g, err := m.owner.TeamAccess.Add(m.ctx, tfe.TeamAccessAddOptions{Access: tfe.Access(tfe.AccessRead), Team: &tfe.Team{ID: tc.team}, Workspace: &tfe.Workspace{ID: tc.ws}})
 	m.must(rt, err)
+	m.foreign[g.ID] = true
 	if tc.old != "" {
 		m.logf(rt, "outside: revoke %s, a grant the plan removes, and grant %s read on %s again (%s)", tc.old, m.nameOf(tc.team), m.nameOf(tc.ws), g.ID)
 		return
@@ -225,7 +232,7 @@ func (m *scenario) reimport(rt *rapid.T) {
 	state := m.readState(rt)
 	var addrs []string
 	for addr := range state {
-		if !strings.HasPrefix(addr, "tfgov_policy_upload.") && !strings.Contains(addr, "[") {
+		if !strings.HasPrefix(addr, "tfgov_policy_upload.") {
 			addrs = append(addrs, addr)
 		}
 	}
@@ -236,7 +243,7 @@ func (m *scenario) reimport(rt *rapid.T) {
 	addr := rapid.SampledFrom(addrs).Draw(rt, "address")
 	id := state[addr]
 	if strings.HasPrefix(addr, "tfgov_agent_token.") {
-		id = m.pool.ID + "/" + id
+		id = m.stateAttr(rt, addr, "agent_pool_id") + "/" + id // the pool may have been made again
 	}
 	if strings.HasPrefix(addr, "tfgov_module_test_variable.") || strings.HasPrefix(addr, "tfgov_module_test_run.") {
 		id = m.org + "/mod/aws/" + id

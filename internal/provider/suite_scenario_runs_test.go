@@ -54,13 +54,11 @@ func (m *scenario) writeRun(b *strings.Builder) {
 	}
 	fmt.Fprintf(b, `resource "tfgov_module_test_run" "r" {
   provider            = tfgov.owners
-  module_name         = "mod"
-  module_provider     = "aws"
-  source              = %q
+  %s  source              = %q
   triggers            = { gen = "%d" }
   wait_for_completion = %v
 }
-`, dir, m.run.gen, m.run.wait)
+`, m.moduleArgs(), dir, m.run.gen, m.run.wait)
 }
 
 // outsideRun starts a run of the module on an upload of its own, or

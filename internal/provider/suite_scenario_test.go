@@ -153,6 +153,7 @@ type scenario struct {
 	net           scenNetwork    // suite_scenario_interrupt_test.go
 	interruptNext *scenInterrupt // armed for the next terraform command
 	lastInterrupt *scenInterrupt
+	refs      scenRefs      // suite_scenario_refs_test.go
 }
 
 func newScenario(t *testing.T, rt *rapid.T) *scenario {
@@ -224,6 +225,7 @@ func newScenario(t *testing.T, rt *rapid.T) *scenario {
 	m.pool, err = c.AgentPools.Create(ctx, m.org, tfe.AgentPoolCreateOptions{Name: tfe.String("pool")})
 	m.must(rt, err)
 	m.setupProjects(rt)
+	m.drawRefs(rt)
 	m.writeConfig(rt)
 	return m
 }
@@ -301,6 +303,7 @@ func (m *scenario) actions() map[string]func(*rapid.T) {
 		"Service":             m.service,
 		"CtrlC":               m.interrupt, // early in the sorted alphabet: rapid draws early names more often
 		"Network":             m.network,
+		"Generate":            m.generate, // suite_scenario_generate_test.go
 	}
 	only := os.Getenv("TFGOV_SCENARIO_ACTIONS")
 	if only == "" {
