@@ -63,6 +63,8 @@
 //	grant_parent.go    grants on two parents (workspace, project): see, list, gone or cannot see, locate
 //	grant_exclusive.go the exclusive set of a grant parent (workspace, project): plan, refresh, apply, lock-out guard
 //	grant_shell.go     the grant resource of either parent: read, delete, import, create and update around one request
+//	grant_list.go      the grant list resource of either parent: by ID or by name
+//	grant_exclusive_shell.go the exclusive form of either parent: plan, CRUD, with hooks for a form's own attributes
 //	names.go           names in, IDs out: bulk lookups by name, closest names
 //	empty_lookup.go    a plural lookup matching nothing fails, with the closest names
 //	json_value.go      a JSON document as a Terraform value (policy evaluation)

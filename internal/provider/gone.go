@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"strings"
 
+	"github.com/hashicorp/terraform-plugin-framework/diag"
 	"github.com/hashicorp/terraform-plugin-log/tflog"
 )
 
@@ -138,4 +139,22 @@ func lowerFirst(s string) string {
 		return s
 	}
 	return strings.ToLower(s[:1]) + s[1:]
+}
+
+// deleteConfirmed is a resource's delete: send, and a 404 is done only when locate confirms the
+// object gone (confirmGone). verb is check's in the base form ("delete"); noun names the type.
+func deleteConfirmed(ctx context.Context, diags *diag.Diagnostics, check goneCheck, verb, noun, what, id, perm string, send func() error, locate locateFunc) {
+	err := send()
+	if isNotFound(err) {
+		if why := confirmGone(ctx, check, what, perm, locate); why != "" {
+			diags.AddError("Cannot "+verb+" "+noun, why)
+			return
+		}
+		err = nil
+	}
+	if err != nil {
+		diags.AddError("Error "+strings.ToLower(check.doing)+" "+noun, fmt.Sprintf("%s %s %s: %s", check.doing, noun, id, err))
+		return
+	}
+	tflog.Info(ctx, upperFirst(check.done)+" "+noun, map[string]any{"id": id})
 }

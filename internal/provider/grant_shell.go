@@ -25,7 +25,6 @@ type grantFields struct{ id, teamID, teamName, parentID, access *types.String }
 // grantShell is a grant resource's kind, its grant type G and model M, and the requests on them.
 type grantShell[G, M any] struct {
 	kind       *grantParentKind
-	typeName   string // "tfgov_team_access"
 	fields     func(m *M) grantFields
 	model      func(g G, prior M) *M // g's state; team and parent from the answer when it names them
 	goneTeam   func(m M) string      // the team as the warning of a deleted parent names it
@@ -69,7 +68,8 @@ func (r *grantResource[G, M]) create(ctx context.Context, plan M, add func() (G,
 			return g, err
 		},
 		func(ctx context.Context, amb *tfeclient.AmbiguousWriteError) (G, bool, error) {
-			return r.lostAdd(ctx, teamID, parentID, amb)
+			var none G // a grant found is never adopted
+			return none, false, r.lostAdd(ctx, teamID, parentID, amb)
 		})
 	if _, ok := err.(*conflictError); ok { //nolint:errorlint // reconcileCreate returns it unwrapped
 		resp.Diagnostics.AddError("Error adding "+s.noun(), err.Error())
@@ -186,46 +186,22 @@ func (r *grantResource[G, M]) Delete(ctx context.Context, req resource.DeleteReq
 	f := s.fields(&state)
 	id, parentID := f.id.ValueString(), f.parentID.ValueString()
 	defer k.invalidate(r.data, parentID)
-	err := s.remove(ctx, r.data.client, id)
-	if isNotFound(err) {
-		locate := r.data.locateGrant(k, id, f.teamID.ValueString(), parentID)
-		if why := confirmGone(ctx, removeCheck, k.what+" "+id, k.perm, locate); why != "" {
-			resp.Diagnostics.AddError("Cannot remove "+s.noun(), why)
-			return
-		}
-		err = nil
-	}
-	if err != nil {
-		resp.Diagnostics.AddError("Error removing "+s.noun(), fmt.Sprintf("Removing %s %s: %s", s.noun(), id, err))
-		return
-	}
-	tflog.Info(ctx, "Removed "+s.noun(), map[string]any{"id": id})
+	deleteConfirmed(ctx, &resp.Diagnostics, removeCheck, "remove", s.noun(), k.what+" "+id, id, k.perm,
+		func() error { return s.remove(ctx, r.data.client, id) }, r.data.locateGrant(k, id, f.teamID.ValueString(), parentID))
 }
 
 // ImportState takes the grant's ID, or `<organization>/<parent name>/<team name>` resolved by three
 // reads, on import only.
 func (r *grantResource[G, M]) ImportState(ctx context.Context, req resource.ImportStateRequest, resp *resource.ImportStateResponse) {
 	s := r.shell
-	req.ID = r.importID(ctx, req, &resp.Diagnostics)
 	forms := s.kind.grantPrefix + "<id> or <organization>/<" + s.kind.noun + "_name>/<team_name>"
-	if strings.HasPrefix(req.ID, s.kind.grantPrefix) {
-		resource.ImportStatePassthroughID(ctx, path.Root("id"), req, resp)
-		markImporting(ctx, resp)
-		return
-	}
-	parts, err := splitImportID(req.ID, 3, forms)
-	if err != nil {
-		resp.Diagnostics.AddError("Invalid import ID", err.Error())
-		return
-	}
-	id, err := s.byNames(r.data, ctx, parts[0], parts[1], parts[2])
-	if err != nil {
-		resp.Diagnostics.AddError("Error importing "+s.noun(), err.Error())
-		return
-	}
-	tflog.Debug(ctx, "Resolved "+s.noun()+" import ID", map[string]any{"import_id": req.ID, "id": id})
-	resp.Diagnostics.Append(resp.State.SetAttribute(ctx, path.Root("id"), id)...)
-	markImporting(ctx, resp)
+	r.importIDOrNames(ctx, req, resp, s.noun(), s.kind.grantPrefix, forms, 3, false, func(parts []string) (string, error) {
+		id, err := s.byNames(r.data, ctx, parts[0], parts[1], parts[2])
+		if err == nil {
+			tflog.Debug(ctx, "Resolved "+s.noun()+" import ID", map[string]any{"import_id": strings.Join(parts, "/"), "id": id})
+		}
+		return id, err
+	})
 }
 
 // planTaken refuses a grant for a team holding one already, when this plan listed the parent anyway:
@@ -300,16 +276,15 @@ func (s *grantShell[G, M]) teamGrant(grants []G, teamID string) (G, bool) {
 
 // lostAdd looks for the grant a lost add may have made. One found is never adopted: a grant has no
 // creation time or mark to prove it is this add's (DESIGN.md "Lost creates"), so it fails as taken.
-func (r *grantResource[G, M]) lostAdd(ctx context.Context, teamID, parentID string, amb *tfeclient.AmbiguousWriteError) (G, bool, error) {
-	var none G
+func (r *grantResource[G, M]) lostAdd(ctx context.Context, teamID, parentID string, amb *tfeclient.AmbiguousWriteError) error {
 	grants, err := r.shell.afresh(ctx, r.data.client, parentID)
 	if err != nil {
-		return none, false, err
+		return err
 	}
 	if g, ok := r.shell.teamGrant(grants, teamID); ok {
-		return none, false, &conflictError{r.shell.taken(r.data, ctx, teamID, parentID, g, lostAnswerFound(amb))}
+		return &conflictError{r.shell.taken(r.data, ctx, teamID, parentID, g, lostAnswerFound(amb))}
 	}
-	return none, false, nil
+	return nil
 }
 
 // addError looks for the existing grant rather than match the service's 422 wording, and says how to

@@ -4,7 +4,6 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"strings"
 
 	tfe "github.com/hashicorp/go-tfe"
 	"github.com/hashicorp/terraform-plugin-framework-validators/stringvalidator"
@@ -505,43 +504,19 @@ func (r *policyResource) Delete(ctx context.Context, req resource.DeleteRequest,
 	}
 	id := state.ID.ValueString()
 	defer r.data.lists.policies.invalidate(state.Organization.ValueString())
-	err := r.data.client.Policies.Delete(ctx, id)
-	if isNotFound(err) {
-		if why := confirmGone(ctx, writeCheck("Deleting", "deleted"), "Policy "+id, permManagePolicies, r.data.locatePolicy(state.Organization.ValueString(), id)); why != "" {
-			resp.Diagnostics.AddError("Cannot delete policy", why)
-			return
-		}
-		err = nil
-	}
-	if err != nil {
-		resp.Diagnostics.AddError("Error deleting policy", fmt.Sprintf("Deleting policy %s: %s", id, err))
-		return
-	}
-	tflog.Info(ctx, "Deleted policy", map[string]any{"id": id})
+	deleteConfirmed(ctx, &resp.Diagnostics, writeCheck("Deleting", "deleted"), "delete", "policy", "Policy "+id, id, permManagePolicies,
+		func() error { return r.data.client.Policies.Delete(ctx, id) }, r.data.locatePolicy(state.Organization.ValueString(), id))
 }
 
 // ImportState takes the policy ID (`pol-<id>`) or `<organization>/<name>`.
 func (r *policyResource) ImportState(ctx context.Context, req resource.ImportStateRequest, resp *resource.ImportStateResponse) {
-	req.ID = r.importID(ctx, req, &resp.Diagnostics)
-	const forms = "pol-<id> or <organization>/<policy name>"
-	if strings.HasPrefix(req.ID, "pol-") {
-		resource.ImportStatePassthroughID(ctx, path.Root("id"), req, resp)
-		markImporting(ctx, resp)
-		return
-	}
-	parts, err := splitImportID(req.ID, 2, forms)
-	if err != nil {
-		resp.Diagnostics.AddError("Invalid import ID", err.Error())
-		return
-	}
-	pol, err := policyClient{r.data.client}.findByName(ctx, parts[0], parts[1])
-	if err != nil {
-		resp.Diagnostics.AddError("Error importing policy", r.data.policyByNameError(ctx, parts[0], parts[1], err))
-		return
-	}
-	resp.Diagnostics.Append(resp.State.SetAttribute(ctx, path.Root("id"), pol.ID)...)
-	resp.Diagnostics.Append(resp.State.SetAttribute(ctx, path.Root("organization"), parts[0])...)
-	markImporting(ctx, resp)
+	r.importIDOrNames(ctx, req, resp, "policy", "pol-", "pol-<id> or <organization>/<policy name>", 2, true, func(parts []string) (string, error) {
+		pol, err := policyClient{r.data.client}.findByName(ctx, parts[0], parts[1])
+		if err != nil {
+			return "", errors.New(r.data.policyByNameError(ctx, parts[0], parts[1], err))
+		}
+		return pol.ID, nil
+	})
 }
 
 // validatePolicyKind checks kind, query and level; code gives the code for a query to suggest.

@@ -586,43 +586,19 @@ func (r *policySetResource) Delete(ctx context.Context, req resource.DeleteReque
 	}
 	id, org := state.ID.ValueString(), state.Organization.ValueString()
 	defer r.data.lists.policySets.invalidate(org)
-	err := r.data.client.PolicySets.Delete(ctx, id)
-	if isNotFound(err) {
-		if why := confirmGone(ctx, writeCheck("Deleting", "deleted"), "Policy set "+id, permManagePolicies, r.data.locatePolicySet(org, id)); why != "" {
-			resp.Diagnostics.AddError("Cannot delete policy set", why)
-			return
-		}
-		err = nil
-	}
-	if err != nil {
-		resp.Diagnostics.AddError("Error deleting policy set", fmt.Sprintf("Deleting policy set %s: %s", id, err))
-		return
-	}
-	tflog.Info(ctx, "Deleted policy set", map[string]any{"id": id})
+	deleteConfirmed(ctx, &resp.Diagnostics, writeCheck("Deleting", "deleted"), "delete", "policy set", "Policy set "+id, id, permManagePolicies,
+		func() error { return r.data.client.PolicySets.Delete(ctx, id) }, r.data.locatePolicySet(org, id))
 }
 
 // ImportState takes the set's ID (`polset-<id>`) or `<organization>/<set name>`.
 func (r *policySetResource) ImportState(ctx context.Context, req resource.ImportStateRequest, resp *resource.ImportStateResponse) {
-	req.ID = r.importID(ctx, req, &resp.Diagnostics)
-	const forms = "polset-<id> or <organization>/<policy set name>"
-	if strings.HasPrefix(req.ID, "polset-") {
-		resource.ImportStatePassthroughID(ctx, path.Root("id"), req, resp)
-		markImporting(ctx, resp)
-		return
-	}
-	parts, err := splitImportID(req.ID, 2, forms)
-	if err != nil {
-		resp.Diagnostics.AddError("Invalid import ID", err.Error())
-		return
-	}
-	ps, err := r.data.findPolicySetByName(ctx, parts[0], parts[1])
-	if err != nil {
-		resp.Diagnostics.AddError("Error importing policy set", r.data.policySetNameError(ctx, parts[0], parts[1], err))
-		return
-	}
-	resp.Diagnostics.Append(resp.State.SetAttribute(ctx, path.Root("id"), ps.ID)...)
-	resp.Diagnostics.Append(resp.State.SetAttribute(ctx, path.Root("organization"), parts[0])...)
-	markImporting(ctx, resp)
+	r.importIDOrNames(ctx, req, resp, "policy set", "polset-", "polset-<id> or <organization>/<policy set name>", 2, true, func(parts []string) (string, error) {
+		ps, err := r.data.findPolicySetByName(ctx, parts[0], parts[1])
+		if err != nil {
+			return "", errors.New(r.data.policySetNameError(ctx, parts[0], parts[1], err))
+		}
+		return ps.ID, nil
+	})
 }
 
 // versionedPolicies: the plan gives individual policies to a set that held none and has taken

@@ -5,13 +5,9 @@ import (
 	"fmt"
 
 	tfe "github.com/hashicorp/go-tfe"
-	"github.com/hashicorp/terraform-plugin-framework/diag"
-	"github.com/hashicorp/terraform-plugin-framework/path"
 	"github.com/hashicorp/terraform-plugin-framework/resource"
 	"github.com/hashicorp/terraform-plugin-framework/resource/schema"
-	"github.com/hashicorp/terraform-plugin-framework/tfsdk"
 	"github.com/hashicorp/terraform-plugin-framework/types"
-	"github.com/hashicorp/terraform-plugin-log/tflog"
 )
 
 var (
@@ -25,10 +21,18 @@ var (
 // may hold a grant on a project, the workspace form's mechanism on another parent
 // (grant_exclusive.go; DESIGN.md "Exclusive team access: the grants a plan saw").
 func NewProjectTeamAccessExclusiveResource() resource.Resource {
-	return &projectTeamAccessExclusiveResource{resourceBase{typ: projectTeamAccessExclusiveType}}
+	return &projectTeamAccessExclusiveResource{exclusiveResource[projectTeamAccessExclusiveModel]{
+		resourceBase: resourceBase{typ: projectTeamAccessExclusiveType}, parent: projectExclusive,
+		take: func(m *projectTeamAccessExclusiveModel, s exclusiveSet) {
+			m.ProjectID, m.TeamIDs, m.RemovedTeamIDs, m.RemovedGrants = s.ParentID, s.TeamIDs, s.RemovedTeamIDs, s.RemovedGrants
+		},
+	}}
 }
 
-type projectTeamAccessExclusiveResource struct{ resourceBase }
+// projectTeamAccessExclusiveResource is the set alone: grant_exclusive_shell.go holds its plan and CRUD.
+type projectTeamAccessExclusiveResource struct {
+	exclusiveResource[projectTeamAccessExclusiveModel]
+}
 
 // projectTeamAccessExclusiveIdentityAttrs is the project (identity.go).
 var projectTeamAccessExclusiveIdentityAttrs = []identityAttr{{"project_id", "ID of the project (`prj-<id>`)."}}
@@ -69,96 +73,6 @@ func (r *projectTeamAccessExclusiveResource) Schema(_ context.Context, _ resourc
 	}
 }
 
-// ModifyPlan plans removed_team_ids and removed_grant_ids (exclusiveParent.plan).
-func (r *projectTeamAccessExclusiveResource) ModifyPlan(ctx context.Context, req resource.ModifyPlanRequest, resp *resource.ModifyPlanResponse) {
-	if req.Plan.Raw.IsNull() || r.data == nil {
-		return
-	}
-	var plan projectTeamAccessExclusiveModel
-	resp.Diagnostics.Append(req.Plan.Get(ctx, &plan)...)
-	if resp.Diagnostics.HasError() {
-		return
-	}
-	var prior *exclusiveSet
-	if !req.State.Raw.IsNull() {
-		var state projectTeamAccessExclusiveModel
-		resp.Diagnostics.Append(req.State.Get(ctx, &state)...)
-		s := state.set()
-		prior = &s
-	}
-	out := projectExclusive.plan(ctx, r.data, plan.set(), prior, req.Private, &resp.Diagnostics)
-	if !out.ok {
-		return
-	}
-	resp.Diagnostics.Append(resp.Plan.SetAttribute(ctx, path.Root("removed_team_ids"), out.removedTeams)...)
-	resp.Diagnostics.Append(resp.Plan.SetAttribute(ctx, path.Root("removed_grant_ids"), out.removedGrants)...)
-}
-
-// Create removes the grants of the plan's removed_team_ids, one DELETE each.
-func (r *projectTeamAccessExclusiveResource) Create(ctx context.Context, req resource.CreateRequest, resp *resource.CreateResponse) {
-	defer r.syncIdentity(ctx, nil, &resp.State, resp.Identity, &resp.Diagnostics)
-	var plan projectTeamAccessExclusiveModel
-	resp.Diagnostics.Append(req.Plan.Get(ctx, &plan)...)
-	if resp.Diagnostics.HasError() {
-		return
-	}
-	r.apply(ctx, plan, nil, nil, &resp.State, resp.Private, &resp.Diagnostics)
-}
-
-// Read adds every team holding access to team_ids and records the grants it saw.
-func (r *projectTeamAccessExclusiveResource) Read(ctx context.Context, req resource.ReadRequest, resp *resource.ReadResponse) {
-	defer r.syncIdentity(ctx, &req.State, &resp.State, resp.Identity, &resp.Diagnostics)
-	var state projectTeamAccessExclusiveModel
-	resp.Diagnostics.Append(req.State.Get(ctx, &state)...)
-	if resp.Diagnostics.HasError() {
-		return
-	}
-	importing := takeImporting(ctx, req, resp)
-	out, remove := projectExclusive.refresh(ctx, r.data, state.set(), importing, resp.Private, &resp.Diagnostics)
-	switch {
-	case remove:
-		resp.State.RemoveResource(ctx)
-	case !resp.Diagnostics.HasError():
-		m := projectExclusiveModel(out)
-		resp.Diagnostics.Append(resp.State.Set(ctx, &m)...)
-	}
-}
-
-// Update removes the grants of the teams leaving team_ids that its plan's refresh recorded.
-func (r *projectTeamAccessExclusiveResource) Update(ctx context.Context, req resource.UpdateRequest, resp *resource.UpdateResponse) {
-	defer r.syncIdentity(ctx, &req.State, &resp.State, resp.Identity, &resp.Diagnostics)
-	var plan, state projectTeamAccessExclusiveModel
-	resp.Diagnostics.Append(req.Plan.Get(ctx, &plan)...)
-	resp.Diagnostics.Append(req.State.Get(ctx, &state)...)
-	if resp.Diagnostics.HasError() {
-		return
-	}
-	prior := priorTeams(ctx, state.TeamIDs)
-	seen := readGrantRecord(ctx, req.Private, projectGrants.grantPrefix, &resp.Diagnostics)
-	r.apply(ctx, plan, prior, seen, &resp.State, resp.Private, &resp.Diagnostics)
-}
-
-// Delete removes the resource from state only: no access is removed.
-func (r *projectTeamAccessExclusiveResource) Delete(ctx context.Context, req resource.DeleteRequest, _ *resource.DeleteResponse) {
-	var id types.String
-	_ = req.State.GetAttribute(ctx, path.Root("project_id"), &id)
-	tflog.Info(ctx, "Removed exclusive team project access from state; no access was removed", map[string]any{"project_id": id.ValueString()})
-}
-
-// ImportState takes the project's ID, as the workspace form takes its workspace's.
-func (r *projectTeamAccessExclusiveResource) ImportState(ctx context.Context, req resource.ImportStateRequest, resp *resource.ImportStateResponse) {
-	projectExclusive.importParent(ctx, r.importID(ctx, req, &resp.Diagnostics), req, resp)
-}
-
-// apply is exclusiveParent.apply on the project.
-func (r *projectTeamAccessExclusiveResource) apply(ctx context.Context, plan projectTeamAccessExclusiveModel, prior map[string]bool, seen grantRecord,
-	state *tfsdk.State, private privateSetter, diags *diag.Diagnostics) {
-	if out, ok := projectExclusive.apply(ctx, r.data, plan.set(), prior, seen, private, diags); ok {
-		m := projectExclusiveModel(out)
-		diags.Append(state.Set(ctx, &m)...)
-	}
-}
-
 // projectExclusive is the exclusive mechanism on a project (grant_exclusive.go).
 var projectExclusive = &exclusiveParent{
 	kind: projectGrants,
@@ -191,9 +105,4 @@ var projectExclusive = &exclusiveParent{
 		}
 		return fmt.Sprintf("Listing the team access of project %s: %s", id, err)
 	},
-}
-
-// projectExclusiveModel is the model of a set.
-func projectExclusiveModel(s exclusiveSet) projectTeamAccessExclusiveModel {
-	return projectTeamAccessExclusiveModel{ProjectID: s.ParentID, TeamIDs: s.TeamIDs, RemovedTeamIDs: s.RemovedTeamIDs, RemovedGrants: s.RemovedGrants}
 }

@@ -45,7 +45,7 @@ var resourceRegistry = []registeredResource{
 	{
 		typ: teamAccessType, new: NewTeamAccessResource, identity: teamAccessIdentityAttrs, providerOrder: 4,
 		permissions:     permTextManageAccess,
-		list:            func() list.ListResource { return &teamAccessList{listBase{typ: teamAccessType}} },
+		list:            newTeamAccessList,
 		listPermissions: permTextSeeAccess,
 		tfeMove:         &tfeTeamAccessMove,
 	},
@@ -84,7 +84,7 @@ var resourceRegistry = []registeredResource{
 	{
 		typ: teamProjectAccessType, new: NewTeamProjectAccessResource, identity: teamProjectAccessIdentityAttrs, providerOrder: 8,
 		permissions:     permTextManageProjectAccess,
-		list:            func() list.ListResource { return &teamProjectAccessList{listBase{typ: teamProjectAccessType}} },
+		list:            newTeamProjectAccessList,
 		listPermissions: permTextSeeProjectAccess,
 		tfeMove:         &tfeTeamProjectAccessMove,
 	},

@@ -8,13 +8,10 @@ import (
 	"strings"
 
 	tfe "github.com/hashicorp/go-tfe"
-	"github.com/hashicorp/terraform-plugin-framework/diag"
 	"github.com/hashicorp/terraform-plugin-framework/path"
 	"github.com/hashicorp/terraform-plugin-framework/resource"
 	"github.com/hashicorp/terraform-plugin-framework/resource/schema"
-	"github.com/hashicorp/terraform-plugin-framework/tfsdk"
 	"github.com/hashicorp/terraform-plugin-framework/types"
-	"github.com/hashicorp/terraform-plugin-log/tflog"
 )
 
 var (
@@ -28,10 +25,26 @@ var (
 // may hold a grant on a workspace. It only removes grants, in the shape of hashicorp/aws's
 // `*_exclusive` types (DESIGN.md "Exclusive team access: the grants a plan saw").
 func NewWorkspaceTeamAccessExclusiveResource() resource.Resource {
-	return &workspaceTeamAccessExclusiveResource{resourceBase{typ: workspaceTeamAccessExclusiveType}}
+	return &workspaceTeamAccessExclusiveResource{exclusiveResource[workspaceTeamAccessExclusiveModel]{
+		resourceBase: resourceBase{typ: workspaceTeamAccessExclusiveType}, parent: workspaceExclusive,
+		take: (*workspaceTeamAccessExclusiveModel).take, planMore: planProjectTeams,
+		refreshed: func(d *providerData, ctx context.Context, m *workspaceTeamAccessExclusiveModel) {
+			m.ProjectTeamIDs = d.projectRoutes(ctx, m.WorkspaceID.ValueString()).set()
+		},
+		// A new resource's project teams are read at its apply.
+		applied: func(d *providerData, ctx context.Context, m *workspaceTeamAccessExclusiveModel) {
+			if m.ProjectTeamIDs.IsUnknown() {
+				m.ProjectTeamIDs = d.projectRoutes(ctx, m.WorkspaceID.ValueString()).set()
+			}
+		},
+	}}
 }
 
-type workspaceTeamAccessExclusiveResource struct{ resourceBase }
+// workspaceTeamAccessExclusiveResource is the set and project_team_ids: grant_exclusive_shell.go
+// holds its plan and CRUD.
+type workspaceTeamAccessExclusiveResource struct {
+	exclusiveResource[workspaceTeamAccessExclusiveModel]
+}
 
 // workspaceTeamAccessExclusiveIdentityAttrs is the workspace (identity.go).
 var workspaceTeamAccessExclusiveIdentityAttrs = []identityAttr{{"workspace_id", "ID of the workspace (`ws-<id>`)."}}
@@ -95,134 +108,6 @@ func (r *workspaceTeamAccessExclusiveResource) Schema(_ context.Context, _ resou
 	}
 }
 
-// ModifyPlan plans removed_team_ids and removed_grant_ids (exclusiveParent.plan), and warns
-// naming each team that reaches the workspace through its project and team_ids leaves out.
-func (r *workspaceTeamAccessExclusiveResource) ModifyPlan(ctx context.Context, req resource.ModifyPlanRequest, resp *resource.ModifyPlanResponse) {
-	if req.Plan.Raw.IsNull() || r.data == nil {
-		return
-	}
-	var plan workspaceTeamAccessExclusiveModel
-	resp.Diagnostics.Append(req.Plan.Get(ctx, &plan)...)
-	if resp.Diagnostics.HasError() {
-		return
-	}
-	var prior *exclusiveSet
-	var state workspaceTeamAccessExclusiveModel
-	if !req.State.Raw.IsNull() {
-		resp.Diagnostics.Append(req.State.Get(ctx, &state)...)
-		s := state.set()
-		prior = &s
-	}
-	out := workspaceExclusive.plan(ctx, r.data, plan.set(), prior, req.Private, &resp.Diagnostics)
-	if !out.ok {
-		return
-	}
-	resp.Diagnostics.Append(resp.Plan.SetAttribute(ctx, path.Root("removed_team_ids"), out.removedTeams)...)
-	resp.Diagnostics.Append(resp.Plan.SetAttribute(ctx, path.Root("removed_grant_ids"), out.removedGrants)...)
-	keep, known := teamIDsOf(ctx, plan.TeamIDs)
-	if plan.WorkspaceID.IsUnknown() {
-		return
-	}
-	wsID := plan.WorkspaceID.ValueString()
-	// An update keeps its refresh's project teams, so the apply's second plan makes the same;
-	// a new resource's are known after its apply, and its plan reads them for the warning.
-	projectTeams := types.SetUnknown(types.StringType)
-	if prior != nil && state.WorkspaceID.Equal(plan.WorkspaceID) && !state.ProjectTeamIDs.IsUnknown() {
-		projectTeams = state.ProjectTeamIDs
-	}
-	resp.Diagnostics.Append(resp.Plan.SetAttribute(ctx, path.Root("project_team_ids"), projectTeams)...)
-	if !known {
-		return
-	}
-	// The state's teams need no request unless one is left out; the project's name then does.
-	if teams, ok := teamIDsOf(ctx, projectTeams); ok && !hasRemoval(teams, keep) {
-		return
-	}
-	reach := r.data.projectRoutes(ctx, wsID)
-	if !projectTeams.IsUnknown() {
-		reach.teams, _ = teamIDsOf(ctx, projectTeams)
-	}
-	if msg := reach.warning(ctx, r.data, wsID, keep); msg != "" {
-		resp.Diagnostics.AddAttributeWarning(path.Root("team_ids"), "Teams reach the workspace through its project", msg)
-	}
-}
-
-// Create removes the grants of the plan's removed_team_ids, one DELETE each.
-func (r *workspaceTeamAccessExclusiveResource) Create(ctx context.Context, req resource.CreateRequest, resp *resource.CreateResponse) {
-	defer r.syncIdentity(ctx, nil, &resp.State, resp.Identity, &resp.Diagnostics)
-	var plan workspaceTeamAccessExclusiveModel
-	resp.Diagnostics.Append(req.Plan.Get(ctx, &plan)...)
-	if resp.Diagnostics.HasError() {
-		return
-	}
-	r.apply(ctx, plan, nil, nil, &resp.State, resp.Private, &resp.Diagnostics)
-}
-
-// Read adds every team holding access to team_ids (exclusiveParent.refresh), and reads the
-// teams that reach the workspace through its project.
-func (r *workspaceTeamAccessExclusiveResource) Read(ctx context.Context, req resource.ReadRequest, resp *resource.ReadResponse) {
-	defer r.syncIdentity(ctx, &req.State, &resp.State, resp.Identity, &resp.Diagnostics)
-	var state workspaceTeamAccessExclusiveModel
-	resp.Diagnostics.Append(req.State.Get(ctx, &state)...)
-	if resp.Diagnostics.HasError() {
-		return
-	}
-	importing := takeImporting(ctx, req, resp)
-	out, remove := workspaceExclusive.refresh(ctx, r.data, state.set(), importing, resp.Private, &resp.Diagnostics)
-	if remove {
-		resp.State.RemoveResource(ctx)
-		return
-	}
-	if resp.Diagnostics.HasError() {
-		return
-	}
-	state.take(out)
-	state.ProjectTeamIDs = r.data.projectRoutes(ctx, state.WorkspaceID.ValueString()).set()
-	resp.Diagnostics.Append(resp.State.Set(ctx, &state)...)
-}
-
-// Update removes the grants of the teams leaving team_ids that its plan's refresh recorded.
-func (r *workspaceTeamAccessExclusiveResource) Update(ctx context.Context, req resource.UpdateRequest, resp *resource.UpdateResponse) {
-	defer r.syncIdentity(ctx, &req.State, &resp.State, resp.Identity, &resp.Diagnostics)
-	var plan, state workspaceTeamAccessExclusiveModel
-	resp.Diagnostics.Append(req.Plan.Get(ctx, &plan)...)
-	resp.Diagnostics.Append(req.State.Get(ctx, &state)...)
-	if resp.Diagnostics.HasError() {
-		return
-	}
-	prior := priorTeams(ctx, state.TeamIDs)
-	// The refresh's record, carried in the plan's private state.
-	seen := readGrantRecord(ctx, req.Private, workspaceGrants.grantPrefix, &resp.Diagnostics)
-	r.apply(ctx, plan, prior, seen, &resp.State, resp.Private, &resp.Diagnostics)
-}
-
-// Delete removes the resource from state only: no access is removed.
-func (r *workspaceTeamAccessExclusiveResource) Delete(ctx context.Context, req resource.DeleteRequest, _ *resource.DeleteResponse) {
-	var ws types.String
-	_ = req.State.GetAttribute(ctx, path.Root("workspace_id"), &ws)
-	tflog.Info(ctx, "Removed exclusive team access from state; no access was removed", map[string]any{"workspace_id": ws.ValueString()})
-}
-
-// ImportState takes the workspace's ID; why this type is importable: DESIGN.md "Exclusive team
-// access: the grants a plan saw".
-func (r *workspaceTeamAccessExclusiveResource) ImportState(ctx context.Context, req resource.ImportStateRequest, resp *resource.ImportStateResponse) {
-	workspaceExclusive.importParent(ctx, r.importID(ctx, req, &resp.Diagnostics), req, resp)
-}
-
-// apply is exclusiveParent.apply on the workspace; a new resource's project teams are read here.
-func (r *workspaceTeamAccessExclusiveResource) apply(ctx context.Context, plan workspaceTeamAccessExclusiveModel, prior map[string]bool, seen grantRecord,
-	state *tfsdk.State, private privateSetter, diags *diag.Diagnostics) {
-	out, ok := workspaceExclusive.apply(ctx, r.data, plan.set(), prior, seen, private, diags)
-	if !ok {
-		return
-	}
-	plan.take(out)
-	if plan.ProjectTeamIDs.IsUnknown() {
-		plan.ProjectTeamIDs = r.data.projectRoutes(ctx, plan.WorkspaceID.ValueString()).set()
-	}
-	diags.Append(state.Set(ctx, &plan)...)
-}
-
 // workspaceExclusive is the exclusive mechanism on a workspace (grant_exclusive.go).
 var workspaceExclusive = &exclusiveParent{
 	kind: workspaceGrants,
@@ -248,6 +133,52 @@ var workspaceExclusive = &exclusiveParent{
 	listError: workspaceAccessError,
 }
 
+// projectReach is the teams that reach a workspace through its project: teams nil when the
+// token cannot tell (why says so).
+type projectReach struct {
+	projectID string
+	teams     map[string]bool
+	why       string
+}
+
+// set is project_team_ids: null when the token cannot tell.
+func (p projectReach) set() types.Set {
+	if p.teams == nil {
+		return types.SetNull(types.StringType)
+	}
+	return teamIDSet(p.teams)
+}
+
+// warning names each project team that keep leaves out, and the project; or says the token
+// cannot tell. Names cost the shared team list, on this path only.
+func (p projectReach) warning(ctx context.Context, d *providerData, wsID string, keep map[string]bool) string {
+	if p.teams == nil {
+		if p.why == "" {
+			return ""
+		}
+		return fmt.Sprintf("The plan cannot tell which teams reach workspace %s through its project: %s. A team with access to the project "+
+			"has access to the workspace whatever team_ids says.", d.workspaceLabelHeld(wsID), p.why)
+	}
+	var out []*exclusiveGrant
+	for _, id := range slices.Sorted(maps.Keys(p.teams)) {
+		if !keep[id] {
+			out = append(out, &exclusiveGrant{TeamID: id})
+		}
+	}
+	if len(out) == 0 {
+		return ""
+	}
+	names := projectExclusive.teamNames(ctx, d, p.projectID, out)
+	labels := make([]string, 0, len(out))
+	for _, g := range out {
+		labels = append(labels, "  - team "+teamLabel(names, g.TeamID))
+	}
+	return fmt.Sprintf("team_ids leaves out %d team(s) that hold access to project %s, which holds workspace %s (project_team_ids):\n%s\n\n"+
+		"Permissions add up: these teams keep their access to the workspace through the project whatever team_ids says, and this resource cannot remove it. "+
+		"Remove their project access (a tfgov_project_team_access_exclusive of the project), or add them to team_ids.",
+		len(out), d.parentLabel(ctx, projectGrants, p.projectID), d.workspaceLabelHeld(wsID), strings.Join(labels, "\n"))
+}
+
 // seeWorkspaceProject is seeWorkspace with the workspace's project, under the same key (one
 // read); a read that seeWorkspace made first lacks the project, which one more read gives.
 func (d *providerData) seeWorkspaceProject(ctx context.Context, wsID string) (*parentSeen, error) {
@@ -267,14 +198,6 @@ func (d *providerData) seeWorkspaceProject(ctx context.Context, wsID string) (*p
 		return seen, err
 	}
 	return d.seeParent(ctx, "workspace-project:"+wsID, read)
-}
-
-// projectReach is the teams that reach a workspace through its project: teams nil when the
-// token cannot tell (why says so).
-type projectReach struct {
-	projectID string
-	teams     map[string]bool
-	why       string
 }
 
 // projectRoutes reads the workspace's project grants: its project's read and grant list, shared
@@ -315,40 +238,33 @@ func (d *providerData) projectRoutes(ctx context.Context, wsID string) projectRe
 	return out
 }
 
-// set is project_team_ids: null when the token cannot tell.
-func (p projectReach) set() types.Set {
-	if p.teams == nil {
-		return types.SetNull(types.StringType)
+// planProjectTeams plans project_team_ids, and warns naming each team that reaches the workspace
+// through its project and team_ids leaves out.
+func planProjectTeams(d *providerData, ctx context.Context, plan, state workspaceTeamAccessExclusiveModel, prior bool, resp *resource.ModifyPlanResponse) {
+	keep, known := teamIDsOf(ctx, plan.TeamIDs)
+	if plan.WorkspaceID.IsUnknown() {
+		return
 	}
-	return teamIDSet(p.teams)
-}
-
-// warning names each project team that keep leaves out, and the project; or says the token
-// cannot tell. Names cost the shared team list, on this path only.
-func (p projectReach) warning(ctx context.Context, d *providerData, wsID string, keep map[string]bool) string {
-	if p.teams == nil {
-		if p.why == "" {
-			return ""
-		}
-		return fmt.Sprintf("The plan cannot tell which teams reach workspace %s through its project: %s. A team with access to the project "+
-			"has access to the workspace whatever team_ids says.", d.workspaceLabelHeld(wsID), p.why)
+	wsID := plan.WorkspaceID.ValueString()
+	// An update keeps its refresh's project teams, so the apply's second plan makes the same;
+	// a new resource's are known after its apply, and its plan reads them for the warning.
+	projectTeams := types.SetUnknown(types.StringType)
+	if prior && state.WorkspaceID.Equal(plan.WorkspaceID) && !state.ProjectTeamIDs.IsUnknown() {
+		projectTeams = state.ProjectTeamIDs
 	}
-	var out []*exclusiveGrant
-	for _, id := range slices.Sorted(maps.Keys(p.teams)) {
-		if !keep[id] {
-			out = append(out, &exclusiveGrant{TeamID: id})
-		}
+	resp.Diagnostics.Append(resp.Plan.SetAttribute(ctx, path.Root("project_team_ids"), projectTeams)...)
+	if !known {
+		return
 	}
-	if len(out) == 0 {
-		return ""
+	// The state's teams need no request unless one is left out; the project's name then does.
+	if teams, ok := teamIDsOf(ctx, projectTeams); ok && !hasRemoval(teams, keep) {
+		return
 	}
-	names := projectExclusive.teamNames(ctx, d, p.projectID, out)
-	labels := make([]string, 0, len(out))
-	for _, g := range out {
-		labels = append(labels, "  - team "+teamLabel(names, g.TeamID))
+	reach := d.projectRoutes(ctx, wsID)
+	if !projectTeams.IsUnknown() {
+		reach.teams, _ = teamIDsOf(ctx, projectTeams)
 	}
-	return fmt.Sprintf("team_ids leaves out %d team(s) that hold access to project %s, which holds workspace %s (project_team_ids):\n%s\n\n"+
-		"Permissions add up: these teams keep their access to the workspace through the project whatever team_ids says, and this resource cannot remove it. "+
-		"Remove their project access (a tfgov_project_team_access_exclusive of the project), or add them to team_ids.",
-		len(out), d.parentLabel(ctx, projectGrants, p.projectID), d.workspaceLabelHeld(wsID), strings.Join(labels, "\n"))
+	if msg := reach.warning(ctx, d, wsID, keep); msg != "" {
+		resp.Diagnostics.AddAttributeWarning(path.Root("team_ids"), "Teams reach the workspace through its project", msg)
+	}
 }
