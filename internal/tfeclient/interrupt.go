@@ -113,7 +113,9 @@ func (a carriedTeamProjectAccess) Add(ctx context.Context, o tfe.TeamProjectAcce
 }
 
 func (a carriedTeamProjectAccess) Update(ctx context.Context, id string, o tfe.TeamProjectAccessUpdateOptions) (*tfe.TeamProjectAccess, error) {
-	return CarriedValue(ctx, func(ctx context.Context) (*tfe.TeamProjectAccess, error) { return a.TeamProjectAccesses.Update(ctx, id, o) })
+	return CarriedValue(ctx, func(ctx context.Context) (*tfe.TeamProjectAccess, error) {
+		return a.TeamProjectAccesses.Update(ctx, id, o)
+	})
 }
 
 func (a carriedTeamProjectAccess) Remove(ctx context.Context, id string) error {
