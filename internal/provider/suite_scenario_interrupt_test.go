@@ -179,13 +179,17 @@ func (m *scenario) checkMade(rt *rapid.T, pre, post scenService, state map[strin
 // applies again and, if that apply succeeds, requires an empty plan.
 func (m *scenario) interrupt(rt *rapid.T) {
 	in := &scenInterrupt{writes: rapid.Bool().Draw(rt, "count writes only")}
-	if in.writes {
-		in.at = rapid.IntRange(1, 4).Draw(rt, "interrupt at write")
-	} else {
-		in.at = rapid.IntRange(1, 25).Draw(rt, "interrupt at request")
-	}
 	saved := rapid.Bool().Draw(rt, "a saved plan's apply")
-	m.logf(rt, "interrupt: SIGINT at the %d-th %s of the next apply (saved plan: %v)", in.at, map[bool]string{true: "write", false: "request"}[in.writes], saved)
+	// k: with a saved plan, within what its changes send (a write or two,
+	// and a few reads, each), so that most interrupts land.
+	draw := func(changed int) {
+		if in.writes {
+			in.at = rapid.IntRange(1, max(1, changed)).Draw(rt, "interrupt at write")
+		} else {
+			in.at = rapid.IntRange(1, max(1, 3*changed)).Draw(rt, "interrupt at request")
+		}
+		m.logf(rt, "interrupt: SIGINT at the %d-th %s of the next apply (saved plan: %v)", in.at, map[bool]string{true: "write", false: "request"}[in.writes], saved)
+	}
 	m.lastInterrupt = nil
 	// Answers held back after the service acted, so that the stop lands
 	// between a write's effect and its answer, unless Network set how the
@@ -196,15 +200,23 @@ func (m *scenario) interrupt(rt *rapid.T) {
 		m.logf(rt, "interrupt: every answer held back 30ms after the service acts, for this apply")
 	}
 	if saved {
-		m.savedPlan(rt, func(map[string]planChange, scenService) bool {
-			m.interruptNext = in
+		applied := false
+		m.savedPlan(rt, func(changes map[string]planChange, _ scenService) bool {
+			changed := 0
+			for _, c := range changes {
+				if !c.noop() {
+					changed++
+				}
+			}
+			draw(changed)
+			m.interruptNext, applied = in, true
 			return true
 		})
-		if m.interruptNext != nil { // the plan failed: no apply ran
-			m.interruptNext = nil
+		if !applied { // the plan failed: no apply ran
 			return
 		}
 	} else {
+		draw(4)
 		m.interruptNext = in
 		m.apply(rt)
 	}

@@ -103,6 +103,23 @@ func carryWrites(c *tfe.Client) {
 	c.AgentTokens = carriedAgentTokens{c.AgentTokens}
 	c.TestVariables = carriedTestVariables{c.TestVariables}
 	c.ConfigurationVersions = carriedConfigurationVersions{c.ConfigurationVersions}
+	c.TeamProjectAccess = carriedTeamProjectAccess{c.TeamProjectAccess}
+}
+
+type carriedTeamProjectAccess struct{ tfe.TeamProjectAccesses }
+
+func (a carriedTeamProjectAccess) Add(ctx context.Context, o tfe.TeamProjectAccessAddOptions) (*tfe.TeamProjectAccess, error) {
+	return CarriedValue(ctx, func(ctx context.Context) (*tfe.TeamProjectAccess, error) { return a.TeamProjectAccesses.Add(ctx, o) })
+}
+
+func (a carriedTeamProjectAccess) Update(ctx context.Context, id string, o tfe.TeamProjectAccessUpdateOptions) (*tfe.TeamProjectAccess, error) {
+	return CarriedValue(ctx, func(ctx context.Context) (*tfe.TeamProjectAccess, error) {
+		return a.TeamProjectAccesses.Update(ctx, id, o)
+	})
+}
+
+func (a carriedTeamProjectAccess) Remove(ctx context.Context, id string) error {
+	return Carried(ctx, func(ctx context.Context) error { return a.TeamProjectAccesses.Remove(ctx, id) })
 }
 
 type carriedPolicies struct{ tfe.Policies }

@@ -128,3 +128,56 @@ func TestCarriedWrites(t *testing.T) {
 		t.Errorf("the workspace's grants: %v, want exactly %s", err, ta.ID)
 	}
 }
+
+// TestCarriedWrites_projectGrant: a project grant whose POST reached the
+// service before Terraform's stop is carried to its answer. The scenario
+// machine found it uncarried (make scenarios STEPS=150 SEED=33, actions
+// CtrlC and the edits: Ctrl-C with answers held back 30 ms left
+// tprj-... on the service, neither in state nor named). The stop comes as
+// the sandbox receives the POST (Server.OnRequest), and its answer is held
+// back after the service acts.
+func TestCarriedWrites_projectGrant(t *testing.T) {
+	t.Parallel()
+	ctx := context.Background()
+	inst := sandbox.StartWithOptions(t, sandbox.Options{Chaos: sandbox.Chaos{Seed: 1, Slow: 1, SlowDelay: 200 * time.Millisecond}})
+	admin, err := tfe.NewClient(&tfe.Config{Address: inst.URL, Token: inst.Token})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := admin.Organizations.Create(ctx, tfe.OrganizationCreateOptions{Name: tfe.String("stop"), Email: tfe.String("o@stop.invalid")}); err != nil {
+		t.Fatal(err)
+	}
+	prj, err := admin.Projects.Create(ctx, "stop", tfe.ProjectCreateOptions{Name: "prj"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	tm, err := admin.Teams.Create(ctx, "stop", tfe.TeamCreateOptions{Name: tfe.String("a")})
+	if err != nil {
+		t.Fatal(err)
+	}
+	c, err := tfe.NewClient(&tfe.Config{Address: inst.URL, Token: inst.Token, HTTPClient: &http.Client{
+		Transport: &retryTransport{next: http.DefaultTransport, max: 2, minWait: time.Millisecond, maxWait: time.Millisecond},
+	}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	carryWrites(c)
+	applyCtx, stop := context.WithCancel(ctx)
+	defer stop()
+	inst.Server.OnRequest(func(route string) {
+		if route == "POST /api/v2/team-projects" {
+			stop()
+		}
+	})
+	defer inst.Server.OnRequest(nil)
+	g, err := c.TeamProjectAccess.Add(applyCtx, tfe.TeamProjectAccessAddOptions{Access: tfe.TeamProjectAccessRead, Team: tm, Project: prj})
+	if err != nil {
+		t.Fatalf("a project grant sent before the stop: %v; want its answer", err)
+	}
+	if g.ID == "" {
+		t.Errorf("grant %+v", g)
+	}
+	if _, err := c.TeamProjectAccess.Update(applyCtx, g.ID, tfe.TeamProjectAccessUpdateOptions{Access: tfe.ProjectAccess(tfe.TeamProjectAccessWrite)}); !errors.As(err, new(*NotSentError)) {
+		t.Errorf("a project grant's update after the stop: %v, want not sent", err)
+	}
+}
