@@ -285,7 +285,7 @@ func (b *bench) checkSeed(ctx context.Context, typ string, n, applied int) (stri
 
 // seedCheck compares a seeded state with the same state refreshed: the
 // fields that changed on the applied instances (index < applied) may
-// change on the seeded ones, no other. It returns those fields.
+// change on the seeded ones, no other. It returns those fields ("none").
 func seedCheck(seeded, refreshed []byte, applied int) (string, error) {
 	a, err := stateInstances(seeded)
 	if err != nil {
@@ -329,6 +329,9 @@ func seedCheck(seeded, refreshed []byte, applied int) (string, error) {
 	}
 	if len(bad) > 0 {
 		return "", fmt.Errorf("-seed-check: the refresh changed seeded instances where it left the applied ones:\n%s", strings.Join(bad, "\n"))
+	}
+	if len(allowed) == 0 {
+		return "none", nil
 	}
 	return strings.Join(slices.Sorted(maps.Keys(allowed)), ", "), nil
 }

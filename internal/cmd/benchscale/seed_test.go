@@ -175,7 +175,7 @@ func TestSeedCheck(t *testing.T) {
 		{"alike", []map[string]any{template(t, plain, nil), template(t, plain, nil)},
 			[]map[string]any{template(t, withS, nil), template(t, withS, nil)}, "private.s", ""},
 		{"unchanged", []map[string]any{template(t, plain, nil), template(t, plain, nil)},
-			[]map[string]any{template(t, plain, nil), template(t, plain, nil)}, "", ""},
+			[]map[string]any{template(t, plain, nil), template(t, plain, nil)}, "none", ""},
 		{"a seeded attribute the refresh corrects", []map[string]any{template(t, plain, nil), template(t, plain, nil)},
 			[]map[string]any{template(t, plain, nil), template(t, plain, map[string]any{"enforcement_level": "advisory"})}, "", "[1] attributes.enforcement_level"},
 		{"a seeded proof the refresh corrects", []map[string]any{template(t, plain, nil), template(t, plain, nil)},
