@@ -17,6 +17,10 @@
 // (TF_REATTACH_PROVIDERS), so its CPU time is read from /proc between
 // phases; with -launched, Terraform starts each provider itself, as it does
 // for users, each process under time(1), which gives its peak RSS and CPU.
+//
+// With -seed-state, the create is not measured: the policies' state is
+// made without Terraform's create, whose CPU grows with N² (seed.go), and
+// the plan, update and destroy start from it.
 package main
 
 import (
@@ -68,6 +72,8 @@ func main() {
 	freshProviders := flag.Bool("fresh-providers", true, "start each provider anew for every terraform command, as Terraform does when it starts them itself; false: one reattached process each for the whole run, which keeps every RPC's context (terraform-plugin-framework frees them only when Terraform stops the provider: PERFORMANCE.md)")
 	skipUpdate := flag.Bool("skip-update", false, "leave out the update phase (to measure the plan at N=1000 sooner)")
 	firstPlan := flag.Bool("first-plan", false, "measure a plan before the create too (phase plan-new): for policy_tested, the plan that runs every policy's tests")
+	seedCheck := flag.Bool("seed-check", false, "with -seed-state: after seeding, run terraform apply -refresh-only (not measured) and fail unless it changes the seeded instances only where it changes the 2 applied ones: the proof that the seeded state is what the provider itself writes; the plan measured then starts from the refreshed state (run it at small N)")
+	seedState := flag.Bool("seed-state", false, "replace the create (not measured) by a state made without Terraform's create, whose CPU grows with N²: a real apply of 2 policies gives the instances' templates, the other policies are made through the API as tfgov_policy makes them, and the state gets each one's instance cloned from a template (seed.go); tfgov's policy_inline, policy_lean and policy_source only")
 	providerLog := flag.String("provider-log", "OFF", "the providers' log level (TF_LOG, TF_LOG_PROVIDER_<TYPE>, TF_LOG_SDK...): OFF, DEBUG, TRACE; or unset: no TF_LOG* variable, as Terraform starts them when the user sets none; their logs are discarded")
 	flag.Parse()
 	// An interrupt stops the terraform command under way, and the sandbox
@@ -75,7 +81,7 @@ func main() {
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 	defer stop()
 	o := options{n: *n, rateLimit: *rateLimit, parallelism: *parallelism, runs: max(*runs, 1), types: strings.Split(*types, ","),
-		terraform: *terraform, bin: *bin, tfe: *tfeProvider, providerLog: *providerLog, cpuProfile: *cpuProfile, codeDir: *codeDir, tinyCode: *tinyCode, plans: max(*plans, 1), skipUpdate: *skipUpdate, freshProviders: *freshProviders, firstPlan: *firstPlan, launched: *launched}
+		terraform: *terraform, bin: *bin, tfe: *tfeProvider, providerLog: *providerLog, cpuProfile: *cpuProfile, codeDir: *codeDir, tinyCode: *tinyCode, plans: max(*plans, 1), skipUpdate: *skipUpdate, freshProviders: *freshProviders, firstPlan: *firstPlan, launched: *launched, seedState: *seedState, seedCheck: *seedCheck}
 	err := func() error {
 		for _, l := range strings.Split(*latencies, ",") {
 			latency, err := time.ParseDuration(strings.TrimSpace(l))
@@ -100,7 +106,7 @@ func main() {
 type options struct {
 	n, rateLimit, parallelism, runs, plans       int
 	skipUpdate, freshProviders, firstPlan        bool
-	launched                                     bool
+	launched, seedState, seedCheck               bool
 	latency                                      time.Duration
 	types                                        []string
 	terraform, bin, tfe, providerLog, cpuProfile string
@@ -122,6 +128,7 @@ type bench struct {
 	vars                                             map[string]string
 	teams                                            []string // made for team_access, one grant each
 	code                                             string   // the policies' code: v0/, v1/ and policies.json (writeCode)
+	pols                                             []benchPolicy
 }
 
 // result is one phase of one run.
@@ -216,7 +223,7 @@ func run(ctx context.Context, o options) error {
 	default:
 		pols = generateCode(o.n)
 	}
-	b.code = filepath.Join(work, "code")
+	b.code, b.pols = filepath.Join(work, "code"), pols
 	if err := writeCode(b.code, pols); err != nil {
 		return err
 	}
@@ -256,6 +263,9 @@ func run(ctx context.Context, o options) error {
 		if !ok {
 			return fmt.Errorf("unknown type %q", typ)
 		}
+		if o.seedState && (cfg.seedPrefix == "" || o.tfe != "") {
+			return fmt.Errorf("-seed-state: %s with tfgov alone only (-types policy_inline, policy_lean or policy_source, no -tfe)", typ)
+		}
 		if cfg.setup != nil {
 			if err := cfg.setup(ctx, b, o.n); err != nil {
 				return fmt.Errorf("%s setup: %w", typ, err)
@@ -267,7 +277,7 @@ func run(ctx context.Context, o options) error {
 		}
 		for _, v := range variants {
 			for _, ph := range phases {
-				if k := (key{typ, v, ph.name}); !slices.Contains(order, k) {
+				if k := (key{typ, v, ph.name}); !slices.Contains(order, k) && (ph.name != "create" || !o.seedState) {
 					order = append(order, k)
 				}
 			}
@@ -296,6 +306,22 @@ func run(ctx context.Context, o options) error {
 						render = cfg.tfe
 					}
 					b.dir = filepath.Join(work, fmt.Sprintf("%s-%s-%d", typ, v, r))
+					if ph.name == "create" && o.seedState {
+						start := time.Now()
+						applied, err := b.seed(ctx, typ, cfg.seedPrefix, o.n, render)
+						if err != nil {
+							return err
+						}
+						if o.seedCheck {
+							fields, err := b.checkSeed(ctx, typ, o.n, applied)
+							if err != nil {
+								return err
+							}
+							fmt.Printf("-seed-check: terraform apply -refresh-only changed the %d seeded instances only where it changed the %d applied ones (%s)\n", o.n-applied, applied, fields)
+						}
+						fmt.Printf("%-15s %-8s create (seeded, not measured) %4d: %d by terraform apply, %d through the API, in %.1fs\n", typ, v, r+1, applied, o.n-applied, time.Since(start).Seconds())
+						continue
+					}
 					if err := os.WriteFile(filepath.Join(b.dir, "main.tf"), []byte(render(b, o.n, ph.version)), 0o644); err != nil {
 						return err
 					}
@@ -615,6 +641,7 @@ func (b *bench) stats() (map[string]int, int, error) {
 type benchConfig struct {
 	setup       func(ctx context.Context, b *bench, n int) error
 	config, tfe func(b *bench, n, version int) string
+	seedPrefix  string // the policies' name prefix, for -seed-state; empty: not supported
 }
 
 const header = `terraform {
@@ -706,18 +733,21 @@ var configs = map[string]benchConfig{
 		},
 	},
 	"policy_inline": {
+		seedPrefix: "bench-inl-",
 		config: func(b *bench, n, v int) string {
 			return header + policyConfig(b, "tfgov_policy", "bench-inl-", "content", n, v, "")
 		},
 		tfe: tfePolicy,
 	},
 	"policy_lean": {
+		seedPrefix: "bench-wo0-",
 		config: func(b *bench, n, v int) string {
 			return header + policyConfig(b, "tfgov_policy", "bench-wo0-", "content_wo", n, v, "")
 		},
 		tfe: tfePolicy,
 	},
 	"policy_source": {
+		seedPrefix: "bench-src-",
 		config: func(b *bench, n, v int) string {
 			return header + policyConfig(b, "tfgov_policy", "bench-src-", "source", n, v, "")
 		},
