@@ -153,7 +153,7 @@ type scenario struct {
 	net           scenNetwork    // suite_scenario_interrupt_test.go
 	interruptNext *scenInterrupt // armed for the next terraform command
 	lastInterrupt *scenInterrupt
-	refs      scenRefs      // suite_scenario_refs_test.go
+	refs          scenRefs // suite_scenario_refs_test.go
 }
 
 func newScenario(t *testing.T, rt *rapid.T) *scenario {
