@@ -174,6 +174,7 @@ func (m *scenario) checkOnlyPlanned(rt *rapid.T, changes map[string]planChange, 
 	m.checkModulesOnlyPlanned(rt, changed, pre, post)
 	m.checkProjectsOnlyPlanned(rt, changes, atPlan, pre, post)
 	m.checkPolicySetsApplied(rt, changes, atPlan, pre, post)
+	m.checkOrgsOnlyPlanned(rt, changed, pre, post)
 }
 
 // grantAddr is the address of the configuration's grant for key k, or

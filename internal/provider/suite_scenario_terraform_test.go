@@ -62,6 +62,7 @@ func (m *scenario) terraform(rt *rapid.T, args ...string) tfRun {
 		m.planDiags = r.diags
 	}
 	m.logf(rt, "terraform %s: exit %d %s", strings.Join(args, " "), code, strings.Join(r.diags, " | "))
+	m.checkTokenModel(rt, args, r, state)
 	m.sb.srv.ClearFaults()
 	if code != 0 {
 		m.uncertain = true
@@ -158,6 +159,7 @@ func (m *scenario) afterApply(rt *rapid.T, before map[string]string, r tfRun, ho
 	m.checkNoTakeover(rt, before, after, m.imports)
 	m.checkKept(rt, before, after, svc, r)
 	m.checkNoTwins(rt, svc, after)
+	m.checkOrgs(rt, after, svc, r.code == 0 && holds)
 	if r.code == 0 {
 		m.uncertain = false
 		clear(m.imports)
@@ -269,6 +271,7 @@ type scenService struct {
 	deps          map[string]scenDepOnService      // by version, for the versions that exist
 	projectGrants map[string]scenGrant             // prj's, by team ID
 	sets          map[string]scenSetOnService      // policy sets, by name
+	org2          map[string]scenPolicyOnService   // the second organization's policies, by name
 	ids           map[string]bool                  // every ID above
 }
 
@@ -327,6 +330,7 @@ func (m *scenario) snapshot(rt *rapid.T) scenService {
 	m.snapshotRuns(rt, &s)
 	m.snapshotProjects(rt, &s)
 	m.snapshotPolicySets(rt, &s)
+	m.snapshotOrgs(rt, &s)
 	return s
 }
 

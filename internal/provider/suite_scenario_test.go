@@ -148,6 +148,7 @@ type scenario struct {
 	prj       scenProjects  // suite_scenario_projects_test.go
 	pset      scenPolicySet // suite_scenario_policy_sets_test.go
 	planDiags []string      // the last plan's diagnostics
+	orgs      scenOrgs      // suite_scenario_orgs_test.go
 }
 
 func newScenario(t *testing.T, rt *rapid.T) *scenario {
@@ -219,6 +220,7 @@ func newScenario(t *testing.T, rt *rapid.T) *scenario {
 	m.pool, err = c.AgentPools.Create(ctx, m.org, tfe.AgentPoolCreateOptions{Name: tfe.String("pool")})
 	m.must(rt, err)
 	m.setupProjects(rt)
+	m.setupOrgs(rt)
 	m.writeConfig(rt)
 	return m
 }
@@ -293,6 +295,11 @@ func (m *scenario) actions() map[string]func(*rapid.T) {
 		"RefreshOnly":         m.refreshOnly,
 		"Reimport":            m.reimport,
 		"Service":             m.service,
+		"Token":               m.switchToken,
+		"SavedPlanToken":      m.savedPlanToken,
+		"EditOrgPolicy":       m.editOrgPolicy,
+		"OutsideOrg":          m.outsideOrg,
+		"AdoptOrg":            m.adoptOrg,
 	}
 	only := os.Getenv("TFGOV_SCENARIO_ACTIONS")
 	if only == "" {
