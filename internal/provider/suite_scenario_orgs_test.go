@@ -112,7 +112,7 @@ func (m *scenario) savedPlanToken(rt *rapid.T) {
 // organization, or the lookups by name.
 func (m *scenario) editOrgPolicy(rt *rapid.T) {
 	if rapid.IntRange(0, 4).Draw(rt, "lookup?") == 0 {
-		m.orgs.lookup = rapid.IntRange(-1, scenPolicies-1).Draw(rt, "lookup")
+		m.orgs.lookup = rapid.IntRange(-1, scenOrg2Policies-1).Draw(rt, "lookup")
 		m.logf(rt, "edit: lookups by name of p%d in each organization (-1: none)", m.orgs.lookup)
 		m.writeConfig(rt)
 		return
@@ -351,7 +351,7 @@ func (m *scenario) checkOrgsShow(rt *rapid.T, changes map[string]planChange, svc
 }
 
 // permissionDiag matches a diagnostic that says the token may not see or do something.
-var permissionDiag = regexp.MustCompile(`(?i)permission|API token|cannot see|not visible|404`)
+var permissionDiag = regexp.MustCompile(`(?i)permission|may not|cannot see|cannot be refreshed|not visible`)
 
 // checkTokenModel judges a plan by what the token's kind may see and do:
 // one that fails naming a permission must be one the kind lacks (the
