@@ -9,6 +9,7 @@ import (
 	"regexp"
 	"slices"
 	"strings"
+	"testing"
 
 	tfe "github.com/hashicorp/go-tfe"
 	"pgregory.net/rapid"
@@ -351,7 +352,7 @@ func (m *scenario) checkOrgsShow(rt *rapid.T, changes map[string]planChange, svc
 }
 
 // permissionDiag matches a diagnostic that says the token may not see or do something.
-var permissionDiag = regexp.MustCompile(`(?i)permission|may not|cannot see|cannot be refreshed|not visible`)
+var permissionDiag = regexp.MustCompile(`(?i)permission|may not|cannot see|cannot be refreshed|not visible|needs "`)
 
 // checkTokenModel judges a plan by what the token's kind may see and do:
 // one that fails naming a permission must be one the kind lacks (the
@@ -378,20 +379,63 @@ func (m *scenario) checkTokenModel(rt *rapid.T, args []string, r tfRun, before m
 		lowered = lowered || v
 	}
 	for _, d := range r.diags {
-		if !permissionDiag.MatchString(d) {
-			continue
+		if what := m.unexpectedRefusal(d, held, lowered); what != "" {
+			m.fail(rt, "token model: "+what, "token model: the %s token (lowered on ops: %v): %s: %s", m.orgs.kind, m.lowered, what, d)
 		}
-		switch {
-		case strings.Contains(d, m.orgs.name):
-			if m.seesSecond() {
-				m.fail(rt, "token model: a user of both organizations refused in the second", "token model: the %s token may manage the second organization's policies, yet: %s", m.orgs.kind, d)
-			}
-		case strings.Contains(d, `View all workspaces`) && m.orgs.kind != "user":
-		case lowered && !m.actsAsOwner():
-		case !held && !m.seesSecond() && len(m.orgs.policies) > 0:
-			// A create in the second organization, refused by a token of the first.
-		default:
-			m.fail(rt, "token model: a plan refused a permission the token holds", "token model: the %s token (lowered on ops: %v) holds every permission this plan needs, yet: %s", m.orgs.kind, m.lowered, d)
+	}
+}
+
+// unexpectedRefusal is "" when a plan's diagnostic d names no permission
+// or one the token's kind lacks, else what is wrong.
+func (m *scenario) unexpectedRefusal(d string, held, lowered bool) string {
+	if !permissionDiag.MatchString(d) {
+		return ""
+	}
+	switch {
+	case strings.Contains(d, m.orgs.name):
+		if m.seesSecond() {
+			return "a user of both organizations refused in the second"
+		}
+	case strings.Contains(d, `View all workspaces`) && m.orgs.kind != "user":
+	case lowered && !m.actsAsOwner():
+	case !held && !m.seesSecond() && len(m.orgs.policies) > 0:
+		// A create in the second organization, refused by a token of the first.
+	default:
+		return "a plan refused a permission the token holds"
+	}
+	return ""
+}
+
+// TestScenario_tokenModel: the machine's token model takes a refusal for
+// expected only where the token's kind lacks the permission.
+func TestScenario_tokenModel(t *testing.T) {
+	const (
+		second = `Cannot refresh policy: Policy pol-1 cannot be refreshed: organization scen2 was not found. It was deleted, or the API token belongs to no team of its organization`
+		view   = `Policy set needs "View all workspaces": Policy set "s0": the API token is not proven to see every workspace`
+		manage = `Cannot refresh policy: organization scen exists, but the API token may not list its policies: it needs the organization's "Manage policies" permission`
+		lookup = `Error reading policy: Organization scen2 has no policy named "p2": its policies, which the API token may list, do not include it.`
+	)
+	for _, tc := range []struct {
+		kind, diag    string
+		held, lowered bool
+		want          bool // unexpected
+	}{
+		{"team", second, true, false, false},
+		{"organization", second, true, false, false},
+		{"user", second, true, false, true},
+		{"user", lookup, true, false, false},
+		{"team", view, false, false, false},
+		{"owners", view, false, false, false},
+		{"user", view, false, false, true},
+		{"team", manage, false, true, false},
+		{"user", manage, false, true, false},
+		{"team", manage, false, false, true},
+		{"owners", manage, false, true, true},
+		{"organization", manage, false, true, true},
+	} {
+		m := &scenario{orgs: scenOrgs{name: "scen2", kind: tc.kind}}
+		if got := m.unexpectedRefusal(tc.diag, tc.held, tc.lowered) != ""; got != tc.want {
+			t.Errorf("%s token, held %v, lowered %v: unexpected(%q) = %v, want %v", tc.kind, tc.held, tc.lowered, tc.diag, got, tc.want)
 		}
 	}
 }
