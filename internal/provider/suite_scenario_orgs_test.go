@@ -193,7 +193,7 @@ func (m *scenario) outsideOrg(rt *rapid.T) {
 			rt.Skip("a policy of that name exists")
 		}
 		p, err := m.owner.Policies.Create(ctx, org, tfe.PolicyCreateOptions{Name: tfe.String(name), Kind: tfe.Sentinel,
-			Enforce: []*tfe.EnforcementOptions{{Path: tfe.String(name + ".sentinel"), Mode: tfe.EnforcementMode(tfe.EnforcementAdvisory)}}})
+			EnforcementLevel: tfe.EnforcementMode(tfe.EnforcementAdvisory)})
 		m.must(rt, err)
 		m.must(rt, m.owner.Policies.Upload(ctx, p.ID, []byte("# outside\nmain = rule { false }\n")))
 		m.foreign[p.ID] = true
