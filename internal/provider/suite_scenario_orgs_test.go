@@ -49,6 +49,7 @@ type scenOrgs struct {
 	policies map[int]scenOrgPolicy
 	hidden   map[int]bool // code uploaded outside behind a proof, as scenario.hidden
 	lookup   int          // -1: none; else data sources of policy pN by name in each organization
+	set      bool         // tfgov_policy_set o2_s0, named s0 as the first's, global
 }
 
 // setupOrgs makes the second organization, user dev and the tokens, all
@@ -62,7 +63,7 @@ func (m *scenario) setupOrgs(rt *rapid.T) {
 	_, err := m.owner.Organizations.Create(ctx, tfe.OrganizationCreateOptions{Name: tfe.String(o.name), Email: tfe.String("acc-owner@" + o.name + ".invalid")})
 	m.must(rt, err)
 	ops2, err := m.owner.Teams.Create(ctx, o.name, tfe.TeamCreateOptions{Name: tfe.String("ops"), Visibility: tfe.String("organization"),
-		OrganizationAccess: &tfe.OrganizationAccessOptions{ManagePolicies: tfe.Bool(true)}})
+		OrganizationAccess: &tfe.OrganizationAccessOptions{ManagePolicies: tfe.Bool(true), ReadWorkspaces: tfe.Bool(true)}})
 	m.must(rt, err)
 	viewers, err := m.owner.Teams.Create(ctx, m.org, tfe.TeamCreateOptions{Name: tfe.String("viewers"), Visibility: tfe.String("organization"),
 		OrganizationAccess: &tfe.OrganizationAccessOptions{ReadWorkspaces: tfe.Bool(true)}})
@@ -112,7 +113,13 @@ func (m *scenario) savedPlanToken(rt *rapid.T) {
 // editOrgPolicy adds, removes or changes a policy of the second
 // organization, or the lookups by name.
 func (m *scenario) editOrgPolicy(rt *rapid.T) {
-	if rapid.IntRange(0, 4).Draw(rt, "lookup?") == 0 {
+	switch rapid.IntRange(0, 5).Draw(rt, "what") {
+	case 0:
+		m.orgs.set = !m.orgs.set
+		m.logf(rt, "edit: the second organization's policy set o2_s0 (s0, global): %v", m.orgs.set)
+		m.writeConfig(rt)
+		return
+	case 1:
 		m.orgs.lookup = rapid.IntRange(-1, scenOrg2Policies-1).Draw(rt, "lookup")
 		m.logf(rt, "edit: lookups by name of p%d in each organization (-1: none)", m.orgs.lookup)
 		m.writeConfig(rt)
@@ -146,6 +153,9 @@ func (m *scenario) writeOrgs(b *strings.Builder) {
 		fmt.Fprintf(b, "resource \"tfgov_policy\" \"o2_%s\" {\n  organization = %q\n  name = %q\n  enforcement_level = %q\n  content = %q\n}\n",
 			name, m.orgs.name, name, p.level, p.code(name))
 	}
+	if m.orgs.set {
+		fmt.Fprintf(b, "resource \"tfgov_policy_set\" \"o2_s0\" {\n  organization = %q\n  name = \"s0\"\n  scope = { global = true }\n}\n", m.orgs.name)
+	}
 	if i := m.orgs.lookup; i >= 0 {
 		name := fmt.Sprintf("p%d", i)
 		dep := func(addr string) string {
@@ -173,6 +183,13 @@ func (m *scenario) snapshotOrgs(rt *rapid.T, s *scenService) {
 		s.org2[p.Name] = scenPolicyOnService{id: p.ID, level: string(p.EnforcementLevel), code: code}
 		s.ids[p.ID] = true
 	}
+	s.org2Sets = map[string]string{}
+	l, err := m.owner.PolicySets.List(m.ctx, m.orgs.name, &tfe.PolicySetListOptions{ListOptions: tfe.ListOptions{PageSize: 100}})
+	m.must(rt, err)
+	for _, ps := range l.Items {
+		s.org2Sets[ps.Name] = ps.ID
+		s.ids[ps.ID] = true
+	}
 }
 
 // outsideOrg writes with the owner's token in the second organization, or
@@ -182,7 +199,16 @@ func (m *scenario) outsideOrg(rt *rapid.T) {
 	defer m.setFaultsAside(rt)()
 	svc := m.snapshot(rt)
 	ctx := m.ctx
-	kind := rapid.SampledFrom([]string{"create", "create in first", "delete", "patch", "upload"}).Draw(rt, "outside in second")
+	kind := rapid.SampledFrom([]string{"create", "create in first", "delete", "patch", "upload", "delete set"}).Draw(rt, "outside in second")
+	if kind == "delete set" {
+		id, ok := svc.org2Sets["s0"]
+		if !ok {
+			rt.Skip("no policy set in the second organization")
+		}
+		m.must(rt, m.owner.PolicySets.Delete(ctx, id))
+		m.logf(rt, "outside: delete policy set s0 of the second organization (%s)", id)
+		return
+	}
 	if kind == "create" || kind == "create in first" {
 		org, have := m.orgs.name, svc.org2
 		if kind == "create in first" {
@@ -262,6 +288,10 @@ func (m *scenario) adoptOrg(rt *rapid.T) {
 // configured (4).
 func (m *scenario) checkOrgs(rt *rapid.T, state map[string]string, svc scenService, holds bool) {
 	for addr, id := range state {
+		if strings.HasPrefix(addr, "tfgov_policy_set.") {
+			m.checkSetOrg(rt, addr, id, svc, holds)
+			continue
+		}
 		name, second := strings.CutPrefix(strings.TrimPrefix(addr, "tfgov_policy."), "o2_")
 		if !strings.HasPrefix(addr, "tfgov_policy.") {
 			continue
@@ -294,6 +324,9 @@ func (m *scenario) checkOrgs(rt *rapid.T, state map[string]string, svc scenServi
 			m.fail(rt, "invariant 4: the second organization's "+name+"'s code", "invariant 4: the second organization's %s's code is %q, the configuration's %q", name, got.code, p.code(name))
 		}
 	}
+	if _, ok := svc.org2Sets["s0"]; m.orgs.set && !ok {
+		m.fail(rt, "invariant 4: the second organization's s0 missing", "invariant 4: the apply succeeded, but the second organization has no policy set s0")
+	}
 	if i := m.orgs.lookup; i >= 0 {
 		name := fmt.Sprintf("p%d", i)
 		outs := m.readOutputs(rt)
@@ -301,6 +334,24 @@ func (m *scenario) checkOrgs(rt *rapid.T, state map[string]string, svc scenServi
 			m.fail(rt, "organizations: a lookup by name found another organization's policy", "organizations: the lookups of %s found %q (first) and %q (second); the service's are %q and %q",
 				name, outs["first"], outs["second"], svc.policies[name].id, svc.org2[name].id)
 		}
+	}
+}
+
+// checkSetOrg: a policy set's address holds its own organization's set,
+// never the other's of the same name (8).
+func (m *scenario) checkSetOrg(rt *rapid.T, addr, id string, svc scenService, holds bool) {
+	own, other := map[string]string{}, svc.org2Sets
+	for name, set := range svc.sets {
+		own[name] = set.id
+	}
+	if addr == "tfgov_policy_set.o2_s0" {
+		own, other = other, own
+	}
+	if slices.Contains(slices.Collect(maps.Values(other)), id) {
+		m.fail(rt, "organizations: a policy set address holds the other organization's set", "organizations: %s holds %s, a set of the other organization", addr, id)
+	}
+	if got, ok := own["s0"]; ok && holds && got != id {
+		m.fail(rt, "organizations: a policy set address holds another set than its name's", "organizations: %s holds %s, but its organization's s0 is %s", addr, id, got)
 	}
 }
 
@@ -328,6 +379,9 @@ func (m *scenario) checkOrgsOnlyPlanned(rt *rapid.T, changed func(string) bool, 
 			m.fail(rt, "invariant 1: the second organization's "+name+" changed unplanned", "invariant 1: the second organization's policy %s changed in the apply (%+v -> %+v), which its plan did not show", name, p, q)
 		}
 	}
+	if pre.org2Sets["s0"] != post.org2Sets["s0"] && !changed("tfgov_policy_set.o2_s0") {
+		m.fail(rt, "invariant 1: the second organization's s0 changed unplanned", "invariant 1: the second organization's policy set s0 went from %q to %q in the apply, which its plan did not show", pre.org2Sets["s0"], post.org2Sets["s0"])
+	}
 	for name := range post.org2 {
 		if _, ok := pre.org2[name]; !ok && !changed("tfgov_policy.o2_"+name) {
 			m.fail(rt, "invariant 1: the second organization's "+name+" created unplanned", "invariant 1: the apply created the second organization's policy %s, which its plan did not show", name)
@@ -338,6 +392,9 @@ func (m *scenario) checkOrgsOnlyPlanned(rt *rapid.T, changed func(string) bool, 
 // checkOrgsShow: a change made outside to a policy of the second
 // organization is shown by the next plan (5).
 func (m *scenario) checkOrgsShow(rt *rapid.T, changes map[string]planChange, svc scenService) {
+	if c, ok := changes["tfgov_policy_set.o2_s0"]; m.orgs.set && svc.org2Sets["s0"] == "" && (!ok || c.noop()) {
+		m.fail(rt, "invariant 5: the plan does not show tfgov_policy_set.o2_s0", "invariant 5: the second organization has no policy set s0, and the plan shows no change of tfgov_policy_set.o2_s0")
+	}
 	for i, p := range m.orgs.policies {
 		name := fmt.Sprintf("p%d", i)
 		addr := "tfgov_policy.o2_" + name
@@ -366,7 +423,7 @@ func (m *scenario) checkTokenModel(rt *rapid.T, args []string, r tfRun, before m
 	}
 	held := false
 	for addr := range before {
-		held = held || strings.HasPrefix(addr, "tfgov_policy.o2_")
+		held = held || strings.Contains(addr, ".o2_")
 	}
 	if r.code == 0 {
 		if held && !m.seesSecond() {

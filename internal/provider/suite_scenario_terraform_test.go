@@ -272,6 +272,7 @@ type scenService struct {
 	projectGrants map[string]scenGrant             // prj's, by team ID
 	sets          map[string]scenSetOnService      // policy sets, by name
 	org2          map[string]scenPolicyOnService   // the second organization's policies, by name
+	org2Sets      map[string]string                // the second organization's policy sets: name -> ID
 	ids           map[string]bool                  // every ID above
 }
 
