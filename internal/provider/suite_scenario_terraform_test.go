@@ -24,6 +24,7 @@ type tfRun struct {
 	out   string
 	code  int
 	diags []string // the diagnostics' summary and detail
+	errs  []string // the error diagnostics' among them
 	// blames is set by an error of Terraform's that blames the provider
 	// (an inconsistent or invalid plan or result).
 	blames bool
@@ -47,6 +48,9 @@ func (m *scenario) terraform(rt *rapid.T, args ...string) tfRun {
 		}
 		if json.Unmarshal(sc.Bytes(), &line) == nil && line.Type == "diagnostic" && line.Diagnostic.Summary != "Provider development overrides are in effect" {
 			r.diags = append(r.diags, line.Diagnostic.Summary+": "+line.Diagnostic.Detail)
+			if line.Diagnostic.Severity == "error" {
+				r.errs = append(r.errs, line.Diagnostic.Summary+": "+line.Diagnostic.Detail)
+			}
 			if line.Diagnostic.Severity == "error" && (strings.HasPrefix(line.Diagnostic.Summary, "Provider produced") || strings.Contains(line.Diagnostic.Detail, "bug in the provider")) {
 				r.blames = r.blames || !m.documentedStop(line.Diagnostic.Detail, exclusiveInState) && !documentedProjectStop(line.Diagnostic.Detail, prjInState) && !m.documentedSetStop(line.Diagnostic.Detail)
 			}
