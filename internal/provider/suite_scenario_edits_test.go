@@ -177,6 +177,7 @@ resource "tfgov_policy_upload" %[1]q {
 	m.writeRun(&b)
 	m.writeProjects(&b)
 	m.writePolicySets(rt, &b)
+	m.writeOrgs(&b)
 	// An import block stays while its address is in the configuration; an
 	// object whose address leaves first was forgotten by the user (state
 	// rm), and is theirs now: no invariant counts it.

@@ -26,8 +26,13 @@ func (m *scenario) checkPlanCreates(rt *rapid.T, state map[string]string, change
 // checkKept: every object the state held is still in state, gone from
 // the service, or named by a diagnostic (3).
 func (m *scenario) checkKept(rt *rapid.T, before, after map[string]string, svc scenService, r tfRun) {
+	// An object an import moved to another address is still in state.
+	held := map[string]bool{}
+	for _, id := range after {
+		held[id] = true
+	}
 	for addr, id := range before {
-		if after[addr] == id || !svc.ids[id] || m.named[id] || strings.HasPrefix(addr, "tfgov_workspace_team_access_exclusive.") {
+		if after[addr] == id || held[id] || !svc.ids[id] || m.named[id] || strings.HasPrefix(addr, "tfgov_workspace_team_access_exclusive.") {
 			continue
 		}
 		// Destroying a test run only forgets it (the API cannot delete runs).
@@ -174,6 +179,7 @@ func (m *scenario) checkOnlyPlanned(rt *rapid.T, changes map[string]planChange, 
 	m.checkModulesOnlyPlanned(rt, changed, pre, post)
 	m.checkProjectsOnlyPlanned(rt, changes, atPlan, pre, post)
 	m.checkPolicySetsApplied(rt, changes, atPlan, pre, post)
+	m.checkOrgsOnlyPlanned(rt, changed, pre, post)
 }
 
 // grantAddr is the address of the configuration's grant for key k, or

@@ -401,6 +401,7 @@ func (m *scenario) checkShows(rt *rapid.T, changes map[string]planChange, svc sc
 	m.checkFleetShows(rt, changes, svc)
 	m.checkProjectsShow(rt, changes, svc)
 	m.checkPolicySetsShow(rt, changes, svc)
+	m.checkOrgsShow(rt, changes, svc)
 	shows := func(addr string) bool { c, ok := changes[addr]; return ok && !c.noop() }
 	must := func(addr, what string, args ...any) {
 		if !shows(addr) {

@@ -24,6 +24,7 @@ type tfRun struct {
 	out   string
 	code  int
 	diags []string // the diagnostics' summary and detail
+	errs  []string // the error diagnostics' among them
 	// blames is set by an error of Terraform's that blames the provider
 	// (an inconsistent or invalid plan or result).
 	blames bool
@@ -47,6 +48,9 @@ func (m *scenario) terraform(rt *rapid.T, args ...string) tfRun {
 		}
 		if json.Unmarshal(sc.Bytes(), &line) == nil && line.Type == "diagnostic" && line.Diagnostic.Summary != "Provider development overrides are in effect" {
 			r.diags = append(r.diags, line.Diagnostic.Summary+": "+line.Diagnostic.Detail)
+			if line.Diagnostic.Severity == "error" {
+				r.errs = append(r.errs, line.Diagnostic.Summary+": "+line.Diagnostic.Detail)
+			}
 			if line.Diagnostic.Severity == "error" && (strings.HasPrefix(line.Diagnostic.Summary, "Provider produced") || strings.Contains(line.Diagnostic.Detail, "bug in the provider")) {
 				r.blames = r.blames || !m.documentedStop(line.Diagnostic.Detail, exclusiveInState) && !documentedProjectStop(line.Diagnostic.Detail, prjInState) && !m.documentedSetStop(line.Diagnostic.Detail)
 			}
@@ -64,6 +68,7 @@ func (m *scenario) terraform(rt *rapid.T, args ...string) tfRun {
 	m.checkRefLookups(rt, args, r)
 	m.dropMissingImportTargets(rt, r)
 	m.logf(rt, "terraform %s: exit %d %s", strings.Join(args, " "), code, strings.Join(r.diags, " | "))
+	m.checkTokenModel(rt, args, r, state)
 	m.sb.srv.ClearFaults()
 	if code != 0 {
 		m.uncertain = true
@@ -160,6 +165,7 @@ func (m *scenario) afterApply(rt *rapid.T, before map[string]string, r tfRun, ho
 	m.checkNoTakeover(rt, before, after, m.imports)
 	m.checkKept(rt, before, after, svc, r)
 	m.checkNoTwins(rt, svc, after)
+	m.checkOrgs(rt, after, svc, r.code == 0 && holds)
 	if r.code == 0 {
 		m.uncertain = false
 		clear(m.imports)
@@ -271,6 +277,8 @@ type scenService struct {
 	deps          map[string]scenDepOnService      // by version, for the versions that exist
 	projectGrants map[string]scenGrant             // prj's, by team ID
 	sets          map[string]scenSetOnService      // policy sets, by name
+	org2          map[string]scenPolicyOnService   // the second organization's policies, by name
+	org2Sets      map[string]string                // the second organization's policy sets: name -> ID
 	ids           map[string]bool                  // every ID above
 }
 
@@ -332,6 +340,7 @@ func (m *scenario) snapshot(rt *rapid.T) scenService {
 	m.snapshotRuns(rt, &s)
 	m.snapshotProjects(rt, &s)
 	m.snapshotPolicySets(rt, &s)
+	m.snapshotOrgs(rt, &s)
 	return s
 }
 

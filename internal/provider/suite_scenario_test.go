@@ -154,6 +154,7 @@ type scenario struct {
 	interruptNext *scenInterrupt // armed for the next terraform command
 	lastInterrupt *scenInterrupt
 	refs          scenRefs // suite_scenario_refs_test.go
+	orgs          scenOrgs // suite_scenario_orgs_test.go
 }
 
 func newScenario(t *testing.T, rt *rapid.T) *scenario {
@@ -226,6 +227,7 @@ func newScenario(t *testing.T, rt *rapid.T) *scenario {
 	m.must(rt, err)
 	m.setupProjects(rt)
 	m.drawRefs(rt)
+	m.setupOrgs(rt)
 	m.writeConfig(rt)
 	return m
 }
@@ -304,6 +306,11 @@ func (m *scenario) actions() map[string]func(*rapid.T) {
 		"CtrlC":               m.interrupt, // early in the sorted alphabet: rapid draws early names more often
 		"Network":             m.network,
 		"Generate":            m.generate, // suite_scenario_generate_test.go
+		"Token":               m.switchToken,
+		"SavedPlanToken":      m.savedPlanToken,
+		"EditOrgPolicy":       m.editOrgPolicy,
+		"OutsideOrg":          m.outsideOrg,
+		"AdoptOrg":            m.adoptOrg,
 	}
 	only := os.Getenv("TFGOV_SCENARIO_ACTIONS")
 	if only == "" {
