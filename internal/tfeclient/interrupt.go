@@ -104,6 +104,99 @@ func carryWrites(c *tfe.Client) {
 	c.TestVariables = carriedTestVariables{c.TestVariables}
 	c.ConfigurationVersions = carriedConfigurationVersions{c.ConfigurationVersions}
 	c.TeamProjectAccess = carriedTeamProjectAccess{c.TeamProjectAccess}
+	c.PolicySets = carriedPolicySets{c.PolicySets}
+	c.PolicySetParameters = carriedPolicySetParameters{c.PolicySetParameters}
+	c.PolicySetVersions = carriedPolicySetVersions{c.PolicySetVersions}
+}
+
+type carriedPolicySets struct{ tfe.PolicySets }
+
+func (a carriedPolicySets) Create(ctx context.Context, org string, o tfe.PolicySetCreateOptions) (*tfe.PolicySet, error) {
+	return CarriedValue(ctx, func(ctx context.Context) (*tfe.PolicySet, error) { return a.PolicySets.Create(ctx, org, o) })
+}
+
+func (a carriedPolicySets) Update(ctx context.Context, id string, o tfe.PolicySetUpdateOptions) (*tfe.PolicySet, error) {
+	return CarriedValue(ctx, func(ctx context.Context) (*tfe.PolicySet, error) { return a.PolicySets.Update(ctx, id, o) })
+}
+
+func (a carriedPolicySets) Delete(ctx context.Context, id string) error {
+	return Carried(ctx, func(ctx context.Context) error { return a.PolicySets.Delete(ctx, id) })
+}
+
+func (a carriedPolicySets) AddPolicies(ctx context.Context, id string, o tfe.PolicySetAddPoliciesOptions) error {
+	return Carried(ctx, func(ctx context.Context) error { return a.PolicySets.AddPolicies(ctx, id, o) })
+}
+
+func (a carriedPolicySets) RemovePolicies(ctx context.Context, id string, o tfe.PolicySetRemovePoliciesOptions) error {
+	return Carried(ctx, func(ctx context.Context) error { return a.PolicySets.RemovePolicies(ctx, id, o) })
+}
+
+func (a carriedPolicySets) AddWorkspaces(ctx context.Context, id string, o tfe.PolicySetAddWorkspacesOptions) error {
+	return Carried(ctx, func(ctx context.Context) error { return a.PolicySets.AddWorkspaces(ctx, id, o) })
+}
+
+func (a carriedPolicySets) RemoveWorkspaces(ctx context.Context, id string, o tfe.PolicySetRemoveWorkspacesOptions) error {
+	return Carried(ctx, func(ctx context.Context) error { return a.PolicySets.RemoveWorkspaces(ctx, id, o) })
+}
+
+func (a carriedPolicySets) AddWorkspaceExclusions(ctx context.Context, id string, o tfe.PolicySetAddWorkspaceExclusionsOptions) error {
+	return Carried(ctx, func(ctx context.Context) error { return a.PolicySets.AddWorkspaceExclusions(ctx, id, o) })
+}
+
+func (a carriedPolicySets) RemoveWorkspaceExclusions(ctx context.Context, id string, o tfe.PolicySetRemoveWorkspaceExclusionsOptions) error {
+	return Carried(ctx, func(ctx context.Context) error { return a.PolicySets.RemoveWorkspaceExclusions(ctx, id, o) })
+}
+
+func (a carriedPolicySets) AddProjects(ctx context.Context, id string, o tfe.PolicySetAddProjectsOptions) error {
+	return Carried(ctx, func(ctx context.Context) error { return a.PolicySets.AddProjects(ctx, id, o) })
+}
+
+func (a carriedPolicySets) RemoveProjects(ctx context.Context, id string, o tfe.PolicySetRemoveProjectsOptions) error {
+	return Carried(ctx, func(ctx context.Context) error { return a.PolicySets.RemoveProjects(ctx, id, o) })
+}
+
+func (a carriedPolicySets) AddProjectExclusions(ctx context.Context, id string, o tfe.PolicySetAddProjectExclusionsOptions) error {
+	return Carried(ctx, func(ctx context.Context) error { return a.PolicySets.AddProjectExclusions(ctx, id, o) })
+}
+
+func (a carriedPolicySets) RemoveProjectExclusions(ctx context.Context, id string, o tfe.PolicySetRemoveProjectExclusionsOptions) error {
+	return Carried(ctx, func(ctx context.Context) error { return a.PolicySets.RemoveProjectExclusions(ctx, id, o) })
+}
+
+func (a carriedPolicySets) AddTagSelectors(ctx context.Context, id string, o tfe.PolicySetAddTagSelectorsOptions) error {
+	return Carried(ctx, func(ctx context.Context) error { return a.PolicySets.AddTagSelectors(ctx, id, o) })
+}
+
+func (a carriedPolicySets) RemoveTagSelectors(ctx context.Context, id string, o tfe.PolicySetRemoveTagSelectorsOptions) error {
+	return Carried(ctx, func(ctx context.Context) error { return a.PolicySets.RemoveTagSelectors(ctx, id, o) })
+}
+
+type carriedPolicySetParameters struct{ tfe.PolicySetParameters }
+
+func (a carriedPolicySetParameters) Create(ctx context.Context, set string, o tfe.PolicySetParameterCreateOptions) (*tfe.PolicySetParameter, error) {
+	return CarriedValue(ctx, func(ctx context.Context) (*tfe.PolicySetParameter, error) {
+		return a.PolicySetParameters.Create(ctx, set, o)
+	})
+}
+
+func (a carriedPolicySetParameters) Update(ctx context.Context, set, id string, o tfe.PolicySetParameterUpdateOptions) (*tfe.PolicySetParameter, error) {
+	return CarriedValue(ctx, func(ctx context.Context) (*tfe.PolicySetParameter, error) {
+		return a.PolicySetParameters.Update(ctx, set, id, o)
+	})
+}
+
+func (a carriedPolicySetParameters) Delete(ctx context.Context, set, id string) error {
+	return Carried(ctx, func(ctx context.Context) error { return a.PolicySetParameters.Delete(ctx, set, id) })
+}
+
+type carriedPolicySetVersions struct{ tfe.PolicySetVersions }
+
+func (a carriedPolicySetVersions) Create(ctx context.Context, set string) (*tfe.PolicySetVersion, error) {
+	return CarriedValue(ctx, func(ctx context.Context) (*tfe.PolicySetVersion, error) { return a.PolicySetVersions.Create(ctx, set) })
+}
+
+func (a carriedPolicySetVersions) Upload(ctx context.Context, v tfe.PolicySetVersion, path string) error {
+	return Carried(ctx, func(ctx context.Context) error { return a.PolicySetVersions.Upload(ctx, v, path) })
 }
 
 type carriedTeamProjectAccess struct{ tfe.TeamProjectAccesses }

@@ -181,3 +181,53 @@ func TestCarriedWrites_projectGrant(t *testing.T) {
 		t.Errorf("a project grant's update after the stop: %v, want not sent", err)
 	}
 }
+
+// TestCarriedWrites_policySet: a policy set's create and its parameter's,
+// sent before Terraform's stop, are carried to their answers (the scenario
+// machine's Ctrl-C, STEPS=5000 SEED=5401, left a set the service had made
+// neither in state nor named); a write after the stop is not sent.
+func TestCarriedWrites_policySet(t *testing.T) {
+	t.Parallel()
+	ctx := context.Background()
+	inst := sandbox.StartWithOptions(t, sandbox.Options{Chaos: sandbox.Chaos{Seed: 1, Slow: 1, SlowDelay: 200 * time.Millisecond}})
+	admin, err := tfe.NewClient(&tfe.Config{Address: inst.URL, Token: inst.Token})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := admin.Organizations.Create(ctx, tfe.OrganizationCreateOptions{Name: tfe.String("stop"), Email: tfe.String("o@stop.invalid")}); err != nil {
+		t.Fatal(err)
+	}
+	c, err := tfe.NewClient(&tfe.Config{Address: inst.URL, Token: inst.Token, HTTPClient: &http.Client{
+		Transport: &retryTransport{next: http.DefaultTransport, max: 2, minWait: time.Millisecond, maxWait: time.Millisecond},
+	}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	carryWrites(c)
+	for _, route := range []string{"POST /api/v2/organizations/{org}/policy-sets", "POST /api/v2/policy-sets/{id}/parameters"} {
+		applyCtx, stop := context.WithCancel(ctx)
+		inst.Server.OnRequest(func(r string) {
+			if r == route {
+				stop()
+			}
+		})
+		var set *tfe.PolicySet
+		if route == "POST /api/v2/organizations/{org}/policy-sets" {
+			set, err = c.PolicySets.Create(applyCtx, "stop", tfe.PolicySetCreateOptions{Name: tfe.String("s0"), Kind: tfe.Sentinel})
+		} else {
+			set, err = admin.PolicySets.Create(ctx, "stop", tfe.PolicySetCreateOptions{Name: tfe.String("s1"), Kind: tfe.Sentinel})
+			if err != nil {
+				t.Fatal(err)
+			}
+			_, err = c.PolicySetParameters.Create(applyCtx, set.ID, tfe.PolicySetParameterCreateOptions{Key: tfe.String("k"), Value: tfe.String("v"), Category: tfe.Category(tfe.CategoryPolicySet)})
+		}
+		inst.Server.OnRequest(nil)
+		if err != nil {
+			t.Fatalf("%s sent before the stop: %v; want its answer", route, err)
+		}
+		if _, err := c.PolicySets.Update(applyCtx, set.ID, tfe.PolicySetUpdateOptions{Description: tfe.String("after")}); !errors.As(err, new(*NotSentError)) {
+			t.Errorf("a policy set's update after the stop: %v, want not sent", err)
+		}
+		stop()
+	}
+}
