@@ -35,8 +35,9 @@ func (m *scenario) checkKept(rt *rapid.T, before, after map[string]string, svc s
 		if after[addr] == id || held[id] || !svc.ids[id] || m.named[id] || strings.HasPrefix(addr, "tfgov_workspace_team_access_exclusive.") {
 			continue
 		}
-		// Destroying a test run only forgets it (the API cannot delete runs).
-		if addr == "tfgov_module_test_run.r" && (!m.run.on || after[addr] != "") {
+		// Destroying a test run only forgets it (the API cannot delete runs), also as the first
+		// half of a replace for new triggers that a stop or failure cut short.
+		if addr == "tfgov_module_test_run.r" && (!m.run.on || after[addr] != "" || m.runGen[id] != m.run.gen) {
 			continue
 		}
 		// Destroying an upload leaves its policy's code on the service.

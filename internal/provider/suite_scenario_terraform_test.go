@@ -162,6 +162,9 @@ func (m *scenario) refreshOnly(rt *rapid.T) {
 func (m *scenario) afterApply(rt *rapid.T, before map[string]string, r tfRun, holds bool) {
 	after := m.readState(rt)
 	svc := m.snapshot(rt)
+	if id := after["tfgov_module_test_run.r"]; id != "" && before["tfgov_module_test_run.r"] != id {
+		m.runGen[id] = m.run.gen // the triggers it was made (or imported) for
+	}
 	m.checkNoTakeover(rt, before, after, m.imports)
 	m.checkKept(rt, before, after, svc, r)
 	m.checkNoTwins(rt, svc, after)

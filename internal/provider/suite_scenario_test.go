@@ -145,6 +145,7 @@ type scenario struct {
 	lookup        string   // the tfgov_workspaces filter (scenLookups); "" for none
 	allowEmpty    bool
 	run           scenRun
+	runGen        map[string]int // a test run's ID -> the triggers' generation it was made for
 
 	prj       scenProjects  // suite_scenario_projects_test.go
 	pset      scenPolicySet // suite_scenario_policy_sets_test.go
@@ -171,7 +172,7 @@ func newScenario(t *testing.T, rt *rapid.T) *scenario {
 	m := &scenario{t: t, ctx: ctx, sb: sb, owner: c, org: sb.organization, rc: testCLIConfig(t),
 		policies: map[int]scenPolicy{}, grants: map[[2]int]string{}, tokens: map[int]bool{},
 		lowered: map[string]bool{}, named: map[string]bool{}, imports: map[string]string{}, hidden: map[int]bool{}, forgotten: map[string]bool{}, exclusiveTeams: map[int]bool{},
-		vars: map[int]scenVar{}, deps: map[int]scenDep{}, foreign: map[string]bool{}}
+		vars: map[int]scenVar{}, deps: map[int]scenDep{}, foreign: map[string]bool{}, runGen: map[string]int{}}
 	dir, err := os.MkdirTemp("", "tfgov-scenario-") //nolint:usetesting // one per history, removed by close
 	if err != nil {
 		m.close()
