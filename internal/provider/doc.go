@@ -67,6 +67,7 @@
 //	grant_exclusive_shell.go the exclusive form of either parent: plan, CRUD, with hooks for a form's own attributes
 //	names.go           names in, IDs out: bulk lookups by name, closest names
 //	empty_lookup.go    a plural lookup matching nothing fails, with the closest names
+//	by_name_lookup.go  a plural lookup by exact names or a search (agent pools, projects): once, generic over the item
 //	json_value.go      a JSON document as a Terraform value (policy evaluation)
 //	variable_value.go  value, value_wo and sensitive of the API's vars: test variables, policy set parameters
 //
