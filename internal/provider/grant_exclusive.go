@@ -361,7 +361,12 @@ func (p *exclusiveParent) lockOut(ctx context.Context, d *providerData, id strin
 		return ""
 	}
 	noun := p.kind.noun
-	if d.caller == nil || d.caller.ID == "" || d.caller.IsServiceAccount {
+	caller, err := d.caller.get(ctx, d.client)
+	if err != nil {
+		return fmt.Sprintf("The provider could not check whether removing %s's admin access locks the API token out of %s %s: %s. Apply again later, or keep the team in team_ids.",
+			admins[0].TeamID, noun, id, err)
+	}
+	if caller == nil {
 		tflog.Debug(ctx, "Lock-out guard: the token names no user (an organization or team token), so the provider cannot tell whether it administers the parent through a grant", map[string]any{p.kind.idAttr: id})
 		return ""
 	}
@@ -372,7 +377,7 @@ func (p *exclusiveParent) lockOut(ctx context.Context, d *providerData, id strin
 	}
 	mine := map[string]*tfe.Team{}
 	for _, t := range teams.byID {
-		if slices.ContainsFunc(t.Users, func(u *tfe.User) bool { return u != nil && u.ID == d.caller.ID }) {
+		if slices.ContainsFunc(t.Users, func(u *tfe.User) bool { return u != nil && u.ID == caller.ID }) {
 			if p.orgAdmin(t) {
 				return "" // administers every parent of the kind through the organization
 			}
@@ -393,7 +398,7 @@ func (p *exclusiveParent) lockOut(ctx context.Context, d *providerData, id strin
 			return fmt.Sprintf("The API token acts as user %s, who administers %s %s only through team %q (%s)'s admin access (%s), which this plan removes: "+
 				"after it the token could no longer manage the %s's team access, and neither could Terraform.\n\n"+
 				"Keep %s (%q) in team_ids, give the user admin access through another team first, or apply with a token of an organization owner.",
-				cmp.Or(d.caller.Username, d.caller.ID), noun, d.parentLabel(ctx, p.kind, id), t.Name, t.ID, g.ID, noun, t.ID, t.Name)
+				cmp.Or(caller.Username, caller.ID), noun, d.parentLabel(ctx, p.kind, id), t.Name, t.ID, g.ID, noun, t.ID, t.Name)
 		}
 	}
 	return ""

@@ -248,7 +248,7 @@ func (d *providerData) grantGone(ctx context.Context, k *grantParentKind, check 
 // the kind there, and its complete list lacks id. DESIGN.md "Gone or cannot see".
 func (d *providerData) parentGone(ctx context.Context, k *grantParentKind, id string, teamIDs []string) bool {
 	org := d.organization
-	if org == "" || d.caller == nil || d.caller.ID == "" || d.caller.IsServiceAccount {
+	if caller, err := d.caller.get(ctx, d.client); org == "" || err != nil || caller == nil {
 		return false // a team or organization token names no user, whose teams would tell
 	}
 	teams, err := d.organizationTeams(ctx, org)
@@ -405,15 +405,16 @@ func listTeamProjectAccess(ctx context.Context, c *tfe.Client, prjID string) ([]
 // organization access shows every parent of the kind. A token naming no user (team, organization)
 // is not proven. DESIGN.md "Governed workspaces".
 func (d *providerData) seesEveryParent(ctx context.Context, k *grantParentKind, org string) (bool, error) {
-	if d.caller == nil || d.caller.ID == "" || d.caller.IsServiceAccount {
-		return false, nil
+	caller, err := d.caller.get(ctx, d.client)
+	if err != nil || caller == nil {
+		return false, err
 	}
 	teams, err := d.organizationTeams(ctx, org)
 	if err != nil || teams.parentMissing {
 		return false, err
 	}
 	for _, t := range teams.byID {
-		if slices.ContainsFunc(t.Users, func(u *tfe.User) bool { return u != nil && u.ID == d.caller.ID }) &&
+		if slices.ContainsFunc(t.Users, func(u *tfe.User) bool { return u != nil && u.ID == caller.ID }) &&
 			(t.Name == "owners" || (t.OrganizationAccess != nil && k.seesEvery(t.OrganizationAccess))) {
 			return true, nil
 		}

@@ -2,6 +2,7 @@ package provider
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"maps"
 	"math/rand/v2"
@@ -202,7 +203,7 @@ func TestPolicySetResource_governedCost(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	r := &policySetResource{resourceBase{typ: policySetType, data: &providerData{client: c, caller: owner}}}
+	r := &policySetResource{resourceBase{typ: policySetType, data: &providerData{client: c, caller: tokenUser{user: owner}}}}
 	plan := policySetResourceModel{Name: types.StringValue("global"), Organization: types.StringValue("cost-org"),
 		Scope: setScope{Global: true, ExcludedWorkspaceIDs: []string{"ws-none"}}.object()}
 	sb.srv.ResetStats()
@@ -276,20 +277,25 @@ func TestPolicySetResource_seesEveryWorkspace(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
+	checkFailed := errors.New("429 after the retries")
 	for _, tc := range []struct {
 		name   string
 		client *tfe.Client
 		caller *tfe.User
+		err    error // the token check's, at configure
 		sees   bool
 	}{
-		{"owner", c, owner, true},
-		{"view all workspaces", viewAll, vu, true},
-		{"manage workspaces", manage, mu, true},
-		{"manage policies only", policiesOnly, pu, false},
-		{"team token", teamClient, nil, false},
+		{"owner", c, owner, nil, true},
+		{"view all workspaces", viewAll, vu, nil, true},
+		{"manage workspaces", manage, mu, nil, true},
+		{"manage policies only", policiesOnly, pu, nil, false},
+		{"team token", teamClient, nil, nil, false},
+		// A token check that failed at configure is read again, never taken for "no user".
+		{"view all workspaces, its check failed", viewAll, nil, checkFailed, true},
+		{"team token, its check failed", teamClient, nil, checkFailed, false},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			r := &policySetResource{resourceBase{typ: policySetType, data: &providerData{client: tc.client, caller: tc.caller}}}
+			r := &policySetResource{resourceBase{typ: policySetType, data: &providerData{client: tc.client, caller: tokenUser{user: tc.caller, err: tc.err}}}}
 			plan := policySetResourceModel{Name: types.StringValue("global"), Organization: types.StringValue("sees-org"), Scope: setScope{Global: true}.object()}
 			var diags diag.Diagnostics
 			r.planGoverned(ctx, &plan, nil, &diags)

@@ -64,7 +64,7 @@ type providerData struct {
 	testVariables       testVariableLists // shared between refreshes (module_test_variable_api.go)
 	lists               bulkLists         // the other shared lists (bulk_lists.go)
 	owned               ownership         // what this provider made (ownership.go)
-	caller              *tfe.User         // the token's user (token check); nil when the service names none
+	caller              tokenUser         // the token's user (token check); none when the service names none
 	proofs              proofChecks       // policy code proofs on this service (policy_code_proof.go)
 	testsPassed         sync.Map          // digests of policy tests that passed here (runOnce)
 	moveTargets         sync.Map          // organization → *moveTarget: checked once per process (organization.go)
@@ -264,7 +264,7 @@ func (p *tfgovProvider) Configure(ctx context.Context, req provider.ConfigureReq
 	client, clock := c.Client, c.Clock
 	address = c.Address
 	// One request: a wrong token fails here, before anything is written.
-	caller := checkToken(ctx, client, tokenSrc, address, &resp.Diagnostics)
+	caller, callerErr := checkToken(ctx, client, tokenSrc, address, &resp.Diagnostics)
 	if resp.Diagnostics.HasError() {
 		return
 	}
@@ -276,7 +276,7 @@ func (p *tfgovProvider) Configure(ctx context.Context, req provider.ConfigureReq
 		client:              client,
 		organization:        cmp.Or(cfg.Organization.ValueString(), os.Getenv("TFE_ORGANIZATION")),
 		organizationUnknown: organizationUnknown,
-		caller:              caller,
+		caller:              tokenUser{user: caller, err: callerErr},
 	}
 	data.proofs.tag, data.proofs.now = serviceTag(client.BaseURL()), clock.Now
 	if organizationUnknown {

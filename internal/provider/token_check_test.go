@@ -3,17 +3,20 @@ package provider
 import (
 	"cmp"
 	"context"
+	"errors"
 	"fmt"
 	"net/url"
 	"os"
 	"path/filepath"
 	"regexp"
+	"strings"
 	"testing"
 
 	tfe "github.com/hashicorp/go-tfe"
 	"github.com/hashicorp/terraform-plugin-framework/diag"
 	"github.com/hashicorp/terraform-plugin-testing/helper/resource"
 
+	"github.com/tfgov/terraform-provider-tfgov/internal/sandbox"
 	"github.com/tfgov/terraform-provider-tfgov/internal/tfeclient"
 )
 
@@ -165,5 +168,50 @@ func TestAccCheckToken_tokenKinds(t *testing.T) {
 				}
 			}
 		})
+	}
+}
+
+// TestTokenUser_readAgain: a token check that failed at configure (a 429 past the retries, a 5xx)
+// leaves the user unknown, not absent: the first proof that needs it reads it again, and fails
+// naming the read while the service still fails; a token that names no user is nil either way.
+func TestTokenUser_readAgain(t *testing.T) {
+	t.Parallel()
+	ctx := context.Background()
+	sb, c := ownSandbox(t, sandbox.Options{}, "who-org")
+	owners, err := c.Teams.List(ctx, "who-org", &tfe.TeamListOptions{Names: []string{"owners"}})
+	if err != nil || len(owners.Items) != 1 {
+		t.Fatal(owners, err)
+	}
+	tt, err := c.TeamTokens.Create(ctx, owners.Items[0].ID)
+	if err != nil {
+		t.Fatal(err)
+	}
+	team, err := tfe.NewClient(&tfe.Config{Address: sb.address, Token: tt.Token})
+	if err != nil {
+		t.Fatal(err)
+	}
+	failed := errors.New("503 at configure")
+
+	u := tokenUser{err: failed}
+	if err := sb.srv.InjectFault(sandbox.Fault{Route: "GET /api/v2/account/details", Status: 503, Count: 1}); err != nil {
+		t.Fatal(err)
+	}
+	if got, err := u.get(ctx, c); got != nil || err == nil || !strings.Contains(err.Error(), "GET /api/v2/account/details") {
+		t.Fatalf("the service failing again: %v, %v; want an error naming the read", got, err)
+	}
+	if got, err := u.get(ctx, c); err != nil || got == nil || got.ID == "" {
+		t.Fatalf("the service answering: %v, %v; want the owner", got, err)
+	}
+	before := sb.srv.RequestsTo("GET", "/api/v2/account/details")
+	if got, err := u.get(ctx, c); err != nil || got == nil || sb.srv.RequestsTo("GET", "/api/v2/account/details") != before {
+		t.Fatalf("known: %v, %v; want it without a request", got, err)
+	}
+
+	tu := tokenUser{err: failed}
+	if got, err := tu.get(ctx, team); got != nil || err != nil {
+		t.Fatalf("a team token: %v, %v; want no user", got, err)
+	}
+	if got, err := (&tokenUser{}).get(ctx, c); got != nil || err != nil {
+		t.Fatalf("no user at configure: %v, %v; want no user, no request", got, err)
 	}
 }
