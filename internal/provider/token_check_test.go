@@ -158,7 +158,7 @@ func TestAccCheckToken_tokenKinds(t *testing.T) {
 			if sb := testAccSandbox(); sb != nil {
 				before = sb.RequestsTo("GET", "/api/v2/account/details")
 			}
-			checkToken(ctx, client, tfeclient.TokenSource{Name: "test", Fix: "fix it"}, testAccAddress(), &diags)
+			_, _ = checkToken(ctx, client, tfeclient.TokenSource{Name: "test", Fix: "fix it"}, testAccAddress(), &diags)
 			if got, want := diags.HasError(), kind == "unknown"; got != want {
 				t.Errorf("%s token: error %v, want %v (%v)", kind, got, want, diags)
 			}
