@@ -1,7 +1,6 @@
 package provider
 
 import (
-	"encoding/json"
 	"fmt"
 	"maps"
 	"os"
@@ -173,24 +172,5 @@ func (m *scenario) terraformIn(rt *rapid.T, dir string, args ...string) tfRun {
 
 // showGenPlan is the saved plan of the Generate directory, by address.
 func (m *scenario) showGenPlan(rt *rapid.T, gen string) map[string]planChange {
-	r := m.terraformIn(rt, gen, "show", "-json", "tfplan")
-	if r.code != 0 {
-		rt.Fatalf("terraform show -json tfplan: exit %d\n%s", r.code, r.out)
-	}
-	var p struct {
-		ResourceChanges []struct {
-			Address string `json:"address"`
-			Change  struct {
-				Actions []string       `json:"actions"`
-				Before  map[string]any `json:"before"`
-				After   map[string]any `json:"after"`
-			} `json:"change"`
-		} `json:"resource_changes"`
-	}
-	m.must(rt, json.Unmarshal([]byte(r.out[strings.Index(r.out, "{"):]), &p))
-	out := map[string]planChange{}
-	for _, rc := range p.ResourceChanges {
-		out[rc.Address] = planChange{actions: rc.Change.Actions, before: rc.Change.Before, after: rc.Change.After}
-	}
-	return out
+	return m.planChanges(rt, m.terraformIn(rt, gen, "show", "-json", "tfplan"))
 }

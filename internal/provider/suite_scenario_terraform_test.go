@@ -247,7 +247,11 @@ func (c planChange) creates() bool {
 }
 
 func (m *scenario) showPlan(rt *rapid.T) map[string]planChange {
-	r := m.terraform(rt, "show", "-json", "tfplan")
+	return m.planChanges(rt, m.terraform(rt, "show", "-json", "tfplan"))
+}
+
+// planChanges is a saved plan's changes by address, from `terraform show -json`'s run r.
+func (m *scenario) planChanges(rt *rapid.T, r tfRun) map[string]planChange {
 	if r.code != 0 {
 		rt.Fatalf("terraform show -json tfplan: exit %d\n%s", r.code, r.out)
 	}

@@ -139,14 +139,7 @@ func TestCarriedWrites(t *testing.T) {
 func TestCarriedWrites_projectGrant(t *testing.T) {
 	t.Parallel()
 	ctx := context.Background()
-	inst := sandbox.StartWithOptions(t, sandbox.Options{Chaos: sandbox.Chaos{Seed: 1, Slow: 1, SlowDelay: 200 * time.Millisecond}})
-	admin, err := tfe.NewClient(&tfe.Config{Address: inst.URL, Token: inst.Token})
-	if err != nil {
-		t.Fatal(err)
-	}
-	if _, err := admin.Organizations.Create(ctx, tfe.OrganizationCreateOptions{Name: tfe.String("stop"), Email: tfe.String("o@stop.invalid")}); err != nil {
-		t.Fatal(err)
-	}
+	inst, admin, c := stopWorld(t)
 	prj, err := admin.Projects.Create(ctx, "stop", tfe.ProjectCreateOptions{Name: "prj"})
 	if err != nil {
 		t.Fatal(err)
@@ -155,13 +148,6 @@ func TestCarriedWrites_projectGrant(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	c, err := tfe.NewClient(&tfe.Config{Address: inst.URL, Token: inst.Token, HTTPClient: &http.Client{
-		Transport: &retryTransport{next: http.DefaultTransport, max: 2, minWait: time.Millisecond, maxWait: time.Millisecond},
-	}})
-	if err != nil {
-		t.Fatal(err)
-	}
-	carryWrites(c)
 	applyCtx, stop := context.WithCancel(ctx)
 	defer stop()
 	inst.Server.OnRequest(func(route string) {
@@ -189,21 +175,7 @@ func TestCarriedWrites_projectGrant(t *testing.T) {
 func TestCarriedWrites_policySet(t *testing.T) {
 	t.Parallel()
 	ctx := context.Background()
-	inst := sandbox.StartWithOptions(t, sandbox.Options{Chaos: sandbox.Chaos{Seed: 1, Slow: 1, SlowDelay: 200 * time.Millisecond}})
-	admin, err := tfe.NewClient(&tfe.Config{Address: inst.URL, Token: inst.Token})
-	if err != nil {
-		t.Fatal(err)
-	}
-	if _, err := admin.Organizations.Create(ctx, tfe.OrganizationCreateOptions{Name: tfe.String("stop"), Email: tfe.String("o@stop.invalid")}); err != nil {
-		t.Fatal(err)
-	}
-	c, err := tfe.NewClient(&tfe.Config{Address: inst.URL, Token: inst.Token, HTTPClient: &http.Client{
-		Transport: &retryTransport{next: http.DefaultTransport, max: 2, minWait: time.Millisecond, maxWait: time.Millisecond},
-	}})
-	if err != nil {
-		t.Fatal(err)
-	}
-	carryWrites(c)
+	inst, admin, c := stopWorld(t)
 	for _, route := range []string{"POST /api/v2/organizations/{org}/policy-sets", "POST /api/v2/policy-sets/{id}/parameters"} {
 		applyCtx, stop := context.WithCancel(ctx)
 		inst.Server.OnRequest(func(r string) {
@@ -212,6 +184,7 @@ func TestCarriedWrites_policySet(t *testing.T) {
 			}
 		})
 		var set *tfe.PolicySet
+		var err error
 		if route == "POST /api/v2/organizations/{org}/policy-sets" {
 			set, err = c.PolicySets.Create(applyCtx, "stop", tfe.PolicySetCreateOptions{Name: tfe.String("s0"), Kind: tfe.Sentinel})
 		} else {
@@ -230,4 +203,26 @@ func TestCarriedWrites_policySet(t *testing.T) {
 		}
 		stop()
 	}
+}
+
+// stopWorld is a sandbox answering slowly, with organization "stop", its admin's client and a
+// client whose writes are carried past a stop.
+func stopWorld(t *testing.T) (*sandbox.Instance, *tfe.Client, *tfe.Client) {
+	t.Helper()
+	inst := sandbox.StartWithOptions(t, sandbox.Options{Chaos: sandbox.Chaos{Seed: 1, Slow: 1, SlowDelay: 200 * time.Millisecond}})
+	admin, err := tfe.NewClient(&tfe.Config{Address: inst.URL, Token: inst.Token})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := admin.Organizations.Create(context.Background(), tfe.OrganizationCreateOptions{Name: tfe.String("stop"), Email: tfe.String("o@stop.invalid")}); err != nil {
+		t.Fatal(err)
+	}
+	c, err := tfe.NewClient(&tfe.Config{Address: inst.URL, Token: inst.Token, HTTPClient: &http.Client{
+		Transport: &retryTransport{next: http.DefaultTransport, max: 2, minWait: time.Millisecond, maxWait: time.Millisecond},
+	}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	carryWrites(c)
+	return inst, admin, c
 }
