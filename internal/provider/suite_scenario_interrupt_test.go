@@ -282,10 +282,14 @@ func (m *scenario) network(rt *rapid.T) {
 	if n.chaos.RateLimited == 0 || !rapid.Bool().Draw(rt, "apply under it") {
 		return
 	}
+	// A configuration that fails on a quiet service (a look-up gone outside) fails the repair too.
+	m.net = scenNetwork{}
+	quiet := m.terraform(rt, "plan", "-json", "-input=false")
+	m.net = n
 	before := m.readState(rt)
 	r := m.terraform(rt, "apply", "-auto-approve", "-json", "-input=false")
 	m.afterApply(rt, before, r, true)
-	if r.code == 0 || !onlyRateLimited(r.out) {
+	if r.code == 0 || !onlyRateLimited(r.out) || quiet.code != 0 {
 		return
 	}
 	// An apply that failed after its retries leaves state a second apply
