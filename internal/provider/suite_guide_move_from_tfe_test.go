@@ -74,32 +74,8 @@ func TestAccMoveFromTFE(t *testing.T) {
 		t.Fatal(err)
 	}
 	env = append(env, "TF_VAR_organization="+org, "TF_VAR_module_name="+mod.Name, "TF_VAR_module_provider="+mod.Provider, "TF_VAR_api_token=hunter2")
-	dir := t.TempDir()
-	tf := func(wantCode int, args ...string) string {
-		t.Helper()
-		out, code := runTerraformEnv(t, dir, env, append(args, "-no-color")...)
-		if code != wantCode {
-			t.Fatalf("terraform %s: exit code %d, want %d\n%s", strings.Join(args, " "), code, wantCode, out)
-		}
-		return out
-	}
-	step := func(name string) {
-		t.Helper()
-		src := filepath.Join(repoRoot(), "examples", "guides", "move-from-tfe", name)
-		files, _ := filepath.Glob(filepath.Join(src, "*"))
-		if len(files) == 0 {
-			t.Fatalf("no example files in %s", src)
-		}
-		for _, f := range files {
-			b, err := os.ReadFile(f)
-			if err != nil {
-				t.Fatal(err)
-			}
-			if err := os.WriteFile(filepath.Join(dir, filepath.Base(f)), b, 0o600); err != nil {
-				t.Fatal(err)
-			}
-		}
-	}
+	g := newGuideRun(t, sb, env, "move-from-tfe")
+	dir, tf, step := g.dir, g.tf, g.step
 
 	// Step 1: the objects, made with hashicorp/tfe.
 	step("1-tfe")
@@ -152,14 +128,7 @@ func TestAccMoveFromTFE(t *testing.T) {
 	// nothing else (exit code 2: a move is a change of the state, which
 	// only an apply makes); neither the plan nor the apply writes.
 	step("2-move")
-	sb.srv.ResetStats()
-	out = tf(2, "plan", "-detailed-exitcode")
-	for _, not := range []string{"will be created", "will be updated", "must be replaced", "will be destroyed", "changed outside of Terraform"} {
-		if strings.Contains(out, not) {
-			t.Errorf("plan with the moved blocks shows %q:\n%s", not, out)
-		}
-	}
-	for _, m := range []string{
+	after := g.move(
 		"tfe_policy.require_tags has moved to tfgov_policy.require_tags",
 		"tfe_team_access.developers has moved to tfgov_team_access.developers",
 		"tfe_team_access.platform has moved to tfgov_team_access.platform",
@@ -167,34 +136,13 @@ func TestAccMoveFromTFE(t *testing.T) {
 		"tfe_test_variable.region has moved to tfgov_module_test_variable.region",
 		"tfe_test_variable.log_level has moved to tfgov_module_test_variable.log_level",
 		"tfe_test_variable.api_token has moved to tfgov_module_test_variable.api_token",
-		"Plan: 0 to add, 0 to change, 0 to destroy.",
-	} {
-		if !strings.Contains(out, m) {
-			t.Errorf("plan lacks %q:\n%s", m, out)
-		}
-	}
-	checkReadsOnly(t, "plan", sb.srv.Stats())
-	sb.srv.ResetStats()
-	tf(0, "apply", "-auto-approve")
-	checkReadsOnly(t, "apply", sb.srv.Stats())
-
-	after := readState(t, dir)
+	)
 	if got := after.attr(t, "tfgov_agent_token", "ci", "token"); got != secret {
 		t.Errorf("agent token secret after the move: %q, want %q", got, secret)
 	}
 	if got := after.attr(t, "tfgov_team_access", "developers", "workspace_id"); got != ws.ID {
 		t.Errorf("workspace_id of the grant moved from schema version 0: %q, want %s", got, ws.ID)
 	}
-	for _, r := range after.Resources {
-		if strings.HasPrefix(r.Type, "tfe_") || !strings.Contains(r.Provider, "tfgov/tfgov") {
-			t.Errorf("state still holds %s.%s of %s", r.Type, r.Name, r.Provider)
-		}
-	}
-	sb.srv.ResetStats()
-	if out := tf(0, "plan", "-detailed-exitcode"); !strings.Contains(out, "No changes.") {
-		t.Errorf("plan after the move:\n%s", out)
-	}
-	logStats(t, "plan after the move", sb.srv.Stats())
 
 	// Step 3: hashicorp/tfe removed, and the sensitive variable moved to
 	// value_wo: validate gives no warning (no secret kept in state), the
@@ -280,26 +228,8 @@ func TestAccMoveFromTFE_instances(t *testing.T) {
 	}
 	sb, c := ownSandbox(t, sandbox.Options{}, "tfgov-move-instances")
 	_, _, env := moveFixtures(t, sb, c, rc)
-	dir := t.TempDir()
-	tf := func(wantCode int, args ...string) string {
-		t.Helper()
-		out, code := runTerraformEnv(t, dir, env, append(args, "-no-color")...)
-		if code != wantCode {
-			t.Fatalf("terraform %s: exit code %d, want %d\n%s", strings.Join(args, " "), code, wantCode, out)
-		}
-		return out
-	}
-	step := func(name string) {
-		t.Helper()
-		src := filepath.Join(repoRoot(), "examples", "guides", "move-from-tfe-instances", name, "main.tf")
-		b, err := os.ReadFile(src)
-		if err != nil {
-			t.Fatal(err)
-		}
-		if err := os.WriteFile(filepath.Join(dir, "main.tf"), b, 0o600); err != nil {
-			t.Fatal(err)
-		}
-	}
+	g := newGuideRun(t, sb, env, "move-from-tfe-instances")
+	dir, tf, step := g.dir, g.tf, g.step
 
 	step("1-tfe")
 	tf(0, "apply", "-auto-approve")
@@ -318,33 +248,13 @@ func TestAccMoveFromTFE_instances(t *testing.T) {
 	}
 
 	step("2-move")
-	sb.srv.ResetStats()
-	out := tf(2, "plan", "-detailed-exitcode")
-	for _, m := range []string{
+	after := g.move(
 		`tfe_team_access.readers["developers"] has moved to tfgov_team_access.readers["developers"]`,
 		`tfe_team_access.readers["platform"] has moved to tfgov_team_access.readers["platform"]`,
 		`tfe_agent_token.ci[0] has moved to tfgov_agent_token.ci["ci-0"]`,
 		`tfe_agent_token.ci[1] has moved to tfgov_agent_token.ci["ci-1"]`,
-		"Plan: 0 to add, 0 to change, 0 to destroy.",
-	} {
-		if !strings.Contains(out, m) {
-			t.Errorf("plan lacks %q:\n%s", m, out)
-		}
-	}
-	for _, not := range []string{"will be created", "will be updated", "must be replaced", "will be destroyed"} {
-		if strings.Contains(out, not) {
-			t.Errorf("plan with the moved blocks shows %q:\n%s", not, out)
-		}
-	}
-	checkReadsOnly(t, "plan", sb.srv.Stats())
-	sb.srv.ResetStats()
-	tf(0, "apply", "-auto-approve")
-	checkReadsOnly(t, "apply", sb.srv.Stats())
-	after := readState(t, dir)
+	)
 	for _, r := range after.Resources {
-		if strings.HasPrefix(r.Type, "tfe_") {
-			t.Errorf("state still holds %s.%s", r.Type, r.Name)
-		}
 		if r.Type != "tfgov_agent_token" {
 			continue
 		}
@@ -353,9 +263,6 @@ func TestAccMoveFromTFE_instances(t *testing.T) {
 				t.Errorf("agent token %q lost its secret in the move", d)
 			}
 		}
-	}
-	if out := tf(0, "plan", "-detailed-exitcode"); !strings.Contains(out, "No changes.") {
-		t.Errorf("plan after the move:\n%s", out)
 	}
 }
 
@@ -386,25 +293,8 @@ func TestAccMoveFromTFE_policySets(t *testing.T) {
 	env := []string{"TF_CLI_CONFIG_FILE=" + rc, "CHECKPOINT_DISABLE=1", "TF_IN_AUTOMATION=1",
 		"TFE_ADDRESS=" + sb.address, "TFE_TOKEN=" + sb.token, "TFE_ORGANIZATION=" + sb.organization, "TFE_HOSTNAME=",
 		"TF_VAR_policy_id=" + pol.ID, "TF_VAR_app_workspace_id=" + wsIDs[0], "TF_VAR_web_workspace_id=" + wsIDs[1]}
-	dir := t.TempDir()
-	tf := func(wantCode int, args ...string) string {
-		t.Helper()
-		out, code := runTerraformEnv(t, dir, env, append(args, "-no-color")...)
-		if code != wantCode {
-			t.Fatalf("terraform %s: exit code %d, want %d\n%s", strings.Join(args, " "), code, wantCode, out)
-		}
-		return out
-	}
-	step := func(name string) {
-		t.Helper()
-		b, err := os.ReadFile(filepath.Join(repoRoot(), "examples", "guides", "move-from-tfe-policy-sets", name, "main.tf"))
-		if err != nil {
-			t.Fatal(err)
-		}
-		if err := os.WriteFile(filepath.Join(dir, "main.tf"), b, 0o600); err != nil {
-			t.Fatal(err)
-		}
-	}
+	g := newGuideRun(t, sb, env, "move-from-tfe-policy-sets")
+	dir, tf, step := g.dir, g.tf, g.step
 	governed := func(typ string) {
 		t.Helper()
 		id := readState(t, dir).attr(t, typ, "baseline", "id")
@@ -430,36 +320,92 @@ func TestAccMoveFromTFE_policySets(t *testing.T) {
 	governed("tfe_policy_set")
 
 	step("2-move")
-	sb.srv.ResetStats()
-	out := tf(2, "plan", "-detailed-exitcode")
-	for _, m := range []string{
+	g.move(
 		"tfe_policy_set.baseline has moved to tfgov_policy_set.baseline",
 		"tfe_workspace_policy_set.app will no longer be managed by Terraform",
 		"tfe_workspace_policy_set.web will no longer be managed by Terraform",
-		"Plan: 0 to add, 0 to change, 0 to destroy.",
-	} {
+	)
+	governed("tfgov_policy_set")
+}
+
+// guideRun runs a guide's example steps (examples/guides/<guide>/<step>) in one directory, as its
+// reader would.
+type guideRun struct {
+	t     *testing.T
+	sb    *sandboxOrganization
+	dir   string
+	env   []string
+	guide string
+}
+
+func newGuideRun(t *testing.T, sb *sandboxOrganization, env []string, guide string) *guideRun {
+	return &guideRun{t: t, sb: sb, dir: t.TempDir(), env: env, guide: guide}
+}
+
+// tf runs terraform and fails the test unless it exits with wantCode.
+func (g *guideRun) tf(wantCode int, args ...string) string {
+	g.t.Helper()
+	out, code := runTerraformEnv(g.t, g.dir, g.env, append(args, "-no-color")...)
+	if code != wantCode {
+		g.t.Fatalf("terraform %s: exit code %d, want %d\n%s", strings.Join(args, " "), code, wantCode, out)
+	}
+	return out
+}
+
+// step copies the step's example files into the directory, over the last step's.
+func (g *guideRun) step(name string) {
+	g.t.Helper()
+	src := filepath.Join(repoRoot(), "examples", "guides", g.guide, name)
+	files, _ := filepath.Glob(filepath.Join(src, "*"))
+	if len(files) == 0 {
+		g.t.Fatalf("no example files in %s", src)
+	}
+	for _, f := range files {
+		b, err := os.ReadFile(f)
+		if err != nil {
+			g.t.Fatal(err)
+		}
+		if err := os.WriteFile(filepath.Join(g.dir, filepath.Base(f)), b, 0o600); err != nil {
+			g.t.Fatal(err)
+		}
+	}
+}
+
+// move plans and applies a step of moved (and removed) blocks: the plan shows each of the moves and
+// nothing else (exit code 2: a move changes the state, which only an apply makes), neither the plan
+// nor the apply writes to the service, the state after holds only tfgov's resources, and the
+// plan after is empty. It returns that state.
+func (g *guideRun) move(moves ...string) *tfState {
+	t := g.t
+	t.Helper()
+	g.sb.srv.ResetStats()
+	out := g.tf(2, "plan", "-detailed-exitcode")
+	for _, m := range append(moves, "Plan: 0 to add, 0 to change, 0 to destroy.") {
 		if !strings.Contains(out, m) {
 			t.Errorf("plan lacks %q:\n%s", m, out)
 		}
 	}
-	for _, not := range []string{"will be created", "will be updated", "must be replaced", "will be destroyed"} {
+	for _, not := range []string{"will be created", "will be updated", "must be replaced", "will be destroyed", "changed outside of Terraform"} {
 		if strings.Contains(out, not) {
-			t.Errorf("plan with the moved and removed blocks shows %q:\n%s", not, out)
+			t.Errorf("plan with the moved blocks shows %q:\n%s", not, out)
 		}
 	}
-	checkReadsOnly(t, "plan", sb.srv.Stats())
-	sb.srv.ResetStats()
-	tf(0, "apply", "-auto-approve")
-	checkReadsOnly(t, "apply", sb.srv.Stats())
-	for _, r := range readState(t, dir).Resources {
-		if strings.HasPrefix(r.Type, "tfe_") {
-			t.Errorf("state still holds %s.%s", r.Type, r.Name)
+	checkReadsOnly(t, "plan", g.sb.srv.Stats())
+	g.sb.srv.ResetStats()
+	g.tf(0, "apply", "-auto-approve")
+	checkReadsOnly(t, "apply", g.sb.srv.Stats())
+	after := readState(t, g.dir)
+	for _, r := range after.Resources {
+		if strings.HasPrefix(r.Type, "tfe_") || !strings.Contains(r.Provider, "tfgov/tfgov") {
+			t.Errorf("state still holds %s.%s of %s", r.Type, r.Name, r.Provider)
 		}
 	}
-	governed("tfgov_policy_set")
-	if out := tf(0, "plan", "-detailed-exitcode"); !strings.Contains(out, "No changes.") {
+	g.sb.srv.ResetStats()
+	if out := g.tf(0, "plan", "-detailed-exitcode"); !strings.Contains(out, "No changes.") {
 		t.Errorf("plan after the move:\n%s", out)
 	}
+	logStats(t, "plan after the move", g.sb.srv.Stats())
+	return after
 }
 
 // checkReadsOnly fails on any request but a GET, and logs the counts.
