@@ -71,40 +71,29 @@ func (d *agentPoolsDataSource) ConfigValidators(context.Context) []datasource.Co
 
 func (d *agentPoolsDataSource) Read(ctx context.Context, req datasource.ReadRequest, resp *datasource.ReadResponse) {
 	var cfg agentPoolsDataSourceModel
-	resp.Diagnostics.Append(req.Config.Get(ctx, &cfg)...)
-	if resp.Diagnostics.HasError() {
-		return
-	}
-	org := d.data.organizationOr(cfg.Organization, &resp.Diagnostics)
-	if resp.Diagnostics.HasError() {
-		return
-	}
 	c := d.data.client
 	// The API has no filter by names: names read the whole list, which also
 	// gives a missing name's closest ones.
-	found, ok := byNameLookup[*tfe.AgentPool]{
+	byNameLookup[*tfe.AgentPool]{
 		one: "agent pool", many: "agent pools",
 		name: func(p *tfe.AgentPool) string { return p.Name }, id: func(p *tfe.AgentPool) string { return p.ID },
-		list: func(ctx context.Context, search string) ([]*tfe.AgentPool, error) {
+		list: func(ctx context.Context, org, search string) ([]*tfe.AgentPool, error) {
 			return listAgentPools(ctx, c, org, search)
 		},
 		emptyDetail: emptyAgentPoolsDetail,
-	}.read(ctx, org, &cfg.byNameQuery, &resp.Diagnostics)
-	if !ok {
-		return
-	}
-	cfg.Pools = make([]agentPoolEntry, 0, len(found))
-	for _, p := range found {
-		allowed := make([]attr.Value, 0, len(p.AllowedWorkspaces))
-		for _, ws := range p.AllowedWorkspaces {
-			allowed = append(allowed, types.StringValue(ws.ID))
+	}.serve(ctx, d.data, req, resp, &cfg, &cfg.byNameQuery, func(found []*tfe.AgentPool) {
+		cfg.Pools = make([]agentPoolEntry, 0, len(found))
+		for _, p := range found {
+			allowed := make([]attr.Value, 0, len(p.AllowedWorkspaces))
+			for _, ws := range p.AllowedWorkspaces {
+				allowed = append(allowed, types.StringValue(ws.ID))
+			}
+			cfg.Pools = append(cfg.Pools, agentPoolEntry{
+				ID: types.StringValue(p.ID), Name: types.StringValue(p.Name), OrganizationScoped: types.BoolValue(p.OrganizationScoped),
+				AllowedWorkspaceIDs: types.SetValueMust(types.StringType, allowed),
+			})
 		}
-		cfg.Pools = append(cfg.Pools, agentPoolEntry{
-			ID: types.StringValue(p.ID), Name: types.StringValue(p.Name), OrganizationScoped: types.BoolValue(p.OrganizationScoped),
-			AllowedWorkspaceIDs: types.SetValueMust(types.StringType, allowed),
-		})
-	}
-	resp.Diagnostics.Append(resp.State.Set(ctx, &cfg)...)
+	})
 }
 
 // emptyAgentPoolsDetail explains a search of org's agent pools that matches none of names.

@@ -73,13 +73,32 @@ func byNameValidators() []datasource.ConfigValidator {
 type byNameLookup[T any] struct {
 	one, many string // "agent pool", "agent pools"
 	name, id  func(T) string
-	// list reads the items whose name contains search, in any case (every item without search).
-	list func(ctx context.Context, search string) ([]T, error)
-	// named reads the items with these names, and the names it did not find;
+	// list reads org's items whose name contains search, in any case (every item without search).
+	list func(ctx context.Context, org, search string) ([]T, error)
+	// named reads org's items with these names, and the names it did not find;
 	// nil: names filter list(""), which also gives a missing name's closest ones.
-	named func(ctx context.Context, names []string) ([]T, []string, error)
+	named func(ctx context.Context, org string, names []string) ([]T, []string, error)
 	// emptyDetail explains a search that matches none of the organization's names.
 	emptyDetail func(org, search string, names []string) string
+}
+
+// serve is a plural look-up's Read: the configuration into m (whose query is q), the items found
+// in its organization, m's list of them (fill), and m as the state.
+func (l byNameLookup[T]) serve(ctx context.Context, data *providerData, req datasource.ReadRequest, resp *datasource.ReadResponse, m any, q *byNameQuery, fill func([]T)) {
+	resp.Diagnostics.Append(req.Config.Get(ctx, m)...)
+	if resp.Diagnostics.HasError() {
+		return
+	}
+	org := data.organizationOr(q.Organization, &resp.Diagnostics)
+	if resp.Diagnostics.HasError() {
+		return
+	}
+	found, ok := l.read(ctx, org, q, &resp.Diagnostics)
+	if !ok {
+		return
+	}
+	fill(found)
+	resp.Diagnostics.Append(resp.State.Set(ctx, m)...)
 }
 
 // read finds q's items in org, sorted by name, and sets q's organization,
@@ -103,8 +122,8 @@ func (l byNameLookup[T]) read(ctx context.Context, org string, q *byNameQuery, d
 		var missing, have []string
 		var err error
 		if l.named != nil {
-			found, missing, err = l.named(ctx, names)
-		} else if found, err = l.list(ctx, ""); err == nil {
+			found, missing, err = l.named(ctx, org, names)
+		} else if found, err = l.list(ctx, org, ""); err == nil {
 			have = namesOf(found, l.name)
 			missing = slices.DeleteFunc(slices.Clone(names), func(n string) bool { return slices.Contains(have, n) })
 			found = slices.DeleteFunc(found, func(v T) bool { return !slices.Contains(names, l.name(v)) })
@@ -114,7 +133,7 @@ func (l byNameLookup[T]) read(ctx context.Context, org string, q *byNameQuery, d
 		}
 		if len(missing) > 0 {
 			if have == nil {
-				all, err := l.list(ctx, "")
+				all, err := l.list(ctx, org, "")
 				if err != nil {
 					return listErr(err)
 				}
@@ -125,7 +144,7 @@ func (l byNameLookup[T]) read(ctx context.Context, org string, q *byNameQuery, d
 		}
 	default:
 		var err error
-		if found, err = l.list(ctx, search); err != nil {
+		if found, err = l.list(ctx, org, search); err != nil {
 			return listErr(err)
 		}
 		// The search is applied again here, in case a server ignores q.
@@ -133,7 +152,7 @@ func (l byNameLookup[T]) read(ctx context.Context, org string, q *byNameQuery, d
 			return !strings.Contains(strings.ToLower(l.name(v)), strings.ToLower(search))
 		})
 		if len(found) == 0 && search != "" && !q.AllowEmpty.ValueBool() {
-			all, err := l.list(ctx, "")
+			all, err := l.list(ctx, org, "")
 			if err != nil {
 				return listErr(err)
 			}

@@ -52,32 +52,21 @@ func (d *projectsDataSource) ConfigValidators(context.Context) []datasource.Conf
 
 func (d *projectsDataSource) Read(ctx context.Context, req datasource.ReadRequest, resp *datasource.ReadResponse) {
 	var cfg projectsDataSourceModel
-	resp.Diagnostics.Append(req.Config.Get(ctx, &cfg)...)
-	if resp.Diagnostics.HasError() {
-		return
-	}
-	org := d.data.organizationOr(cfg.Organization, &resp.Diagnostics)
-	if resp.Diagnostics.HasError() {
-		return
-	}
 	c := d.data.client
-	found, ok := byNameLookup[*tfe.Project]{
+	byNameLookup[*tfe.Project]{
 		one: "project", many: "projects",
 		name: func(p *tfe.Project) string { return p.Name }, id: func(p *tfe.Project) string { return p.ID },
-		list: func(ctx context.Context, search string) ([]*tfe.Project, error) {
+		list: func(ctx context.Context, org, search string) ([]*tfe.Project, error) {
 			return listProjects(ctx, c, org, tfe.ProjectListOptions{Query: search})
 		},
-		named: func(ctx context.Context, names []string) ([]*tfe.Project, []string, error) {
+		named: func(ctx context.Context, org string, names []string) ([]*tfe.Project, []string, error) {
 			return projectsNamed(ctx, c, org, names)
 		},
 		emptyDetail: emptyProjectsDetail,
-	}.read(ctx, org, &cfg.byNameQuery, &resp.Diagnostics)
-	if !ok {
-		return
-	}
-	cfg.Projects = make([]projectEntry, 0, len(found))
-	for _, p := range found {
-		cfg.Projects = append(cfg.Projects, newProjectEntry(p))
-	}
-	resp.Diagnostics.Append(resp.State.Set(ctx, &cfg)...)
+	}.serve(ctx, d.data, req, resp, &cfg, &cfg.byNameQuery, func(found []*tfe.Project) {
+		cfg.Projects = make([]projectEntry, 0, len(found))
+		for _, p := range found {
+			cfg.Projects = append(cfg.Projects, newProjectEntry(p))
+		}
+	})
 }
