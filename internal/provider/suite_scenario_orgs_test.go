@@ -13,8 +13,6 @@ import (
 
 	tfe "github.com/hashicorp/go-tfe"
 	"pgregory.net/rapid"
-
-	"github.com/tfgov/terraform-provider-tfgov/internal/sandbox"
 )
 
 // The scenario machine (suite_scenario_test.go): a second organization,
@@ -232,21 +230,7 @@ func (m *scenario) outsideOrg(rt *rapid.T) {
 	}
 	name := rapid.SampledFrom(names).Draw(rt, "policy")
 	pol := svc.org2[name]
-	switch kind {
-	case "delete":
-		m.must(rt, m.owner.Policies.Delete(ctx, pol.id))
-	case "upload":
-		m.must(rt, m.owner.Policies.Upload(ctx, pol.id, []byte("# outside\nmain = rule { false }\n")))
-		if m.updatedAt == sandbox.PolicyUpdatedByPatch || m.updatedAt == sandbox.PolicyUpdatedByNeither {
-			var i int
-			if _, err := fmt.Sscanf(name, "p%d", &i); err == nil {
-				m.orgs.hidden[i] = true
-			}
-		}
-	default:
-		_, err := m.owner.Policies.Update(ctx, pol.id, tfe.PolicyUpdateOptions{EnforcementLevel: tfe.EnforcementMode(tfe.EnforcementSoft)})
-		m.must(rt, err)
-	}
+	m.writePolicyOutside(rt, kind, name, pol.id, m.orgs.hidden, tfe.PolicyUpdateOptions{EnforcementLevel: tfe.EnforcementMode(tfe.EnforcementSoft)})
 	m.logf(rt, "outside: %s policy %s of the second organization (%s)", kind, name, pol.id)
 }
 

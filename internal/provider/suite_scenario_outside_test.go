@@ -61,20 +61,8 @@ func (m *scenario) outside(rt *rapid.T) {
 		}
 		name := rapid.SampledFrom(names).Draw(rt, "policy")
 		pol := svc.policies[name]
-		switch kind {
-		case "delete policy":
-			m.must(rt, m.owner.Policies.Delete(ctx, pol.id))
-		case "upload policy":
-			m.must(rt, m.owner.Policies.Upload(ctx, pol.id, []byte("# outside\nmain = rule { false }\n")))
-			if m.updatedAt == sandbox.PolicyUpdatedByPatch || m.updatedAt == sandbox.PolicyUpdatedByNeither {
-				if i, err := strconv.Atoi(strings.TrimPrefix(name, "p")); err == nil {
-					m.hidden[i] = true
-				}
-			}
-		default:
-			_, err := m.owner.Policies.Update(ctx, pol.id, tfe.PolicyUpdateOptions{EnforcementLevel: tfe.EnforcementMode(tfe.EnforcementSoft), Description: tfe.String("outside")})
-			m.must(rt, err)
-		}
+		m.writePolicyOutside(rt, strings.TrimSuffix(kind, " policy"), name, pol.id, m.hidden,
+			tfe.PolicyUpdateOptions{EnforcementLevel: tfe.EnforcementMode(tfe.EnforcementSoft), Description: tfe.String("outside")})
 		m.logf(rt, "outside: %s %s (%s)", kind, name, pol.id)
 	case "grant":
 		tm := rapid.IntRange(0, scenTeams-1).Draw(rt, "team")
@@ -243,7 +231,8 @@ func (m *scenario) reimport(rt *rapid.T) {
 	addr := rapid.SampledFrom(addrs).Draw(rt, "address")
 	id := state[addr]
 	if strings.HasPrefix(addr, "tfgov_agent_token.") {
-		id = m.stateAttr(rt, addr, "agent_pool_id") + "/" + id // the pool may have been made again
+		pool, _ := m.stateAttribute(rt, addr, "agent_pool_id").(string)
+		id = pool + "/" + id // the pool may have been made again
 	}
 	if strings.HasPrefix(addr, "tfgov_module_test_variable.") || strings.HasPrefix(addr, "tfgov_module_test_run.") {
 		id = m.org + "/mod/aws/" + id
@@ -291,4 +280,23 @@ func (m *scenario) fault(rt *rapid.T) {
 		rt.Fatalf("fault %+v: %v (route names drifted from the sandbox's?)", f, err)
 	}
 	m.logf(rt, "fault: %+v", f)
+}
+
+// writePolicyOutside deletes, uploads code to, or patches policy name (id) as someone else would.
+// An upload whose updated-at the service does not move hides the code from plans' proofs (hidden).
+func (m *scenario) writePolicyOutside(rt *rapid.T, verb, name, id string, hidden map[int]bool, patch tfe.PolicyUpdateOptions) {
+	switch verb {
+	case "delete":
+		m.must(rt, m.owner.Policies.Delete(m.ctx, id))
+	case "upload":
+		m.must(rt, m.owner.Policies.Upload(m.ctx, id, []byte("# outside\nmain = rule { false }\n")))
+		if m.updatedAt == sandbox.PolicyUpdatedByPatch || m.updatedAt == sandbox.PolicyUpdatedByNeither {
+			if i, err := strconv.Atoi(strings.TrimPrefix(name, "p")); err == nil {
+				hidden[i] = true
+			}
+		}
+	default:
+		_, err := m.owner.Policies.Update(m.ctx, id, patch)
+		m.must(rt, err)
+	}
 }

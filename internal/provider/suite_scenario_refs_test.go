@@ -1,11 +1,8 @@
 package provider
 
 import (
-	"encoding/json"
 	"fmt"
 	"maps"
-	"os"
-	"path/filepath"
 	"slices"
 	"strings"
 
@@ -177,28 +174,6 @@ func (m *scenario) checkRefLookups(rt *rapid.T, args []string, r tfRun) {
 			m.fail(rt, "look-up: a deleted version not found without the versions", "look-up: version %s is gone; the diagnostic does not name the module's versions: %s", v, d)
 		}
 	}
-}
-
-// stateAttr is attribute attr of the state's object at addr, or "".
-func (m *scenario) stateAttr(rt *rapid.T, addr, attr string) string {
-	raw, err := os.ReadFile(filepath.Join(m.dir, "terraform.tfstate"))
-	m.must(rt, err)
-	var st struct {
-		Resources []struct {
-			Mode, Type, Name string
-			Instances        []struct {
-				Attributes map[string]any `json:"attributes"`
-			} `json:"instances"`
-		} `json:"resources"`
-	}
-	m.must(rt, json.Unmarshal(raw, &st))
-	for _, r := range st.Resources {
-		if r.Mode == "managed" && r.Type+"."+r.Name == addr && len(r.Instances) == 1 {
-			s, _ := r.Instances[0].Attributes[attr].(string)
-			return s
-		}
-	}
-	return ""
 }
 
 // dropMissingImportTargets: an import block to a for_each instance whose
