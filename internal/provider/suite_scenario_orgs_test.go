@@ -393,7 +393,7 @@ func (m *scenario) checkOrgsShow(rt *rapid.T, changes map[string]planChange, svc
 }
 
 // permissionDiag matches a diagnostic that says the token may not see or do something.
-var permissionDiag = regexp.MustCompile(`(?i)permission|may not|cannot see|cannot be refreshed|not visible|needs "`)
+var permissionDiag = regexp.MustCompile(`(?i)permission|may not|cannot see|cannot be refreshed|not visible|needs "|belongs to no team`)
 
 // checkTokenModel judges a plan by what the token's kind may see and do:
 // one that fails naming a permission must be one the kind lacks (the
@@ -495,10 +495,11 @@ func (m *scenario) unexpectedRefusal(d string, held, lowered bool) string {
 // expected only where the token's kind lacks the permission.
 func TestScenario_tokenModel(t *testing.T) {
 	const (
-		second = `Cannot refresh policy: Policy pol-1 cannot be refreshed: organization scen2 was not found. It was deleted, or the API token belongs to no team of its organization`
-		view   = `Policy set needs "View all workspaces": Policy set "s0": the API token is not proven to see every workspace`
-		manage = `Cannot refresh policy: organization scen exists, but the API token may not list its policies: it needs the organization's "Manage policies" permission`
-		lookup = `Error reading policy: Organization scen2 has no policy named "p2": its policies, which the API token may list, do not include it.`
+		second  = `Cannot refresh policy: Policy pol-1 cannot be refreshed: organization scen2 was not found. It was deleted, or the API token belongs to no team of its organization`
+		view    = `Policy set needs "View all workspaces": Policy set "s0": the API token is not proven to see every workspace`
+		manage  = `Cannot refresh policy: organization scen exists, but the API token may not list its policies: it needs the organization's "Manage policies" permission`
+		lookup  = `Error reading policy: Organization scen2 has no policy named "p2": its policies, which the API token may list, do not include it.`
+		create2 = `Error creating policy: Organization scen2 was not found, or the API token belongs to no team of it.`
 	)
 	for _, tc := range []struct {
 		kind, diag    string
@@ -515,6 +516,9 @@ func TestScenario_tokenModel(t *testing.T) {
 		{"team", manage, false, true, false},
 		{"user", manage, false, true, false},
 		{"team", manage, false, false, true},
+		// A create in the second organization by a token of the first (STEPS=5000 SEED=5412, the repair after 429s).
+		{"team", create2, false, false, false},
+		{"user", create2, false, false, true},
 		// An apply's create refused once Permission lowered ops's pools (STEPS=5000 SEED=5412).
 		{"user", `Error creating agent token: Agent pool apool-RXKPQZhPRmV4nztv ("pool") exists, but the API token may not manage its tokens: it needs the organization's "Manage agent pools" permission, or to be an owner.`, false, true, false},
 		{"owners", manage, false, true, true},
