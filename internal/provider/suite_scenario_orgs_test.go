@@ -445,8 +445,8 @@ func (m *scenario) refusals(rt *rapid.T, errs []string, held bool) (string, stri
 	return "", ""
 }
 
-// onlyRefusals: every error names a permission the token model says the token lacks, or only
-// objects gone, so a quiet service refuses the same.
+// onlyRefusals: every error is a refusal (permissionDiag) that the token model expects of the
+// token's kind, so a quiet service refuses the same.
 func (m *scenario) onlyRefusals(rt *rapid.T, errs []string) bool {
 	for _, d := range errs {
 		if !permissionDiag.MatchString(d) {
