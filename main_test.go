@@ -142,6 +142,9 @@ func TestServeReleasesContexts(t *testing.T) {
 func keptPerRPC(t *testing.T, downstream tfprotov6.ProviderServer, n, ballast int) int {
 	t.Helper()
 	srv := tf6server.New(providerAddress, downstream)
+	if _, err := srv.GetMetadata(context.Background(), nil); err != nil { // what the first call builds once
+		t.Fatal(err)
+	}
 	before := liveHeap()
 	for range n {
 		ctx, cancel := context.WithCancel(context.WithValue(context.Background(), ballastKey{}, make([]byte, ballast)))

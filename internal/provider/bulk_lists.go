@@ -14,7 +14,7 @@ type bulkLists struct {
 	teams            sharedLists[string, recordsByID[*tfe.Team]]       // by organization
 	parents          sharedLists[string, parentSeen]                   // gone or cannot see (gone.go), by "kind:ID"
 	testRunPages     sharedLists[testRunPageKey, testRunPage]
-	policyIdentities sync.Map                                         // policy ID → policyIdentity: kind, name, organization, so an upload's plan needs no read
+	policyIdentities policyIdentities                                 // kind, name, organization by policy ID, so an upload's plan needs no read
 	inlineCode       sync.Map                                         // policy ID → bool: its code is tfgov_policy's content, no upload allowed
 	codeUploads      sync.Map                                         // policy ID → uploadClaim: the one tfgov_policy_upload planned for it
 	plannedAccess    plannedAccess                                    // grants and exclusive sets planned, by parent (team_access_plans.go)

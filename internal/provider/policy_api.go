@@ -41,8 +41,18 @@ type policyAPI struct {
 	EnforcementLevel tfe.EnforcementLevel `jsonapi:"attr,enforcement-level"`
 	PolicySetCount   int                  `jsonapi:"attr,policy-set-count"`
 	UpdatedAt        time.Time            `jsonapi:"attr,updated-at,iso8601"`
-	Organization     *tfe.Organization    `jsonapi:"relation,organization"`
-	PolicySets       []*tfe.PolicySet     `jsonapi:"relation,policy-sets"`
+	Organization     *organizationRef     `jsonapi:"relation,organization"`
+	PolicySets       []*policySetRef      `jsonapi:"relation,policy-sets"`
+}
+
+// organizationRef and policySetRef are the relations' identifiers only: go-tfe's Organization
+// and PolicySet are 280 and 400 bytes, and an organization's policy list keeps one of each a policy.
+type organizationRef struct {
+	Name string `jsonapi:"primary,organizations"`
+}
+
+type policySetRef struct {
+	ID string `jsonapi:"primary,policy-sets"`
 }
 
 type policyListAPI struct {

@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"sync"
 
 	tfe "github.com/hashicorp/go-tfe"
 	"github.com/hashicorp/terraform-plugin-log/tflog"
@@ -45,18 +46,29 @@ func (d *providerData) rememberPolicy(pol *policyAPI) {
 	d.rememberPolicyIdentity(pol.ID, identityOf(pol))
 }
 
+// policyIdentities: policy ID → what is known of it. A map of values under a lock, not a
+// sync.Map of boxed ones: a walk keeps one for each policy of the organization's list.
+type policyIdentities struct {
+	mu sync.RWMutex
+	m  map[string]policyIdentity
+}
+
 // rememberPolicyIdentity: a partial identity (a plan may not know the name yet) never
 // replaces a complete one.
 func (d *providerData) rememberPolicyIdentity(id string, pi policyIdentity) {
 	if d == nil || id == "" || pi.kind == "" {
 		return
 	}
-	if !pi.complete() {
-		if old, ok := d.policyIdentity(id); ok && old.complete() {
-			return
-		}
+	ids := &d.lists.policyIdentities
+	ids.mu.Lock()
+	defer ids.mu.Unlock()
+	if old, ok := ids.m[id]; ok && old.complete() && !pi.complete() {
+		return
 	}
-	d.lists.policyIdentities.Store(id, pi)
+	if ids.m == nil {
+		ids.m = map[string]policyIdentity{}
+	}
+	ids.m[id] = pi
 }
 
 func (pi policyIdentity) complete() bool {
@@ -64,11 +76,10 @@ func (pi policyIdentity) complete() bool {
 }
 
 func (d *providerData) policyIdentity(id string) (policyIdentity, bool) {
-	v, ok := d.lists.policyIdentities.Load(id)
-	if !ok {
-		return policyIdentity{}, false
-	}
-	pi, ok := v.(policyIdentity)
+	ids := &d.lists.policyIdentities
+	ids.mu.RLock()
+	defer ids.mu.RUnlock()
+	pi, ok := ids.m[id]
 	return pi, ok
 }
 

@@ -69,3 +69,43 @@ func TestRefreshPolicy_missingFromPagesReadByID(t *testing.T) {
 		t.Errorf("a deleted policy: refreshed as %+v, %v; want gone", pol, err)
 	}
 }
+
+// TestRememberPolicyIdentity: a partial identity (a plan's, no name yet) never replaces a complete
+// one; a complete one replaces either; one without a kind or ID is not kept.
+func TestRememberPolicyIdentity(t *testing.T) {
+	t.Parallel()
+	full := policyIdentity{kind: tfe.OPA, name: "p", organization: "o", query: "data.p.deny"}
+	partial := policyIdentity{kind: tfe.Sentinel, organization: "o"}
+	renamed := policyIdentity{kind: tfe.OPA, name: "q", organization: "o"}
+	for _, tc := range []struct {
+		name      string
+		remember  []policyIdentity
+		want      policyIdentity
+		wantKnown bool
+	}{
+		{"complete", []policyIdentity{full}, full, true},
+		{"partial", []policyIdentity{partial}, partial, false},
+		{"partial after complete", []policyIdentity{full, partial}, full, true},
+		{"complete after partial", []policyIdentity{partial, full}, full, true},
+		{"complete after complete", []policyIdentity{full, renamed}, renamed, true},
+		{"no kind", []policyIdentity{{name: "p", organization: "o"}}, policyIdentity{}, false},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			t.Parallel()
+			d := &providerData{}
+			for _, pi := range tc.remember {
+				d.rememberPolicyIdentity("pol-1", pi)
+			}
+			d.rememberPolicyIdentity("", full)
+			if got, _ := d.policyIdentity("pol-1"); got != tc.want {
+				t.Errorf("policyIdentity = %+v, want %+v", got, tc.want)
+			}
+			if _, known := d.knownPolicy("pol-1"); known != tc.wantKnown {
+				t.Errorf("knownPolicy = %t, want %t", known, tc.wantKnown)
+			}
+			if _, ok := d.policyIdentity(""); ok {
+				t.Error("an empty ID was kept")
+			}
+		})
+	}
+}

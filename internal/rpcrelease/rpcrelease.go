@@ -167,53 +167,56 @@ func (s *server) UnlockState(ctx context.Context, req *tfprotov6.UnlockStateRequ
 	return call(ctx, req, s.Server.UnlockState)
 }
 
-// rpcContext is its parent until release, then a context with no values and the parent's
-// Done channel (a channel, not the values it was made with): what a kept context then holds.
+// rpcContext is its parent until release, then a context with no values that is done: the RPC
+// is over, as gRPC's own context says once it has answered. What a kept context then holds is
+// its deadline and the error it ended with, no value and no channel of its parent's.
 type rpcContext struct {
 	parent   atomic.Pointer[parentRef] // nil once released
-	done     <-chan struct{}
 	deadline time.Time
 	hasDL    bool
-	err      atomic.Pointer[error] // the parent's, at release
+	err      error // written before parent is cleared: the parent's error at release, else Canceled
 }
 
 type parentRef struct{ context.Context }
 
+// released is the Done channel of every released context.
+var released = func() chan struct{} { c := make(chan struct{}); close(c); return c }()
+
 func newContext(parent context.Context) *rpcContext {
-	c := &rpcContext{done: parent.Done()}
+	c := &rpcContext{}
 	c.deadline, c.hasDL = parent.Deadline()
 	c.parent.Store(&parentRef{parent})
 	return c
 }
 
 func (c *rpcContext) release() {
-	p := c.parent.Swap(nil)
+	p := c.parent.Load()
 	if p == nil {
 		return
 	}
-	if err := p.Err(); err != nil {
-		c.err.Store(&err)
+	c.err = p.Err()
+	if c.err == nil {
+		c.err = context.Canceled
 	}
+	c.parent.Store(nil)
 }
 
 func (c *rpcContext) Deadline() (time.Time, bool) { return c.deadline, c.hasDL }
 
-func (c *rpcContext) Done() <-chan struct{} { return c.done }
+// Done is the parent's channel while the RPC runs, then closed: a waiter that took the parent's
+// channel still sees it close when gRPC ends the stream.
+func (c *rpcContext) Done() <-chan struct{} {
+	if p := c.parent.Load(); p != nil {
+		return p.Done()
+	}
+	return released
+}
 
-// Err: after release, the parent's error then, else Canceled once its Done channel closes.
 func (c *rpcContext) Err() error {
 	if p := c.parent.Load(); p != nil {
 		return p.Err()
 	}
-	if err := c.err.Load(); err != nil {
-		return *err
-	}
-	select {
-	case <-c.done:
-		return context.Canceled
-	default:
-		return nil
-	}
+	return c.err
 }
 
 // Value delegates while the RPC runs: context.WithCancel finds the parent's cancellation through it.

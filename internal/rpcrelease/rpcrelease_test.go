@@ -86,6 +86,55 @@ func TestWrap_valuesUntilReturn(t *testing.T) {
 	}
 }
 
+// TestContext_release: the shim's own context is its parent while the RPC runs, then holds no
+// value and is done, with the parent's error if it had one then; a channel taken in flight still
+// closes with the parent.
+func TestContext_release(t *testing.T) {
+	t.Parallel()
+	for name, tc := range map[string]struct {
+		endFirst bool
+		want     error
+	}{
+		"parent alive at return":   {want: context.Canceled},
+		"parent past its deadline": {endFirst: true, want: context.DeadlineExceeded},
+	} {
+		t.Run(name, func(t *testing.T) {
+			t.Parallel()
+			deadline := time.Now().Add(time.Hour)
+			if tc.endFirst {
+				deadline = time.Now().Add(-time.Second)
+			}
+			parent, cancel := context.WithDeadline(context.WithValue(context.Background(), key{}, "value"), deadline)
+			defer cancel()
+			c := newContext(parent)
+			if got := c.Value(key{}); got != "value" {
+				t.Errorf("in flight: Value = %v, want the parent's", got)
+			}
+			inFlight := c.Done()
+			if inFlight != parent.Done() {
+				t.Error("in flight: Done is not the parent's channel")
+			}
+			c.release()
+			if got := c.Value(key{}); got != nil {
+				t.Errorf("released: Value = %v, want nil", got)
+			}
+			if d, ok := c.Deadline(); !ok || !d.Equal(deadline) {
+				t.Errorf("released: Deadline = %v %t, want the parent's", d, ok)
+			}
+			select {
+			case <-c.Done():
+			default:
+				t.Error("released: Done is open, want closed")
+			}
+			if err := c.Err(); !errors.Is(err, tc.want) {
+				t.Errorf("released: Err = %v, want %v", err, tc.want)
+			}
+			cancel()
+			<-inFlight
+		})
+	}
+}
+
 // TestWrap_stopCancelsInFlight: StopProvider still cancels an RPC in flight (the framework's
 // own cancel, which takes the shim's context as parent), and so does the parent's end.
 func TestWrap_stopCancelsInFlight(t *testing.T) {
